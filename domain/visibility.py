@@ -1,0 +1,40 @@
+"""Who may see each card an event names (RULES.md A.4), computed once when it is recorded.
+
+A seat may see a card's id and identity in an event when it knew the card just before the event
+or knows it just after (so a reveal shows the card, and a public card going back to a hand is
+still named to the opponent, who watched it go). Judges see everything; that is the viewer's
+business (``projections.views``), not this module's.
+
+>>> from domain.events import CardDrawn
+>>> before = {"cards": {"c1": {"known": ["A"]}}}
+>>> knowledge(before, before, CardDrawn(player="A", card="c1"))
+{'c1': ['A']}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.events import Event, GameCreated
+
+State = dict[str, Any]
+
+
+def knowledge(before: State, after: State, event: Event) -> dict[str, list[str]]:
+    """``{card_id: [seats that may see it]}`` for every card ``event`` names."""
+    ids: list[str] = event.card_ids()
+    if isinstance(event, GameCreated):
+        ids = [s["hero"]["id"] for s in event.seats] + [
+            c["id"] for s in event.seats for c in s["deck"]
+        ]
+    out: dict[str, list[str]] = {}
+    b_cards = before.get("cards") or {}
+    a_cards = after.get("cards") or {}
+    for cid in ids:
+        seen: set[str] = set()
+        for cards in (b_cards, a_cards):
+            card = cards.get(cid)
+            if card is not None:
+                seen.update(card["known"])
+        out[cid] = sorted(seen)
+    return out
