@@ -5,6 +5,7 @@
 ['activate', 'allocate', 'attack']
 """
 
+import domain.corrections  # noqa: F401  (registers the judge events)
 from domain.cards import Catalog, check_deck, normalize_card, sample_catalog
 from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.events import EVENT_TYPES, Event, event_from_dict

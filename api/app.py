@@ -1,0 +1,144 @@
+"""The app factory: configuration, the one GameLog, blueprints, error handlers.
+
+Configuration (a ``config`` mapping wins over the environment variable of the same name):
+
+``MUNCHLOG_DATABASE_URL``
+    ``postgresql://user[:password]@host[:port]/dbname[?schema=name]`` for PostgreSQL;
+    ``sqlite:///path``, ``sqlite:relative/path`` or a plain file path for SQLite. Default: a
+    SQLite file ``munchlog.sqlite`` in the instance folder.
+``MUNCHLOG_CATALOG``
+    a catalog JSON file (or a ``domain.cards.Catalog``); default ``domain.sample_catalog()``.
+``MUNCHLOG_ORGANIZER_TOKEN``
+    the organizer's token; default: generated once into ``<instance>/organizer_token`` (0600).
+``MUNCHLOG_INSTANCE`` / ``INSTANCE_PATH``
+    the instance folder; default ``./instance``.
+``EVENTSOURCING_ENV``
+    extra eventsourcing settings (e.g. ``{"POSTGRES_POOL_SIZE": "10"}``).
+``MAX_CONTENT_LENGTH``
+    request body limit in bytes (default 1 MiB; larger bodies get 413).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from flask import Flask
+
+from api import errors
+from api.auth import ensure_organizer_token
+from api.routes import docs, games
+from domain.application import GameLog
+from domain.cards import Catalog, sample_catalog
+from domain.game import token_hash
+
+DEFAULT_MAX_CONTENT_LENGTH = 1024 * 1024
+SQLITE_FILE = "munchlog.sqlite"
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the Flask app and its GameLog from ``config`` (see the module docstring)."""
+    config = dict(config or {})
+    instance = (
+        config.get("INSTANCE_PATH")
+        or config.get("MUNCHLOG_INSTANCE")
+        or os.environ.get("MUNCHLOG_INSTANCE")
+        or os.path.abspath("instance")
+    )
+    app = Flask(__name__, instance_path=os.path.abspath(instance))
+    app.config.update(
+        API_TITLE="munchlog",
+        API_VERSION="0.1.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Event-sourced game log for the Munchkin CCG. Errors always "
+                'have the shape {"error": {"code", "message", "rule"?, "current_version"?, '
+                '"fields"?}}.'
+            },
+            "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
+        },
+        MAX_CONTENT_LENGTH=DEFAULT_MAX_CONTENT_LENGTH,
+        JSON_SORT_KEYS=False,
+    )
+    organizer_token = config.pop("MUNCHLOG_ORGANIZER_TOKEN", None) or os.environ.get(
+        "MUNCHLOG_ORGANIZER_TOKEN"
+    )
+    app.config.update(config)
+    if not organizer_token:
+        organizer_token, _ = ensure_organizer_token(app.instance_path)
+    app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"] = token_hash(organizer_token)
+
+    app.extensions["munchlog"] = GameLog(
+        eventsourcing_env(app), catalog=_catalog(_setting(app, "MUNCHLOG_CATALOG"))
+    )
+
+    api = errors.MunchlogApi(app)
+    api.register_blueprint(games.blp)
+    app.register_blueprint(docs.bp)
+    errors.init_app(app)
+    return app
+
+
+def _setting(app: Flask, key: str) -> Any:
+    value = app.config.get(key)
+    return value if value is not None else os.environ.get(key)
+
+
+def _catalog(value: Any) -> Catalog:
+    if value is None or value == "":
+        return sample_catalog()
+    if isinstance(value, Catalog):
+        return value
+    return Catalog.load(str(value))
+
+
+def eventsourcing_env(app: Flask) -> dict[str, str]:
+    """The eventsourcing settings for this app's store (SQLite default, PostgreSQL by URL)."""
+    url = _setting(app, "MUNCHLOG_DATABASE_URL")
+    env = database_env(url, app.instance_path)
+    if "SQLITE_DBNAME" in env:
+        Path(env["SQLITE_DBNAME"]).parent.mkdir(parents=True, exist_ok=True)
+    env.update({k: str(v) for k, v in (app.config.get("EVENTSOURCING_ENV") or {}).items()})
+    return env
+
+
+def database_env(url: str | None, instance_path: str) -> dict[str, str]:
+    """Map a database URL (or file path) to eventsourcing's environment keys.
+
+    >>> database_env("postgresql://me@db:5433/games?schema=t1", "/i")["POSTGRES_SCHEMA"]
+    't1'
+    >>> database_env(None, "/i")["SQLITE_DBNAME"]
+    '/i/munchlog.sqlite'
+    >>> database_env("sqlite:///tmp/x.sqlite", "/i")["SQLITE_DBNAME"]
+    '/tmp/x.sqlite'
+    """
+    if url and url.split(":", 1)[0] in ("postgresql", "postgres"):
+        parts = urlsplit(url)
+        query = parse_qs(parts.query)
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
+            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(parts.port or 5432),
+            "POSTGRES_USER": unquote(parts.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(parts.password or ""),
+        }
+        if "schema" in query:
+            env["POSTGRES_SCHEMA"] = query["schema"][0]
+        return env
+    if url and url.startswith("sqlite:"):
+        path = url.removeprefix("sqlite:")
+        path = path[2:] if path.startswith("//") else path  # sqlite:///abs/file, sqlite:file
+    else:
+        path = url or os.path.join(instance_path, SQLITE_FILE)
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": path,
+        "SQLITE_LOCK_TIMEOUT": "30",
+    }

@@ -1,0 +1,171 @@
+"""Who is asking: the viewer behind ``Authorization: Bearer <token>``.
+
+Viewers: ``"A"``, ``"B"`` (seat tokens), ``"table"`` (records both seats), ``"judge"``,
+``"organizer"`` (the service-wide token that creates games) and ``"spectator"`` (no token).
+Seat, table and judge tokens belong to one game; they are stored only as SHA-256 hashes
+(:class:`domain.game.GameAccess`). The organizer token comes from
+``MUNCHLOG_ORGANIZER_TOKEN`` or is generated once into the instance folder (mode 0600); the app
+keeps only its hash.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar, cast
+from uuid import UUID
+
+from flask import current_app, g, request
+
+from api.errors import BadRequest, Forbidden, Unauthorized
+from domain.application import GameLog, GameNotFoundError
+from domain.game import token_hash
+
+ORGANIZER_TOKEN_FILE = "organizer_token"
+SEATS = ("A", "B")
+#: Who may post actions, and for which seats.
+RECORDERS = {"A": {"A"}, "B": {"B"}, "table": {"A", "B"}, "judge": None}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def ensure_organizer_token(instance_path: str | os.PathLike[str]) -> tuple[str, bool]:
+    """The organizer token kept in the instance folder, created (mode 0600) if missing.
+
+    Returns ``(token, created)``. Safe when several processes start at once: the file is
+    created exclusively, and a loser reads the winner's token.
+    """
+    folder = Path(instance_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / ORGANIZER_TOKEN_FILE
+    token = secrets.token_urlsafe(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="utf-8").strip(), False
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(token + "\n")
+    return token, True
+
+
+def gamelog() -> GameLog:
+    """The process's GameLog (made by ``create_app``)."""
+    return cast(GameLog, current_app.extensions["munchlog"])
+
+
+def parse_game_id(raw: str) -> UUID:
+    """A game id from the URL; anything that is not a UUID is simply not a game."""
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise GameNotFoundError(raw) from None
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or " " in token:
+        raise Unauthorized("auth/malformed_header", "use 'Authorization: Bearer <token>'")
+    return token
+
+
+def current_viewer(game_id: UUID | None = None) -> str:
+    """The viewer for this request (cached on ``flask.g``); 401 for an unknown token.
+
+    For a game route the game must exist (404 first), and the token may be one of that
+    game's tokens or the organizer's.
+    """
+    cached = getattr(g, "munchlog_viewer", None)
+    if cached is not None:
+        return cast(str, cached)
+    if game_id is not None:
+        access = gamelog().access(game_id)  # raises GameNotFoundError
+    token = _bearer()
+    if token is None:
+        viewer = "spectator"
+    else:
+        hashed = token_hash(token)
+        organizer = current_app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
+        role = access.role_for(hashed) if game_id is not None else None
+        if role is not None:
+            viewer = role
+        elif hmac.compare_digest(hashed, organizer):
+            viewer = "organizer"
+        else:
+            raise Unauthorized("auth/invalid_token", "this token is not valid here")
+    g.munchlog_viewer = viewer
+    return viewer
+
+
+def organizer_only(view: F) -> F:
+    """Only the organizer may call this view (401 without a token, 403 with another)."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        viewer = current_viewer(None)
+        if viewer == "spectator":
+            raise Unauthorized("auth/missing_token", "this needs the organizer's token")
+        if viewer != "organizer":
+            raise Forbidden("auth/forbidden", "only the organizer may do this")
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def viewer_of_game(view: F) -> F:
+    """Resolve the game (404) and the viewer (401) before the body is parsed."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        current_viewer(parse_game_id(kwargs["game_id"]))
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def recorder_of_game(view: F) -> F:
+    """Only a seat, table or judge token of this game may post actions."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        viewer = current_viewer(parse_game_id(kwargs["game_id"]))
+        if viewer == "spectator":
+            raise Unauthorized("auth/missing_token", "recording needs a seat, table or judge token")
+        if viewer not in RECORDERS:
+            raise Forbidden("auth/forbidden", f"the {viewer} may not record actions")
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+def check_seats(viewer: str, actions: list[dict[str, Any]]) -> None:
+    """403 ``auth/wrong_seat`` if any action's ``seat`` is not one the viewer may act for."""
+    allowed = RECORDERS.get(viewer)
+    if allowed is None:
+        return
+    for index, action in enumerate(actions):
+        if action.get("seat") not in allowed:
+            raise Forbidden(
+                "auth/wrong_seat",
+                f"the {viewer} token may not act for seat {action.get('seat')!r} (action {index})",
+            )
+
+
+def idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header, checked: 1-200 printable ASCII characters."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 200 or not all(33 <= ord(ch) <= 126 for ch in key):
+        raise BadRequest(
+            "request/invalid_idempotency_key",
+            "Idempotency-Key must be 1 to 200 printable ASCII characters without spaces",
+        )
+    return key

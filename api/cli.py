@@ -1,0 +1,138 @@
+"""The ``munchlog`` console script.
+
+``munchlog serve [--host --port --db --catalog --workers --threads]``
+    Run the API with gunicorn. Storage: SQLite in the instance folder (``./instance`` or
+    ``$MUNCHLOG_INSTANCE``) unless ``--db`` (a path or ``postgresql://`` URL) or
+    ``$MUNCHLOG_DATABASE_URL`` says otherwise. Prints the organizer token, which is taken from
+    ``$MUNCHLOG_ORGANIZER_TOKEN`` or generated once into ``<instance>/organizer_token``.
+``munchlog demo [--url URL --token T --seed N --db --catalog]``
+    Record a complete sample game through the HTTP API (in this process, or against the server
+    at ``--url``) and print the game id, URLs and tokens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from api.auth import ensure_organizer_token
+
+
+def _config(args: argparse.Namespace) -> dict[str, Any]:
+    config: dict[str, Any] = {"INSTANCE_PATH": _instance_path()}
+    if getattr(args, "db", None):
+        config["MUNCHLOG_DATABASE_URL"] = args.db
+    if getattr(args, "catalog", None):
+        config["MUNCHLOG_CATALOG"] = args.catalog
+    return config
+
+
+def _instance_path() -> str:
+    return os.path.abspath(os.environ.get("MUNCHLOG_INSTANCE") or "instance")
+
+
+def _organizer_token() -> tuple[str, str]:
+    token = os.environ.get("MUNCHLOG_ORGANIZER_TOKEN")
+    if token:
+        return token, "from MUNCHLOG_ORGANIZER_TOKEN"
+    path = os.path.join(_instance_path(), "organizer_token")
+    token, created = ensure_organizer_token(_instance_path())
+    return token, ("generated into " if created else "read from ") + path
+
+
+def serve(args: argparse.Namespace) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    from api.app import create_app
+
+    token, origin = _organizer_token()
+    config = _config(args)
+    config["MUNCHLOG_ORGANIZER_TOKEN"] = token
+    base = f"http://{args.host}:{args.port}"
+    print(f"munchlog on {base}  (API docs: {base}/api/docs)", flush=True)
+    print(f"organizer token ({origin}):\n  {token}", flush=True)
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("workers", args.workers)
+            self.cfg.set("threads", args.threads)
+            self.cfg.set("accesslog", "-")
+
+        def load(self) -> Any:
+            return create_app(config)  # in each worker, after the fork
+
+    Server().run()
+    return 0
+
+
+def demo(args: argparse.Namespace) -> int:
+    from api.demo import FlaskTransport, HttpTransport, Transport, record_demo_game
+    from domain import Catalog
+
+    transport: Transport
+    if args.url:
+        token = args.token or os.environ.get("MUNCHLOG_ORGANIZER_TOKEN")
+        if not token:
+            print("--url needs --token (or MUNCHLOG_ORGANIZER_TOKEN)", file=sys.stderr)
+            return 2
+        transport = HttpTransport(args.url)
+        base = args.url.rstrip("/")
+    else:
+        from api.app import create_app
+
+        token, _ = _organizer_token()
+        config = _config(args)
+        config["MUNCHLOG_ORGANIZER_TOKEN"] = token
+        transport = FlaskTransport(create_app(config))
+        base = "http://127.0.0.1:8000"
+    catalog = Catalog.load(args.catalog) if args.catalog and not args.url else None
+    result = record_demo_game(transport, token, seed=args.seed, catalog=catalog)
+    game = f"{base}/api/games/{result.game_id}"
+    print(f"game {result.game_id}: {result.status}, winner {result.winner}, ", end="")
+    print(f"{result.version} events from {result.actions} actions")
+    print(f"  summary  {game}")
+    print(f"  state    {game}/state")
+    print(f"  log      {game}/events")
+    print(f"  docs     {base}/api/docs")
+    print("tokens (send as 'Authorization: Bearer <token>'):")
+    for role, value in result.tokens.items():
+        print(f"  {role:<6} {value}")
+    if not args.url:
+        print("recorded in this machine's store; run `munchlog serve` to browse it")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="munchlog", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("serve", help="run the HTTP API")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", help="SQLite file path or postgresql:// URL")
+    p.add_argument("--catalog", help="card catalog JSON (default: the sample catalog)")
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--threads", type=int, default=8)
+    p.set_defaults(func=serve)
+
+    d = sub.add_parser("demo", help="record a complete sample game through the API")
+    d.add_argument("--url", help="a running server (default: an app in this process)")
+    d.add_argument("--token", help="the server's organizer token (with --url)")
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--db", help="SQLite file path or postgresql:// URL (in-process only)")
+    d.add_argument("--catalog", help="card catalog JSON (in-process only)")
+    d.set_defaults(func=demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""``munchlog demo``: record one complete sample game through the HTTP API.
+
+The demo is a client like any other: it creates a game with the organizer token, then, until the
+game is over, reads the log with the judge token, folds it into the domain state, asks
+``legal_commands`` what each seat may do, picks one with a seeded ``random.Random`` (never
+conceding, so the game ends by elimination) and posts it with the table token, with
+``expected_version`` and an ``Idempotency-Key``. The same seed gives the same game.
+
+It talks either to an app in this process (Flask test client) or to a running server
+(``requests``), through :class:`Transport`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from domain import Catalog, event_from_dict, evolve, find_ruleset, initial_state, sample_catalog
+
+RULESET = "munchkin-ccg"
+DECK_SIZE = 40
+
+
+class Transport(Protocol):
+    """One HTTP exchange: returns ``(status, json_body)``."""
+
+    def __call__(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> tuple[int, Any]: ...
+
+
+class FlaskTransport:
+    """Talk to a Flask app in this process."""
+
+    def __init__(self, app: Any) -> None:
+        self.client = app.test_client()
+
+    def __call__(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        all_headers = dict(headers or {})
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+        response = self.client.open(path, method=method, json=json, headers=all_headers)
+        return response.status_code, response.get_json(silent=True)
+
+
+class HttpTransport:
+    """Talk to a running server at ``base_url`` (e.g. ``http://127.0.0.1:8000``)."""
+
+    def __init__(self, base_url: str, timeout: float = 30.0) -> None:
+        import requests
+
+        self.base_url = base_url.rstrip("/")
+        self.session = requests.Session()
+        self.timeout = timeout
+
+    def __call__(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        json: Any = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        all_headers = dict(headers or {})
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+        response = self.session.request(
+            method, self.base_url + path, json=json, headers=all_headers, timeout=self.timeout
+        )
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        return response.status_code, body
+
+
+class DemoError(RuntimeError):
+    """The server refused something the demo expected it to accept."""
+
+
+@dataclass
+class DemoResult:
+    game_id: str
+    version: int
+    status: str
+    winner: str | None
+    actions: int
+    tokens: dict[str, str] = field(default_factory=dict)
+
+
+def demo_spec(catalog: Catalog | None = None, *, seed: int = 0) -> dict[str, Any]:
+    """A legal prime game: two heroes and 40-card decks by name from the catalog."""
+    catalog = catalog if catalog is not None else sample_catalog()
+    rng = random.Random(seed)
+    heroes = sorted(n for n, d in catalog.cards.items() if d["type"] == "hero")
+    if len(heroes) < 2:
+        raise DemoError("the catalog needs at least two heroes")
+    seats = []
+    for seat, player, hero in (("A", "Alice", heroes[0]), ("B", "Bob", heroes[1])):
+        hero_class = catalog.cards[hero]["class"]
+        names = sorted(
+            n
+            for n, d in catalog.cards.items()
+            if d["type"] != "hero" and d["class"] in ("neutral", hero_class)
+        )
+        rng.shuffle(names)
+        deck: list[dict[str, Any]] = []
+        left = DECK_SIZE
+        for name in names:
+            if left == 0:
+                break
+            count = min(3, left)
+            deck.append({"name": name, "count": count})
+            left -= count
+        if left:
+            raise DemoError(f"not enough {hero_class}/neutral cards for a {DECK_SIZE}-card deck")
+        seats.append({"seat": seat, "player": player, "hero": {"name": hero}, "deck": deck})
+    return {
+        "ruleset": RULESET,
+        "mode": "strict",
+        "format": "prime",
+        "seats": seats,
+        "labels": {"event": "munchlog demo", "round": 1, "table": 1},
+    }
+
+
+def domain_event_from_view(view: Mapping[str, Any]) -> Any:
+    """The judge's view of an event back into a domain event (the judge sees everything)."""
+    data = {
+        "type": view["type"],
+        "seat": view["seat"],
+        "cause": view["cause"],
+        "violation": view["violation"],
+        **view["data"],
+    }
+    if view["type"] == "GameCreated":
+        data["seats"] = [{k: v for k, v in s.items() if k != "deck_count"} for s in data["seats"]]
+    return event_from_dict(data)
+
+
+def _expect(status: int, body: Any, wanted: int, what: str) -> Any:
+    if status != wanted:
+        raise DemoError(f"{what}: HTTP {status} {body}")
+    return body
+
+
+def record_demo_game(
+    transport: Transport,
+    organizer_token: str,
+    *,
+    seed: int = 0,
+    catalog: Catalog | None = None,
+    max_actions: int = 5000,
+) -> DemoResult:
+    """Create a game and play it to the end over HTTP; return what a person needs to look."""
+    rng = random.Random(seed)
+    rs = find_ruleset(RULESET)
+    created = _expect(
+        *transport("POST", "/api/games", token=organizer_token, json=demo_spec(catalog, seed=seed)),
+        201,
+        "create game",
+    )
+    game_id = created["game_id"]
+    judge, table = created["judge_token"], created["table_token"]
+    state = initial_state()
+    version = 0
+    actions = 0
+    while True:
+        page = _expect(
+            *transport(
+                "GET", f"/api/games/{game_id}/events?after={version}&limit=1000", token=judge
+            ),
+            200,
+            "read log",
+        )
+        for view in page["events"]:
+            state = evolve(state, domain_event_from_view(view))
+            version = view["version"]
+        if page["next_after"] is not None:
+            continue
+        if state["status"] == "finished" or actions >= max_actions:
+            break
+        options = [
+            cmd
+            for seat in ("A", "B")
+            for cmd in rs.legal_commands(state, seat)
+            if cmd["type"] != "concede"
+        ]
+        if not options:
+            raise DemoError(f"no legal command at version {version}")
+        command = {k: v for k, v in rng.choice(options).items() if k != "salt"}
+        actions += 1
+        _expect(
+            *transport(
+                "POST",
+                f"/api/games/{game_id}/actions",
+                token=table,
+                json={"expected_version": version, "actions": [command]},
+                headers={"Idempotency-Key": f"demo-{seed}-{actions}"},
+            ),
+            201,
+            f"action {actions} {command['type']}",
+        )
+    tokens = {
+        "A": created["seats"]["A"]["token"],
+        "B": created["seats"]["B"]["token"],
+        "table": table,
+        "judge": judge,
+    }
+    return DemoResult(
+        game_id=game_id,
+        version=version,
+        status=state["status"],
+        winner=state.get("winner"),
+        actions=actions,
+        tokens=tokens,
+    )

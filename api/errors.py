@@ -1,0 +1,213 @@
+"""The one place that knows HTTP statuses: every error leaves the API in ONE JSON shape.
+
+``{"error": {"code", "message", "rule"?, "current_version"?, "fields"?}}``
+
+=========================================  ======  =============================================
+raised                                     status  code
+=========================================  ======  =============================================
+malformed request (schema, JSON, domain    400     ``request/...``
+``InvalidCommand``)
+missing / unknown / malformed credentials  401     ``auth/...``
+credentials not allowed to do this         403     ``auth/...``
+unknown game, version, route               404     ``game/not_found``, ``game/version_not_found``,
+                                                   ``request/not_found``
+method not allowed                         405     ``request/method_not_allowed``
+stale ``expected_version`` / lost race     409     ``game/version_conflict`` (+``current_version``)
+body too large (``MAX_CONTENT_LENGTH``)    413     ``request/too_large``
+refused by the rules / impossible          422     ``rule/...`` (+``rule``), ``command/...``
+Idempotency-Key reused for another body    422     ``request/idempotency_key_reused``
+anything else                              500     ``server/internal_error``
+=========================================  ======  =============================================
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, Response, jsonify
+from flask_smorest import Api
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
+
+from domain.application import (
+    GameNotFoundError,
+    IdempotencyKeyReusedError,
+    VersionConflictError,
+    VersionNotFoundError,
+)
+from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
+
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """An error raised by the HTTP layer itself (auth, request shape)."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str, *, fields: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.fields = fields
+
+
+class BadRequest(ApiError):
+    """The request is malformed (``request/...``)."""
+
+    status = 400
+
+
+class Unauthorized(ApiError):
+    """No usable credentials (``auth/...``)."""
+
+    status = 401
+
+
+class Forbidden(ApiError):
+    """Credentials that may not do this (``auth/...``)."""
+
+    status = 403
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The single error payload. ``extra`` keys whose value is ``None`` are left out."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    error.update({k: v for k, v in extra.items() if v is not None})
+    return {"error": error}
+
+
+def _respond(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
+    response = jsonify(body)
+    response.status_code = status
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def handle_api_error(exc: ApiError) -> Response:
+    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+    return _respond(exc.status, error_body(exc.code, exc.message, fields=exc.fields), headers)
+
+
+def handle_domain_error(exc: DomainError) -> Response:
+    if isinstance(exc, InvalidCommand):
+        return _respond(400, error_body(exc.code, exc.message, fields=exc.fields or None))
+    if isinstance(exc, RuleViolation | ImpossibleCommand):
+        return _respond(422, error_body(exc.code, exc.message, rule=exc.rule))
+    return _respond(422, error_body(exc.code, exc.message, rule=exc.rule))
+
+
+def handle_not_found(exc: GameNotFoundError | VersionNotFoundError) -> Response:
+    current = getattr(exc, "current_version", None)
+    return _respond(404, error_body(exc.code, exc.message, current_version=current))
+
+
+def handle_conflict(exc: VersionConflictError) -> Response:
+    return _respond(409, error_body(exc.code, exc.message, current_version=exc.current_version))
+
+
+def handle_key_reused(exc: IdempotencyKeyReusedError) -> Response:
+    return _respond(422, error_body(exc.code, exc.message))
+
+
+_HTTP_CODES = {
+    400: "request/bad_request",
+    401: "auth/unauthorized",
+    403: "auth/forbidden",
+    404: "request/not_found",
+    405: "request/method_not_allowed",
+    406: "request/not_acceptable",
+    413: "request/too_large",
+    415: "request/unsupported_media_type",
+    429: "request/too_many_requests",
+}
+
+
+def handle_http_exception(exc: HTTPException) -> Response:
+    """Werkzeug/Flask errors (404 route, 405, 413 ...) in the same shape."""
+    status = exc.code or 500
+    if status >= 500:
+        log.error("HTTP %s: %s", status, exc.description)
+        code, message = "server/internal_error", "internal server error"
+    else:
+        code = _HTTP_CODES.get(status, f"request/http_{status}")
+        message = (exc.description or exc.name).strip()
+    headers = {}
+    if status == 405:
+        allowed = getattr(exc, "valid_methods", None)
+        if allowed:
+            headers["Allow"] = ", ".join(sorted(allowed))
+    return _respond(status, error_body(code, message), headers)
+
+
+def handle_unexpected(exc: Exception) -> Response:
+    if isinstance(exc, HTTPException):
+        return handle_http_exception(exc)
+    log.exception("unhandled error")
+    return _respond(500, error_body("server/internal_error", "internal server error"))
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers (after flask-smorest's, which they replace)."""
+    app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(DomainError, handle_domain_error)
+    app.register_error_handler(GameNotFoundError, handle_not_found)
+    app.register_error_handler(VersionNotFoundError, handle_not_found)
+    app.register_error_handler(VersionConflictError, handle_conflict)
+    app.register_error_handler(IdempotencyKeyReusedError, handle_key_reused)
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Exception, handle_unexpected)
+
+
+class Parser(FlaskParser):
+    """webargs parser for flask-smorest: validation errors become ``request/invalid_body``."""
+
+    DEFAULT_VALIDATION_STATUS = 400
+
+    def handle_error(  # type: ignore[override]
+        self,
+        error: ma.ValidationError,
+        req: Any,
+        schema: ma.Schema,
+        *,
+        error_status_code: int | None,
+        error_headers: Any,
+    ) -> None:
+        messages = (
+            error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
+        )
+        fields = messages.get("json", messages)
+        raise BadRequest("request/invalid_body", "the request body is not valid", fields=fields)
+
+    def _handle_invalid_json_error(self, error: Any, req: Any, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        raise BadRequest("request/invalid_json", "the request body is not valid JSON")
+
+
+class ErrorDetailSchema(ma.Schema):
+    code = ma.fields.String(required=True, metadata={"example": "rule/not_your_turn"})
+    message = ma.fields.String(required=True)
+    rule = ma.fields.String(metadata={"description": "RULES.md section (rule/... errors)"})
+    current_version = ma.fields.Integer(metadata={"description": "on 409 version conflicts"})
+    fields_ = ma.fields.Dict(
+        data_key="fields",
+        attribute="fields",
+        metadata={"description": "per-field problems (400 errors)"},
+    )
+
+
+class ErrorSchema(ma.Schema):
+    """The one error payload of every non-2xx response."""
+
+    error = ma.fields.Nested(ErrorDetailSchema, required=True)
+
+
+class MunchlogApi(Api):
+    """flask-smorest's Api, documenting and producing our error shape instead of its own."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        return handle_http_exception(error)

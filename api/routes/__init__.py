@@ -1,0 +1,1 @@
+"""Blueprints: ``games`` (the JSON API under /api/games) and ``docs`` (/api/docs)."""

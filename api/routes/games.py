@@ -1,0 +1,192 @@
+"""Games: create, list, summary, state (per viewer), the log (per viewer), and actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.auth import (
+    check_seats,
+    current_viewer,
+    gamelog,
+    idempotency_key,
+    organizer_only,
+    parse_game_id,
+    recorder_of_game,
+    viewer_of_game,
+)
+from api.errors import Parser
+from api.schemas import (
+    ActionBatchSchema,
+    BatchResultSchema,
+    CreateGameSchema,
+    EventPageSchema,
+    EventsQuerySchema,
+    GameCreatedSchema,
+    GameListQuerySchema,
+    GameListSchema,
+    GameSummarySchema,
+    StateQuerySchema,
+    StateViewSchema,
+)
+from domain.game import Record
+from projections.views import event_view, state_view
+
+
+class ApiBlueprint(Blueprint):
+    """flask-smorest Blueprint whose request validation errors use our error shape."""
+
+    ARGUMENTS_PARSER = Parser()
+
+
+blp = ApiBlueprint(
+    "games",
+    __name__,
+    url_prefix="/api/games",
+    description="Record Munchkin CCG games and read them back as each viewer may see them.",
+)
+
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+IDEMPOTENCY_HEADER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+    "description": "Repeat a batch safely: the same key returns the first response and "
+    "records nothing new (scoped to the game).",
+}
+
+
+@blp.route("")
+class Games(MethodView):
+    @organizer_only
+    @blp.arguments(CreateGameSchema)
+    @blp.response(201, GameCreatedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a game (organizer token)
+
+        Deck entries are card definitions or `{name, count?}` looked up in the server's
+        catalog. Every card gets a random opaque instance id. The response is the only place
+        the seat, table and judge tokens are ever shown.
+        """
+        started = gamelog().start_game(body)
+        seats = {
+            seat: {"token": started.tokens[seat], **started.cards[seat]} for seat in ("A", "B")
+        }
+        return {
+            "game_id": str(started.game_id),
+            "version": started.version,
+            "seats": seats,
+            "table_token": started.tokens["table"],
+            "judge_token": started.tokens["judge"],
+        }
+
+    @blp.arguments(GameListQuerySchema, location="query")
+    @blp.response(200, GameListSchema)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List games
+
+        In creation order, filtered by `player` (either seat, case-insensitive), `status` and
+        `event` label. Cursor pagination: pass the `next_cursor` of a page as `?cursor=` to
+        get the next one; `next_cursor` null means there were no more games. Cursors stay
+        valid while games are being created.
+        """
+        current_viewer(None)
+        games, next_cursor = gamelog().list_games(
+            player=query.get("player"),
+            status=query.get("status"),
+            event=query.get("event"),
+            cursor=query.get("cursor"),
+            limit=query["limit"],
+        )
+        return {"games": games, "next_cursor": next_cursor}
+
+
+@blp.route("/<game_id>")
+class GameResource(MethodView):
+    @viewer_of_game
+    @blp.response(200, GameSummarySchema)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Game summary (public information)"""
+        gid = parse_game_id(game_id)
+        log = gamelog()
+        summary = log.summary(gid)
+        state = log.game(gid).state
+        return {
+            **summary,
+            "turn": state.get("turn"),
+            "active_seat": state.get("active"),
+            "phase": state.get("phase"),
+        }
+
+
+@blp.route("/<game_id>/state")
+class GameState(MethodView):
+    @viewer_of_game
+    @blp.arguments(StateQuerySchema, location="query")
+    @blp.response(200, StateViewSchema)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The table as the caller may see it (now, or `?at=<version>`)"""
+        gid = parse_game_id(game_id)
+        game = gamelog().game(gid, version=query.get("at"))
+        return state_view(game.state, current_viewer(gid))
+
+
+@blp.route("/<game_id>/events")
+class GameEvents(MethodView):
+    @viewer_of_game
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventPageSchema)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The log as the caller may see it, from version `after + 1`"""
+        gid = parse_game_id(game_id)
+        viewer = current_viewer(gid)
+        log = gamelog()
+        limit = query["limit"]
+        records = log.records(gid, after=query["after"], limit=limit + 1)
+        page = records[:limit]
+        return {
+            "game_id": str(gid),
+            "version": log.current_version(gid),
+            "events": [event_view(r, viewer) for r in page],
+            "next_after": page[-1]["version"] if len(records) > limit else None,
+        }
+
+
+@blp.route("/<game_id>/actions")
+class GameActions(MethodView):
+    @recorder_of_game
+    @blp.arguments(ActionBatchSchema)
+    @blp.response(201, BatchResultSchema)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Record a batch of actions (seat, table or judge token)
+
+        All or nothing: every action is decided by the rules after the previous one's events;
+        if one is refused, nothing is recorded. A seat token may only act for its own seat.
+        `attack` gets a server-drawn `salt`; a client may not send one. `at` (ISO 8601) is
+        kept as the client's time beside the server's. The response holds the new events as
+        the caller may see them.
+        """
+        gid = parse_game_id(game_id)
+        viewer = current_viewer(gid)
+        actions = body["actions"]
+        check_seats(viewer, actions)
+        key = idempotency_key()
+
+        def render(records: list[Record], version: int) -> dict[str, Any]:
+            return {"version": version, "events": [event_view(r, viewer) for r in records]}
+
+        outcome = gamelog().handle(
+            gid,
+            actions,
+            actor=viewer,
+            render=render,
+            expected_version=body.get("expected_version"),
+            idempotency_key=key,
+        )
+        headers = {"Idempotent-Replayed": "true"} if outcome.replayed else {}
+        return outcome.response, 201, headers

@@ -1,0 +1,215 @@
+"""marshmallow schemas: request bodies, query strings and response bodies (OpenAPI from these).
+
+Request schemas check the *shape*; the rules engine checks everything else (a command's own
+fields are passed through to ``decide``, which raises ``InvalidCommand`` -> 400).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+SEATS = ("A", "B")
+MODES = ("strict", "record")
+FORMATS = ("prime", "draft", "casual")
+RULESETS = ("munchkin-ccg",)
+STATUSES = ("setup", "playing", "finished")
+MAX_ACTIONS = 200
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class LabelField(fields.Field):
+    """A label value: a string, or a whole number kept as given (``round: 3``)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            raise ma.ValidationError("a string or a whole number")
+        if isinstance(value, str) and len(value) > 120:
+            raise ma.ValidationError("at most 120 characters")
+        return value
+
+
+class LabelsSchema(Strict):
+    event = LabelField(metadata={"description": "event name", "example": "Store Champs"})
+    round = LabelField(metadata={"example": 3})
+    table = LabelField(metadata={"example": 12})
+
+
+class SeatSpecSchema(Strict):
+    seat = fields.String(required=True, validate=validate.OneOf(SEATS))
+    player = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    hero = fields.Dict(
+        required=True,
+        metadata={
+            "description": "a card definition, or {name} resolved against the server's catalog"
+        },
+    )
+    deck = fields.List(
+        fields.Dict(),
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "each entry a card definition or {name, count?} from the catalog"},
+    )
+
+
+class CreateGameSchema(Strict):
+    ruleset = fields.String(required=True, validate=validate.OneOf(RULESETS))
+    mode = fields.String(required=True, validate=validate.OneOf(MODES))
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    seats = fields.List(
+        fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(equal=2)
+    )
+    labels = fields.Nested(LabelsSchema)
+
+    @ma.validates_schema
+    def _two_distinct_seats(self, data: dict[str, Any], **_: Any) -> None:
+        seats = [s.get("seat") for s in data.get("seats", [])]
+        if sorted(seats) != ["A", "B"]:
+            raise ma.ValidationError("one seat A and one seat B", "seats")
+
+
+class SeatCardsSchema(ma.Schema):
+    token = fields.String(required=True, metadata={"description": "bearer token of this seat"})
+    hero = fields.Dict(metadata={"description": "{id, name} of the hero card"})
+    cards = fields.List(fields.Dict(), metadata={"description": "[{id, name}] deck card ids"})
+
+
+class GameCreatedSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatCardsSchema))
+    table_token = fields.String(required=True)
+    judge_token = fields.String(required=True)
+
+
+class ActionSchema(ma.Schema):
+    """One command: ``type`` and ``seat`` plus the command's own fields (passed through).
+
+    A client may not send ``salt`` (the server draws it for ``attack``): 400
+    ``request/salt_not_allowed``.
+    """
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    seat = fields.String(required=True, validate=validate.Length(min=1, max=10))
+    at = fields.String(
+        metadata={"description": "client time, ISO 8601 (stored as client_at)"},
+    )
+
+    @ma.validates("at")
+    def _iso_time(self, value: str, **_: Any) -> None:
+        try:
+            datetime.fromisoformat(value)
+        except ValueError:
+            raise ma.ValidationError("an ISO 8601 date-time") from None
+
+
+class ActionBatchSchema(Strict):
+    expected_version = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "409 game/version_conflict unless the game is at this version"},
+    )
+    actions = fields.List(
+        fields.Nested(ActionSchema),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_ACTIONS),
+    )
+
+
+class BatchResultSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Dict(), required=True)
+
+
+class GameSummarySchema(ma.Schema):
+    game_id = fields.String(required=True)
+    ruleset = fields.String()
+    mode = fields.String()
+    format = fields.String()
+    labels = fields.Dict()
+    players = fields.Dict(keys=fields.String(), values=fields.String())
+    status = fields.String()
+    winner = fields.String(allow_none=True)
+    version = fields.Integer()
+    created_at = fields.String()
+    finished_at = fields.String(allow_none=True)
+    turn = fields.Integer(allow_none=True)
+    active_seat = fields.String(allow_none=True)
+    phase = fields.String(allow_none=True)
+
+
+class GameListQuerySchema(Strict):
+    player = fields.String(validate=validate.Length(min=1, max=80))
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    event = fields.String(validate=validate.Length(min=1, max=120))
+    cursor = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "next_cursor of the previous page; omit for the first page"},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class GameListSchema(ma.Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next_cursor = fields.Integer(
+        allow_none=True,
+        metadata={"description": "pass as ?cursor= for the next page; null: no more games"},
+    )
+
+
+class StateQuerySchema(Strict):
+    at = fields.Integer(
+        validate=validate.Range(min=1), metadata={"description": "a past version to show"}
+    )
+
+
+class SeatViewSchema(ma.Schema):
+    player = fields.String()
+    hero = fields.Raw(allow_none=True)
+    level = fields.Integer()
+    gold = fields.Integer()
+    damage = fields.Integer()
+    life = fields.Integer(allow_none=True)
+    marker = fields.String()
+    hand_count = fields.Integer()
+    deck_count = fields.Integer()
+    hand = fields.List(fields.Raw(), metadata={"description": "only for a viewer who sees it"})
+    hoard = fields.List(fields.Raw())
+    stash = fields.List(fields.Raw())
+    discard = fields.List(fields.Raw())
+
+
+class StateViewSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String()
+    turn = fields.Integer(allow_none=True)
+    active_seat = fields.String(allow_none=True)
+    phase = fields.String(allow_none=True)
+    winner = fields.String(allow_none=True)
+    fight = fields.Raw(allow_none=True)
+    seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatViewSchema))
+
+
+class EventsQuerySchema(Strict):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
+
+
+class EventPageSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the game's current version"})
+    events = fields.List(fields.Dict(), required=True)
+    next_after = fields.Integer(
+        allow_none=True, metadata={"description": "pass as ?after= for more; null: up to date"}
+    )

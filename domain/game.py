@@ -1,0 +1,401 @@
+"""The storage aggregates: a recorded game, its access tokens, its summary, idempotency keys.
+
+Only this module and :mod:`domain.application` know about eventsourcing. The rules stay pure:
+:class:`Game` asks the ruleset to *decide* and stores each returned domain event, wrapped in an
+envelope, as one stored event. Aggregate version *n* is domain state version *n* (the
+``GameCreated`` event is stored as :class:`Game.Opened`, every later one as
+:class:`Game.Recorded`; both carry the same envelope fields).
+
+Envelope (DESIGN.md "Storage envelope"):
+
+* ``event`` -- the domain event dict (``Event.to_dict()``);
+* ``received_at`` -- server clock, ISO 8601 UTC, the time the request arrived;
+* ``client_at`` -- the client's ``at`` for the action, verbatim, or ``None``;
+* ``visible_to`` -- ``{card_id: [seats]}`` from ``domain.visibility.knowledge`` (RULES.md A.4);
+* ``prev_hash``/``hash`` -- a SHA-256 chain: ``hash = sha256(canonical_json({version, event,
+  received_at, client_at, visible_to}) + prev_hash)``, with :data:`GENESIS_HASH` before event 1.
+
+The aggregate state is the domain state dict (plain JSON), so eventsourcing snapshots of a
+:class:`Game` are plain JSON too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain import event_from_dict, evolve, find_ruleset, initial_state
+from domain.visibility import knowledge
+
+#: ``prev_hash`` of a game's first event.
+GENESIS_HASH = "0" * 64
+
+#: Names (under the game id as uuid5 namespace) of the small aggregates of one game.
+_ACCESS_NAME = "access"
+_SUMMARY_NAME = "summary"
+_IDEMPOTENCY_PREFIX = "idempotency-key:"
+
+Json = Any
+Record = dict[str, Json]
+"""A stored event as plain data: ``{version, event, received_at, client_at, visible_to, hash,
+prev_hash}``. :func:`projections.views.event_view` redacts one of these per viewer."""
+
+
+def canonical_json(value: Json) -> str:
+    """JSON with sorted keys and no spaces: the byte string the hash chain is computed over.
+
+    >>> canonical_json({"b": 1, "a": [1, 2]})
+    '{"a":[1,2],"b":1}'
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(
+    version: int,
+    event: Mapping[str, Json],
+    received_at: str,
+    client_at: str | None,
+    visible_to: Mapping[str, Json],
+    prev_hash: str,
+) -> str:
+    """The envelope hash of one stored event (see the module docstring).
+
+    >>> len(chain_hash(1, {"type": "X"}, "2024-01-01T00:00:00+00:00", None, {}, GENESIS_HASH))
+    64
+    """
+    body = canonical_json(
+        {
+            "version": version,
+            "event": event,
+            "received_at": received_at,
+            "client_at": client_at,
+            "visible_to": visible_to,
+        }
+    )
+    return hashlib.sha256((body + prev_hash).encode("utf-8")).hexdigest()
+
+
+def verify_chain(records: Iterable[Mapping[str, Json]], prev_hash: str = GENESIS_HASH) -> bool:
+    """Whether consecutive records form an unbroken hash chain (from ``prev_hash``)."""
+    for record in records:
+        if record["prev_hash"] != prev_hash:
+            return False
+        expected = chain_hash(
+            record["version"],
+            record["event"],
+            record["received_at"],
+            record["client_at"],
+            record["visible_to"],
+            prev_hash,
+        )
+        if not hmac.compare_digest(expected, record["hash"]):
+            return False
+        prev_hash = record["hash"]
+    return True
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 hex digest under which a bearer token is stored (tokens never are)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Game(Aggregate):
+    """One recorded game: the domain state plus the head of its hash chain.
+
+    ``execute`` is the only command: the ruleset decides each command against the state as it
+    stands after the previous command's events, and every event is triggered (stored) in turn.
+    A command the rules refuse raises before anything is triggered for it; the caller then
+    discards the whole aggregate, so a batch is all or nothing.
+    """
+
+    class Opened(Aggregate.Created):
+        """The game's first stored event, wrapping the domain's ``GameCreated``."""
+
+        ruleset: str
+        event: dict[str, Any]
+        received_at: str
+        client_at: str | None
+        visible_to: dict[str, Any]
+        hash: str
+        prev_hash: str
+
+    class Recorded(Aggregate.Event):
+        """Every later stored event: one domain event and its envelope."""
+
+        event: dict[str, Any]
+        received_at: str
+        client_at: str | None
+        visible_to: dict[str, Any]
+        hash: str
+        prev_hash: str
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate._fold(self.event, self.hash)
+
+    def __init__(
+        self,
+        ruleset: str,
+        event: dict[str, Any],
+        received_at: str,
+        client_at: str | None,
+        visible_to: dict[str, Any],
+        hash: str,
+        prev_hash: str,
+    ) -> None:
+        del received_at, client_at, visible_to, prev_hash  # kept in the stored event only
+        self.ruleset = ruleset
+        self.state: dict[str, Any] = initial_state()
+        self.head_hash = GENESIS_HASH
+        self._fold(event, hash)
+
+    def _fold(self, event: dict[str, Any], new_hash: str) -> None:
+        self.state = evolve(self.state, event_from_dict(event))
+        self.head_hash = new_hash
+
+    @classmethod
+    def open(cls, game_id: UUID, spec: Mapping[str, Any], *, received_at: str) -> Game:
+        """Create a game from a full domain spec (``rs.create(spec)``), stored from version 1."""
+        ruleset = str(spec.get("ruleset", "munchkin-ccg"))
+        rs = find_ruleset(ruleset)
+        domain_spec = {k: v for k, v in spec.items() if k != "ruleset"}
+        events = rs.create(domain_spec)
+        first, rest = events[0], events[1:]
+        before = initial_state()
+        after = evolve(before, first)
+        visible = knowledge(before, after, first)
+        data = first.to_dict()
+        game = cls._create(
+            cls.Opened,
+            id=game_id,
+            ruleset=ruleset,
+            event=data,
+            received_at=received_at,
+            client_at=None,
+            visible_to=visible,
+            hash=chain_hash(1, data, received_at, None, visible, GENESIS_HASH),
+            prev_hash=GENESIS_HASH,
+        )
+        game._record(rest, received_at=received_at, client_at=None)
+        return game
+
+    def execute(
+        self, commands: Iterable[tuple[Mapping[str, Any], str | None]], *, received_at: str
+    ) -> None:
+        """Decide and record each ``(command, client_at)`` in order (RULES.md via the ruleset).
+
+        Raises the domain's ``RuleViolation`` / ``ImpossibleCommand`` / ``InvalidCommand`` for
+        the first command the rules refuse; events of earlier commands are then only pending.
+        """
+        rs = find_ruleset(self.ruleset)
+        for command, client_at in commands:
+            events = rs.decide(self.state, dict(command))
+            self._record(events, received_at=received_at, client_at=client_at)
+
+    def _record(self, events: Iterable[Any], *, received_at: str, client_at: str | None) -> None:
+        for event in events:
+            before = self.state
+            after = evolve(before, event)
+            visible = knowledge(before, after, event)
+            data = event.to_dict()
+            version = self.version + 1
+            self.trigger_event(
+                self.Recorded,
+                event=data,
+                received_at=received_at,
+                client_at=client_at,
+                visible_to=visible,
+                hash=chain_hash(version, data, received_at, client_at, visible, self.head_hash),
+                prev_hash=self.head_hash,
+            )
+
+    @property
+    def status(self) -> str:
+        return str(self.state.get("status", "setup"))
+
+    @property
+    def winner(self) -> str | None:
+        winner = self.state.get("winner")
+        return None if winner is None else str(winner)
+
+
+def stored_record(event: Game.Opened | Game.Recorded) -> Record:
+    """A stored game event as plain data (the ``record`` passed to ``event_view``)."""
+    return {
+        "version": event.originator_version,
+        "event": event.event,
+        "received_at": event.received_at,
+        "client_at": event.client_at,
+        "visible_to": event.visible_to,
+        "hash": event.hash,
+        "prev_hash": event.prev_hash,
+    }
+
+
+class GameAccess(Aggregate):
+    """The SHA-256 hashes of one game's bearer tokens, by role (``A``, ``B``, ``table``,
+    ``judge``). Saved together with the game's first events; never changed afterwards."""
+
+    class Issued(Aggregate.Created):
+        game_id: UUID
+        token_hashes: dict[str, str]
+
+    def __init__(self, game_id: UUID, token_hashes: dict[str, str]) -> None:
+        self.game_id = game_id
+        self.token_hashes = dict(token_hashes)
+
+    @staticmethod
+    def id_for(game_id: UUID) -> UUID:
+        return uuid5(game_id, _ACCESS_NAME)
+
+    @classmethod
+    def issue(cls, game_id: UUID, token_hashes: Mapping[str, str]) -> GameAccess:
+        return cls._create(
+            cls.Issued, id=cls.id_for(game_id), game_id=game_id, token_hashes=dict(token_hashes)
+        )
+
+    def role_for(self, hashed: str) -> str | None:
+        """The role whose token hashes to ``hashed`` (constant-time comparisons), or ``None``."""
+        found = None
+        for role, stored in sorted(self.token_hashes.items()):
+            if hmac.compare_digest(stored, hashed):
+                found = role
+        return found
+
+
+class GameSummary(Aggregate):
+    """The game list's read model: what a list query filters on, for one game.
+
+    Written in the same ``save`` as the game's events (when the game is created and whenever
+    its status or winner changes), so it is never ahead of or behind the game it describes.
+    """
+
+    class Opened(Aggregate.Created):
+        game_id: UUID
+        ruleset: str
+        mode: str
+        format: str
+        labels: dict[str, Any]
+        players: dict[str, str]
+        status: str
+        created_at: str
+
+    class StatusChanged(Aggregate.Event):
+        status: str
+        winner: str | None
+        changed_at: str
+
+        def apply(self, aggregate: GameSummary) -> None:
+            aggregate.status = self.status
+            aggregate.winner = self.winner
+            aggregate.finished_at = self.changed_at if self.status == "finished" else None
+
+    def __init__(
+        self,
+        game_id: UUID,
+        ruleset: str,
+        mode: str,
+        format: str,
+        labels: dict[str, Any],
+        players: dict[str, str],
+        status: str,
+        created_at: str,
+    ) -> None:
+        self.game_id = game_id
+        self.ruleset = ruleset
+        self.mode = mode
+        self.format = format
+        self.labels = dict(labels)
+        self.players = dict(players)
+        self.status = status
+        self.winner: str | None = None
+        self.created_at = created_at
+        self.finished_at: str | None = None
+
+    @staticmethod
+    def id_for(game_id: UUID) -> UUID:
+        return uuid5(game_id, _SUMMARY_NAME)
+
+    @classmethod
+    def open(cls, game: Game, *, created_at: str) -> GameSummary:
+        state = game.state
+        players = {seat: str(info.get("player", "")) for seat, info in state["seats"].items()}
+        return cls._create(
+            cls.Opened,
+            id=cls.id_for(game.id),
+            game_id=game.id,
+            ruleset=game.ruleset,
+            mode=str(state.get("mode")),
+            format=str(state.get("format")),
+            labels=dict(state.get("labels") or {}),
+            players=players,
+            status=game.status,
+            created_at=created_at,
+        )
+
+    def follow(self, game: Game, *, at: str) -> bool:
+        """Record the game's status/winner if they changed; whether anything was triggered."""
+        if (self.status, self.winner) == (game.status, game.winner):
+            return False
+        self.trigger_event(
+            self.StatusChanged, status=game.status, winner=game.winner, changed_at=at
+        )
+        return True
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": str(self.game_id),
+            "ruleset": self.ruleset,
+            "mode": self.mode,
+            "format": self.format,
+            "labels": dict(self.labels),
+            "players": dict(self.players),
+            "status": self.status,
+            "winner": self.winner,
+            "created_at": self.created_at,
+            "finished_at": self.finished_at,
+        }
+
+
+class IdempotencyRecord(Aggregate):
+    """The first response to a batch sent with an ``Idempotency-Key``.
+
+    Its id is ``uuid5(game_id, "idempotency-key:" + key)``, and it is saved in the same
+    ``save`` as the batch's events: either both are stored or neither is. A second request
+    with the key gets ``response`` back; a concurrent one loses the race with a
+    ``RecordConflictError`` and then reads the winner's record.
+    """
+
+    class Stored(Aggregate.Created):
+        game_id: UUID
+        key: str
+        fingerprint: str
+        response: dict[str, Any]
+
+    def __init__(self, game_id: UUID, key: str, fingerprint: str, response: dict[str, Any]) -> None:
+        self.game_id = game_id
+        self.key = key
+        self.fingerprint = fingerprint
+        self.response = response
+
+    @staticmethod
+    def id_for(game_id: UUID, key: str) -> UUID:
+        return uuid5(game_id, _IDEMPOTENCY_PREFIX + key)
+
+    @classmethod
+    def store(
+        cls, game_id: UUID, key: str, fingerprint: str, response: dict[str, Any]
+    ) -> IdempotencyRecord:
+        return cls._create(
+            cls.Stored,
+            id=cls.id_for(game_id, key),
+            game_id=game_id,
+            key=key,
+            fingerprint=fingerprint,
+            response=response,
+        )

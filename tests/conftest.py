@@ -1,0 +1,85 @@
+"""Shared fixtures: the app on each storage back end, a client, and an organizer token.
+
+``backend`` is parametrised: ``sqlite`` (a fresh file per test) and ``postgres`` (a fresh
+schema per test in ``$MUNCHLOG_TEST_DATABASE_URL``, default ``postgresql://postgres@127.0.0.1:5432/test``).
+The postgres case is marked ``postgres``; it skips with the reason when the server cannot be
+reached, and FAILS instead when ``MUNCHLOG_REQUIRE_POSTGRES=1``.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api.app import create_app
+
+ORGANIZER_TOKEN = "test-organizer-token"
+PG_URL = os.environ.get("MUNCHLOG_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def postgres_unavailable() -> str | None:
+    """Why PostgreSQL cannot be used for tests, or ``None`` when it can."""
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_URL, connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:  # any failure means "not available"
+        return f"PostgreSQL not reachable at {PG_URL}: {exc.__class__.__name__}: {exc}"
+    return None
+
+
+def require_postgres() -> None:
+    reason = postgres_unavailable()
+    if reason is None:
+        return
+    if os.environ.get("MUNCHLOG_REQUIRE_POSTGRES") == "1":
+        pytest.fail(f"MUNCHLOG_REQUIRE_POSTGRES=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """Storage settings for one test: a new SQLite file, or a new PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield {"MUNCHLOG_DATABASE_URL": str(tmp_path / "munchlog.sqlite")}
+        return
+    require_postgres()
+    import psycopg
+
+    schema = f"munchlog_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield {"MUNCHLOG_DATABASE_URL": f"{PG_URL}?schema={schema}"}
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def app(backend: dict[str, Any], tmp_path: Path) -> Iterator[Flask]:
+    app = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
+            **backend,
+        }
+    )
+    try:
+        yield app
+    finally:
+        app.extensions["munchlog"].close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
