@@ -134,7 +134,12 @@ class GameLog(Application):
     snapshotting_intervals = {Game: SNAPSHOT_INTERVAL}
 
     def __init__(self, env: Mapping[str, str] | None = None, *, catalog: Catalog | None = None):
-        super().__init__(dict(env) if env is not None else None)
+        env = dict(env) if env is not None else {}
+        # Keep recent games in memory and fast-forward them from the store on each read, so a
+        # request folds only the events written since (by this or another process).
+        env.setdefault("AGGREGATE_CACHE_MAXSIZE", "2000")
+        env.setdefault("AGGREGATE_CACHE_FASTFORWARD", "y")
+        super().__init__(env)
         self.catalog = catalog if catalog is not None else sample_catalog()
 
     # ------------------------------------------------------------------ writes
@@ -296,17 +301,20 @@ class GameLog(Application):
             if not 1 <= version <= current:
                 raise VersionNotFoundError(version, current)
         try:
-            game: Any = self.repository.get(game_id, version=version)
+            if version is None:
+                game: Any = self.repository.get(game_id, deepcopy_from_cache=False)
+            else:
+                game = self.repository.get(game_id, version=version)
         except AggregateNotFoundError:
             raise GameNotFoundError(game_id) from None
         if not isinstance(game, Game):
             raise GameNotFoundError(game_id)
-        return game
+        return game.detached() if version is None else game
 
     def access(self, game_id: UUID) -> GameAccess:
         """The token hashes of a game; :class:`GameNotFoundError` if there is no such game."""
         try:
-            access: Any = self.repository.get(GameAccess.id_for(game_id))
+            access: Any = self.repository.get(GameAccess.id_for(game_id), deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise GameNotFoundError(game_id) from None
         if not isinstance(access, GameAccess) or access.game_id != game_id:

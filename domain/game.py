@@ -21,6 +21,7 @@ The aggregate state is the domain state dict (plain JSON), so eventsourcing snap
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -30,7 +31,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain import event_from_dict, evolve, find_ruleset, initial_state
+from domain import State, event_from_dict, evolve, find_ruleset, initial_state
 from domain.visibility import knowledge
 
 #: ``prev_hash`` of a game's first event.
@@ -155,7 +156,12 @@ class Game(Aggregate):
         self._fold(event, hash)
 
     def _fold(self, event: dict[str, Any], new_hash: str) -> None:
-        self.state = evolve(self.state, event_from_dict(event))
+        nxt = getattr(self, "_next_state", None)
+        if nxt is not None and nxt[0] is event:
+            self.state = nxt[1]  # already folded while deciding (see _trigger)
+        else:
+            self.state = evolve(self.state, event_from_dict(event))
+        self._next_state: tuple[Any, State] | None = None
         self.head_hash = new_hash
 
     @classmethod
@@ -189,21 +195,36 @@ class Game(Aggregate):
     ) -> None:
         """Decide and record each ``(command, client_at)`` in order (RULES.md via the ruleset).
 
-        Raises the domain's ``RuleViolation`` / ``ImpossibleCommand`` / ``InvalidCommand`` for
-        the first command the rules refuse; events of earlier commands are then only pending.
+        All commands are decided first, on local states; only when every one is accepted are the
+        events triggered. A refused command (the domain's ``RuleViolation`` /
+        ``ImpossibleCommand`` / ``InvalidCommand``) therefore leaves this aggregate untouched.
         """
         rs = find_ruleset(self.ruleset)
+        state = self.state
+        planned: list[tuple[Any, State, str | None]] = []
         for command, client_at in commands:
-            events = rs.decide(self.state, dict(command))
-            self._record(events, received_at=received_at, client_at=client_at)
+            for event in rs.decide(state, dict(command)):
+                after = evolve(state, event)
+                planned.append((event, after, client_at))
+                state = after
+        self._trigger(planned, received_at=received_at)
 
     def _record(self, events: Iterable[Any], *, received_at: str, client_at: str | None) -> None:
+        state = self.state
+        planned: list[tuple[Any, State, str | None]] = []
         for event in events:
-            before = self.state
-            after = evolve(before, event)
-            visible = knowledge(before, after, event)
+            after = evolve(state, event)
+            planned.append((event, after, client_at))
+            state = after
+        self._trigger(planned, received_at=received_at)
+
+    def _trigger(self, planned: list[tuple[Any, State, str | None]], *, received_at: str) -> None:
+        """Store each planned ``(event, state after it, client_at)`` with its envelope."""
+        for event, after, client_at in planned:
+            visible = knowledge(self.state, after, event)
             data = event.to_dict()
             version = self.version + 1
+            self._next_state = (data, after)
             self.trigger_event(
                 self.Recorded,
                 event=data,
@@ -213,6 +234,17 @@ class Game(Aggregate):
                 hash=chain_hash(version, data, received_at, client_at, visible, self.head_hash),
                 prev_hash=self.head_hash,
             )
+
+    def detached(self) -> Game:
+        """A copy safe to execute on while the original stays in the repository's cache.
+
+        The state is never mutated in place (``evolve`` copies on write), so a shallow copy with
+        its own list of pending events is enough.
+        """
+        twin = copy.copy(self)
+        twin._pending_events = []
+        twin._next_state = None
+        return twin
 
     @property
     def status(self) -> str:

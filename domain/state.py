@@ -268,8 +268,9 @@ def _(e: ev.OpeningHandDrawn, tx: Tx) -> None:
     for cid in e.cards:
         tx.move(cid, "hand")
     setup = tx.top("setup")
-    setup["opened"] = [*setup["opened"], e.player]
-    if len(setup["opened"]) == 2:
+    if e.player not in setup["opened"]:
+        setup["opened"] = [*setup["opened"], e.player]
+    if set(setup["opened"]) >= set(SEATS):
         tx.s["step"] = "roll_first"
 
 

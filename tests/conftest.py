@@ -12,13 +12,13 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
-from api.app import create_app
+if TYPE_CHECKING:  # Flask is imported lazily, so tests/unit runs without it
+    from flask import Flask
+    from flask.testing import FlaskClient
 
 ORGANIZER_TOKEN = "test-organizer-token"
 PG_URL = os.environ.get("MUNCHLOG_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -66,6 +66,8 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str
 
 @pytest.fixture
 def app(backend: dict[str, Any], tmp_path: Path) -> Iterator[Flask]:
+    from api.app import create_app
+
     app = create_app(
         {
             "TESTING": True,

@@ -395,7 +395,7 @@ def d_mulligan(ctx: Ctx, c: Command) -> None:
 
 def _after_mulligans(ctx: Ctx) -> None:
     setup = ctx.s["setup"]
-    if len(setup["decided"]) == 2:
+    if set(setup["decided"]) >= set(SEATS):
         start_turn(ctx, setup["first"] or "A", 1)
 
 
@@ -498,8 +498,9 @@ def d_play(ctx: Ctx, c: Command) -> None:
     elif kind == "mischief":
         play_mischief(ctx, c, card)
     else:
-        raise RuleViolation(
-            "rule/not_playable", f"a {kind} is only committed in a fight, never played", "A.5"
+        # No zone takes a Monster or Hero played from hand: impossible in both modes (A.5).
+        raise ImpossibleCommand(
+            "command/not_playable", f"a {kind} is only committed in a fight, never played"
         )
 
 
@@ -715,7 +716,8 @@ def d_pass(ctx: Ctx, c: Command) -> None:
     ctx.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     window = s.get("window")
     ctx.check(window is not None, "rule/no_window", "no response window is open", "A.11")
-    if window is None:
+    if window is None:  # record mode: the pass is kept, flagged, and closes nothing
+        ctx.emit(ev.PriorityPassed, player=seat, window="none")
         return
     ctx.check(not s["stack"], "rule/ability_resolving", "resolve the ability first", "A.11")
     ctx.check(seat not in window["passed"], "rule/already_passed", "already passed", "A.14")

@@ -1,0 +1,402 @@
+"""Builders for CCG domain tests: a position in one call, commands in one line, random games.
+
+Everything here goes through the public domain API (``create``, ``decide``, ``evolve``,
+``legal_commands``). Positions that no sequence of player commands reaches quickly (a card on
+top of the hand, extra gold, a cooldown position) are made by folding a *judge* event with
+``evolve``, so every state a test uses is still a fold of events.
+
+>>> state, events = started_game(seed=1)
+>>> state["status"], state["active"], state["phase"]
+('playing', 'A', 'munchkining')
+>>> state, cid = give(state, "A", "Sample Goblin Horde")
+>>> state["cards"][cid]["zone"]
+'hand'
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import events as ev
+from domain import evolve, find_ruleset, sample_catalog
+from domain.visibility import knowledge
+
+State = dict[str, Any]
+Command = dict[str, Any]
+
+RS = find_ruleset("munchkin-ccg")
+CATALOG = sample_catalog()
+WARRIOR = "Sample Orc Warrior"
+THIEF = "Sample Gnome Thief"
+BARD = "Sample Wandering Bard"
+SEATS = ("A", "B")
+
+
+def other(seat: str) -> str:
+    return "B" if seat == "A" else "A"
+
+
+def new_id(rng: random.Random) -> str:
+    """A random opaque card id (16 hex digits), like the application's ``token_hex(8)``."""
+    return f"{rng.getrandbits(64):016x}"
+
+
+def card_def(name: str, **changes: Any) -> dict[str, Any]:
+    """The sample catalog's definition of ``name`` (a copy), with ``changes`` applied."""
+    return {**CATALOG.get(name), **changes}
+
+
+def class_names(hero_class: str) -> list[str]:
+    """Names of the non-Hero sample cards a ``hero_class`` prime deck may hold (A.6)."""
+    return [
+        name
+        for name, d in CATALOG.cards.items()
+        if d["type"] != "hero" and (d["class"] == "neutral" or d["class"] == hero_class)
+    ]
+
+
+def prime_deck(hero: str, size: int = 40) -> list[str]:
+    """A legal prime deck list for ``hero``: every allowed name once, then a second copy..."""
+    hero_class = CATALOG.get(hero)["class"]
+    names = class_names("neutral" if hero_class == "wanderer" else hero_class)
+    return [names[i % len(names)] for i in range(size)]
+
+
+def unique_name(name: str, seat: str, index: int) -> str:
+    """``name`` with a suffix no other card has (``~A007~``), so a leaked name is detectable."""
+    return f"{name} ~{seat}{index:03d}~"
+
+
+def game_spec(
+    seed: int = 0,
+    *,
+    mode: str = "strict",
+    fmt: str = "prime",
+    heroes: Sequence[str] = (WARRIOR, THIEF),
+    decks: Mapping[str, Sequence[str]] | None = None,
+    unique_names: Iterable[str] = (),
+    game_id: str | None = None,
+) -> dict[str, Any]:
+    """A ``create`` spec from the sample catalog, card ids drawn from ``random.Random(seed)``.
+
+    ``decks`` maps a seat to its list of card names (default: :func:`prime_deck`);
+    ``unique_names`` lists the seats whose every card gets a unique name (casual format only,
+    since prime allows three copies of a name).
+    """
+    rng = random.Random(seed)
+    unique = set(unique_names)
+    seats = []
+    for seat, hero in zip(SEATS, heroes, strict=True):
+        names = list((decks or {}).get(seat) or prime_deck(hero))
+        deck = []
+        for i, name in enumerate(names):
+            d = card_def(name)
+            if seat in unique:
+                d["name"] = unique_name(name, seat, i)
+            deck.append({**d, "id": new_id(rng)})
+        seats.append(
+            {
+                "seat": seat,
+                "player": f"player {seat}",
+                "hero": {**card_def(hero), "id": new_id(rng)},
+                "deck": deck,
+            }
+        )
+    return {
+        "game_id": game_id or f"g{seed}",
+        "mode": mode,
+        "format": fmt,
+        "labels": {"seed": seed},
+        "seats": seats,
+    }
+
+
+def new_game(spec: Mapping[str, Any]) -> tuple[State, list[ev.Event]]:
+    """The state right after ``GameCreated`` for ``spec``, with the events."""
+    events = RS.create(spec)
+    return RS.replay(events), events
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def play(state: State, *commands: Command) -> tuple[State, list[ev.Event]]:
+    """Decide and fold ``commands`` in order; return the final state and every event.
+
+    An ``attack`` without a ``salt`` gets ``"salt"`` (the application fills it in for real).
+    """
+    events: list[ev.Event] = []
+    for command in commands:
+        if command.get("type") == "attack" and "salt" not in command:
+            command = {**command, "salt": "salt"}
+        new = RS.decide(state, command)
+        for event in new:
+            state = evolve(state, event)
+        events.extend(new)
+    return state, events
+
+
+def cmd(kind: str, seat: str, **fields: Any) -> Command:
+    """A command dict in one line: ``cmd("play", "A", card=cid)``."""
+    return {"type": kind, "seat": seat, **fields}
+
+
+def types(events: Iterable[ev.Event]) -> list[str]:
+    return [e.type for e in events]
+
+
+def of_type(events: Iterable[ev.Event], cls: type[ev.Event]) -> list[Any]:
+    return [e for e in events if isinstance(e, cls)]
+
+
+# ---------------------------------------------------------------------------- lookups
+
+
+def ids_named(state: State, seat: str, name: str, zone: str | None = None) -> list[str]:
+    """Ids of ``seat``'s cards called ``name`` (in ``zone`` if given), in zone order."""
+    cards = state["cards"]
+    zones = [zone] if zone else ["hand", "hoard", "stash", "deck", "discard", "removed"]
+    out = []
+    for z in (z for z in zones if z != "dmz"):
+        out += [c for c in state["seats"][seat]["zones"][z] if cards[c]["def"]["name"] == name]
+    if zone in (None, "dmz"):
+        out += [
+            c for c in state["dmz"] if cards[c]["owner"] == seat and cards[c]["def"]["name"] == name
+        ]
+    return out
+
+
+def card_id(state: State, seat: str, name: str, zone: str | None = None) -> str:
+    """The first id of ``seat``'s card called ``name`` (see :func:`ids_named`)."""
+    found = ids_named(state, seat, name, zone)
+    if not found:
+        raise LookupError(f"seat {seat} has no {name!r} in {zone or 'any zone'}")
+    return found[0]
+
+
+def hero(state: State, seat: str) -> str:
+    return str(state["seats"][seat]["hero"])
+
+
+def zone_of(state: State, cid: str) -> str:
+    return str(state["cards"][cid]["zone"])
+
+
+def damage(state: State, cid_or_seat: str) -> int:
+    cid = hero(state, cid_or_seat) if cid_or_seat in SEATS else cid_or_seat
+    return int(state["cards"][cid]["damage"])
+
+
+# ---------------------------------------------------------------------------- positions
+
+
+def judge(state: State, event: ev.Event) -> State:
+    """Fold one judge-made event (a position tweak that is still an event in the log)."""
+    return evolve(state, event)
+
+
+def give(
+    state: State, seat: str, name: str, zone: str = "hand", face: str | None = None
+) -> tuple[State, str]:
+    """Put one of ``seat``'s cards called ``name`` into ``zone`` (from the deck if possible).
+
+    ``zone`` is ``hand``, ``hoard``, ``stash`` (face down unless ``face="up"``) or ``discard``;
+    the move is a judge ``CardMoved`` event, so the position is still a fold of events.
+    """
+    for source in ("deck", "discard", "stash", "hand", "hoard"):
+        found = [c for c in ids_named(state, seat, name, source) if source != zone]
+        if found:
+            cid = found[0]
+            face = face or ("down" if zone == "stash" else "up")
+            state = judge(state, ev.CardMoved(seat="judge", card=cid, to=zone, face=face))
+            return state, cid
+    raise LookupError(f"seat {seat} has no {name!r} left to move to its {zone}")
+
+
+def add_gold(state: State, seat: str, amount: int) -> State:
+    """Put ``amount`` stockpile gold in ``seat``'s purse (a judge ``GoldTaken``)."""
+    return judge(state, ev.GoldTaken(seat="judge", source=None, player=seat, amount=amount))
+
+
+def with_level(state: State, seat: str, level: int) -> State:
+    return judge(state, ev.LevelIncreased(seat="judge", player=seat, level=level))
+
+
+def with_damage(state: State, cid_or_seat: str, amount: int) -> State:
+    cid = hero(state, cid_or_seat) if cid_or_seat in SEATS else cid_or_seat
+    return judge(state, ev.DamageDealt(seat="judge", source=None, target=cid, amount=amount))
+
+
+def started_game(
+    seed: int = 0,
+    *,
+    first: str = "A",
+    hands: Mapping[str, Sequence[str]] | None = None,
+    draw: bool = True,
+    spec: Mapping[str, Any] | None = None,
+    **spec_options: Any,
+) -> tuple[State, list[ev.Event]]:
+    """A game past setup in one call: opening hands, roll-off (A wins), ``first`` chosen, both
+    keep. With ``draw`` the first player has drawn and is munchkining; else it is at the draw.
+
+    ``hands`` maps a seat to card names to have in its opening hand (the rest from the deck
+    top).
+    """
+    state, events = new_game(spec or game_spec(seed, **spec_options))
+    commands: list[Command] = []
+    for seat in SEATS:
+        wanted = list((hands or {}).get(seat) or [])
+        deck = list(state["seats"][seat]["zones"]["deck"])
+        chosen: list[str] = []
+        for name in wanted:
+            cid = next(
+                c for c in deck if c not in chosen and state["cards"][c]["def"]["name"] == name
+            )
+            chosen.append(cid)
+        chosen += [c for c in deck if c not in chosen][: 6 - len(chosen)]
+        commands.append(cmd("draw_opening", seat, cards=chosen))
+    commands += [
+        cmd("roll_first", "A", rolls={"A": 6, "B": 1}),
+        cmd("choose_first", "A", first=first),
+        cmd("keep", first),
+        cmd("keep", other(first)),
+    ]
+    state, more = play(state, *commands)
+    events += more
+    if draw:
+        state, more = draw_card(state, first)
+        events += more
+    return state, events
+
+
+def draw_card(state: State, seat: str) -> tuple[State, list[ev.Event]]:
+    """The warmup draw of the top card of ``seat``'s deck."""
+    return play(state, cmd("draw", seat, card=state["seats"][seat]["zones"]["deck"][-1]))
+
+
+def next_turn(state: State, draw: bool = True) -> tuple[State, list[ev.Event]]:
+    """End the active player's turn; the opponent draws (with ``draw``)."""
+    active = state["active"]
+    state, events = play(state, cmd("end_turn", active))
+    if draw and state["status"] == "playing":
+        state, more = draw_card(state, other(active))
+        events += more
+    return state, events
+
+
+# ---------------------------------------------------------------------------- random games
+
+Policy = Callable[[random.Random, State, list[tuple[str, Command]]], tuple[str, Command]]
+
+
+def all_legal(state: State) -> list[tuple[str, Command]]:
+    """Every ``(seat, command)`` ``legal_commands`` offers to either seat."""
+    return [(seat, c) for seat in SEATS for c in RS.legal_commands(state, seat)]
+
+
+def random_policy(concede_rate: float = 0.001) -> Policy:
+    """Pick uniformly among legal commands, conceding only with probability ``concede_rate``."""
+
+    def choose(
+        rng: random.Random, state: State, options: list[tuple[str, Command]]
+    ) -> tuple[str, Command]:
+        rest = [o for o in options if o[1]["type"] != "concede"]
+        if rest and rng.random() >= concede_rate:
+            return rng.choice(rest)
+        return rng.choice(options)
+
+    return choose
+
+
+@dataclass
+class Step:
+    """One command of a random game: the state before, the command, its events, the state after."""
+
+    before: State
+    seat: str
+    command: Command
+    events: list[ev.Event]
+    after: State
+
+
+@dataclass
+class RandomGame:
+    """A random game driven by ``legal_commands`` for both seats (reusable by any test/bench).
+
+    >>> game = RandomGame(seed=3)
+    >>> final = game.run()
+    >>> final["status"], final["version"] == len(game.events)
+    ('finished', True)
+    """
+
+    seed: int = 0
+    spec: Mapping[str, Any] | None = None
+    policy: Policy = field(default_factory=random_policy)
+    max_events: int = 20_000
+    state: State = field(init=False)
+    events: list[ev.Event] = field(init=False)
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Not random.Random(seed): game_spec(seed) draws its card ids from that stream.
+        self.rng = random.Random(f"driver:{self.seed}")
+        spec = self.spec or game_spec(self.rng.getrandbits(32))
+        self.events = RS.create(spec)
+        self.state = RS.replay(self.events)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state["status"] == "finished")
+
+    def choose(self) -> tuple[str, Command]:
+        seat, command = self.policy(self.rng, self.state, all_legal(self.state))
+        if command["type"] == "attack":
+            command = {**command, "salt": f"{self.rng.getrandbits(128):032x}"}
+        return seat, command
+
+    def apply(self, seat: str, command: Command) -> Step:
+        before = self.state
+        new = RS.decide(before, command)
+        state = before
+        for event in new:
+            state = evolve(state, event)
+        self.state = state
+        self.events.extend(new)
+        return Step(before, seat, command, new, state)
+
+    def steps(self) -> Iterator[Step]:
+        while not self.finished and len(self.events) < self.max_events:
+            seat, command = self.choose()
+            yield self.apply(seat, command)
+
+    def run(self) -> State:
+        for _ in self.steps():
+            pass
+        return self.state
+
+
+def records(
+    events: Sequence[ev.Event], state: State | None = None
+) -> Iterator[tuple[State, dict[str, Any]]]:
+    """``(state after, stored record)`` for each event folded from ``state`` (default: the
+    initial state), with ``visible_to`` as the application stores it."""
+    state = state if state is not None else {"version": 0, "status": "new"}
+    for event in events:
+        after = evolve(state, event)
+        yield (
+            after,
+            {
+                "version": after["version"],
+                "event": event.to_dict(),
+                "visible_to": knowledge(state, after, event),
+            },
+        )
+        state = after
+
+
+def json_round_trip(value: Any) -> Any:
+    return json.loads(json.dumps(value))

@@ -1,0 +1,300 @@
+"""Random legal games: the engine's invariants hold in every position (RULES.md A, D; DESIGN.md).
+
+Games are driven by ``legal_commands`` for both seats. Profiles (``MUNCHLOG_HYPOTHESIS``):
+
+* ``default`` — derandomized, about 2,000 games in well under a minute;
+* ``heavy`` — ten times as many examples, randomized (``MUNCHLOG_HYPOTHESIS=heavy``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from domain import Event, event_from_dict
+from domain.state import ZONES
+from projections.views import event_view, state_view
+from tests.builders import (
+    RS,
+    SEATS,
+    RandomGame,
+    State,
+    all_legal,
+    game_spec,
+    json_round_trip,
+    random_policy,
+    records,
+)
+
+settings.register_profile(
+    "default",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "heavy",
+    derandomize=False,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+PROFILE = os.environ.get("MUNCHLOG_HYPOTHESIS", "default")
+settings.load_profile(PROFILE)
+SCALE = 10 if PROFILE == "heavy" else 1
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+# ---------------------------------------------------------------------------- invariants
+
+
+def check_numbers(s: State) -> None:
+    """RULES.md A.1/A.2: no value below 0; levels 1-10."""
+    for seat in SEATS:
+        st_ = s["seats"][seat]
+        assert 1 <= st_["level"] <= 10, (seat, st_["level"])
+        assert st_["gold"] >= 0, (seat, st_["gold"])
+    for cid, card in s["cards"].items():
+        assert card["damage"] >= 0, (cid, card["damage"])
+        assert card["tokens"] >= 0, (cid, card["tokens"])
+        assert card["cost_mod"] is None or card["cost_mod"] >= 0, cid
+    if s.get("fight"):
+        assert s["fight"]["gold"] >= 0, s["fight"]
+
+
+def check_zones(s: State) -> None:
+    """Every card is in exactly the one place its ``zone`` says (cards are conserved)."""
+    seen: dict[str, int] = {}
+    for seat in SEATS:
+        seen[s["seats"][seat]["hero"]] = seen.get(s["seats"][seat]["hero"], 0) + 1
+        for zone in ZONES:
+            for cid in s["seats"][seat]["zones"][zone]:
+                seen[cid] = seen.get(cid, 0) + 1
+                card = s["cards"][cid]
+                assert (card["owner"], card["zone"]) == (seat, zone), (cid, seat, zone)
+    for cid in s["dmz"]:
+        seen[cid] = seen.get(cid, 0) + 1
+        assert s["cards"][cid]["zone"] == "dmz", cid
+    for cid, card in s["cards"].items():
+        if card["zone"] == "stuck":
+            assert cid in s["cards"][card["host"]]["stuck"], cid
+            seen[cid] = seen.get(cid, 0) + 1
+        assert card["owner"] in card["known"], (cid, "the owner always knows its card")
+    assert set(seen) == set(s["cards"]), set(s["cards"]) ^ set(seen)
+    assert all(n == 1 for n in seen.values()), {c: n for c, n in seen.items() if n != 1}
+
+
+def check_outcome(s: State) -> None:
+    """RULES.md A.13: the winner is the only Hero left; a draw iff no Hero is left."""
+    out = {seat for seat in SEATS if s["seats"][seat]["eliminated"]}
+    if s["status"] != "finished":
+        assert s["winner"] is None
+        assert len(out) == 0, out
+        return
+    if s["winner"] == "draw":
+        assert out == set(SEATS)
+    else:
+        assert s["winner"] in SEATS
+        assert out == set(SEATS) - {s["winner"]}
+
+
+def check_events_round_trip(events: Iterable[Event]) -> None:
+    for e in events:
+        assert event_from_dict(json.loads(json.dumps(e.to_dict()))) == e, e
+        assert event_from_dict(e.to_dict()) == e, e
+
+
+def with_salt(command: dict[str, Any]) -> dict[str, Any]:
+    return {**command, "salt": "0" * 32} if command["type"] == "attack" else command
+
+
+def check_every_listed_command_is_accepted(s: State) -> None:
+    for seat, command in all_legal(s):
+        assert command["seat"] == seat
+        events = RS.decide(s, with_salt(command))  # strict mode: raises if illegal
+        assert events, command
+        assert all(e.violation is None for e in events), command
+
+
+def check_finished_game(game: RandomGame) -> None:
+    s = game.state
+    assert s["version"] == len(game.events)
+    assert RS.replay(game.events) == s, "folding the log from scratch gives the live state"
+    assert json_round_trip(s) == s
+    check_outcome(s)
+
+
+# ---------------------------------------------------------------------------- games by seed
+
+
+@settings(max_examples=120 * SCALE)
+@given(seed=SEEDS)
+def test_every_listed_command_is_legal_and_the_log_replays_to_the_live_state(seed: int) -> None:
+    game = RandomGame(seed=seed)
+    for n, step in enumerate(game.steps()):
+        if n % 4 == 0:
+            snapshot = json.dumps(step.before, sort_keys=True)
+            check_every_listed_command_is_accepted(step.before)
+            assert json.dumps(step.before, sort_keys=True) == snapshot, "decide mutated state"
+        check_events_round_trip(step.events)
+        assert all(e.violation is None for e in step.events)
+        check_numbers(step.after)
+        check_outcome(step.after)
+        if n % 7 == 0:
+            check_zones(step.after)
+            assert json_round_trip(step.after) == step.after
+    assert game.finished, "a random game ends (elimination, empty deck or concession)"
+    check_zones(game.state)
+    check_finished_game(game)
+
+
+@settings(max_examples=2000 * SCALE)
+@given(seed=SEEDS)
+def test_many_random_games_end_with_a_winner_or_a_draw(seed: int) -> None:
+    concede_rate = random.Random(seed).random() / 20
+    game = RandomGame(seed=seed, policy=random_policy(concede_rate))
+    game.run()
+    assert game.finished
+    check_numbers(game.state)
+    check_outcome(game.state)
+    assert RS.replay(game.events) == game.state
+
+
+# ---------------------------------------------------------------------------- views never leak
+
+HEX16 = re.compile(r'"([0-9a-f]{16})"')
+HEX32 = re.compile(r'"([0-9a-f]{32})"')
+UNIQUE = re.compile(r"~A\d{3}~")
+
+
+def leaks(
+    text: str,
+    hidden_ids: set[str],
+    hidden_names: set[str],
+    hidden_salts: set[str],
+    anywhere: bool = False,
+) -> set[str]:
+    """Ids, unique names and salts of hidden cards that ``text`` shows (as whole JSON strings,
+    or with ``anywhere`` also inside other strings)."""
+    found = {m for m in HEX16.findall(text) if m in hidden_ids}
+    found |= {m for m in UNIQUE.findall(text) if m in hidden_names}
+    found |= {m for m in HEX32.findall(text) if m in hidden_salts}
+    if anywhere:
+        found |= {x for x in hidden_ids | hidden_salts if x in text}
+    return found
+
+
+def knows(s: State, cid: str, seat: str) -> bool:
+    return seat in s["cards"][cid]["known"]
+
+
+@settings(max_examples=60 * SCALE)
+@given(seed=SEEDS)
+def test_views_never_show_a_seat_the_cards_it_does_not_know(seed: int) -> None:
+    """B's state and log views never name A's unknown cards (id, unique name or attack salt);
+    A's never name B's. Knowledge is tracked event by event from the states (RULES.md A.4)."""
+    spec = game_spec(seed, fmt="casual", unique_names=["A"])
+    game = RandomGame(seed=seed, spec=spec)
+    game.run()
+    first = RS.replay(game.events[:1])
+    cards_of = {
+        seat: {cid for cid, c in first["cards"].items() if c["owner"] == seat} for seat in SEATS
+    }
+    suffix = {
+        cid: m.group(0)
+        for cid, c in first["cards"].items()
+        if (m := UNIQUE.search(c["def"]["name"])) is not None
+    }
+    assert len(suffix) == len(spec["seats"][0]["deck"])
+    ever: dict[str, set[str]] = {seat: set() for seat in SEATS}
+    salts: dict[str, str] = {}
+    for after, record in records(game.events):
+        event = record["event"]
+        if event["type"] == "AttackCardCommitted":
+            salts[event["card"]] = event["salt"]
+        for viewer in SEATS:
+            opp = "B" if viewer == "A" else "A"
+            ever[viewer] |= {cid for cid in cards_of[opp] if knows(after, cid, viewer)}
+            # The log: nothing the viewer has not known at some version <= this one.
+            never = cards_of[opp] - ever[viewer]
+            text = json.dumps(event_view(record, viewer))
+            names = {suffix[c] for c in never if c in suffix}
+            salt_set = {salts[c] for c in never if c in salts}
+            assert not leaks(text, never, names, salt_set, anywhere=True), (viewer, record)
+            # The state: nothing the viewer does not know now (A's view at every 3rd version).
+            if viewer == "A" and after["version"] % 3:
+                continue
+            now_hidden = {cid for cid in cards_of[opp] if not knows(after, cid, viewer)}
+            text = json.dumps(state_view(after, viewer))
+            names = {suffix[c] for c in now_hidden if c in suffix}
+            salt_set = {salts[c] for c in now_hidden if c in salts}
+            assert not leaks(text, now_hidden, names, salt_set), (viewer, after["version"])
+
+
+# ---------------------------------------------------------------------------- state machine
+
+
+class RandomGameMachine(RuleBasedStateMachine):
+    """Hypothesis picks every command among ``legal_commands`` of both seats (so failures shrink
+    to the shortest game); a finished game is followed by a new one."""
+
+    game: RandomGame
+
+    @initialize(seed=SEEDS)
+    def start(self, seed: int) -> None:
+        self.game = RandomGame(seed=seed)
+
+    @precondition(lambda self: not self.game.finished)
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        options = all_legal(self.game.state)
+        playing = [o for o in options if o[1]["type"] != "concede"] or options
+        seat, command = data.draw(st.sampled_from(playing))
+        step = self.game.apply(seat, with_salt(command))
+        check_events_round_trip(step.events)
+
+    @precondition(lambda self: self.game.finished)
+    @rule(seed=SEEDS)
+    def next_game(self, seed: int) -> None:
+        check_finished_game(self.game)
+        self.game = RandomGame(seed=seed)
+
+    @invariant()
+    def numbers_stay_in_bounds(self) -> None:
+        check_numbers(self.game.state)
+
+    @invariant()
+    def cards_are_conserved(self) -> None:
+        check_zones(self.game.state)
+
+    @invariant()
+    def outcome_matches_eliminations(self) -> None:
+        check_outcome(self.game.state)
+
+    def teardown(self) -> None:
+        if getattr(self, "game", None) is not None:
+            assert RS.replay(self.game.events) == self.game.state
+
+
+RandomGameMachine.TestCase.settings = settings(
+    max_examples=15 * SCALE, stateful_step_count=400, deadline=None
+)
+test_state_machine = RandomGameMachine.TestCase

@@ -1,0 +1,110 @@
+"""Elimination, win and draw (RULES.md A.8 draw step, A.13, D.9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import ImpossibleCommand
+from domain import events as ev
+from tests.builders import (
+    RS,
+    cmd,
+    give,
+    hero,
+    next_turn,
+    of_type,
+    play,
+    prime_deck,
+    started_game,
+    types,
+    with_damage,
+)
+
+
+def test_a_hero_whose_damage_reaches_its_life_is_eliminated_and_the_opponent_wins() -> None:
+    s, _ = started_game()
+    s = with_damage(s, "B", 16)  # life 18
+    s, pot = give(s, "A", "Sample Plant Pot")
+    s, horde = give(s, "A", "Sample Goblin Horde")
+    s, _ = play(s, cmd("attack", "A", card=pot, gold=0), cmd("run_away", "B"))
+    s, events = play(s, cmd("attack", "A", card=horde, gold=0), cmd("run_away", "B"))
+    assert types(events)[-3:] == ["DamageDealt", "PlayerEliminated", "GameEnded"]
+    assert of_type(events, ev.PlayerEliminated)[0].reason == "life"
+    assert (s["status"], s["winner"]) == ("finished", "A")
+    with pytest.raises(ImpossibleCommand) as info:
+        RS.decide(s, cmd("end_turn", "A"))
+    assert info.value.code == "command/game_over"
+    assert RS.legal_commands(s, "A") == RS.legal_commands(s, "B") == []
+
+
+def test_a_player_who_must_draw_from_an_empty_deck_is_eliminated_at_the_draw_step() -> None:
+    decks = {"B": prime_deck("Sample Gnome Thief")[:7]}
+    s, _ = started_game(fmt="casual", decks=decks)
+    s, _ = next_turn(s)  # B draws its 7th and last card
+    assert s["seats"]["B"]["zones"]["deck"] == []
+    s, _ = next_turn(s)
+    s, events = play(s, cmd("end_turn", "A"))
+    assert types(events)[-3:] == ["StashUnstashed", "PlayerEliminated", "GameEnded"]
+    assert of_type(events, ev.PlayerEliminated)[0].reason == "deck"
+    assert "CardDrawn" not in types(events)
+    assert (s["status"], s["winner"]) == ("finished", "A")
+
+
+def test_both_heroes_falling_to_one_ability_is_a_draw_checked_when_it_resolves() -> None:
+    s, _ = started_game()
+    s = with_damage(s, "A", 19)  # Orc Warrior, life 20
+    s = with_damage(s, "B", 17)  # Gnome Thief, life 18
+    a = hero(s, "A")
+    s, _ = play(s, cmd("activate", "A", card=a, costs={"zap": True}))
+    s, events = play(
+        s,
+        cmd("damage", "A", source=a, target="B", amount=1),
+        cmd("damage", "A", source=a, target="A", amount=1),
+    )
+    assert types(events) == ["DamageDealt", "DamageDealt"], "no check while it resolves"
+    assert s["status"] == "playing"
+    s, events = play(s, cmd("resolve", "A"))
+    assert types(events) == ["AbilityResolved", "PlayerEliminated", "PlayerEliminated", "GameEnded"]
+    assert {e.player for e in of_type(events, ev.PlayerEliminated)} == {"A", "B"}
+    assert of_type(events, ev.GameEnded)[0].winner == "draw"
+    assert (s["status"], s["winner"]) == ("finished", "draw")
+
+
+def test_a_caught_cheater_can_lose_to_its_own_bluff() -> None:
+    s, _ = started_game()
+    s = with_damage(s, "A", 19)
+    s, sword = give(s, "A", "Sample Rusty Sword")
+    s, events = play(
+        s,
+        cmd("attack", "A", card=sword, gold=0),
+        cmd("face", "B"),
+        cmd("ready", "B"),
+        cmd("reveal", "A"),
+    )
+    assert types(events)[-2:] == ["PlayerEliminated", "GameEnded"]
+    assert s["winner"] == "B"
+
+
+def test_conceding_eliminates_the_player() -> None:
+    s, _ = started_game()
+    s, events = play(s, cmd("concede", "A"))
+    assert types(events) == ["PlayerConceded", "PlayerEliminated", "GameEnded"]
+    assert of_type(events, ev.PlayerEliminated)[0].reason == "concede"
+    assert s["winner"] == "B"
+
+
+def test_bleeding_can_eliminate_in_the_reckoning_before_the_unstash() -> None:
+    s, _ = started_game()
+    s = with_damage(s, "B", 17)
+    s, curse = give(s, "A", "Sample Cursed Bandage")
+    b = hero(s, "B")
+    s, _ = play(
+        s,
+        cmd("play", "A", card=curse, gold=1, targets=[b]),
+        cmd("stick", "A", source=curse, card=curse, target=b),
+        cmd("resolve", "A"),
+    )
+    s, events = play(s, cmd("end_turn", "A"))
+    assert types(events)[-3:] == ["DamageDealt", "PlayerEliminated", "GameEnded"]
+    assert "StashUnstashed" not in types(events)
+    assert s["winner"] == "A"
