@@ -30,7 +30,7 @@ from flask import Flask
 
 from api import errors
 from api.auth import ensure_organizer_token
-from api.routes import docs, games
+from api.routes import docs, exports, games, judge
 from domain.application import GameLog
 from domain.cards import Catalog, sample_catalog
 from domain.game import token_hash
@@ -80,6 +80,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     api = errors.MunchlogApi(app)
     api.register_blueprint(games.blp)
+    api.register_blueprint(judge.blp)
+    api.register_blueprint(exports.blp)
     app.register_blueprint(docs.bp)
     errors.init_app(app)
     return app
