@@ -23,7 +23,7 @@ created concurrently, and every game's summary is committed with the game itself
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -47,6 +47,8 @@ from domain.game import (
 )
 
 SNAPSHOT_INTERVAL = 100
+#: Games whose (immutable) token hashes are kept in memory.
+ACCESS_CACHE_SIZE = 10_000
 #: Roles that get a bearer token when a game is created.
 GAME_ROLES = ("A", "B", "table", "judge")
 #: How often a batch sent without ``expected_version`` is retried after losing a race.
@@ -140,6 +142,7 @@ class GameLog(Application):
         env.setdefault("AGGREGATE_CACHE_MAXSIZE", "2000")
         env.setdefault("AGGREGATE_CACHE_FASTFORWARD", "y")
         super().__init__(env)
+        self._access_cache: dict[UUID, GameAccess] = {}
         self.catalog = catalog if catalog is not None else sample_catalog()
 
     # ------------------------------------------------------------------ writes
@@ -247,8 +250,22 @@ class GameLog(Application):
                 if expected_version is not None:
                     raise VersionConflictError(self.current_version(game_id)) from None
                 continue
+            self._cache_saved(game)
             return BatchOutcome(response=response, replayed=False)
         raise VersionConflictError(self.current_version(game_id))
+
+    def _cache_saved(self, game: Game) -> None:
+        """Put a just-saved game in the repository's cache, so the next read of it need not
+        fold again the events this process has just written (other processes' events are still
+        fast-forwarded from the store)."""
+        cache = self.repository.cache
+        if cache is not None:
+            try:
+                cached: Any = cache.get(game.id)
+            except KeyError:
+                cached = None
+            if cached is None or cached.version <= game.version:
+                cache.put(game.id, game.detached())
 
     def _replay(self, game_id: UUID, key: str, fingerprint: str) -> BatchOutcome | None:
         try:
@@ -302,7 +319,9 @@ class GameLog(Application):
                 raise VersionNotFoundError(version, current)
         try:
             if version is None:
-                game: Any = self.repository.get(game_id, deepcopy_from_cache=False)
+                game: Any = self.repository.get(
+                    game_id, deepcopy_from_cache=False, projector_func=_project
+                )
             else:
                 game = self.repository.get(game_id, version=version)
         except AggregateNotFoundError:
@@ -313,12 +332,18 @@ class GameLog(Application):
 
     def access(self, game_id: UUID) -> GameAccess:
         """The token hashes of a game; :class:`GameNotFoundError` if there is no such game."""
+        cached = self._access_cache.get(game_id)
+        if cached is not None:  # token hashes never change once issued
+            return cached
         try:
             access: Any = self.repository.get(GameAccess.id_for(game_id), deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise GameNotFoundError(game_id) from None
         if not isinstance(access, GameAccess) or access.game_id != game_id:
             raise GameNotFoundError(game_id)
+        if len(self._access_cache) >= ACCESS_CACHE_SIZE:
+            self._access_cache.pop(next(iter(self._access_cache)))
+        self._access_cache[game_id] = access
         return access
 
     def current_version(self, game_id: UUID) -> int:
@@ -394,6 +419,14 @@ class GameLog(Application):
                 return items, position
             if len(page) < 100:
                 return items, None
+
+
+def _project(aggregate: Any, events: Iterable[Any]) -> Any:
+    """eventsourcing's ``project_aggregate`` without its per-event Protocol ``isinstance``
+    assertion (slow on Python 3.11); every stored event of a game is a mutating event."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
 
 
 def _new_card_id(used: set[str]) -> str:
