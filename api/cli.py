@@ -115,8 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", help="SQLite file path or postgresql:// URL")
     p.add_argument("--catalog", help="card catalog JSON (default: the sample catalog)")
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="threads per worker (default 1: with SQLite, extra threads only contend for the "
+        "write lock; see bench/RESULTS.md)",
+    )
     p.set_defaults(func=serve)
 
     d = sub.add_parser("demo", help="record a complete sample game through the API")
