@@ -1,0 +1,132 @@
+"""Hidden information never leaks through the API (RULES.md A.4), as a property.
+
+Random games are recorded through HTTP. Every card of seat A has a unique, recognisable name and a
+random id. After each batch we fetch, as seat B and as a spectator, everything they may fetch
+(state, the whole log, the summary, the list, and an error caused on purpose) and check that
+no id or name of an A card appears unless that viewer knew the card at some version up to now:
+B knows a card once "B" is in its ``known`` set; a spectator once both seats know it. The attack
+salt must not reach a viewer before the reveal either.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from api.app import create_app
+from domain import find_ruleset, sample_catalog
+from tests.api.helpers import ORGANIZER_TOKEN, bearer
+
+RS = find_ruleset("munchkin-ccg")
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    path: Path = tmp_path_factory.mktemp("leaks")
+    app = create_app(
+        {"TESTING": True, "INSTANCE_PATH": str(path), "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN}
+    )
+    yield app
+    app.extensions["munchlog"].close()
+
+
+def _spec(rng: random.Random) -> dict[str, Any]:
+    cat = sample_catalog()
+    playable = [c for c in cat.cards.values() if c["type"] != "hero"]
+    seats = []
+    for seat, hero in (("A", "Sample Orc Warrior"), ("B", "Sample Gnome Thief")):
+        deck: list[dict[str, Any]] = []
+        for i in range(24):
+            card = dict(rng.choice(playable))
+            if seat == "A":  # unique and recognisable anywhere in a response
+                card["name"] = f"SecretA{i:02d}x{rng.getrandbits(40):010x}"
+            deck.append(card)
+        seats.append({"seat": seat, "player": f"p{seat}", "hero": {"name": hero}, "deck": deck})
+    return {"ruleset": "munchkin-ccg", "mode": "strict", "format": "casual", "seats": seats}
+
+
+def _fetch_all(client: FlaskClient, game_id: str, token: str | None) -> str:
+    h = bearer(token)
+    parts = [
+        client.get(f"/api/games/{game_id}/state", headers=h).get_data(as_text=True),
+        client.get(f"/api/games/{game_id}/events?limit=100000", headers=h).get_data(as_text=True),
+        client.get(f"/api/games/{game_id}", headers=h).get_data(as_text=True),
+        client.get("/api/games", headers=h).get_data(as_text=True),
+    ]
+    if token is not None:  # an error on purpose: B tries to play A's hand and to draw for A
+        bad = [{"type": "play", "seat": "B", "card": "0000000000000000"}]
+        parts.append(
+            client.post(f"/api/games/{game_id}/actions", json={"actions": bad}, headers=h).get_data(
+                as_text=True
+            )
+        )
+    return "\n".join(parts)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_no_hidden_card_of_seat_a_reaches_seat_b_or_a_spectator(app: Flask, seed: int) -> None:
+    rng = random.Random(seed)
+    client = app.test_client()
+    log = app.extensions["munchlog"]
+    created = client.post("/api/games", json=_spec(rng), headers=bearer(ORGANIZER_TOKEN))
+    assert created.status_code == 201
+    game = created.get_json()
+    gid, table, b_token = game["game_id"], game["table_token"], game["seats"]["B"]["token"]
+    a_cards = {c["id"]: c["name"] for c in game["seats"]["A"]["cards"]}
+    known = {"B": set(), "spectator": set()}  # A card ids each viewer has legitimately seen
+    salts_revealed: set[str] = set()
+    for _ in range(45):
+        state = log.game(UUID(gid)).state
+        if state["status"] == "finished":
+            break
+        options = [c for seat in "AB" for c in RS.legal_commands(state, seat)]
+        options = [c for c in options if c["type"] != "concede"] or options
+        batch = [rng.choice(options)]
+        response = client.post(
+            f"/api/games/{gid}/actions", json={"actions": batch}, headers=bearer(table)
+        )
+        assert response.status_code == 201, response.get_json()
+        state = log.game(UUID(gid)).state
+        for cid in a_cards:
+            seen = set(state["cards"][cid]["known"])
+            if "B" in seen:
+                known["B"].add(cid)
+            if {"A", "B"} <= seen:
+                known["spectator"].add(cid)
+        fight = state.get("fight")
+        if fight and fight.get("revealed"):
+            salts_revealed.add(fight["salt"])
+        commits = [
+            e["event"]
+            for e in log.records(UUID(gid))
+            if e["event"]["type"] == "AttackCardCommitted"
+        ]
+        unrevealed = {
+            "B": {e["salt"] for e in commits if e["player"] == "A"} - salts_revealed,
+            "spectator": {e["salt"] for e in commits} - salts_revealed,
+        }
+        for viewer, token in (("B", b_token), ("spectator", None)):
+            text = _fetch_all(client, gid, token)
+            for cid, name in a_cards.items():
+                if cid not in known[viewer]:
+                    assert cid not in text, f"{viewer} sees the id of hidden card {name}"
+                    assert name not in text, f"{viewer} sees the name of hidden card {name}"
+            for salt in unrevealed[viewer]:
+                assert salt not in text, f"{viewer} sees an unrevealed attack salt"
+    # and the property test did exercise hidden information
+    assert len(known["B"]) < len(a_cards)
