@@ -10,6 +10,10 @@ or a clock; the HTTP layer loads the records and hands them over.
   one viewer may see it;
 * :func:`causes` / :func:`effects` -- the chain of ``cause`` links around one event;
 * :func:`backup_events` -- the correction events that put a game back to an earlier state;
+* :func:`undo_steps` -- a backup as one undo per event, newest first (a judge's ruling);
+* :func:`state_as_played` -- the game without the judge's corrections;
+* :class:`ReplayIndex` -- turns, causes, a public timeline and the Heroes' counters, kept up to
+  date incrementally;
 * :func:`invariant_violations` -- what is wrong with a state, if anything.
 
 >>> turn_ranges([])
@@ -311,7 +315,9 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
 # ---------------------------------------------------------------------------- backup
 
 
-def backup_events(point: State, current: State, *, seat: str = "judge") -> list[Event]:
+def backup_events(
+    point: State, current: State, *, seat: str = "judge", undoes: int | None = None
+) -> list[Event]:
     """The correction events that turn ``current`` back into ``point`` (a judge backup).
 
     Contract: for two states of the same game, folding the result onto ``current`` gives a
@@ -321,13 +327,14 @@ def backup_events(point: State, current: State, *, seat: str = "judge") -> list[
     (``StackTrimmed``, ``StackEntryRestored``), then the table (``TableRestored``) and seats
     (``SeatRestored``), seats first when ``point`` is a finished game, so that every state in
     between keeps :func:`invariant_violations` empty. Events have ``seat`` (default
-    ``"judge"``) and ``cause=None``.
+    ``"judge"``), ``cause=None`` and ``undoes`` (the version they undo, see
+    :func:`undo_steps`; default ``None``).
 
     Raises :class:`BackupImpossible` when the states are of different games (or the result
     would not match, which would be a bug).
     """
     _check_same_game(point, current)
-    backup = _Backup(point, current, seat)
+    backup = _Backup(point, current, seat, undoes)
     backup.cards()
     backup.stack()
     if point["status"] == "finished":
@@ -344,10 +351,11 @@ def backup_events(point: State, current: State, *, seat: str = "judge") -> list[
 class _Backup:
     """:func:`backup_events` in progress: the events so far and the state they lead to."""
 
-    def __init__(self, point: State, current: State, seat: str) -> None:
+    def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
         self.point = point
         self.work = current
         self.seat = seat
+        self.undoes = undoes
         self.events: list[Event] = []
 
     def emit(self, event: Event) -> None:
@@ -375,6 +383,7 @@ class _Backup:
         self.emit(
             corr.CardRestored(
                 seat=self.seat,
+                undoes=self.undoes,
                 card=cid,
                 zone=card["zone"],
                 position=position,
@@ -395,11 +404,12 @@ class _Backup:
         while keep < min(len(have), len(want)) and have[keep] == want[keep]:
             keep += 1
         if keep < len(have):
-            self.emit(corr.StackTrimmed(seat=self.seat, keep=keep))
+            self.emit(corr.StackTrimmed(seat=self.seat, undoes=self.undoes, keep=keep))
         for entry in want[keep:]:
             self.emit(
                 corr.StackEntryRestored(
                     seat=self.seat,
+                    undoes=self.undoes,
                     ref=entry["ref"],
                     card=entry["card"],
                     player=entry["player"],
@@ -414,7 +424,9 @@ class _Backup:
             want = self.point["seats"][player]
             if any(self.work["seats"][player].get(k) != want.get(k) for k in SEAT_FIELDS):
                 fields = {k: want.get(k) for k in SEAT_FIELDS}
-                self.emit(corr.SeatRestored(seat=self.seat, player=player, **fields))
+                self.emit(
+                    corr.SeatRestored(seat=self.seat, undoes=self.undoes, player=player, **fields)
+                )
 
     def table(self) -> None:
         p = self.point
@@ -425,6 +437,7 @@ class _Backup:
         self.emit(
             corr.TableRestored(
                 seat=self.seat,
+                undoes=self.undoes,
                 status=p["status"],
                 winner=p["winner"],
                 turn=p["turn"],
@@ -474,6 +487,186 @@ def _zone_lists(state: State) -> list[tuple[list[str], Any]]:
         if stuck:
             out.append((list(stuck), lambda s, cid=cid: s["cards"][cid]["stuck"]))
     return out
+
+
+# ---------------------------------------------------------------------------- judge's backups
+
+
+#: Stored event types of the judge's corrections: backup restorations and forced effects.
+CORRECTION_TYPES = frozenset(
+    [c.__name__ for c in corr.RESTORATIONS] + [c.__name__ for c in corr.JUDGE_EFFECTS.values()]
+)
+
+
+def is_correction(event: Mapping[str, Any]) -> bool:
+    """Whether a stored event dict is a judge's correction (left out of the game as played).
+
+    >>> is_correction({"type": "CardRestored"}), is_correction({"type": "CardDrawn"})
+    (True, False)
+    """
+    return event.get("type") in CORRECTION_TYPES
+
+
+def undo_steps(
+    point: State, later: Sequence[Record], *, seat: str = "judge"
+) -> list[tuple[int, list[Event]]]:
+    """A backup the way tournament judges do it (RULES.md A.14): undo each event after
+    ``point``, newest first, skipping nothing.
+
+    ``later`` are the records after ``point`` (versions ``point + 1`` .. now, in order). Returns
+    ``[(version, events)]`` for every one of those versions, newest first: the events restore
+    what that one event changed to its value just before it (:func:`backup_events` from the
+    state before it, each with ``undoes=version``), and the list is empty for an event that
+    changed nothing a backup restores (a dispute, a ruling). Folded in order onto the current
+    state they lead back to ``point`` in everything but ``version`` and ``disputes``.
+
+    Raises :class:`BackupImpossible` when ``later`` does not continue ``point``.
+    """
+    states = [point]
+    expected = int(point["version"]) + 1
+    for record in later:
+        if int(record["version"]) != expected:
+            raise BackupImpossible(f"expected the record of version {expected}")
+        states.append(evolve(states[-1], event_from_dict(dict(record["event"]))))
+        expected += 1
+    work = states[-1]
+    steps: list[tuple[int, list[Event]]] = []
+    for index in range(len(later) - 1, -1, -1):
+        version = int(later[index]["version"])
+        events = backup_events(states[index], work, seat=seat, undoes=version)
+        for event in events:
+            work = evolve(work, event)
+        steps.append((version, events))
+    return steps
+
+
+def state_as_played(records: Iterable[Record], version: int | None = None) -> State:
+    """The judge's state at ``version`` folded without the judge's corrections: the game as it
+    was played. (Events played after a backup are then applied to the uncorrected table.)"""
+    state = initial_state()
+    for record in records:
+        if version is not None and record["version"] > version:
+            break
+        if not is_correction(record["event"]):
+            state = evolve(state, event_from_dict(dict(record["event"])))
+    return state
+
+
+# ---------------------------------------------------------------------------- index
+
+
+def hero_stats(state: State) -> dict[str, dict[str, int]]:
+    """``{seat: {level, damage, gold}}``: the public Hero Zone counters (RULES.md A.4)."""
+    out: dict[str, dict[str, int]] = {}
+    for seat in SEATS:
+        st = state["seats"][seat]
+        out[seat] = {
+            "level": int(st["level"]),
+            "damage": int(state["cards"][st["hero"]]["damage"]),
+            "gold": int(st["gold"]),
+        }
+    return out
+
+
+class ReplayIndex:
+    """What the judge's tools look up often, built once per game and extended as it grows.
+
+    Per version: its turn (as :func:`turn_ranges` counts them), its ``cause``, a public
+    timeline entry (``{version, turn, type, seat, cause}`` plus ``corrects``, ``undoes``,
+    ``dispute`` when present: nothing a viewer may not see), the judge events that correct or
+    undo it, and, per stretch of one turn, the active seat and the Heroes' level, damage and
+    gold at its end (the chart). ``state`` is the judge's state at ``version``.
+    """
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.state: State = initial_state()
+        self.turn = 0
+        self.turns: dict[int, list[int]] = {}
+        self.cause_of: dict[int, int | None] = {}
+        self.children: dict[int, list[int]] = {}
+        self.corrected_by: dict[int, list[int]] = {}
+        self.undone_by: dict[int, list[int]] = {}
+        self.timeline: list[dict[str, Any]] = []
+        self.series: list[dict[str, Any]] = []
+
+    def extend(self, records: Iterable[Record]) -> None:
+        """Add the records after :attr:`version` (older ones are ignored)."""
+        for record in records:
+            version = int(record["version"])
+            if version <= self.version:
+                continue
+            if version != self.version + 1:
+                raise UnknownVersion(self.version + 1)
+            self._add(version, record["event"])
+
+    def _add(self, version: int, event: Mapping[str, Any]) -> None:
+        etype = str(event.get("type"))
+        if etype in ("TurnStarted", "TableRestored"):
+            new_turn = int(event["turn"])
+            if new_turn != self.turn:
+                self.turn = new_turn
+                self.series.append({})
+        self.state = evolve(self.state, event_from_dict(dict(event)))
+        self.version = version
+        self.turns.setdefault(self.turn, []).append(version)
+        cause = event.get("cause")
+        self.cause_of[version] = None if cause is None else int(cause)
+        if cause is not None:
+            self.children.setdefault(int(cause), []).append(version)
+        entry: dict[str, Any] = {
+            "version": version,
+            "turn": self.turn,
+            "type": etype,
+            "seat": event.get("seat"),
+            "cause": cause,
+        }
+        for key, links in (("corrects", self.corrected_by), ("undoes", self.undone_by)):
+            target = event.get(key)
+            if target is not None:
+                entry[key] = target
+                links.setdefault(int(target), []).append(version)
+        if etype in ("DisputeOpened", "RulingRecorded"):
+            entry["dispute"] = event.get("dispute")
+        self.timeline.append(entry)
+        if self.state.get("seats"):
+            if not self.series:
+                self.series.append({})
+            self.series[-1] = {
+                "turn": self.turn,
+                "version": version,
+                "active": self.state.get("active"),
+                **hero_stats(self.state),
+            }
+
+    def turn_of(self, version: int) -> int:
+        if not 1 <= version <= self.version:
+            raise UnknownVersion(version)
+        return int(self.timeline[version - 1]["turn"])
+
+    def causes(self, version: int) -> list[int]:
+        """As :func:`causes`: the chain of ``cause`` links, nearest first."""
+        if version not in self.cause_of:
+            raise UnknownVersion(version)
+        out: list[int] = []
+        cause = self.cause_of[version]
+        while cause is not None and cause not in out and cause != version:
+            out.append(cause)
+            cause = self.cause_of.get(cause)
+        return out
+
+    def effects(self, version: int) -> list[int]:
+        """As :func:`effects`: everything ``version`` caused, in version order."""
+        if version not in self.cause_of:
+            raise UnknownVersion(version)
+        found: set[int] = set()
+        todo = [version]
+        while todo:
+            for child in self.children.get(todo.pop(), []):
+                if child not in found and child != version:
+                    found.add(child)
+                    todo.append(child)
+        return sorted(found)
 
 
 # ---------------------------------------------------------------------------- invariants

@@ -1,7 +1,413 @@
-"""Routes of the judge issue (placeholder blueprint; filled in by its owner)."""
+"""The judge's tools (issue #4, RULES.md A.14): replay any moment, disputes and rulings as
+events, tamper evidence.
+
+Replay (any viewer of the game; ``?as=`` per :func:`api.judging.view_as`):
+
+* ``GET /api/games/<id>/timeline`` -- every event's public outline, the turns, the Heroes'
+  level/damage/gold over the turns and the disputes (what the replay viewer draws);
+* ``GET /api/games/<id>/turns/<n>`` -- turn ``n``'s events, the state before and after it and a
+  structured diff (``projections.replay.state_diff``);
+* ``GET /api/games/<id>/events/<version>`` -- one event, its chain of causes, what it caused,
+  the judge events that correct or undo it, its diff and the state after it.
+  (``GET /api/games/<id>/state`` takes ``?at=``, ``?turn=``, ``?played=`` and ``?as=`` too.)
+
+Disputes and rulings (stored in the game's stream as events with ``seat="judge"``, never
+editing or deleting one):
+
+* ``POST /api/games/<id>/disputes`` -- a seat, the table or the judge opens one;
+* ``GET /api/games/<id>/disputes`` -- every dispute with its ruling (any viewer: disputes,
+  rulings and penalties are public, RULES.md C.1 "JudgeRuling");
+* ``POST /api/games/<id>/disputes/<dispute_id>/ruling`` -- judge token only: a note, a penalty,
+  forced corrections and/or a backup, recorded together (all or nothing).
+
+Tamper evidence: ``GET /api/games/<id>/verify`` recomputes the hash chain of the stored events.
+Any viewer of the game may call it: ``ok``, ``checked`` and ``first_broken`` reveal nothing
+hidden; the ``head`` hash (computed over hidden content) is shown only to judge and table, as
+``projections.views`` does for every hash.
+"""
 
 from __future__ import annotations
 
-from api.routes.games import ApiBlueprint
+from typing import Any
+from uuid import UUID
 
-blp = ApiBlueprint("judge", __name__, url_prefix="/api", description="judge")
+from flask.views import MethodView
+
+import domain.corrections as corr
+from api.auth import current_viewer, gamelog, parse_game_id, viewer_of_game
+from api.errors import Forbidden, Unauthorized
+from api.judge_schemas import (
+    DisputeCreateSchema,
+    DisputeListSchema,
+    EventDetailSchema,
+    RecordedSchema,
+    RulingCreateSchema,
+    TimelineSchema,
+    TurnSchema,
+    VerifySchema,
+    ViewQuerySchema,
+)
+from api.judging import (
+    NotFound,
+    record_at,
+    records_between,
+    replay_cache,
+    state_after,
+    turn_versions,
+    view_as,
+)
+from api.routes.games import BEARER, ApiBlueprint
+from domain import ImpossibleCommand, InvalidCommand, evolve
+from domain.application import VersionNotFoundError
+from domain.events import Event
+from domain.game import Game, Record
+from projections.export import verify_records
+from projections.replay import diff_view, state_diff, undo_steps
+from projections.views import event_view, sees_whole_log, state_view
+
+blp = ApiBlueprint(
+    "judge",
+    __name__,
+    url_prefix="/api",
+    description="Judge tools: replay any moment as any viewer, disputes and rulings, "
+    "tamper evidence (RULES.md A.14).",
+)
+
+#: Who may open a dispute.
+DISPUTERS = ("A", "B", "table", "judge")
+#: A backup undoes at most this many events in one ruling.
+MAX_BACKUP = 2000
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+@blp.route("/games/<game_id>/timeline")
+class Timeline(MethodView):
+    @viewer_of_game
+    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.response(200, TimelineSchema)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The whole game in outline: events, turns, Heroes' counters, disputes
+
+        Only public fields of each event (version, turn, type, seat, cause, `corrects`,
+        `undoes`, `dispute`); the cards an event names come with `GET .../events/<version>`.
+        """
+        gid = parse_game_id(game_id)
+        viewer = view_as(gid, query.get("as_"))
+        index = replay_cache().index(gid)
+        return {
+            "game_id": str(gid),
+            "version": index.version,
+            "viewer": viewer,
+            "turns": {
+                str(turn): {"first": vs[0], "last": vs[-1], "count": len(vs)}
+                for turn, vs in sorted(index.turns.items())
+            },
+            "timeline": [dict(entry) for entry in index.timeline],
+            "series": [dict(point) for point in index.series if point],
+            "disputes": disputes_of(index.state),
+        }
+
+
+@blp.route("/games/<game_id>/turns/<int:turn>")
+class Turn(MethodView):
+    @viewer_of_game
+    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.response(200, TurnSchema)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str, turn: int) -> dict[str, Any]:
+        """One turn: its events, the state before and after it, and what changed
+
+        Setup is turn 0. A turn the judge backed up to and that was played again keeps all its
+        events (`versions`); `before` is the state before its first event, `after` the state
+        after its last.
+        """
+        gid = parse_game_id(game_id)
+        viewer = view_as(gid, query.get("as_"))
+        versions = turn_versions(gid, turn)
+        wanted = set(versions)
+        records = [
+            r for r in records_between(gid, versions[0], versions[-1]) if r["version"] in wanted
+        ]
+        cache = replay_cache()
+        before = cache.state(gid, versions[0] - 1)
+        after = cache.state(gid, versions[-1])
+        return {
+            "game_id": str(gid),
+            "turn": turn,
+            "viewer": viewer,
+            "versions": versions,
+            "events": [event_view(r, viewer) for r in records],
+            "before": state_view(before, viewer) if before.get("seats") else None,
+            "after": state_view(after, viewer),
+            "diff": diff_view(state_diff(before, after), before, after, viewer),
+        }
+
+
+@blp.route("/games/<game_id>/events/<int:version>")
+class EventDetail(MethodView):
+    @viewer_of_game
+    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.response(200, EventDetailSchema)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str, version: int) -> dict[str, Any]:
+        """One event with the chain of causes that led to it and what it caused
+
+        `causes` runs from the nearest cause (e.g. the ability resolving) to the player's own
+        action; `effects` lists every event it caused, directly or not. `corrected_by` and
+        `undone_by` name the judge's events that correct or undo it.
+        """
+        gid = parse_game_id(game_id)
+        viewer = view_as(gid, query.get("as_"))
+        index = replay_cache().index(gid)
+        record = record_at(gid, version)
+        before, after = state_after(gid, record)
+        causes = [record_at(gid, v) for v in index.causes(version)]
+        effect_versions = index.effects(version)
+        effects: list[Record] = []
+        if effect_versions:
+            wanted = set(effect_versions)
+            effects = [
+                r
+                for r in records_between(gid, effect_versions[0], effect_versions[-1])
+                if r["version"] in wanted
+            ]
+        return {
+            "game_id": str(gid),
+            "viewer": viewer,
+            "turn": index.turn_of(version),
+            "event": event_view(record, viewer),
+            "causes": [event_view(r, viewer) for r in causes],
+            "effects": [event_view(r, viewer) for r in effects],
+            "corrected_by": list(index.corrected_by.get(version, [])),
+            "undone_by": list(index.undone_by.get(version, [])),
+            "diff": diff_view(state_diff(before, after), before, after, viewer),
+            "state": state_view(after, viewer),
+        }
+
+
+# ---------------------------------------------------------------------------- disputes
+
+
+def disputes_of(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The disputes in ``state["disputes"]`` as the API shows them, oldest first."""
+    out = [dispute_entry(did, d) for did, d in (state.get("disputes") or {}).items()]
+    return sorted(out, key=lambda d: (d["opened_at"] or 0, d["dispute_id"]))
+
+
+def dispute_entry(dispute_id: str, d: dict[str, Any]) -> dict[str, Any]:
+    rulings = [
+        {
+            "version": r["version"],
+            "ruling": r["ruling"],
+            "penalty": None
+            if r.get("penalty") is None
+            else {"kind": r["penalty"], "seat": r.get("player")},
+            "backup_to": r.get("backup_to"),
+            "undone": list(r.get("undone") or []),
+            "corrections": list(r.get("corrections") or []),
+        }
+        for r in d.get("rulings") or []
+    ]
+    return {
+        "dispute_id": dispute_id,
+        "status": "ruled" if rulings else "open",
+        "raised_by": d.get("raised_by"),
+        "statement": d.get("note", ""),
+        "turn": d.get("turn"),
+        "from_version": d.get("from_version"),
+        "to_version": d.get("to_version"),
+        "opened_at": d.get("opened_at"),
+        "rulings": rulings,
+    }
+
+
+def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) -> dict[str, Any]:
+    state = replay_cache().index(gid).state
+    return {
+        "version": records[-1]["version"],
+        "dispute": dispute_entry(dispute_id, state["disputes"][dispute_id]),
+        "events": [event_view(r, viewer) for r in records],
+    }
+
+
+def _range(gid: UUID, body: dict[str, Any], current: int) -> tuple[int | None, int | None]:
+    if body.get("turn") is not None:
+        versions = turn_versions(gid, int(body["turn"]))
+        return versions[0], versions[-1]
+    lo, hi = body.get("from_version"), body.get("to_version")
+    lo = hi if lo is None else lo
+    hi = lo if hi is None else hi
+    for v in (lo, hi):
+        if v is not None and v > current:
+            raise VersionNotFoundError(v, current)
+    return lo, hi
+
+
+@blp.route("/games/<game_id>/disputes")
+class Disputes(MethodView):
+    @viewer_of_game
+    @blp.response(200, DisputeListSchema)
+    @blp.doc(security=BEARER)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Every dispute of the game with its ruling (open ones have none yet)"""
+        gid = parse_game_id(game_id)
+        return {"game_id": str(gid), "disputes": disputes_of(replay_cache().index(gid).state)}
+
+    @viewer_of_game
+    @blp.arguments(DisputeCreateSchema)
+    @blp.response(201, RecordedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Call the judge: open a dispute (seat, table or judge token)
+
+        `turn`, or `from_version`..`to_version`, is the contested range (optional); `statement`
+        is what is claimed. The dispute stays open until the judge rules. It is stored as a
+        `DisputeOpened` event (`seat: "judge"`, `raised_by`: the caller).
+        """
+        gid = parse_game_id(game_id)
+        viewer = current_viewer(gid)
+        if viewer == "spectator":
+            raise Unauthorized("auth/missing_token", "a dispute needs a seat, table or judge token")
+        if viewer not in DISPUTERS:
+            raise Forbidden("auth/forbidden", f"the {viewer} may not open a dispute")
+        log = gamelog()
+        lo, hi = _range(gid, body, log.current_version(gid))
+        made: list[str] = []
+
+        def build(game: Game) -> list[Event]:
+            dispute_id = f"d{len(game.state.get('disputes') or {}) + 1}"
+            made.append(dispute_id)
+            return [
+                corr.DisputeOpened(
+                    seat="judge",
+                    dispute=dispute_id,
+                    raised_by=viewer,
+                    note=body["statement"],
+                    about=hi,
+                    turn=body.get("turn"),
+                    from_version=lo,
+                    to_version=hi,
+                )
+            ]
+
+        records = log.judge(gid, build, expected_version=body.get("expected_version"))
+        return _recorded(gid, records, made[-1], viewer)
+
+
+@blp.route("/games/<game_id>/disputes/<dispute_id>/ruling")
+class Ruling(MethodView):
+    @viewer_of_game
+    @blp.arguments(RulingCreateSchema)
+    @blp.response(201, RecordedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], game_id: str, dispute_id: str) -> dict[str, Any]:
+        """Rule on a dispute (judge token only)
+
+        Recorded together, all or nothing, after the dispute: first the **backup** when
+        `backup_to` names an event (every event after it is undone, newest first, one undo per
+        event, each restoration carrying `undoes`; the originals stay), then the
+        **corrections** (effect commands `damage`, `heal`, `move`, `stash`, `discard`,
+        `remove`, `zap`, `unzap`, `reveal_card`, `collect`, `take_gold`, `lose_gold`, `steal`,
+        `set_level`, `set_marker`, each with `corrects: <version>`; recorded with seat
+        `judge`, `forced_by_judge: true`, no rule checked), then the `RulingRecorded` event
+        with the note and the penalty (a record: a game loss does not end the game by itself).
+        """
+        gid = parse_game_id(game_id)
+        viewer = current_viewer(gid)
+        if viewer == "spectator":
+            raise Unauthorized("auth/missing_token", "ruling needs the judge's token")
+        if viewer != "judge":
+            raise Forbidden("auth/judge_only", "only the judge may rule on a dispute")
+        log = gamelog()
+        if dispute_id not in (replay_cache().index(gid).state.get("disputes") or {}):
+            raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
+
+        def build(game: Game) -> list[Event]:
+            state = game.state
+            dispute = (state.get("disputes") or {}).get(dispute_id)
+            if dispute is None:
+                raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
+            if dispute["rulings"]:
+                raise ImpossibleCommand(
+                    "dispute/already_ruled", f"dispute {dispute_id} has a ruling already"
+                )
+            events: list[Event] = []
+            undone: list[int] = []
+            point = body.get("backup_to")
+            if point is not None:
+                if point > game.version:
+                    raise VersionNotFoundError(point, game.version)
+                if game.version - point > MAX_BACKUP:
+                    raise ImpossibleCommand(
+                        "ruling/backup_too_long",
+                        f"a backup undoes at most {MAX_BACKUP} events in one ruling",
+                    )
+                later = records_between(gid, point + 1, game.version)
+                for version, restorations in undo_steps(log.game(gid, version=point).state, later):
+                    undone.append(version)
+                    events.extend(restorations)
+            work = state
+            for event in events:
+                work = evolve(work, event)
+            corrections: list[int] = []
+            for index, command in enumerate(body["corrections"]):
+                corrects = command.get("corrects")
+                if type(corrects) is int and corrects > game.version:
+                    raise VersionNotFoundError(corrects, game.version)
+                try:
+                    event = corr.judge_effect(work, command)
+                except InvalidCommand as exc:
+                    exc.fields = {f"corrections.{index}.{k}": v for k, v in exc.fields.items()}
+                    raise
+                work = evolve(work, event)
+                events.append(event)
+                corrections.append(game.version + len(events))
+            penalty = body.get("penalty") or {}
+            events.append(
+                corr.RulingRecorded(
+                    seat="judge",
+                    dispute=dispute_id,
+                    ruling=body["ruling"],
+                    penalty=penalty.get("kind"),
+                    player=penalty.get("seat"),
+                    backup_to=point,
+                    undone=undone,
+                    corrections=corrections,
+                )
+            )
+            return events
+
+        records = log.judge(gid, build, expected_version=body.get("expected_version"))
+        return _recorded(gid, records, dispute_id, viewer)
+
+
+# ---------------------------------------------------------------------------- verify
+
+
+@blp.route("/games/<game_id>/verify")
+class Verify(MethodView):
+    @viewer_of_game
+    @blp.response(200, VerifySchema)
+    @blp.doc(security=BEARER)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Recompute the hash chain of the stored events (tamper evidence)
+
+        `first_broken` is the first event whose stored envelope no longer matches its hash
+        (`hash_mismatch`), does not follow the previous hash (`prev_hash_mismatch`), is missing
+        (`version_gap`) or does not load (`bad_event`). Any viewer of the game may ask.
+        """
+        gid = parse_game_id(game_id)
+        viewer = current_viewer(gid)
+        result = verify_records(gamelog().records(gid))
+        out = {
+            "game_id": str(gid),
+            "ok": result["ok"],
+            "checked": result["checked"],
+            "first_broken": result["first_broken"],
+        }
+        if sees_whole_log(viewer):
+            out["head"] = result["head"]
+        return out

@@ -1,0 +1,170 @@
+"""marshmallow schemas of the judge's tools (issue #4): replay queries, disputes, rulings, verify.
+
+Request schemas check the shape; ``domain.corrections.judge_effect`` checks each correction
+command (400 ``request/...`` or 422 ``command/...``), as the rules check actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from api.schemas import Strict
+from projections.views import VIEWERS
+
+PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification")
+MAX_TEXT = 2000
+MAX_CORRECTIONS = 50
+
+AS_FIELD: dict[str, Any] = {
+    "data_key": "as",
+    "validate": validate.OneOf(VIEWERS),
+    "metadata": {
+        "description": "see the game as this viewer saw it: a judge may ask for any viewer, "
+        "the table for A, B or table, a seat only for itself (403 auth/forbidden_view)"
+    },
+}
+
+
+class ViewQuerySchema(Strict):
+    as_ = fields.String(**AS_FIELD)
+
+
+class ReplayStateQuerySchema(Strict):
+    at = fields.Integer(
+        validate=validate.Range(min=1), metadata={"description": "a past version to show"}
+    )
+    turn = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "the state at the END of this turn (0 = setup)"},
+    )
+    played = fields.Boolean(
+        load_default=False,
+        metadata={"description": "the game as played: without the judge's corrections"},
+    )
+    as_ = fields.String(**AS_FIELD)
+
+    @ma.validates_schema
+    def _at_or_turn(self, data: dict[str, Any], **_: Any) -> None:
+        if "at" in data and "turn" in data:
+            raise ma.ValidationError("give either at or turn, not both", "turn")
+
+
+class TimelineSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    viewer = fields.String(required=True)
+    turns = fields.Dict(
+        metadata={"description": "{turn: {first, last, count}}; setup is turn 0"},
+    )
+    timeline = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "[{version, turn, type, seat, cause, corrects?, undoes?, "
+            "dispute?}] for every event (public fields only)"
+        },
+    )
+    series = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "[{turn, version, A: {level, damage, gold}, B: ...}] at the "
+            "end of each stretch of a turn"
+        },
+    )
+    disputes = fields.List(fields.Dict())
+
+
+class TurnSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    turn = fields.Integer(required=True)
+    viewer = fields.String(required=True)
+    versions = fields.List(fields.Integer())
+    events = fields.List(fields.Dict())
+    before = fields.Raw(allow_none=True, metadata={"description": "state before the turn"})
+    after = fields.Raw(metadata={"description": "state at the end of the turn"})
+    diff = fields.Dict(
+        metadata={"description": "projections.replay.state_diff as the viewer may see it"}
+    )
+
+
+class EventDetailSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    viewer = fields.String(required=True)
+    turn = fields.Integer()
+    event = fields.Dict(required=True)
+    causes = fields.List(fields.Dict(), metadata={"description": "nearest cause first"})
+    effects = fields.List(fields.Dict(), metadata={"description": "what it caused, in order"})
+    corrected_by = fields.List(fields.Integer())
+    undone_by = fields.List(fields.Integer())
+    diff = fields.Dict()
+    state = fields.Raw(metadata={"description": "the state after this event"})
+
+
+class DisputeCreateSchema(Strict):
+    statement = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
+    turn = fields.Integer(validate=validate.Range(min=0))
+    from_version = fields.Integer(validate=validate.Range(min=1))
+    to_version = fields.Integer(validate=validate.Range(min=1))
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+    @ma.validates_schema
+    def _one_range(self, data: dict[str, Any], **_: Any) -> None:
+        if "turn" in data and ("from_version" in data or "to_version" in data):
+            raise ma.ValidationError("give a turn or a version range, not both", "turn")
+        lo, hi = data.get("from_version"), data.get("to_version")
+        if lo is not None and hi is not None and lo > hi:
+            raise ma.ValidationError("from_version is after to_version", "from_version")
+
+
+class PenaltySchema(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(PENALTIES))
+    seat = fields.String(required=True, validate=validate.OneOf(("A", "B")))
+
+
+class RulingCreateSchema(Strict):
+    ruling = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
+    penalty = fields.Nested(PenaltySchema)
+    backup_to = fields.Integer(
+        validate=validate.Range(min=1),
+        metadata={"description": "undo every event after this version, newest first"},
+    )
+    corrections = fields.List(
+        fields.Dict(),
+        load_default=list,
+        validate=validate.Length(max=MAX_CORRECTIONS),
+        metadata={"description": "effect commands forced by the judge, each with `corrects`"},
+    )
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+
+class DisputeSchema(ma.Schema):
+    dispute_id = fields.String(required=True)
+    status = fields.String(metadata={"description": "open | ruled"})
+    raised_by = fields.String()
+    statement = fields.String()
+    turn = fields.Integer(allow_none=True)
+    from_version = fields.Integer(allow_none=True)
+    to_version = fields.Integer(allow_none=True)
+    opened_at = fields.Integer(allow_none=True)
+    rulings = fields.List(fields.Dict())
+
+
+class DisputeListSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    disputes = fields.List(fields.Nested(DisputeSchema))
+
+
+class RecordedSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    dispute = fields.Nested(DisputeSchema)
+    events = fields.List(fields.Dict())
+
+
+class VerifySchema(ma.Schema):
+    game_id = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    checked = fields.Integer(required=True)
+    first_broken = fields.Dict(allow_none=True, metadata={"description": "{version, reason}"})
+    head = fields.String(metadata={"description": "last verified hash (judge and table only)"})

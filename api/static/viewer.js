@@ -1,0 +1,405 @@
+/* munchlog replay viewer (issue #4). No framework, no request outside this server.
+ *
+ * The token comes from the sign-in form or the URL fragment (#token=...; fragments never reach
+ * the server). It is kept in sessionStorage and removed from the address bar at once, so a
+ * copied link (#v=123) never carries it. Every call goes to the JSON API with
+ * "Authorization: Bearer <token>"; the API decides what this viewer may see.
+ */
+"use strict";
+(function () {
+  const GAME = document.body.dataset.gameId;
+  const API = "/api/games/" + GAME;
+  const KEY = "munchlog-token:" + GAME;
+  const AS_ALLOWED = {
+    judge: ["judge", "A", "B", "table", "spectator"],
+    table: ["table", "A", "B"],
+    A: ["A"], B: ["B"], organizer: ["organizer"], spectator: ["spectator"],
+  };
+  const $ = (id) => document.getElementById(id);
+  const app = { token: null, role: null, as: null, tl: null, version: 0, seq: 0, detail: null };
+
+  // ------------------------------------------------------------------ helpers
+  function el(tag, attrs, kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "text") e.textContent = String(v);
+      else if (k === "class") e.className = v;
+      else if (k === "style") Object.assign(e.style, v); // CSSOM: allowed by the page's CSP
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const kid of [].concat(kids || [])) {
+      if (kid === null || kid === undefined) continue;
+      e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
+    }
+    return e;
+  }
+  function status(text) { $("status").textContent = text || ""; }
+  function fragment() { return new URLSearchParams(location.hash.replace(/^#/, "")); }
+  function setFragment(v) {
+    const p = new URLSearchParams();
+    p.set("v", String(v));
+    if (app.as && app.as !== app.role) p.set("as", app.as);
+    history.replaceState(null, "", location.pathname + location.search + "#" + p.toString());
+    $("event-link").href = "#v=" + v;
+    $("event-link").textContent = "#" + v;
+  }
+  async function api(path, params) {
+    const q = new URLSearchParams(params || {});
+    if (app.as && app.as !== app.role) q.set("as", app.as);
+    const url = API + path + (q.toString() ? "?" + q.toString() : "");
+    const r = await fetch(url, { headers: { Authorization: "Bearer " + app.token }, cache: "no-store" });
+    const body = await r.json().catch(() => null);
+    if (!r.ok) {
+      const err = new Error((body && body.error && body.error.message) || "HTTP " + r.status);
+      err.status = r.status;
+      throw err;
+    }
+    return body;
+  }
+
+  // ------------------------------------------------------------------ sign in
+  function showSignin(message) {
+    $("app").hidden = true;
+    $("signin").hidden = false;
+    $("sign-out").hidden = true;
+    $("signin-error").textContent = message || "";
+    $("token-input").focus();
+  }
+  $("signin-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const token = $("token-input").value.trim();
+    $("token-input").value = "";
+    if (token) start(token, null);
+  });
+  $("sign-out").addEventListener("click", () => {
+    sessionStorage.removeItem(KEY);
+    app.token = null;
+    showSignin("");
+  });
+  $("as-select").addEventListener("change", () => {
+    app.as = $("as-select").value;
+    loadTimeline(app.version);
+  });
+
+  async function start(token, wantedV) {
+    app.token = token;
+    try {
+      app.as = null;
+      const own = await api("/timeline");
+      sessionStorage.setItem(KEY, token);
+      app.role = own.viewer;
+      const wanted = fragment().get("as");
+      app.as = wanted && (AS_ALLOWED[app.role] || []).includes(wanted) ? wanted : app.role;
+      $("signin").hidden = true;
+      $("app").hidden = false;
+      $("sign-out").hidden = false;
+      const opts = AS_ALLOWED[app.role] || [app.role];
+      $("as-select").replaceChildren(...opts.map((v) => el("option", { value: v, text: v, selected: v === app.as })));
+      $("as-wrap").hidden = opts.length < 2;
+      if (app.as === app.role) useTimeline(own, wantedV);
+      else await loadTimeline(wantedV);
+    } catch (e) {
+      sessionStorage.removeItem(KEY);
+      showSignin(e.status === 401 ? "That token is not valid for this game." : e.message);
+    }
+  }
+
+  async function loadTimeline(v) {
+    try {
+      useTimeline(await api("/timeline"), v);
+    } catch (e) { status(e.message); }
+  }
+
+  function useTimeline(tl, wantedV) {
+    app.tl = tl;
+    $("viewer-label").textContent = "viewing as " + tl.viewer;
+    $("viewer-label").dataset.viewer = tl.viewer;
+    $("last-version").textContent = tl.version;
+    const s = $("scrubber");
+    s.max = String(tl.version);
+    drawTurnbar();
+    drawPins();
+    drawChart();
+    drawDisputes();
+    let v = Number(wantedV || fragment().get("v") || tl.version);
+    if (!(v >= 1 && v <= tl.version)) v = tl.version;
+    select(v);
+  }
+
+  // ------------------------------------------------------------------ timeline
+  function turnOf(v) { const e = app.tl.timeline[v - 1]; return e ? e.turn : 0; }
+  function pct(v) { return ((v - 0.5) / Math.max(1, app.tl.version)) * 100; }
+
+  // The bar shows stretches of one turn in version order; after a backup a turn shows again
+  // (its undo stretch is marked), so turns are drawn as runs of the timeline, not as ranges.
+  function runs() {
+    const out = [];
+    for (const e of app.tl.timeline) {
+      const last = out[out.length - 1];
+      const undo = e.undoes != null;
+      if (last && last.turn === e.turn && last.undo === undo) last.last = e.version;
+      else out.push({ turn: e.turn, first: e.version, last: e.version, undo: undo });
+    }
+    return out;
+  }
+  function drawTurnbar() {
+    const bar = $("turnbar");
+    bar.replaceChildren();
+    const unit = 100 / Math.max(1, app.tl.version);
+    for (const r of runs()) {
+      const left = (r.first - 1) * unit;
+      const w = (r.last - r.first + 1) * unit;
+      bar.append(el("div", {
+        class: "tb-turn" + (r.undo ? " undo" : ""), "data-turn": r.turn,
+        "data-active": r.undo ? "" : activeSeatOfTurn(r.turn), tabindex: 0, role: "button",
+        title: (r.undo ? "judge's backup through turn " : "turn ") + r.turn + " (" + r.first + "-" + r.last + ")",
+        style: { left: left + "%", width: w + "%" }, text: w > 1.5 ? r.turn : "",
+        onclick: () => select(r.first),
+        onkeydown: (ev) => { if (ev.key === "Enter") select(r.first); },
+      }));
+    }
+  }
+  function activeSeatOfTurn(t) {
+    const p = app.tl.series.find((pt) => pt.turn === t);
+    return t > 0 && p && p.active ? p.active : "";
+  }
+
+  function drawPins() {
+    const box = $("pins");
+    box.replaceChildren();
+    for (const d of app.tl.disputes) {
+      box.append(el("button", {
+        type: "button", class: "pin open", "data-dispute": d.dispute_id, "data-version": d.opened_at,
+        title: d.dispute_id + " opened by " + d.raised_by + ": " + d.statement,
+        style: { left: pct(d.opened_at) + "%" }, text: "!", onclick: () => select(d.opened_at),
+      }));
+      for (const r of d.rulings) {
+        box.append(el("button", {
+          type: "button", class: "pin ruling", "data-ruling": d.dispute_id, "data-version": r.version,
+          title: "ruling on " + d.dispute_id + ": " + r.ruling,
+          style: { left: pct(r.version) + "%" }, text: "J", onclick: () => select(r.version),
+        }));
+      }
+    }
+  }
+
+  function drawDisputes() {
+    const list = $("disputes");
+    list.replaceChildren();
+    if (!app.tl.disputes.length) list.append(el("li", { text: "none" }));
+    for (const d of app.tl.disputes) {
+      const range = d.from_version ? " (events " + d.from_version + "-" + d.to_version + ")" : "";
+      const kids = [
+        el("button", { type: "button", class: "evlink", text: d.dispute_id, onclick: () => select(d.opened_at) }),
+        " by " + d.raised_by + range + ": " + d.statement + " ",
+        el("b", { text: d.status }),
+      ];
+      for (const r of d.rulings) {
+        const pen = r.penalty ? " — " + r.penalty.kind + " for " + r.penalty.seat : "";
+        const bk = r.backup_to ? " — backed up to " + r.backup_to + " (" + r.undone.length + " undone)" : "";
+        kids.push(el("div", { class: "judge-mark" }, [
+          el("button", { type: "button", class: "evlink", "data-ruling-link": d.dispute_id, text: "ruling #" + r.version, onclick: () => select(r.version) }),
+          ": " + r.ruling + pen + bk,
+        ]));
+      }
+      list.append(el("li", { "data-dispute": d.dispute_id }, kids));
+    }
+  }
+
+  // ------------------------------------------------------------------ chart (inline SVG)
+  function drawChart() {
+    const pts = app.tl.series;
+    const box = $("chart");
+    box.replaceChildren();
+    if (!pts.length) return;
+    const NS = "http://www.w3.org/2000/svg";
+    const W = 300, H = 62, PAD = 18;
+    const mk = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v)); return e; };
+    for (const key of ["level", "damage", "gold"]) {
+      const max = Math.max(1, ...pts.map((p) => Math.max(p.A[key], p.B[key])));
+      const x = (i) => PAD + (pts.length < 2 ? 0 : (i * (W - PAD - 4)) / (pts.length - 1));
+      const y = (val) => H - 10 - (val * (H - 20)) / max;
+      const svg = mk("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": key + " of both heroes over the turns", "data-chart": key });
+      svg.append(mk("line", { x1: PAD, y1: H - 10, x2: W - 4, y2: H - 10, stroke: "#ccc" }));
+      const t = mk("text", { x: 2, y: 10, class: "lbl" }); t.textContent = key + " (max " + max + ")"; svg.append(t);
+      for (const [seat, color] of [["A", "#1565c0"], ["B", "#c62828"]]) {
+        const d = pts.map((p, i) => (i ? "L" : "M") + x(i).toFixed(1) + " " + y(p[seat][key]).toFixed(1)).join(" ");
+        svg.append(mk("path", { d: d, fill: "none", stroke: color, "stroke-width": 1.6, "data-seat": seat }));
+      }
+      const cur = mk("line", { class: "cursor", x1: 0, x2: 0, y1: 4, y2: H - 10, stroke: "#ffb300", "stroke-width": 2 });
+      svg.append(cur);
+      svg.addEventListener("click", (ev) => {
+        const r = svg.getBoundingClientRect();
+        const i = Math.round((((ev.clientX - r.left) / r.width) * W - PAD) / ((W - PAD - 4) / Math.max(1, pts.length - 1)));
+        const p = pts[Math.min(pts.length - 1, Math.max(0, i))];
+        if (p) select(p.version);
+      });
+      box.append(svg);
+    }
+  }
+  function moveChartCursor(v) {
+    const pts = app.tl.series;
+    let i = pts.findIndex((p) => p.version >= v);
+    if (i < 0) i = pts.length - 1;
+    const W = 300, PAD = 18;
+    const x = PAD + (pts.length < 2 ? 0 : (i * (W - PAD - 4)) / (pts.length - 1));
+    for (const c of document.querySelectorAll("#chart .cursor")) { c.setAttribute("x1", x); c.setAttribute("x2", x); }
+  }
+
+  // ------------------------------------------------------------------ selecting a point
+  async function select(v) {
+    if (!app.tl) return;
+    v = Math.max(1, Math.min(app.tl.version, v));
+    app.version = v;
+    $("scrubber").value = String(v);
+    $("version").textContent = v;
+    $("turn").textContent = turnOf(v);
+    for (const t of document.querySelectorAll(".tb-turn")) t.classList.toggle("current", Number(t.dataset.turn) === turnOf(v));
+    moveChartCursor(v);
+    setFragment(v);
+    const seq = ++app.seq;
+    try {
+      const detail = await api("/events/" + v);
+      if (seq !== app.seq) return; // a newer selection won
+      app.detail = detail;
+      drawBoard(detail.state);
+      drawEvent(detail);
+      $("version").dataset.version = String(v);
+      status("");
+    } catch (e) {
+      if (seq === app.seq) status(e.message);
+    }
+  }
+
+  // ------------------------------------------------------------------ board
+  function card(c, opts) {
+    opts = opts || {};
+    const judge = app.tl && app.tl.viewer === "judge";
+    if (!c || c.hidden || (c.face === "down" && !judge && !opts.showDown)) {
+      return el("div", { class: "c back", "data-hidden": "true", title: "face down" }, [el("span", { text: "?" })]);
+    }
+    const cls = ["c"];
+    if (c.zapped) cls.push("zapped");
+    if (c.face === "down") cls.push("face-down");
+    if (c.type === "hero") cls.push("hero");
+    const stats = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
+      c.cost != null ? c.cost + "g" : null, c.rank != null ? "R" + c.rank : null].filter(Boolean).join(" ");
+    return el("div", {
+      class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
+      title: c.name + (c.text ? ": " + c.text : "") + (c.face === "down" ? " (face down)" : ""),
+    }, [
+      el("span", { class: "n", text: c.name }),
+      el("span", { class: "t", text: (c.subtype || c.type || "") + (stats ? " · " + stats : "") }),
+      c.damage ? el("span", { class: "dmg", text: c.damage }) : null,
+    ]);
+  }
+  function zone(seat, name, cards, extra) {
+    return el("div", { class: "zone", "data-zone": seat + "-" + name }, [
+      el("div", { class: "zone-name", text: name + (extra || "") }),
+      el("div", { class: "cards" }, cards),
+    ]);
+  }
+  function backs(n) { const out = []; for (let i = 0; i < n; i++) out.push(card({ hidden: true })); return out; }
+
+  function drawBoard(st) {
+    for (const seat of ["A", "B"]) {
+      const s = st.seats[seat];
+      const box = $("seat-" + seat);
+      box.classList.toggle("active", st.active_seat === seat);
+      const hand = s.hand ? s.hand.map((c) => card(c, { showDown: true })) : backs(s.hand_count);
+      box.replaceChildren(...[
+        el("div", { class: "seat-head" }, [
+          el("b", { text: seat + " · " + s.player }),
+          el("span", { class: "stat", "data-stat": "level", text: "level " + s.level }),
+          el("span", { class: "stat", "data-stat": "damage", text: "damage " + s.damage + (s.life != null ? "/" + s.life : "") }),
+          el("span", { class: "stat", "data-stat": "gold", text: "gold " + s.gold }),
+          el("span", { class: "stat", "data-stat": "marker", text: s.marker === "limp_away" ? "Limp Away" : "Run Away" }),
+          el("span", { class: "count", text: "deck " + s.deck_count }),
+          s.eliminated ? el("b", { text: "eliminated (" + s.eliminated + ")" }) : null,
+        ]),
+        zone(seat, "hero", [card(s.hero)]),
+        zone(seat, "hand", hand, " (" + s.hand_count + ")"),
+        zone(seat, "hoard", s.hoard.map((c) => card(c))),
+        zone(seat, "stash", s.stash.map((c) => card(c))),
+        zone(seat, "discard", s.discard.map((c) => card(c))),
+        s.removed && s.removed.length ? zone(seat, "removed", s.removed.map((c) => card(c))) : null,
+      ].filter(Boolean));
+    }
+    const f = st.fight;
+    const fb = $("fight");
+    fb.classList.toggle("empty", !f);
+    if (!f) {
+      fb.replaceChildren(el("span", { text: "no fight · turn " + st.turn + " · " + (st.phase || "") + (st.step ? " / " + st.step : "") + " · " + st.status + (st.winner ? " · winner " + st.winner : "") }));
+      return;
+    }
+    fb.replaceChildren(
+      el("div", { text: "Fight: " + f.attacker + " attacks " + f.defender + " · " + f.stage + " · " + f.gold + " gold committed" + (f.monster ? " · monster " + (f.monster.power != null ? "P" + f.monster.power : "") + (f.monster.life != null ? " L" + f.monster.life : "") : "") }),
+      zone("fight", "attack", f.attack_card ? [card(f.attack_card)] : []),
+      zone("fight", "defender", (f.defender_cards || []).map((c) => card(c))),
+    );
+  }
+
+  // ------------------------------------------------------------------ event detail
+  function evButton(e) {
+    return el("button", { type: "button", class: "evlink", text: "#" + e.version + " " + e.type, onclick: () => select(e.version) });
+  }
+  function drawEvent(d) {
+    const e = d.event;
+    const data = Object.entries(e.data || {}).map(([k, v]) => [el("dt", { text: k }), el("dd", { text: JSON.stringify(v) })]).flat();
+    const judgeBits = [];
+    if (e.data && e.data.corrects != null) judgeBits.push("corrects #" + e.data.corrects);
+    if (e.data && e.data.undoes != null) judgeBits.push("undoes #" + e.data.undoes);
+    const list = (title, items) => items.length ? [el("div", { text: title }), el("ul", {}, items.map((x) => el("li", {}, [x])))] : [];
+    const ref = (v) => el("button", { type: "button", class: "evlink", text: "#" + v, onclick: () => select(v) });
+    $("event").replaceChildren(
+      el("div", {}, [el("b", { text: e.type }), " by " + e.seat + " · turn " + d.turn,
+        judgeBits.length ? el("span", { class: "judge-mark", text: " · " + judgeBits.join(", ") }) : ""]),
+      el("dl", {}, data),
+      ...list("caused by (nearest first)", d.causes.map(evButton)),
+      ...list("caused", d.effects.map(evButton)),
+      ...list("corrected by", d.corrected_by.map(ref)),
+      ...list("undone by", d.undone_by.map(ref)),
+    );
+  }
+
+  // ------------------------------------------------------------------ controls
+  function stepTurn(dir) {
+    const t = turnOf(app.version) + dir;
+    const r = app.tl.turns[String(t)];
+    if (r) select(r.first);
+  }
+  $("first").addEventListener("click", () => select(1));
+  $("last").addEventListener("click", () => select(app.tl.version));
+  $("prev").addEventListener("click", () => select(app.version - 1));
+  $("next").addEventListener("click", () => select(app.version + 1));
+  $("prev-turn").addEventListener("click", () => stepTurn(-1));
+  $("next-turn").addEventListener("click", () => stepTurn(1));
+  $("scrubber").addEventListener("input", () => select(Number($("scrubber").value)));
+  document.addEventListener("keydown", (ev) => {
+    if (!app.tl || $("app").hidden) return;
+    const tag = (ev.target && ev.target.tagName) || "";
+    if (tag === "INPUT" && ev.target.type !== "range") return;
+    if (tag === "SELECT") return;
+    const keys = { ArrowLeft: () => select(app.version - 1), ArrowRight: () => select(app.version + 1),
+      ArrowUp: () => stepTurn(-1), ArrowDown: () => stepTurn(1), Home: () => select(1), End: () => select(app.tl.version) };
+    if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
+  });
+  window.addEventListener("hashchange", () => {
+    const v = Number(fragment().get("v"));
+    if (app.tl && v && v !== app.version) select(v);
+  });
+  $("self-link").href = location.pathname;
+
+  // ------------------------------------------------------------------ boot
+  const frag = fragment();
+  const fromUrl = frag.get("token");
+  if (fromUrl) {
+    frag.delete("token");
+    history.replaceState(null, "", location.pathname + location.search + (frag.toString() ? "#" + frag.toString() : ""));
+  }
+  const token = fromUrl || sessionStorage.getItem(KEY);
+  if (token) start(token, frag.get("v"));
+  else showSignin("");
+})();

@@ -1,0 +1,192 @@
+"""Replay benchmark (issue #4): how fast the judge's replay API answers on a long game.
+
+Run from the repository root::
+
+    PYTHONPATH=. python bench/replay_bench.py             # the figures in bench/RESULTS.md
+    PYTHONPATH=. python bench/replay_bench.py --quick     # a smoke run
+
+Workload (seeded, reproducible): one legal game of at least ``--events`` events (default 5,000)
+recorded through ``GameLog.handle`` into a fresh SQLite file (snapshots every 100 events, as in
+production). The policy never deals damage and, in each munchkining, the active player
+activates, takes 1 gold with and resolves its Hero's ability ``--loops`` times (as
+``bench/domain_bench.py``'s long game), so the game reaches thousands of events.
+
+Then, through the Flask test client with the judge's token (the whole HTTP stack: routing, auth,
+schema dump, JSON), ``--samples`` requests each, at seeded random points:
+
+* ``GET /api/games/<id>/state?at=<v>`` -- the state at a random version (goal: median < 10 ms);
+* ``GET /api/games/<id>/turns/<n>`` -- a random turn with its events, the states before and
+  after it and the diff (goal: median < 20 ms);
+* ``GET /api/games/<id>/events/<v>`` -- one event with causes, effects, diff and state;
+* ``GET /api/games/<id>/timeline`` -- the whole game in outline.
+
+The per-process state cache (``api.judging.ReplayCache``) is emptied before every timed request,
+so each one rebuilds its states from the nearest snapshot: these are the uncached figures (a
+viewer scrubbing back and forth does better). The replay index (turns, causes, timeline) stays
+cached, as in a running server; the first request of a game builds it (one fold of the whole
+game) and is timed separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from api.app import create_app
+from api.demo import demo_spec
+from domain import find_ruleset
+
+RS = find_ruleset("munchkin-ccg")
+ORGANIZER = "bench-organizer"
+HARMFUL = {"concede", "damage", "allocate", "face", "cancel"}
+
+
+def peaceful(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Legal commands that cannot damage a Hero (as ``bench/domain_bench.py``)."""
+    out = []
+    for seat in ("A", "B"):
+        for c in RS.legal_commands(state, seat):
+            kind = c["type"]
+            if kind in HARMFUL or (kind == "play" and c.get("targets")):
+                continue
+            defender = "B" if seat == "A" else "A"
+            if kind == "attack" and state["seats"][defender]["marker"] != "run_away":
+                continue
+            if kind == "run_away" and state["seats"][seat]["marker"] != "run_away":
+                continue
+            out.append(c)
+    if not out:
+        out = [c for s in ("A", "B") for c in RS.legal_commands(state, s) if c["type"] != "concede"]
+    return out
+
+
+def record_long_game(app: Any, seed: int, events: int, loops: int) -> tuple[str, str]:
+    """Record a game of at least ``events`` events; return ``(game_id, judge_token)``."""
+    log = app.extensions["munchlog"]
+    started = log.start_game(demo_spec(seed=seed))
+    gid = started.game_id
+    rng = random.Random(seed)
+    looped = -1
+
+    def render(records: list[Any], version: int) -> dict[str, Any]:
+        return {"version": version}
+
+    while True:
+        state = log.game(gid).state
+        if state["status"] == "finished" or state["version"] >= events:
+            break
+        active = state["active"]
+        if (
+            state["status"] == "playing"
+            and state["phase"] == "munchkining"
+            and state["fight"] is None
+            and not state["stack"]
+            and looped != state["turn"]
+        ):
+            looped = state["turn"]
+            hero = state["seats"][active]["hero"]
+            batch = [
+                action
+                for _ in range(loops)
+                for action in (
+                    {"type": "activate", "seat": active, "card": hero},
+                    {"type": "take_gold", "seat": active, "source": hero, "amount": 1},
+                    {"type": "resolve", "seat": active},
+                )
+            ]
+            log.handle(gid, batch, actor="table", render=render)
+            continue
+        command = {k: v for k, v in rng.choice(peaceful(state)).items() if k != "salt"}
+        log.handle(gid, [command], actor="table", render=render)
+    return str(gid), started.tokens["judge"]
+
+
+def timed(client: Any, path: str, token: str) -> float:
+    """One request's wall time in ms, with the per-process state cache emptied first."""
+    cache = client.application.extensions.get("munchlog_replay")
+    if cache is not None:
+        cache.forget_states()
+    start = time.perf_counter()
+    response = client.get(path, headers={"Authorization": f"Bearer {token}"})
+    elapsed = (time.perf_counter() - start) * 1000
+    if response.status_code != 200:
+        raise SystemExit(f"{path}: HTTP {response.status_code} {response.get_json()}")
+    return elapsed
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "median": statistics.median(ordered),
+        "p90": ordered[int(0.9 * (len(ordered) - 1))],
+        "max": ordered[-1],
+        "n": len(ordered),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--events", type=int, default=5000)
+    parser.add_argument("--loops", type=int, default=40)
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--quick", action="store_true", help="800 events, 40 samples")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.events, args.samples = 800, 40
+    folder = tempfile.mkdtemp(prefix="replay-bench-")
+    app = create_app(
+        {
+            "INSTANCE_PATH": os.path.join(folder, "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER,
+            "MUNCHLOG_DATABASE_URL": os.path.join(folder, "bench.sqlite"),
+        }
+    )
+    t0 = time.perf_counter()
+    gid, judge = record_long_game(app, args.seed, args.events, args.loops)
+    recorded = time.perf_counter() - t0
+    client = app.test_client()
+    base = f"/api/games/{gid}"
+    first = timed(client, f"{base}/timeline", judge)  # builds the replay index
+    body = client.get(f"{base}/timeline", headers={"Authorization": f"Bearer {judge}"}).get_json()
+    version, turns = body["version"], sorted(int(t) for t in body["turns"])
+    rng = random.Random(args.seed)
+    versions = rng.sample(range(1, version + 1), min(args.samples, version))
+    picked_turns = [rng.choice(turns) for _ in range(args.samples)]
+    results = {
+        "state?at": summary([timed(client, f"{base}/state?at={v}", judge) for v in versions]),
+        "turns/<n>": summary([timed(client, f"{base}/turns/{n}", judge) for n in picked_turns]),
+        "events/<v>": summary(
+            [
+                timed(client, f"{base}/events/{v}", judge)
+                for v in rng.sample(versions, len(versions))
+            ]
+        ),
+        "timeline": summary([timed(client, f"{base}/timeline", judge) for _ in range(20)]),
+    }
+    app.extensions["munchlog"].close()
+    print(f"# replay bench: {version} events, {len(turns)} turns (recorded in {recorded:.1f} s)")
+    print(
+        f"# {platform.python_version()} {platform.machine()} nproc={os.cpu_count()} "
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d}; first timeline (builds the index): {first:.1f} ms"
+    )
+    print("| request | median ms | p90 ms | max ms | requests |")
+    print("|---|---:|---:|---:|---:|")
+    for name, r in results.items():
+        print(f"| `{name}` | {r['median']:.2f} | {r['p90']:.2f} | {r['max']:.2f} | {r['n']:.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

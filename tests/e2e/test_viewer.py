@@ -1,0 +1,236 @@
+"""The replay viewer in a real browser (issue #4): Playwright (sync API) driving Debian's
+chromium against a live munchlog on 127.0.0.1 with a temporary SQLite store.
+
+Skipped with the reason when Playwright or ``/usr/bin/chromium`` is missing, unless
+``MUNCHLOG_REQUIRE_E2E=1`` (CI), which turns that into a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api.app import create_app
+from api.demo import DemoResult, FlaskTransport, record_demo_game
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+ORGANIZER = "e2e-organizer-token"
+TIMEOUT_MS = 15_000
+
+
+def _unavailable() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "python playwright is not installed (pip install playwright)"
+    if not os.path.exists(CHROMIUM):
+        return f"{CHROMIUM} is missing (apt-get install chromium)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    reason = _unavailable()
+    if reason is not None:
+        if os.environ.get("MUNCHLOG_REQUIRE_E2E") == "1":
+            pytest.fail(f"MUNCHLOG_REQUIRE_E2E=1 but {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A live server (werkzeug, threaded) on a free 127.0.0.1 port, with a recorded game, a
+    dispute on turn 1 and the judge's ruling on it."""
+    from werkzeug.serving import make_server
+
+    folder: Path = tmp_path_factory.mktemp("viewer")
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder / "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER,
+            "MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite"),
+        }
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        transport = FlaskTransport(app)
+        game = record_demo_game(transport, ORGANIZER, seed=3, max_actions=60)
+        status, body = transport(
+            "GET", f"/api/games/{game.game_id}/timeline", token=game.tokens["judge"]
+        )
+        assert status == 200, body
+        turn = body["turns"]["1"]
+        status, opened = transport(
+            "POST",
+            f"/api/games/{game.game_id}/disputes",
+            token=game.tokens["A"],
+            json={"turn": 1, "statement": "B's gold looks wrong"},
+        )
+        assert status == 201, opened
+        status, ruled = transport(
+            "POST",
+            f"/api/games/{game.game_id}/disputes/{opened['dispute']['dispute_id']}/ruling",
+            token=game.tokens["judge"],
+            json={
+                "ruling": "one gold back to A",
+                "penalty": {"kind": "warning", "seat": "B"},
+                "corrections": [
+                    {"type": "take_gold", "player": "A", "amount": 1, "corrects": turn["last"]}
+                ],
+            },
+        )
+        assert status == 201, ruled
+        yield {
+            "base": f"http://127.0.0.1:{server.server_port}",
+            "game": game,
+            "transport": transport,
+            "contested": turn["last"],
+            "dispute": opened["dispute"]["dispute_id"],
+            "ruling_version": ruled["version"],
+        }
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        app.extensions["munchlog"].close()
+
+
+def api_state(live: dict[str, Any], version: int, who: str) -> dict[str, Any]:
+    game: DemoResult = live["game"]
+    status, body = live["transport"](
+        "GET", f"/api/games/{game.game_id}/events/{version}", token=game.tokens[who]
+    )
+    assert status == 200, body
+    state: dict[str, Any] = body["state"]
+    return state
+
+
+def names_in(page: Any, zone: str) -> list[str]:
+    return list(
+        page.locator(f'[data-zone="{zone}"] .c[data-name]').evaluate_all(
+            "els => els.map(e => e.dataset.name)"
+        )
+    )
+
+
+def open_page(
+    browser: Any, live: dict[str, Any], who: str, fragment: str
+) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    game: DemoResult = live["game"]
+    page.goto(f"{live['base']}/games/{game.game_id}#token={game.tokens[who]}&{fragment}")
+    return context, page, requests
+
+
+def wait_for_version(page: Any, version: int) -> None:
+    page.wait_for_selector(f'#version[data-version="{version}"]')
+
+
+def test_a_judge_scrubs_to_the_contested_turn_and_sees_the_table_as_the_api_does(
+    browser: Any, live: dict[str, Any]
+) -> None:
+    context, page, requests = open_page(browser, live, "judge", "")
+    try:
+        game: DemoResult = live["game"]
+        page.wait_for_selector("#viewer-label[data-viewer='judge']")
+        last = int(page.locator("#last-version").inner_text())
+        wait_for_version(page, last)
+        assert game.tokens["judge"] not in page.url  # the token left the address bar
+
+        contested = live["contested"]
+        page.locator("#scrubber").fill(str(contested))
+        wait_for_version(page, contested)
+        state = api_state(live, contested, "judge")
+        for seat in "AB":
+            for zone in ("hand", "hoard", "stash", "discard"):
+                assert names_in(page, f"{seat}-{zone}") == [
+                    c["name"] for c in state["seats"][seat][zone]
+                ], (seat, zone)
+            level = page.locator(f'[data-seat="{seat}"] [data-stat="level"]').inner_text()
+            assert level == f"level {state['seats'][seat]['level']}"
+        assert "v=" + str(contested) in page.url
+
+        page.locator("#scrubber").focus()
+        page.keyboard.press("ArrowLeft")
+        wait_for_version(page, contested - 1)
+        page.keyboard.press("ArrowRight")
+        wait_for_version(page, contested)
+        page.locator("#next").click()
+        wait_for_version(page, contested + 1)
+
+        page.locator(f'.pin.ruling[data-ruling="{live["dispute"]}"]').click()
+        wait_for_version(page, live["ruling_version"])
+        assert page.locator("#event b").first.inner_text() == "RulingRecorded"
+        assert page.locator("#chart svg[data-chart='gold'] path[data-seat='A']").count() == 1
+        assert all(url.startswith(live["base"]) for url in requests), requests
+    finally:
+        context.close()
+
+
+def test_seat_b_never_sees_seat_a_hand(browser: Any, live: dict[str, Any]) -> None:
+    contested = live["contested"]
+    judge_view = api_state(live, contested, "judge")
+    b_view = json.dumps(api_state(live, contested, "B"))
+    a_hand = judge_view["seats"]["A"]["hand"]
+    assert a_hand
+    context, page, _ = open_page(browser, live, "B", f"v={contested}")
+    try:
+        page.wait_for_selector("#viewer-label[data-viewer='B']")
+        wait_for_version(page, contested)
+        html = page.content()
+        for card in a_hand:
+            assert card["id"] not in html
+            if card["name"] not in b_view:  # a name B may legitimately see elsewhere
+                assert card["name"] not in html, card["name"]
+        backs = page.locator('[data-zone="A-hand"] .c.back').count()
+        assert backs == len(a_hand) and names_in(page, "A-hand") == []
+        assert page.locator("#as-wrap").is_hidden()  # a seat may not look as anyone else
+    finally:
+        context.close()
+
+
+def test_a_link_opens_one_event_and_the_page_fits_a_phone(
+    browser: Any, live: dict[str, Any]
+) -> None:
+    game: DemoResult = live["game"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        page.goto(f"{live['base']}/games/{game.game_id}#v=7")
+        page.wait_for_selector("#signin:not([hidden])")
+        page.locator("#token-input").fill(game.tokens["table"])
+        page.locator("#signin-form button").click()
+        wait_for_version(page, 7)
+        width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert width <= 1, width
+    finally:
+        context.close()
