@@ -83,6 +83,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(judge.blp)
     api.register_blueprint(exports.blp)
     app.register_blueprint(docs.bp)
+    from api.routes import viewer  # the replay viewer page (issue #4)
+
+    app.register_blueprint(viewer.bp)
     errors.init_app(app)
     return app
 

@@ -132,6 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--db", help="SQLite file path or postgresql:// URL (in-process only)")
     d.add_argument("--catalog", help="card catalog JSON (in-process only)")
     d.set_defaults(func=demo)
+
+    from api.cli_history import add_history_commands  # export, import, verify, rebuild (#5)
+
+    add_history_commands(sub)
     return parser
 
 

@@ -13,6 +13,9 @@ unknown game, version, route               404     ``game/not_found``, ``game/ve
                                                    ``request/not_found``
 method not allowed                         405     ``request/method_not_allowed``
 stale ``expected_version`` / lost race     409     ``game/version_conflict`` (+``current_version``)
+imported game id already here              409     ``game/already_exists``
+not an export (``POST /games/import``)     400     ``import/not_an_export``
+import refused (chain, rules)              422     ``import/...`` (+``version``, ``reason``)
 body too large (``MAX_CONTENT_LENGTH``)    413     ``request/too_large``
 refused by the rules / impossible          422     ``rule/...`` (+``rule``), ``command/...``
 Idempotency-Key reused for another body    422     ``request/idempotency_key_reused``
@@ -32,12 +35,14 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
 from domain.application import (
+    GameAlreadyExistsError,
     GameNotFoundError,
     IdempotencyKeyReusedError,
     VersionConflictError,
     VersionNotFoundError,
 )
 from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
+from projections.export import ExportFormatError, ImportRejected
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +118,18 @@ def handle_key_reused(exc: IdempotencyKeyReusedError) -> Response:
     return _respond(422, error_body(exc.code, exc.message))
 
 
+def handle_already_exists(exc: GameAlreadyExistsError) -> Response:
+    return _respond(409, error_body(exc.code, exc.message))
+
+
+def handle_not_an_export(exc: ExportFormatError) -> Response:
+    return _respond(400, error_body(exc.code, str(exc)))
+
+
+def handle_import_rejected(exc: ImportRejected) -> Response:
+    return _respond(422, error_body(exc.code, exc.message, version=exc.version, reason=exc.reason))
+
+
 _HTTP_CODES = {
     400: "request/bad_request",
     401: "auth/unauthorized",
@@ -158,6 +175,9 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(VersionNotFoundError, handle_not_found)
     app.register_error_handler(VersionConflictError, handle_conflict)
     app.register_error_handler(IdempotencyKeyReusedError, handle_key_reused)
+    app.register_error_handler(GameAlreadyExistsError, handle_already_exists)
+    app.register_error_handler(ExportFormatError, handle_not_an_export)
+    app.register_error_handler(ImportRejected, handle_import_rejected)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(Exception, handle_unexpected)
 
@@ -191,6 +211,8 @@ class ErrorDetailSchema(ma.Schema):
     message = ma.fields.String(required=True)
     rule = ma.fields.String(metadata={"description": "RULES.md section (rule/... errors)"})
     current_version = ma.fields.Integer(metadata={"description": "on 409 version conflicts"})
+    version = ma.fields.Integer(metadata={"description": "the failing event (import/... errors)"})
+    reason = ma.fields.String(metadata={"description": "which check failed (import/... errors)"})
     fields_ = ma.fields.Dict(
         data_key="fields",
         attribute="fields",

@@ -420,6 +420,78 @@ class GameLog(Application):
             if len(page) < 100:
                 return items, None
 
+    # ------------------------------------------------------------------ judge (issue #4)
+
+    def judge(
+        self,
+        game_id: UUID,
+        build: Callable[[Game], list[Any]],
+        *,
+        expected_version: int | None = None,
+    ) -> list[Record]:
+        """Record the judge's events ``build(game)`` returns for the game as loaded.
+
+        ``build`` may raise the domain's errors (nothing is stored then). Like :meth:`handle`,
+        a lost race is retried (``build`` runs again on the new version) unless
+        ``expected_version`` is given, which is checked first (409 otherwise). A backup can
+        change the status or winner, so the game's summary follows in the same save.
+        """
+        for _attempt in range(MAX_RETRIES):
+            game = self.game(game_id)
+            if expected_version is not None and expected_version != game.version:
+                raise VersionConflictError(game.version, expected_version)
+            before = (game.status, game.winner)
+            received_at = utc_now()
+            game.record_judge(build(game), received_at=received_at)
+            pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
+            objs: list[Any] = [game]
+            if (game.status, game.winner) != before:
+                summary: Any = self.repository.get(GameSummary.id_for(game_id))
+                if summary.follow(game, at=received_at):
+                    objs.append(summary)
+            try:
+                self.save(*objs)
+            except RecordConflictError:
+                if expected_version is not None:
+                    raise VersionConflictError(self.current_version(game_id)) from None
+                continue
+            return [stored_record(e) for e in pending]
+        raise VersionConflictError(self.current_version(game_id))
+
+    # ------------------------------------------------------------------ end of judge (issue #4)
+
+    # ------------------------------------------------------------ import (issue #5)
+
+    def import_game(self, records: Sequence[Mapping[str, Any]]) -> StartedGame:
+        """Store a game exported elsewhere under its own id, with new tokens.
+
+        ``records`` are the verified and replayed records of
+        ``projections.export.import_game`` (tokens are never exported). The game, its access
+        and its summary are saved in ONE ``save``: if the id is taken, nothing is stored and
+        :class:`GameAlreadyExistsError` is raised.
+        """
+        created = records[0]["event"]
+        game_id = Game.id_for_import(str(created["game_id"]))
+        game = Game.adopt(game_id, records)
+        tokens = {role: secrets.token_urlsafe(32) for role in GAME_ROLES}
+        access = GameAccess.issue(game_id, {role: token_hash(t) for role, t in tokens.items()})
+        summary = GameSummary.open(game, created_at=str(records[0]["received_at"]))
+        summary.follow(game, at=str(records[-1]["received_at"]))
+        try:
+            self.save(game, access, summary)
+        except RecordConflictError:
+            raise GameAlreadyExistsError(game_id) from None
+        cards = {
+            seat["seat"]: {
+                "hero": {"id": seat["hero"]["id"], "name": seat["hero"]["name"]},
+                "cards": [{"id": c["id"], "name": c["name"]} for c in seat["deck"]],
+            }
+            for seat in created["seats"]
+        }
+        return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
+
+    # ------------------------------------------------------------ end of import (issue #5)
+
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:
     """eventsourcing's ``project_aggregate`` without its per-event Protocol ``isinstance``
@@ -454,3 +526,16 @@ def _commands(actions: Sequence[Mapping[str, Any]]) -> list[tuple[dict[str, Any]
         client_at = action.get("at")
         out.append((command, None if client_at is None else str(client_at)))
     return out
+
+
+# ---------------------------------------------------------------- import (issue #5)
+
+
+class GameAlreadyExistsError(Exception):
+    """An imported game's id is already taken here (a game keeps its id when imported)."""
+
+    code = "game/already_exists"
+
+    def __init__(self, game_id: object) -> None:
+        self.message = f"game {game_id} already exists"
+        super().__init__(self.message)

@@ -43,7 +43,7 @@ from typing import Any, Generic, TypeVar
 import domain.corrections  # noqa: F401  (registers the judge's events)
 from domain.errors import DomainError
 from domain.events import Event, event_from_dict
-from domain.game import GENESIS_HASH, canonical_json, chain_hash
+from domain.game import GENESIS_HASH, chain_hash
 from domain.rules import find_ruleset
 from domain.state import State, evolve, initial_state
 from domain.visibility import knowledge
@@ -52,6 +52,10 @@ from projections.views import event_view, sees_whole_log
 
 Record = Mapping[str, Any]
 FORMAT = "munchlog-game"
+#: ``domain.game.canonical_json`` with one encoder made once: the same bytes, but
+#: ``json.dumps(..., sort_keys=True, ...)`` builds a new encoder on every call, which cost more
+#: than the encoding itself in streamed exports (~11 vs ~5 µs an event).
+canonical_json = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 FORMAT_VERSION = 1
 T = TypeVar("T")
 
@@ -60,6 +64,8 @@ T = TypeVar("T")
 
 class ExportFormatError(ValueError):
     """The text is not a munchlog export this version can read."""
+
+    code = "import/not_an_export"
 
 
 class ImportRejected(ValueError):
@@ -75,6 +81,22 @@ class ImportRejected(ValueError):
         self.version = version
         self.reason = reason
         self.detail = detail
+        self.message = str(self)
+
+    @property
+    def code(self) -> str:
+        """``import/broken_chain``, ``import/bad_event``, ``import/incomplete_export`` or
+        ``import/impossible_event`` (every replay reason)."""
+        return _REJECTION_CODES.get(self.reason, "import/impossible_event")
+
+
+_REJECTION_CODES = {
+    "version_gap": "import/broken_chain",
+    "prev_hash_mismatch": "import/broken_chain",
+    "hash_mismatch": "import/broken_chain",
+    "bad_event": "import/bad_event",
+    "incomplete_export": "import/incomplete_export",
+}
 
 
 # ============================================================================ records
@@ -353,7 +375,7 @@ class NdjsonExporter(_Streaming):
         self.emit(canonical_json(dict(header)) + "\n")
 
     def visit_event(self, entry: Mapping[str, Any], turn: int) -> None:
-        self.emit(canonical_json(dict(entry)) + "\n")
+        self.emit(canonical_json(entry) + "\n")
 
 
 def export_ndjson(

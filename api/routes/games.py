@@ -18,6 +18,8 @@ from api.auth import (
     viewer_of_game,
 )
 from api.errors import Parser
+from api.judge_schemas import ReplayStateQuerySchema
+from api.judging import replay_state
 from api.schemas import (
     ActionBatchSchema,
     BatchResultSchema,
@@ -28,11 +30,10 @@ from api.schemas import (
     GameListQuerySchema,
     GameListSchema,
     GameSummarySchema,
-    StateQuerySchema,
     StateViewSchema,
 )
 from domain.game import Record
-from projections.views import event_view, state_view
+from projections.views import event_view
 
 
 class ApiBlueprint(Blueprint):
@@ -126,13 +127,15 @@ class GameResource(MethodView):
 @blp.route("/<game_id>/state")
 class GameState(MethodView):
     @viewer_of_game
-    @blp.arguments(StateQuerySchema, location="query")
+    @blp.arguments(ReplayStateQuerySchema, location="query")
     @blp.response(200, StateViewSchema)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
-        """The table as the caller may see it (now, or `?at=<version>`)"""
-        gid = parse_game_id(game_id)
-        game = gamelog().game(gid, version=query.get("at"))
-        return state_view(game.state, current_viewer(gid))
+        """The table as the caller may see it (now, `?at=<version>` or at the end of `?turn=<n>`)
+
+        `?as=` shows it as another viewer saw it (a judge: anyone; a seat: only itself);
+        `?played=true` leaves out the judge's corrections (the game as played).
+        """
+        return replay_state(parse_game_id(game_id), query)
 
 
 @blp.route("/<game_id>/events")

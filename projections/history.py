@@ -1,0 +1,213 @@
+"""Match histories: one row per game, folded from its stored records (issue #5).
+
+Pure functions, no I/O (the store that keeps the rows up to date from the notification log is
+:mod:`projections.history_store`). A *history row* is plain JSON data::
+
+    {"game_id", "created_at", "last_at", "labels", "seats": {"A": {"player", "hero"}, ...},
+     "status": "setup"|"playing"|"finished", "winner": None|"A"|"B"|"draw", "end": None|str,
+     "turns", "events", "fights": {"A", "B"}, "caught_cheating": {"A", "B"}}
+
+Everything in it is public information (RULES.md A.4): who played which hero, turn numbers,
+fights started (``FightStarted``), attackers caught cheating (``CaughtCheating``), how the game
+ended. ``fold_history(None, record)`` starts a row from a game's ``GameCreated`` record, every
+later record is folded in with ``fold_history(row, record)``; a judge's ``TableRestored`` can
+reopen a finished game or move it back to an earlier turn.
+
+:func:`player_games` turns rows into one player's history (hero, opponent, result from their
+side), and :func:`totals` sums such entries (per player, or per hero with :func:`hero_totals`).
+
+>>> created = {"version": 1, "received_at": "2024-05-01T10:00:00+00:00", "event": {
+...     "type": "GameCreated", "labels": {"event": "Cup"}, "seats": [
+...     {"seat": "A", "player": "Ann", "hero": {"name": "Orc"}},
+...     {"seat": "B", "player": "Bob", "hero": {"name": "Gnome"}}]}}
+>>> row = fold_history(None, created, game_id="g1")
+>>> row = fold_history(row, {"version": 2, "received_at": "2024-05-01T10:30:00+00:00",
+...     "event": {"type": "GameEnded", "winner": "B"}})
+>>> [(e["hero"], e["opponent"], e["result"], e["length_seconds"]) for e in player_games([row], "bob")]
+[('Gnome', 'Ann', 'win', 1800)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+HistoryRow = dict[str, Any]
+SEATS = ("A", "B")
+RESULTS = ("win", "loss", "draw", "unfinished")
+
+
+def fold_history(
+    row: Mapping[str, Any] | None, record: Mapping[str, Any], *, game_id: str
+) -> HistoryRow:
+    """The history row after ``record`` (a stored record, ``domain.game.Record``).
+
+    ``row`` is ``None`` for the game's first record, which must be its ``GameCreated``. Never
+    mutates ``row``; returns a new one.
+    """
+    event = record["event"]
+    etype = event.get("type")
+    at = str(record.get("received_at") or "")
+    if row is None:
+        if etype != "GameCreated":
+            raise ValueError(f"a game's history starts with GameCreated, not {etype}")
+        return {
+            "game_id": game_id,
+            "created_at": at,
+            "last_at": at,
+            "labels": dict(event.get("labels") or {}),
+            "seats": {
+                s["seat"]: {"player": str(s["player"]), "hero": str(s["hero"]["name"])}
+                for s in event["seats"]
+            },
+            "status": "setup",
+            "winner": None,
+            "end": None,
+            "turns": 0,
+            "events": int(record.get("version") or 1),
+            "fights": dict.fromkeys(SEATS, 0),
+            "caught_cheating": dict.fromkeys(SEATS, 0),
+        }
+    new: HistoryRow = {
+        **row,
+        "last_at": at or row["last_at"],
+        "events": int(record.get("version") or row["events"] + 1),
+    }
+    if etype == "TurnStarted":
+        new["turns"] = max(int(row["turns"]), int(event["turn"]))
+        if row["status"] == "setup":
+            new["status"] = "playing"
+    elif etype == "FightStarted":
+        new["fights"] = _bump(row["fights"], event.get("attacker"))
+    elif etype == "CaughtCheating":
+        new["caught_cheating"] = _bump(row["caught_cheating"], event.get("player"))
+    elif etype == "PlayerEliminated":
+        new["end"] = f"{event['player']} eliminated ({event['reason']})"
+    elif etype == "GameEnded":
+        new["status"], new["winner"] = "finished", str(event["winner"])
+        new["end"] = row["end"] or ("draw" if event["winner"] == "draw" else "game ended")
+    elif etype == "TableRestored":
+        new["turns"] = int(event.get("turn", row["turns"]))
+        finished = event.get("status") == "finished"
+        new["status"] = str(event.get("status") or row["status"])
+        new["winner"] = str(event["winner"]) if finished and event.get("winner") else None
+        new["end"] = row["end"] if finished else None
+    return new
+
+
+def _bump(counts: Mapping[str, int], seat: Any) -> dict[str, int]:
+    out = dict(counts)
+    if seat in out:
+        out[seat] += 1
+    return out
+
+
+def fold_game(records: Iterable[Mapping[str, Any]], *, game_id: str) -> HistoryRow | None:
+    """The history row of a whole game (``None`` for no records)."""
+    row: HistoryRow | None = None
+    for record in records:
+        row = fold_history(row, record, game_id=game_id)
+    return row
+
+
+def seconds_between(start: str, end: str) -> int | None:
+    """Whole seconds from ``start`` to ``end`` (ISO 8601), or ``None`` if either is unreadable.
+
+    >>> seconds_between("2024-05-01T10:00:00+00:00", "2024-05-01T10:02:03.5+00:00")
+    123
+    """
+    try:
+        return int((datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds())
+    except (TypeError, ValueError):
+        return None
+
+
+def seat_of(row: Mapping[str, Any], player: str) -> str | None:
+    """The seat ``player`` (case-insensitive) had in the game, or ``None``."""
+    wanted = player.casefold()
+    for seat in SEATS:
+        if str(row["seats"][seat]["player"]).casefold() == wanted:
+            return seat
+    return None
+
+
+def result_for(row: Mapping[str, Any], seat: str) -> str:
+    """``win``, ``loss``, ``draw`` or ``unfinished`` from ``seat``'s side."""
+    winner = row["winner"]
+    if row["status"] != "finished" or winner is None:
+        return "unfinished"
+    if winner == "draw":
+        return "draw"
+    return "win" if winner == seat else "loss"
+
+
+def player_entry(row: Mapping[str, Any], seat: str) -> dict[str, Any]:
+    """One game of a player's history, from ``seat``'s side."""
+    other = "B" if seat == "A" else "A"
+    labels = row["labels"]
+    return {
+        "game_id": row["game_id"],
+        "date": str(row["created_at"])[:10],
+        "created_at": row["created_at"],
+        "event": labels.get("event"),
+        "round": labels.get("round"),
+        "table": labels.get("table"),
+        "labels": dict(labels),
+        "seat": seat,
+        "player": row["seats"][seat]["player"],
+        "hero": row["seats"][seat]["hero"],
+        "opponent": row["seats"][other]["player"],
+        "opponent_hero": row["seats"][other]["hero"],
+        "result": result_for(row, seat),
+        "end": row["end"],
+        "turns": row["turns"],
+        "events": row["events"],
+        "length_seconds": seconds_between(row["created_at"], row["last_at"]),
+        "fights": row["fights"][seat],
+        "bluffs_caught": row["caught_cheating"][other],
+        "caught_cheating": row["caught_cheating"][seat],
+    }
+
+
+def player_games(rows: Iterable[Mapping[str, Any]], player: str) -> list[dict[str, Any]]:
+    """``player``'s games (case-insensitive name), in the order of ``rows``."""
+    out = []
+    for row in rows:
+        seat = seat_of(row, player)
+        if seat is not None:
+            out.append(player_entry(row, seat))
+    return out
+
+
+def totals(entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Games, results, averages (over finished games), fights and bluffs caught.
+
+    >>> totals([{"result": "win", "length_seconds": 60, "turns": 4, "fights": 3,
+    ...          "bluffs_caught": 1, "caught_cheating": 0}])["average_length_seconds"]
+    60.0
+    """
+    entries = list(entries)
+    finished = [e for e in entries if e["result"] != "unfinished"]
+    lengths = [e["length_seconds"] for e in finished if e["length_seconds"] is not None]
+    out: dict[str, Any] = {"games": len(entries), "finished": len(finished)}
+    for result in ("win", "loss", "draw"):
+        out[f"{result}s" if result != "loss" else "losses"] = sum(
+            1 for e in finished if e["result"] == result
+        )
+    out["average_length_seconds"] = round(sum(lengths) / len(lengths), 1) if lengths else None
+    out["average_turns"] = (
+        round(sum(e["turns"] for e in finished) / len(finished), 1) if finished else None
+    )
+    out["fights"] = sum(e["fights"] for e in entries)
+    out["bluffs_caught"] = sum(e["bluffs_caught"] for e in entries)
+    out["caught_cheating"] = sum(e["caught_cheating"] for e in entries)
+    return out
+
+
+def hero_totals(entries: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """:func:`totals` per hero played, heroes sorted by name."""
+    by_hero: dict[str, list[Mapping[str, Any]]] = {}
+    for entry in entries:
+        by_hero.setdefault(str(entry["hero"]), []).append(entry)
+    return {hero: totals(by_hero[hero]) for hero in sorted(by_hero)}
