@@ -23,14 +23,18 @@ function init(args)
   wrk.headers["Authorization"] = "Bearer " .. game.token
 end
 
+-- The next body flips only when a request succeeds (wrk may build a request it never sends).
 function request()
-  n = n + 1
-  local body = (n % 2 == 1) and game.b1 or game.b2
+  local body = (n % 2 == 0) and game.b1 or game.b2
   return wrk.format("POST", game.path, nil, body)
 end
 
 function response(status, headers, body)
-  if status ~= 201 then bad = bad + 1 end
+  if status == 201 then n = n + 1 end
+  if status ~= 201 then
+    bad = bad + 1
+    if bad <= 3 then io.stderr:write("non-201: " .. status .. " " .. body .. "\n") end
+  end
 end
 
 function done(summary, latency, requests)

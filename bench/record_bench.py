@@ -136,7 +136,7 @@ def bodies(hero: str) -> tuple[str, str]:
 
 
 def wrk(base: str, games_file: Path, connections: int, seconds: int) -> dict[str, float]:
-    out = subprocess.run(
+    proc = subprocess.run(
         [
             "wrk",
             f"-t{connections}",
@@ -150,7 +150,10 @@ def wrk(base: str, games_file: Path, connections: int, seconds: int) -> dict[str
         capture_output=True,
         text=True,
         check=True,
-    ).stdout
+    )
+    if proc.stderr.strip():
+        print(proc.stderr.strip(), file=sys.stderr)
+    out = proc.stdout
     m = re.search(
         r"RESULT requests=(\d+) seconds=([\d.]+) non201=(\d+) p50_ms=([\d.]+) p99_ms=([\d.]+)", out
     )
@@ -199,7 +202,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         env = {"MUNCHLOG_INSTANCE": tmp, "MUNCHLOG_ORGANIZER_TOKEN": TOKEN}
         with server("api.app:create_app()", env) as base:
-            games = [new_game(base, i) for i in range(8)]
+            games = [new_game(base, i) for i in range(9)]  # game 0 alone, then 1-8
             lines = []
             for gid, table, hero in games:
                 b1, b2 = bodies(hero)
@@ -207,7 +210,7 @@ def main() -> int:
             one = Path(tmp) / "one.txt"
             one.write_text(lines[0] + "\n")
             eight = Path(tmp) / "eight.txt"
-            eight.write_text("\n".join(lines) + "\n")
+            eight.write_text("\n".join(lines[1:]) + "\n")
             print("munchlog, 1 game ...", flush=True)
             results["one_game"] = wrk(base, one, 1, args.seconds)
             print("munchlog, 8 games ...", flush=True)
@@ -247,6 +250,10 @@ Each request is a one-action batch (`activate` / `resolve`, alternating).
 - 8 games vs bare endpoint: **{r["ratio_to_bare"]:.2f}** (goal ≥ 0.6); 8 games: **{r["eight_games"]["rate"]:.0f}** actions/s (goal ≥ 1,000).
 - Latency as a game grows (one game, sequential): median around action 10 = {r["latency"]["at_10_ms"]:.2f} ms,
   around action 2,000 = {r["latency"]["at_2000_ms"]:.2f} ms, ratio **{r["latency"]["ratio"]:.2f}** (goal ≤ 1.5).
+- Worker settings tried on 2026-11-22 (8 games, 5 s runs, same script via `BENCH_WORKERS` /
+  `BENCH_THREADS`): 2 workers x 4 threads 509-609 actions/s; 1 worker x 8 threads 356;
+  2 workers x 1 thread 864-993. Threads only queue on SQLite's single writer and the GIL, so
+  `munchlog serve` defaults to 2 x 1. The bare endpoint varied 1,207-1,430 req/s across runs.
 """
     pattern = re.compile(r"## Recording over HTTP.*?(?=\n## |\Z)", re.S)
     text = (
