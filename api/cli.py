@@ -70,7 +70,13 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def demo(args: argparse.Namespace) -> int:
-    from api.demo import FlaskTransport, HttpTransport, Transport, record_demo_game
+    from api.demo import (
+        FlaskTransport,
+        HttpTransport,
+        Transport,
+        file_demo_dispute,
+        record_demo_game,
+    )
     from domain import Catalog
 
     transport: Transport
@@ -91,6 +97,7 @@ def demo(args: argparse.Namespace) -> int:
         base = "http://127.0.0.1:8000"
     catalog = Catalog.load(args.catalog) if args.catalog and not args.url else None
     result = record_demo_game(transport, token, seed=args.seed, catalog=catalog)
+    dispute = file_demo_dispute(transport, result)
     game = f"{base}/api/games/{result.game_id}"
     print(f"game {result.game_id}: {result.status}, winner {result.winner}, ", end="")
     print(f"{result.version} events from {result.actions} actions")
@@ -98,6 +105,9 @@ def demo(args: argparse.Namespace) -> int:
     print(f"  state    {game}/state")
     print(f"  log      {game}/events")
     print(f"  docs     {base}/api/docs")
+    print(f"  export   {game}/export?format=text")
+    print(f"  replay   {base}/games/{result.game_id}#token={result.tokens['judge']}")
+    print(f"           (as the judge; turn 2 carries dispute {dispute} and its ruling)")
     print("tokens (send as 'Authorization: Bearer <token>'):")
     for role, value in result.tokens.items():
         print(f"  {role:<6} {value}")

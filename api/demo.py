@@ -232,3 +232,39 @@ def record_demo_game(
         actions=actions,
         tokens=tokens,
     )
+
+
+def file_demo_dispute(transport: Transport, result: DemoResult, turn: int = 2) -> str:
+    """Pin a contested turn on the demo game: seat B disputes it, the judge rules (a warning).
+
+    Returns the dispute id. Nothing is rolled back: the dispute and the ruling are new events.
+    """
+    opened = _expect(
+        *transport(
+            "POST",
+            f"/api/games/{result.game_id}/disputes",
+            token=result.tokens["B"],
+            json={
+                "turn": turn,
+                "statement": "B says A's plays in this turn went out of order.",
+            },
+        ),
+        201,
+        "open dispute",
+    )
+    dispute_id = str(opened["dispute"]["dispute_id"])
+    _expect(
+        *transport(
+            "POST",
+            f"/api/games/{result.game_id}/disputes/{dispute_id}/ruling",
+            token=result.tokens["judge"],
+            json={
+                "ruling": "Reviewed the turn in the replay: the log stands as recorded. "
+                "Warning to B for slow play while disputing.",
+                "penalty": {"kind": "warning", "seat": "B"},
+            },
+        ),
+        201,
+        "rule on dispute",
+    )
+    return dispute_id
