@@ -37,7 +37,7 @@ from api.export_schemas import (
     ExportQuerySchema,
     PlayerHistorySchema,
 )
-from api.routes.games import BEARER, ApiBlueprint
+from api.routes.games import BEARER, ApiBlueprint, created_body
 from api.schemas import GameCreatedSchema
 from domain.application import utc_now
 from projections.export import (
@@ -196,17 +196,7 @@ class GameImport(MethodView):
         limit = current_app.config.get("MUNCHLOG_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES
         request.max_content_length = int(limit)
         imported = import_game(request.get_data(cache=False))
-        started = gamelog().import_game(imported.records)
-        seats = {
-            seat: {"token": started.tokens[seat], **started.cards[seat]} for seat in ("A", "B")
-        }
-        return {
-            "game_id": str(started.game_id),
-            "version": started.version,
-            "seats": seats,
-            "table_token": started.tokens["table"],
-            "judge_token": started.tokens["judge"],
-        }
+        return created_body(gamelog().import_game(imported.records))
 
 
 @blp.route("/players/<player>/games")

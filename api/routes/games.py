@@ -32,6 +32,7 @@ from api.schemas import (
     GameSummarySchema,
     StateViewSchema,
 )
+from domain.application import StartedGame
 from domain.game import Record
 from projections.views import event_view
 
@@ -50,6 +51,20 @@ blp = ApiBlueprint(
 )
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+
+
+def created_body(started: StartedGame) -> dict[str, Any]:
+    """The 201 body of a created (or imported) game: the only place tokens are ever shown."""
+    seats = {seat: {"token": started.tokens[seat], **started.cards[seat]} for seat in ("A", "B")}
+    return {
+        "game_id": str(started.game_id),
+        "version": started.version,
+        "seats": seats,
+        "table_token": started.tokens["table"],
+        "judge_token": started.tokens["judge"],
+    }
+
+
 IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -73,17 +88,7 @@ class Games(MethodView):
         catalog. Every card gets a random opaque instance id. The response is the only place
         the seat, table and judge tokens are ever shown.
         """
-        started = gamelog().start_game(body)
-        seats = {
-            seat: {"token": started.tokens[seat], **started.cards[seat]} for seat in ("A", "B")
-        }
-        return {
-            "game_id": str(started.game_id),
-            "version": started.version,
-            "seats": seats,
-            "table_token": started.tokens["table"],
-            "judge_token": started.tokens["judge"],
-        }
+        return created_body(gamelog().start_game(body))
 
     @blp.arguments(GameListQuerySchema, location="query")
     @blp.response(200, GameListSchema)
