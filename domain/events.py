@@ -664,7 +664,8 @@ class CardMoved(Event):
 @_register
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FightEnded(Event):
-    """The fight is over: ``ran``, ``caught``, ``squished``, ``survived`` or ``no_card``."""
+    """The fight is over: ``ran``, ``caught``, ``squished``, ``survived``, ``no_card`` or
+    ``game_over`` (a player was eliminated during it)."""
 
     outcome: str
 

@@ -115,6 +115,8 @@ def check_eliminations(ctx: Ctx) -> None:
 def end_if_decided(ctx: Ctx) -> None:
     alive = [seat for seat in SEATS if not ctx.s["seats"][seat]["eliminated"]]
     if len(alive) <= 1:
+        if ctx.s.get("fight") is not None:  # an elimination mid-fight ends the fight too
+            ctx.emit(ev.FightEnded, by="rules", outcome="game_over")
         ctx.emit(ev.GameEnded, by="rules", winner=alive[0] if alive else "draw")
 
 

@@ -109,6 +109,7 @@ def check_outcome(s: State) -> None:
         assert s["winner"] is None
         assert len(out) == 0, out
         return
+    assert s["fight"] is None, "a finished game has no fight left open"
     if s["winner"] == "draw":
         assert out == set(SEATS)
     else:

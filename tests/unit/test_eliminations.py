@@ -28,9 +28,10 @@ def test_a_hero_whose_damage_reaches_its_life_is_eliminated_and_the_opponent_win
     s, horde = give(s, "A", "Sample Goblin Horde")
     s, _ = play(s, cmd("attack", "A", card=pot, gold=0), cmd("run_away", "B"))
     s, events = play(s, cmd("attack", "A", card=horde, gold=0), cmd("run_away", "B"))
-    assert types(events)[-3:] == ["DamageDealt", "PlayerEliminated", "GameEnded"]
+    assert types(events)[-4:] == ["DamageDealt", "PlayerEliminated", "FightEnded", "GameEnded"]
+    assert of_type(events, ev.FightEnded)[-1].outcome == "game_over"
     assert of_type(events, ev.PlayerEliminated)[0].reason == "life"
-    assert (s["status"], s["winner"]) == ("finished", "A")
+    assert (s["status"], s["winner"], s["fight"]) == ("finished", "A", None)
     with pytest.raises(ImpossibleCommand) as info:
         RS.decide(s, cmd("end_turn", "A"))
     assert info.value.code == "command/game_over"
@@ -81,8 +82,8 @@ def test_a_caught_cheater_can_lose_to_its_own_bluff() -> None:
         cmd("ready", "B"),
         cmd("reveal", "A"),
     )
-    assert types(events)[-2:] == ["PlayerEliminated", "GameEnded"]
-    assert s["winner"] == "B"
+    assert types(events)[-3:] == ["PlayerEliminated", "FightEnded", "GameEnded"]
+    assert (s["winner"], s["fight"]) == ("B", None)
 
 
 def test_conceding_eliminates_the_player() -> None:
