@@ -254,6 +254,8 @@ Each request is a one-action batch (`activate` / `resolve`, alternating).
   `BENCH_THREADS`): 2 workers x 4 threads 509-609 actions/s; 1 worker x 8 threads 356;
   2 workers x 1 thread 864-993. Threads only queue on SQLite's single writer and the GIL, so
   `munchlog serve` defaults to 2 x 1. The bare endpoint varied 1,207-1,430 req/s across runs.
+- Run-to-run spread with 2 x 1 (seven 5-10 s runs): 8 games 860-993 actions/s, except one run at
+  284 (bare 1,117 in the same run; not investigated: fsync or WAL-checkpoint stalls are suspected).
 """
     pattern = re.compile(r"## Recording over HTTP.*?(?=\n## |\Z)", re.S)
     text = (
