@@ -37,6 +37,13 @@ class Transport(Protocol):
     ) -> tuple[int, Any]: ...
 
 
+def _with_token(headers: Mapping[str, str] | None, token: str | None) -> dict[str, str]:
+    out = dict(headers or {})
+    if token:
+        out["Authorization"] = f"Bearer {token}"
+    return out
+
+
 class FlaskTransport:
     """Talk to a Flask app in this process."""
 
@@ -52,9 +59,7 @@ class FlaskTransport:
         json: Any = None,
         headers: Mapping[str, str] | None = None,
     ) -> tuple[int, Any]:
-        all_headers = dict(headers or {})
-        if token:
-            all_headers["Authorization"] = f"Bearer {token}"
+        all_headers = _with_token(headers, token)
         response = self.client.open(path, method=method, json=json, headers=all_headers)
         return response.status_code, response.get_json(silent=True)
 
@@ -78,9 +83,7 @@ class HttpTransport:
         json: Any = None,
         headers: Mapping[str, str] | None = None,
     ) -> tuple[int, Any]:
-        all_headers = dict(headers or {})
-        if token:
-            all_headers["Authorization"] = f"Bearer {token}"
+        all_headers = _with_token(headers, token)
         response = self.session.request(
             method, self.base_url + path, json=json, headers=all_headers, timeout=self.timeout
         )

@@ -108,6 +108,19 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _plan(
+    planned: list[tuple[Any, State, str | None]],
+    state: State,
+    events: Iterable[Any],
+    client_at: str | None,
+) -> State:
+    """Append ``(event, state after it, client_at)`` for each event; return the last state."""
+    for event in events:
+        state = evolve(state, event)
+        planned.append((event, state, client_at))
+    return state
+
+
 class Game(Aggregate):
     """One recorded game: the domain state plus the head of its hash chain.
 
@@ -205,19 +218,12 @@ class Game(Aggregate):
         state = self.state
         planned: list[tuple[Any, State, str | None]] = []
         for command, client_at in commands:
-            for event in rs.decide(state, dict(command)):
-                after = evolve(state, event)
-                planned.append((event, after, client_at))
-                state = after
+            state = _plan(planned, state, rs.decide(state, dict(command)), client_at)
         self._trigger(planned, received_at=received_at)
 
     def _record(self, events: Iterable[Any], *, received_at: str, client_at: str | None) -> None:
-        state = self.state
         planned: list[tuple[Any, State, str | None]] = []
-        for event in events:
-            after = evolve(state, event)
-            planned.append((event, after, client_at))
-            state = after
+        _plan(planned, self.state, events, client_at)
         self._trigger(planned, received_at=received_at)
 
     def _trigger(self, planned: list[tuple[Any, State, str | None]], *, received_at: str) -> None:
