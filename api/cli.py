@@ -57,9 +57,13 @@ def serve(args: argparse.Namespace) -> int:
 
     class Server(BaseApplication):
         def load_config(self) -> None:
+            from api import gunicorn_conf
+
             self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("worker_class", gunicorn_conf.worker_class)
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
+            self.cfg.set("post_worker_init", gunicorn_conf.post_worker_init)
             self.cfg.set("accesslog", "-")
 
         def load(self) -> Any:
@@ -129,9 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--threads",
         type=int,
-        default=1,
-        help="threads per worker (default 1: with SQLite, extra threads only contend for the "
-        "write lock; see bench/RESULTS.md)",
+        default=4,
+        help="threads per worker (default 4; see api/gunicorn_conf.py and bench/RESULTS.md)",
     )
     p.set_defaults(func=serve)
 

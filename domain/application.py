@@ -24,17 +24,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import RecordConflictError
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.persistence import Notification, RecordConflictError, Recording
 from eventsourcing.utils import get_topic
 
 from domain.cards import Catalog, normalize_card, sample_catalog
-from domain.errors import InvalidCommand
+from domain.errors import DomainError, InvalidCommand
 from domain.game import (
     Game,
     GameAccess,
@@ -45,6 +46,7 @@ from domain.game import (
     stored_record,
     token_hash,
 )
+from domain.writer import writer_lock_for, writing
 
 SNAPSHOT_INTERVAL = 100
 #: Games whose (immutable) token hashes are kept in memory.
@@ -142,6 +144,9 @@ class GameLog(Application):
         env.setdefault("AGGREGATE_CACHE_MAXSIZE", "2000")
         env.setdefault("AGGREGATE_CACHE_FASTFORWARD", "y")
         super().__init__(env)
+        self._writer_lock = writer_lock_for(
+            {k: self.env.get(k) or "" for k in ("PERSISTENCE_MODULE", "SQLITE_DBNAME")}
+        )
         self._access_cache: dict[UUID, GameAccess] = {}
         self.catalog = catalog if catalog is not None else sample_catalog()
 
@@ -216,19 +221,33 @@ class GameLog(Application):
                 {"actor": actor, "expected_version": expected_version, "actions": list(actions)}
             )
         )
+        # The first attempt decides on this process's cached copy of the game without asking the
+        # store whether another process has written since (a query per request). That is safe:
+        # versions are contiguous, so saving a batch decided on a stale copy conflicts, and a
+        # refusal (stale expected_version, a rule) is decided again on the fresh game before it
+        # is reported.
+        trust_cache = True
         for _attempt in range(MAX_RETRIES):
             # Load the game BEFORE looking for the key: a batch committed in between is then
             # either seen here (replayed) or makes our save conflict (replayed below).
-            game = self.game(game_id)
+            game = self._cached_game(game_id) if trust_cache else None
+            if game is None:
+                game, trust_cache = self.game(game_id), False
             if idempotency_key is not None:
                 replay = self._replay(game_id, idempotency_key, fingerprint)
                 if replay is not None:
                     return replay
-            if expected_version is not None and expected_version != game.version:
-                raise VersionConflictError(game.version, expected_version)
             before = (game.status, game.winner)
             received_at = utc_now()
-            game.execute(_commands(actions), received_at=received_at)
+            try:
+                if expected_version is not None and expected_version != game.version:
+                    raise VersionConflictError(game.version, expected_version)
+                game.execute(_commands(actions), received_at=received_at)
+            except (VersionConflictError, DomainError):
+                if trust_cache:
+                    trust_cache = False
+                    continue
+                raise
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
             response = render([stored_record(e) for e in pending], game.version)
             objs: list[Any] = [game]
@@ -243,6 +262,7 @@ class GameLog(Application):
             try:
                 self.save(*objs)
             except RecordConflictError:
+                trust_cache = False
                 if idempotency_key is not None:
                     replay = self._replay(game_id, idempotency_key, fingerprint)
                     if replay is not None:
@@ -253,6 +273,91 @@ class GameLog(Application):
             self._cache_saved(game)
             return BatchOutcome(response=response, replayed=False)
         raise VersionConflictError(self.current_version(game_id))
+
+    def writing(self) -> AbstractContextManager[None]:
+        """Hold this while writing to the store: SQLite writers queue on a lock file instead of
+        sleeping in SQLite's busy handler (see :mod:`domain.writer`); nothing for PostgreSQL."""
+        return writing(self._writer_lock)
+
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+        """eventsourcing's ``save`` for our aggregates, without its per-object Protocol
+        ``isinstance`` checks (slow on Python 3.11): collect each aggregate's pending events and
+        record them all in one transaction, then take any snapshot that is due."""
+        processing = ProcessingEvent[UUID]()
+        for obj in objs:
+            processing.events.extend(obj.collect_events())
+            processing.aggregates[obj.id] = obj
+        processing.saved_kwargs.update(kwargs)
+        recordings = self._record(processing)
+        self._take_snapshots(processing)
+        self._notify(recordings)
+        return recordings
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        """eventsourcing's ``EventStore.put``, with the events encoded *before* the writer lock
+        is taken: only the insert and its commit are serialised (:meth:`writing`)."""
+        stored = [self.mapper.to_stored_event(e) for e in processing_event.events]
+        ids = self._insert(self.recorder, stored, processing_event)
+        return [
+            Recording(
+                event,
+                Notification(
+                    originator_id=s.originator_id,
+                    originator_version=s.originator_version,
+                    topic=s.topic,
+                    state=s.state,
+                    id=n,
+                ),
+            )
+            for event, s, n in zip(processing_event.events, stored, ids or (), strict=False)
+        ]
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        """Snapshot a game from the aggregate at hand (eventsourcing's default reads it back from
+        the store) whenever a save takes its version past a multiple of
+        :data:`SNAPSHOT_INTERVAL`; the snapshot is at the save's last version."""
+        if self.snapshots is None:
+            return
+        for aggregate in processing_event.aggregates.values():
+            if not isinstance(aggregate, Game):
+                continue
+            first = aggregate.version - sum(
+                1 for e in processing_event.events if e.originator_id == aggregate.id
+            )
+            if aggregate.version // SNAPSHOT_INTERVAL > first // SNAPSHOT_INTERVAL:
+                stored = self.snapshots.mapper.to_stored_event(Game.Snapshot.take(aggregate))
+                self._insert(self.snapshots.recorder, [stored], None)
+
+    def _insert(
+        self, recorder: Any, stored: list[Any], processing: ProcessingEvent[UUID] | None
+    ) -> Sequence[int] | None:
+        """``recorder.insert_events(stored)`` under the writer lock. On SQLite the pooled
+        connection is taken *before* the lock, so the lock covers only BEGIN ... COMMIT."""
+        kwargs: dict[str, Any] = {}
+        if processing is not None:
+            kwargs = {"tracking": processing.tracking, **processing.saved_kwargs}
+        if self._writer_lock is None or (processing is not None and processing.tracking):
+            with self.writing():
+                return recorder.insert_events(stored, **kwargs)
+        datastore = recorder.datastore
+        with (
+            datastore.get_connection(commit=True) as conn,
+            self.writing(),
+            conn.transaction(commit=True) as cursor,
+        ):
+            return recorder._insert_events(cursor, stored, **kwargs)
+
+    def _cached_game(self, game_id: UUID) -> Game | None:
+        """A detached copy of this process's cached game, as of the last time this process saw
+        it (None if it is not cached); it may be behind other processes' writes."""
+        cache = self.repository.cache
+        if cache is None:
+            return None
+        try:
+            cached: Any = cache.get(game_id)
+        except KeyError:
+            return None
+        return cached.detached() if isinstance(cached, Game) else None
 
     def _cache_saved(self, game: Game) -> None:
         """Put a just-saved game in the repository's cache, so the next read of it need not

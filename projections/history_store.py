@@ -474,7 +474,9 @@ class MatchHistory:
                     rows[gid] = (first, fold_history(row, record, game_id=gid))
                 else:
                     rows[gid] = (seq, fold_history(stored.get(gid), record, game_id=gid))
-            if self.view.commit(position, rows, Tracking(TRACKING_NAME, notes[-1].id)):
+            with self.app.writing():
+                committed = self.view.commit(position, rows, Tracking(TRACKING_NAME, notes[-1].id))
+            if committed:
                 return len(notes), notes[-1].id
 
     def rebuild(self, *, progress: Progress | None = None) -> int:

@@ -42,6 +42,12 @@ class ApiBlueprint(Blueprint):
 
     ARGUMENTS_PARSER = Parser()
 
+    def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
+        """Like flask-smorest's, but a schema class is instantiated once, here: webargs would
+        build a new instance (and deep-copy every field) on each request."""
+        instance = schema() if isinstance(schema, type) else schema
+        return super().arguments(instance, *args, **kwargs)
+
 
 blp = ApiBlueprint(
     "games",

@@ -1,0 +1,162 @@
+"""Two server processes on one store (gunicorn's workers): each keeps its own cache of games.
+
+A worker decides a batch on its cached copy of the game without asking the store whether the
+other worker has written since. These tests make the copies stale on purpose -- two apps on the
+same SQLite file or PostgreSQL schema, each with a warm cache -- and check that staleness never
+shows: batches land after the other worker's events, a refusal is only ever the fresh game's,
+and ``expected_version`` is compared with the stored version, not the cached one.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from domain import find_ruleset
+from domain.game import verify_chain
+from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state, post_actions
+
+
+@pytest.fixture
+def twin(backend: dict[str, Any], tmp_path: Path) -> Iterator[Flask]:
+    """A second app (another worker process) on the same store as ``app``."""
+    from api.app import create_app
+
+    other = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
+            **backend,
+        }
+    )
+    try:
+        yield other
+    finally:
+        other.extensions["munchlog"].close()
+
+
+def _warm(app: Flask, game: dict[str, Any]) -> None:
+    """Load the game into this app's cache (any read does)."""
+    response = app.test_client().get(
+        f"/api/games/{game['game_id']}/state", headers=bearer(game["judge_token"])
+    )
+    assert response.status_code == 200
+
+
+def test_batches_alternating_between_two_workers_all_land_in_order(app: Flask, twin: Flask) -> None:
+    game = create_game(app.test_client())
+    gid = game["game_id"]
+    rs = find_ruleset("munchkin-ccg")
+    rng = random.Random(7)
+    workers = [app, twin]
+    for worker in workers:
+        _warm(worker, game)
+    versions = [1]
+    for step in range(40):
+        state = judge_state(app.test_client(), game)
+        options = [c for s in ("A", "B") for c in rs.legal_commands(state, s)]
+        options = [c for c in options if c["type"] != "concede"]
+        if not options:
+            break
+        worker = rng.choice(workers)  # often the one whose cache is behind
+        expected = state["version"] if step % 3 == 0 else None
+        response = post_actions(
+            worker.test_client(),
+            gid,
+            game["table_token"],
+            [rng.choice(options)],
+            expected_version=expected,
+        )
+        assert response.status_code == 201, (step, response.get_json())
+        body = response.get_json()
+        assert [e["version"] for e in body["events"]] == list(
+            range(state["version"] + 1, body["version"] + 1)
+        )
+        versions.append(body["version"])
+    assert step >= 20  # the game did not end early: the alternation was exercised
+    records = app.extensions["munchlog"].records(uuid.UUID(gid))
+    assert verify_chain(records)
+    assert [r["version"] for r in records] == list(range(1, versions[-1] + 1))
+    # Both workers now agree with a fold of the whole log.
+    folded = judge_state(app.test_client(), game)
+    for worker in workers:
+        assert worker.extensions["munchlog"].game(uuid.UUID(gid)).state == folded
+
+
+def test_a_stale_expected_version_is_refused_even_where_the_cache_agrees_with_it(
+    app: Flask, twin: Flask
+) -> None:
+    game = create_game(app.test_client())
+    gid = game["game_id"]
+    rs = find_ruleset("munchkin-ccg")
+    _warm(app, game)
+    _warm(twin, game)
+    state = judge_state(app.test_client(), game)
+    first, second = rs.legal_commands(state, "A")[0], rs.legal_commands(state, "B")[0]
+    won = post_actions(twin.test_client(), gid, game["table_token"], [first])
+    assert won.status_code == 201
+    now = won.get_json()["version"]
+
+    # ``app`` still caches the game at state["version"]; the store is at ``now``.
+    late = post_actions(
+        app.test_client(), gid, game["table_token"], [second], expected_version=state["version"]
+    )
+    assert late.status_code == 409
+    assert late.get_json()["error"]["code"] == "game/version_conflict"
+    assert late.get_json()["error"]["current_version"] == now
+    assert app.extensions["munchlog"].current_version(uuid.UUID(gid)) == now
+
+
+def test_a_command_is_refused_only_if_the_fresh_game_refuses_it(app: Flask, twin: Flask) -> None:
+    game = create_game(app.test_client())
+    gid = game["game_id"]
+    rs = find_ruleset("munchkin-ccg")
+    _warm(app, game)
+    _warm(twin, game)
+    state = judge_state(app.test_client(), game)
+    command = rs.legal_commands(state, "A")[0]  # A's opening hand: legal once
+
+    assert post_actions(twin.test_client(), gid, game["table_token"], [command]).status_code == 201
+    now = app.extensions["munchlog"].current_version(uuid.UUID(gid))
+    # Legal on ``app``'s stale copy, illegal on the stored game: refused, nothing recorded.
+    again = post_actions(app.test_client(), gid, game["table_token"], [command])
+    assert again.status_code == 422, again.get_json()
+    assert app.extensions["munchlog"].current_version(uuid.UUID(gid)) == now
+
+    # And a command that only the other worker's batch made legal is accepted by the stale one.
+    rng = random.Random(3)
+    for _ in range(30):
+        stale = judge_state(app.test_client(), game)  # reads the log; app's cache stays behind
+        options = [c for s in ("A", "B") for c in rs.legal_commands(stale, s)]
+        step = rng.choice([c for c in options if c["type"] != "concede"])
+        assert post_actions(twin.test_client(), gid, game["table_token"], [step]).status_code == 201
+        fresh = judge_state(app.test_client(), game)
+        newly_legal = [
+            c
+            for s in ("A", "B")
+            for c in rs.legal_commands(fresh, s)
+            if c["type"] != "concede" and not _legal(rs, stale, c)
+        ]
+        if newly_legal:
+            ok = post_actions(app.test_client(), gid, game["table_token"], [newly_legal[0]])
+            assert ok.status_code == 201, ok.get_json()
+            return
+        _warm(app, game)
+    pytest.fail("no command became legal through the other worker's batch")
+
+
+def _legal(rs: Any, state: dict[str, Any], command: dict[str, Any]) -> bool:
+    from domain.errors import DomainError
+
+    try:
+        rs.decide(state, dict(command))
+    except DomainError:
+        return False
+    return True
