@@ -133,8 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--threads",
         type=int,
-        default=4,
-        help="threads per worker (default 4; see api/gunicorn_conf.py and bench/RESULTS.md)",
+        default=2,
+        help="threads per worker (default 2; see api/gunicorn_conf.py and bench/RESULTS.md)",
     )
     p.set_defaults(func=serve)
 

@@ -298,7 +298,7 @@ def write_results(r: dict[str, Any], args: argparse.Namespace) -> None:
 
 Command: `python bench/record_bench.py --seconds {args.seconds} --rounds {args.rounds} --write`
 ({when}; {os.cpu_count()} cores, Python {platform.python_version()}, gunicorn as `api/gunicorn_conf.py` sets it: 2 gthread
-workers x 4 threads, SQLite with `synchronous=FULL` (its default: every commit is fsynced), load from `wrk` on
+workers x 2 threads, SQLite with `synchronous=FULL` (its default: every commit is fsynced), load from `wrk` on
 the same 2 cores). Each request is a one-action batch (`activate` / `resolve`, alternating). The
 8-way runs are {args.rounds} interleaved rounds of {args.seconds} s (munchlog, bare, bare + lock);
 the table shows the median round and the range.
