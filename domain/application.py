@@ -46,7 +46,7 @@ from domain.game import (
     stored_record,
     token_hash,
 )
-from domain.writer import writer_lock_for, writing
+from domain.writer import GroupCommit, writer_lock_for, writing
 
 SNAPSHOT_INTERVAL = 100
 #: Games whose (immutable) token hashes are kept in memory.
@@ -146,6 +146,9 @@ class GameLog(Application):
         super().__init__(env)
         self._writer_lock = writer_lock_for(
             {k: self.env.get(k) or "" for k in ("PERSISTENCE_MODULE", "SQLITE_DBNAME")}
+        )
+        self._group_commit = (
+            GroupCommit(self._writer_lock, self.recorder) if self._writer_lock is not None else None
         )
         self._access_cache: dict[UUID, GameAccess] = {}
         self.catalog = catalog if catalog is not None else sample_catalog()
@@ -331,21 +334,22 @@ class GameLog(Application):
     def _insert(
         self, recorder: Any, stored: list[Any], processing: ProcessingEvent[UUID] | None
     ) -> Sequence[int] | None:
-        """``recorder.insert_events(stored)`` under the writer lock. On SQLite the pooled
-        connection is taken *before* the lock, so the lock covers only BEGIN ... COMMIT."""
+        """``recorder.insert_events(stored)`` under the writer lock; a game batch on SQLite goes
+        through :class:`~domain.writer.GroupCommit` (one transaction for the batches queued)."""
         kwargs: dict[str, Any] = {}
         if processing is not None:
             kwargs = {"tracking": processing.tracking, **processing.saved_kwargs}
-        if self._writer_lock is None or (processing is not None and processing.tracking):
-            with self.writing():
-                return recorder.insert_events(stored, **kwargs)
-        datastore = recorder.datastore
-        with (
-            datastore.get_connection(commit=True) as conn,
-            self.writing(),
-            conn.transaction(commit=True) as cursor,
-        ):
-            return recorder._insert_events(cursor, stored, **kwargs)
+        grouped = (
+            recorder is self.recorder
+            and self._group_commit is not None
+            and kwargs.get("tracking") is None
+            and len(kwargs) <= 1
+        )
+        if grouped:
+            assert self._group_commit is not None
+            return self._group_commit.insert(stored)
+        with self.writing():
+            return recorder.insert_events(stored, **kwargs)
 
     def _cached_game(self, game_id: UUID) -> Game | None:
         """A detached copy of this process's cached game, as of the last time this process saw

@@ -1,0 +1,98 @@
+"""domain.writer.GroupCommit: batches queued in one process share a transaction, each all or nothing.
+
+These run on a real SQLite store (eventsourcing's recorder), so they live with the API tests.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from eventsourcing.persistence import RecordConflictError, StoredEvent
+
+from domain.application import GameLog
+from domain.writer import GroupCommit
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Any:
+    app = GameLog(
+        {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "m.db")}
+    )
+    yield app
+    app.close()
+
+
+def _batch(stream: uuid.UUID, first: int, n: int) -> list[StoredEvent]:
+    return [
+        StoredEvent(originator_id=stream, originator_version=v, topic="t", state=b"{}")
+        for v in range(first, first + n)
+    ]
+
+
+def _versions(log: Any, stream: uuid.UUID) -> list[int]:
+    return [e.originator_version for e in log.recorder.select_events(stream)]
+
+
+def _queue_while_locked(group: GroupCommit, batches: list[list[StoredEvent]]) -> list[Any]:
+    """Start one thread per batch while the writer lock is held elsewhere, wait until every
+    batch is queued, then release: the first thread to get the lock writes them all."""
+    results: list[Any] = [None] * len(batches)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = group.insert(batches[i])
+        except RecordConflictError as exc:
+            results[i] = exc
+
+    with group.lock():
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(len(batches))]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 10
+        while len(group._queue) < len(batches):
+            assert time.monotonic() < deadline, "the batches did not queue"
+            time.sleep(0.001)
+    for t in threads:
+        t.join(10)
+    return results
+
+
+def test_batches_that_queue_up_are_written_in_one_transaction(log: Any) -> None:
+    group = log._group_commit
+    assert isinstance(group, GroupCommit)
+    streams = [uuid.uuid4() for _ in range(4)]
+    results = _queue_while_locked(group, [_batch(s, 1, 3) for s in streams])
+    assert group.transactions == 1 and group.batches == 4
+    ids = [i for r in results for i in r]
+    assert len(ids) == 12 == len(set(ids))  # every event got its own notification id
+    for s in streams:
+        assert _versions(log, s) == [1, 2, 3]
+
+
+def test_a_conflicting_batch_is_rolled_back_alone(log: Any) -> None:
+    group = log._group_commit
+    taken, free = uuid.uuid4(), uuid.uuid4()
+    group.insert(_batch(taken, 1, 2))  # versions 1-2 of `taken` exist
+    before = group.transactions
+    results = _queue_while_locked(
+        group,
+        [_batch(free, 1, 2), _batch(taken, 2, 2), _batch(free, 3, 1)],  # the middle one conflicts
+    )
+    assert group.transactions == before + 1
+    assert isinstance(results[1], RecordConflictError)
+    assert not isinstance(results[0], Exception) and not isinstance(results[2], Exception)
+    assert _versions(log, taken) == [1, 2]  # nothing of the conflicting batch (not even v3)
+    assert _versions(log, free) == [1, 2, 3]
+
+
+def test_a_single_conflicting_batch_raises_a_record_conflict(log: Any) -> None:
+    stream = uuid.uuid4()
+    log._group_commit.insert(_batch(stream, 1, 1))
+    with pytest.raises(RecordConflictError):
+        log._group_commit.insert(_batch(stream, 1, 1))
+    assert _versions(log, stream) == [1]
