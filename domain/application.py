@@ -277,6 +277,11 @@ class GameLog(Application):
             return BatchOutcome(response=response, replayed=False)
         raise VersionConflictError(self.current_version(game_id))
 
+    def close(self) -> None:
+        if self._group_commit is not None:
+            self._group_commit.close()
+        super().close()
+
     def writing(self) -> AbstractContextManager[None]:
         """Hold this while writing to the store: SQLite writers queue on a lock file instead of
         sleeping in SQLite's busy handler (see :mod:`domain.writer`); nothing for PostgreSQL."""

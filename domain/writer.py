@@ -12,7 +12,8 @@ to the open file, which the threads share).
 It only orders *our* writers: SQLite's own locking still guards the file against anyone else.
 Lock order: this lock first, then a pooled connection (eventsourcing's pool lets one thread
 of a process write at a time); taking them the other way round could deadlock against a writer
-that holds this lock and waits for the connection.
+that holds this lock and waits for the connection. :class:`GroupCommit` writes on its own
+connection, under this lock.
 Where ``fcntl`` does not exist (Windows) only the thread lock is taken.
 """
 
@@ -110,18 +111,34 @@ class GroupCommit:
         #: Transactions written and batches written, for the curious (bench/RESULTS.md).
         self.transactions = 0
         self.batches = 0
+        self._conn: Any = None
+        self._pid: int | None = None
+
+    def _connection(self) -> Any:
+        """This process's own connection for group writes (made by the recorder's datastore, so
+        set up exactly as its pooled ones). The writer lock already lets one thread write at a
+        time, so the pool's own writer interlock would only add work; a fork gets a new one."""
+        if self._conn is None or self._pid != os.getpid():
+            self._conn = self.recorder.datastore.pool._create_connection()
+            self._pid = os.getpid()
+        return self._conn
+
+    def close(self) -> None:
+        """Close this process's connection (if any)."""
+        if self._conn is not None and self._pid == os.getpid():
+            self._conn.close()
+        self._conn = None
 
     def insert(self, stored: Sequence[Any]) -> Sequence[int] | None:
         """Write ``stored`` (one batch) and return its notification ids, or raise."""
         mine = _Pending(stored)
         with self._queue_lock:
             self._queue.append(mine)
-        with self.lock():  # always before a pooled connection (see WriterLock)
+        with self.lock():
             if not mine.done:
                 with self._queue_lock:
                     group, self._queue = self._queue, []
-                with self.recorder.datastore.get_connection(commit=True) as conn:
-                    self._write(conn, group)
+                self._write(self._connection(), group)
         if mine.error is not None:
             raise mine.error
         return mine.ids
