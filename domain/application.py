@@ -219,9 +219,13 @@ class GameLog(Application):
         ``idempotency_key`` the first response is stored in the same save and returned again
         for any repeat of the same request.
         """
-        fingerprint = token_hash(
-            canonical_json(
-                {"actor": actor, "expected_version": expected_version, "actions": list(actions)}
+        fingerprint = (
+            ""
+            if idempotency_key is None
+            else token_hash(
+                canonical_json(
+                    {"actor": actor, "expected_version": expected_version, "actions": list(actions)}
+                )
             )
         )
         # The first attempt decides on this process's cached copy of the game without asking the
@@ -371,7 +375,11 @@ class GameLog(Application):
     def _cache_saved(self, game: Game) -> None:
         """Put a just-saved game in the repository's cache, so the next read of it need not
         fold again the events this process has just written (other processes' events are still
-        fast-forwarded from the store)."""
+        fast-forwarded from the store).
+
+        ``game`` itself goes in, not a copy: it is a detached copy that only this request held,
+        its pending events were collected by the save, and nothing reads the cache without
+        detaching first (:meth:`_cached_game`, :meth:`game`)."""
         cache = self.repository.cache
         if cache is not None:
             try:
@@ -379,7 +387,7 @@ class GameLog(Application):
             except KeyError:
                 cached = None
             if cached is None or cached.version <= game.version:
-                cache.put(game.id, game.detached())
+                cache.put(game.id, game)
 
     def _replay(self, game_id: UUID, key: str, fingerprint: str) -> BatchOutcome | None:
         try:

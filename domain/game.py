@@ -21,7 +21,6 @@ The aggregate state is the domain state dict (plain JSON), so eventsourcing snap
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 import json
@@ -50,13 +49,17 @@ Record = dict[str, Json]
 prev_hash}``. :func:`projections.views.event_view` redacts one of these per viewer."""
 
 
+#: One encoder, made once: ``json.dumps(..., sort_keys=True)`` builds a new one on every call.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Json) -> str:
     """JSON with sorted keys and no spaces: the byte string the hash chain is computed over.
 
     >>> canonical_json({"b": 1, "a": [1, 2]})
     '{"a":[1,2],"b":1}'
     """
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def chain_hash(
@@ -249,7 +252,8 @@ class Game(Aggregate):
         The state is never mutated in place (``evolve`` copies on write), so a shallow copy with
         its own list of pending events is enough.
         """
-        twin = copy.copy(self)
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
         twin._pending_events = []
         twin._next_state = None
         return twin
