@@ -11,6 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.cli import main
+from api.schemas import BatchResultSchema
+from tests.api.helpers import create_game, post_actions
 
 METHODS = {"get", "put", "post", "delete", "patch", "options", "head", "trace"}
 
@@ -82,6 +84,32 @@ def test_the_openapi_document_is_served_and_valid(client: FlaskClient) -> None:
     post = spec["paths"]["/api/games/{game_id}/actions"]["post"]
     assert any(p["name"] == "Idempotency-Key" for p in post["parameters"])
     assert "201" in post["responses"]
+    # Documented by ApiBlueprint.json_endpoint exactly as arguments()/response()/doc() would.
+    body_ref = post["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    assert body_ref.endswith("/ActionBatch")
+    created = post["responses"]["201"]["content"]["application/json"]["schema"]["$ref"]
+    assert created.endswith("/BatchResult")
+    assert post["security"] == [{"bearerAuth": []}]
+
+
+def test_the_actions_response_is_in_its_documented_shape(client: FlaskClient) -> None:
+    """The actions endpoint skips flask-smorest's response dump (``json_endpoint``), so the
+    view's body must already be what dumping it through ``BatchResultSchema`` gives."""
+    game = create_game(client)
+    cards = [c["id"] for c in game["seats"]["A"]["cards"][:6]]
+    response = post_actions(
+        client,
+        game["game_id"],
+        game["table_token"],
+        [{"type": "draw_opening", "seat": "A", "cards": cards}],
+    )
+    assert response.status_code == 201
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert BatchResultSchema().validate(body) == {}
+    assert BatchResultSchema().dump(body) == body
+    assert body["version"] == game["version"] + len(body["events"]) > game["version"]
+    assert "Idempotent-Replayed" not in response.headers
 
 
 def test_the_docs_page_works_offline(client: FlaskClient) -> None:
