@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from api import gunicorn_conf
 from api.auth import ensure_organizer_token
 
 
@@ -57,13 +58,12 @@ def serve(args: argparse.Namespace) -> int:
 
     class Server(BaseApplication):
         def load_config(self) -> None:
-            from api import gunicorn_conf
-
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("worker_class", gunicorn_conf.worker_class)
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
             self.cfg.set("post_worker_init", gunicorn_conf.post_worker_init)
+            self.cfg.set("pre_request", gunicorn_conf.pre_request)
             self.cfg.set("accesslog", "-")
 
         def load(self) -> Any:
@@ -129,12 +129,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", help="SQLite file path or postgresql:// URL")
     p.add_argument("--catalog", help="card catalog JSON (default: the sample catalog)")
-    p.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=gunicorn_conf.workers,
+        help=f"gunicorn worker processes (default {gunicorn_conf.workers})",
+    )
     p.add_argument(
         "--threads",
         type=int,
-        default=2,
-        help="threads per worker (default 2; see api/gunicorn_conf.py and bench/RESULTS.md)",
+        default=gunicorn_conf.threads,
+        help=f"threads per worker (default {gunicorn_conf.threads}; see api/gunicorn_conf.py "
+        "and bench/RESULTS.md)",
     )
     p.set_defaults(func=serve)
 

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
+import logging
+import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from api import gunicorn_conf
 
@@ -42,6 +48,63 @@ def test_gunicorn_reads_the_settings_module() -> None:
         for key, _, value in (line.partition(" = ") for line in out.splitlines())
     }
     assert settings["workers"] == "2"
-    assert settings["threads"] == "2"
+    assert settings["threads"] == str(gunicorn_conf.threads) == "4"
     assert settings["worker_class"] == "gthread"
     assert settings["post_worker_init"] == "<post_worker_init()>"
+    assert settings["pre_request"] == "<pre_request()>"
+
+
+def test_a_connection_is_closed_after_its_hundredth_request_and_not_before() -> None:
+    worker = SimpleNamespace(log=logging.getLogger("test"))
+    for number, closes in ((1, False), (99, False), (100, True), (101, False), (200, True)):
+        req = SimpleNamespace(req_number=number, must_close=False, method="GET", path="/")
+        gunicorn_conf.pre_request(worker, req)
+        assert req.must_close is closes, number
+
+
+def test_munchlog_serve_closes_keep_alive_connections_after_100_responses(
+    tmp_path: Path,
+) -> None:
+    """Through a live ``munchlog serve``: responses 1-99 on one connection keep it open, the
+    100th says ``Connection: close`` (so a long-lived client reconnects, maybe elsewhere)."""
+    root = Path(__file__).resolve().parents[2]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(root),
+        "MUNCHLOG_INSTANCE": str(tmp_path / "instance"),
+        "MUNCHLOG_ORGANIZER_TOKEN": "keepalive-test",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        sock_ids = set()
+        for number in range(1, gunicorn_conf.KEEPALIVE_REQUESTS + 1):
+            conn.request("GET", "/api/games?limit=1")
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200
+            assert conn.sock is not None or number == gunicorn_conf.KEEPALIVE_REQUESTS
+            if conn.sock is not None:
+                sock_ids.add(id(conn.sock))
+            closing = (response.getheader("Connection") or "").lower() == "close"
+            assert closing is (number == gunicorn_conf.KEEPALIVE_REQUESTS), number
+        assert len(sock_ids) == 1  # one connection carried all of them
+        conn.close()
+    finally:
+        server.terminate()
+        server.wait(10)
