@@ -42,17 +42,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "bench-organizer-token"
-#: munchlog's production settings (api/gunicorn_conf.py); BENCH_* override them for experiments.
+#: munchlog's production settings (api/gunicorn_conf.py); BENCH_WORKERS and BENCH_THREADS
+#: override them for experiments.
 GUNICORN = [
     sys.executable,
     "-m",
     "gunicorn",
     "--config",
     "python:api.gunicorn_conf",
-    "--workers",
-    os.environ.get("BENCH_WORKERS", "2"),
-    "--threads",
-    os.environ.get("BENCH_THREADS", "2"),
+    *(["--workers", os.environ["BENCH_WORKERS"]] if os.environ.get("BENCH_WORKERS") else []),
+    *(["--threads", os.environ["BENCH_THREADS"]] if os.environ.get("BENCH_THREADS") else []),
 ]
 
 
@@ -181,7 +180,9 @@ def wrk(base: str, games_file: Path, connections: int, seconds: int) -> dict[str
 
 def settle(base: str, games: list[tuple[str, str, str]]) -> None:
     """Leave no ability on the stack, so the next wrk run (which starts with ``activate``) is
-    legal: a run may stop between an ``activate`` and its ``resolve``."""
+    legal: a run may stop between an ``activate`` and its ``resolve``. Requests wrk sent just
+    before it stopped may still be in the server: wait for them first."""
+    time.sleep(0.5)
     for gid, table, hero in games:
         _, resolve = bodies(hero)
         r = requests.post(
@@ -219,6 +220,7 @@ def main() -> int:
     ap.add_argument("--latency-actions", type=int, default=2010)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the 8-way runs")
     ap.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
+    ap.add_argument("--json", type=Path, help="also write the results to this JSON file")
     args = ap.parse_args()
     if not shutil.which("wrk"):
         print("record_bench needs wrk (apt-get install wrk)", file=sys.stderr)
@@ -271,6 +273,8 @@ def main() -> int:
         )
     ]
     print(json.dumps(results, indent=2))
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
     if args.write:
         write_results(results, args)
     return 0
