@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,23 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
+#: Live locks and group writers, told by :func:`_after_fork_in_child` to drop what the process
+#: they were made in opened (gunicorn may fork workers after a lock is made).
+_PER_PROCESS: weakref.WeakSet[WriterLock | GroupCommit] = weakref.WeakSet()
+#: SQLite connections inherited across a fork: kept, never used or closed in the child (closing
+#: one there could checkpoint or unlink the parent's WAL).
+_INHERITED: list[Any] = []
+
+
+def _after_fork_in_child() -> None:
+    for owner in list(_PER_PROCESS):
+        owner._forget_parent()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class WriterLock:
     """A process- and thread-wide exclusive lock on ``path`` (created if missing)."""
 
@@ -39,15 +57,23 @@ class WriterLock:
         self.path = path
         self._thread_lock = threading.Lock()
         self._fd: int | None = None
-        self._pid: int | None = None
+        _PER_PROCESS.add(self)
 
     def _file(self) -> int:
-        # Open lazily and again after a fork (gunicorn forks workers after the app is built):
-        # a descriptor inherited across fork shares its flock with the parent.
-        if self._fd is None or self._pid != os.getpid():
+        # Opened lazily, and again in a forked child (see _forget_parent).
+        if self._fd is None:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            self._pid = os.getpid()
         return self._fd
+
+    def _forget_parent(self) -> None:
+        """In a forked child: a descriptor inherited across fork shares its ``flock`` with the
+        parent, so the child opens its own; the thread lock may have been held by a thread
+        that does not exist here."""
+        if self._fd is not None:
+            with suppress(OSError):  # the parent's own descriptor (and any lock it holds) stays
+                os.close(self._fd)
+        self._fd = None
+        self._thread_lock = threading.Lock()
 
     @contextmanager
     def __call__(self) -> Iterator[None]:
@@ -112,20 +138,27 @@ class GroupCommit:
         self.transactions = 0
         self.batches = 0
         self._conn: Any = None
-        self._pid: int | None = None
+        _PER_PROCESS.add(self)
 
     def _connection(self) -> Any:
         """This process's own connection for group writes (made by the recorder's datastore, so
         set up exactly as its pooled ones). The writer lock already lets one thread write at a
         time, so the pool's own writer interlock would only add work; a fork gets a new one."""
-        if self._conn is None or self._pid != os.getpid():
+        if self._conn is None:
             self._conn = self.recorder.datastore.pool._create_connection()
-            self._pid = os.getpid()
         return self._conn
+
+    def _forget_parent(self) -> None:
+        """In a forked child: the parent's connection is not ours to use (nor to close)."""
+        if self._conn is not None:
+            _INHERITED.append(self._conn)
+        self._conn = None
+        self._queue = []
+        self._queue_lock = threading.Lock()
 
     def close(self) -> None:
         """Close this process's connection (if any)."""
-        if self._conn is not None and self._pid == os.getpid():
+        if self._conn is not None:
             self._conn.close()
         self._conn = None
 

@@ -96,3 +96,31 @@ def test_a_single_conflicting_batch_raises_a_record_conflict(log: Any) -> None:
     with pytest.raises(RecordConflictError):
         log._group_commit.insert(_batch(stream, 1, 1))
     assert _versions(log, stream) == [1]
+
+
+def _write_in_child(log: Any, stream: uuid.UUID, parent_conn_id: int, out: Any) -> None:
+    group = log._group_commit
+    fresh = group._conn is None  # the parent's connection was dropped at the fork
+    group.insert(_batch(stream, 2, 2))
+    out.put((fresh, id(group._conn) != parent_conn_id))
+
+
+def test_a_forked_worker_writes_on_its_own_connection(log: Any) -> None:
+    """gunicorn may fork after the store is opened: the child must not write on (or close) the
+    parent's SQLite connection, and both keep writing afterwards."""
+    import multiprocessing
+
+    stream = uuid.uuid4()
+    group = log._group_commit
+    group.insert(_batch(stream, 1, 1))  # the parent's connection exists before the fork
+    parent_conn = group._conn
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    child = ctx.Process(target=_write_in_child, args=(log, stream, id(parent_conn), out))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0
+    assert out.get(timeout=5) == (True, True)
+    assert group._conn is parent_conn  # the parent's is untouched
+    group.insert(_batch(stream, 4, 1))
+    assert _versions(log, stream) == [1, 2, 3, 4]
