@@ -298,12 +298,22 @@ def write_results(r: dict[str, Any], args: argparse.Namespace) -> None:
         )
 
     ratios = ", ".join(f"{x:.2f}" for x in r["round_ratios"])
+    from api import gunicorn_conf as conf
+
+    workers = os.environ.get("BENCH_WORKERS") or conf.workers
+    threads = os.environ.get("BENCH_THREADS") or conf.threads
+    overridden = (
+        " (BENCH_WORKERS/BENCH_THREADS overriding)"
+        if os.environ.get("BENCH_WORKERS") or os.environ.get("BENCH_THREADS")
+        else ""
+    )
     section = f"""## Recording over HTTP (issue #3) — `bench/record_bench.py`
 
 Command: `python bench/record_bench.py --seconds {args.seconds} --rounds {args.rounds} --write`
-({when}; {os.cpu_count()} cores, Python {platform.python_version()}, gunicorn as `api/gunicorn_conf.py` sets it: 2 gthread
-workers x 2 threads, SQLite with `synchronous=FULL` (its default: every commit is fsynced), load from `wrk` on
-the same 2 cores). Each request is a one-action batch (`activate` / `resolve`, alternating). The
+({when}; {os.cpu_count()} cores, Python {platform.python_version()}, gunicorn as `api/gunicorn_conf.py` sets it{overridden}:
+{workers} gthread workers x {threads} threads, at most {conf.KEEPALIVE_REQUESTS} requests per keep-alive connection;
+SQLite with `synchronous=FULL` (its default: every commit is fsynced); load from `wrk` on the
+same {os.cpu_count()} cores). Each request is a one-action batch (`activate` / `resolve`, alternating). The
 8-way runs are {args.rounds} interleaved rounds of {args.seconds} s (munchlog, bare, bare + lock);
 the table shows the median round and the range.
 
