@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.live import munchlog_serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,35 +35,9 @@ def test_ci_runs_the_readmes_test_command_verbatim() -> None:
     assert "MUNCHLOG_REQUIRE_POSTGRES=1" in (ROOT / ".ci" / "run").read_text()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the walk-through uses curl")
 def test_the_curl_walkthrough_records_a_short_game(tmp_path: Path) -> None:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "MUNCHLOG_INSTANCE": str(tmp_path / "instance"),
-        "MUNCHLOG_ORGANIZER_TOKEN": "walkthrough-organizer",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1"],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+    with munchlog_serve(tmp_path, "walkthrough-organizer") as (port, env):
         out = subprocess.run(
             ["bash", str(ROOT / "docs" / "walkthrough.sh")],
             env={**env, "M": f"http://127.0.0.1:{port}", "ORG": "walkthrough-organizer"},
@@ -75,9 +47,6 @@ def test_the_curl_walkthrough_records_a_short_game(tmp_path: Path) -> None:
             timeout=120,
             check=True,
         ).stdout
-    finally:
-        server.terminate()
-        server.wait(10)
     lines = out.strip().splitlines()
     assert lines[0].startswith("{'commitment': ") and "'hidden': True" in lines[0]
     assert "'CaughtCheating'" in lines[1]

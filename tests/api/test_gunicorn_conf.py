@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import http.client
 import logging
-import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
 from api import gunicorn_conf
+from tests.live import munchlog_serve
 
 
 def test_each_worker_gets_the_short_gil_switch_interval() -> None:
@@ -67,30 +65,7 @@ def test_munchlog_serve_closes_keep_alive_connections_after_100_responses(
 ) -> None:
     """Through a live ``munchlog serve``: responses 1-99 on one connection keep it open, the
     100th says ``Connection: close`` (so a long-lived client reconnects, maybe elsewhere)."""
-    root = Path(__file__).resolve().parents[2]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(root),
-        "MUNCHLOG_INSTANCE": str(tmp_path / "instance"),
-        "MUNCHLOG_ORGANIZER_TOKEN": "keepalive-test",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1"],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+    with munchlog_serve(tmp_path, "keepalive-test") as (port, _):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         sock_ids = set()
         for number in range(1, gunicorn_conf.KEEPALIVE_REQUESTS + 1):
@@ -105,6 +80,3 @@ def test_munchlog_serve_closes_keep_alive_connections_after_100_responses(
             assert closing is (number == gunicorn_conf.KEEPALIVE_REQUESTS), number
         assert len(sock_ids) == 1  # one connection carried all of them
         conn.close()
-    finally:
-        server.terminate()
-        server.wait(10)
