@@ -107,10 +107,17 @@ class ActionSchema(ma.Schema):
 
     @ma.validates("at")
     def _iso_time(self, value: str, **_: Any) -> None:
-        try:
-            datetime.fromisoformat(value)
-        except ValueError:
-            raise ma.ValidationError("an ISO 8601 date-time") from None
+        if not is_iso_time(value):
+            raise ma.ValidationError("an ISO 8601 date-time")
+
+
+def is_iso_time(value: str) -> bool:
+    """Whether an action's ``at`` is an ISO 8601 date-time (as Python reads one)."""
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 class ActionBatchSchema(Strict):
@@ -132,8 +139,8 @@ class ActionBatchSchema(Strict):
         Recording a game is the hot path, and marshmallow's load of a one-action batch costs
         about as much as deciding the action. This accepts only the plainest shape (a JSON
         object with ``actions``, a list of 1..MAX_ACTIONS objects whose ``type`` and ``seat``
-        are strings of the allowed lengths and that have no ``at``, and an optional
-        non-negative whole ``expected_version``) and returns exactly what ``load`` would (a
+        are strings of the allowed lengths and whose ``at``, if any, is an ISO 8601 string, and
+        an optional non-negative whole ``expected_version``) and returns exactly what ``load`` would (a
         property test holds it to that). Everything else, including every invalid body, goes
         to ``load``, which remains the definition and the only source of error messages.
         """
@@ -144,7 +151,9 @@ class ActionBatchSchema(Strict):
             return None
         loaded = []
         for action in actions:
-            if type(action) is not dict or "at" in action:
+            if type(action) is not dict:
+                return None
+            if "at" in action and not (type(action["at"]) is str and is_iso_time(action["at"])):
                 return None
             kind, seat = action.get("type"), action.get("seat")
             if type(kind) is not str or type(seat) is not str:
