@@ -58,12 +58,14 @@ def serve(args: argparse.Namespace) -> int:
 
     class Server(BaseApplication):
         def load_config(self) -> None:
+            # Every gunicorn setting api/gunicorn_conf.py defines, as `gunicorn -c` reads it,
+            # then what the command line says.
+            for name, value in vars(gunicorn_conf).items():
+                if name in self.cfg.settings:
+                    self.cfg.set(name, value)
             self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("worker_class", gunicorn_conf.worker_class)
             self.cfg.set("workers", args.workers)
             self.cfg.set("threads", args.threads)
-            self.cfg.set("post_worker_init", gunicorn_conf.post_worker_init)
-            self.cfg.set("pre_request", gunicorn_conf.pre_request)
             self.cfg.set("accesslog", "-")
 
         def load(self) -> Any:
