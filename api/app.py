@@ -31,9 +31,9 @@ from flask import Flask
 from api import errors
 from api.auth import ensure_organizer_token
 from api.routes import docs, exports, games, judge
-from domain.application import GameLog
 from domain.cards import Catalog, sample_catalog
 from domain.game import token_hash
+from service.games import GameLog
 
 DEFAULT_MAX_CONTENT_LENGTH = 1024 * 1024
 SQLITE_FILE = "munchlog.sqlite"

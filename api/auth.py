@@ -22,8 +22,8 @@ from uuid import UUID
 from flask import current_app, g, request
 
 from api.errors import BadRequest, Forbidden, Unauthorized
-from domain.application import GameLog, GameNotFoundError
 from domain.game import token_hash
+from service.games import GameLog, GameNotFoundError
 
 ORGANIZER_TOKEN_FILE = "organizer_token"
 SEATS = ("A", "B")

@@ -34,7 +34,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from api.app import database_env
-from domain.application import GameAlreadyExistsError, GameLog, GameNotFoundError
 from projections.export import (
     ExportFormatError,
     ImportRejected,
@@ -47,8 +46,9 @@ from projections.export import (
     replay_records,
     verify_records,
 )
-from projections.history_store import MatchHistory, read_records
 from projections.views import VIEWERS
+from service.games import GameAlreadyExistsError, GameLog, GameNotFoundError
+from service.histories import MatchHistory
 
 FORMATS = ("json", "ndjson", "csv", "text")
 MULTI_GAME_FORMATS = ("ndjson", "text")
@@ -146,7 +146,7 @@ def export_command(args: argparse.Namespace) -> int:
 
 
 def _export(log: GameLog, gid: UUID, fmt: str, viewer: str, *, first: bool) -> Iterator[str]:
-    records = read_records(log, gid)
+    records = log.all_records(gid)
     if fmt == "json":
         yield export_json_text(records, viewer)
     elif fmt == "ndjson":

@@ -34,15 +34,15 @@ from flask_smorest import Api
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
-from domain.application import (
+from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
+from projections.export import ExportFormatError, ImportRejected
+from service.games import (
     GameAlreadyExistsError,
     GameNotFoundError,
     IdempotencyKeyReusedError,
     VersionConflictError,
     VersionNotFoundError,
 )
-from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
-from projections.export import ExportFormatError, ImportRejected
 
 log = logging.getLogger(__name__)
 

@@ -6,12 +6,12 @@
   one request at a time: it queues while the other worker idles, and one slow request (an
   export) holds up every table on that worker. Threads let a worker take the next request
   while others wait on the database, and on SQLite the batches that queue up in one worker
-  while another writes go to disk together (``domain/writer.py``'s group commit: one
+  while another writes go to disk together (``adapters/sqlite_writer.py``'s group commit: one
   ``fsync`` for several batches). With the writer lock and group commit, 4 threads recorded
   about 7% more than 2 with 8 tables (2,105-2,159 against 1,988-2,022 actions/s), and 8 no
   more than 4 (``bench/RESULTS.md``).
 * **A 1 ms GIL switch interval** (Python's default is 5 ms). A thread that has just committed
-  (``fsync``) and still holds the SQLite writer lock (``domain/writer.py``) must get the GIL
+  (``fsync``) and still holds the SQLite writer lock (``adapters/sqlite_writer.py``) must get the GIL
   back to release it; with 5 ms slices it waits behind the other threads' Python work, and the
   other worker waits behind it.
 * **At most 100 requests per keep-alive connection** (as nginx's ``keepalive_requests`` and

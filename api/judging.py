@@ -23,10 +23,10 @@ from flask import current_app
 from api.auth import current_viewer, gamelog
 from api.errors import ApiError, Forbidden
 from domain import event_from_dict, evolve, initial_state
-from domain.application import VersionNotFoundError
 from domain.game import Record
 from projections.replay import ReplayIndex, state_as_played
 from projections.views import state_view
+from service.games import VersionNotFoundError
 
 State = dict[str, Any]
 

@@ -2,7 +2,7 @@
 
 Run under the same gunicorn settings as munchlog; ``BARE_DB`` names the SQLite file. With
 ``BARE_LOCK=1`` the insert is made under the same writer lock munchlog uses
-(:mod:`domain.writer`), so the comparison is like for like.
+(:mod:`adapters.sqlite_writer`), so the comparison is like for like.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def _db() -> sqlite3.Connection:
 def create_app() -> Flask:
     app = Flask(__name__)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from domain.writer import WriterLock
+    from adapters.sqlite_writer import WriterLock
 
     setup = WriterLock(os.environ["BARE_DB"] + ".lock")
     with setup():  # both workers start at once: one creates the table, in WAL mode

@@ -38,12 +38,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from adapters.eventstore import GAME_TOPICS
 from api.app import create_app
 from api.routes.exports import history
 from domain import event_from_dict
-from domain.application import GameLog
 from projections.export import export_ndjson
-from projections.history_store import GAME_TOPICS, read_records
+from service.games import GameLog
 from tests.unit.seeded_games import play, records_for
 
 TOKEN = "bench-organizer-token"
@@ -71,7 +71,7 @@ def read_raw(log: GameLog) -> int:
     count, position = 0, 0
     while True:
         page = log.recorder.select_notifications(
-            position, 1000, topics=GAME_TOPICS, inclusive_of_start=False
+            position, 1000, topics=list(GAME_TOPICS), inclusive_of_start=False
         )
         if not page:
             return count
@@ -99,7 +99,7 @@ def export_http(client: Any) -> int:
 def export_judge(log: GameLog, game_ids: list[uuid.UUID]) -> int:
     count = 0
     for gid in game_ids:
-        for _line in export_ndjson(read_records(log, gid), "judge"):
+        for _line in export_ndjson(log.all_records(gid), "judge"):
             count += 1
         count -= 1  # the header line
     return count

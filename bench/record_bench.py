@@ -6,7 +6,7 @@ Measured in the same run, with the same gunicorn settings and the same load gene
 2. munchlog, 8 concurrent games, one connection each;
 3. the practical limit: a bare Flask endpoint inserting the same JSON bodies into SQLite
    (``bench/bare_app.py``), concurrency 8 -- plain, and with munchlog's writer lock
-   (``domain/writer.py``); the ratio is taken against the faster of the two;
+   (``adapters/sqlite_writer.py``); the ratio is taken against the faster of the two;
 4. latency as a game grows: one game driven sequentially to ``--latency-actions`` actions; the
    median latency of the actions around #10 and around #2,000.
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["domain", "projections", "api"]
+PACKAGES = ("domain", "service", "adapters", "projections", "api")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

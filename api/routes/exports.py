@@ -39,7 +39,6 @@ from api.export_schemas import (
 )
 from api.routes.games import BEARER, ApiBlueprint, created_body
 from api.schemas import GameCreatedSchema
-from domain.application import utc_now
 from projections.export import (
     export_csv,
     export_json_text,
@@ -47,7 +46,8 @@ from projections.export import (
     export_transcript,
     import_game,
 )
-from projections.history_store import MatchHistory, read_records
+from service.games import utc_now
+from service.histories import MatchHistory
 
 blp = ApiBlueprint(
     "exports",
@@ -156,7 +156,7 @@ class GameExport(MethodView):
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
         fmt = negotiate(query.get("format"), GAME_FORMATS)
-        records = read_records(gamelog(), gid)
+        records = gamelog().all_records(gid)
         filename = f"game-{gid}.{EXTENSIONS[fmt]}"
         if fmt == "json":
             return download(
@@ -230,7 +230,7 @@ class EventExport(MethodView):
 
         def games() -> Iterator[str]:
             for index, row in enumerate(rows):
-                records = read_records(log, UUID(row["game_id"]))
+                records = log.all_records(UUID(row["game_id"]))
                 if fmt == "ndjson":
                     yield from export_ndjson(records, "organizer")
                 else:

@@ -35,9 +35,9 @@ from api.schemas import (
     GameSummarySchema,
     StateViewSchema,
 )
-from domain.application import StartedGame
 from domain.game import Record
 from projections.views import event_view
+from service.games import StartedGame
 
 
 class ApiBlueprint(Blueprint):

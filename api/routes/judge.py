@@ -58,12 +58,12 @@ from api.judging import (
 )
 from api.routes.games import BEARER, ApiBlueprint
 from domain import ImpossibleCommand, InvalidCommand, evolve
-from domain.application import VersionNotFoundError
 from domain.events import Event
 from domain.game import Game, Record
 from projections.export import verify_records
 from projections.replay import diff_view, state_diff, undo_steps
 from projections.views import event_view, sees_whole_log, state_view
+from service.games import VersionNotFoundError
 
 blp = ApiBlueprint(
     "judge",

@@ -17,8 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.routes import exports
-from domain.application import GameNotFoundError
-from projections.history_store import read_records
+from service.games import GameNotFoundError
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -155,6 +154,6 @@ def test_exports_read_exactly_the_stored_records(
     live = create_game(client)
     for game_id in (golden_game["game_id"], live["game_id"]):
         gid = uuid.UUID(game_id)
-        assert read_records(log, gid) == log.records(gid)
+        assert log.all_records(gid) == log.records(gid)
     with pytest.raises(GameNotFoundError):
-        read_records(log, uuid.uuid4())
+        log.all_records(uuid.uuid4())

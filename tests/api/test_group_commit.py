@@ -1,4 +1,4 @@
-"""domain.writer.GroupCommit: batches queued in one process share a transaction, each all or nothing.
+"""adapters.sqlite_writer.GroupCommit: batches queued in one process share a transaction, each all or nothing.
 
 These run on a real SQLite store (eventsourcing's recorder), so they live with the API tests.
 """
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from eventsourcing.persistence import RecordConflictError, StoredEvent
 
-from domain.application import GameLog
-from domain.writer import GroupCommit
+from adapters.sqlite_writer import GroupCommit
+from service.games import GameLog
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ import uuid
 from flask import Flask
 from flask.testing import FlaskClient
 
+from adapters.eventstore import SNAPSHOT_INTERVAL
 from api.demo import FlaskTransport, record_demo_game
 from domain import event_from_dict, evolve, initial_state
-from domain.application import SNAPSHOT_INTERVAL
 from projections.views import state_view
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 

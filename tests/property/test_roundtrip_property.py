@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain import event_from_dict
-from domain.application import GameLog, GameNotFoundError
 from domain.game import GENESIS_HASH, chain_hash
 from projections.export import (
     ImportRejected,
@@ -27,6 +26,7 @@ from projections.export import (
     import_game,
     read_export,
 )
+from service.games import GameLog, GameNotFoundError
 from tests.unit.seeded_games import play, records_for
 
 SETTINGS = settings(

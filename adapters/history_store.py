@@ -1,8 +1,7 @@
-"""The match-history store: history rows kept up to date from the GameLog's notification log.
+"""The match-history store: the rows of the match-history projection and its tracking row.
 
-:mod:`projections.history` folds a game's records into one row; this module is its storage
-adapter (the read side's only module with I/O, as ``domain/application.py`` is the write
-side's). Rows live in new tables of the GameLog's own database (the same SQLite file, or the same
+:mod:`projections.history` folds a game's records into one row; :mod:`service.histories` keeps
+the rows up to date from the notification log; this module is their storage adapter. Rows live in new tables of the GameLog's own database (the same SQLite file, or the same
 PostgreSQL schema), next to a *tracking* row holding the id of the last notification folded in.
 The rows and the tracking row are written in ONE transaction, so the view is always exactly "the
 log up to notification *n*": it resumes after a restart, and :meth:`MatchHistory.rebuild` drops
@@ -33,31 +32,25 @@ is always called ``tracking``, so every tracking recorder in one file shares it.
 from __future__ import annotations
 
 import json
-import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
-from uuid import UUID
 
-from eventsourcing.persistence import JSONTranscoder, Tracking, TrackingRecorder
+from eventsourcing.persistence import Tracking, TrackingRecorder
 from eventsourcing.popo import POPOFactory, POPOTrackingRecorder
-from eventsourcing.utils import get_topic
 
-from domain.application import GameNotFoundError
-from domain.game import Game, Record, stored_record
-from projections.history import HistoryRow, fold_history, hero_totals, player_games, totals
+from projections.history import HistoryRow
 
 if TYPE_CHECKING:
-    from domain.application import GameLog
+    from adapters.eventstore import EventStore
 
 #: The tracking row's key (``application_name`` column).
 TRACKING_NAME = "GameLog/history"
-#: Notifications folded per transaction.
-BATCH_SIZE = 500
-GAME_TOPICS = [get_topic(Game.Opened), get_topic(Game.Recorded)]
 
-Progress = Callable[[int, int], None]
-"""``progress(done, total)``: notifications folded so far, of how many (at the start)."""
+
+def tracking_at(position: int) -> Tracking:
+    """The tracking row that says "folded up to notification ``position``"."""
+    return Tracking(TRACKING_NAME, position)
 
 
 class HistoryRecorder(TrackingRecorder, ABC):
@@ -356,7 +349,7 @@ class POPOHistoryRecorder(POPOTrackingRecorder, HistoryRecorder):
             self._max_tracking_ids[TRACKING_NAME] = 0
 
 
-def history_recorder(app: GameLog) -> HistoryRecorder:
+def history_recorder(app: EventStore) -> HistoryRecorder:
     """The history view for ``app``'s store, sharing its datastore (connections, schema)."""
     factory: Any = app.factory
     if isinstance(factory, POPOFactory):
@@ -374,136 +367,3 @@ def history_recorder(app: GameLog) -> HistoryRecorder:
     recorder = cls(datastore=factory.datastore)
     recorder.create_table()
     return cast(HistoryRecorder, recorder)
-
-
-# ---------------------------------------------------------------------------- reading games
-
-
-def read_records(app: GameLog, game_id: UUID) -> list[Record]:
-    """``app.records(game_id)``, faster: what the exports read (``GameNotFoundError`` if none).
-
-    With the default store settings (eventsourcing's JSON transcoder, no cipher, no
-    compression) a game event's stored state *is* its envelope as JSON: the envelope holds
-    only JSON values (DESIGN.md), so ``json.loads`` gives exactly what the mapper would,
-    without building event objects. Any other setting, or an event stored with a
-    ``class_version`` (to be upcast), goes through ``app.mapper`` as before.
-    """
-    stored = app.recorder.select_events(game_id)
-    if not stored or stored[0].topic != GAME_TOPICS[0]:
-        raise GameNotFoundError(game_id)
-    mapper = app.mapper
-    plain = (
-        mapper.cipher is None
-        and mapper.compressor is None
-        and type(mapper.transcoder) is JSONTranscoder
-    )
-    out: list[Record] = []
-    for item in stored:
-        if item.topic not in GAME_TOPICS:
-            continue
-        state = json.loads(item.state) if plain else None
-        if state is None or "class_version" in state:
-            out.append(stored_record(cast(Any, mapper.to_domain_event(item))))
-            continue
-        out.append(
-            {
-                "version": item.originator_version,
-                "event": state["event"],
-                "received_at": state["received_at"],
-                "client_at": state["client_at"],
-                "visible_to": state["visible_to"],
-                "hash": state["hash"],
-                "prev_hash": state["prev_hash"],
-            }
-        )
-    return out
-
-
-# ---------------------------------------------------------------------------- catching up
-
-
-class MatchHistory:
-    """Match histories of one GameLog: catch up from its notification log, then answer."""
-
-    def __init__(self, app: GameLog, *, batch_size: int = BATCH_SIZE) -> None:
-        self.app = app
-        self.view = history_recorder(app)
-        self.batch_size = batch_size
-        self._lock = threading.Lock()  # one catch-up at a time per process (others wait)
-
-    def catch_up(self, *, progress: Progress | None = None, limit: int | None = None) -> int:
-        """Fold every game notification after the tracked position; the number folded.
-
-        ``progress(done, total)`` is called after each batch with notification ids (of every
-        topic) covered so far and to cover. ``limit`` stops after about that many game
-        notifications (for tests of a restart in the middle).
-        """
-        folded = 0
-        with self._lock:
-            start = self.view.position()
-            total = max(0, (self.app.recorder.max_notification_id() or 0) - start)
-            while limit is None or folded < limit:
-                batch = self.batch_size if limit is None else min(self.batch_size, limit - folded)
-                step = self._step(batch)
-                if step is None:
-                    break
-                folded += step[0]
-                if progress is not None:
-                    progress(step[1] - start, max(total, step[1] - start))
-            if progress is not None:
-                progress(total, total)
-        return folded
-
-    def _step(self, batch: int) -> tuple[int, int] | None:
-        """Fold one batch: ``(notifications folded, new position)``, ``None`` if none left."""
-        while True:
-            position = self.view.position()
-            notes = self.app.recorder.select_notifications(
-                position, batch, topics=GAME_TOPICS, inclusive_of_start=False
-            )
-            if not notes:
-                return None
-            events = [(n.id, self.app.mapper.to_domain_event(n)) for n in notes]
-            stored = self.view.rows({str(e.originator_id) for _, e in events})
-            rows: dict[str, tuple[int, HistoryRow]] = {}
-            for seq, event in events:
-                gid = str(event.originator_id)
-                record = stored_record(cast(Any, event))
-                if gid in rows:
-                    first, row = rows[gid]
-                    rows[gid] = (first, fold_history(row, record, game_id=gid))
-                else:
-                    rows[gid] = (seq, fold_history(stored.get(gid), record, game_id=gid))
-            with self.app.writing():
-                committed = self.view.commit(position, rows, Tracking(TRACKING_NAME, notes[-1].id))
-            if committed:
-                return len(notes), notes[-1].id
-
-    def rebuild(self, *, progress: Progress | None = None) -> int:
-        """Drop every row and fold the whole log again; the number of notifications folded."""
-        with self._lock:
-            self.view.reset()
-        return self.catch_up(progress=progress)
-
-    # -- reads (each catches up first) ------------------------------------------------------
-
-    def rows(self) -> list[HistoryRow]:
-        """Every game's row, in creation order."""
-        self.catch_up()
-        return self.view.select()
-
-    def player(self, name: str) -> dict[str, Any]:
-        """``{player, games, totals, heroes}``: a player's games (newest last) and totals."""
-        self.catch_up()
-        entries = player_games(self.view.select(player=name), name)
-        return {
-            "player": entries[0]["player"] if entries else name,
-            "games": entries,
-            "totals": totals(entries),
-            "heroes": hero_totals(entries),
-        }
-
-    def event_games(self, label: str) -> list[HistoryRow]:
-        """The rows of an event's games (``labels.event == label``), in creation order."""
-        self.catch_up()
-        return self.view.select(event=label)

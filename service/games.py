@@ -1,8 +1,8 @@
-"""GameLog: the event-sourced application that records Munchkin games.
+"""GameLog: the use cases of recording Munchkin games (the service layer).
 
 One ``GameLog`` per process (the API's app factory makes it). Each method reads like a short
-script: load, decide, save. Storage is configuration (eventsourcing's ``PERSISTENCE_MODULE``,
-``SQLITE_DBNAME``, ``POSTGRES_*``), passed as ``env``.
+script: load, decide (the domain), save (:class:`adapters.eventstore.EventStore`, which this
+class extends with the use cases).
 
 What is stored, per game (all written in ONE ``save`` per request, so they commit together):
 
@@ -23,17 +23,13 @@ created concurrently, and every game's summary is committed with the game itself
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import Notification, RecordConflictError, Recording
-from eventsourcing.utils import get_topic
-
+from adapters.eventstore import EventStore, RecordConflictError
 from domain.cards import Catalog, normalize_card, sample_catalog
 from domain.errors import DomainError, InvalidCommand
 from domain.game import (
@@ -46,9 +42,7 @@ from domain.game import (
     stored_record,
     token_hash,
 )
-from domain.writer import GroupCommit, writer_lock_for, writing
 
-SNAPSHOT_INTERVAL = 100
 #: Games whose (immutable) token hashes are kept in memory.
 ACCESS_CACHE_SIZE = 10_000
 #: Roles that get a bearer token when a game is created.
@@ -57,7 +51,6 @@ GAME_ROLES = ("A", "B", "table", "judge")
 MAX_RETRIES = 5
 #: At most this many games are examined by one list query (the cursor then continues).
 LIST_SCAN_LIMIT = 1000
-_GAME_TOPICS = (get_topic(Game.Opened), get_topic(Game.Recorded))
 
 Render = Callable[[list[Record], int], dict[str, Any]]
 """Builds the response body of a batch from its new records and the new version."""
@@ -132,24 +125,11 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-class GameLog(Application):
+class GameLog(EventStore):
     """Records games: ``start_game``, ``handle`` (a batch of commands), and the reads."""
 
-    snapshotting_intervals = {Game: SNAPSHOT_INTERVAL}
-
     def __init__(self, env: Mapping[str, str] | None = None, *, catalog: Catalog | None = None):
-        env = dict(env) if env is not None else {}
-        # Keep recent games in memory and fast-forward them from the store on each read, so a
-        # request folds only the events written since (by this or another process).
-        env.setdefault("AGGREGATE_CACHE_MAXSIZE", "2000")
-        env.setdefault("AGGREGATE_CACHE_FASTFORWARD", "y")
         super().__init__(env)
-        self._writer_lock = writer_lock_for(
-            {k: self.env.get(k) or "" for k in ("PERSISTENCE_MODULE", "SQLITE_DBNAME")}
-        )
-        self._group_commit = (
-            GroupCommit(self._writer_lock, self.recorder) if self._writer_lock is not None else None
-        )
         self._access_cache: dict[UUID, GameAccess] = {}
         self.catalog = catalog if catalog is not None else sample_catalog()
 
@@ -237,7 +217,7 @@ class GameLog(Application):
         for _attempt in range(MAX_RETRIES):
             # Load the game BEFORE looking for the key: a batch committed in between is then
             # either seen here (replayed) or makes our save conflict (replayed below).
-            game = self._cached_game(game_id) if trust_cache else None
+            game = self.cached(game_id) if trust_cache else None
             if game is None:
                 game, trust_cache = self.game(game_id), False
             if idempotency_key is not None:
@@ -259,7 +239,7 @@ class GameLog(Application):
             response = render([stored_record(e) for e in pending], game.version)
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
-                summary: Any = self.repository.get(GameSummary.id_for(game_id))
+                summary: Any = self.load(GameSummary.id_for(game_id))
                 if summary.follow(game, at=received_at):
                     objs.append(summary)
             if idempotency_key is not None:
@@ -277,123 +257,12 @@ class GameLog(Application):
                 if expected_version is not None:
                     raise VersionConflictError(self.current_version(game_id)) from None
                 continue
-            self._cache_saved(game)
+            self.keep(game)
             return BatchOutcome(response=response, replayed=False)
         raise VersionConflictError(self.current_version(game_id))
 
-    def close(self) -> None:
-        if self._group_commit is not None:
-            self._group_commit.close()
-        super().close()
-
-    def writing(self) -> AbstractContextManager[None]:
-        """Hold this while writing to the store: SQLite writers queue on a lock file instead of
-        sleeping in SQLite's busy handler (see :mod:`domain.writer`); nothing for PostgreSQL."""
-        return writing(self._writer_lock)
-
-    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
-        """eventsourcing's ``save`` for our aggregates, without its per-object Protocol
-        ``isinstance`` checks (slow on Python 3.11): collect each aggregate's pending events and
-        record them all in one transaction, then take any snapshot that is due."""
-        processing = ProcessingEvent[UUID]()
-        for obj in objs:
-            processing.events.extend(obj.collect_events())
-            processing.aggregates[obj.id] = obj
-        processing.saved_kwargs.update(kwargs)
-        recordings = self._record(processing)
-        self._take_snapshots(processing)
-        self._notify(recordings)
-        return recordings
-
-    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
-        """eventsourcing's ``EventStore.put``, with the events encoded *before* the writer lock
-        is taken: only the insert and its commit are serialised (:meth:`writing`)."""
-        stored = [self.mapper.to_stored_event(e) for e in processing_event.events]
-        ids = self._insert(self.recorder, stored, processing_event)
-        return [
-            Recording(
-                event,
-                Notification(
-                    originator_id=s.originator_id,
-                    originator_version=s.originator_version,
-                    topic=s.topic,
-                    state=s.state,
-                    id=n,
-                ),
-            )
-            for event, s, n in zip(processing_event.events, stored, ids or (), strict=False)
-        ]
-
-    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
-        """Snapshot a game from the aggregate at hand (eventsourcing's default reads it back from
-        the store) whenever a save takes its version past a multiple of
-        :data:`SNAPSHOT_INTERVAL`; the snapshot is at the save's last version."""
-        if self.snapshots is None:
-            return
-        for aggregate in processing_event.aggregates.values():
-            if not isinstance(aggregate, Game):
-                continue
-            first = aggregate.version - sum(
-                1 for e in processing_event.events if e.originator_id == aggregate.id
-            )
-            if aggregate.version // SNAPSHOT_INTERVAL > first // SNAPSHOT_INTERVAL:
-                stored = self.snapshots.mapper.to_stored_event(Game.Snapshot.take(aggregate))
-                self._insert(self.snapshots.recorder, [stored], None)
-
-    def _insert(
-        self, recorder: Any, stored: list[Any], processing: ProcessingEvent[UUID] | None
-    ) -> Sequence[int] | None:
-        """``recorder.insert_events(stored)`` under the writer lock; a game batch on SQLite goes
-        through :class:`~domain.writer.GroupCommit` (one transaction for the batches queued)."""
-        kwargs: dict[str, Any] = {}
-        if processing is not None:
-            kwargs = {"tracking": processing.tracking, **processing.saved_kwargs}
-        grouped = (
-            recorder is self.recorder
-            and self._group_commit is not None
-            and kwargs.get("tracking") is None
-            and len(kwargs) <= 1
-        )
-        if grouped:
-            assert self._group_commit is not None
-            return self._group_commit.insert(stored)
-        with self.writing():
-            return recorder.insert_events(stored, **kwargs)
-
-    def _cached_game(self, game_id: UUID) -> Game | None:
-        """A detached copy of this process's cached game, as of the last time this process saw
-        it (None if it is not cached); it may be behind other processes' writes."""
-        cache = self.repository.cache
-        if cache is None:
-            return None
-        try:
-            cached: Any = cache.get(game_id)
-        except KeyError:
-            return None
-        return cached.detached() if isinstance(cached, Game) else None
-
-    def _cache_saved(self, game: Game) -> None:
-        """Put a just-saved game in the repository's cache, so the next read of it need not
-        fold again the events this process has just written (other processes' events are still
-        fast-forwarded from the store).
-
-        ``game`` itself goes in, not a copy: it is a detached copy that only this request held,
-        its pending events were collected by the save, and nothing reads the cache without
-        detaching first (:meth:`_cached_game`, :meth:`game`)."""
-        cache = self.repository.cache
-        if cache is not None:
-            try:
-                cached: Any = cache.get(game.id)
-            except KeyError:
-                cached = None
-            if cached is None or cached.version <= game.version:
-                cache.put(game.id, game)
-
     def _replay(self, game_id: UUID, key: str, fingerprint: str) -> BatchOutcome | None:
-        try:
-            record: Any = self.repository.get(IdempotencyRecord.id_for(game_id, key))
-        except AggregateNotFoundError:
-            return None
+        record: Any = self.load(IdempotencyRecord.id_for(game_id, key))
         if not isinstance(record, IdempotencyRecord) or record.game_id != game_id:
             return None
         if record.fingerprint != fingerprint:
@@ -439,28 +308,17 @@ class GameLog(Application):
             current = self.current_version(game_id)
             if not 1 <= version <= current:
                 raise VersionNotFoundError(version, current)
-        try:
-            if version is None:
-                game: Any = self.repository.get(
-                    game_id, deepcopy_from_cache=False, projector_func=_project
-                )
-            else:
-                game = self.repository.get(game_id, version=version)
-        except AggregateNotFoundError:
-            raise GameNotFoundError(game_id) from None
+        game = self.load(game_id, version)
         if not isinstance(game, Game):
             raise GameNotFoundError(game_id)
-        return game.detached() if version is None else game
+        return game
 
     def access(self, game_id: UUID) -> GameAccess:
         """The token hashes of a game; :class:`GameNotFoundError` if there is no such game."""
         cached = self._access_cache.get(game_id)
         if cached is not None:  # token hashes never change once issued
             return cached
-        try:
-            access: Any = self.repository.get(GameAccess.id_for(game_id), deepcopy_from_cache=False)
-        except AggregateNotFoundError:
-            raise GameNotFoundError(game_id) from None
+        access: Any = self.load(GameAccess.id_for(game_id))
         if not isinstance(access, GameAccess) or access.game_id != game_id:
             raise GameNotFoundError(game_id)
         if len(self._access_cache) >= ACCESS_CACHE_SIZE:
@@ -470,23 +328,26 @@ class GameLog(Application):
 
     def current_version(self, game_id: UUID) -> int:
         """The game's version, read from the store without rebuilding the game."""
-        last = self.recorder.select_events(game_id, desc=True, limit=1)
-        if not last or last[0].topic not in _GAME_TOPICS:
+        version = self.last_game_version(game_id)
+        if version is None:
             raise GameNotFoundError(game_id)
-        return int(last[0].originator_version)
+        return version
 
     def records(self, game_id: UUID, *, after: int = 0, limit: int | None = None) -> list[Record]:
         """Stored events with version > ``after`` (at most ``limit``), as plain records."""
         self.current_version(game_id)
-        events = self.events.get(game_id, gt=after or None, limit=limit)
-        return [stored_record(e) for e in events if isinstance(e, Game.Opened | Game.Recorded)]
+        return self.game_records(game_id, after=after, limit=limit)
+
+    def all_records(self, game_id: UUID) -> list[Record]:
+        """Every stored record of a game, read fast (what exports and histories read)."""
+        records = self.read_records(game_id)
+        if records is None:
+            raise GameNotFoundError(game_id)
+        return records
 
     def summary(self, game_id: UUID) -> dict[str, Any]:
         """The game's list entry (status, players, labels ...) plus its current version."""
-        try:
-            summary: Any = self.repository.get(GameSummary.id_for(game_id))
-        except AggregateNotFoundError:
-            raise GameNotFoundError(game_id) from None
+        summary: Any = self.load(GameSummary.id_for(game_id))
         if not isinstance(summary, GameSummary):
             raise GameNotFoundError(game_id)
         return {**summary.as_dict(), "version": self.current_version(game_id)}
@@ -507,21 +368,18 @@ class GameLog(Application):
         examined per call, so a page may hold fewer than ``limit`` items and still have a
         cursor).
         """
-        topic = get_topic(GameSummary.Opened)
         wanted_player = player.casefold() if player else None
         items: list[dict[str, Any]] = []
         position = cursor or 0
         scanned = 0
         while True:
-            page = self.recorder.select_notifications(
-                position, limit=100, topics=[topic], inclusive_of_start=False
-            )
+            page = self.notifications_of(GameSummary.Opened, position, 100)
             if not page:
                 return items, None
             for notification in page:
                 position = notification.id
                 scanned += 1
-                summary: Any = self.repository.get(notification.originator_id)
+                summary: Any = self.load(notification.originator_id)
                 if not isinstance(summary, GameSummary):
                     continue
                 if status and summary.status != status:
@@ -568,7 +426,7 @@ class GameLog(Application):
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
-                summary: Any = self.repository.get(GameSummary.id_for(game_id))
+                summary: Any = self.load(GameSummary.id_for(game_id))
                 if summary.follow(game, at=received_at):
                     objs.append(summary)
             try:
@@ -613,14 +471,6 @@ class GameLog(Application):
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
 
     # ------------------------------------------------------------ end of import (issue #5)
-
-
-def _project(aggregate: Any, events: Iterable[Any]) -> Any:
-    """eventsourcing's ``project_aggregate`` without its per-event Protocol ``isinstance``
-    assertion (slow on Python 3.11); every stored event of a game is a mutating event."""
-    for event in events:
-        aggregate = event.mutate(aggregate)
-    return aggregate
 
 
 def _new_card_id(used: set[str]) -> str:

@@ -1,4 +1,4 @@
-"""domain.writer: SQLite writers queue on a lock file (processes) and a thread lock (threads)."""
+"""adapters.sqlite_writer: SQLite writers queue on a lock file (processes) and a thread lock (threads)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.writer import WriterLock, writer_lock_for
+from adapters.sqlite_writer import WriterLock, writer_lock_for
 
 ROUNDS = 300
 
