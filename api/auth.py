@@ -23,7 +23,8 @@ from flask import current_app, g, request
 
 from api.errors import BadRequest, Forbidden, Unauthorized
 from domain.game import token_hash
-from service.games import GameLog, GameNotFoundError
+from service.errors import GameNotFoundError
+from service.games import GameLog
 
 ORGANIZER_TOKEN_FILE = "organizer_token"
 SEATS = ("A", "B")
@@ -143,19 +144,6 @@ def recorder_of_game(view: F) -> F:
         return view(*args, **kwargs)
 
     return cast(F, wrapper)
-
-
-def check_seats(viewer: str, actions: list[dict[str, Any]]) -> None:
-    """403 ``auth/wrong_seat`` if any action's ``seat`` is not one the viewer may act for."""
-    allowed = RECORDERS.get(viewer)
-    if allowed is None:
-        return
-    for index, action in enumerate(actions):
-        if action.get("seat") not in allowed:
-            raise Forbidden(
-                "auth/wrong_seat",
-                f"the {viewer} token may not act for seat {action.get('seat')!r} (action {index})",
-            )
 
 
 def idempotency_key() -> str | None:

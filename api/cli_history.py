@@ -47,7 +47,8 @@ from projections.export import (
     verify_records,
 )
 from projections.views import VIEWERS
-from service.games import GameAlreadyExistsError, GameLog, GameNotFoundError
+from service.errors import GameAlreadyExistsError, GameNotFoundError
+from service.games import GameLog
 from service.histories import MatchHistory
 
 FORMATS = ("json", "ndjson", "csv", "text")

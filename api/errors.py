@@ -36,10 +36,11 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
 from projections.export import ExportFormatError, ImportRejected
-from service.games import (
+from service.errors import (
     GameAlreadyExistsError,
     GameNotFoundError,
     IdempotencyKeyReusedError,
+    NotAllowedError,
     VersionConflictError,
     VersionNotFoundError,
 )
@@ -114,6 +115,10 @@ def handle_conflict(exc: VersionConflictError) -> Response:
     return _respond(409, error_body(exc.code, exc.message, current_version=exc.current_version))
 
 
+def handle_not_allowed(exc: NotAllowedError) -> Response:
+    return _respond(403, error_body(exc.code, exc.message))
+
+
 def handle_key_reused(exc: IdempotencyKeyReusedError) -> Response:
     return _respond(422, error_body(exc.code, exc.message))
 
@@ -175,6 +180,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(VersionNotFoundError, handle_not_found)
     app.register_error_handler(VersionConflictError, handle_conflict)
     app.register_error_handler(IdempotencyKeyReusedError, handle_key_reused)
+    app.register_error_handler(NotAllowedError, handle_not_allowed)
     app.register_error_handler(GameAlreadyExistsError, handle_already_exists)
     app.register_error_handler(ExportFormatError, handle_not_an_export)
     app.register_error_handler(ImportRejected, handle_import_rejected)

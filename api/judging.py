@@ -26,7 +26,7 @@ from domain import event_from_dict, evolve, initial_state
 from domain.game import Record
 from projections.replay import ReplayIndex, state_as_played
 from projections.views import state_view
-from service.games import VersionNotFoundError
+from service.errors import VersionNotFoundError
 
 State = dict[str, Any]
 

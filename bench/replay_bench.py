@@ -79,9 +79,6 @@ def record_long_game(app: Any, seed: int, events: int, loops: int) -> tuple[str,
     rng = random.Random(seed)
     looped = -1
 
-    def render(records: list[Any], version: int) -> dict[str, Any]:
-        return {"version": version}
-
     while True:
         state = log.game(gid).state
         if state["status"] == "finished" or state["version"] >= events:
@@ -105,10 +102,10 @@ def record_long_game(app: Any, seed: int, events: int, loops: int) -> tuple[str,
                     {"type": "resolve", "seat": active},
                 )
             ]
-            log.handle(gid, batch, actor="table", render=render)
+            log.record(gid, batch, actor="table")
             continue
         command = {k: v for k, v in rng.choice(peaceful(state)).items() if k != "salt"}
-        log.handle(gid, [command], actor="table", render=render)
+        log.record(gid, [command], actor="table")
     return str(gid), started.tokens["judge"]
 
 

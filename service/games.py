@@ -42,6 +42,15 @@ from domain.game import (
     stored_record,
     token_hash,
 )
+from projections.views import event_view
+from service.errors import (
+    GameAlreadyExistsError,
+    GameNotFoundError,
+    IdempotencyKeyReusedError,
+    NotAllowedError,
+    VersionConflictError,
+    VersionNotFoundError,
+)
 
 #: Games whose (immutable) token hashes are kept in memory.
 ACCESS_CACHE_SIZE = 10_000
@@ -52,54 +61,8 @@ MAX_RETRIES = 5
 #: At most this many games are examined by one list query (the cursor then continues).
 LIST_SCAN_LIMIT = 1000
 
-Render = Callable[[list[Record], int], dict[str, Any]]
-"""Builds the response body of a batch from its new records and the new version."""
-
-
-class GameNotFoundError(LookupError):
-    """No game has this id."""
-
-    code = "game/not_found"
-
-    def __init__(self, game_id: object) -> None:
-        super().__init__(f"no game {game_id}")
-        self.message = f"no game {game_id}"
-
-
-class VersionConflictError(Exception):
-    """The game is not at the version the client expected (or another write won a race)."""
-
-    code = "game/version_conflict"
-
-    def __init__(self, current_version: int, expected: int | None = None) -> None:
-        if expected is None:
-            message = f"the game changed concurrently; it is now at version {current_version}"
-        else:
-            message = f"expected version {expected}, the game is at version {current_version}"
-        super().__init__(message)
-        self.message = message
-        self.current_version = current_version
-
-
-class VersionNotFoundError(LookupError):
-    """``?at=<version>`` names a version the game has not reached."""
-
-    code = "game/version_not_found"
-
-    def __init__(self, version: int, current_version: int) -> None:
-        self.message = f"version {version} does not exist; the game is at version {current_version}"
-        super().__init__(self.message)
-        self.current_version = current_version
-
-
-class IdempotencyKeyReusedError(Exception):
-    """An ``Idempotency-Key`` already used for a different request on this game."""
-
-    code = "request/idempotency_key_reused"
-
-    def __init__(self) -> None:
-        self.message = "this Idempotency-Key was already used for a different request"
-        super().__init__(self.message)
+#: Roles that may record actions for any seat of the game (a seat token acts for itself only).
+RECORD_ANY_SEAT = ("table", "judge")
 
 
 @dataclass(frozen=True)
@@ -182,23 +145,25 @@ class GameLog(EventStore):
         self.save(game, access, summary)
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
 
-    def handle(
+    def record(
         self,
         game_id: UUID,
         actions: Sequence[Mapping[str, Any]],
         *,
         actor: str,
-        render: Render,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> BatchOutcome:
         """Record a batch of actions atomically; all are decided or none is stored.
 
         ``actions`` are command dicts plus an optional ``at`` (client time, kept as
-        ``client_at``). ``attack`` commands get a fresh server ``salt``. With an
-        ``idempotency_key`` the first response is stored in the same save and returned again
-        for any repeat of the same request.
+        ``client_at``). ``attack`` commands get a fresh server ``salt``. ``actor`` is the
+        caller's role: a seat may act only for itself (403 ``auth/wrong_seat``), the table and
+        the judge for any seat. The response holds the new events as ``actor`` may see them.
+        With an ``idempotency_key`` the first response is stored in the same save and returned
+        again for any repeat of the same request.
         """
+
         fingerprint = (
             ""
             if idempotency_key is None
@@ -220,6 +185,8 @@ class GameLog(EventStore):
             game = self.cached(game_id) if trust_cache else None
             if game is None:
                 game, trust_cache = self.game(game_id), False
+            if _attempt == 0:
+                _check_seats(actor, actions, tuple(game.state["seats"]))
             if idempotency_key is not None:
                 replay = self._replay(game_id, idempotency_key, fingerprint)
                 if replay is not None:
@@ -236,7 +203,10 @@ class GameLog(EventStore):
                     continue
                 raise
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
-            response = render([stored_record(e) for e in pending], game.version)
+            response = {
+                "version": game.version,
+                "events": [event_view(stored_record(e), actor) for e in pending],
+            }
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
                 summary: Any = self.load(GameSummary.id_for(game_id))
@@ -473,6 +443,20 @@ class GameLog(EventStore):
     # ------------------------------------------------------------ end of import (issue #5)
 
 
+def _check_seats(actor: str, actions: Sequence[Mapping[str, Any]], seats: tuple[str, ...]) -> None:
+    """A seat may act only for itself, the table for any seat of the game, the judge for
+    anyone (``"rules"`` included); else :class:`NotAllowedError` ``auth/wrong_seat``."""
+    if actor == "judge":
+        return
+    allowed = seats if actor in RECORD_ANY_SEAT else (actor,)
+    for index, action in enumerate(actions):
+        if action.get("seat") not in allowed:
+            raise NotAllowedError(
+                "auth/wrong_seat",
+                f"the {actor} token may not act for seat {action.get('seat')!r} (action {index})",
+            )
+
+
 def _new_card_id(used: set[str]) -> str:
     """A random opaque card instance id, unique within the game."""
     while True:
@@ -498,16 +482,3 @@ def _commands(actions: Sequence[Mapping[str, Any]]) -> list[tuple[dict[str, Any]
         client_at = action.get("at")
         out.append((command, None if client_at is None else str(client_at)))
     return out
-
-
-# ---------------------------------------------------------------- import (issue #5)
-
-
-class GameAlreadyExistsError(Exception):
-    """An imported game's id is already taken here (a game keeps its id when imported)."""
-
-    code = "game/already_exists"
-
-    def __init__(self, game_id: object) -> None:
-        self.message = f"game {game_id} already exists"
-        super().__init__(self.message)

@@ -11,7 +11,6 @@ from flask_smorest import Blueprint
 from marshmallow import missing
 
 from api.auth import (
-    check_seats,
     current_viewer,
     gamelog,
     idempotency_key,
@@ -35,7 +34,6 @@ from api.schemas import (
     GameSummarySchema,
     StateViewSchema,
 )
-from domain.game import Record
 from projections.views import event_view
 from service.games import StartedGame
 
@@ -234,22 +232,12 @@ class GameActions(MethodView):
         kept as the client's time beside the server's. The response holds the new events as
         the caller may see them.
         """
-        gid = parse_game_id(game_id)
-        viewer = current_viewer(gid)
-        actions = body["actions"]
-        check_seats(viewer, actions)
-        key = idempotency_key()
-
-        def render(records: list[Record], version: int) -> dict[str, Any]:
-            return {"version": version, "events": [event_view(r, viewer) for r in records]}
-
-        outcome = gamelog().handle(
-            gid,
-            actions,
-            actor=viewer,
-            render=render,
+        outcome = gamelog().record(
+            parse_game_id(game_id),
+            body["actions"],
+            actor=current_viewer(),
             expected_version=body.get("expected_version"),
-            idempotency_key=key,
+            idempotency_key=idempotency_key(),
         )
         if outcome.replayed:
             return outcome.response, {"Idempotent-Replayed": "true"}

@@ -63,7 +63,7 @@ from domain.game import Game, Record
 from projections.export import verify_records
 from projections.replay import diff_view, state_diff, undo_steps
 from projections.views import event_view, sees_whole_log, state_view
-from service.games import VersionNotFoundError
+from service.errors import VersionNotFoundError
 
 blp = ApiBlueprint(
     "judge",

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.routes import exports
-from service.games import GameNotFoundError
+from service.errors import GameNotFoundError
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
 
 DATA = Path(__file__).resolve().parent.parent / "data"

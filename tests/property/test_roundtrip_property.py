@@ -26,7 +26,8 @@ from projections.export import (
     import_game,
     read_export,
 )
-from service.games import GameLog, GameNotFoundError
+from service.errors import GameNotFoundError
+from service.games import GameLog
 from tests.unit.seeded_games import play, records_for
 
 SETTINGS = settings(

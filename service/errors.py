@@ -1,0 +1,68 @@
+"""The service's errors: each has a stable ``code``; :mod:`api.errors` maps them to HTTP."""
+
+from __future__ import annotations
+
+
+class GameNotFoundError(LookupError):
+    """No game has this id."""
+
+    code = "game/not_found"
+
+    def __init__(self, game_id: object) -> None:
+        super().__init__(f"no game {game_id}")
+        self.message = f"no game {game_id}"
+
+
+class VersionConflictError(Exception):
+    """The game is not at the version the client expected (or another write won a race)."""
+
+    code = "game/version_conflict"
+
+    def __init__(self, current_version: int, expected: int | None = None) -> None:
+        if expected is None:
+            message = f"the game changed concurrently; it is now at version {current_version}"
+        else:
+            message = f"expected version {expected}, the game is at version {current_version}"
+        super().__init__(message)
+        self.message = message
+        self.current_version = current_version
+
+
+class VersionNotFoundError(LookupError):
+    """``?at=<version>`` names a version the game has not reached."""
+
+    code = "game/version_not_found"
+
+    def __init__(self, version: int, current_version: int) -> None:
+        self.message = f"version {version} does not exist; the game is at version {current_version}"
+        super().__init__(self.message)
+        self.current_version = current_version
+
+
+class IdempotencyKeyReusedError(Exception):
+    """An ``Idempotency-Key`` already used for a different request on this game."""
+
+    code = "request/idempotency_key_reused"
+
+    def __init__(self) -> None:
+        self.message = "this Idempotency-Key was already used for a different request"
+        super().__init__(self.message)
+
+
+class GameAlreadyExistsError(Exception):
+    """An imported game's id is already taken here (a game keeps its id when imported)."""
+
+    code = "game/already_exists"
+
+    def __init__(self, game_id: object) -> None:
+        self.message = f"game {game_id} already exists"
+        super().__init__(self.message)
+
+
+class NotAllowedError(Exception):
+    """The caller's role may not do this (``auth/...``); HTTP 403."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
