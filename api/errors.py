@@ -41,6 +41,7 @@ from service.errors import (
     GameNotFoundError,
     IdempotencyKeyReusedError,
     NotAllowedError,
+    NotFoundInGameError,
     VersionConflictError,
     VersionNotFoundError,
 )
@@ -106,7 +107,9 @@ def handle_domain_error(exc: DomainError) -> Response:
     return _respond(422, error_body(exc.code, exc.message, rule=exc.rule))
 
 
-def handle_not_found(exc: GameNotFoundError | VersionNotFoundError) -> Response:
+def handle_not_found(
+    exc: GameNotFoundError | VersionNotFoundError | NotFoundInGameError,
+) -> Response:
     current = getattr(exc, "current_version", None)
     return _respond(404, error_body(exc.code, exc.message, current_version=current))
 
@@ -178,6 +181,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(DomainError, handle_domain_error)
     app.register_error_handler(GameNotFoundError, handle_not_found)
     app.register_error_handler(VersionNotFoundError, handle_not_found)
+    app.register_error_handler(NotFoundInGameError, handle_not_found)
     app.register_error_handler(VersionConflictError, handle_conflict)
     app.register_error_handler(IdempotencyKeyReusedError, handle_key_reused)
     app.register_error_handler(NotAllowedError, handle_not_allowed)

@@ -20,7 +20,7 @@ schema dump, JSON), ``--samples`` requests each, at seeded random points:
 * ``GET /api/games/<id>/events/<v>`` -- one event with causes, effects, diff and state;
 * ``GET /api/games/<id>/timeline`` -- the whole game in outline.
 
-The per-process state cache (``api.judging.ReplayCache``) is emptied before every timed request,
+The per-process state cache (``service.replays.Replays``) is emptied before every timed request,
 so each one rebuilds its states from the nearest snapshot: these are the uncached figures (a
 viewer scrubbing back and forth does better). The replay index (turns, causes, timeline) stays
 cached, as in a running server; the first request of a game builds it (one fold of the whole
@@ -111,9 +111,7 @@ def record_long_game(app: Any, seed: int, events: int, loops: int) -> tuple[str,
 
 def timed(client: Any, path: str, token: str) -> float:
     """One request's wall time in ms, with the per-process state cache emptied first."""
-    cache = client.application.extensions.get("munchlog_replay")
-    if cache is not None:
-        cache.forget_states()
+    client.application.extensions["munchlog"].replays.forget_states()
     start = time.perf_counter()
     response = client.get(path, headers={"Authorization": f"Bearer {token}"})
     elapsed = (time.perf_counter() - start) * 1000

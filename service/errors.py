@@ -66,3 +66,13 @@ class NotAllowedError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class NotFoundInGameError(LookupError):
+    """Something inside a game that does not exist (``game/turn_not_found``,
+    ``dispute/not_found``); HTTP 404."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message

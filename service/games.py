@@ -51,6 +51,7 @@ from service.errors import (
     VersionConflictError,
     VersionNotFoundError,
 )
+from service.replays import Replays
 
 #: Games whose (immutable) token hashes are kept in memory.
 ACCESS_CACHE_SIZE = 10_000
@@ -93,6 +94,7 @@ class GameLog(EventStore):
 
     def __init__(self, env: Mapping[str, str] | None = None, *, catalog: Catalog | None = None):
         super().__init__(env)
+        self.replays = Replays(self)
         self._access_cache: dict[UUID, GameAccess] = {}
         self.catalog = catalog if catalog is not None else sample_catalog()
 

@@ -48,7 +48,6 @@ from api.judge_schemas import (
     ViewQuerySchema,
 )
 from api.judging import (
-    NotFound,
     record_at,
     records_between,
     replay_cache,
@@ -63,7 +62,7 @@ from domain.game import Game, Record
 from projections.export import verify_records
 from projections.replay import diff_view, state_diff, undo_steps
 from projections.views import event_view, sees_whole_log, state_view
-from service.errors import VersionNotFoundError
+from service.errors import NotFoundInGameError, VersionNotFoundError
 
 blp = ApiBlueprint(
     "judge",
@@ -323,13 +322,17 @@ class Ruling(MethodView):
             raise Forbidden("auth/judge_only", "only the judge may rule on a dispute")
         log = gamelog()
         if dispute_id not in (replay_cache().index(gid).state.get("disputes") or {}):
-            raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
+            raise NotFoundInGameError(
+                "dispute/not_found", f"no dispute {dispute_id!r} in this game"
+            )
 
         def build(game: Game) -> list[Event]:
             state = game.state
             dispute = (state.get("disputes") or {}).get(dispute_id)
             if dispute is None:
-                raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
+                raise NotFoundInGameError(
+                    "dispute/not_found", f"no dispute {dispute_id!r} in this game"
+                )
             if dispute["rulings"]:
                 raise ImpossibleCommand(
                     "dispute/already_ruled", f"dispute {dispute_id} has a ruling already"
