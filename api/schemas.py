@@ -214,12 +214,6 @@ class GameListSchema(ma.Schema):
     )
 
 
-class StateQuerySchema(Strict):
-    at = fields.Integer(
-        validate=validate.Range(min=1), metadata={"description": "a past version to show"}
-    )
-
-
 class SeatViewSchema(ma.Schema):
     player = fields.String()
     hero = fields.Raw(allow_none=True)
