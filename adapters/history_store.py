@@ -44,8 +44,9 @@ from projections.history import HistoryRow
 if TYPE_CHECKING:
     from adapters.eventstore import EventStore
 
-#: The tracking row's key (``application_name`` column).
-TRACKING_NAME = "GameLog/history"
+#: The tracking row's key (``application_name`` column). The ``-2`` is the projection's layout:
+#: a new layout gets a new key, so its rows are rebuilt from the whole log on first use.
+TRACKING_NAME = "GameLog/history-2"
 
 
 def tracking_at(position: int) -> Tracking:
@@ -75,86 +76,143 @@ class HistoryRecorder(TrackingRecorder, ABC):
 
     @abstractmethod
     def select(self, *, player: str | None = None, event: str | None = None) -> list[HistoryRow]:
-        """Rows in creation order: all, a player's (either seat, case-insensitive) or an
-        event's (``labels.event``)."""
+        """Rows in creation order: all, a player's (any seat, case-insensitive) or an event's
+        (``labels.event``)."""
 
     @abstractmethod
     def reset(self) -> None:
         """Delete every row and put the position back to 0, atomically."""
 
 
-def _columns(row: Mapping[str, Any]) -> tuple[str, str | None, str, str, str]:
-    label = row["labels"].get("event")
-    return (
-        str(row["created_at"]),
-        None if label is None else str(label),
-        str(row["seats"]["A"]["player"]).casefold(),
-        str(row["seats"]["B"]["player"]).casefold(),
-        json.dumps(row, sort_keys=True, separators=(",", ":")),
-    )
+def _players(row: Mapping[str, Any]) -> list[str]:
+    """The row's players, case-folded, once each (a player may hold two seats)."""
+    return sorted({str(seat["player"]).casefold() for seat in row["seats"].values()})
+
+
+class _SqlHistory(HistoryRecorder):
+    """The SQL both back ends share. Two tables: ``history_rows`` (a game's row as JSON, its
+    creation order ``seq``, its ``event`` label) and ``history_players`` (one line per player
+    of a game, case-folded: a game has 2 to 6 seats). ``mark`` is the driver's placeholder;
+    ``rows_table``, ``players_table`` and ``tracking_table`` are the quoted table names."""
+
+    mark = "?"
+    rows_table = "history_rows"
+    players_table = "history_players"
+    tracking_table = "tracking"
+    datastore: Any
+
+    def create_statements(self) -> list[str]:
+        return [
+            f"CREATE TABLE IF NOT EXISTS {self.rows_table} (game_id TEXT PRIMARY KEY, "
+            "seq BIGINT NOT NULL, created_at TEXT, event TEXT, row TEXT NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS history_rows_seq ON {self.rows_table} (seq)",
+            f"CREATE INDEX IF NOT EXISTS history_rows_event ON {self.rows_table} (event)",
+            f"CREATE TABLE IF NOT EXISTS {self.players_table} (game_id TEXT NOT NULL, "
+            "player TEXT NOT NULL, PRIMARY KEY (game_id, player))",
+            f"CREATE INDEX IF NOT EXISTS history_players_player ON {self.players_table} (player)",
+            # the first layout (player_a/player_b columns) is a projection: dropped, rebuilt
+            f"DROP TABLE IF EXISTS {self.rows_table.replace('history_rows', 'history_games')}",
+        ]
+
+    def _locked_position(self, c: Any) -> int:
+        """The position, locked for the rest of the write transaction (-1 if none)."""
+        raise NotImplementedError
+
+    def position(self) -> int:
+        return self.max_tracking_id(TRACKING_NAME) or 0
+
+    def rows(self, game_ids: Iterable[str]) -> dict[str, HistoryRow]:
+        ids = list(game_ids)
+        out: dict[str, HistoryRow] = {}
+        with self.datastore.transaction(commit=False) as c:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join([self.mark] * len(chunk))
+                c.execute(
+                    f"SELECT game_id, row FROM {self.rows_table} WHERE game_id IN ({marks})",
+                    chunk,
+                )
+                out.update((r["game_id"], json.loads(r["row"])) for r in c.fetchall())
+        return out
+
+    def commit(
+        self, expected: int, rows: Mapping[str, tuple[int, HistoryRow]], tracking: Tracking
+    ) -> bool:
+        m = self.mark
+        with self.datastore.transaction(commit=True) as c:
+            if self._locked_position(c) != expected:
+                return False  # nothing was written
+            c.executemany(
+                f"INSERT INTO {self.rows_table} VALUES ({m}, {m}, {m}, {m}, {m}) "
+                "ON CONFLICT (game_id) DO UPDATE SET created_at = excluded.created_at, "
+                "event = excluded.event, row = excluded.row",
+                [
+                    (
+                        gid,
+                        seq,
+                        str(row["created_at"]),
+                        row["labels"].get("event"),
+                        json.dumps(row, sort_keys=True, separators=(",", ":")),
+                    )
+                    for gid, (seq, row) in rows.items()
+                ],
+            )
+            players = [(gid, p) for gid, (_, row) in rows.items() for p in _players(row)]
+            if players:
+                c.executemany(
+                    f"INSERT INTO {self.players_table} VALUES ({m}, {m}) "
+                    "ON CONFLICT (game_id, player) DO NOTHING",
+                    players,
+                )
+            self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
+        return True
+
+    def select(self, *, player: str | None = None, event: str | None = None) -> list[HistoryRow]:
+        sql, params = f"SELECT row FROM {self.rows_table}", []
+        if player is not None:
+            sql += (
+                f" WHERE game_id IN (SELECT game_id FROM {self.players_table} "
+                f"WHERE player = {self.mark})"
+            )
+            params.append(player.casefold())
+        elif event is not None:
+            sql += f" WHERE event = {self.mark}"
+            params.append(event)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(sql + " ORDER BY seq", params)
+            return [json.loads(r["row"]) for r in c.fetchall()]
+
+    def reset(self) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            self._locked_position(c)
+            c.execute(f"DELETE FROM {self.rows_table}")
+            c.execute(f"DELETE FROM {self.players_table}")
+            c.execute(
+                f"UPDATE {self.tracking_table} SET notification_id = 0 "
+                f"WHERE application_name = {self.mark}",
+                (TRACKING_NAME,),
+            )
 
 
 # ---------------------------------------------------------------------------- SQLite
 
 
 def _sqlite_recorder_class() -> type[HistoryRecorder]:
-    from eventsourcing.sqlite import SQLiteCursor, SQLiteTrackingRecorder
+    from eventsourcing.sqlite import SQLiteTrackingRecorder
 
-    class SQLiteHistoryRecorder(SQLiteTrackingRecorder, HistoryRecorder):
-        """History rows in the GameLog's SQLite file (table ``history_games``)."""
+    class SQLiteHistoryRecorder(SQLiteTrackingRecorder, _SqlHistory):
+        """History rows in the GameLog's SQLite file."""
 
         def construct_create_table_statements(self) -> list[str]:
-            return [
-                *super().construct_create_table_statements(),
-                "CREATE TABLE IF NOT EXISTS history_games (game_id TEXT PRIMARY KEY, "
-                "seq INTEGER NOT NULL, created_at TEXT, event TEXT, player_a TEXT, "
-                "player_b TEXT, row TEXT NOT NULL)",
-                "CREATE INDEX IF NOT EXISTS history_games_seq ON history_games (seq)",
-                "CREATE INDEX IF NOT EXISTS history_games_event ON history_games (event)",
-                "CREATE INDEX IF NOT EXISTS history_games_a ON history_games (player_a)",
-                "CREATE INDEX IF NOT EXISTS history_games_b ON history_games (player_b)",
-            ]
+            return [*super().construct_create_table_statements(), *self.create_statements()]
 
         def create_table(self) -> None:
             super().create_table()
             with self.datastore.transaction(commit=True) as c:
                 c.execute("INSERT OR IGNORE INTO tracking VALUES (?, 0)", (TRACKING_NAME,))
 
-        def position(self) -> int:
-            return self.max_tracking_id(TRACKING_NAME) or 0
-
-        def rows(self, game_ids: Iterable[str]) -> dict[str, HistoryRow]:
-            ids = list(game_ids)
-            out: dict[str, HistoryRow] = {}
-            with self.datastore.transaction(commit=False) as c:
-                for start in range(0, len(ids), 500):
-                    chunk = ids[start : start + 500]
-                    marks = ",".join("?" * len(chunk))
-                    c.execute(
-                        f"SELECT game_id, row FROM history_games WHERE game_id IN ({marks})",
-                        chunk,
-                    )
-                    out.update((r["game_id"], json.loads(r["row"])) for r in c.fetchall())
-            return out
-
-        def commit(
-            self, expected: int, rows: Mapping[str, tuple[int, HistoryRow]], tracking: Tracking
-        ) -> bool:
-            with self.datastore.transaction(commit=True) as c:
-                if self._locked_position(c) != expected:
-                    return False  # nothing was written
-                c.executemany(
-                    "INSERT INTO history_games VALUES (?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (game_id) DO UPDATE SET created_at = excluded.created_at, "
-                    "event = excluded.event, player_a = excluded.player_a, "
-                    "player_b = excluded.player_b, row = excluded.row",
-                    [(gid, seq, *_columns(row)) for gid, (seq, row) in rows.items()],
-                )
-                self._insert_tracking(c, tracking)
-            return True
-
-        @staticmethod
-        def _locked_position(c: SQLiteCursor) -> int:
+        def _locked_position(self, c: Any) -> int:
+            # An UPDATE takes SQLite's write lock: concurrent catch-ups serialise here.
             c.execute(
                 "UPDATE tracking SET notification_id = notification_id "
                 "WHERE application_name = ? RETURNING notification_id",
@@ -163,140 +221,52 @@ def _sqlite_recorder_class() -> type[HistoryRecorder]:
             found = c.fetchone()
             return int(found[0]) if found is not None else -1
 
-        def select(
-            self, *, player: str | None = None, event: str | None = None
-        ) -> list[HistoryRow]:
-            sql, params = "SELECT row FROM history_games", []
-            if player is not None:
-                sql += " WHERE (player_a = ? OR player_b = ?)"
-                params += [player.casefold()] * 2
-            elif event is not None:
-                sql += " WHERE event = ?"
-                params.append(event)
-            with self.datastore.transaction(commit=False) as c:
-                c.execute(sql + " ORDER BY seq", params)
-                return [json.loads(r["row"]) for r in c.fetchall()]
-
-        def reset(self) -> None:
-            with self.datastore.transaction(commit=True) as c:
-                self._locked_position(c)
-                c.execute("DELETE FROM history_games")
-                c.execute(
-                    "UPDATE tracking SET notification_id = 0 WHERE application_name = ?",
-                    (TRACKING_NAME,),
-                )
-
     return SQLiteHistoryRecorder
 
 
 # ---------------------------------------------------------------------------- PostgreSQL
 
 
+def _quoted(*names: str) -> str:
+    return ".".join('"' + name.replace('"', '""') + '"' for name in names)
+
+
 def _postgres_recorder_class() -> type[HistoryRecorder]:
     from eventsourcing.postgres import PostgresTrackingRecorder
-    from psycopg import Cursor
-    from psycopg.sql import SQL, Identifier
+    from psycopg.sql import SQL, Composed
 
-    class PostgresHistoryRecorder(PostgresTrackingRecorder, HistoryRecorder):
-        """History rows in the GameLog's schema (tables ``history_games``, ``history_tracking``)."""
+    class PostgresHistoryRecorder(PostgresTrackingRecorder, _SqlHistory):
+        """History rows in the GameLog's schema (tracking table ``history_tracking``)."""
+
+        mark = "%s"
 
         def __init__(self, datastore: Any) -> None:
             super().__init__(datastore, tracking_table_name="history_tracking")
-            schema = Identifier(self.datastore.schema)
-            self.games = SQL("{0}.{1}").format(schema, Identifier("history_games"))
-            self.tracking = SQL("{0}.{1}").format(schema, Identifier(self.tracking_table_name))
+            schema = self.datastore.schema
+            self.rows_table = _quoted(schema, "history_rows")
+            self.players_table = _quoted(schema, "history_players")
+            self.tracking_table = _quoted(schema, self.tracking_table_name)
             self.sql_create_statements.extend(
-                [
-                    SQL(
-                        "CREATE TABLE IF NOT EXISTS {0} (game_id text PRIMARY KEY, "
-                        "seq bigint NOT NULL, created_at text, event text, player_a text, "
-                        "player_b text, row text NOT NULL)"
-                    ).format(self.games),
-                    *(
-                        SQL("CREATE INDEX IF NOT EXISTS {0} ON {1} ({2})").format(
-                            Identifier(f"history_games_{column}"), self.games, Identifier(column)
-                        )
-                        for column in ("seq", "event", "player_a", "player_b")
-                    ),
-                ]
+                Composed([SQL(sql)]) for sql in self.create_statements()
             )
 
         def create_table(self) -> None:
             super().create_table()
             with self.datastore.transaction(commit=True) as curs:
                 curs.execute(
-                    SQL(
-                        "INSERT INTO {0} VALUES (%s, 0) ON CONFLICT (application_name) DO NOTHING"
-                    ).format(self.tracking),
+                    f"INSERT INTO {self.tracking_table} VALUES (%s, 0) "
+                    "ON CONFLICT (application_name) DO NOTHING",
                     (TRACKING_NAME,),
                 )
 
-        def position(self) -> int:
-            return self.max_tracking_id(TRACKING_NAME) or 0
-
-        def rows(self, game_ids: Iterable[str]) -> dict[str, HistoryRow]:
-            ids = list(game_ids)
-            with self.datastore.transaction(commit=False) as curs:
-                curs.execute(
-                    SQL("SELECT game_id, row FROM {0} WHERE game_id = ANY(%s)").format(self.games),
-                    (ids,),
-                )
-                return {r["game_id"]: json.loads(r["row"]) for r in curs.fetchall()}
-
-        def commit(
-            self, expected: int, rows: Mapping[str, tuple[int, HistoryRow]], tracking: Tracking
-        ) -> bool:
-            with self.datastore.transaction(commit=True) as curs:
-                if self._locked_position(curs) != expected:
-                    return False  # nothing was written
-                curs.executemany(
-                    SQL(
-                        "INSERT INTO {0} VALUES (%s, %s, %s, %s, %s, %s, %s) "
-                        "ON CONFLICT (game_id) DO UPDATE SET created_at = excluded.created_at, "
-                        "event = excluded.event, player_a = excluded.player_a, "
-                        "player_b = excluded.player_b, row = excluded.row"
-                    ).format(self.games),
-                    [(gid, seq, *_columns(row)) for gid, (seq, row) in rows.items()],
-                )
-                self._insert_tracking(curs, tracking)
-            return True
-
-        def _locked_position(self, curs: Cursor[Any]) -> int:
-            curs.execute(
-                SQL(
-                    "SELECT notification_id FROM {0} WHERE application_name = %s FOR UPDATE"
-                ).format(self.tracking),
+        def _locked_position(self, c: Any) -> int:
+            c.execute(
+                f"SELECT notification_id FROM {self.tracking_table} "
+                "WHERE application_name = %s FOR UPDATE",
                 (TRACKING_NAME,),
             )
-            found = curs.fetchone()
+            found = c.fetchone()
             return int(found["notification_id"]) if found is not None else -1
-
-        def select(
-            self, *, player: str | None = None, event: str | None = None
-        ) -> list[HistoryRow]:
-            where, params = SQL(""), []
-            if player is not None:
-                where = SQL(" WHERE (player_a = %s OR player_b = %s)")
-                params += [player.casefold()] * 2
-            elif event is not None:
-                where = SQL(" WHERE event = %s")
-                params.append(event)
-            with self.datastore.transaction(commit=False) as curs:
-                curs.execute(
-                    SQL("SELECT row FROM {0}{1} ORDER BY seq").format(self.games, where), params
-                )
-                return [json.loads(r["row"]) for r in curs.fetchall()]
-
-        def reset(self) -> None:
-            with self.datastore.transaction(commit=True) as curs:
-                self._locked_position(curs)
-                curs.execute(SQL("DELETE FROM {0}").format(self.games))
-                curs.execute(
-                    SQL("UPDATE {0} SET notification_id = 0 WHERE application_name = %s").format(
-                        self.tracking
-                    ),
-                    (TRACKING_NAME,),
-                )
 
     return PostgresHistoryRecorder
 
