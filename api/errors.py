@@ -177,19 +177,23 @@ def handle_unexpected(exc: Exception) -> Response:
 
 def init_app(app: Flask) -> None:
     """Register the handlers (after flask-smorest's, which they replace)."""
-    app.register_error_handler(ApiError, handle_api_error)
-    app.register_error_handler(DomainError, handle_domain_error)
-    app.register_error_handler(GameNotFoundError, handle_not_found)
-    app.register_error_handler(VersionNotFoundError, handle_not_found)
-    app.register_error_handler(NotFoundInGameError, handle_not_found)
-    app.register_error_handler(VersionConflictError, handle_conflict)
-    app.register_error_handler(IdempotencyKeyReusedError, handle_key_reused)
-    app.register_error_handler(NotAllowedError, handle_not_allowed)
-    app.register_error_handler(GameAlreadyExistsError, handle_already_exists)
-    app.register_error_handler(ExportFormatError, handle_not_an_export)
-    app.register_error_handler(ImportRejected, handle_import_rejected)
-    app.register_error_handler(HTTPException, handle_http_exception)
-    app.register_error_handler(Exception, handle_unexpected)
+    handlers: list[tuple[type[Exception], Any]] = [
+        (ApiError, handle_api_error),
+        (DomainError, handle_domain_error),
+        (GameNotFoundError, handle_not_found),
+        (VersionNotFoundError, handle_not_found),
+        (NotFoundInGameError, handle_not_found),
+        (VersionConflictError, handle_conflict),
+        (IdempotencyKeyReusedError, handle_key_reused),
+        (NotAllowedError, handle_not_allowed),
+        (GameAlreadyExistsError, handle_already_exists),
+        (ExportFormatError, handle_not_an_export),
+        (ImportRejected, handle_import_rejected),
+        (HTTPException, handle_http_exception),
+        (Exception, handle_unexpected),
+    ]
+    for exc_class, handler in handlers:
+        app.register_error_handler(exc_class, handler)
 
 
 class Parser(FlaskParser):
