@@ -9,8 +9,8 @@ malformed request (schema, JSON, domain    400     ``request/...``
 ``InvalidCommand``)
 missing / unknown / malformed credentials  401     ``auth/...``
 credentials not allowed to do this         403     ``auth/...``
-unknown game, version, route               404     ``game/not_found``, ``game/version_not_found``,
-                                                   ``request/not_found``
+unknown game, version, route, dispute      404     ``game/not_found``, ``game/version_not_found``,
+(domain ``NotFound``)                              ``request/not_found``, ``dispute/not_found``
 method not allowed                         405     ``request/method_not_allowed``
 stale ``expected_version`` / lost race     409     ``game/version_conflict`` (+``current_version``)
 imported game id already here              409     ``game/already_exists``
@@ -41,7 +41,7 @@ from domain.application import (
     VersionConflictError,
     VersionNotFoundError,
 )
-from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
+from domain.errors import DomainError, InvalidCommand, NotFound
 from projections.export import ExportFormatError, ImportRejected
 
 log = logging.getLogger(__name__)
@@ -100,8 +100,9 @@ def handle_api_error(exc: ApiError) -> Response:
 def handle_domain_error(exc: DomainError) -> Response:
     if isinstance(exc, InvalidCommand):
         return _respond(400, error_body(exc.code, exc.message, fields=exc.fields or None))
-    if isinstance(exc, RuleViolation | ImpossibleCommand):
-        return _respond(422, error_body(exc.code, exc.message, rule=exc.rule))
+    if isinstance(exc, NotFound):
+        current = getattr(exc, "current_version", None)
+        return _respond(404, error_body(exc.code, exc.message, current_version=current))
     return _respond(422, error_body(exc.code, exc.message, rule=exc.rule))
 
 

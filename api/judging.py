@@ -22,7 +22,7 @@ from flask import current_app
 
 from api.auth import current_viewer, gamelog
 from api.errors import ApiError, Forbidden
-from domain import event_from_dict, evolve, initial_state
+from domain import apply_record, initial_state
 from domain.application import VersionNotFoundError
 from domain.game import Record
 from projections.replay import ReplayIndex, state_as_played
@@ -143,7 +143,7 @@ def state_after(game_id: UUID, record: Mapping[str, Any]) -> tuple[State, State]
     cache = replay_cache()
     version = int(record["version"])
     before = cache.state(game_id, version - 1)
-    after = evolve(before, event_from_dict(dict(record["event"])))
+    after = apply_record(before, record)
     cache.remember(game_id, version, after)
     return before, after
 

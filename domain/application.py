@@ -34,7 +34,7 @@ from eventsourcing.application import AggregateNotFoundError, Application, Proce
 from eventsourcing.persistence import Notification, RecordConflictError, Recording
 from eventsourcing.utils import get_topic
 
-from domain.cards import Catalog, normalize_card, sample_catalog
+from domain.ccg.cards import Catalog, normalize_card, sample_catalog
 from domain.errors import DomainError, InvalidCommand
 from domain.game import (
     Game,
