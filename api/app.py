@@ -7,7 +7,7 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
     ``sqlite:///path``, ``sqlite:relative/path`` or a plain file path for SQLite. Default: a
     SQLite file ``munchlog.sqlite`` in the instance folder.
 ``MUNCHLOG_CATALOG``
-    a catalog JSON file (or a ``domain.cards.Catalog``); default ``domain.sample_catalog()``.
+    a catalog JSON file (or a ``domain.Catalog``); default ``domain.sample_catalog()``.
 ``MUNCHLOG_ORGANIZER_TOKEN``
     the organizer's token; default: generated once into ``<instance>/organizer_token`` (0600).
 ``MUNCHLOG_INSTANCE`` / ``INSTANCE_PATH``
@@ -31,7 +31,7 @@ from flask import Flask
 from api import errors
 from api.auth import ensure_organizer_token
 from api.routes import docs, exports, games, judge
-from domain.cards import Catalog, sample_catalog
+from domain import Catalog, sample_catalog
 from domain.game import token_hash
 from service.games import GameLog
 

@@ -9,8 +9,8 @@ malformed request (schema, JSON, domain    400     ``request/...``
 ``InvalidCommand``)
 missing / unknown / malformed credentials  401     ``auth/...``
 credentials not allowed to do this         403     ``auth/...``
-unknown game, version, route               404     ``game/not_found``, ``game/version_not_found``,
-                                                   ``request/not_found``
+unknown game, version, route, dispute      404     ``game/not_found``, ``game/version_not_found``,
+(domain ``NotFound``)                              ``request/not_found``, ``dispute/not_found``
 method not allowed                         405     ``request/method_not_allowed``
 stale ``expected_version`` / lost race     409     ``game/version_conflict`` (+``current_version``)
 imported game id already here              409     ``game/already_exists``
@@ -34,16 +34,14 @@ from flask_smorest import Api
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
-from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
+from domain.errors import DomainError, InvalidCommand, NotFound
 from projections.export import ExportFormatError, ImportRejected
 from service.errors import (
     GameAlreadyExistsError,
     GameNotFoundError,
     IdempotencyKeyReusedError,
     NotAllowedError,
-    NotFoundInGameError,
     VersionConflictError,
-    VersionNotFoundError,
 )
 
 log = logging.getLogger(__name__)
@@ -102,14 +100,13 @@ def handle_api_error(exc: ApiError) -> Response:
 def handle_domain_error(exc: DomainError) -> Response:
     if isinstance(exc, InvalidCommand):
         return _respond(400, error_body(exc.code, exc.message, fields=exc.fields or None))
-    if isinstance(exc, RuleViolation | ImpossibleCommand):
-        return _respond(422, error_body(exc.code, exc.message, rule=exc.rule))
+    if isinstance(exc, NotFound):
+        current = getattr(exc, "current_version", None)
+        return _respond(404, error_body(exc.code, exc.message, current_version=current))
     return _respond(422, error_body(exc.code, exc.message, rule=exc.rule))
 
 
-def handle_not_found(
-    exc: GameNotFoundError | VersionNotFoundError | NotFoundInGameError,
-) -> Response:
+def handle_not_found(exc: GameNotFoundError) -> Response:
     current = getattr(exc, "current_version", None)
     return _respond(404, error_body(exc.code, exc.message, current_version=current))
 
@@ -181,8 +178,6 @@ def init_app(app: Flask) -> None:
         (ApiError, handle_api_error),
         (DomainError, handle_domain_error),
         (GameNotFoundError, handle_not_found),
-        (VersionNotFoundError, handle_not_found),
-        (NotFoundInGameError, handle_not_found),
         (VersionConflictError, handle_conflict),
         (IdempotencyKeyReusedError, handle_key_reused),
         (NotAllowedError, handle_not_allowed),

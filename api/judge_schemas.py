@@ -1,6 +1,6 @@
 """marshmallow schemas of the judge's tools (issue #4): replay queries, disputes, rulings, verify.
 
-Request schemas check the shape; ``domain.corrections.judge_effect`` checks each correction
+Request schemas check the shape; ``domain.ccg.corrections.decide_correction`` checks each correction
 command (400 ``request/...`` or 422 ``command/...``), as the rules check actions.
 """
 

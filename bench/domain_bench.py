@@ -1,5 +1,5 @@
-"""Domain benchmark (issue #2): what ``decide`` + ``evolve`` cost per event, and whether that
-cost stays flat as a game grows.
+"""Domain benchmark: what ``decide`` costs per event (it folds each event it emits, once, and
+returns the states with the events), and whether that cost stays flat as a game grows.
 
 Run from the repository root::
 
@@ -15,9 +15,8 @@ Two seeded workloads, both driven by ``legal_commands`` (the policy's own cost i
    and then it does), and in each munchkining the active player also activates and resolves
    its Hero's ability ``--loops`` times. That reaches more than 5,000 events in one game.
 
-Per command, the time of ``decide(state, command)`` plus the time of folding its events with
-``evolve`` (as the ``Game`` aggregate does) is spread evenly over those events and charged to
-their indices. Each workload runs ``--repeat`` times; the table reports the median.
+Per command, the time of ``decide(state, command)`` (the ``Game`` aggregate adopts the states it
+returns, folding nothing again) is spread evenly over its events and charged to their indices. Each workload runs ``--repeat`` times; the table reports the median.
 """
 
 from __future__ import annotations
@@ -36,7 +35,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain import evolve
 from tests.builders import RS, RandomGame, State, all_legal, random_policy
 
 Command = dict[str, Any]
@@ -56,26 +54,18 @@ class Timer:
 
     def __init__(self) -> None:
         self.ns: dict[int, float] = {}
-        self.decide_ns = 0
-        self.evolve_ns = 0
 
     def run(self, game: RandomGame, seat: str, command: Command) -> None:
-        state = game.state
         t0 = time.perf_counter_ns()
-        events = RS.decide(state, command)
+        steps = RS.decide(game.state, command)
         t1 = time.perf_counter_ns()
-        for event in events:
-            state = evolve(state, event)
-        t2 = time.perf_counter_ns()
-        self.decide_ns += t1 - t0
-        self.evolve_ns += t2 - t1
         start = len(game.events)
-        if events:
-            share = (t2 - t0) / len(events)
-            for i in range(start + 1, start + len(events) + 1):
+        if steps:
+            share = (t1 - t0) / len(steps)
+            for i in range(start + 1, start + len(steps) + 1):
                 self.ns[i] = self.ns.get(i, 0.0) + share
-        game.state = state
-        game.events.extend(events)
+            game.state = steps[-1].state
+        game.events.extend(step.event for step in steps)
 
 
 def bucket_means(samples: list[dict[int, float]]) -> dict[str, tuple[float, int]]:
@@ -93,8 +83,7 @@ def bucket_means(samples: list[dict[int, float]]) -> dict[str, tuple[float, int]
 # ---------------------------------------------------------------------------- workloads
 
 
-def random_games(games: int, seed: int) -> tuple[list[dict[int, float]], Timer]:
-    timer_all = Timer()
+def random_games(games: int, seed: int) -> list[dict[int, float]]:
     samples = []
     for n in range(games):
         game = RandomGame(seed=seed * 100_003 + n)
@@ -103,9 +92,7 @@ def random_games(games: int, seed: int) -> tuple[list[dict[int, float]], Timer]:
             seat, command = game.choose()
             timer.run(game, seat, command)
         samples.append(timer.ns)
-        timer_all.decide_ns += timer.decide_ns
-        timer_all.evolve_ns += timer.evolve_ns
-    return samples, timer_all
+    return samples
 
 
 HARMFUL = {"concede", "damage", "allocate", "face", "cancel"}
@@ -203,19 +190,15 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     rand_runs, long_runs = [], []
     long_events = 0
-    decide_ns = evolve_ns = 0
     for _ in range(args.repeat):
-        samples, timer = random_games(args.games, args.seed)
+        samples = random_games(args.games, args.seed)
         rand_runs.append(bucket_means(samples))
         game, ltimer = long_game(args.seed, args.loops)
         long_runs.append(bucket_means([ltimer.ns]))
         long_events = len(game.events)
-        decide_ns += timer.decide_ns + ltimer.decide_ns
-        evolve_ns += timer.evolve_ns + ltimer.evolve_ns
         end = game.state
     elapsed = time.perf_counter() - started
 
-    share = decide_ns / max(1, decide_ns + evolve_ns)
     elim = {seat: end["seats"][seat]["eliminated"] for seat in ("A", "B")}
     print(
         f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, "
@@ -227,7 +210,6 @@ def main(argv: list[str] | None = None) -> int:
         f"long game {long_events:,} events ({end['turn']} turns, ended {elim}, "
         f"winner {end['winner']}); wall {elapsed:.1f} s"
     )
-    print(f"time split: decide {share:.0%} (it folds each event it emits), evolve {1 - share:.0%}")
     print()
     print(table("Random games (median of repeats)", median_buckets(rand_runs)))
     print()

@@ -1,17 +1,27 @@
-"""munchlog's game model: events, state, rules. No I/O, no clock, no randomness in the rules.
+"""munchlog's game model: events, the fold, rulesets, the judge. No I/O, no clock, no randomness
+in the rules. ``domain.game`` (the storage aggregates) is the only module that knows about
+eventsourcing; import it by name.
 
 >>> rs = find_ruleset("munchkin-ccg")
 >>> sorted(rs.command_types)[:3]
 ['activate', 'allocate', 'attack']
 """
 
-import domain.corrections  # noqa: F401  (registers the judge events)
-from domain.cards import Catalog, check_deck, normalize_card, sample_catalog
-from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
+# Importing the Munchkin CCG registers its events, fold handlers and ruleset.
+from domain.ccg import commitment
+from domain.ccg.cards import Catalog, check_deck, normalize_card, sample_catalog
+from domain.errors import (
+    DomainError,
+    ImpossibleCommand,
+    InvalidCommand,
+    NotFound,
+    RuleViolation,
+    UnknownVersion,
+)
 from domain.events import EVENT_TYPES, Event, event_from_dict
-from domain.rules import RULESETS, Ruleset, find_ruleset
-from domain.rules.ccg import commitment
-from domain.state import State, evolve, initial_state, replay
+from domain.fold import State, apply_record, evolve, initial_state, replay
+from domain.judge import decide_dispute, decide_ruling
+from domain.ruleset import RULESETS, Record, Ruleset, Step, find_ruleset, register, ruleset_of
 from domain.visibility import knowledge
 
 __all__ = [
@@ -22,17 +32,26 @@ __all__ = [
     "Event",
     "ImpossibleCommand",
     "InvalidCommand",
+    "NotFound",
+    "Record",
     "RuleViolation",
     "Ruleset",
     "State",
+    "Step",
+    "UnknownVersion",
+    "apply_record",
     "check_deck",
     "commitment",
+    "decide_dispute",
+    "decide_ruling",
     "event_from_dict",
     "evolve",
     "find_ruleset",
     "initial_state",
     "knowledge",
     "normalize_card",
+    "register",
     "replay",
+    "ruleset_of",
     "sample_catalog",
 ]

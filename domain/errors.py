@@ -1,21 +1,22 @@
-"""Errors raised by ``decide``: the only way the rules say "no".
+"""Errors raised by the rules and the judge's decisions: the only way the domain says "no".
 
-Three kinds, narrow like python-chess's ``InvalidMoveError`` / ``IllegalMoveError``:
+Three kinds, narrow like python-chess's ``InvalidMoveError`` / ``IllegalMoveError``, and one
+for a command that names something the game does not have:
 
 * :class:`InvalidCommand` — the command is malformed (missing field, wrong type). HTTP 400.
 * :class:`ImpossibleCommand` — physically impossible (an unknown card, a card that is not where the
   command says it is). Always rejected, even in ``record`` mode. HTTP 422.
 * :class:`RuleViolation` — legal to do with real cards but forbidden by the rules. Rejected in
   ``strict`` mode; recorded with its code in ``record`` mode. HTTP 422.
+* :class:`NotFound` — the command names a dispute or a version the game does not have
+  (``dispute/not_found``, ``game/version_not_found``). HTTP 404.
 """
 
 from __future__ import annotations
 
 
 class DomainError(ValueError):
-    """Base of every error the rules engine raises; carries a stable ``code``."""
-
-    status_hint = 422
+    """Base of every error the domain raises; carries a stable ``code``."""
 
     def __init__(self, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
@@ -26,17 +27,9 @@ class DomainError(ValueError):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r}, rule={self.rule!r})"
 
-    def to_dict(self) -> dict[str, str]:
-        out = {"code": self.code, "message": self.message}
-        if self.rule:
-            out["rule"] = self.rule
-        return out
-
 
 class InvalidCommand(DomainError):
     """The command is not well formed (``request/...`` codes)."""
-
-    status_hint = 400
 
     def __init__(self, code: str, message: str, fields: dict[str, list[str]] | None = None) -> None:
         super().__init__(code, message)
@@ -52,3 +45,19 @@ class RuleViolation(DomainError):
 
     def __init__(self, code: str, message: str, rule: str) -> None:
         super().__init__(code, message, rule)
+
+
+class NotFound(DomainError):
+    """The command names something this game does not have (a dispute, an event version)."""
+
+
+class UnknownVersion(NotFound):
+    """A version the game has not reached (``game/version_not_found``)."""
+
+    def __init__(self, version: int, current_version: int) -> None:
+        super().__init__(
+            "game/version_not_found",
+            f"version {version} does not exist; the game is at version {current_version}",
+        )
+        self.version = version
+        self.current_version = current_version

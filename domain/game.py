@@ -1,8 +1,8 @@
 """The storage aggregates: a recorded game, its access tokens, its summary, idempotency keys.
 
-Only this module and :mod:`domain.application` know about eventsourcing. The rules stay pure:
-:class:`Game` asks the ruleset to *decide* and stores each returned domain event, wrapped in an
-envelope, as one stored event. Aggregate version *n* is domain state version *n* (the
+This is the only domain module that knows about eventsourcing. The rules stay pure: :class:`Game`
+asks the ruleset to *decide*, stores each returned step's event, wrapped in an envelope, as one
+stored event, and adopts the step's state (computed once, while deciding). Aggregate version *n* is domain state version *n* (the
 ``GameCreated`` event is stored as :class:`Game.Opened`, every later one as
 :class:`Game.Recorded`; both carry the same envelope fields).
 
@@ -24,13 +24,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain import State, event_from_dict, evolve, find_ruleset, initial_state
+from domain.fold import State, apply_record, initial_state
+from domain.ruleset import Step, find_ruleset
 from domain.visibility import knowledge
 
 #: ``prev_hash`` of a game's first event.
@@ -111,24 +114,36 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _plan(
-    planned: list[tuple[Any, State, str | None]],
-    state: State,
-    events: Iterable[Any],
-    client_at: str | None,
-) -> State:
-    """Append ``(event, state after it, client_at)`` for each event; return the last state."""
-    for event in events:
-        state = evolve(state, event)
-        planned.append((event, state, client_at))
-    return state
+#: The state decided for the stored event being triggered now (its dict, the state after it).
+#: Unset while a game is loaded from the store: then each stored event is folded.
+_DECIDED: ContextVar[tuple[dict[str, Any], State] | None] = ContextVar("decided", default=None)
+
+
+@contextmanager
+def _decided(data: dict[str, Any], state: State) -> Iterator[None]:
+    """While triggering the stored event ``data``, let it adopt ``state`` instead of folding."""
+    token = _DECIDED.set((data, state))
+    try:
+        yield
+    finally:
+        _DECIDED.reset(token)
+
+
+def _state_after(state: State, data: dict[str, Any]) -> State:
+    """The state after the stored event ``data``: the decided one when it is being recorded now,
+    else ``data`` folded onto ``state`` (a game loaded from the store)."""
+    decided = _DECIDED.get()
+    if decided is not None and decided[0] is data:
+        return decided[1]
+    return apply_record(state, {"event": data})
 
 
 class Game(Aggregate):
     """One recorded game: the domain state plus the head of its hash chain.
 
     ``execute`` is the only command: the ruleset decides each command against the state as it
-    stands after the previous command's events, and every event is triggered (stored) in turn.
+    stands after the previous command's steps, and every step's event is triggered (stored) in
+    turn, the aggregate adopting the step's state.
     A command the rules refuse raises before anything is triggered for it; the caller then
     discards the whole aggregate, so a batch is all or nothing.
     """
@@ -155,7 +170,8 @@ class Game(Aggregate):
         prev_hash: str
 
         def apply(self, aggregate: Game) -> None:
-            aggregate._fold(self.event, self.hash)
+            aggregate.state = _state_after(aggregate.state, self.event)
+            aggregate.head_hash = self.hash
 
     def __init__(
         self,
@@ -169,18 +185,8 @@ class Game(Aggregate):
     ) -> None:
         del received_at, client_at, visible_to, prev_hash  # kept in the stored event only
         self.ruleset = ruleset
-        self.state: dict[str, Any] = initial_state()
-        self.head_hash = GENESIS_HASH
-        self._fold(event, hash)
-
-    def _fold(self, event: dict[str, Any], new_hash: str) -> None:
-        nxt = getattr(self, "_next_state", None)
-        if nxt is not None and nxt[0] is event:
-            self.state = nxt[1]  # already folded while deciding (see _trigger)
-        else:
-            self.state = evolve(self.state, event_from_dict(event))
-        self._next_state: tuple[Any, State] | None = None
-        self.head_hash = new_hash
+        self.state: State = _state_after(initial_state(), event)
+        self.head_hash = hash
 
     @classmethod
     def open(cls, game_id: UUID, spec: Mapping[str, Any], *, received_at: str) -> Game:
@@ -188,24 +194,22 @@ class Game(Aggregate):
         ruleset = str(spec.get("ruleset", "munchkin-ccg"))
         rs = find_ruleset(ruleset)
         domain_spec = {k: v for k, v in spec.items() if k != "ruleset"}
-        events = rs.create(domain_spec)
-        first, rest = events[0], events[1:]
-        before = initial_state()
-        after = evolve(before, first)
-        visible = knowledge(before, after, first)
-        data = first.to_dict()
-        game = cls._create(
-            cls.Opened,
-            id=game_id,
-            ruleset=ruleset,
-            event=data,
-            received_at=received_at,
-            client_at=None,
-            visible_to=visible,
-            hash=chain_hash(1, data, received_at, None, visible, GENESIS_HASH),
-            prev_hash=GENESIS_HASH,
-        )
-        game._record(rest, received_at=received_at, client_at=None)
+        first, *rest = rs.create(domain_spec)
+        visible = knowledge(initial_state(), first.state, first.event)
+        data = first.event.to_dict()
+        with _decided(data, first.state):
+            game = cls._create(
+                cls.Opened,
+                id=game_id,
+                ruleset=ruleset,
+                event=data,
+                received_at=received_at,
+                client_at=None,
+                visible_to=visible,
+                hash=chain_hash(1, data, received_at, None, visible, GENESIS_HASH),
+                prev_hash=GENESIS_HASH,
+            )
+        game._store([(step, None) for step in rest], received_at=received_at)
         return game
 
     def execute(
@@ -219,32 +223,30 @@ class Game(Aggregate):
         """
         rs = find_ruleset(self.ruleset)
         state = self.state
-        planned: list[tuple[Any, State, str | None]] = []
+        decided: list[tuple[Step, str | None]] = []
         for command, client_at in commands:
-            state = _plan(planned, state, rs.decide(state, dict(command)), client_at)
-        self._trigger(planned, received_at=received_at)
+            steps = rs.decide(state, dict(command))
+            decided.extend((step, client_at) for step in steps)
+            if steps:
+                state = steps[-1].state
+        self._store(decided, received_at=received_at)
 
-    def _record(self, events: Iterable[Any], *, received_at: str, client_at: str | None) -> None:
-        planned: list[tuple[Any, State, str | None]] = []
-        _plan(planned, self.state, events, client_at)
-        self._trigger(planned, received_at=received_at)
-
-    def _trigger(self, planned: list[tuple[Any, State, str | None]], *, received_at: str) -> None:
-        """Store each planned ``(event, state after it, client_at)`` with its envelope."""
-        for event, after, client_at in planned:
-            visible = knowledge(self.state, after, event)
-            data = event.to_dict()
+    def _store(self, decided: Iterable[tuple[Step, str | None]], *, received_at: str) -> None:
+        """Trigger each decided ``(step, client_at)`` with its envelope, adopting its state."""
+        for step, client_at in decided:
+            visible = knowledge(self.state, step.state, step.event)
+            data = step.event.to_dict()
             version = self.version + 1
-            self._next_state = (data, after)
-            self.trigger_event(
-                self.Recorded,
-                event=data,
-                received_at=received_at,
-                client_at=client_at,
-                visible_to=visible,
-                hash=chain_hash(version, data, received_at, client_at, visible, self.head_hash),
-                prev_hash=self.head_hash,
-            )
+            with _decided(data, step.state):
+                self.trigger_event(
+                    self.Recorded,
+                    event=data,
+                    received_at=received_at,
+                    client_at=client_at,
+                    visible_to=visible,
+                    hash=chain_hash(version, data, received_at, client_at, visible, self.head_hash),
+                    prev_hash=self.head_hash,
+                )
 
     def detached(self) -> Game:
         """A copy safe to execute on while the original stays in the repository's cache.
@@ -255,7 +257,6 @@ class Game(Aggregate):
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin._pending_events = []
-        twin._next_state = None
         return twin
 
     @property
@@ -266,8 +267,6 @@ class Game(Aggregate):
     def winner(self) -> str | None:
         winner = self.state.get("winner")
         return None if winner is None else str(winner)
-
-    # ------------------------------------------------------------ import (issue #5)
 
     @staticmethod
     def id_for_import(game_id: str) -> UUID:
@@ -312,19 +311,10 @@ class Game(Aggregate):
             "prev_hash": record["prev_hash"],
         }
 
-    # ------------------------------------------------------------ end of import (issue #5)
-
-    # ------------------------------------------------------------ judge (issue #4)
-
-    def record_judge(self, events: Iterable[Any], *, received_at: str) -> None:
-        """Store the judge's events (disputes, rulings, corrections; RULES.md A.14) in order.
-
-        They are facts, not commands: no rule decides them. Each gets the usual envelope
-        (``visible_to`` from ``domain.visibility.knowledge``, the hash chain).
-        """
-        self._record(events, received_at=received_at, client_at=None)
-
-    # ------------------------------------------------------------ end of judge (issue #4)
+    def record_judge(self, steps: Iterable[Step], *, received_at: str) -> None:
+        """Store the judge's decided steps (``domain.judge``: a dispute, or a ruling with its
+        backup and corrections; RULES.md A.14) in order, each with the usual envelope."""
+        self._store([(step, None) for step in steps], received_at=received_at)
 
 
 def stored_record(event: Game.Opened | Game.Recorded) -> Record:

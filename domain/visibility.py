@@ -5,7 +5,7 @@ or knows it just after (so a reveal shows the card, and a public card going back
 still named to the opponent, who watched it go). Judges see everything; that is the viewer's
 business (``projections.views``), not this module's.
 
->>> from domain.events import CardDrawn
+>>> from domain.ccg.events import CardDrawn
 >>> before = {"cards": {"c1": {"known": ["A"]}}}
 >>> knowledge(before, before, CardDrawn(player="A", card="c1"))
 {'c1': ['A']}
@@ -13,20 +13,13 @@ business (``projections.views``), not this module's.
 
 from __future__ import annotations
 
-from typing import Any
-
-from domain.events import Event, GameCreated
-
-State = dict[str, Any]
+from domain.events import Event
+from domain.fold import State
 
 
 def knowledge(before: State, after: State, event: Event) -> dict[str, list[str]]:
     """``{card_id: [seats that may see it]}`` for every card ``event`` names."""
-    ids: list[str] = event.card_ids()
-    if isinstance(event, GameCreated):
-        ids = [s["hero"]["id"] for s in event.seats] + [
-            c["id"] for s in event.seats for c in s["deck"]
-        ]
+    ids = event.card_ids()
     out: dict[str, list[str]] = {}
     b_cards = before.get("cards") or {}
     a_cards = after.get("cards") or {}

@@ -40,12 +40,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-import domain.corrections  # noqa: F401  (registers the judge's events)
 from domain.errors import DomainError
 from domain.events import Event, event_from_dict
+from domain.fold import State, evolve, initial_state
 from domain.game import GENESIS_HASH, canonical_json, chain_hash
-from domain.rules import find_ruleset
-from domain.state import State, evolve, initial_state
+from domain.ruleset import find_ruleset
 from domain.visibility import knowledge
 from projections.replay import invariant_violations
 from projections.views import event_view, sees_whole_log
@@ -808,7 +807,7 @@ class Narrator:
         winner = d["winner"]
         return [Phrase(None, "the game is a draw" if winner == "draw" else f"{winner} wins")]
 
-    # judge (domain.corrections)
+    # judge (domain.judge, domain.ccg.corrections)
     def on_CardRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         owner = self.owner_of(d["card"])
         zone = (
@@ -1127,7 +1126,7 @@ def _check_created(event: Event) -> None:
     try:
         rs = find_ruleset(str(data["ruleset"]))
         spec = {k: data[k] for k in ("game_id", "mode", "format", "labels", "seats")}
-        again = rs.create(spec)
+        again = [step.event for step in rs.create(spec)]
     except DomainError as exc:
         raise ImportRejected(1, "setup_rejected", f"{exc.code}: {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:

@@ -1,7 +1,7 @@
 """Judge tools over a game's stored records: turns, diffs, causes, backups (RULES.md A.14).
 
 Pure functions of records (``{version, event, received_at, client_at, visible_to, hash,
-prev_hash}``, see ``domain.game``) and of states (``domain.state``). Nothing here reads a store
+prev_hash}``, see ``domain.game``) and of states (``domain.fold``). Nothing here reads a store
 or a clock; the HTTP layer loads the records and hands them over.
 
 * :func:`state_at` -- the judge's state at a version;
@@ -9,8 +9,6 @@ or a clock; the HTTP layer loads the records and hands them over.
 * :func:`state_diff` / :func:`diff_view` -- what changed between two states, and that change as
   one viewer may see it;
 * :func:`causes` / :func:`effects` -- the chain of ``cause`` links around one event;
-* :func:`backup_events` -- the correction events that put a game back to an earlier state;
-* :func:`undo_steps` -- a backup as one undo per event, newest first (a judge's ruling);
 * :func:`state_as_played` -- the game without the judge's corrections;
 * :class:`ReplayIndex` -- turns, causes, a public timeline and the Heroes' counters, kept up to
   date incrementally;
@@ -25,32 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import domain.corrections as corr
-from domain.events import Event, event_from_dict
-from domain.state import SEATS, ZONES, State, evolve, initial_state
+import domain.ccg.corrections as corr
+from domain.ccg.corrections import SEAT_FIELDS
+from domain.ccg.state import SEATS, ZONES
+from domain.fold import State, apply_record, initial_state
 from projections.views import can_see
 
 Record = Mapping[str, Any]
-
-#: The fields of a card instance a backup restores (``def``, ``owner`` never change; a
-#: card's ``stuck`` list is restored through the stuck cards' own ``host``/``position``).
-CARD_FIELDS = ("zone", "face", "zapped", "damage", "tokens", "known", "host", "cost_mod")
-#: The fields of a seat a backup restores (``player``, ``hero`` never change; ``zones`` are
-#: restored card by card).
-SEAT_FIELDS = (
-    "level",
-    "gold",
-    "marker",
-    "caught_cheating",
-    "ran_this_turn",
-    "eliminated",
-    "mulligan",
-)
-#: The table fields a backup restores (besides cards, seats and the stack).
-TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
-#: State keys a backup leaves alone: the version counts events, and the judge's record of
-#: disputes and rulings outlives the backup it may have ordered.
-NOT_RESTORED = frozenset({"version", "disputes"})
 
 
 class UnknownVersion(LookupError):
@@ -59,10 +38,6 @@ class UnknownVersion(LookupError):
     def __init__(self, version: int) -> None:
         super().__init__(f"no event with version {version}")
         self.version = version
-
-
-class BackupImpossible(ValueError):
-    """The two states cannot be reconciled by a backup (e.g. they are of different games)."""
 
 
 # ---------------------------------------------------------------------------- states
@@ -77,7 +52,7 @@ def state_at(records: Iterable[Record], version: int | None = None) -> State:
     for record in records:
         if version is not None and record["version"] > version:
             break
-        state = evolve(state, event_from_dict(record["event"]))
+        state = apply_record(state, record)
     if version is not None and state["version"] < version:
         raise UnknownVersion(version)
     return state
@@ -160,23 +135,6 @@ def effects(records: Iterable[Record], version: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------- diffs
-
-
-def _position(state: State, cid: str) -> int | None:
-    card = state["cards"][cid]
-    cards = _zone_list(state, card)
-    return cards.index(cid) if cards is not None and cid in cards else None
-
-
-def _zone_list(state: State, card: Mapping[str, Any]) -> list[str] | None:
-    zone = card["zone"]
-    if zone == "dmz":
-        return list(state["dmz"])
-    if zone in ZONES:
-        return list(state["seats"][card["owner"]]["zones"][zone])
-    if zone == "stuck" and card.get("host") in state["cards"]:
-        return list(state["cards"][card["host"]]["stuck"])
-    return None
 
 
 def state_diff(before: State, after: State) -> dict[str, Any]:
@@ -312,184 +270,7 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
     return out
 
 
-# ---------------------------------------------------------------------------- backup
-
-
-def backup_events(
-    point: State, current: State, *, seat: str = "judge", undoes: int | None = None
-) -> list[Event]:
-    """The correction events that turn ``current`` back into ``point`` (a judge backup).
-
-    Contract: for two states of the same game, folding the result onto ``current`` gives a
-    state equal to ``point`` in everything but ``version`` and ``disputes`` (the judge's record
-    is kept), zone lists in the same order included. Only what differs is restored: cards zone
-    by zone and position by position (``CardRestored``), then other cards (Heroes), the stack
-    (``StackTrimmed``, ``StackEntryRestored``), then the table (``TableRestored``) and seats
-    (``SeatRestored``), seats first when ``point`` is a finished game, so that every state in
-    between keeps :func:`invariant_violations` empty. Events have ``seat`` (default
-    ``"judge"``), ``cause=None`` and ``undoes`` (the version they undo, see
-    :func:`undo_steps`; default ``None``).
-
-    Raises :class:`BackupImpossible` when the states are of different games (or the result
-    would not match, which would be a bug).
-    """
-    _check_same_game(point, current)
-    backup = _Backup(point, current, seat, undoes)
-    backup.cards()
-    backup.stack()
-    if point["status"] == "finished":
-        backup.seats()
-        backup.table()
-    else:
-        backup.table()
-        backup.seats()
-    if _restorable(backup.work) != _restorable(point):
-        raise BackupImpossible("the backup does not reproduce the earlier state")
-    return backup.events
-
-
-class _Backup:
-    """:func:`backup_events` in progress: the events so far and the state they lead to."""
-
-    def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
-        self.point = point
-        self.work = current
-        self.seat = seat
-        self.undoes = undoes
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.work = evolve(self.work, event)
-        self.events.append(event)
-
-    def differs(self, cid: str) -> bool:
-        a, b = self.work["cards"][cid], self.point["cards"][cid]
-        return any(a.get(k) != b.get(k) for k in CARD_FIELDS)
-
-    def cards(self) -> None:
-        """Rebuild each zone list from its front: once cards 0..i-1 are in place, later
-        restorations only take cards from behind them, so those stay in place."""
-        for target, same_list in _zone_lists(self.point):
-            for i, cid in enumerate(target):
-                now = same_list(self.work)
-                if i >= len(now) or now[i] != cid or self.differs(cid):
-                    self.restore_card(cid, i)
-        for cid in sorted(self.point["cards"]):
-            if self.differs(cid):
-                self.restore_card(cid, _position(self.point, cid))
-
-    def restore_card(self, cid: str, position: int | None) -> None:
-        card = self.point["cards"][cid]
-        self.emit(
-            corr.CardRestored(
-                seat=self.seat,
-                undoes=self.undoes,
-                card=cid,
-                zone=card["zone"],
-                position=position,
-                face=card["face"],
-                zapped=card["zapped"],
-                damage=card["damage"],
-                tokens=card["tokens"],
-                known=list(card["known"]),
-                host=card.get("host"),
-                cost_mod=card.get("cost_mod"),
-            )
-        )
-
-    def stack(self) -> None:
-        have = list(self.work.get("stack") or [])
-        want = list(self.point.get("stack") or [])
-        keep = 0
-        while keep < min(len(have), len(want)) and have[keep] == want[keep]:
-            keep += 1
-        if keep < len(have):
-            self.emit(corr.StackTrimmed(seat=self.seat, undoes=self.undoes, keep=keep))
-        for entry in want[keep:]:
-            self.emit(
-                corr.StackEntryRestored(
-                    seat=self.seat,
-                    undoes=self.undoes,
-                    ref=entry["ref"],
-                    card=entry["card"],
-                    player=entry["player"],
-                    kind=entry["kind"],
-                    targets=list(entry.get("targets") or []),
-                    canceled=bool(entry.get("canceled")),
-                )
-            )
-
-    def seats(self) -> None:
-        for player in SEATS:
-            want = self.point["seats"][player]
-            if any(self.work["seats"][player].get(k) != want.get(k) for k in SEAT_FIELDS):
-                fields = {k: want.get(k) for k in SEAT_FIELDS}
-                self.emit(
-                    corr.SeatRestored(seat=self.seat, undoes=self.undoes, player=player, **fields)
-                )
-
-    def table(self) -> None:
-        p = self.point
-        if all(self.work.get(k) == p.get(k) for k in TABLE_FIELDS):
-            return
-        fight = p.get("fight")
-        secret = ("card", "salt", "defender_cards")
-        self.emit(
-            corr.TableRestored(
-                seat=self.seat,
-                undoes=self.undoes,
-                status=p["status"],
-                winner=p["winner"],
-                turn=p["turn"],
-                active=p["active"],
-                phase=p["phase"],
-                step=p["step"],
-                setup=dict(p["setup"]),
-                window=None if p["window"] is None else dict(p["window"]),
-                fight=None
-                if fight is None
-                else {k: v for k, v in fight.items() if k not in secret},
-                fight_card=None if fight is None else fight.get("card"),
-                fight_salt=None if fight is None else fight.get("salt"),
-                fight_defender_cards=[] if fight is None else list(fight["defender_cards"]),
-            )
-        )
-
-
-def _restorable(state: State) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k not in NOT_RESTORED}
-
-
-def _check_same_game(point: State, current: State) -> None:
-    for key in ("game_id", "ruleset", "rules_version", "mode", "format"):
-        if point.get(key) != current.get(key):
-            raise BackupImpossible(f"the states differ in {key!r}: not the same game")
-    if point.get("status") in (None, "new") or current.get("status") in (None, "new"):
-        raise BackupImpossible("a backup needs two states of a created game")
-    if set(point["cards"]) != set(current["cards"]):
-        raise BackupImpossible("the states hold different cards: not the same game")
-
-
-def _zone_lists(state: State) -> list[tuple[list[str], Any]]:
-    """Every card list of ``state`` with a getter for the same list in another state."""
-    out: list[tuple[list[str], Any]] = []
-    for seat in SEATS:
-        for zone in ZONES:
-            out.append(
-                (
-                    list(state["seats"][seat]["zones"][zone]),
-                    lambda s, seat=seat, zone=zone: s["seats"][seat]["zones"][zone],
-                )
-            )
-    out.append((list(state["dmz"]), lambda s: s["dmz"]))
-    for cid in sorted(state["cards"]):
-        stuck = state["cards"][cid]["stuck"]
-        if stuck:
-            out.append((list(stuck), lambda s, cid=cid: s["cards"][cid]["stuck"]))
-    return out
-
-
-# ---------------------------------------------------------------------------- judge's backups
+# ---------------------------------------------------------------------------- corrections
 
 
 #: Stored event types of the judge's corrections: backup restorations and forced effects.
@@ -507,39 +288,6 @@ def is_correction(event: Mapping[str, Any]) -> bool:
     return event.get("type") in CORRECTION_TYPES
 
 
-def undo_steps(
-    point: State, later: Sequence[Record], *, seat: str = "judge"
-) -> list[tuple[int, list[Event]]]:
-    """A backup the way tournament judges do it (RULES.md A.14): undo each event after
-    ``point``, newest first, skipping nothing.
-
-    ``later`` are the records after ``point`` (versions ``point + 1`` .. now, in order). Returns
-    ``[(version, events)]`` for every one of those versions, newest first: the events restore
-    what that one event changed to its value just before it (:func:`backup_events` from the
-    state before it, each with ``undoes=version``), and the list is empty for an event that
-    changed nothing a backup restores (a dispute, a ruling). Folded in order onto the current
-    state they lead back to ``point`` in everything but ``version`` and ``disputes``.
-
-    Raises :class:`BackupImpossible` when ``later`` does not continue ``point``.
-    """
-    states = [point]
-    expected = int(point["version"]) + 1
-    for record in later:
-        if int(record["version"]) != expected:
-            raise BackupImpossible(f"expected the record of version {expected}")
-        states.append(evolve(states[-1], event_from_dict(dict(record["event"]))))
-        expected += 1
-    work = states[-1]
-    steps: list[tuple[int, list[Event]]] = []
-    for index in range(len(later) - 1, -1, -1):
-        version = int(later[index]["version"])
-        events = backup_events(states[index], work, seat=seat, undoes=version)
-        for event in events:
-            work = evolve(work, event)
-        steps.append((version, events))
-    return steps
-
-
 def state_as_played(records: Iterable[Record], version: int | None = None) -> State:
     """The judge's state at ``version`` folded without the judge's corrections: the game as it
     was played. (Events played after a backup are then applied to the uncorrected table.)"""
@@ -548,7 +296,7 @@ def state_as_played(records: Iterable[Record], version: int | None = None) -> St
         if version is not None and record["version"] > version:
             break
         if not is_correction(record["event"]):
-            state = evolve(state, event_from_dict(dict(record["event"])))
+            state = apply_record(state, record)
     return state
 
 
@@ -607,7 +355,7 @@ class ReplayIndex:
             if new_turn != self.turn:
                 self.turn = new_turn
                 self.series.append({})
-        self.state = evolve(self.state, event_from_dict(dict(event)))
+        self.state = apply_record(self.state, {"event": event})
         self.version = version
         self.turns.setdefault(self.turn, []).append(version)
         cause = event.get("cause")

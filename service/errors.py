@@ -1,4 +1,8 @@
-"""The service's errors: each has a stable ``code``; :mod:`api.errors` maps them to HTTP."""
+"""The service's errors: each has a stable ``code``; :mod:`api.errors` maps them to HTTP.
+
+A version or a dispute a game does not have is the domain's :class:`~domain.errors.NotFound`
+(``UnknownVersion``): the service raises the same errors for its look-ups.
+"""
 
 from __future__ import annotations
 
@@ -28,17 +32,6 @@ class VersionConflictError(Exception):
         self.current_version = current_version
 
 
-class VersionNotFoundError(LookupError):
-    """``?at=<version>`` names a version the game has not reached."""
-
-    code = "game/version_not_found"
-
-    def __init__(self, version: int, current_version: int) -> None:
-        self.message = f"version {version} does not exist; the game is at version {current_version}"
-        super().__init__(self.message)
-        self.current_version = current_version
-
-
 class IdempotencyKeyReusedError(Exception):
     """An ``Idempotency-Key`` already used for a different request on this game."""
 
@@ -61,16 +54,6 @@ class GameAlreadyExistsError(Exception):
 
 class NotAllowedError(Exception):
     """The caller's role may not do this (``auth/...``); HTTP 403."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class NotFoundInGameError(LookupError):
-    """Something inside a game that does not exist (``game/turn_not_found``,
-    ``dispute/not_found``); HTTP 404."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)

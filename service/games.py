@@ -30,8 +30,8 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from adapters.eventstore import EventStore, RecordConflictError
-from domain.cards import Catalog, normalize_card, sample_catalog
-from domain.errors import DomainError, InvalidCommand
+from domain.ccg.cards import Catalog, normalize_card, sample_catalog
+from domain.errors import DomainError, InvalidCommand, UnknownVersion
 from domain.game import (
     Game,
     GameAccess,
@@ -49,7 +49,6 @@ from service.errors import (
     IdempotencyKeyReusedError,
     NotAllowedError,
     VersionConflictError,
-    VersionNotFoundError,
 )
 from service.replays import Replays
 
@@ -279,7 +278,7 @@ class GameLog(EventStore):
         if version is not None:
             current = self.current_version(game_id)
             if not 1 <= version <= current:
-                raise VersionNotFoundError(version, current)
+                raise UnknownVersion(version, current)
         game = self.load(game_id, version)
         if not isinstance(game, Game):
             raise GameNotFoundError(game_id)

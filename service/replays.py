@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from domain import event_from_dict, evolve, initial_state
+from domain.errors import NotFound, UnknownVersion
 from domain.game import Record
 from projections.replay import ReplayIndex, state_as_played
-from service.errors import NotFoundInGameError, VersionNotFoundError
 
 if TYPE_CHECKING:
     from service.games import GameLog
@@ -85,7 +85,7 @@ class Replays:
         """The stored record of event ``version`` (``game/version_not_found`` if none)."""
         records = self.log.records(game_id, after=version - 1, limit=1) if version >= 1 else []
         if not records or records[0]["version"] != version:
-            raise VersionNotFoundError(version, self.log.current_version(game_id))
+            raise UnknownVersion(version, self.log.current_version(game_id))
         return records[0]
 
     def records_between(self, game_id: UUID, first: int, last: int) -> list[Record]:
@@ -106,7 +106,7 @@ class Replays:
         """The versions recorded during ``turn`` (``game/turn_not_found`` if none)."""
         versions = self.index(game_id).turns.get(turn)
         if not versions:
-            raise NotFoundInGameError("game/turn_not_found", f"turn {turn} has not been played")
+            raise NotFound("game/turn_not_found", f"turn {turn} has not been played")
         return list(versions)
 
     def state_for(
@@ -125,7 +125,7 @@ class Replays:
         if version is not None:
             current = self.log.current_version(game_id)
             if not 1 <= version <= current:
-                raise VersionNotFoundError(version, current)
+                raise UnknownVersion(version, current)
         if played:
             return state_as_played(self.log.records(game_id), version)
         if version is None:

@@ -1,7 +1,8 @@
 """Builders for CCG domain tests: a position in one call, commands in one line, random games.
 
 Everything here goes through the public domain API (``create``, ``decide``, ``evolve``,
-``legal_commands``). Positions that no sequence of player commands reaches quickly (a card on
+``legal_commands``); ``decide`` and ``create`` return steps (each event with the state after
+it), so nothing is folded twice. Positions that no sequence of player commands reaches quickly (a card on
 top of the hand, extra gold, a cooldown position) are made by folding a *judge* event with
 ``evolve``, so every state a test uses is still a fold of events.
 
@@ -21,8 +22,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain import events as ev
 from domain import evolve, find_ruleset, sample_catalog
+from domain.ccg import events as ev
 from domain.visibility import knowledge
 
 State = dict[str, Any]
@@ -117,8 +118,8 @@ def game_spec(
 
 def new_game(spec: Mapping[str, Any]) -> tuple[State, list[ev.Event]]:
     """The state right after ``GameCreated`` for ``spec``, with the events."""
-    events = RS.create(spec)
-    return RS.replay(events), events
+    steps = RS.create(spec)
+    return steps[-1].state, [step.event for step in steps]
 
 
 # ---------------------------------------------------------------------------- commands
@@ -133,10 +134,10 @@ def play(state: State, *commands: Command) -> tuple[State, list[ev.Event]]:
     for command in commands:
         if command.get("type") == "attack" and "salt" not in command:
             command = {**command, "salt": "salt"}
-        new = RS.decide(state, command)
-        for event in new:
-            state = evolve(state, event)
-        events.extend(new)
+        steps = RS.decide(state, command)
+        if steps:
+            state = steps[-1].state
+        events.extend(step.event for step in steps)
     return state, events
 
 
@@ -313,7 +314,7 @@ def random_policy(concede_rate: float = 0.001) -> Policy:
 
 
 @dataclass
-class Step:
+class Move:
     """One command of a random game: the state before, the command, its events, the state after."""
 
     before: State
@@ -345,8 +346,9 @@ class RandomGame:
         # Not random.Random(seed): game_spec(seed) draws its card ids from that stream.
         self.rng = random.Random(f"driver:{self.seed}")
         spec = self.spec or game_spec(self.rng.getrandbits(32))
-        self.events = RS.create(spec)
-        self.state = RS.replay(self.events)
+        steps = RS.create(spec)
+        self.events = [step.event for step in steps]
+        self.state = steps[-1].state
 
     @property
     def finished(self) -> bool:
@@ -358,23 +360,22 @@ class RandomGame:
             command = {**command, "salt": f"{self.rng.getrandbits(128):032x}"}
         return seat, command
 
-    def apply(self, seat: str, command: Command) -> Step:
+    def apply(self, seat: str, command: Command) -> Move:
         before = self.state
-        new = RS.decide(before, command)
-        state = before
-        for event in new:
-            state = evolve(state, event)
-        self.state = state
+        steps = RS.decide(before, command)
+        new = [step.event for step in steps]
+        if steps:
+            self.state = steps[-1].state
         self.events.extend(new)
-        return Step(before, seat, command, new, state)
+        return Move(before, seat, command, new, self.state)
 
-    def steps(self) -> Iterator[Step]:
+    def moves(self) -> Iterator[Move]:
         while not self.finished and len(self.events) < self.max_events:
             seat, command = self.choose()
             yield self.apply(seat, command)
 
     def run(self) -> State:
-        for _ in self.steps():
+        for _ in self.moves():
             pass
         return self.state
 

@@ -33,7 +33,6 @@ from uuid import UUID
 
 from flask.views import MethodView
 
-import domain.corrections as corr
 from api.auth import current_viewer, gamelog, parse_game_id, viewer_of_game
 from api.errors import Forbidden, Unauthorized
 from api.judge_schemas import (
@@ -56,13 +55,11 @@ from api.judging import (
     view_as,
 )
 from api.routes.games import BEARER, ApiBlueprint
-from domain import ImpossibleCommand, InvalidCommand, evolve
-from domain.events import Event
+from domain import Step, decide_dispute, decide_ruling
 from domain.game import Game, Record
 from projections.export import verify_records
-from projections.replay import diff_view, state_diff, undo_steps
+from projections.replay import diff_view, state_diff
 from projections.views import event_view, sees_whole_log, state_view
-from service.errors import NotFoundInGameError, VersionNotFoundError
 
 blp = ApiBlueprint(
     "judge",
@@ -74,8 +71,6 @@ blp = ApiBlueprint(
 
 #: Who may open a dispute.
 DISPUTERS = ("A", "B", "table", "judge")
-#: A backup undoes at most this many events in one ruling.
-MAX_BACKUP = 2000
 
 
 # ---------------------------------------------------------------------------- replay
@@ -232,16 +227,13 @@ def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) ->
     }
 
 
-def _range(gid: UUID, body: dict[str, Any], current: int) -> tuple[int | None, int | None]:
+def _range(gid: UUID, body: dict[str, Any]) -> tuple[int | None, int | None]:
     if body.get("turn") is not None:
         versions = turn_versions(gid, int(body["turn"]))
         return versions[0], versions[-1]
     lo, hi = body.get("from_version"), body.get("to_version")
     lo = hi if lo is None else lo
     hi = lo if hi is None else hi
-    for v in (lo, hi):
-        if v is not None and v > current:
-            raise VersionNotFoundError(v, current)
     return lo, hi
 
 
@@ -272,28 +264,20 @@ class Disputes(MethodView):
             raise Unauthorized("auth/missing_token", "a dispute needs a seat, table or judge token")
         if viewer not in DISPUTERS:
             raise Forbidden("auth/forbidden", f"the {viewer} may not open a dispute")
-        log = gamelog()
-        lo, hi = _range(gid, body, log.current_version(gid))
-        made: list[str] = []
+        lo, hi = _range(gid, body)
 
-        def build(game: Game) -> list[Event]:
-            dispute_id = f"d{len(game.state.get('disputes') or {}) + 1}"
-            made.append(dispute_id)
-            return [
-                corr.DisputeOpened(
-                    seat="judge",
-                    dispute=dispute_id,
-                    raised_by=viewer,
-                    note=body["statement"],
-                    about=hi,
-                    turn=body.get("turn"),
-                    from_version=lo,
-                    to_version=hi,
-                )
-            ]
+        def build(game: Game) -> list[Step]:
+            return decide_dispute(
+                game.state,
+                raised_by=viewer,
+                statement=body["statement"],
+                turn=body.get("turn"),
+                from_version=lo,
+                to_version=hi,
+            )
 
-        records = log.judge(gid, build, expected_version=body.get("expected_version"))
-        return _recorded(gid, records, made[-1], viewer)
+        records = gamelog().judge(gid, build, expected_version=body.get("expected_version"))
+        return _recorded(gid, records, records[-1]["event"]["dispute"], viewer)
 
 
 @blp.route("/games/<game_id>/disputes/<dispute_id>/ruling")
@@ -321,67 +305,14 @@ class Ruling(MethodView):
         if viewer != "judge":
             raise Forbidden("auth/judge_only", "only the judge may rule on a dispute")
         log = gamelog()
-        if dispute_id not in (replay_cache().index(gid).state.get("disputes") or {}):
-            raise NotFoundInGameError(
-                "dispute/not_found", f"no dispute {dispute_id!r} in this game"
-            )
 
-        def build(game: Game) -> list[Event]:
-            state = game.state
-            dispute = (state.get("disputes") or {}).get(dispute_id)
-            if dispute is None:
-                raise NotFoundInGameError(
-                    "dispute/not_found", f"no dispute {dispute_id!r} in this game"
+        def build(game: Game) -> list[Step]:
+            def backup_from(point: int) -> tuple[dict[str, Any], list[Record]]:
+                return log.game(gid, version=point).state, records_between(
+                    gid, point + 1, game.version
                 )
-            if dispute["rulings"]:
-                raise ImpossibleCommand(
-                    "dispute/already_ruled", f"dispute {dispute_id} has a ruling already"
-                )
-            events: list[Event] = []
-            undone: list[int] = []
-            point = body.get("backup_to")
-            if point is not None:
-                if point > game.version:
-                    raise VersionNotFoundError(point, game.version)
-                if game.version - point > MAX_BACKUP:
-                    raise ImpossibleCommand(
-                        "ruling/backup_too_long",
-                        f"a backup undoes at most {MAX_BACKUP} events in one ruling",
-                    )
-                later = records_between(gid, point + 1, game.version)
-                for version, restorations in undo_steps(log.game(gid, version=point).state, later):
-                    undone.append(version)
-                    events.extend(restorations)
-            work = state
-            for event in events:
-                work = evolve(work, event)
-            corrections: list[int] = []
-            for index, command in enumerate(body["corrections"]):
-                corrects = command.get("corrects")
-                if type(corrects) is int and corrects > game.version:
-                    raise VersionNotFoundError(corrects, game.version)
-                try:
-                    event = corr.judge_effect(work, command)
-                except InvalidCommand as exc:
-                    exc.fields = {f"corrections.{index}.{k}": v for k, v in exc.fields.items()}
-                    raise
-                work = evolve(work, event)
-                events.append(event)
-                corrections.append(game.version + len(events))
-            penalty = body.get("penalty") or {}
-            events.append(
-                corr.RulingRecorded(
-                    seat="judge",
-                    dispute=dispute_id,
-                    ruling=body["ruling"],
-                    penalty=penalty.get("kind"),
-                    player=penalty.get("seat"),
-                    backup_to=point,
-                    undone=undone,
-                    corrections=corrections,
-                )
-            )
-            return events
+
+            return decide_ruling(game.state, dispute_id, body, backup_from)
 
         records = log.judge(gid, build, expected_version=body.get("expected_version"))
         return _recorded(gid, records, dispute_id, viewer)

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from adapters.eventstore import SNAPSHOT_INTERVAL
 from api.demo import FlaskTransport, record_demo_game
-from domain import event_from_dict, evolve, initial_state
+from domain import apply_record, initial_state
 from projections.views import state_view
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 
@@ -39,7 +39,7 @@ def test_states_loaded_through_snapshots_equal_states_folded_from_all_events(
 
     folded = [initial_state()]
     for record in log.records(game_id):
-        folded.append(evolve(folded[-1], event_from_dict(record["event"])))
+        folded.append(apply_record(folded[-1], record))
 
     k = SNAPSHOT_INTERVAL
     versions = sorted(

@@ -2,9 +2,10 @@
 stream stays a valid hash chain.
 
 For random games (``tests.unit.seeded_games.play``), a random "now" and a random backup point,
-the ruling is built as the API builds it: ``projections.replay.undo_steps`` (one undo per
-event, newest first), then ``RulingRecorded``; the records are enveloped as ``domain.game.Game``
-does (``records_from_events``) and appended to the game's.
+the judge opens a dispute and rules with a backup as the API has them decided:
+``domain.judge.decide_dispute``, then ``domain.judge.decide_ruling`` (the ruleset's ``backup``:
+one undo per event, newest first, then ``RulingRecorded``); the records are enveloped as
+``domain.game.Game`` does (``records_from_events``) and appended to the game's.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import domain.corrections as corr
+from domain import decide_dispute, decide_ruling
+from domain.judge import RulingRecorded
 from projections.export import records_from_events, verify_records
-from projections.replay import invariant_violations, state_at, undo_steps
+from projections.replay import invariant_violations, state_at
 from projections.views import state_view
 from tests.unit.seeded_games import play, records_for
 
@@ -49,25 +51,33 @@ def test_the_state_after_a_backup_ruling_is_the_state_at_its_point(seed: int, da
     at_point = state_at(records, point)
     current = state_at(records)
 
-    steps = undo_steps(at_point, records[point:])
-    undone = [version for version, _ in steps]
-    assert undone == list(range(now, point, -1))  # newest first, skipping nothing
-    ruling = corr.RulingRecorded(
-        seat="judge", dispute="d1", ruling="backed up", backup_to=point, undone=undone
+    at = "2024-05-01T12:00:00+00:00"
+    (opened,) = decide_dispute(current, raised_by="judge", statement="back up")
+    records += records_from_events(
+        [opened.event], received_at=at, state=current, prev_hash=records[-1]["hash"]
     )
-    judge_events = [e for _, events in steps for e in events] + [ruling]
-    for version, events in steps:
-        assert all(getattr(e, "undoes", None) == version for e in events)
+
+    def backup_from(version: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        return state_at(records, version), records[version:]
+
+    ruling = {"ruling": "backed up", "backup_to": point, "corrections": []}
+    steps = decide_ruling(opened.state, "d1", ruling, backup_from)
+    ruled = steps[-1].event
+    assert isinstance(ruled, RulingRecorded)
+    assert ruled.undone == list(range(now + 1, point, -1))  # newest first, skipping nothing
+    undoes = [getattr(step.event, "undoes", None) for step in steps[:-1]]
+    assert undoes == sorted(undoes, reverse=True) and set(undoes) <= set(ruled.undone)
     log = records + records_from_events(
-        judge_events,
-        received_at="2024-05-01T12:00:00+00:00",
-        state=current,
+        [step.event for step in steps],
+        received_at=at,
+        state=opened.state,
         prev_hash=records[-1]["hash"],
     )
 
     verified = verify_records(log)
     assert verified["ok"] and verified["checked"] == len(log), verified
     after = state_at(log)
+    assert after == steps[-1].state, "the states decided with the events are the fold's"
     assert restorable(after) == restorable(at_point)
     assert after["disputes"]["d1"]["rulings"][0]["backup_to"] == point
     assert invariant_violations(after) == []

@@ -25,8 +25,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from domain import Event, event_from_dict
-from domain.state import ZONES
+from domain import Event, event_from_dict, replay
+from domain.ccg.state import ZONES
 from projections.views import event_view, state_view
 from tests.builders import (
     RS,
@@ -130,15 +130,15 @@ def with_salt(command: dict[str, Any]) -> dict[str, Any]:
 def check_every_listed_command_is_accepted(s: State) -> None:
     for seat, command in all_legal(s):
         assert command["seat"] == seat
-        events = RS.decide(s, with_salt(command))  # strict mode: raises if illegal
-        assert events, command
-        assert all(e.violation is None for e in events), command
+        steps = RS.decide(s, with_salt(command))  # strict mode: raises if illegal
+        assert steps, command
+        assert all(step.event.violation is None for step in steps), command
 
 
 def check_finished_game(game: RandomGame) -> None:
     s = game.state
     assert s["version"] == len(game.events)
-    assert RS.replay(game.events) == s, "folding the log from scratch gives the live state"
+    assert replay(game.events) == s, "folding the log from scratch gives the live state"
     assert json_round_trip(s) == s
     check_outcome(s)
 
@@ -150,18 +150,18 @@ def check_finished_game(game: RandomGame) -> None:
 @given(seed=SEEDS)
 def test_every_listed_command_is_legal_and_the_log_replays_to_the_live_state(seed: int) -> None:
     game = RandomGame(seed=seed)
-    for n, step in enumerate(game.steps()):
+    for n, move in enumerate(game.moves()):
         if n % 4 == 0:
-            snapshot = json.dumps(step.before, sort_keys=True)
-            check_every_listed_command_is_accepted(step.before)
-            assert json.dumps(step.before, sort_keys=True) == snapshot, "decide mutated state"
-        check_events_round_trip(step.events)
-        assert all(e.violation is None for e in step.events)
-        check_numbers(step.after)
-        check_outcome(step.after)
+            snapshot = json.dumps(move.before, sort_keys=True)
+            check_every_listed_command_is_accepted(move.before)
+            assert json.dumps(move.before, sort_keys=True) == snapshot, "decide mutated state"
+        check_events_round_trip(move.events)
+        assert all(e.violation is None for e in move.events)
+        check_numbers(move.after)
+        check_outcome(move.after)
         if n % 7 == 0:
-            check_zones(step.after)
-            assert json_round_trip(step.after) == step.after
+            check_zones(move.after)
+            assert json_round_trip(move.after) == move.after
     assert game.finished, "a random game ends (elimination, empty deck or concession)"
     check_zones(game.state)
     check_finished_game(game)
@@ -176,7 +176,7 @@ def test_many_random_games_end_with_a_winner_or_a_draw(seed: int) -> None:
     assert game.finished
     check_numbers(game.state)
     check_outcome(game.state)
-    assert RS.replay(game.events) == game.state
+    assert replay(game.events) == game.state
 
 
 # ---------------------------------------------------------------------------- views never leak
@@ -215,7 +215,7 @@ def test_views_never_show_a_seat_the_cards_it_does_not_know(seed: int) -> None:
     spec = game_spec(seed, fmt="casual", unique_names=["A"])
     game = RandomGame(seed=seed, spec=spec)
     game.run()
-    first = RS.replay(game.events[:1])
+    first = replay(game.events[:1])
     cards_of = {
         seat: {cid for cid, c in first["cards"].items() if c["owner"] == seat} for seat in SEATS
     }
@@ -269,8 +269,8 @@ class RandomGameMachine(RuleBasedStateMachine):
         options = all_legal(self.game.state)
         playing = [o for o in options if o[1]["type"] != "concede"] or options
         seat, command = data.draw(st.sampled_from(playing))
-        step = self.game.apply(seat, with_salt(command))
-        check_events_round_trip(step.events)
+        move = self.game.apply(seat, with_salt(command))
+        check_events_round_trip(move.events)
 
     @precondition(lambda self: self.game.finished)
     @rule(seed=SEEDS)
@@ -292,7 +292,7 @@ class RandomGameMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if getattr(self, "game", None) is not None:
-            assert RS.replay(self.game.events) == self.game.state
+            assert replay(self.game.events) == self.game.state
 
 
 RandomGameMachine.TestCase.settings = settings(

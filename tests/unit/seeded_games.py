@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain import Event, evolve, find_ruleset, sample_catalog
-from domain.state import State
+from domain import Event, State, find_ruleset, initial_state, sample_catalog
 from projections.export import records_from_events
 
 RS = find_ruleset("munchkin-ccg")
@@ -44,18 +43,20 @@ def game_spec(rng: random.Random, game_id: str = "g1") -> dict[str, Any]:
 def play(seed: int, max_events: int = 5000) -> tuple[State, list[Event]]:
     """A whole random game: the final state and every event."""
     rng = random.Random(seed)
-    events = RS.create(game_spec(rng))
-    state = RS.replay(events)
+    events: list[Event] = []
+    state = initial_state()
+    for step in RS.create(game_spec(rng)):
+        events.append(step.event)
+        state = step.state
     while state["status"] != "finished" and len(events) < max_events:
         options = [(seat, c) for seat in "AB" for c in RS.legal_commands(state, seat)]
         keep_playing = [o for o in options if o[1]["type"] != "concede"]
         _, command = rng.choice(keep_playing if keep_playing and rng.random() > 0.001 else options)
         if command["type"] == "attack":
             command = {**command, "salt": f"{rng.getrandbits(128):032x}"}
-        new = RS.decide(state, command)
-        for event in new:
-            state = evolve(state, event)
-        events += new
+        for step in RS.decide(state, command):
+            events.append(step.event)
+            state = step.state
     return state, events
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain import RuleViolation
-from domain import events as ev
+from domain.ccg import events as ev
 from tests.builders import (
     RS,
     State,
@@ -79,7 +79,10 @@ def test_stealthy_cards_are_untargetable_only_while_in_play() -> None:
         RS.decide(s, cmd("play", "A", card=curse, gold=1, targets=[squid]))
     s, discarded = give(s, "B", "Sample Lurking Squid", "discard")
     s, prank = give(s, "A", "Sample Encore Prank")
-    events = RS.decide(s, cmd("play", "A", card=prank, gold=1, targets=[discarded]))
+    events = [
+        step.event
+        for step in RS.decide(s, cmd("play", "A", card=prank, gold=1, targets=[discarded]))
+    ]
     assert types(events) == ["MischiefPlayed"]
 
 

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import pytest
 
 from domain import EVENT_TYPES, Event, InvalidCommand, event_from_dict, evolve
-from domain import events as ev
+from domain.ccg import events as ev
 from tests.builders import RandomGame, cmd, give, play, started_game
 
 #: Stored topics: renaming one breaks every stored game (add a new class + upcaster instead).

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from domain import event_from_dict, evolve, initial_state
-from domain.events import GameEnded, GoldGranted
+from domain.ccg.events import GameEnded, GoldGranted
 from domain.game import GENESIS_HASH, Game, chain_hash, stored_record
 from projections.export import (
     CSV_COLUMNS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain import RuleViolation, commitment
-from domain import events as ev
+from domain.ccg import events as ev
 from tests.builders import (
     RS,
     THIEF,

@@ -1,6 +1,6 @@
 """Every rule ``decide`` enforces, in both modes (RULES.md A.7-A.13, D).
 
-One table row per ``ctx.check(...)`` call site of ``domain/rules/ccg.py``: a position and a
+One table row per ``decision.check(...)`` call site of ``domain/ccg/*.py``: a position and a
 command that breaks exactly that rule. In ``strict`` mode the command is refused with a
 :class:`RuleViolation` carrying the code and the RULES.md section, and nothing is recorded; in
 ``record`` mode the events are produced and carry the code in ``violation``.
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from domain import ImpossibleCommand, RuleViolation
-from domain import events as ev
+from domain.ccg import events as ev
 from tests.builders import (
     RS,
     THIEF,
@@ -38,7 +38,7 @@ from tests.builders import (
 )
 
 Setup = Callable[[str], tuple[State, dict[str, Any]]]
-ENGINE = Path(__file__).resolve().parents[2] / "domain" / "rules" / "ccg.py"
+ENGINE = Path(__file__).resolve().parents[2] / "domain" / "ccg"
 
 
 # ---------------------------------------------------------------------------- positions
@@ -557,7 +557,7 @@ def test_record_mode_records_the_events_flagged_with_the_rule_code(
     code: str, section: str, setup: Setup
 ) -> None:
     state, command = setup("record")
-    events = RS.decide(state, command)
+    events = [step.event for step in RS.decide(state, command)]
     own = [e for e in events if e.seat == command["seat"]]
     assert own, f"nothing recorded for {command}: {[e.type for e in events]}"
     for event in own:
@@ -567,15 +567,15 @@ def test_record_mode_records_the_events_flagged_with_the_rule_code(
 
 
 def test_every_rule_code_in_the_engine_has_a_row() -> None:
-    source = ENGINE.read_text(encoding="utf-8")
-    codes = set(re.findall(r'ctx\.check\((?:[^"]|"(?!rule/))*?"(rule/[a-z_]+)"', source))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(ENGINE.glob("*.py")))
+    codes = set(re.findall(r'decision\.check\((?:[^"]|"(?!rule/))*?"(rule/[a-z_]+)"', source))
     assert len(codes) >= 30, "the grep no longer finds the engine's checks"
     assert codes - {code for code, *_ in ROWS} == set()
 
 
 def test_every_check_call_site_has_a_row() -> None:
-    source = ENGINE.read_text(encoding="utf-8")
-    sites = re.findall(r'ctx\.check\((?:[^"]|"(?!rule/))*?"(rule/[a-z_]+)"', source)
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(ENGINE.glob("*.py")))
+    sites = re.findall(r'decision\.check\((?:[^"]|"(?!rule/))*?"(rule/[a-z_]+)"', source)
     counts: dict[str, int] = {}
     for code in sites:
         counts[code] = counts.get(code, 0) + 1

@@ -1,4 +1,4 @@
-"""Judge tools (projections/replay.py) and correction events (domain/corrections.py)."""
+"""Judge tools (projections/replay.py) and correction events (domain/ccg/corrections.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ from typing import Any
 
 import pytest
 
-import domain.corrections as corr
+import domain.judge as judge
 from domain import event_from_dict, evolve, initial_state
+from domain.ccg.corrections import BackupImpossible, backup_events
+from domain.ccg.state import SEATS, ZONES
 from domain.events import Event
-from domain.state import SEATS, ZONES
 from projections.export import records_from_events, replay_records
 from projections.replay import (
-    BackupImpossible,
-    backup_events,
     causes,
     diff_view,
     effects,
@@ -54,6 +53,16 @@ def apply(state: dict[str, Any], events: list[Event]) -> dict[str, Any]:
     return state
 
 
+def backup(point: dict[str, Any], current: dict[str, Any]) -> list[Event]:
+    """``backup_events``' events, checking that each step's state is its event folded."""
+    steps = backup_events(point, current)
+    state = current
+    for step in steps:
+        state = evolve(state, step.event)
+        assert step.state == state
+    return [step.event for step in steps]
+
+
 # ---------------------------------------------------------------------------- backup
 
 
@@ -63,7 +72,7 @@ def test_a_backup_restores_any_other_state_of_the_game_exactly(game: Any) -> Non
     pairs = [(1, len(states) - 1), (len(states) - 1, 1)]
     pairs += [(rng.randrange(1, len(states)), rng.randrange(1, len(states))) for _ in range(40)]
     for point, now in pairs:
-        restored = apply(states[now], backup_events(states[point], states[now]))
+        restored = apply(states[now], backup(states[point], states[now]))
         assert without_version(restored) == without_version(states[point]), (point, now)
         for seat in SEATS:
             for zone in ZONES:
@@ -80,9 +89,9 @@ def test_a_backup_log_replays_through_the_rules(game: Any) -> None:
     records = records_for(events)
     for _ in range(3):
         point, now = rng.randrange(1, len(states)), rng.randrange(1, len(states))
-        backup = backup_events(states[point], states[now])
+        restorations = backup(states[point], states[now])
         log = records[:now] + records_from_events(
-            backup,
+            restorations,
             received_at="2024-05-01T12:00:00+00:00",
             state=states[now],
             prev_hash=records[now - 1]["hash"],
@@ -94,20 +103,20 @@ def test_every_state_between_backup_events_keeps_the_invariants(game: Any) -> No
     _, states = game
     for point, now in ((5, len(states) - 1), (len(states) - 1, 5), (len(states) // 2, 40)):
         state = states[now]
-        for event in backup_events(states[point], states[now]):
+        for event in backup(states[point], states[now]):
             state = evolve(state, event)
             assert invariant_violations(state) == [], (point, now, event)
 
 
 def test_backing_up_to_the_current_state_changes_nothing(game: Any) -> None:
     _, states = game
-    assert backup_events(states[-1], states[-1]) == []
-    assert backup_events(states[30], dict(states[30])) == []
+    assert backup(states[-1], states[-1]) == []
+    assert backup(states[30], dict(states[30])) == []
 
 
 def test_backup_events_are_plain_data_that_load_back(game: Any) -> None:
     _, states = game
-    for event in backup_events(states[10], states[-1]):
+    for event in backup(states[10], states[-1]):
         assert event.seat == "judge"
         data = json.loads(json.dumps(event.to_dict()))
         assert event_from_dict(data) == event
@@ -117,9 +126,9 @@ def test_a_backup_refuses_states_of_another_game() -> None:
     _, a = play(1)
     _, b = play(2)
     with pytest.raises(BackupImpossible):
-        backup_events(states_of(a)[-1], states_of(b)[-1])
+        backup(states_of(a)[-1], states_of(b)[-1])
     with pytest.raises(BackupImpossible):
-        backup_events(initial_state(), states_of(a)[-1])
+        backup(initial_state(), states_of(a)[-1])
 
 
 def test_a_backup_never_shows_the_defender_a_face_down_attack_card() -> None:
@@ -133,12 +142,14 @@ def test_a_backup_never_shows_the_defender_a_face_down_attack_card() -> None:
     fight = states[point]["fight"]
     secret, defender = fight["card"], fight["defender"]
     assert defender not in states[point]["cards"][secret]["known"]
-    backup = backup_events(states[point], states[-1])
-    records = records_from_events(backup, received_at="2024-05-01T12:00:00+00:00", state=states[-1])
+    restorations = backup(states[point], states[-1])
+    records = records_from_events(
+        restorations, received_at="2024-05-01T12:00:00+00:00", state=states[-1]
+    )
     seen = json.dumps([event_view(r, defender) for r in records])
     assert secret not in seen and fight["salt"] not in seen
-    judge = json.dumps([event_view(r, "judge") for r in records])
-    assert secret in judge and fight["salt"] in judge
+    as_judge = json.dumps([event_view(r, "judge") for r in records])
+    assert secret in as_judge and fight["salt"] in as_judge
 
 
 def test_disputes_and_rulings_outlive_a_backup(game: Any) -> None:
@@ -146,13 +157,13 @@ def test_disputes_and_rulings_outlive_a_backup(game: Any) -> None:
     now = apply(
         states[-1],
         [
-            corr.DisputeOpened(seat="B", dispute="d1", raised_by="B", note="too fast", about=20),
-            corr.RulingRecorded(
+            judge.DisputeOpened(seat="B", dispute="d1", raised_by="B", note="too fast", about=20),
+            judge.RulingRecorded(
                 seat="judge", dispute="d1", ruling="back up", penalty="warning", player="A"
             ),
         ],
     )
-    restored = apply(now, backup_events(states[20], now))
+    restored = apply(now, backup(states[20], now))
     assert restored["disputes"]["d1"]["raised_by"] == "B"
     assert restored["disputes"]["d1"]["rulings"][0]["penalty"] == "warning"
     assert without_version({k: v for k, v in restored.items() if k != "disputes"}) == (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain import events as ev
+from domain.ccg import events as ev
 from tests.builders import (
     RS,
     add_gold,

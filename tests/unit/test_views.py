@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from domain import events as ev
 from domain import evolve, knowledge
+from domain.ccg import events as ev
 from projections.views import event_view, state_view
 from tests.builders import (
     State,

@@ -1,9 +1,8 @@
-"""Judge corrections: events that restore recorded state, and the judge's own record.
+"""The judge's CCG corrections (RULES.md A.14): restorations, forced effects and backups.
 
-A judge "backs up" a game (RULES.md A.14) by recording facts that put the table back the way
-it was at an earlier version. These events are not decided by the rules: the judge's tools
-(``projections.replay.backup_events``) compute them from two states, and ``evolve`` applies
-them like any other fact. Each one sets part of the state *verbatim*:
+A judge "backs up" a game by recording facts that put the table back the way it was at an
+earlier version. :func:`undo_steps` (the ruleset's ``backup``) computes them, and the fold
+applies them like any other fact. Each one sets part of the state *verbatim*:
 
 * :class:`CardRestored` -- one card instance's zone, position in that zone, face, orientation,
   damage, tokens, host and knowledge (RULES.md A.3, A.4);
@@ -17,17 +16,12 @@ A backup ruling undoes the events after its point newest first, one at a time; e
 then names the event it undoes in ``undoes`` (``None`` for a plain state-to-state backup).
 
 A judge may also force single effects (RULES.md A.10) to correct an event recorded in error:
-:func:`judge_effect` turns an effect command (``damage``, ``heal``, ``move``, ``stash``,
+:func:`decide_correction` turns an effect command (``damage``, ``heal``, ``move``, ``stash``,
 ``discard``, ``take_gold`` ...) plus ``corrects: <version>`` into a ``Judge*`` event. Those
-subclass the rules' own effect events (same fields, same ``evolve`` handler, same redaction),
-add ``corrects`` and ``forced_by_judge=True``, and run no rule: the judge states the fact.
+subclass the rules' own effect events (same fields, same fold handler, same redaction), add
+``corrects`` and ``forced_by_judge=True``, and run no rule: the judge states the fact.
 
-:class:`DisputeOpened` and :class:`RulingRecorded` are the judge's record of a dispute and its
-ruling. They are kept in ``state["disputes"]`` and are *not* undone by a backup: a ruling
-often is the reason for one.
-
-Importing this module registers the events (``domain.events.EVENT_TYPES``) and their
-``evolve`` handlers.
+The judge's record of disputes and rulings is generic: :mod:`domain.judge`.
 
 >>> from domain.events import event_from_dict
 >>> e = SeatRestored(seat="judge", player="A", level=3, gold=2, marker="run_away",
@@ -38,19 +32,22 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from domain import events as ev
+from domain.ccg import events as ev
+from domain.ccg.effects import MOVE_TARGETS
+from domain.ccg.state import SEATS, ZONES, remove_from_zone
 from domain.errors import ImpossibleCommand, InvalidCommand
-from domain.events import Json, _register
-from domain.state import SEATS, ZONES, Tx, _apply
+from domain.events import Json, register_event
+from domain.fold import CopyOnWriteState, State, apply_record, evolve, handles
+from domain.ruleset import Record, Step
 
 # --------------------------------------------------------------------------- restorations
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardRestored(ev.Event):
     """A card instance was put back exactly as it was (judge backup, RULES.md A.3, A.14).
@@ -75,7 +72,7 @@ class CardRestored(ev.Event):
     card_fields: ClassVar[tuple[str, ...]] = ("card", "host")
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatRestored(ev.Event):
     """A seat's counters were put back: level, purse, marker, turn flags (judge backup)."""
@@ -91,7 +88,7 @@ class SeatRestored(ev.Event):
     undoes: int | None = None
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableRestored(ev.Event):
     """The table's shared state was put back: status, turn, phase, setup, fight, window.
@@ -118,7 +115,7 @@ class TableRestored(ev.Event):
     secret_with: ClassVar[dict[str, str]] = {"fight_salt": "fight_card"}
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StackTrimmed(ev.Event):
     """The resolution stack was cut back to its ``keep`` oldest entries (judge backup)."""
@@ -127,7 +124,7 @@ class StackTrimmed(ev.Event):
     undoes: int | None = None
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StackEntryRestored(ev.Event):
     """An ability or Mischief was put back on top of the stack (judge backup, RULES.md A.11)."""
@@ -142,53 +139,10 @@ class StackEntryRestored(ev.Event):
     card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
 
 
-# --------------------------------------------------------------------------- judge's record
-
-
-@_register
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DisputeOpened(ev.Event):
-    """A player (or the judge) called the judge about the game (RULES.md A.14).
-
-    ``note`` is the statement (what is claimed); the contested range is ``from_version`` ..
-    ``to_version`` (``turn`` when it was given as a turn); ``about`` is the version the dispute
-    concerns, if any (the end of the range).
-    """
-
-    dispute: str
-    raised_by: str
-    note: str = ""
-    about: int | None = None
-    turn: int | None = None
-    from_version: int | None = None
-    to_version: int | None = None
-
-
-@_register
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RulingRecorded(ev.Event):
-    """The judge ruled on a dispute (RULES.md A.14).
-
-    ``penalty`` (e.g. ``"warning"``, ``"game_loss"``) names the penalty given to ``player``, if
-    any; it is a record only: any change to the game is recorded by its own events.
-    ``backup_to`` is the version the game was backed up to for this ruling, if any;
-    ``undone`` lists the versions that backup undid (newest first, every one of them), and
-    ``corrections`` the versions of the judge's forced effects recorded with the ruling.
-    """
-
-    dispute: str
-    ruling: str
-    penalty: str | None = None
-    player: str | None = None
-    backup_to: int | None = None
-    undone: list[int] = field(default_factory=list)
-    corrections: list[int] = field(default_factory=list)
-
-
 # --------------------------------------------------------------------------- judge's forced effects
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeDamageDealt(ev.DamageDealt):
     """The judge put damage on a card to correct event ``corrects`` (RULES.md A.10, A.14)."""
@@ -197,7 +151,7 @@ class JudgeDamageDealt(ev.DamageDealt):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeHealed(ev.Healed):
     """The judge removed damage from a card ("restore 2 damage") to correct ``corrects``."""
@@ -206,7 +160,7 @@ class JudgeHealed(ev.Healed):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeCardMoved(ev.CardMoved):
     """The judge moved a card to a zone of its owner ("return it to the hoard")."""
@@ -215,7 +169,7 @@ class JudgeCardMoved(ev.CardMoved):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeCardStashed(ev.CardStashed):
     """The judge put a card in its owner's stash, face ``up`` or ``down``."""
@@ -224,7 +178,7 @@ class JudgeCardStashed(ev.CardStashed):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeCardDiscarded(ev.CardDiscarded):
     """The judge put a card in its owner's discard pile."""
@@ -233,7 +187,7 @@ class JudgeCardDiscarded(ev.CardDiscarded):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeCardRemoved(ev.CardRemoved):
     """The judge removed a card from the game."""
@@ -242,7 +196,7 @@ class JudgeCardRemoved(ev.CardRemoved):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeCardZapped(ev.CardZapped):
     """The judge zapped a card."""
@@ -251,7 +205,7 @@ class JudgeCardZapped(ev.CardZapped):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeCardUnzapped(ev.CardUnzapped):
     """The judge unzapped a card."""
@@ -260,7 +214,7 @@ class JudgeCardUnzapped(ev.CardUnzapped):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeCardRevealed(ev.CardRevealed):
     """The judge revealed a card to both players."""
@@ -269,7 +223,7 @@ class JudgeCardRevealed(ev.CardRevealed):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeTokensCollected(ev.TokensCollected):
     """The judge put stockpile tokens on a card."""
@@ -278,7 +232,7 @@ class JudgeTokensCollected(ev.TokensCollected):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeGoldTaken(ev.GoldTaken):
     """The judge gave a purse gold from the stockpile."""
@@ -287,7 +241,7 @@ class JudgeGoldTaken(ev.GoldTaken):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeGoldStolen(ev.GoldStolen):
     """The judge moved gold from one purse to the other."""
@@ -296,7 +250,7 @@ class JudgeGoldStolen(ev.GoldStolen):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeGoldLost(ev.Event):
     """The judge returned gold from a purse to the stockpile (never below 0, RULES.md A.1)."""
@@ -307,7 +261,7 @@ class JudgeGoldLost(ev.Event):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeLevelSet(ev.Event):
     """The judge set a seat's level (1..10, RULES.md A.2)."""
@@ -318,7 +272,7 @@ class JudgeLevelSet(ev.Event):
     forced_by_judge: bool = True
 
 
-@_register
+@register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeMarkerSet(ev.Event):
     """The judge turned a seat's Run Away marker to ``side`` (no warmup step follows)."""
@@ -347,11 +301,10 @@ JUDGE_EFFECTS: dict[str, type[ev.Event]] = {
     "set_level": JudgeLevelSet,
     "set_marker": JudgeMarkerSet,
 }
-MOVE_TARGETS = ("hand", "deck_bottom", "deck_top", "hoard", "stash", "discard")
 MARKER_SIDES = ("run_away", "limp_away")
 
 
-def judge_effect(state: Mapping[str, Any], command: Mapping[str, Any]) -> ev.Event:
+def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> ev.Event:
     """The forced effect for one judge correction command (RULES.md A.14), unchecked by rules.
 
     ``command`` is ``{"type", "corrects": <version>, ...}`` with the effect command's fields:
@@ -364,7 +317,7 @@ def judge_effect(state: Mapping[str, Any], command: Mapping[str, Any]) -> ev.Eve
     unknown card or a ``corrects`` version the game has not reached.
 
     >>> s = {"version": 9, "cards": {"c1": {"damage": 3}}, "seats": {"A": {"hero": "c1"}}}
-    >>> judge_effect(s, {"type": "heal", "target": "A", "amount": 2, "corrects": 7})
+    >>> decide_correction(s, {"type": "heal", "target": "A", "amount": 2, "corrects": 7})
     JudgeHealed(seat='judge', cause=None, violation=None, source=None, target='c1', amount=2, corrects=7, forced_by_judge=True)
     """
     kind = command.get("type")
@@ -478,9 +431,10 @@ def _card(state: Mapping[str, Any], cid: str) -> Mapping[str, Any]:
 # --------------------------------------------------------------------------- evolve
 
 
-def _restore_card(e: CardRestored, tx: Tx) -> None:
-    tx.remove_from_zone(e.card)
-    card = tx.card(e.card)
+@handles(CardRestored)
+def _restore_card(e: CardRestored, draft: CopyOnWriteState) -> None:
+    remove_from_zone(draft, e.card)
+    card = draft.card(e.card)
     card.update(
         zone=e.zone,
         face=e.face,
@@ -492,11 +446,11 @@ def _restore_card(e: CardRestored, tx: Tx) -> None:
         cost_mod=e.cost_mod,
     )
     if e.zone == "dmz":
-        _insert(tx.top("dmz"), e.position, e.card)
+        _insert(draft.top("dmz"), e.position, e.card)
     elif e.zone in ZONES:
-        _insert(tx.zone(card["owner"], e.zone), e.position, e.card)
+        _insert(draft.zone(card["owner"], e.zone), e.position, e.card)
     elif e.zone == "stuck" and e.host is not None:
-        host = tx.card(e.host)
+        host = draft.card(e.host)
         stuck = list(host["stuck"])
         _insert(stuck, e.position, e.card)
         host["stuck"] = stuck
@@ -510,8 +464,9 @@ def _insert(cards: list[str], position: int | None, cid: str) -> None:
         cards.insert(position, cid)
 
 
-def _restore_seat(e: SeatRestored, tx: Tx) -> None:
-    tx.seat(e.player).update(
+@handles(SeatRestored)
+def _restore_seat(e: SeatRestored, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player).update(
         level=e.level,
         gold=e.gold,
         marker=e.marker,
@@ -522,7 +477,8 @@ def _restore_seat(e: SeatRestored, tx: Tx) -> None:
     )
 
 
-def _restore_table(e: TableRestored, tx: Tx) -> None:
+@handles(TableRestored)
+def _restore_table(e: TableRestored, draft: CopyOnWriteState) -> None:
     fight: dict[str, Any] | None = None
     if e.fight is not None:
         fight = {
@@ -531,7 +487,7 @@ def _restore_table(e: TableRestored, tx: Tx) -> None:
             "salt": e.fight_salt,
             "defender_cards": list(e.fight_defender_cards),
         }
-    tx.s.update(
+    draft.state.update(
         status=e.status,
         winner=e.winner,
         turn=e.turn,
@@ -544,12 +500,14 @@ def _restore_table(e: TableRestored, tx: Tx) -> None:
     )
 
 
-def _trim_stack(e: StackTrimmed, tx: Tx) -> None:
-    tx.s["stack"] = list(tx.s.get("stack") or [])[: max(0, e.keep)]
+@handles(StackTrimmed)
+def _trim_stack(e: StackTrimmed, draft: CopyOnWriteState) -> None:
+    draft.state["stack"] = list(draft.state.get("stack") or [])[: max(0, e.keep)]
 
 
-def _push_stack_entry(e: StackEntryRestored, tx: Tx) -> None:
-    tx.top("stack").append(
+@handles(StackEntryRestored)
+def _push_stack_entry(e: StackEntryRestored, draft: CopyOnWriteState) -> None:
+    draft.top("stack").append(
         {
             "ref": e.ref,
             "card": e.card,
@@ -561,64 +519,21 @@ def _push_stack_entry(e: StackEntryRestored, tx: Tx) -> None:
     )
 
 
-def _open_dispute(e: DisputeOpened, tx: Tx) -> None:
-    disputes = dict(tx.s.get("disputes") or {})
-    disputes[e.dispute] = {
-        "raised_by": e.raised_by,
-        "about": e.about,
-        "note": e.note,
-        "opened_at": tx.s["version"] + 1,
-        "turn": e.turn,
-        "from_version": e.from_version,
-        "to_version": e.to_version,
-        "rulings": [],
-    }
-    tx.s["disputes"] = disputes
-
-
-def _record_ruling(e: RulingRecorded, tx: Tx) -> None:
-    disputes = dict(tx.s.get("disputes") or {})
-    entry = dict(
-        disputes.get(e.dispute)
-        or {"raised_by": "judge", "about": None, "note": "", "opened_at": None, "rulings": []}
-    )
-    ruling = {
-        "version": tx.s["version"] + 1,
-        "ruling": e.ruling,
-        "penalty": e.penalty,
-        "player": e.player,
-        "backup_to": e.backup_to,
-        "undone": list(e.undone),
-        "corrections": list(e.corrections),
-    }
-    entry["rulings"] = [*entry["rulings"], ruling]
-    disputes[e.dispute] = entry
-    tx.s["disputes"] = disputes
-
-
-def _lose_gold(e: JudgeGoldLost, tx: Tx) -> None:
-    seat = tx.seat(e.player)
+@handles(JudgeGoldLost)
+def _lose_gold(e: JudgeGoldLost, draft: CopyOnWriteState) -> None:
+    seat = draft.seat(e.player)
     seat["gold"] = max(0, seat["gold"] - e.amount)
 
 
-def _set_level(e: JudgeLevelSet, tx: Tx) -> None:
-    tx.seat(e.player)["level"] = e.level
+@handles(JudgeLevelSet)
+def _set_level(e: JudgeLevelSet, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["level"] = e.level
 
 
-def _set_marker(e: JudgeMarkerSet, tx: Tx) -> None:
-    tx.seat(e.player)["marker"] = e.side
+@handles(JudgeMarkerSet)
+def _set_marker(e: JudgeMarkerSet, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["marker"] = e.side
 
-
-_apply.register(CardRestored)(_restore_card)
-_apply.register(SeatRestored)(_restore_seat)
-_apply.register(TableRestored)(_restore_table)
-_apply.register(StackTrimmed)(_trim_stack)
-_apply.register(StackEntryRestored)(_push_stack_entry)
-_apply.register(DisputeOpened)(_open_dispute)
-_apply.register(RulingRecorded)(_record_ruling)
-_apply.register(JudgeGoldLost)(_lose_gold)
-_apply.register(JudgeLevelSet)(_set_level)
-_apply.register(JudgeMarkerSet)(_set_marker)
 
 #: The events a backup may contain, in the order ``backup_events`` emits them.
 RESTORATIONS: tuple[type[ev.Event], ...] = (
@@ -628,3 +543,254 @@ RESTORATIONS: tuple[type[ev.Event], ...] = (
     StackTrimmed,
     StackEntryRestored,
 )
+
+
+# --------------------------------------------------------------------------- backups
+
+#: The fields of a card instance a backup restores (``def``, ``owner`` never change; a
+#: card's ``stuck`` list is restored through the stuck cards' own ``host``/``position``).
+CARD_FIELDS = ("zone", "face", "zapped", "damage", "tokens", "known", "host", "cost_mod")
+#: The fields of a seat a backup restores (``player``, ``hero`` never change; ``zones`` are
+#: restored card by card).
+SEAT_FIELDS = (
+    "level",
+    "gold",
+    "marker",
+    "caught_cheating",
+    "ran_this_turn",
+    "eliminated",
+    "mulligan",
+)
+#: The table fields a backup restores (besides cards, seats and the stack).
+TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
+#: State keys a backup leaves alone: the version counts events, and the judge's record of
+#: disputes and rulings outlives the backup it may have ordered.
+NOT_RESTORED = frozenset({"version", "disputes"})
+
+
+class BackupImpossible(ValueError):
+    """The two states cannot be reconciled by a backup (e.g. they are of different games)."""
+
+
+def _position(state: State, cid: str) -> int | None:
+    card = state["cards"][cid]
+    cards = _zone_list(state, card)
+    return cards.index(cid) if cards is not None and cid in cards else None
+
+
+def _zone_list(state: State, card: Mapping[str, Any]) -> list[str] | None:
+    zone = card["zone"]
+    if zone == "dmz":
+        return list(state["dmz"])
+    if zone in ZONES:
+        return list(state["seats"][card["owner"]]["zones"][zone])
+    if zone == "stuck" and card.get("host") in state["cards"]:
+        return list(state["cards"][card["host"]]["stuck"])
+    return None
+
+
+def backup_events(
+    point: State, current: State, *, seat: str = "judge", undoes: int | None = None
+) -> list[Step]:
+    """The correction events that turn ``current`` back into ``point`` (a judge backup), each
+    with the state after it.
+
+    Contract: for two states of the same game, folding the events onto ``current`` gives a
+    state equal to ``point`` in everything but ``version`` and ``disputes`` (the judge's record
+    is kept), zone lists in the same order included. Only what differs is restored: cards zone
+    by zone and position by position (``CardRestored``), then other cards (Heroes), the stack
+    (``StackTrimmed``, ``StackEntryRestored``), then the table (``TableRestored``) and seats
+    (``SeatRestored``), seats first when ``point`` is a finished game, so that every state in
+    between keeps ``projections.replay.invariant_violations`` empty. Events have ``seat`` (default
+    ``"judge"``), ``cause=None`` and ``undoes`` (the version they undo, see
+    :func:`undo_steps`; default ``None``).
+
+    Raises :class:`BackupImpossible` when the states are of different games (or the result
+    would not match, which would be a bug).
+    """
+    _check_same_game(point, current)
+    backup = _Backup(point, current, seat, undoes)
+    backup.cards()
+    backup.stack()
+    if point["status"] == "finished":
+        backup.seats()
+        backup.table()
+    else:
+        backup.table()
+        backup.seats()
+    if _restorable(backup.work) != _restorable(point):
+        raise BackupImpossible("the backup does not reproduce the earlier state")
+    return backup.steps
+
+
+class _Backup:
+    """:func:`backup_events` in progress: the steps so far and the state they lead to."""
+
+    def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
+        self.point = point
+        self.work = current
+        self.seat = seat
+        self.undoes = undoes
+        self.steps: list[Step] = []
+
+    def emit(self, event: ev.Event) -> None:
+        self.work = evolve(self.work, event)
+        self.steps.append(Step(event, self.work))
+
+    def differs(self, cid: str) -> bool:
+        a, b = self.work["cards"][cid], self.point["cards"][cid]
+        return any(a.get(k) != b.get(k) for k in CARD_FIELDS)
+
+    def cards(self) -> None:
+        """Rebuild each zone list from its front: once cards 0..i-1 are in place, later
+        restorations only take cards from behind them, so those stay in place."""
+        for target, same_list in _zone_lists(self.point):
+            for i, cid in enumerate(target):
+                now = same_list(self.work)
+                if i >= len(now) or now[i] != cid or self.differs(cid):
+                    self.restore_card(cid, i)
+        for cid in sorted(self.point["cards"]):
+            if self.differs(cid):
+                self.restore_card(cid, _position(self.point, cid))
+
+    def restore_card(self, cid: str, position: int | None) -> None:
+        card = self.point["cards"][cid]
+        self.emit(
+            CardRestored(
+                seat=self.seat,
+                undoes=self.undoes,
+                card=cid,
+                zone=card["zone"],
+                position=position,
+                face=card["face"],
+                zapped=card["zapped"],
+                damage=card["damage"],
+                tokens=card["tokens"],
+                known=list(card["known"]),
+                host=card.get("host"),
+                cost_mod=card.get("cost_mod"),
+            )
+        )
+
+    def stack(self) -> None:
+        have = list(self.work.get("stack") or [])
+        want = list(self.point.get("stack") or [])
+        keep = 0
+        while keep < min(len(have), len(want)) and have[keep] == want[keep]:
+            keep += 1
+        if keep < len(have):
+            self.emit(StackTrimmed(seat=self.seat, undoes=self.undoes, keep=keep))
+        for entry in want[keep:]:
+            self.emit(
+                StackEntryRestored(
+                    seat=self.seat,
+                    undoes=self.undoes,
+                    ref=entry["ref"],
+                    card=entry["card"],
+                    player=entry["player"],
+                    kind=entry["kind"],
+                    targets=list(entry.get("targets") or []),
+                    canceled=bool(entry.get("canceled")),
+                )
+            )
+
+    def seats(self) -> None:
+        for player in SEATS:
+            want = self.point["seats"][player]
+            if any(self.work["seats"][player].get(k) != want.get(k) for k in SEAT_FIELDS):
+                fields = {k: want.get(k) for k in SEAT_FIELDS}
+                self.emit(SeatRestored(seat=self.seat, undoes=self.undoes, player=player, **fields))
+
+    def table(self) -> None:
+        p = self.point
+        if all(self.work.get(k) == p.get(k) for k in TABLE_FIELDS):
+            return
+        fight = p.get("fight")
+        secret = ("card", "salt", "defender_cards")
+        self.emit(
+            TableRestored(
+                seat=self.seat,
+                undoes=self.undoes,
+                status=p["status"],
+                winner=p["winner"],
+                turn=p["turn"],
+                active=p["active"],
+                phase=p["phase"],
+                step=p["step"],
+                setup=dict(p["setup"]),
+                window=None if p["window"] is None else dict(p["window"]),
+                fight=None
+                if fight is None
+                else {k: v for k, v in fight.items() if k not in secret},
+                fight_card=None if fight is None else fight.get("card"),
+                fight_salt=None if fight is None else fight.get("salt"),
+                fight_defender_cards=[] if fight is None else list(fight["defender_cards"]),
+            )
+        )
+
+
+def _restorable(state: State) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k not in NOT_RESTORED}
+
+
+def _check_same_game(point: State, current: State) -> None:
+    for key in ("game_id", "ruleset", "rules_version", "mode", "format"):
+        if point.get(key) != current.get(key):
+            raise BackupImpossible(f"the states differ in {key!r}: not the same game")
+    if point.get("status") in (None, "new") or current.get("status") in (None, "new"):
+        raise BackupImpossible("a backup needs two states of a created game")
+    if set(point["cards"]) != set(current["cards"]):
+        raise BackupImpossible("the states hold different cards: not the same game")
+
+
+def _zone_lists(state: State) -> list[tuple[list[str], Any]]:
+    """Every card list of ``state`` with a getter for the same list in another state."""
+    out: list[tuple[list[str], Any]] = []
+    for seat in SEATS:
+        for zone in ZONES:
+            out.append(
+                (
+                    list(state["seats"][seat]["zones"][zone]),
+                    lambda s, seat=seat, zone=zone: s["seats"][seat]["zones"][zone],
+                )
+            )
+    out.append((list(state["dmz"]), lambda s: s["dmz"]))
+    for cid in sorted(state["cards"]):
+        stuck = state["cards"][cid]["stuck"]
+        if stuck:
+            out.append((list(stuck), lambda s, cid=cid: s["cards"][cid]["stuck"]))
+    return out
+
+
+def undo_steps(
+    point: State, current: State, later: Sequence[Record], *, seat: str = "judge"
+) -> list[tuple[int, list[Step]]]:
+    """A backup the way tournament judges do it (RULES.md A.14): undo each event after
+    ``point``, newest first, skipping nothing. (The CCG ruleset's ``backup``.)
+
+    ``later`` are the records after ``point`` (versions ``point + 1`` .. now, in order) and
+    ``current`` the state after the last of them. Returns ``[(version, steps)]`` for every one
+    of those versions, newest first: the steps restore what that one event changed to its value
+    just before it (:func:`backup_events` from the state before it, each with
+    ``undoes=version``), folded in order from ``current``; the list is empty for an event that
+    changed nothing a backup restores (a dispute, a ruling). They lead back to ``point`` in
+    everything but ``version`` and ``disputes``.
+
+    Raises :class:`BackupImpossible` when ``later`` does not continue ``point``.
+    """
+    states = [point]
+    expected = int(point["version"]) + 1
+    for record in later:
+        if int(record["version"]) != expected:
+            raise BackupImpossible(f"expected the record of version {expected}")
+        states.append(apply_record(states[-1], record))
+        expected += 1
+    work = current
+    undone: list[tuple[int, list[Step]]] = []
+    for index in range(len(later) - 1, -1, -1):
+        version = int(later[index]["version"])
+        steps = backup_events(states[index], work, seat=seat, undoes=version)
+        if steps:
+            work = steps[-1].state
+        undone.append((version, steps))
+    return undone

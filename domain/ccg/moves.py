@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.cards import is_monster_like
-from domain.rules.ccg import loot_rank_total, pending_damage, window_open
-from domain.state import SEATS, State, in_play, other
+from domain.ccg.cards import is_monster_like
+from domain.ccg.fights import pending_damage
+from domain.ccg.state import SEATS, in_play, other
+from domain.ccg.timing import window_open
+from domain.ccg.turn import loot_rank_total
+from domain.fold import State
 
 Cmd = dict[str, Any]
 
@@ -88,7 +91,7 @@ def _setup(s: State, seat: str) -> list[Cmd]:
         ]
     if step == "roll_first":
         return [
-            {"type": "roll_first", "seat": seat, "rolls": {"A": a, "B": b}}
+            {"type": "roll_first", "seat": seat, "rolls": dict(zip(SEATS, (a, b), strict=True))}
             for a in range(1, 7)
             for b in range(1, 7)
         ]

@@ -1,0 +1,143 @@
+"""A decision in progress, and the readers of a command's arguments.
+
+A command is decided by one ``decide_*`` function (see ``domain.ccg.HANDLERS``) working on a
+:class:`Decision`: it checks (``check`` raises :class:`RuleViolation` in strict mode and flags
+the events in record mode; ``require`` always raises :class:`ImpossibleCommand`), then emits
+events. Each emitted event is folded at once: the decision's state is always the state after
+the events so far, and :attr:`Decision.steps` pairs each event with it (the aggregate stores
+the events and adopts those states, folding nothing again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.ccg import events as ev
+from domain.ccg.end import check_eliminations
+from domain.ccg.state import SEATS
+from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
+from domain.fold import State, evolve
+from domain.ruleset import Step
+
+Command = Mapping[str, Any]
+
+
+class Decision:
+    """One decision in progress: the evolving state, the steps so far, the violations."""
+
+    __slots__ = ("cause", "command", "seat", "state", "steps", "strict", "violations")
+
+    def __init__(self, state: State, command: Command) -> None:
+        self.state = state
+        self.command = command
+        self.steps: list[Step] = []
+        self.violations: list[str] = []
+        self.strict = state.get("mode", "strict") != "record"
+        self.seat: str = command.get("seat", "rules")
+        self.cause: int | None = None
+
+    # -- checks ---------------------------------------------------------------------------
+
+    def check(self, ok: bool, code: str, message: str, rule: str) -> None:
+        """A rule of the game: raise in strict mode, flag the events in record mode."""
+        if ok:
+            return
+        if self.strict:
+            raise RuleViolation(code, message, rule)
+        if code not in self.violations:
+            self.violations.append(code)
+
+    @staticmethod
+    def require(ok: bool, code: str, message: str) -> None:
+        """A physical possibility: always raise when it does not hold."""
+        if not ok:
+            raise ImpossibleCommand(code, message)
+
+    # -- emitting -------------------------------------------------------------------------
+
+    def emit(self, cls: type[ev.Event], *, by: str | None = None, **fields: Any) -> None:
+        """Fold one event (``by="rules"`` for engine steps) and run the state-based checks."""
+        if self.state.get("status") == "finished":
+            return
+        seat = by or self.seat
+        violation = ",".join(self.violations) if (self.violations and by is None) else None
+        event = cls(seat=seat, cause=self.cause, violation=violation, **fields)
+        self.state = evolve(self.state, event)
+        self.steps.append(Step(event, self.state))
+        if self.cause is None:
+            self.cause = self.state["version"]
+        if cls not in (ev.PlayerEliminated, ev.GameEnded) and not self.state.get("stack"):
+            check_eliminations(self)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state.get("status") == "finished")
+
+
+# ============================================================================ arguments
+
+
+def seat_arg(command: Command) -> str:
+    seat = command.get("seat")
+    if seat not in SEATS:
+        raise InvalidCommand(
+            "request/invalid_seat", "'seat' must be 'A' or 'B'", {"seat": ["'A' or 'B'"]}
+        )
+    return str(seat)
+
+
+def str_arg(command: Command, key: str) -> str:
+    value = command.get(key)
+    if not isinstance(value, str) or not value:
+        raise InvalidCommand(
+            "request/missing_field", f"'{key}' is required", {key: ["a non-empty string"]}
+        )
+    return value
+
+
+def int_arg(command: Command, key: str, default: int | None = None, lo: int = 0) -> int:
+    value = command.get(key, default)
+    if value is None or isinstance(value, bool) or not isinstance(value, int) or value < lo:
+        raise InvalidCommand(
+            "request/invalid_number",
+            f"'{key}' must be a whole number of at least {lo}",
+            {key: [f"a whole number >= {lo}"]},
+        )
+    return value
+
+
+def ids_arg(command: Command, key: str) -> list[str]:
+    value = command.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidCommand(
+            "request/invalid_list", f"'{key}' must be a list of card ids", {key: ["list of ids"]}
+        )
+    if len(set(value)) != len(value):
+        raise InvalidCommand(
+            "request/duplicate_ids", f"'{key}' names a card twice", {key: ["distinct ids"]}
+        )
+    return list(value)
+
+
+def card_of(decision: Decision, cid: str) -> dict[str, Any]:
+    card = decision.state["cards"].get(cid)
+    decision.require(card is not None, "command/unknown_card", f"no card {cid!r} in this game")
+    assert card is not None
+    return card
+
+
+def require_in(decision: Decision, cid: str, seat: str, *zones: str) -> dict[str, Any]:
+    """The card exists and is in one of ``seat``'s ``zones`` (else physically impossible)."""
+    card = card_of(decision, cid)
+    decision.require(
+        card["owner"] == seat and card["zone"] in zones,
+        "command/card_not_there",
+        f"card {cid!r} is not in seat {seat}'s {' or '.join(zones)}",
+    )
+    return card
+
+
+def hero_of(s: State, seat: str) -> dict[str, Any]:
+    card: dict[str, Any] = s["cards"][s["seats"][seat]["hero"]]
+    return card

@@ -1,0 +1,203 @@
+"""Effect commands: what a resolving ability does, recorded by its controller (RULES.md A.10,
+A.11, A.12)."""
+
+from __future__ import annotations
+
+from domain.ccg import events as ev
+from domain.ccg.damage import heal_by_life_o_suction, life_of, squish_if_dead
+from domain.ccg.decision import Command, Decision, card_of, ids_arg, int_arg, require_in, str_arg
+from domain.ccg.fights import after_card_left
+from domain.ccg.state import SEATS, in_play, other
+from domain.errors import InvalidCommand
+
+MOVE_TARGETS = ("hand", "deck_bottom", "deck_top", "hoard", "stash", "discard")
+
+
+def effect_context(decision: Decision, command: Command) -> str | None:
+    """Effects are recorded while an ability resolves, naming its card (RULES.md A.11)."""
+    s = decision.state
+    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
+    source = command.get("source")
+    if source is not None:
+        card_of(decision, str(source))
+    top = s["stack"][-1] if s["stack"] else None
+    decision.check(
+        top is not None, "rule/no_ability_resolving", "effects come from an ability", "A.11"
+    )
+    if top is not None:
+        decision.check(
+            source == top["card"] and top["player"] == decision.seat,
+            "rule/not_resolving_source",
+            "the effect's source must be the resolving ability's card, recorded by its controller",
+            "A.11",
+        )
+    return None if source is None else str(source)
+
+
+def decide_unzap(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    cid = str_arg(command, "card")
+    card = card_of(decision, cid)
+    decision.check(card["zapped"], "rule/not_zapped", "the card is not zapped", "A.10")
+    decision.emit(ev.CardUnzapped, card=cid, source=source)
+
+
+def decide_cancel(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    stack = decision.state["stack"]
+    ref = command.get("ref")
+    if ref is None:
+        decision.require(len(stack) >= 2, "command/nothing_to_cancel", "no ability below this one")
+        ref = stack[-2]["ref"] if len(stack) >= 2 else None
+    decision.require(
+        any(e["ref"] == ref for e in stack),
+        "command/nothing_to_cancel",
+        f"no ability {ref} on the stack",
+    )
+    decision.emit(ev.AbilityCanceled, ref=int(ref or 0), source=source)
+
+
+def decide_damage(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    target = str_arg(command, "target")
+    if target in SEATS:
+        target = decision.state["seats"][target]["hero"]
+    card = card_of(decision, target)
+    amount = int_arg(command, "amount")
+    decision.check(
+        life_of(card, decision.state) is not None and (in_play(card) or card["zone"] == "stash"),
+        "rule/no_life",
+        "damage goes on a Hero, Ally or Monster with life",
+        "A.10",
+    )
+    decision.check(
+        not card["def"]["keywords"].get("stealthy"),
+        "rule/stealthy_target",
+        "a Stealthy card cannot be targeted",
+        "A.12",
+    )
+    decision.emit(ev.DamageDealt, source=source, target=target, amount=amount)
+    if squish_if_dead(decision, target):
+        after_card_left(decision)
+    heal_by_life_o_suction(decision, source, amount)
+
+
+def decide_heal(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    target = str_arg(command, "target")
+    if target in SEATS:
+        target = decision.state["seats"][target]["hero"]
+    card = card_of(decision, target)
+    amount = int_arg(command, "amount")
+    decision.check(
+        card["damage"] > 0, "rule/nothing_to_heal", "a card with no damage cannot be healed", "A.10"
+    )
+    decision.emit(ev.Healed, source=source, target=target, amount=min(amount, card["damage"]))
+
+
+def decide_steal(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    amount = int_arg(command, "amount")
+    victim = command.get("from", other(decision.seat))
+    if victim not in SEATS:
+        raise InvalidCommand("request/invalid_seat", "'from' must be 'A' or 'B'")
+    decision.emit(
+        ev.GoldStolen,
+        source=source,
+        from_player=victim,
+        to_player=decision.seat,
+        amount=min(amount, decision.state["seats"][victim]["gold"]),
+    )
+
+
+def decide_take_gold(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    decision.emit(
+        ev.GoldTaken, source=source, player=decision.seat, amount=int_arg(command, "amount")
+    )
+
+
+def decide_collect(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    cid = str(command.get("card") or source or "")
+    card_of(decision, cid)
+    decision.emit(ev.TokensCollected, source=source, card=cid, amount=int_arg(command, "amount"))
+
+
+def decide_stick(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    cid = str(command.get("card") or source or "")
+    card = card_of(decision, cid)
+    host = str_arg(command, "target")
+    host_card = card_of(decision, host)
+    decision.check(
+        in_play(host_card), "rule/target_not_in_play", "Curses stick to cards in play", "A.10"
+    )
+    decision.check(
+        card["def"].get("subtype") == "curse", "rule/not_a_curse", "only Curses stick", "A.5"
+    )
+    decision.emit(ev.CardStuck, source=source, card=cid, host=host)
+
+
+def decide_stash(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    cid = str_arg(command, "card")
+    card_of(decision, cid)
+    face = command.get("face", "down")
+    if face not in ("up", "down"):
+        raise InvalidCommand("request/invalid_face", "'face' must be 'up' or 'down'")
+    decision.emit(ev.CardStashed, card=cid, face=face, source=source)
+    after_card_left(decision)
+
+
+def decide_spill(decision: Decision, command: Command) -> None:
+    s = decision.state
+    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
+    source = command.get("source")
+    if s["stack"] or source is not None:
+        effect_context(decision, command)
+    else:
+        decision.check(False, "rule/no_ability_resolving", "spills come from an ability", "A.12")
+    cards = ids_arg(command, "cards")
+    for cid in cards:
+        require_in(decision, cid, decision.seat, "deck")
+    decision.emit(ev.CardsSpilled, player=decision.seat, cards=cards, source=source)
+
+
+def decide_discard(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    cid = str_arg(command, "card")
+    card_of(decision, cid)
+    decision.emit(ev.CardDiscarded, card=cid, source=source)
+    after_card_left(decision)
+
+
+def decide_reveal_card(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    cid = str_arg(command, "card")
+    card_of(decision, cid)
+    decision.emit(ev.CardRevealed, card=cid, source=source)
+
+
+def decide_remove(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    cid = str_arg(command, "card")
+    card_of(decision, cid)
+    decision.emit(ev.CardRemoved, card=cid, source=source)
+    after_card_left(decision)
+
+
+def decide_move(decision: Decision, command: Command) -> None:
+    source = effect_context(decision, command)
+    cid = str_arg(command, "card")
+    card_of(decision, cid)
+    to = command.get("to")
+    if to not in MOVE_TARGETS:
+        raise InvalidCommand(
+            "request/invalid_zone", f"'to' must be one of {', '.join(MOVE_TARGETS)}"
+        )
+    face = command.get("face", "down" if to in ("deck_bottom", "deck_top") else "up")
+    if face not in ("up", "down"):
+        raise InvalidCommand("request/invalid_face", "'face' must be 'up' or 'down'")
+    decision.emit(ev.CardMoved, card=cid, to=str(to), face=face, source=source)
+    after_card_left(decision)

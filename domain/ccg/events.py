@@ -1,0 +1,681 @@
+"""The Munchkin CCG's events: one class per state change of RULES.md C.1 (see docs/rules.md).
+
+Class names are permanent (stored games name them); see :mod:`domain.events` for the common
+fields and for changing a stored shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from domain.events import Event, Json, register_event
+
+# --------------------------------------------------------------------------- setup (A.7)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameCreated(Event):
+    """A game was set up: rules version, mode, format, seats with heroes and full decks.
+
+    Each seat is ``{"seat", "player", "hero": {id, **def}, "deck": [{id, **def}, ...]}``; the
+    definitions travel with the event so the game never needs a catalog again (RULES.md A.6-A.7).
+    """
+
+    game_id: str
+    ruleset: str
+    rules_version: str
+    mode: str
+    format: str
+    seats: list[dict[str, Json]]
+    labels: dict[str, Json] = field(default_factory=dict)
+
+    def card_ids(self) -> list[str]:
+        """Every Hero and deck card the game starts with."""
+        return [s["hero"]["id"] for s in self.seats] + [
+            c["id"] for s in self.seats for c in s["deck"]
+        ]
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpeningHandDrawn(Event):
+    """A seat drew its six opening cards (RULES.md A.7 step 2)."""
+
+    player: str
+    cards: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FirstPlayerRolled(Event):
+    """Both players rolled for first player; a tie must be rolled again (RULES.md A.7 step 3)."""
+
+    rolls: dict[str, int]
+    tie: bool
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FirstPlayerChosen(Event):
+    """The higher roller chose who goes first (RULES.md A.7 step 3)."""
+
+    chooser: str
+    first: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoldGranted(Event):
+    """Starting gold from the stockpile: 1 to the first player, 2 to the second (A.7 step 4)."""
+
+    player: str
+    amount: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MulliganTaken(Event):
+    """Hand shuffled into the deck and six new cards drawn (RULES.md A.7 step 5, D.17)."""
+
+    player: str
+    returned: list[str]
+    cards: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("returned", "cards")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MulliganDeclined(Event):
+    """The player kept the opening hand (RULES.md A.7 step 5)."""
+
+    player: str
+
+
+# --------------------------------------------------------------------------- turn (A.8)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStarted(Event):
+    """A new turn began for ``player`` (RULES.md A.8)."""
+
+    player: str
+    turn: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseStarted(Event):
+    """The active player's turn entered a phase/step (RULES.md A.8)."""
+
+    phase: str
+    step: str | None = None
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunAwayMarkerFlipped(Event):
+    """The Run Away marker now shows ``side`` (warmup flip step, or a run-away payment)."""
+
+    player: str
+    side: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsUnzapped(Event):
+    """Warmup unzap step: all of the player's zapped cards unzapped (RULES.md A.8 step 2)."""
+
+    player: str
+    cards: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StashUnstashed(Event):
+    """Warmup unstash: every stashed card to hand; tokens to the stockpile (RULES.md A.8 step 4).
+
+    ``curses`` are the Curses that were stuck to unstashed cards, now in their owners' discards.
+    """
+
+    player: str
+    cards: list[str]
+    tokens_returned: int
+    curses: list[str] = field(default_factory=list)
+    card_fields: ClassVar[tuple[str, ...]] = ("cards", "curses")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDrawn(Event):
+    """The player drew ``card`` from their deck (RULES.md A.8 step 5)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LootPlayed(Event):
+    """Loot moved from hand to hoard (RULES.md A.8, rank limit)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LocationPlayed(Event):
+    """A Location moved from hand to hoard (RULES.md A.8, one Location at a time)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AllyPlayed(Event):
+    """An Ally was paid for from the purse and put in the hoard (RULES.md A.8)."""
+
+    player: str
+    card: str
+    gold_paid: int
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardSquished(Event):
+    """A card in play went to its owner's discard (RULES.md A.10 Squish).
+
+    ``reason`` is ``action`` (munchkining squish), ``damage`` or ``ability``.
+    """
+
+    card: str
+    reason: str
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardZapped(Event):
+    """A card was zapped (RULES.md A.10)."""
+
+    card: str
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardUnzapped(Event):
+    """A card was unzapped by an ability (RULES.md A.10)."""
+
+    card: str
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+# --------------------------------------------------------------------------- abilities (A.11)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MischiefPlayed(Event):
+    """A Mischief card was paid for and moved to the DMZ to resolve (RULES.md A.5, A.11)."""
+
+    player: str
+    card: str
+    gold_paid: int
+    targets: list[str] = field(default_factory=list)
+    interrupting: int | None = None
+    give_blood: int = 0
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbilityActivated(Event):
+    """An ability was activated with its costs paid (RULES.md A.11).
+
+    ``costs`` = ``{"gold": n, "zap": bool, "discard": [ids], "give_blood": n}``.
+    ``interrupting`` is the stack reference (version) of the ability it interrupts.
+    """
+
+    player: str
+    card: str
+    costs: dict[str, Json] = field(default_factory=dict)
+    targets: list[str] = field(default_factory=list)
+    text: str | None = None
+    interrupting: int | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbilityCanceled(Event):
+    """An ability on the stack was canceled: its cost stays paid (RULES.md A.12 Cancel)."""
+
+    ref: int
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbilityResolved(Event):
+    """The newest ability on the stack finished resolving (LIFO, RULES.md A.11)."""
+
+    ref: int
+    card: str
+    outcome: str = "resolved"
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PriorityPassed(Event):
+    """A player passed in an open response window (RULES.md A.14 fair chance to respond)."""
+
+    player: str
+    window: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResponseWindowClosed(Event):
+    """Both players passed since the last action: the window closed (RULES.md A.11, A.14)."""
+
+    window: str
+
+
+# --------------------------------------------------------------------------- fight (A.9)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FightStarted(Event):
+    """The active player started a fight (RULES.md A.9)."""
+
+    attacker: str
+    defender: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackCardCommitted(Event):
+    """One card from hand moved face down to the DMZ (RULES.md A.9 step 1).
+
+    ``commitment`` = SHA-256 of ``"{salt}:{card}:{name}"``: the defender sees it now and can
+    check it once the card is revealed; ``salt`` stays secret with the card.
+    """
+
+    player: str
+    card: str
+    commitment: str
+    salt: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    secret_with: ClassVar[dict[str, str]] = {"salt": "card"}
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoldCommitted(Event):
+    """Gold moved from the attacker's purse next to the committed card (RULES.md A.9 step 1)."""
+
+    player: str
+    amount: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RanAway(Event):
+    """The defender ran away; ``paid_by`` is ``marker`` (flip) or ``damage`` (2 damage)."""
+
+    player: str
+    paid_by: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DefenderFaced(Event):
+    """The defender chose to face the monster (RULES.md A.9 (I))."""
+
+    player: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DefenderCardsCommitted(Event):
+    """The defender zapped these hoard cards and moved them to the DMZ (RULES.md A.9 (I) 1)."""
+
+    player: str
+    cards: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DefenderReady(Event):
+    """The defender is done committing cards (RULES.md A.9 (I) 2)."""
+
+    player: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttackCardRevealed(Event):
+    """The attacker revealed the committed card, with the salt of its commitment (A.9 (I) 3)."""
+
+    player: str
+    card: str
+    salt: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterCostModified(Event):
+    """A card or ability changed the revealed Monster's gold cost (RULES.md A.9 cheat check)."""
+
+    card: str
+    cost: int
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheatingChecked(Event):
+    """The engine checked for cheating: ``hired``, ``not_monster`` or ``underpaid`` (A.9)."""
+
+    card: str
+    result: str
+    gold: int
+    cost: int | None
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CaughtCheating(Event):
+    """The attacker was caught cheating: Sketchy abilities unlock this turn (RULES.md A.9 2.1)."""
+
+    player: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterHired(Event):
+    """The revealed Monster was paid for: it is hired and its abilities trigger (A.9 (I) 4)."""
+
+    card: str
+    power: int
+    life: int
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HireGoldSpent(Event):
+    """All gold committed to the hired Monster went to the stockpile, surplus too (A.9 (I) 5)."""
+
+    player: str
+    amount: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommittedGoldReturned(Event):
+    """Committed gold went back to the attacker's purse (run away, caught cheating, D.6)."""
+
+    player: str
+    amount: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageDealt(Event):
+    """Damage tokens put on a card with life (RULES.md A.10).
+
+    ``kind`` is ``combat`` (fight steps 6-7) or ``noncombat``; ``reduced_by_defense`` records
+    how much committed defense absorbed (RULES.md D.4).
+    """
+
+    source: str | None
+    target: str
+    amount: int
+    kind: str = "noncombat"
+    reduced_by_defense: int = 0
+    card_fields: ClassVar[tuple[str, ...]] = ("source", "target")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageAllocated(Event):
+    """The defender split the Monster's damage among committed Allies (RULES.md D.3)."""
+
+    player: str
+    allocation: dict[str, int]
+    card_fields: ClassVar[tuple[str, ...]] = ("allocation",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Healed(Event):
+    """Damage tokens moved from ``target`` to the stockpile (RULES.md A.10 Heal)."""
+
+    source: str | None
+    target: str
+    amount: int
+    card_fields: ClassVar[tuple[str, ...]] = ("source", "target")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoldStolen(Event):
+    """Gold moved from one purse to the other (RULES.md A.10 Steal)."""
+
+    source: str | None
+    from_player: str
+    to_player: str
+    amount: int
+    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoldTaken(Event):
+    """Gold moved from the stockpile to a purse (RULES.md A.10 Take gold)."""
+
+    source: str | None
+    player: str
+    amount: int
+    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TokensCollected(Event):
+    """Collect X: stockpile tokens moved onto a card (RULES.md A.12)."""
+
+    source: str | None
+    card: str
+    amount: int
+    card_fields: ClassVar[tuple[str, ...]] = ("source", "card")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardStuck(Event):
+    """A Curse was stuck to a host card in play (RULES.md A.5, A.10 Stick)."""
+
+    source: str | None
+    card: str
+    host: str
+    card_fields: ClassVar[tuple[str, ...]] = ("source", "card", "host")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardStashed(Event):
+    """A card went to its owner's stash, face ``up`` or ``down`` (RULES.md A.3)."""
+
+    card: str
+    face: str
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsSpilled(Event):
+    """Spill X: top deck cards moved face up to the discard, never drawn (RULES.md A.12)."""
+
+    player: str
+    cards: list[str]
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("cards", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDiscarded(Event):
+    """A card went to its owner's discard pile (RULES.md A.3)."""
+
+    card: str
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardRevealed(Event):
+    """A card was shown to every player (RULES.md A.4 Reveal)."""
+
+    card: str
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardRemoved(Event):
+    """A card was removed from the game (RULES.md A.12 Remove)."""
+
+    card: str
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardMoved(Event):
+    """An ability moved a card to a zone of its owner (``deck_bottom`` keeps it hidden)."""
+
+    card: str
+    to: str
+    face: str = "up"
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FightEnded(Event):
+    """The fight is over: ``ran``, ``caught``, ``squished``, ``survived``, ``no_card`` or
+    ``game_over`` (a player was eliminated during it)."""
+
+    outcome: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterDiscarded(Event):
+    """A squished hired Monster went to its owner's discard (RULES.md A.9 step 8)."""
+
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterStashedFaceUp(Event):
+    """A surviving Monster went face up to its owner's stash, keeping its damage (A.9 step 8)."""
+
+    card: str
+    damage: int
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DefenderCardsReturned(Event):
+    """The defender's surviving committed cards went back to the hoard, still zapped (A.9)."""
+
+    player: str
+    cards: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+
+
+# --------------------------------------------------------------------------- cooldown, end
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LevelIncreased(Event):
+    """Cooldown step 1: level +1, capped at 10 (RULES.md A.8)."""
+
+    player: str
+    level: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoldRefilled(Event):
+    """Cooldown step 2: purse filled from the stockpile up to the level (RULES.md A.8)."""
+
+    player: str
+    amount: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnEnded(Event):
+    """Cooldown step 3: the turn is over (RULES.md A.8)."""
+
+    player: str
+    turn: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerConceded(Event):
+    """A player conceded (RULES.md A.13)."""
+
+    player: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerEliminated(Event):
+    """A player is out: ``life``, ``deck`` (empty-deck draw), ``concede`` (RULES.md A.13)."""
+
+    player: str
+    reason: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameEnded(Event):
+    """The game is over: ``winner`` is a seat or ``"draw"`` (RULES.md A.13)."""
+
+    winner: str

@@ -1,0 +1,350 @@
+"""Fights (RULES.md A.9): the attack, running away, defending, the cheating check, strikes."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from domain.ccg import events as ev
+from domain.ccg.cards import is_monster_like
+from domain.ccg.damage import heal_by_life_o_suction, squish_if_dead
+from domain.ccg.decision import Command, Decision, ids_arg, int_arg, require_in, str_arg
+from domain.ccg.state import other
+from domain.ccg.timing import check_turn
+from domain.errors import InvalidCommand
+from domain.fold import State
+
+
+def commitment(salt: str, card_id: str, name: str) -> str:
+    """The salted hash the defender sees for a face-down attack card (RULES.md A.9 step 1).
+
+    >>> len(commitment("s", "c1", "Sample Goblin Horde"))
+    64
+    """
+    return hashlib.sha256(f"{salt}:{card_id}:{name}".encode()).hexdigest()
+
+
+def monster_stats(card: dict[str, Any]) -> tuple[int, int]:
+    """(power, life) of a hired Monster; Monstrous X gives X and X (RULES.md D.5)."""
+    d = card["def"]
+    if d["type"] != "monster" and d["keywords"].get("monstrous"):
+        x = int(d["keywords"]["monstrous"])
+        return x, x
+    return int(d.get("power") or 0), int(d.get("life") or 0)
+
+
+def fight_stage(decision: Decision, *stages: str) -> dict[str, Any]:
+    fight = decision.state.get("fight")
+    decision.require(fight is not None, "command/no_fight", "no fight is in progress")
+    assert fight is not None
+    decision.check(
+        fight["stage"] in stages,
+        "rule/wrong_fight_step",
+        f"the fight is at '{fight['stage']}', not {' or '.join(stages)}",
+        "A.9",
+    )
+    return dict(fight)
+
+
+def decide_attack(decision: Decision, command: Command) -> None:
+    s, seat = decision.state, decision.seat
+    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
+    cid = str_arg(command, "card")
+    card = require_in(decision, cid, seat, "hand")
+    gold = int_arg(command, "gold", 0)
+    salt = str_arg(command, "salt")
+    decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
+    check_turn(decision, seat)
+    decision.emit(ev.FightStarted, attacker=seat, defender=other(seat))
+    decision.emit(
+        ev.AttackCardCommitted,
+        player=seat,
+        card=cid,
+        commitment=commitment(salt, cid, card["def"]["name"]),
+        salt=salt,
+    )
+    decision.emit(ev.GoldCommitted, player=seat, amount=gold)
+
+
+def decide_run_away(decision: Decision, command: Command) -> None:
+    fight = fight_stage(decision, "declared")
+    seat = decision.seat
+    decision.check(seat == fight["defender"], "rule/not_defender", "only the defender runs", "A.9")
+    marker = decision.state["seats"][seat]["marker"]
+    paid_by = "marker" if marker == "run_away" else "damage"
+    decision.emit(ev.RanAway, player=seat, paid_by=paid_by)
+    if paid_by == "marker":
+        decision.emit(ev.RunAwayMarkerFlipped, by="rules", player=seat, side="limp_away")
+    else:
+        hero = decision.state["seats"][seat]["hero"]
+        decision.emit(ev.DamageDealt, by="rules", source=None, target=hero, amount=2)
+    end_fight_returning(decision, "ran", face="down")
+
+
+def end_fight_returning(decision: Decision, outcome: str, face: str) -> None:
+    """Gold back to the attacker, the card face down to the stash, defenders home (A.9)."""
+    fight = decision.state.get("fight")
+    if fight is None:
+        return
+    if fight["gold"]:
+        decision.emit(
+            ev.CommittedGoldReturned, by="rules", player=fight["attacker"], amount=fight["gold"]
+        )
+    if fight["card"]:
+        decision.emit(ev.CardStashed, by="rules", card=fight["card"], face=face)
+    return_defenders(decision)
+    decision.emit(ev.FightEnded, by="rules", outcome=outcome)
+
+
+def return_defenders(decision: Decision) -> None:
+    fight = decision.state.get("fight")
+    if fight and fight["defender_cards"]:
+        decision.emit(
+            ev.DefenderCardsReturned,
+            by="rules",
+            player=fight["defender"],
+            cards=list(fight["defender_cards"]),
+        )
+
+
+def decide_face(decision: Decision, command: Command) -> None:
+    fight = fight_stage(decision, "declared")
+    decision.check(
+        decision.seat == fight["defender"], "rule/not_defender", "the defender decides", "A.9"
+    )
+    decision.emit(ev.DefenderFaced, player=decision.seat)
+
+
+def decide_commit(decision: Decision, command: Command) -> None:
+    fight = fight_stage(decision, "defending")
+    seat = decision.seat
+    decision.check(
+        seat == fight["defender"], "rule/not_defender", "only the defender commits", "A.9"
+    )
+    cards = ids_arg(command, "cards")
+    decision.require(bool(cards), "command/nothing_to_commit", "name at least one card")
+    for cid in cards:
+        card = require_in(decision, cid, seat, "hoard")
+        decision.check(
+            card["def"]["type"] in ("ally", "loot"),
+            "rule/not_committable",
+            f"{card['def']['name']} is neither an Ally nor Loot",
+            "D.2",
+        )
+        decision.check(
+            not card["zapped"], "rule/card_zapped", "only unzapped cards are committed", "A.9"
+        )
+    decision.emit(ev.DefenderCardsCommitted, player=seat, cards=cards)
+
+
+def decide_ready(decision: Decision, command: Command) -> None:
+    fight = fight_stage(decision, "defending")
+    decision.check(
+        decision.seat == fight["defender"], "rule/not_defender", "the defender declares", "A.9"
+    )
+    decision.emit(ev.DefenderReady, player=decision.seat)
+
+
+def decide_reveal(decision: Decision, command: Command) -> None:
+    fight = fight_stage(decision, "ready")
+    seat = decision.seat
+    decision.check(seat == fight["attacker"], "rule/not_attacker", "the attacker reveals", "A.9")
+    cid = fight["card"]
+    if cid is None:
+        end_fight_returning(decision, "no_card", face="down")
+        return
+    decision.emit(ev.AttackCardRevealed, player=fight["attacker"], card=cid, salt=fight["salt"])
+    card = decision.state["cards"][cid]
+    if not is_monster_like(card["def"]):
+        decision.emit(
+            ev.CheatingChecked,
+            by="rules",
+            card=cid,
+            result="not_monster",
+            gold=fight["gold"],
+            cost=None,
+        )
+        caught_cheating(decision)
+
+
+def decide_modify_cost(decision: Decision, command: Command) -> None:
+    fight = fight_stage(decision, "revealed")
+    cid = str_arg(command, "card")
+    decision.require(
+        cid == fight["card"], "command/not_the_monster", "only the revealed card's cost"
+    )
+    cost = int_arg(command, "cost")
+    decision.emit(ev.MonsterCostModified, card=cid, cost=cost, source=command.get("source"))
+
+
+def cheat_check(decision: Decision) -> None:
+    """RULES.md A.9 "Check for cheating": committed gold against the (modified) cost."""
+    fight = decision.state["fight"]
+    if fight is None:
+        return
+    cid = fight["card"]
+    if cid is None:
+        end_fight_returning(decision, "no_card", face="down")
+        return
+    card = decision.state["cards"][cid]
+    cost = card["cost_mod"] if card["cost_mod"] is not None else (card["def"].get("cost") or 0)
+    if fight["gold"] >= cost:
+        decision.emit(
+            ev.CheatingChecked, by="rules", card=cid, result="hired", gold=fight["gold"], cost=cost
+        )
+        power, life = monster_stats(card)
+        decision.emit(ev.MonsterHired, by="rules", card=cid, power=power, life=life)
+    else:
+        decision.emit(
+            ev.CheatingChecked,
+            by="rules",
+            card=cid,
+            result="underpaid",
+            gold=fight["gold"],
+            cost=cost,
+        )
+        caught_cheating(decision)
+
+
+def caught_cheating(decision: Decision) -> None:
+    """RULES.md A.9 2.1: 1 damage, gold back, card face down to the stash, Sketchy unlocked."""
+    fight = decision.state["fight"]
+    attacker = fight["attacker"]
+    decision.emit(ev.CaughtCheating, by="rules", player=attacker)
+    hero = decision.state["seats"][attacker]["hero"]
+    decision.emit(ev.DamageDealt, by="rules", source=None, target=hero, amount=1)
+    end_fight_returning(decision, "caught", face="down")
+
+
+def strike(decision: Decision) -> None:
+    """RULES.md A.9 (I) 5-7: hire gold to the stockpile, weapons strike, then the Monster."""
+    fight = decision.state["fight"]
+    if fight is None:
+        return
+    if fight["card"] is None:
+        end_fight_returning(decision, "no_card", face="down")
+        return
+    decision.emit(ev.HireGoldSpent, by="rules", player=fight["attacker"], amount=fight["gold"])
+    cards = decision.state["cards"]
+    committed = [cards[x] for x in fight["defender_cards"]]
+    weapons = [x for x in fight["defender_cards"] if cards[x]["def"].get("subtype") == "weapon"]
+    power = sum(int(cards[x]["def"].get("power") or 0) for x in weapons)
+    monster_id = fight["card"]
+    if power:
+        decision.emit(
+            ev.DamageDealt,
+            by="rules",
+            source=weapons[0] if len(weapons) == 1 else None,
+            target=monster_id,
+            amount=power,
+            kind="combat",
+        )
+    monster = decision.state["cards"][monster_id]
+    if monster["damage"] >= decision.state["fight"]["monster"]["life"]:
+        finish_fight(decision, squished=True)
+        return
+    defense = sum(int(x["def"].get("defense") or 0) for x in committed)
+    raw = decision.state["fight"]["monster"]["power"]
+    damage = max(0, raw - defense)
+    allies = [
+        x for x in decision.state["fight"]["defender_cards"] if cards[x]["def"]["type"] == "ally"
+    ]
+    if allies and damage > 0:
+        return  # the defender splits it among the Allies: see pending_damage / decide_allocate
+    if damage > 0 or defense > 0:
+        defender = decision.state["fight"]["defender"]
+        decision.emit(
+            ev.DamageDealt,
+            by="rules",
+            source=monster_id,
+            target=decision.state["seats"][defender]["hero"],
+            amount=damage,
+            kind="combat",
+            reduced_by_defense=min(raw, defense),
+        )
+        heal_by_life_o_suction(decision, monster_id, damage)
+    finish_fight(decision, squished=False)
+
+
+def pending_damage(s: State) -> int | None:
+    """Monster damage waiting for the defender's allocation among committed Allies (D.3)."""
+    fight = s.get("fight")
+    if not fight or not fight.get("hired") or fight["stage"] not in ("striking", "weapons_struck"):
+        return None
+    if s.get("window") is not None or fight["card"] is None:
+        return None
+    cards = s["cards"]
+    committed = [cards[x] for x in fight["defender_cards"]]
+    if not any(x["def"]["type"] == "ally" for x in committed):
+        return None
+    defense = sum(int(x["def"].get("defense") or 0) for x in committed)
+    damage = max(0, int(fight["monster"]["power"]) - defense)
+    return damage if damage > 0 else None
+
+
+def decide_allocate(decision: Decision, command: Command) -> None:
+    s, seat = decision.state, decision.seat
+    decision.require(s.get("fight") is not None, "command/no_fight", "no fight is in progress")
+    damage = pending_damage(s)
+    decision.require(
+        damage is not None, "command/nothing_to_allocate", "no Monster damage to allocate"
+    )
+    assert damage is not None
+    fight = s["fight"]
+    decision.check(seat == fight["defender"], "rule/not_defender", "the defender allocates", "D.3")
+    alloc = command.get("damage")
+    if not isinstance(alloc, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in alloc.values()
+    ):
+        raise InvalidCommand("request/invalid_allocation", "'damage' maps card ids to amounts")
+    for key in alloc:
+        if key != "hero":
+            decision.require(
+                key in fight["defender_cards"] and s["cards"][key]["def"]["type"] == "ally",
+                "command/not_committed",
+                f"{key!r} is not a committed Ally",
+            )
+    decision.check(
+        not alloc.get("hero"),
+        "rule/allocation_to_hero",
+        "with Allies committed, none to the Hero",
+        "D.3",
+    )
+    decision.check(
+        sum(alloc.values()) == damage,
+        "rule/allocation_total",
+        f"allocate exactly {damage} damage",
+        "D.3",
+    )
+    decision.emit(ev.DamageAllocated, player=seat, allocation={k: v for k, v in alloc.items() if v})
+    for key, amount in alloc.items():
+        if key != "hero" and amount and squish_if_dead(decision, key):
+            after_card_left(decision)
+    heal_by_life_o_suction(decision, fight["card"], sum(alloc.values()))
+    finish_fight(decision, squished=False)
+
+
+def after_card_left(decision: Decision) -> None:
+    """RULES.md A.9 "No attacking card": the fight ends at once, gold back (D.6)."""
+    fight = decision.state.get("fight")
+    if fight is not None and fight["card"] is None and fight["stage"] not in ("committing",):
+        end_fight_returning(decision, "no_card", face="down")
+
+
+def finish_fight(decision: Decision, squished: bool) -> None:
+    """RULES.md A.9 step 8: the Monster to discard or face up to the stash, defenders home."""
+    fight = decision.state.get("fight")
+    if fight is None or decision.finished:
+        return
+    monster = fight["card"]
+    if monster is not None:
+        card = decision.state["cards"][monster]
+        if squished:
+            if card["def"]["keywords"].get("regenerate"):
+                decision.emit(ev.CardStashed, by="rules", card=monster, face="down", source=monster)
+            else:
+                decision.emit(ev.MonsterDiscarded, by="rules", card=monster)
+        else:
+            decision.emit(ev.MonsterStashedFaceUp, by="rules", card=monster, damage=card["damage"])
+    return_defenders(decision)
+    decision.emit(ev.FightEnded, by="rules", outcome="squished" if squished else "survived")

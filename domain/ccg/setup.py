@@ -1,0 +1,150 @@
+"""Setting a game up (RULES.md A.6, A.7): the decks, opening hands, first player, mulligans."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.ccg import events as ev
+from domain.ccg.cards import check_deck, normalize_card
+from domain.ccg.decision import Command, Decision, ids_arg, require_in
+from domain.ccg.state import SEATS, other
+from domain.ccg.turn import start_turn
+from domain.errors import InvalidCommand
+from domain.fold import evolve, initial_state
+from domain.ruleset import Step
+
+NAME = "munchkin-ccg"
+RULES_VERSION = "ccg-2018-07"
+
+
+def create(spec: Mapping[str, Any]) -> list[Step]:
+    """The step that sets a game up: one ``GameCreated`` (RULES.md A.6, A.7 step 1).
+
+    Raises :class:`InvalidCommand` for malformed seats and :class:`RuleViolation` for decks that
+    break the format (checked in both modes: a deck is registered before play).
+    """
+    mode = spec.get("mode", "strict")
+    fmt = spec.get("format", "prime")
+    if mode not in ("strict", "record"):
+        raise InvalidCommand("request/invalid_mode", "mode must be 'strict' or 'record'")
+    seats = spec.get("seats")
+    if not isinstance(seats, list) or sorted(s.get("seat") for s in seats) != list(SEATS):
+        raise InvalidCommand("request/invalid_seats", "exactly two seats, 'A' and 'B'")
+    seen: set[str] = set()
+    out_seats = []
+    for seat in sorted(seats, key=lambda x: x["seat"]):
+        hero = {**normalize_card(seat["hero"]), "id": str(seat["hero"]["id"])}
+        deck = [{**normalize_card(c), "id": str(c["id"])} for c in seat["deck"]]
+        for cid in [hero["id"], *(c["id"] for c in deck)]:
+            if cid in seen:
+                raise InvalidCommand("request/duplicate_ids", f"card id {cid!r} used twice")
+            seen.add(cid)
+        check_deck(fmt, hero, deck)
+        player = seat.get("player")
+        if not isinstance(player, str) or not player.strip():
+            raise InvalidCommand("request/invalid_player", "each seat needs a player name")
+        out_seats.append({"seat": seat["seat"], "player": player, "hero": hero, "deck": deck})
+    created = ev.GameCreated(
+        seat="rules",
+        game_id=str(spec.get("game_id", "")),
+        ruleset=NAME,
+        rules_version=RULES_VERSION,
+        mode=mode,
+        format=fmt,
+        seats=out_seats,
+        labels=dict(spec.get("labels") or {}),
+    )
+    return [Step(created, evolve(initial_state(), created))]
+
+
+def decide_draw_opening(decision: Decision, command: Command) -> None:
+    s, seat = decision.state, decision.seat
+    decision.require(s["status"] == "setup", "command/not_in_setup", "the game is past setup")
+    decision.check(
+        seat not in s["setup"]["opened"], "rule/already_drawn", "opening hand already drawn", "A.7"
+    )
+    cards = ids_arg(command, "cards")
+    for cid in cards:
+        require_in(decision, cid, seat, "deck")
+    decision.check(len(cards) == 6, "rule/opening_hand_size", "the opening hand is 6 cards", "A.7")
+    decision.emit(ev.OpeningHandDrawn, player=seat, cards=cards)
+
+
+def decide_roll_first(decision: Decision, command: Command) -> None:
+    s = decision.state
+    decision.require(s["status"] == "setup", "command/not_in_setup", "the game is past setup")
+    decision.check(
+        s["step"] == "roll_first", "rule/out_of_order", "both opening hands come first", "A.7"
+    )
+    rolls = command.get("rolls")
+    if (
+        not isinstance(rolls, dict)
+        or sorted(rolls) != ["A", "B"]
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in rolls.values())
+    ):
+        raise InvalidCommand("request/invalid_rolls", "rolls must be {'A': 1-6, 'B': 1-6}")
+    decision.require(all(1 <= v <= 6 for v in rolls.values()), "command/bad_die", "a die shows 1-6")
+    decision.emit(ev.FirstPlayerRolled, rolls=dict(rolls), tie=rolls["A"] == rolls["B"])
+
+
+def decide_choose_first(decision: Decision, command: Command) -> None:
+    s = decision.state
+    decision.require(s["status"] == "setup", "command/not_in_setup", "the game is past setup")
+    decision.check(s["step"] == "choose_first", "rule/out_of_order", "roll for first first", "A.7")
+    first = command.get("first")
+    if first not in SEATS:
+        raise InvalidCommand("request/invalid_seat", "'first' must be 'A' or 'B'")
+    decision.check(
+        decision.seat == s["setup"].get("roll_winner"),
+        "rule/not_roll_winner",
+        "the higher roller chooses who goes first",
+        "A.7",
+    )
+    decision.emit(ev.FirstPlayerChosen, chooser=decision.seat, first=first)
+    decision.emit(ev.GoldGranted, by="rules", player=first, amount=1)
+    decision.emit(ev.GoldGranted, by="rules", player=other(first), amount=2)
+
+
+def _mulligan_turn(decision: Decision) -> None:
+    s, seat = decision.state, decision.seat
+    decision.require(s["status"] == "setup", "command/not_in_setup", "the game is past setup")
+    decision.check(
+        s["step"] == "mulligan", "rule/out_of_order", "choose the first player first", "A.7"
+    )
+    first = s["setup"].get("first")
+    decided = s["setup"]["decided"]
+    decision.check(
+        seat not in decided, "rule/already_decided", "one mulligan decision each", "D.17"
+    )
+    if first is not None:
+        decision.check(
+            seat == first or first in decided,
+            "rule/mulligan_order",
+            "the first player decides on a mulligan first",
+            "A.7",
+        )
+
+
+def decide_keep(decision: Decision, command: Command) -> None:
+    _mulligan_turn(decision)
+    decision.emit(ev.MulliganDeclined, player=decision.seat)
+    _after_mulligans(decision)
+
+
+def decide_mulligan(decision: Decision, command: Command) -> None:
+    _mulligan_turn(decision)
+    seat = decision.seat
+    cards = ids_arg(command, "cards")
+    for cid in cards:
+        require_in(decision, cid, seat, "deck", "hand")
+    decision.check(len(cards) == 6, "rule/opening_hand_size", "a mulligan draws 6 cards", "A.7")
+    hand = list(decision.state["seats"][seat]["zones"]["hand"])
+    decision.emit(ev.MulliganTaken, player=seat, returned=hand, cards=cards)
+    _after_mulligans(decision)
+
+
+def _after_mulligans(decision: Decision) -> None:
+    setup = decision.state["setup"]
+    if set(setup["decided"]) >= set(SEATS):
+        start_turn(decision, setup["first"] or "A", 1)

@@ -1,0 +1,660 @@
+"""The Munchkin CCG's state and its fold handlers (RULES.md A.3, A.4; see docs/rules.md).
+
+The state follows the layout every ruleset shares (``domain.fold``) and adds the CCG's table:
+``phase``/``step``, ``setup``, the ``dmz``, the ``fight``, the response ``window`` and the
+ability ``stack``; each seat has ``hero``, ``level``, ``gold``, the Run Away ``marker`` and turn
+flags; each card has ``zapped``, ``damage``, ``tokens``, ``stuck`` Curses, a ``host`` and
+``cost_mod``. Importing this module registers a handler for each CCG event.
+
+Knowledge (RULES.md A.4, D.7): each card instance has ``known`` — the seats that know its
+identity. A card's owner always knows it (the owner holds the decklist). A card becomes known
+to every seat when it is face up somewhere public or revealed; it becomes private to its owner
+again when it enters a hand or a deck (the opponent can no longer tell it from the others);
+a face-down stash keeps whatever knowledge the card had.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.ccg import events as ev
+from domain.fold import CopyOnWriteState, handles
+
+#: The CCG's two seats, in seating order.
+SEATS = ("A", "B")
+#: Each seat's card zones (the shared ``dmz``, ``hero`` and ``stuck`` are not among them).
+ZONES = ("deck", "hand", "hoard", "stash", "discard", "removed")
+
+
+def other(seat: str) -> str:
+    """The opponent of ``seat`` in a two-player game."""
+    return "B" if seat == "A" else "A"
+
+
+def in_play(card: dict[str, Any]) -> bool:
+    """RULES.md A.3: Heroes, hoard cards, face-up stash cards, DMZ cards are in play."""
+    zone = card["zone"]
+    if zone in ("hero", "hoard", "dmz", "stuck"):
+        return True
+    return zone == "stash" and card["face"] == "up"
+
+
+# ---------------------------------------------------------------------------- card movement
+
+
+def remove_from_zone(draft: CopyOnWriteState, cid: str) -> None:
+    """Take a card out of whatever list holds it (a zone, the DMZ, its host's Curses)."""
+    card = draft.state["cards"][cid]
+    zone = card["zone"]
+    if zone == "dmz":
+        dmz = draft.top("dmz")
+        if cid in dmz:
+            dmz.remove(cid)
+    elif zone in ZONES:
+        lst = draft.zone(card["owner"], zone)
+        if cid in lst:
+            lst.remove(cid)
+    elif zone == "stuck":
+        host = card.get("host")
+        if host and host in draft.state["cards"]:
+            hc = draft.card(host)
+            hc["stuck"] = [x for x in hc["stuck"] if x != cid]
+
+
+def move(
+    draft: CopyOnWriteState, cid: str, zone: str, face: str = "up", bottom: bool = True
+) -> None:
+    """Move a card to its owner's ``zone`` (or the shared ``dmz``), applying A.3 side effects.
+
+    Leaving play (or going face down) clears damage and tokens and sends stuck Curses to
+    their owners' discards; knowledge follows the module docstring.
+    """
+    old = draft.state["cards"][cid]
+    was_in_play = in_play(old)
+    remove_from_zone(draft, cid)
+    card = draft.card(cid)
+    card["zone"] = zone
+    card["face"] = face
+    card["host"] = None
+    if zone == "dmz":
+        draft.top("dmz").append(cid)
+    elif bottom or zone != "deck":
+        draft.zone(card["owner"], zone).append(cid)
+    else:
+        draft.zone(card["owner"], zone).insert(0, cid)
+    now_in_play = in_play(card)
+    if (was_in_play and not now_in_play) or zone in ("hand", "deck", "discard", "removed"):
+        leave_play(draft, cid)
+    if zone in ("hand", "deck"):
+        card["known"] = [card["owner"]]
+        card["zapped"] = False
+    elif face == "up":
+        card["known"] = list(SEATS)
+    if zone in ("discard", "removed", "stash"):
+        card["zapped"] = False
+
+
+def leave_play(draft: CopyOnWriteState, cid: str) -> None:
+    """Strip tokens, damage and stuck Curses (RULES.md A.3 "leaves play")."""
+    card = draft.card(cid)
+    card["damage"] = 0
+    card["tokens"] = 0
+    card["cost_mod"] = None
+    for curse in list(card["stuck"]):
+        move(draft, curse, "discard")
+    card["stuck"] = []
+
+
+def _new_card(definition: dict[str, Any], owner: str, zone: str) -> dict[str, Any]:
+    public = zone == "hero"
+    return {
+        "def": {k: v for k, v in definition.items() if k != "id"},
+        "owner": owner,
+        "zone": zone,
+        "face": "up" if public else "down",
+        "zapped": False,
+        "damage": 0,
+        "tokens": 0,
+        "stuck": [],
+        "host": None,
+        "known": list(SEATS) if public else [owner],
+        "cost_mod": None,
+    }
+
+
+# ---------------------------------------------------------------------------- fold handlers
+
+
+@handles(ev.GameCreated)
+def _(e: ev.GameCreated, draft: CopyOnWriteState) -> None:
+    s = draft.state
+    s.update(
+        game_id=e.game_id,
+        ruleset=e.ruleset,
+        rules_version=e.rules_version,
+        mode=e.mode,
+        format=e.format,
+        labels=dict(e.labels),
+        status="setup",
+        winner=None,
+        turn=0,
+        active=None,
+        phase="setup",
+        step="draw_opening",
+        setup={"opened": [], "rolls": None, "roll_winner": None, "first": None, "decided": []},
+        dmz=[],
+        fight=None,
+        window=None,
+        stack=[],
+    )
+    cards: dict[str, Any] = {}
+    seats: dict[str, Any] = {}
+    for spec in e.seats:
+        seat = spec["seat"]
+        hero = spec["hero"]
+        cards[hero["id"]] = _new_card(hero, seat, "hero")
+        deck = []
+        for d in spec["deck"]:
+            cards[d["id"]] = _new_card(d, seat, "deck")
+            deck.append(d["id"])
+        seats[seat] = {
+            "player": spec["player"],
+            "hero": hero["id"],
+            "level": 1,
+            "gold": 0,
+            "marker": "run_away",
+            "caught_cheating": False,
+            "ran_this_turn": 0,
+            "eliminated": None,
+            "mulligan": None,
+            "zones": {
+                "deck": deck,
+                "hand": [],
+                "hoard": [],
+                "stash": [],
+                "discard": [],
+                "removed": [],
+            },
+        }
+    s["cards"] = cards
+    s["seats"] = seats
+
+
+@handles(ev.OpeningHandDrawn)
+def _(e: ev.OpeningHandDrawn, draft: CopyOnWriteState) -> None:
+    for cid in e.cards:
+        move(draft, cid, "hand")
+    setup = draft.top("setup")
+    if e.player not in setup["opened"]:
+        setup["opened"] = [*setup["opened"], e.player]
+    if set(setup["opened"]) >= set(SEATS):
+        draft.state["step"] = "roll_first"
+
+
+@handles(ev.FirstPlayerRolled)
+def _(e: ev.FirstPlayerRolled, draft: CopyOnWriteState) -> None:
+    setup = draft.top("setup")
+    setup["rolls"] = dict(e.rolls)
+    if not e.tie:
+        a, b = e.rolls.get("A", 0), e.rolls.get("B", 0)
+        setup["roll_winner"] = "A" if a > b else "B"
+        draft.state["step"] = "choose_first"
+
+
+@handles(ev.FirstPlayerChosen)
+def _(e: ev.FirstPlayerChosen, draft: CopyOnWriteState) -> None:
+    draft.top("setup")["first"] = e.first
+    draft.state["step"] = "mulligan"
+
+
+@handles(ev.GoldGranted)
+def _(e: ev.GoldGranted, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["gold"] += e.amount
+
+
+@handles(ev.MulliganTaken)
+def _(e: ev.MulliganTaken, draft: CopyOnWriteState) -> None:
+    for cid in e.returned:
+        move(draft, cid, "deck")
+    for cid in e.cards:
+        move(draft, cid, "hand")
+    draft.seat(e.player)["mulligan"] = "taken"
+    setup = draft.top("setup")
+    setup["decided"] = [*setup["decided"], e.player]
+
+
+@handles(ev.MulliganDeclined)
+def _(e: ev.MulliganDeclined, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["mulligan"] = "kept"
+    setup = draft.top("setup")
+    setup["decided"] = [*setup["decided"], e.player]
+
+
+@handles(ev.TurnStarted)
+def _(e: ev.TurnStarted, draft: CopyOnWriteState) -> None:
+    s = draft.state
+    s.update(status="playing", turn=e.turn, active=e.player, phase="warmup", step="flip")
+    for seat in SEATS:
+        st = draft.seat(seat)
+        st["caught_cheating"] = False
+        st["ran_this_turn"] = 0
+
+
+@handles(ev.PhaseStarted)
+def _(e: ev.PhaseStarted, draft: CopyOnWriteState) -> None:
+    draft.state["phase"] = e.phase
+    draft.state["step"] = e.step
+
+
+@handles(ev.RunAwayMarkerFlipped)
+def _(e: ev.RunAwayMarkerFlipped, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["marker"] = e.side
+    if draft.state["phase"] == "warmup" and draft.state["step"] == "flip":
+        draft.state["step"] = "unzap"
+
+
+@handles(ev.CardsUnzapped)
+def _(e: ev.CardsUnzapped, draft: CopyOnWriteState) -> None:
+    for cid in e.cards:
+        draft.card(cid)["zapped"] = False
+    if draft.state["phase"] == "warmup":
+        draft.state["step"] = "reckoning"
+
+
+@handles(ev.StashUnstashed)
+def _(e: ev.StashUnstashed, draft: CopyOnWriteState) -> None:
+    for cid in e.cards:
+        move(draft, cid, "hand")
+    if draft.state["phase"] == "warmup":
+        draft.state["step"] = "draw"
+
+
+@handles(ev.CardDrawn)
+def _(e: ev.CardDrawn, draft: CopyOnWriteState) -> None:
+    move(draft, e.card, "hand")
+
+
+@handles(ev.LootPlayed, ev.LocationPlayed)
+def _(e: ev.LootPlayed | ev.LocationPlayed, draft: CopyOnWriteState) -> None:
+    move(draft, e.card, "hoard")
+
+
+@handles(ev.AllyPlayed)
+def _(e: ev.AllyPlayed, draft: CopyOnWriteState) -> None:
+    st = draft.seat(e.player)
+    st["gold"] = max(0, st["gold"] - e.gold_paid)
+    move(draft, e.card, "hoard")
+
+
+@handles(ev.CardSquished, ev.CardDiscarded, ev.MonsterDiscarded)
+def _(e: ev.CardSquished | ev.CardDiscarded | ev.MonsterDiscarded, draft: CopyOnWriteState) -> None:
+    move(draft, e.card, "discard")
+    _forget_committed(draft, e.card)
+
+
+@handles(ev.CardZapped)
+def _(e: ev.CardZapped, draft: CopyOnWriteState) -> None:
+    draft.card(e.card)["zapped"] = True
+
+
+@handles(ev.CardUnzapped)
+def _(e: ev.CardUnzapped, draft: CopyOnWriteState) -> None:
+    draft.card(e.card)["zapped"] = False
+
+
+@handles(ev.MischiefPlayed)
+def _(e: ev.MischiefPlayed, draft: CopyOnWriteState) -> None:
+    st = draft.seat(e.player)
+    st["gold"] = max(0, st["gold"] - e.gold_paid)
+    if e.give_blood:
+        hero = draft.card(st["hero"])
+        hero["damage"] += e.give_blood
+    move(draft, e.card, "dmz")
+    draft.top("stack").append(
+        {
+            "ref": draft.state["version"] + 1,
+            "card": e.card,
+            "player": e.player,
+            "kind": "mischief",
+            "targets": list(e.targets),
+            "canceled": False,
+        }
+    )
+    _touch_window(draft)
+
+
+@handles(ev.AbilityActivated)
+def _(e: ev.AbilityActivated, draft: CopyOnWriteState) -> None:
+    st = draft.seat(e.player)
+    costs = e.costs
+    gold = int(costs.get("gold") or 0)
+    st["gold"] = max(0, st["gold"] - gold)
+    if costs.get("zap"):
+        draft.card(e.card)["zapped"] = True
+    blood = int(costs.get("give_blood") or 0)
+    if blood:
+        draft.card(st["hero"])["damage"] += blood
+    for cid in costs.get("discard") or []:
+        move(draft, cid, "discard")
+    draft.top("stack").append(
+        {
+            "ref": draft.state["version"] + 1,
+            "card": e.card,
+            "player": e.player,
+            "kind": "ability",
+            "targets": list(e.targets),
+            "canceled": False,
+        }
+    )
+    _touch_window(draft)
+
+
+@handles(ev.AbilityCanceled)
+def _(e: ev.AbilityCanceled, draft: CopyOnWriteState) -> None:
+    stack = draft.top("stack")
+    for i, entry in enumerate(stack):
+        if entry["ref"] == e.ref:
+            stack[i] = {**entry, "canceled": True}
+
+
+@handles(ev.AbilityResolved)
+def _(e: ev.AbilityResolved, draft: CopyOnWriteState) -> None:
+    stack = draft.top("stack")
+    entry = None
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i]["ref"] == e.ref:
+            entry = stack.pop(i)
+            break
+    if entry is not None and entry["kind"] == "mischief":
+        card = draft.state["cards"][entry["card"]]
+        # A Curse stuck by a CardStuck effect has left the DMZ; anything still there goes on.
+        if card["zone"] == "dmz":
+            if "encore" in card["def"]["keywords"]:
+                move(draft, entry["card"], "stash", face="down")
+            else:
+                move(draft, entry["card"], "discard")
+    _touch_window(draft)
+
+
+@handles(ev.PriorityPassed)
+def _(e: ev.PriorityPassed, draft: CopyOnWriteState) -> None:
+    if draft.state["window"] is not None:
+        w = draft.top("window")
+        w["passed"] = sorted({*w["passed"], e.player})
+
+
+@handles(ev.ResponseWindowClosed)
+def _(e: ev.ResponseWindowClosed, draft: CopyOnWriteState) -> None:
+    draft.state["window"] = None
+
+
+def _touch_window(draft: CopyOnWriteState) -> None:
+    """Any action in an open window means both players must pass again (RULES.md A.11)."""
+    if draft.state.get("window") is not None:
+        w = draft.top("window")
+        w["passed"] = []
+
+
+# ---------------------------------------------------------------------------- fight
+
+
+@handles(ev.FightStarted)
+def _(e: ev.FightStarted, draft: CopyOnWriteState) -> None:
+    draft.state["fight"] = {
+        "attacker": e.attacker,
+        "defender": e.defender,
+        "stage": "committing",
+        "card": None,
+        "gold": 0,
+        "commitment": None,
+        "salt": None,
+        "defender_cards": [],
+        "hired": False,
+        "revealed": False,
+    }
+
+
+@handles(ev.AttackCardCommitted)
+def _(e: ev.AttackCardCommitted, draft: CopyOnWriteState) -> None:
+    move(draft, e.card, "dmz", face="down")
+    f = draft.top("fight")
+    f.update(card=e.card, commitment=e.commitment, salt=e.salt, stage="committing")
+
+
+@handles(ev.GoldCommitted)
+def _(e: ev.GoldCommitted, draft: CopyOnWriteState) -> None:
+    st = draft.seat(e.player)
+    st["gold"] = max(0, st["gold"] - e.amount)
+    f = draft.top("fight")
+    f["gold"] += e.amount
+    f["stage"] = "declared"
+
+
+@handles(ev.RanAway)
+def _(e: ev.RanAway, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["ran_this_turn"] += 1
+    draft.top("fight")["stage"] = "ran"
+
+
+@handles(ev.DefenderFaced)
+def _(e: ev.DefenderFaced, draft: CopyOnWriteState) -> None:
+    draft.top("fight")["stage"] = "defending"
+
+
+@handles(ev.DefenderCardsCommitted)
+def _(e: ev.DefenderCardsCommitted, draft: CopyOnWriteState) -> None:
+    f = draft.top("fight")
+    f["defender_cards"] = [*f["defender_cards"], *e.cards]
+    for cid in e.cards:
+        move(draft, cid, "dmz", face="up")
+        draft.card(cid)["zapped"] = True
+
+
+@handles(ev.DefenderReady)
+def _(e: ev.DefenderReady, draft: CopyOnWriteState) -> None:
+    draft.top("fight")["stage"] = "ready"
+
+
+@handles(ev.AttackCardRevealed)
+def _(e: ev.AttackCardRevealed, draft: CopyOnWriteState) -> None:
+    card = draft.card(e.card)
+    card["face"] = "up"
+    card["known"] = list(SEATS)
+    f = draft.top("fight")
+    f["revealed"] = True
+    f["stage"] = "revealed"
+    draft.state["window"] = {"kind": "cost", "passed": []}
+
+
+@handles(ev.MonsterCostModified)
+def _(e: ev.MonsterCostModified, draft: CopyOnWriteState) -> None:
+    draft.card(e.card)["cost_mod"] = e.cost
+    _touch_window(draft)
+
+
+@handles(ev.CheatingChecked)
+def _(e: ev.CheatingChecked, draft: CopyOnWriteState) -> None:
+    draft.top("fight")["stage"] = "checked"
+    draft.state["window"] = None
+
+
+@handles(ev.CaughtCheating)
+def _(e: ev.CaughtCheating, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["caught_cheating"] = True
+    draft.top("fight")["stage"] = "caught"
+
+
+@handles(ev.MonsterHired)
+def _(e: ev.MonsterHired, draft: CopyOnWriteState) -> None:
+    f = draft.top("fight")
+    f["hired"] = True
+    f["stage"] = "hired"
+    f["monster"] = {"power": e.power, "life": e.life}
+    draft.state["window"] = {"kind": "hire", "passed": []}
+
+
+@handles(ev.HireGoldSpent)
+def _(e: ev.HireGoldSpent, draft: CopyOnWriteState) -> None:
+    f = draft.top("fight")
+    f["gold"] = max(0, f["gold"] - e.amount)
+    f["stage"] = "striking"
+    draft.state["window"] = None
+
+
+@handles(ev.CommittedGoldReturned)
+def _(e: ev.CommittedGoldReturned, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["gold"] += e.amount
+    if draft.state.get("fight") is not None:
+        f = draft.top("fight")
+        f["gold"] = max(0, f["gold"] - e.amount)
+
+
+@handles(ev.DamageDealt)
+def _(e: ev.DamageDealt, draft: CopyOnWriteState) -> None:
+    if e.amount > 0 and e.target in draft.state["cards"]:
+        draft.card(e.target)["damage"] += e.amount
+    f = draft.state.get("fight")
+    if f is not None and e.kind == "combat" and e.target == f.get("card"):
+        draft.top("fight")["stage"] = "weapons_struck"
+
+
+@handles(ev.DamageAllocated)
+def _(e: ev.DamageAllocated, draft: CopyOnWriteState) -> None:
+    for cid, amount in e.allocation.items():
+        target = draft.state["seats"][e.player]["hero"] if cid == "hero" else cid
+        if amount > 0 and target in draft.state["cards"]:
+            draft.card(target)["damage"] += amount
+    if draft.state.get("fight") is not None:
+        draft.top("fight")["stage"] = "allocated"
+
+
+@handles(ev.Healed)
+def _(e: ev.Healed, draft: CopyOnWriteState) -> None:
+    card = draft.card(e.target)
+    card["damage"] = max(0, card["damage"] - e.amount)
+
+
+@handles(ev.GoldStolen)
+def _(e: ev.GoldStolen, draft: CopyOnWriteState) -> None:
+    src = draft.seat(e.from_player)
+    amount = min(e.amount, src["gold"])
+    src["gold"] -= amount
+    draft.seat(e.to_player)["gold"] += amount
+
+
+@handles(ev.GoldTaken)
+def _(e: ev.GoldTaken, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["gold"] += e.amount
+
+
+@handles(ev.TokensCollected)
+def _(e: ev.TokensCollected, draft: CopyOnWriteState) -> None:
+    draft.card(e.card)["tokens"] += e.amount
+
+
+@handles(ev.CardStuck)
+def _(e: ev.CardStuck, draft: CopyOnWriteState) -> None:
+    remove_from_zone(draft, e.card)
+    card = draft.card(e.card)
+    card.update(zone="stuck", face="up", host=e.host, known=list(SEATS))
+    host = draft.card(e.host)
+    host["stuck"] = [*host["stuck"], e.card]
+
+
+@handles(ev.CardStashed)
+def _(e: ev.CardStashed, draft: CopyOnWriteState) -> None:
+    move(draft, e.card, "stash", face=e.face)
+    _forget_committed(draft, e.card)
+
+
+@handles(ev.MonsterStashedFaceUp)
+def _(e: ev.MonsterStashedFaceUp, draft: CopyOnWriteState) -> None:
+    damage = draft.state["cards"][e.card]["damage"]
+    move(draft, e.card, "stash", face="up")
+    draft.card(e.card)["damage"] = damage
+
+
+@handles(ev.CardsSpilled)
+def _(e: ev.CardsSpilled, draft: CopyOnWriteState) -> None:
+    for cid in e.cards:
+        move(draft, cid, "discard")
+
+
+@handles(ev.CardRevealed)
+def _(e: ev.CardRevealed, draft: CopyOnWriteState) -> None:
+    draft.card(e.card)["known"] = list(SEATS)
+
+
+@handles(ev.CardRemoved)
+def _(e: ev.CardRemoved, draft: CopyOnWriteState) -> None:
+    move(draft, e.card, "removed")
+    _forget_committed(draft, e.card)
+
+
+@handles(ev.CardMoved)
+def _(e: ev.CardMoved, draft: CopyOnWriteState) -> None:
+    if e.to == "deck_bottom":
+        move(draft, e.card, "deck", face="down", bottom=True)
+    elif e.to == "deck_top":
+        move(draft, e.card, "deck", face="down", bottom=False)
+    else:
+        move(draft, e.card, e.to, face=e.face)
+    _forget_committed(draft, e.card)
+
+
+def _forget_committed(draft: CopyOnWriteState, cid: str) -> None:
+    """A card leaving the DMZ is no longer committed to the fight (RULES.md A.9)."""
+    f = draft.state.get("fight")
+    if f is None:
+        return
+    if f.get("card") == cid and draft.state["cards"][cid]["zone"] != "dmz":
+        draft.top("fight")["card"] = None
+    elif cid in f["defender_cards"] and draft.state["cards"][cid]["zone"] != "dmz":
+        fight = draft.top("fight")
+        fight["defender_cards"] = [x for x in fight["defender_cards"] if x != cid]
+
+
+@handles(ev.FightEnded)
+def _(e: ev.FightEnded, draft: CopyOnWriteState) -> None:
+    draft.state["fight"] = None
+    draft.state["window"] = None
+
+
+@handles(ev.DefenderCardsReturned)
+def _(e: ev.DefenderCardsReturned, draft: CopyOnWriteState) -> None:
+    for cid in e.cards:
+        zapped = draft.state["cards"][cid]["zapped"]
+        move(draft, cid, "hoard")
+        draft.card(cid)["zapped"] = zapped
+    if draft.state.get("fight") is not None:
+        draft.top("fight")["defender_cards"] = []
+
+
+# ---------------------------------------------------------------------------- cooldown / end
+
+
+@handles(ev.LevelIncreased)
+def _(e: ev.LevelIncreased, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["level"] = e.level
+
+
+@handles(ev.GoldRefilled)
+def _(e: ev.GoldRefilled, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["gold"] += e.amount
+
+
+@handles(ev.TurnEnded)
+def _(e: ev.TurnEnded, draft: CopyOnWriteState) -> None:
+    draft.state["step"] = "ended"
+    for seat in SEATS:
+        draft.seat(seat)["caught_cheating"] = False
+
+
+@handles(ev.PlayerEliminated)
+def _(e: ev.PlayerEliminated, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["eliminated"] = e.reason
+
+
+@handles(ev.GameEnded)
+def _(e: ev.GameEnded, draft: CopyOnWriteState) -> None:
+    draft.state.update(status="finished", winner=e.winner, window=None)

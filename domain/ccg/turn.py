@@ -1,0 +1,167 @@
+"""A turn (RULES.md A.8): warmup, the draw, munchkining actions, cooldown."""
+
+from __future__ import annotations
+
+from domain.ccg import events as ev
+from domain.ccg.abilities import play_mischief
+from domain.ccg.decision import Command, Decision, int_arg, require_in, str_arg
+from domain.ccg.end import end_if_decided
+from domain.ccg.state import in_play, other
+from domain.ccg.timing import check_turn
+from domain.errors import ImpossibleCommand
+from domain.fold import State
+
+MAX_LEVEL = 10
+
+
+def start_turn(decision: Decision, seat: str, turn: int) -> None:
+    """Warmup: flip, unzap, reckoning (Bleeding), unstash; stop at the draw (RULES.md A.8)."""
+    s = decision.state
+    decision.emit(ev.TurnStarted, by="rules", player=seat, turn=turn)
+    decision.emit(ev.RunAwayMarkerFlipped, by="rules", player=seat, side="run_away")
+    zapped = [
+        cid
+        for cid, card in decision.state["cards"].items()
+        if card["owner"] == seat and card["zapped"] and in_play(card)
+    ]
+    decision.emit(ev.CardsUnzapped, by="rules", player=seat, cards=zapped)
+    hero_id = s["seats"][seat]["hero"]
+    for curse in list(decision.state["cards"][hero_id]["stuck"]):
+        bleed = decision.state["cards"][curse]["def"]["keywords"].get("bleeding")
+        if bleed:
+            decision.emit(
+                ev.DamageDealt, by="rules", source=curse, target=hero_id, amount=int(bleed)
+            )
+    if decision.finished:
+        return
+    stash = list(decision.state["seats"][seat]["zones"]["stash"])
+    tokens = sum(
+        decision.state["cards"][cid]["damage"] + decision.state["cards"][cid]["tokens"]
+        for cid in stash
+    )
+    curses = [cur for cid in stash for cur in decision.state["cards"][cid]["stuck"]]
+    decision.emit(
+        ev.StashUnstashed,
+        by="rules",
+        player=seat,
+        cards=stash,
+        tokens_returned=tokens,
+        curses=curses,
+    )
+    if not decision.state["seats"][seat]["zones"]["deck"]:
+        decision.emit(ev.PlayerEliminated, by="rules", player=seat, reason="deck")
+        end_if_decided(decision)
+
+
+def loot_rank_total(s: State, seat: str) -> int:
+    total = 0
+    for cid, card in s["cards"].items():
+        del cid
+        if card["owner"] == seat and card["def"]["type"] == "loot" and in_play(card):
+            total += card["def"].get("rank") or 0
+    return total
+
+
+def decide_draw(decision: Decision, command: Command) -> None:
+    s, seat = decision.state, decision.seat
+    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
+    cid = str_arg(command, "card")
+    require_in(decision, cid, seat, "deck")
+    if s["stack"]:
+        decision.check(
+            s["stack"][-1]["player"] == seat,
+            "rule/not_your_ability",
+            "only the resolving ability's controller draws for it",
+            "A.11",
+        )
+        decision.emit(ev.CardDrawn, player=seat, card=cid)
+        return
+    decision.check(s["active"] == seat, "rule/not_your_turn", "only the active player draws", "A.8")
+    decision.check(
+        s["phase"] == "warmup" and s["step"] == "draw",
+        "rule/wrong_step",
+        "draw only in the warmup draw step (or while an ability resolves)",
+        "A.8",
+    )
+    decision.emit(ev.CardDrawn, player=seat, card=cid)
+    if decision.state["phase"] == "warmup":
+        decision.emit(ev.PhaseStarted, by="rules", phase="munchkining", step=None)
+
+
+def decide_play(decision: Decision, command: Command) -> None:
+    s, seat = decision.state, decision.seat
+    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
+    cid = str_arg(command, "card")
+    card = require_in(decision, cid, seat, "hand")
+    kind = card["def"]["type"]
+    name = card["def"]["name"]
+    if kind == "loot":
+        check_turn(decision, seat)
+        total = loot_rank_total(s, seat)
+        level = s["seats"][seat]["level"]
+        rank = card["def"].get("rank") or 0
+        decision.check(
+            total <= level and total + rank <= level,
+            "rule/rank_limit",
+            f"Loot rank in play would be {total + rank}, above level {level}",
+            "A.8",
+        )
+        decision.emit(ev.LootPlayed, player=seat, card=cid)
+    elif kind == "location":
+        check_turn(decision, seat)
+        has = any(
+            s["cards"][x]["def"]["type"] == "location" for x in s["seats"][seat]["zones"]["hoard"]
+        )
+        decision.check(not has, "rule/location_limit", "one Location in play at a time", "A.8")
+        decision.emit(ev.LocationPlayed, player=seat, card=cid)
+    elif kind == "ally":
+        check_turn(decision, seat)
+        cost = card["def"].get("cost") or 0
+        gold = int_arg(command, "gold", cost)
+        decision.require(
+            gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small"
+        )
+        decision.check(gold >= cost, "rule/underpaid", f"{name} costs {cost} gold", "A.8")
+        decision.emit(ev.AllyPlayed, player=seat, card=cid, gold_paid=gold)
+    elif kind == "mischief":
+        play_mischief(decision, command, card)
+    else:
+        # No zone takes a Monster or Hero played from hand: impossible in both modes (A.5).
+        raise ImpossibleCommand(
+            "command/not_playable", f"a {kind} is only committed in a fight, never played"
+        )
+
+
+def decide_squish(decision: Decision, command: Command) -> None:
+    seat = decision.seat
+    decision.require(
+        decision.state["status"] == "playing", "command/not_playing", "the game is not in play"
+    )
+    cid = str_arg(command, "card")
+    card = require_in(decision, cid, seat, "hoard")
+    check_turn(decision, seat)
+    decision.check(
+        card["def"]["type"] in ("loot", "location"),
+        "rule/not_squishable",
+        "only Loot and Locations are squished by action",
+        "A.8",
+    )
+    decision.check(
+        not card["zapped"], "rule/card_zapped", "only an unzapped card may be squished", "A.8"
+    )
+    decision.emit(ev.CardSquished, card=cid, reason="action")
+
+
+def decide_end_turn(decision: Decision, command: Command) -> None:
+    s, seat = decision.state, decision.seat
+    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
+    check_turn(decision, seat)
+    decision.emit(ev.PhaseStarted, phase="cooldown", step="level")
+    st = decision.state["seats"][seat]
+    if st["level"] < MAX_LEVEL:
+        decision.emit(ev.LevelIncreased, by="rules", player=seat, level=st["level"] + 1)
+    st = decision.state["seats"][seat]
+    if st["gold"] < st["level"]:
+        decision.emit(ev.GoldRefilled, by="rules", player=seat, amount=st["level"] - st["gold"])
+    decision.emit(ev.TurnEnded, by="rules", player=seat, turn=s["turn"])
+    start_turn(decision, other(seat), decision.state["turn"] + 1)

@@ -1,0 +1,205 @@
+"""The judge's record and decisions (RULES.md A.14), the same for every ruleset.
+
+A dispute and its ruling are events (:class:`DisputeOpened`, :class:`RulingRecorded`, with
+``seat="judge"``), kept in ``state["disputes"]`` and never undone by a backup: a ruling often
+is the reason for one. :func:`decide_dispute` and :func:`decide_ruling` decide them like the
+rules decide a command: from the state, returning :class:`Step` s (each event with the state
+after it) or raising a :class:`domain.errors.DomainError`. What a ruling changes in the game
+(backups, forced effects) the game's ruleset decides (``decide_correction``, ``backup``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.errors import ImpossibleCommand, InvalidCommand, NotFound, UnknownVersion
+from domain.events import Event, register_event
+from domain.fold import CopyOnWriteState, State, evolve, handles
+from domain.ruleset import Record, Step, ruleset_of
+
+#: A backup undoes at most this many events in one ruling.
+MAX_BACKUP = 2000
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DisputeOpened(Event):
+    """A player (or the judge) called the judge about the game (RULES.md A.14).
+
+    ``note`` is the statement (what is claimed); the contested range is ``from_version`` ..
+    ``to_version`` (``turn`` when it was given as a turn); ``about`` is the version the dispute
+    concerns, if any (the end of the range).
+    """
+
+    dispute: str
+    raised_by: str
+    note: str = ""
+    about: int | None = None
+    turn: int | None = None
+    from_version: int | None = None
+    to_version: int | None = None
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RulingRecorded(Event):
+    """The judge ruled on a dispute (RULES.md A.14).
+
+    ``penalty`` (e.g. ``"warning"``, ``"game_loss"``) names the penalty given to ``player``, if
+    any; it is a record only: any change to the game is recorded by its own events.
+    ``backup_to`` is the version the game was backed up to for this ruling, if any;
+    ``undone`` lists the versions that backup undid (newest first, every one of them), and
+    ``corrections`` the versions of the judge's forced effects recorded with the ruling.
+    """
+
+    dispute: str
+    ruling: str
+    penalty: str | None = None
+    player: str | None = None
+    backup_to: int | None = None
+    undone: list[int] = field(default_factory=list)
+    corrections: list[int] = field(default_factory=list)
+
+
+@handles(DisputeOpened)
+def _open_dispute(e: DisputeOpened, draft: CopyOnWriteState) -> None:
+    disputes = dict(draft.state.get("disputes") or {})
+    disputes[e.dispute] = {
+        "raised_by": e.raised_by,
+        "about": e.about,
+        "note": e.note,
+        "opened_at": draft.state["version"] + 1,
+        "turn": e.turn,
+        "from_version": e.from_version,
+        "to_version": e.to_version,
+        "rulings": [],
+    }
+    draft.state["disputes"] = disputes
+
+
+@handles(RulingRecorded)
+def _record_ruling(e: RulingRecorded, draft: CopyOnWriteState) -> None:
+    disputes = dict(draft.state.get("disputes") or {})
+    entry = dict(
+        disputes.get(e.dispute)
+        or {"raised_by": "judge", "about": None, "note": "", "opened_at": None, "rulings": []}
+    )
+    ruling = {
+        "version": draft.state["version"] + 1,
+        "ruling": e.ruling,
+        "penalty": e.penalty,
+        "player": e.player,
+        "backup_to": e.backup_to,
+        "undone": list(e.undone),
+        "corrections": list(e.corrections),
+    }
+    entry["rulings"] = [*entry["rulings"], ruling]
+    disputes[e.dispute] = entry
+    draft.state["disputes"] = disputes
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def decide_dispute(
+    state: State,
+    *,
+    raised_by: str,
+    statement: str,
+    turn: int | None = None,
+    from_version: int | None = None,
+    to_version: int | None = None,
+) -> list[Step]:
+    """Open the game's next dispute (``d1``, ``d2`` ...) about ``from_version``..``to_version``
+    (the versions of ``turn`` when it was given as one; both optional).
+
+    Raises :class:`UnknownVersion` for a version the game has not reached.
+    """
+    current = int(state.get("version", 0))
+    for version in (from_version, to_version):
+        if version is not None and version > current:
+            raise UnknownVersion(version, current)
+    event = DisputeOpened(
+        seat="judge",
+        dispute=f"d{len(state.get('disputes') or {}) + 1}",
+        raised_by=raised_by,
+        note=statement,
+        about=to_version,
+        turn=turn,
+        from_version=from_version,
+        to_version=to_version,
+    )
+    return [Step(event, evolve(state, event))]
+
+
+#: ``backup_from(point)``: the state at version ``point`` and the records after it.
+BackupSource = Callable[[int], tuple[State, Sequence[Record]]]
+
+
+def decide_ruling(
+    state: State, dispute_id: str, ruling: Mapping[str, Any], backup_from: BackupSource
+) -> list[Step]:
+    """The judge's ruling on a dispute, all of it: first the backup when ``backup_to`` names a
+    version (every later event undone, newest first), then the forced ``corrections`` (each
+    with ``corrects: <version>``), then the :class:`RulingRecorded` with the note and penalty.
+
+    ``ruling`` is ``{"ruling": note, "penalty": {"kind", "seat"} | None, "backup_to": int |
+    None, "corrections": [command, ...]}``; ``backup_from`` loads what a backup needs. Raises
+    :class:`NotFound` (``dispute/not_found``), :class:`UnknownVersion`,
+    :class:`ImpossibleCommand` (``dispute/already_ruled``, ``ruling/backup_too_long``) and the
+    ruleset's errors for a bad correction (an :class:`InvalidCommand` names the correction's
+    index in its fields: ``corrections.<i>.<field>``).
+    """
+    dispute = (state.get("disputes") or {}).get(dispute_id)
+    if dispute is None:
+        raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
+    if dispute["rulings"]:
+        raise ImpossibleCommand(
+            "dispute/already_ruled", f"dispute {dispute_id} has a ruling already"
+        )
+    ruleset = ruleset_of(state)
+    version = int(state["version"])
+    steps: list[Step] = []
+    undone: list[int] = []
+    point = ruling.get("backup_to")
+    if point is not None:
+        if point > version:
+            raise UnknownVersion(point, version)
+        if version - point > MAX_BACKUP:
+            raise ImpossibleCommand(
+                "ruling/backup_too_long",
+                f"a backup undoes at most {MAX_BACKUP} events in one ruling",
+            )
+        at_point, later = backup_from(point)
+        for undone_version, restorations in ruleset.backup(at_point, state, later):
+            undone.append(undone_version)
+            steps.extend(restorations)
+    work = steps[-1].state if steps else state
+    corrections: list[int] = []
+    for index, command in enumerate(ruling.get("corrections") or []):
+        corrects = command.get("corrects")
+        if type(corrects) is int and corrects > version:
+            raise UnknownVersion(corrects, version)
+        try:
+            event = ruleset.decide_correction(work, command)
+        except InvalidCommand as exc:
+            exc.fields = {f"corrections.{index}.{k}": v for k, v in exc.fields.items()}
+            raise
+        work = evolve(work, event)
+        steps.append(Step(event, work))
+        corrections.append(int(work["version"]))
+    penalty = ruling.get("penalty") or {}
+    recorded = RulingRecorded(
+        seat="judge",
+        dispute=dispute_id,
+        ruling=ruling["ruling"],
+        penalty=penalty.get("kind"),
+        player=penalty.get("seat"),
+        backup_to=point,
+        undone=undone,
+        corrections=corrections,
+    )
+    steps.append(Step(recorded, evolve(work, recorded)))
+    return steps
