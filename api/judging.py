@@ -44,8 +44,8 @@ STATES = 1024
 
 
 class NotFound(ApiError):
-    """Something inside a game that does not exist (``game/turn_not_found``,
-    ``dispute/not_found``); 404 in the one error shape."""
+    """A turn the game has not played (``game/turn_not_found``); 404 in the one error shape.
+    (A dispute or version the judge's decisions do not find is the domain's ``NotFound``.)"""
 
     status = 404
 
