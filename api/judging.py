@@ -27,8 +27,6 @@ AS_ALLOWED: dict[str, tuple[str, ...]] = {
     "organizer": ("organizer", "spectator"),
     "spectator": ("spectator",),
 }
-INDEX_GAMES = 64
-STATES = 1024
 
 
 def view_as(game_id: UUID, requested: str | None) -> str:
