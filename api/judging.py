@@ -12,9 +12,7 @@ from uuid import UUID
 
 from api.auth import current_viewer, gamelog
 from api.errors import Forbidden
-from domain.game import Record
 from projections.views import state_view
-from service.replays import Replays
 
 State = dict[str, Any]
 
@@ -39,27 +37,6 @@ def view_as(game_id: UUID, requested: str | None) -> str:
             "auth/forbidden_view", f"the {viewer} may not see the game as {requested!r}"
         )
     return requested
-
-
-def replay_cache() -> Replays:
-    """The GameLog's replay caches."""
-    return gamelog().replays
-
-
-def record_at(game_id: UUID, version: int) -> Record:
-    return gamelog().replays.record_at(game_id, version)
-
-
-def records_between(game_id: UUID, first: int, last: int) -> list[Record]:
-    return gamelog().replays.records_between(game_id, first, last)
-
-
-def state_after(game_id: UUID, record: Mapping[str, Any]) -> tuple[State, State]:
-    return gamelog().replays.around(game_id, record)
-
-
-def turn_versions(game_id: UUID, turn: int) -> list[int]:
-    return gamelog().replays.turn_versions(game_id, turn)
 
 
 def replay_state(game_id: UUID, query: Mapping[str, Any]) -> dict[str, Any]:

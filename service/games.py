@@ -32,6 +32,7 @@ from uuid import UUID, uuid4
 from adapters.eventstore import EventStore, RecordConflictError
 from domain.ccg.cards import Catalog, normalize_card, sample_catalog
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
+from domain.fold import State
 from domain.game import (
     Game,
     GameAccess,
@@ -42,6 +43,8 @@ from domain.game import (
     stored_record,
     token_hash,
 )
+from domain.judge import decide_dispute, decide_ruling
+from domain.ruleset import Step
 from projections.views import event_view
 from service.errors import (
     GameAlreadyExistsError,
@@ -63,6 +66,8 @@ LIST_SCAN_LIMIT = 1000
 
 #: Roles that may record actions for any seat of the game (a seat token acts for itself only).
 RECORD_ANY_SEAT = ("table", "judge")
+#: Roles besides the game's seats that may open a dispute.
+DISPUTERS = ("table", "judge")
 
 
 @dataclass(frozen=True)
@@ -371,19 +376,78 @@ class GameLog(EventStore):
             if len(page) < 100:
                 return items, None
 
-    # ------------------------------------------------------------------ judge (issue #4)
+    # ------------------------------------------------------------------ the judge (A.14)
 
-    def judge(
+    def open_dispute(
         self,
         game_id: UUID,
-        build: Callable[[Game], list[Any]],
+        *,
+        raised_by: str,
+        statement: str,
+        turn: int | None = None,
+        from_version: int | None = None,
+        to_version: int | None = None,
+        expected_version: int | None = None,
+    ) -> tuple[str, list[Record]]:
+        """Record a ``DisputeOpened`` (``domain.judge.decide_dispute``) for the contested
+        ``turn`` or ``from_version``..``to_version``; returns ``(dispute id, records)``."""
+        if raised_by not in DISPUTERS and raised_by not in self._seats(game_id):
+            raise NotAllowedError("auth/forbidden", f"the {raised_by} may not open a dispute")
+        if turn is not None:
+            versions = self.replays.turn_versions(game_id, turn)
+            from_version, to_version = versions[0], versions[-1]
+        elif from_version is None:
+            from_version = to_version
+        elif to_version is None:
+            to_version = from_version
+        records = self._judge(
+            game_id,
+            lambda game: decide_dispute(
+                game.state,
+                raised_by=raised_by,
+                statement=statement,
+                turn=turn,
+                from_version=from_version,
+                to_version=to_version,
+            ),
+            expected_version=expected_version,
+        )
+        return str(records[-1]["event"]["dispute"]), records
+
+    def rule(
+        self,
+        game_id: UUID,
+        dispute_id: str,
+        ruling: Mapping[str, Any],
         *,
         expected_version: int | None = None,
     ) -> list[Record]:
-        """Record the judge's events ``build(game)`` returns for the game as loaded.
+        """Record the judge's ruling on a dispute (``domain.judge.decide_ruling``): a backup,
+        corrections and the ``RulingRecorded`` event, all or nothing."""
 
-        ``build`` may raise the domain's errors (nothing is stored then). Like :meth:`handle`,
-        a lost race is retried (``build`` runs again on the new version) unless
+        def decide(game: Game) -> list[Step]:
+            def backup_from(point: int) -> tuple[State, list[Record]]:
+                point_state = self.game(game_id, version=point).state
+                return point_state, self.replays.records_between(game_id, point + 1, game.version)
+
+            return decide_ruling(game.state, dispute_id, ruling, backup_from)
+
+        return self._judge(game_id, decide, expected_version=expected_version)
+
+    def _seats(self, game_id: UUID) -> tuple[str, ...]:
+        return tuple(self.replays.index(game_id).state.get("seats") or ())
+
+    def _judge(
+        self,
+        game_id: UUID,
+        decide: Callable[[Game], list[Step]],
+        *,
+        expected_version: int | None = None,
+    ) -> list[Record]:
+        """Record the judge's steps ``decide(game)`` returns for the game as loaded.
+
+        ``decide`` may raise the domain's errors (nothing is stored then). Like
+        :meth:`record`, a lost race is retried (``decide`` runs again on the new version) unless
         ``expected_version`` is given, which is checked first (409 otherwise). A backup can
         change the status or winner, so the game's summary follows in the same save.
         """
@@ -393,7 +457,7 @@ class GameLog(EventStore):
                 raise VersionConflictError(game.version, expected_version)
             before = (game.status, game.winner)
             received_at = utc_now()
-            game.record_judge(build(game), received_at=received_at)
+            game.record_judge(decide(game), received_at=received_at)
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
@@ -409,9 +473,7 @@ class GameLog(EventStore):
             return [stored_record(e) for e in pending]
         raise VersionConflictError(self.current_version(game_id))
 
-    # ------------------------------------------------------------------ end of judge (issue #4)
-
-    # ------------------------------------------------------------ import (issue #5)
+    # ------------------------------------------------------------------ import
 
     def import_game(self, records: Sequence[Mapping[str, Any]]) -> StartedGame:
         """Store a game exported elsewhere under its own id, with new tokens.
@@ -440,8 +502,6 @@ class GameLog(EventStore):
             for seat in created["seats"]
         }
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
-
-    # ------------------------------------------------------------ end of import (issue #5)
 
 
 def _check_seats(actor: str, actions: Sequence[Mapping[str, Any]], seats: tuple[str, ...]) -> None:

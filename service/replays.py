@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
@@ -24,6 +25,31 @@ if TYPE_CHECKING:
     from service.games import GameLog
 
 State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnReplay:
+    """One turn: its versions and records, the states before its first and after its last."""
+
+    versions: list[int]
+    records: list[Record]
+    before: State
+    after: State
+
+
+@dataclass(frozen=True)
+class EventReplay:
+    """One event: its record, the states around it, its causes and effects (records)."""
+
+    turn: int
+    record: Record
+    before: State
+    after: State
+    causes: list[Record]
+    effects: list[Record]
+    corrected_by: list[int]
+    undone_by: list[int]
+
 
 #: Games whose replay index is kept, and judge states kept (by game and version).
 INDEX_GAMES = 64
@@ -131,3 +157,37 @@ class Replays:
         if version is None:
             return cast(State, self.log.game(game_id).state)
         return self.state(game_id, version)
+
+    def turn(self, game_id: UUID, turn: int) -> TurnReplay:
+        """Turn ``turn`` of the game (setup is turn 0; ``game/turn_not_found`` if unplayed)."""
+        versions = self.turn_versions(game_id, turn)
+        return TurnReplay(
+            versions=versions,
+            records=self._records_of(game_id, versions),
+            before=self.state(game_id, versions[0] - 1),
+            after=self.state(game_id, versions[-1]),
+        )
+
+    def event(self, game_id: UUID, version: int) -> EventReplay:
+        """Event ``version`` with what led to it and what it caused."""
+        index = self.index(game_id)
+        record = self.record_at(game_id, version)
+        before, after = self.around(game_id, record)
+        return EventReplay(
+            turn=index.turn_of(version),
+            record=record,
+            before=before,
+            after=after,
+            causes=[self.record_at(game_id, v) for v in index.causes(version)],
+            effects=self._records_of(game_id, index.effects(version)),
+            corrected_by=list(index.corrected_by.get(version, [])),
+            undone_by=list(index.undone_by.get(version, [])),
+        )
+
+    def _records_of(self, game_id: UUID, versions: list[int]) -> list[Record]:
+        """The records of ``versions`` (ascending), read as one range."""
+        if not versions:
+            return []
+        wanted = set(versions)
+        between = self.records_between(game_id, versions[0], versions[-1])
+        return [r for r in between if r["version"] in wanted]

@@ -47,16 +47,10 @@ from api.judge_schemas import (
     ViewQuerySchema,
 )
 from api.judging import (
-    record_at,
-    records_between,
-    replay_cache,
-    state_after,
-    turn_versions,
     view_as,
 )
 from api.routes.games import BEARER, ApiBlueprint
-from domain import Step, decide_dispute, decide_ruling
-from domain.game import Game, Record
+from domain.game import Record
 from projections.export import verify_records
 from projections.replay import diff_view, state_diff
 from projections.views import event_view, sees_whole_log, state_view
@@ -68,10 +62,6 @@ blp = ApiBlueprint(
     description="Judge tools: replay any moment as any viewer, disputes and rulings, "
     "tamper evidence (RULES.md A.14).",
 )
-
-#: Who may open a dispute.
-DISPUTERS = ("A", "B", "table", "judge")
-
 
 # ---------------------------------------------------------------------------- replay
 
@@ -90,7 +80,7 @@ class Timeline(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
-        index = replay_cache().index(gid)
+        index = gamelog().replays.index(gid)
         return {
             "game_id": str(gid),
             "version": index.version,
@@ -120,20 +110,14 @@ class Turn(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
-        versions = turn_versions(gid, turn)
-        wanted = set(versions)
-        records = [
-            r for r in records_between(gid, versions[0], versions[-1]) if r["version"] in wanted
-        ]
-        cache = replay_cache()
-        before = cache.state(gid, versions[0] - 1)
-        after = cache.state(gid, versions[-1])
+        played = gamelog().replays.turn(gid, turn)
+        before, after = played.before, played.after
         return {
             "game_id": str(gid),
             "turn": turn,
             "viewer": viewer,
-            "versions": versions,
-            "events": [event_view(r, viewer) for r in records],
+            "versions": played.versions,
+            "events": [event_view(r, viewer) for r in played.records],
             "before": state_view(before, viewer) if before.get("seats") else None,
             "after": state_view(after, viewer),
             "diff": diff_view(state_diff(before, after), before, after, viewer),
@@ -155,28 +139,17 @@ class EventDetail(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
-        index = replay_cache().index(gid)
-        record = record_at(gid, version)
-        before, after = state_after(gid, record)
-        causes = [record_at(gid, v) for v in index.causes(version)]
-        effect_versions = index.effects(version)
-        effects: list[Record] = []
-        if effect_versions:
-            wanted = set(effect_versions)
-            effects = [
-                r
-                for r in records_between(gid, effect_versions[0], effect_versions[-1])
-                if r["version"] in wanted
-            ]
+        seen = gamelog().replays.event(gid, version)
+        before, after = seen.before, seen.after
         return {
             "game_id": str(gid),
             "viewer": viewer,
-            "turn": index.turn_of(version),
-            "event": event_view(record, viewer),
-            "causes": [event_view(r, viewer) for r in causes],
-            "effects": [event_view(r, viewer) for r in effects],
-            "corrected_by": list(index.corrected_by.get(version, [])),
-            "undone_by": list(index.undone_by.get(version, [])),
+            "turn": seen.turn,
+            "event": event_view(seen.record, viewer),
+            "causes": [event_view(r, viewer) for r in seen.causes],
+            "effects": [event_view(r, viewer) for r in seen.effects],
+            "corrected_by": seen.corrected_by,
+            "undone_by": seen.undone_by,
             "diff": diff_view(state_diff(before, after), before, after, viewer),
             "state": state_view(after, viewer),
         }
@@ -219,22 +192,12 @@ def dispute_entry(dispute_id: str, d: dict[str, Any]) -> dict[str, Any]:
 
 
 def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) -> dict[str, Any]:
-    state = replay_cache().index(gid).state
+    state = gamelog().replays.index(gid).state
     return {
         "version": records[-1]["version"],
         "dispute": dispute_entry(dispute_id, state["disputes"][dispute_id]),
         "events": [event_view(r, viewer) for r in records],
     }
-
-
-def _range(gid: UUID, body: dict[str, Any]) -> tuple[int | None, int | None]:
-    if body.get("turn") is not None:
-        versions = turn_versions(gid, int(body["turn"]))
-        return versions[0], versions[-1]
-    lo, hi = body.get("from_version"), body.get("to_version")
-    lo = hi if lo is None else lo
-    hi = lo if hi is None else hi
-    return lo, hi
 
 
 @blp.route("/games/<game_id>/disputes")
@@ -245,7 +208,7 @@ class Disputes(MethodView):
     def get(self, game_id: str) -> dict[str, Any]:
         """Every dispute of the game with its ruling (open ones have none yet)"""
         gid = parse_game_id(game_id)
-        return {"game_id": str(gid), "disputes": disputes_of(replay_cache().index(gid).state)}
+        return {"game_id": str(gid), "disputes": disputes_of(gamelog().replays.index(gid).state)}
 
     @viewer_of_game
     @blp.arguments(DisputeCreateSchema)
@@ -262,22 +225,16 @@ class Disputes(MethodView):
         viewer = current_viewer(gid)
         if viewer == "spectator":
             raise Unauthorized("auth/missing_token", "a dispute needs a seat, table or judge token")
-        if viewer not in DISPUTERS:
-            raise Forbidden("auth/forbidden", f"the {viewer} may not open a dispute")
-        lo, hi = _range(gid, body)
-
-        def build(game: Game) -> list[Step]:
-            return decide_dispute(
-                game.state,
-                raised_by=viewer,
-                statement=body["statement"],
-                turn=body.get("turn"),
-                from_version=lo,
-                to_version=hi,
-            )
-
-        records = gamelog().judge(gid, build, expected_version=body.get("expected_version"))
-        return _recorded(gid, records, records[-1]["event"]["dispute"], viewer)
+        dispute_id, records = gamelog().open_dispute(
+            gid,
+            raised_by=viewer,
+            statement=body["statement"],
+            turn=body.get("turn"),
+            from_version=body.get("from_version"),
+            to_version=body.get("to_version"),
+            expected_version=body.get("expected_version"),
+        )
+        return _recorded(gid, records, dispute_id, viewer)
 
 
 @blp.route("/games/<game_id>/disputes/<dispute_id>/ruling")
@@ -304,17 +261,9 @@ class Ruling(MethodView):
             raise Unauthorized("auth/missing_token", "ruling needs the judge's token")
         if viewer != "judge":
             raise Forbidden("auth/judge_only", "only the judge may rule on a dispute")
-        log = gamelog()
-
-        def build(game: Game) -> list[Step]:
-            def backup_from(point: int) -> tuple[dict[str, Any], list[Record]]:
-                return log.game(gid, version=point).state, records_between(
-                    gid, point + 1, game.version
-                )
-
-            return decide_ruling(game.state, dispute_id, body, backup_from)
-
-        records = log.judge(gid, build, expected_version=body.get("expected_version"))
+        records = gamelog().rule(
+            gid, dispute_id, body, expected_version=body.get("expected_version")
+        )
         return _recorded(gid, records, dispute_id, viewer)
 
 
