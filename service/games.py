@@ -81,6 +81,15 @@ class StartedGame:
 
 
 @dataclass(frozen=True)
+class LogPage:
+    """A page of a game's log: the records, the game's version, where the next page starts."""
+
+    version: int
+    records: list[Record]
+    next_after: int | None
+
+
+@dataclass(frozen=True)
 class BatchOutcome:
     """The response of a batch; ``replayed`` when it was read back for an Idempotency-Key."""
 
@@ -320,6 +329,26 @@ class GameLog(EventStore):
         if records is None:
             raise GameNotFoundError(game_id)
         return records
+
+    def overview(self, game_id: UUID) -> dict[str, Any]:
+        """The summary plus where the game stands: turn, active seat, phase."""
+        state = self.game(game_id).state
+        return {
+            **self.summary(game_id),
+            "turn": state.get("turn"),
+            "active_seat": state.get("active"),
+            "phase": state.get("phase"),
+        }
+
+    def page(self, game_id: UUID, *, after: int, limit: int) -> LogPage:
+        """At most ``limit`` records after version ``after``, and where the next page starts."""
+        records = self.records(game_id, after=after, limit=limit + 1)
+        page = records[:limit]
+        return LogPage(
+            version=self.current_version(game_id),
+            records=page,
+            next_after=page[-1]["version"] if len(records) > limit else None,
+        )
 
     def summary(self, game_id: UUID) -> dict[str, Any]:
         """The game's list entry (status, players, labels ...) plus its current version."""

@@ -170,16 +170,7 @@ class GameResource(MethodView):
     @blp.response(200, GameSummarySchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Game summary (public information)"""
-        gid = parse_game_id(game_id)
-        log = gamelog()
-        summary = log.summary(gid)
-        state = log.game(gid).state
-        return {
-            **summary,
-            "turn": state.get("turn"),
-            "active_seat": state.get("active"),
-            "phase": state.get("phase"),
-        }
+        return gamelog().overview(parse_game_id(game_id))
 
 
 @blp.route("/<game_id>/state")
@@ -205,15 +196,12 @@ class GameEvents(MethodView):
         """The log as the caller may see it, from version `after + 1`"""
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        log = gamelog()
-        limit = query["limit"]
-        records = log.records(gid, after=query["after"], limit=limit + 1)
-        page = records[:limit]
+        page = gamelog().page(gid, after=query["after"], limit=query["limit"])
         return {
             "game_id": str(gid),
-            "version": log.current_version(gid),
-            "events": [event_view(r, viewer) for r in page],
-            "next_after": page[-1]["version"] if len(records) > limit else None,
+            "version": page.version,
+            "events": [event_view(r, viewer) for r in page.records],
+            "next_after": page.next_after,
         }
 
 
