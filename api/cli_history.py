@@ -35,7 +35,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from api.app import database_env
 from domain.application import GameAlreadyExistsError, GameLog, GameNotFoundError
-from projections.export import (
+from domain.envelope import verify_records
+from projections.exports import (
     ExportFormatError,
     ImportRejected,
     export_csv,
@@ -45,7 +46,6 @@ from projections.export import (
     import_game,
     read_export,
     replay_records,
-    verify_records,
 )
 from projections.history_store import MatchHistory, read_records
 from projections.views import VIEWERS
@@ -187,7 +187,7 @@ def verify_file(path: str) -> dict[str, Any]:
     if not header.get("complete"):
         broken = {"version": 1, "reason": "incomplete_export"}
         return {"ok": False, "checked": 0, "first_broken": broken, "head": None}
-    report = verify_records(records)
+    report: dict[str, Any] = dict(verify_records(records))
     if report["ok"]:
         try:
             replay_records(records)

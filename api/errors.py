@@ -42,7 +42,7 @@ from domain.application import (
     VersionNotFoundError,
 )
 from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
-from projections.export import ExportFormatError, ImportRejected
+from projections.exports import ExportFormatError, ImportRejected
 
 log = logging.getLogger(__name__)
 

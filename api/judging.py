@@ -24,7 +24,7 @@ from api.auth import current_viewer, gamelog
 from api.errors import ApiError, Forbidden
 from domain import event_from_dict, evolve, initial_state
 from domain.application import VersionNotFoundError
-from domain.game import Record
+from domain.envelope import Record
 from projections.replay import ReplayIndex, state_as_played
 from projections.views import state_view
 

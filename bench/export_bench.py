@@ -42,7 +42,7 @@ from api.app import create_app
 from api.routes.exports import history
 from domain import event_from_dict
 from domain.application import GameLog
-from projections.export import export_ndjson
+from projections.exports import export_ndjson
 from projections.history_store import GAME_TOPICS, read_records
 from tests.unit.seeded_games import play, records_for
 

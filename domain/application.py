@@ -35,14 +35,13 @@ from eventsourcing.persistence import Notification, RecordConflictError, Recordi
 from eventsourcing.utils import get_topic
 
 from domain.cards import Catalog, normalize_card, sample_catalog
+from domain.envelope import Record, canonical_json
 from domain.errors import DomainError, InvalidCommand
 from domain.game import (
     Game,
     GameAccess,
     GameSummary,
     IdempotencyRecord,
-    Record,
-    canonical_json,
     stored_record,
     token_hash,
 )
@@ -588,7 +587,7 @@ class GameLog(Application):
         """Store a game exported elsewhere under its own id, with new tokens.
 
         ``records`` are the verified and replayed records of
-        ``projections.export.import_game`` (tokens are never exported). The game, its access
+        ``projections.exports.import_game`` (tokens are never exported). The game, its access
         and its summary are saved in ONE ``save``: if the id is taken, nothing is stored and
         :class:`GameAlreadyExistsError` is raised.
         """

@@ -6,14 +6,7 @@ envelope, as one stored event. Aggregate version *n* is domain state version *n*
 ``GameCreated`` event is stored as :class:`Game.Opened`, every later one as
 :class:`Game.Recorded`; both carry the same envelope fields).
 
-Envelope (DESIGN.md "Storage envelope"):
-
-* ``event`` -- the domain event dict (``Event.to_dict()``);
-* ``received_at`` -- server clock, ISO 8601 UTC, the time the request arrived;
-* ``client_at`` -- the client's ``at`` for the action, verbatim, or ``None``;
-* ``visible_to`` -- ``{card_id: [seats]}`` from ``domain.visibility.knowledge`` (RULES.md A.4);
-* ``prev_hash``/``hash`` -- a SHA-256 chain: ``hash = sha256(canonical_json({version, event,
-  received_at, client_at, visible_to}) + prev_hash)``, with :data:`GENESIS_HASH` before event 1.
+The envelope (the record shape, the hash chain, its verifier) is :mod:`domain.envelope`.
 
 The aggregate state is the domain state dict (plain JSON), so eventsourcing snapshots of a
 :class:`Game` are plain JSON too.
@@ -23,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from uuid import UUID, uuid5
@@ -31,10 +23,15 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain import State, event_from_dict, evolve, find_ruleset, initial_state
+from domain.envelope import (
+    GENESIS_HASH,
+    Record,
+    chain_hash,
+    record_from,
+    stored_fields,
+    verify_records,
+)
 from domain.visibility import knowledge
-
-#: ``prev_hash`` of a game's first event.
-GENESIS_HASH = "0" * 64
 
 #: Names (under the game id as uuid5 namespace) of the small aggregates of one game.
 _ACCESS_NAME = "access"
@@ -42,68 +39,6 @@ _SUMMARY_NAME = "summary"
 _IDEMPOTENCY_PREFIX = "idempotency-key:"
 #: ``uuid5`` namespace of imported games whose own id is not a UUID (``Game.id_for_import``).
 IMPORT_NAMESPACE = UUID("5f1c2a4e-8d3b-4c6a-9e0f-6d756e63686c")
-
-Json = Any
-Record = dict[str, Json]
-"""A stored event as plain data: ``{version, event, received_at, client_at, visible_to, hash,
-prev_hash}``. :func:`projections.views.event_view` redacts one of these per viewer."""
-
-
-#: One encoder, made once: ``json.dumps(..., sort_keys=True)`` builds a new one on every call.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def canonical_json(value: Json) -> str:
-    """JSON with sorted keys and no spaces: the byte string the hash chain is computed over.
-
-    >>> canonical_json({"b": 1, "a": [1, 2]})
-    '{"a":[1,2],"b":1}'
-    """
-    return _CANONICAL.encode(value)
-
-
-def chain_hash(
-    version: int,
-    event: Mapping[str, Json],
-    received_at: str,
-    client_at: str | None,
-    visible_to: Mapping[str, Json],
-    prev_hash: str,
-) -> str:
-    """The envelope hash of one stored event (see the module docstring).
-
-    >>> len(chain_hash(1, {"type": "X"}, "2024-01-01T00:00:00+00:00", None, {}, GENESIS_HASH))
-    64
-    """
-    body = canonical_json(
-        {
-            "version": version,
-            "event": event,
-            "received_at": received_at,
-            "client_at": client_at,
-            "visible_to": visible_to,
-        }
-    )
-    return hashlib.sha256((body + prev_hash).encode("utf-8")).hexdigest()
-
-
-def verify_chain(records: Iterable[Mapping[str, Json]], prev_hash: str = GENESIS_HASH) -> bool:
-    """Whether consecutive records form an unbroken hash chain (from ``prev_hash``)."""
-    for record in records:
-        if record["prev_hash"] != prev_hash:
-            return False
-        expected = chain_hash(
-            record["version"],
-            record["event"],
-            record["received_at"],
-            record["client_at"],
-            record["visible_to"],
-            prev_hash,
-        )
-        if not hmac.compare_digest(expected, record["hash"]):
-            return False
-        prev_hash = record["hash"]
-    return True
 
 
 def token_hash(token: str) -> str:
@@ -267,8 +202,6 @@ class Game(Aggregate):
         winner = self.state.get("winner")
         return None if winner is None else str(winner)
 
-    # ------------------------------------------------------------ import (issue #5)
-
     @staticmethod
     def id_for_import(game_id: str) -> UUID:
         """The aggregate id of an imported game: its own id when that is a UUID (every game
@@ -284,35 +217,23 @@ class Game(Aggregate):
 
         The records must run from version 1 and form an unbroken hash chain, or ``ValueError``
         is raised; whether each event is one the rules could have recorded is checked before,
-        by ``projections.export.import_game``.
+        by ``projections.exports.import_game``.
         """
-        if [r.get("version") for r in records] != list(range(1, len(records) + 1)):
-            raise ValueError("the records must run from version 1 without gaps")
-        if not records or not verify_chain(records):
-            raise ValueError("the records do not form an unbroken hash chain")
+        if not records:
+            raise ValueError("a game has at least its GameCreated record")
+        check = verify_records(records)
+        if not check["ok"]:
+            raise ValueError(f"the records do not form an unbroken chain: {check['first_broken']}")
         first, rest = records[0], records[1:]
         game = cls._create(
             cls.Opened,
             id=game_id,
             ruleset=str(first["event"].get("ruleset", "munchkin-ccg")),
-            **cls._envelope(first),
+            **stored_fields(first),
         )
         for record in rest:
-            game.trigger_event(cls.Recorded, **cls._envelope(record))
+            game.trigger_event(cls.Recorded, **stored_fields(record))
         return game
-
-    @staticmethod
-    def _envelope(record: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            "event": dict(record["event"]),
-            "received_at": record["received_at"],
-            "client_at": record["client_at"],
-            "visible_to": dict(record["visible_to"]),
-            "hash": record["hash"],
-            "prev_hash": record["prev_hash"],
-        }
-
-    # ------------------------------------------------------------ end of import (issue #5)
 
     # ------------------------------------------------------------ judge (issue #4)
 
@@ -329,15 +250,7 @@ class Game(Aggregate):
 
 def stored_record(event: Game.Opened | Game.Recorded) -> Record:
     """A stored game event as plain data (the ``record`` passed to ``event_view``)."""
-    return {
-        "version": event.originator_version,
-        "event": event.event,
-        "received_at": event.received_at,
-        "client_at": event.client_at,
-        "visible_to": event.visible_to,
-        "hash": event.hash,
-        "prev_hash": event.prev_hash,
-    }
+    return record_from(event.originator_version, event.__dict__)
 
 
 class GameAccess(Aggregate):

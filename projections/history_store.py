@@ -44,7 +44,8 @@ from eventsourcing.popo import POPOFactory, POPOTrackingRecorder
 from eventsourcing.utils import get_topic
 
 from domain.application import GameNotFoundError
-from domain.game import Game, Record, stored_record
+from domain.envelope import Record, record_from
+from domain.game import Game, stored_record
 from projections.history import HistoryRow, fold_history, hero_totals, player_games, totals
 
 if TYPE_CHECKING:
@@ -405,17 +406,7 @@ def read_records(app: GameLog, game_id: UUID) -> list[Record]:
         if state is None or "class_version" in state:
             out.append(stored_record(cast(Any, mapper.to_domain_event(item))))
             continue
-        out.append(
-            {
-                "version": item.originator_version,
-                "event": state["event"],
-                "received_at": state["received_at"],
-                "client_at": state["client_at"],
-                "visible_to": state["visible_to"],
-                "hash": state["hash"],
-                "prev_hash": state["prev_hash"],
-            }
-        )
+        out.append(record_from(item.originator_version, state))
     return out
 
 

@@ -36,7 +36,7 @@ from api.schemas import (
     StateViewSchema,
 )
 from domain.application import StartedGame
-from domain.game import Record
+from domain.envelope import Record
 from projections.views import event_view
 
 

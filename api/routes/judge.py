@@ -59,9 +59,9 @@ from api.judging import (
 from api.routes.games import BEARER, ApiBlueprint
 from domain import ImpossibleCommand, InvalidCommand, evolve
 from domain.application import VersionNotFoundError
+from domain.envelope import Record, verify_records
 from domain.events import Event
-from domain.game import Game, Record
-from projections.export import verify_records
+from domain.game import Game
 from projections.replay import diff_view, state_diff, undo_steps
 from projections.views import event_view, sees_whole_log, state_view
 

@@ -23,7 +23,7 @@ from api.app import create_app
 from api.demo import demo_spec
 from domain import event_from_dict, find_ruleset
 from domain.application import GameLog
-from projections.export import export_json_text, import_game
+from projections.exports import export_json_text, import_game
 from projections.history_store import MatchHistory
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
 from tests.api.test_import_api import seeded_records

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import domain.corrections as corr
-from projections.export import records_from_events, verify_records
+from domain.envelope import verify_records
 from projections.replay import invariant_violations, state_at, undo_steps
 from projections.views import state_view
-from tests.unit.seeded_games import play, records_for
+from tests.unit.seeded_games import play, records_for, records_from_events
 
 SEEDS = 24
 

@@ -12,7 +12,7 @@ import domain.corrections as corr
 from domain import event_from_dict, evolve, initial_state
 from domain.events import Event
 from domain.state import SEATS, ZONES
-from projections.export import records_from_events, replay_records
+from projections.exports import replay_records
 from projections.replay import (
     BackupImpossible,
     backup_events,
@@ -25,7 +25,7 @@ from projections.replay import (
     turn_ranges,
 )
 from projections.views import event_view
-from tests.unit.seeded_games import play, records_for
+from tests.unit.seeded_games import play, records_for, records_from_events
 
 SEEDS = (0, 3, 7, 11, 19)
 
