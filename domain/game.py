@@ -26,8 +26,8 @@ from domain import State, event_from_dict, evolve, find_ruleset, initial_state
 from domain.envelope import (
     GENESIS_HASH,
     Record,
-    chain_hash,
     record_from,
+    seal,
     stored_fields,
     verify_records,
 )
@@ -129,17 +129,8 @@ class Game(Aggregate):
         after = evolve(before, first)
         visible = knowledge(before, after, first)
         data = first.to_dict()
-        game = cls._create(
-            cls.Opened,
-            id=game_id,
-            ruleset=ruleset,
-            event=data,
-            received_at=received_at,
-            client_at=None,
-            visible_to=visible,
-            hash=chain_hash(1, data, received_at, None, visible, GENESIS_HASH),
-            prev_hash=GENESIS_HASH,
-        )
+        record = seal(1, data, received_at=received_at, visible_to=visible)
+        game = cls._create(cls.Opened, id=game_id, ruleset=ruleset, **stored_fields(record))
         game._record(rest, received_at=received_at, client_at=None)
         return game
 
@@ -171,15 +162,15 @@ class Game(Aggregate):
             data = event.to_dict()
             version = self.version + 1
             self._next_state = (data, after)
-            self.trigger_event(
-                self.Recorded,
-                event=data,
+            record = seal(
+                version,
+                data,
                 received_at=received_at,
                 client_at=client_at,
                 visible_to=visible,
-                hash=chain_hash(version, data, received_at, client_at, visible, self.head_hash),
                 prev_hash=self.head_hash,
             )
+            self.trigger_event(self.Recorded, **stored_fields(record))
 
     def detached(self) -> Game:
         """A copy safe to execute on while the original stays in the repository's cache.

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from domain.envelope import Record, canonical_json
-from projections.exports.narration import Narrator
+from projections.exports.narration import Narrator, narrator_for
 from projections.exports.walk import (
     FORMAT,
     FORMAT_VERSION,
@@ -154,7 +154,7 @@ class CsvExporter(_Streaming):
         self.emit(buf.getvalue())
 
     def begin_game(self, header: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]) -> None:
-        self.narrator = Narrator(cards, [s["seat"] for s in header["seats"]])
+        self.narrator = narrator_for(header, cards)
         self._row(CSV_COLUMNS)
 
     def visit_event(self, entry: Mapping[str, Any], turn: Turn | None) -> None:

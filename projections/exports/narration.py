@@ -49,6 +49,10 @@ _ZONE = {"deck_bottom": "the bottom of the deck", "deck_top": "the top of the de
 class Narrator:
     """Turns export entries into :class:`Phrase` s, remembering what a reader would.
 
+    This base tells the events every game has (``GameCreated``, the judge's disputes and
+    rulings) and any other generically (:meth:`unknown`); :class:`CcgNarrator` knows the
+    Munchkin CCG's events. :func:`narrator_for` picks one for a game.
+
     Hidden cards (ids the viewer's entry leaves out) read as ``"a face-down card"`` in the DMZ
     and ``"a card"`` elsewhere; visible ones by name.
     """
@@ -83,7 +87,7 @@ class Narrator:
 
     # -- events -----------------------------------------------------------------------------
 
-    def generic(self, etype: str, data: Mapping[str, Any], who: str | None) -> list[Phrase]:
+    def unknown(self, etype: str, data: Mapping[str, Any], who: str | None) -> list[Phrase]:
         """An event this narrator has no sentence for (another ruleset's): its type and the
         cards it names, hidden ones as ``"a card"``."""
         cls = EVENT_TYPES.get(etype)
@@ -104,7 +108,7 @@ class Narrator:
         who = actor if actor in self.actors else None
         method = getattr(self, f"on_{etype}", None)
         phrases: list[Phrase] = (
-            method(data, who, entry) if method is not None else self.generic(etype, data, who)
+            method(data, who, entry) if method is not None else self.unknown(etype, data, who)
         )
         if entry.get("violation") and phrases:
             last = phrases[-1]
@@ -113,9 +117,29 @@ class Narrator:
             phrases = [Phrase(who, f"{etype} [violation: {entry['violation']}]")]
         return phrases
 
-    # setup (A.7)
+    # events every game has: its creation and the judge's record (A.14)
     def on_GameCreated(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         return [Phrase(None, "game created", True)]
+
+    def on_DisputeOpened(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        about = f" about event {d['about']}" if d.get("about") is not None else ""
+        note = f": {d['note']}" if d.get("note") else ""
+        return [Phrase(d["raised_by"], f"calls the judge{about} ({d['dispute']}){note}")]
+
+    def on_RulingRecorded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        text = f"rules on {d['dispute']}: {d['ruling']}"
+        if d.get("penalty"):
+            text += f" ({d['penalty']}" + (f" for {d['player']}" if d.get("player") else "") + ")"
+        return [Phrase(who, text)]
+
+
+class CcgNarrator(Narrator):
+    """The Munchkin CCG's events in words (RULES.md sections in the comments). Its events with
+    no sentence (the judge's corrections) are bookkeeping: their type only, left out of the
+    transcript."""
+
+    def unknown(self, etype: str, data: Mapping[str, Any], who: str | None) -> list[Phrase]:
+        return [Phrase(who, etype, True)]
 
     def on_OpeningHandDrawn(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         return [Phrase(d["player"], f"draws an opening hand of {len(d['cards'])}")]
@@ -409,13 +433,12 @@ class Narrator:
     def on_StackEntryRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         return [Phrase(who, f"puts {self.name(d['card'])} back on the stack")]
 
-    def on_DisputeOpened(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        about = f" about event {d['about']}" if d.get("about") is not None else ""
-        note = f": {d['note']}" if d.get("note") else ""
-        return [Phrase(d["raised_by"], f"calls the judge{about} ({d['dispute']}){note}")]
 
-    def on_RulingRecorded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        text = f"rules on {d['dispute']}: {d['ruling']}"
-        if d.get("penalty"):
-            text += f" ({d['penalty']}" + (f" for {d['player']}" if d.get("player") else "") + ")"
-        return [Phrase(who, text)]
+#: The narrator of each ruleset that has its own, by ruleset name.
+NARRATORS: dict[str, type[Narrator]] = {"munchkin-ccg": CcgNarrator}
+
+
+def narrator_for(header: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]) -> Narrator:
+    """The narrator of the game an export ``header`` describes, knowing its ``cards``."""
+    narrator = NARRATORS.get(str(header.get("ruleset")), Narrator)
+    return narrator(cards, [seat["seat"] for seat in header["seats"]])

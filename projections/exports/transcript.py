@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.envelope import Record
-from projections.exports.narration import Narrator
+from projections.exports.narration import Narrator, narrator_for
 from projections.exports.walk import GameVisitor, Turn, walk
 
 #: Tags written first and in this order (as PGN's Seven Tag Roster); other labels follow.
@@ -41,12 +41,12 @@ class TranscriptExporter(GameVisitor[str]):
         self.current: list[str] = []
         self.lines_in_turn = 0
         self.last_actor: str | None = None
-        self.turn: Turn | None = None
+        self.turn: int | None = None
         self.result_token = "*"
         self.date_from_log = True
 
     def begin_game(self, header: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]) -> None:
-        self.narrator = Narrator(cards, [s["seat"] for s in header["seats"]])
+        self.narrator = narrator_for(header, cards)
         labels = {str(k): v for k, v in (header.get("labels") or {}).items()}
         self.result_token = str(header.get("result", "*"))
         self.date_from_log = "date" not in labels
@@ -90,12 +90,15 @@ class TranscriptExporter(GameVisitor[str]):
         etype = entry["type"]
         if etype == "GameCreated" and self.date_from_log and entry.get("received_at"):
             self.tags[ROSTER.index("date")] = _tag("Date", str(entry["received_at"])[:10])
-        if turn != self.turn:
+        if turn.number != self.turn:
+            # A turn's paragraph names its active seat, unless the judge backed the game up to
+            # it (the judge's own phrase says so).
             self._flush(turn_over=True)
-            self.turn = turn
+            self.turn = turn.number
             label = "Setup" if turn.number == 0 else f"T{turn.number}"
-            self.current = [f"{label} {turn.seat}:" if turn.seat else f"{label}:"]
-            self.last_actor = turn.seat
+            seat = turn.seat if entry.get("seat") != "judge" else None
+            self.current = [f"{label} {seat}:" if seat else f"{label}:"]
+            self.last_actor = seat
         elif etype == "FightStarted":
             self._flush(turn_over=False)
             self.last_actor = None

@@ -37,6 +37,7 @@ from projections.exports import (
     read_export,
     replay_records,
 )
+from projections.exports.narration import narrator_for
 from tests.unit.seeded_games import RS, game_spec, play, records_for, records_from_events, reseal
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -361,3 +362,18 @@ def test_import_reports_a_broken_chain_with_its_version(game: Any) -> None:
     with pytest.raises(ImportRejected) as exc:
         import_game(export)
     assert (exc.value.version, exc.value.reason) == (21, "hash_mismatch")
+
+
+# ---------------------------------------------------------------------------- other rulesets
+
+
+def test_the_narrator_tells_another_rulesets_events_generically() -> None:
+    header = {"ruleset": "another-game", "seats": [{"seat": s} for s in ("A", "B", "C")]}
+    narrator = narrator_for(header, {"c1": {"id": "c1", "name": "Lamp", "owner": "C"}})
+    drawn = {"type": "CardDrawn", "seat": "C", "data": {"player": "C", "card": "c1"}}
+    hidden = {**drawn, "data": {"player": "C", "card": None}}
+    unknown = {"type": "LampLit", "seat": "C", "data": {}}
+    said = [
+        p.render(with_actor=True) for e in (drawn, hidden, unknown) for p in narrator.describe(e)
+    ]
+    assert said == ["C: CardDrawn Lamp", "C: CardDrawn a card", "C: LampLit"]
