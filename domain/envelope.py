@@ -60,22 +60,14 @@ def canonical_json(value: Json) -> str:
     return _CANONICAL.encode(value)
 
 
-def chain_hash(
-    version: int,
-    event: Mapping[str, Json],
-    received_at: str,
-    client_at: str | None,
-    visible_to: Mapping[str, Json],
-    prev_hash: str,
-) -> str:
-    """The hash of one record (see the module docstring).
+def chain_hash(record: Mapping[str, Json], prev_hash: str) -> str:
+    """The hash of a record (its ``version``, ``event``, ``received_at``, ``client_at`` and
+    ``visible_to``) chained after ``prev_hash`` (see the module docstring).
 
-    >>> len(chain_hash(1, {"type": "X"}, "2024-01-01T00:00:00+00:00", None, {}, GENESIS_HASH))
+    >>> len(chain_hash({k: None for k in RECORD_KEYS}, GENESIS_HASH))
     64
     """
-    body = canonical_json(
-        dict(zip(_HASHED, (version, event, received_at, client_at, visible_to), strict=True))
-    )
+    body = canonical_json({key: record[key] for key in _HASHED})
     return hashlib.sha256((body + prev_hash).encode("utf-8")).hexdigest()
 
 
@@ -89,9 +81,11 @@ def seal(
     prev_hash: str = GENESIS_HASH,
 ) -> Record:
     """The record of ``event`` at ``version``, chained after ``prev_hash``."""
-    digest = chain_hash(version, event, received_at, client_at, visible_to, prev_hash)
-    values = (version, event, received_at, client_at, visible_to, digest, prev_hash)
-    return dict(zip(RECORD_KEYS, values, strict=True))
+    values = (version, event, received_at, client_at, visible_to)
+    record: Record = dict(zip(_HASHED, values, strict=True))
+    record["hash"] = chain_hash(record, prev_hash)
+    record["prev_hash"] = prev_hash
+    return record
 
 
 def record_from(version: int, stored: Mapping[str, Json]) -> Record:
@@ -157,14 +151,7 @@ def _broken(record: Any, version: int, prev_hash: str) -> str | None:
     if record["prev_hash"] != prev_hash:
         return "prev_hash_mismatch"
     try:
-        expected = chain_hash(
-            version,
-            record["event"],
-            record["received_at"],
-            record["client_at"],
-            record["visible_to"],
-            prev_hash,
-        )
+        expected = chain_hash(record, prev_hash)
     except (TypeError, ValueError):
         return "bad_event"
     if record["hash"] != expected:

@@ -193,15 +193,10 @@ def visit(
 
 
 def walk(
-    records: Iterable[Record],
-    visitor: GameVisitor[T],
-    viewer: str,
-    *,
-    result: str | None = None,
-    exported_at: str | None = None,
+    records: Iterable[Record], visitor: GameVisitor[T], viewer: str, exported_at: str | None = None
 ) -> T:
     """Run ``visitor`` over the whole game and return what it built."""
-    for _ in visit(records, visitor, viewer, result=result, exported_at=exported_at):
+    for _ in visit(records, visitor, viewer, exported_at=exported_at):
         pass
     return visitor.result()
 
