@@ -35,7 +35,8 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import get_topic
 
 from adapters.sqlite_writer import GroupCommit, writer_lock_for, writing
-from domain.game import Game, Record, stored_record
+from domain.envelope import Record, record_from
+from domain.game import Game, stored_record
 
 __all__ = ["AggregateNotFoundError", "EventStore", "RecordConflictError"]
 
@@ -233,17 +234,7 @@ class EventStore(Application):
             if state is None or "class_version" in state:
                 out.append(stored_record(cast(Any, mapper.to_domain_event(item))))
                 continue
-            out.append(
-                {
-                    "version": item.originator_version,
-                    "event": state["event"],
-                    "received_at": state["received_at"],
-                    "client_at": state["client_at"],
-                    "visible_to": state["visible_to"],
-                    "hash": state["hash"],
-                    "prev_hash": state["prev_hash"],
-                }
-            )
+            out.append(record_from(item.originator_version, state))
         return out
 
     def records_since(self, after: int, limit: int) -> list[tuple[int, str, Record]]:

@@ -34,7 +34,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from api.app import database_env
-from projections.export import (
+from domain.envelope import verify_records
+from projections.exports import (
     ExportFormatError,
     ImportRejected,
     export_csv,
@@ -44,7 +45,6 @@ from projections.export import (
     import_game,
     read_export,
     replay_records,
-    verify_records,
 )
 from projections.views import VIEWERS
 from service.errors import GameAlreadyExistsError, GameNotFoundError
@@ -188,7 +188,7 @@ def verify_file(path: str) -> dict[str, Any]:
     if not header.get("complete"):
         broken = {"version": 1, "reason": "incomplete_export"}
         return {"ok": False, "checked": 0, "first_broken": broken, "head": None}
-    report = verify_records(records)
+    report: dict[str, Any] = dict(verify_records(records))
     if report["ok"]:
         try:
             replay_records(records)

@@ -35,7 +35,7 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import DomainError, InvalidCommand, NotFound
-from projections.export import ExportFormatError, ImportRejected
+from projections.exports import ExportFormatError, ImportRejected
 from service.errors import (
     GameAlreadyExistsError,
     GameNotFoundError,

@@ -42,7 +42,7 @@ from adapters.eventstore import GAME_TOPICS
 from api.app import create_app
 from api.routes.exports import history
 from domain import event_from_dict
-from projections.export import export_ndjson
+from projections.exports import export_ndjson
 from service.games import GameLog
 from tests.unit.seeded_games import play, records_for
 

@@ -10,6 +10,7 @@ eventsourcing; import it by name.
 # Importing the Munchkin CCG registers its events, fold handlers and ruleset.
 from domain.ccg import commitment
 from domain.ccg.cards import Catalog, check_deck, normalize_card, sample_catalog
+from domain.envelope import Record
 from domain.errors import (
     DomainError,
     ImpossibleCommand,
@@ -21,7 +22,7 @@ from domain.errors import (
 from domain.events import EVENT_TYPES, Event, event_from_dict
 from domain.fold import State, apply_record, evolve, initial_state, replay
 from domain.judge import decide_dispute, decide_ruling
-from domain.ruleset import RULESETS, Record, Ruleset, Step, find_ruleset, register, ruleset_of
+from domain.ruleset import RULESETS, Ruleset, Step, find_ruleset, register, ruleset_of
 from domain.visibility import knowledge
 
 __all__ = [

@@ -1,29 +1,21 @@
 """The storage aggregates: a recorded game, its access tokens, its summary, idempotency keys.
 
-This is the only domain module that knows about eventsourcing. The rules stay pure: :class:`Game`
-asks the ruleset to *decide*, stores each returned step's event, wrapped in an envelope, as one
-stored event, and adopts the step's state (computed once, while deciding). Aggregate version *n* is domain state version *n* (the
-``GameCreated`` event is stored as :class:`Game.Opened`, every later one as
-:class:`Game.Recorded`; both carry the same envelope fields).
+The only domain module that knows about eventsourcing (the rules stay pure): :class:`Game` asks
+the ruleset to *decide*, stores each returned event wrapped in its envelope as one stored event,
+and adopts the state the ruleset computed with it (each event is folded once). Aggregate version
+*n* is domain state version *n* (``GameCreated`` is stored as :class:`Game.Opened`, every later
+event as :class:`Game.Recorded`; both carry the same envelope fields). A game loaded from the
+store folds each stored event with ``domain.fold.apply_record``.
 
-Envelope (DESIGN.md "Storage envelope"):
-
-* ``event`` -- the domain event dict (``Event.to_dict()``);
-* ``received_at`` -- server clock, ISO 8601 UTC, the time the request arrived;
-* ``client_at`` -- the client's ``at`` for the action, verbatim, or ``None``;
-* ``visible_to`` -- ``{card_id: [seats]}`` from ``domain.visibility.knowledge`` (RULES.md A.4);
-* ``prev_hash``/``hash`` -- a SHA-256 chain: ``hash = sha256(canonical_json({version, event,
-  received_at, client_at, visible_to}) + prev_hash)``, with :data:`GENESIS_HASH` before event 1.
-
-The aggregate state is the domain state dict (plain JSON), so eventsourcing snapshots of a
-:class:`Game` are plain JSON too.
+The envelope (the record shape, the hash chain, its verifier) is :mod:`domain.envelope`. The
+aggregate state is the domain state dict (plain JSON), so snapshots of a :class:`Game` are plain
+JSON too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -32,12 +24,10 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.envelope import Record, record_from, seal, stored_fields, verify_records
 from domain.fold import State, apply_record, initial_state
 from domain.ruleset import Step, find_ruleset
 from domain.visibility import knowledge
-
-#: ``prev_hash`` of a game's first event.
-GENESIS_HASH = "0" * 64
 
 #: Names (under the game id as uuid5 namespace) of the small aggregates of one game.
 _ACCESS_NAME = "access"
@@ -45,68 +35,6 @@ _SUMMARY_NAME = "summary"
 _IDEMPOTENCY_PREFIX = "idempotency-key:"
 #: ``uuid5`` namespace of imported games whose own id is not a UUID (``Game.id_for_import``).
 IMPORT_NAMESPACE = UUID("5f1c2a4e-8d3b-4c6a-9e0f-6d756e63686c")
-
-Json = Any
-Record = dict[str, Json]
-"""A stored event as plain data: ``{version, event, received_at, client_at, visible_to, hash,
-prev_hash}``. :func:`projections.views.event_view` redacts one of these per viewer."""
-
-
-#: One encoder, made once: ``json.dumps(..., sort_keys=True)`` builds a new one on every call.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def canonical_json(value: Json) -> str:
-    """JSON with sorted keys and no spaces: the byte string the hash chain is computed over.
-
-    >>> canonical_json({"b": 1, "a": [1, 2]})
-    '{"a":[1,2],"b":1}'
-    """
-    return _CANONICAL.encode(value)
-
-
-def chain_hash(
-    version: int,
-    event: Mapping[str, Json],
-    received_at: str,
-    client_at: str | None,
-    visible_to: Mapping[str, Json],
-    prev_hash: str,
-) -> str:
-    """The envelope hash of one stored event (see the module docstring).
-
-    >>> len(chain_hash(1, {"type": "X"}, "2024-01-01T00:00:00+00:00", None, {}, GENESIS_HASH))
-    64
-    """
-    body = canonical_json(
-        {
-            "version": version,
-            "event": event,
-            "received_at": received_at,
-            "client_at": client_at,
-            "visible_to": visible_to,
-        }
-    )
-    return hashlib.sha256((body + prev_hash).encode("utf-8")).hexdigest()
-
-
-def verify_chain(records: Iterable[Mapping[str, Json]], prev_hash: str = GENESIS_HASH) -> bool:
-    """Whether consecutive records form an unbroken hash chain (from ``prev_hash``)."""
-    for record in records:
-        if record["prev_hash"] != prev_hash:
-            return False
-        expected = chain_hash(
-            record["version"],
-            record["event"],
-            record["received_at"],
-            record["client_at"],
-            record["visible_to"],
-            prev_hash,
-        )
-        if not hmac.compare_digest(expected, record["hash"]):
-            return False
-        prev_hash = record["hash"]
-    return True
 
 
 def token_hash(token: str) -> str:
@@ -197,18 +125,9 @@ class Game(Aggregate):
         first, *rest = rs.create(domain_spec)
         visible = knowledge(initial_state(), first.state, first.event)
         data = first.event.to_dict()
+        record = seal(1, data, received_at=received_at, visible_to=visible)
         with _decided(data, first.state):
-            game = cls._create(
-                cls.Opened,
-                id=game_id,
-                ruleset=ruleset,
-                event=data,
-                received_at=received_at,
-                client_at=None,
-                visible_to=visible,
-                hash=chain_hash(1, data, received_at, None, visible, GENESIS_HASH),
-                prev_hash=GENESIS_HASH,
-            )
+            game = cls._create(cls.Opened, id=game_id, ruleset=ruleset, **stored_fields(record))
         game._store([(step, None) for step in rest], received_at=received_at)
         return game
 
@@ -237,16 +156,16 @@ class Game(Aggregate):
             visible = knowledge(self.state, step.state, step.event)
             data = step.event.to_dict()
             version = self.version + 1
+            record = seal(
+                version,
+                data,
+                received_at=received_at,
+                client_at=client_at,
+                visible_to=visible,
+                prev_hash=self.head_hash,
+            )
             with _decided(data, step.state):
-                self.trigger_event(
-                    self.Recorded,
-                    event=data,
-                    received_at=received_at,
-                    client_at=client_at,
-                    visible_to=visible,
-                    hash=chain_hash(version, data, received_at, client_at, visible, self.head_hash),
-                    prev_hash=self.head_hash,
-                )
+                self.trigger_event(self.Recorded, **stored_fields(record))
 
     def detached(self) -> Game:
         """A copy safe to execute on while the original stays in the repository's cache.
@@ -283,33 +202,23 @@ class Game(Aggregate):
 
         The records must run from version 1 and form an unbroken hash chain, or ``ValueError``
         is raised; whether each event is one the rules could have recorded is checked before,
-        by ``projections.export.import_game``.
+        by ``projections.exports.import_game``.
         """
-        if [r.get("version") for r in records] != list(range(1, len(records) + 1)):
-            raise ValueError("the records must run from version 1 without gaps")
-        if not records or not verify_chain(records):
-            raise ValueError("the records do not form an unbroken hash chain")
+        if not records:
+            raise ValueError("a game has at least its GameCreated record")
+        check = verify_records(records)
+        if not check["ok"]:
+            raise ValueError(f"the records do not form an unbroken chain: {check['first_broken']}")
         first, rest = records[0], records[1:]
         game = cls._create(
             cls.Opened,
             id=game_id,
             ruleset=str(first["event"].get("ruleset", "munchkin-ccg")),
-            **cls._envelope(first),
+            **stored_fields(first),
         )
         for record in rest:
-            game.trigger_event(cls.Recorded, **cls._envelope(record))
+            game.trigger_event(cls.Recorded, **stored_fields(record))
         return game
-
-    @staticmethod
-    def _envelope(record: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            "event": dict(record["event"]),
-            "received_at": record["received_at"],
-            "client_at": record["client_at"],
-            "visible_to": dict(record["visible_to"]),
-            "hash": record["hash"],
-            "prev_hash": record["prev_hash"],
-        }
 
     def record_judge(self, steps: Iterable[Step], *, received_at: str) -> None:
         """Store the judge's decided steps (``domain.judge``: a dispute, or a ruling with its
@@ -319,15 +228,7 @@ class Game(Aggregate):
 
 def stored_record(event: Game.Opened | Game.Recorded) -> Record:
     """A stored game event as plain data (the ``record`` passed to ``event_view``)."""
-    return {
-        "version": event.originator_version,
-        "event": event.event,
-        "received_at": event.received_at,
-        "client_at": event.client_at,
-        "visible_to": event.visible_to,
-        "hash": event.hash,
-        "prev_hash": event.prev_hash,
-    }
+    return record_from(event.originator_version, event.__dict__)
 
 
 class GameAccess(Aggregate):

@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand, NotFound, UnknownVersion
 from domain.events import Event, register_event
 from domain.fold import CopyOnWriteState, State, evolve, handles
-from domain.ruleset import Record, Step, ruleset_of
+from domain.ruleset import Step, ruleset_of
 
 #: A backup undoes at most this many events in one ruling.
 MAX_BACKUP = 2000

@@ -15,12 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from domain.envelope import Record
 from domain.errors import InvalidCommand
 from domain.events import Event
 from domain.fold import State
-
-Record = Mapping[str, Any]
-"""A stored event as plain data: ``{version, event, received_at, client_at, visible_to, ...}``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from uuid import UUID, uuid4
 
 from adapters.eventstore import EventStore, RecordConflictError
 from domain.ccg.cards import Catalog, normalize_card, sample_catalog
+from domain.envelope import Record, canonical_json
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
 from domain.fold import State
 from domain.game import (
@@ -38,8 +39,6 @@ from domain.game import (
     GameAccess,
     GameSummary,
     IdempotencyRecord,
-    Record,
-    canonical_json,
     stored_record,
     token_hash,
 )
@@ -508,7 +507,7 @@ class GameLog(EventStore):
         """Store a game exported elsewhere under its own id, with new tokens.
 
         ``records`` are the verified and replayed records of
-        ``projections.export.import_game`` (tokens are never exported). The game, its access
+        ``projections.exports.import_game`` (tokens are never exported). The game, its access
         and its summary are saved in ONE ``save``: if the id is taken, nothing is stored and
         :class:`GameAlreadyExistsError` is raised.
         """

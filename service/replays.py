@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 from domain import event_from_dict, evolve, initial_state
+from domain.envelope import Record
 from domain.errors import NotFound, UnknownVersion
-from domain.game import Record
 from projections.replay import ReplayIndex, state_as_played
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Match histories (issue #5): game exports, imports, player histories, event exports.
 
 * ``GET /api/games/<id>/export?format=json|ndjson|csv|text`` -- the game as the caller may see
-  it (``projections.export``): a seat's export keeps the opponent's hidden cards hidden, a judge's
+  it (``projections.exports``): a seat's export keeps the opponent's hidden cards hidden, a judge's
   or table's is complete (and importable). ``format`` wins over ``Accept`` (``application/json``,
   ``application/x-ndjson``, ``text/csv``, ``text/plain``); no acceptable type is 406, an unknown
   ``format`` 400. NDJSON and CSV are streamed. Only the canonical JSON carries ``exported_at``:
@@ -39,7 +39,7 @@ from api.export_schemas import (
 )
 from api.routes.games import BEARER, ApiBlueprint, created_body
 from api.schemas import GameCreatedSchema
-from projections.export import (
+from projections.exports import (
     export_csv,
     export_json_text,
     export_ndjson,

@@ -50,8 +50,7 @@ from api.judging import (
     view_as,
 )
 from api.routes.games import BEARER, ApiBlueprint
-from domain.game import Record
-from projections.export import verify_records
+from domain.envelope import Record, verify_records
 from projections.replay import diff_view, state_diff
 from projections.views import event_view, sees_whole_log, state_view
 

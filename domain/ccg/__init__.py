@@ -24,10 +24,11 @@ from domain.ccg.decision import Command, Decision, seat_arg
 from domain.ccg.fights import commitment
 from domain.ccg.moves import legal_commands
 from domain.ccg.state import SEATS
+from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Event
 from domain.fold import State
-from domain.ruleset import Record, Step, register
+from domain.ruleset import Step, register
 
 HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "draw_opening": setup.decide_draw_opening,

@@ -39,10 +39,11 @@ from typing import Any, ClassVar
 from domain.ccg import events as ev
 from domain.ccg.effects import MOVE_TARGETS
 from domain.ccg.state import SEATS, ZONES, remove_from_zone
+from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Json, register_event
 from domain.fold import CopyOnWriteState, State, apply_record, evolve, handles
-from domain.ruleset import Record, Step
+from domain.ruleset import Step
 
 # --------------------------------------------------------------------------- restorations
 

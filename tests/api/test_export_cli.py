@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
-from projections.export import export_json_text, read_export
+from projections.exports import export_json_text, read_export
 from tests.api.test_import_api import seeded_records
 
 

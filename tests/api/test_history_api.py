@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.demo import demo_spec
 from domain import event_from_dict, find_ruleset
-from projections.export import export_json_text, import_game
+from projections.exports import export_json_text, import_game
 from service.games import GameLog
 from service.histories import MatchHistory
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game

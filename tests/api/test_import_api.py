@@ -12,10 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain import event_from_dict
-from domain.game import GENESIS_HASH, chain_hash
-from projections.export import export_json, export_json_text, export_ndjson
+from projections.exports import export_json, export_json_text, export_ndjson
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state
-from tests.unit.seeded_games import play, records_for
+from tests.unit.seeded_games import play, records_for, reseal
 
 
 def seeded_records(seed: int, game_id: str | None = None) -> list[dict[str, Any]]:
@@ -30,18 +29,6 @@ def post_import(client: FlaskClient, body: str | bytes, token: str | None = ORGA
     return client.post(
         "/api/games/import", data=body, content_type="application/json", headers=bearer(token)
     )
-
-
-def reseal(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out, prev = [], GENESIS_HASH
-    for r in records:
-        r = {**r, "prev_hash": prev}
-        r["hash"] = chain_hash(
-            r["version"], r["event"], r["received_at"], r["client_at"], r["visible_to"], prev
-        )
-        out.append(r)
-        prev = r["hash"]
-    return out
 
 
 def test_an_import_keeps_the_id_the_events_and_the_state(app: Flask, client: FlaskClient) -> None:

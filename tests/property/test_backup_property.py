@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain import decide_dispute, decide_ruling
+from domain.envelope import verify_records
 from domain.judge import RulingRecorded
-from projections.export import records_from_events, verify_records
 from projections.replay import invariant_violations, state_at
 from projections.views import state_view
-from tests.unit.seeded_games import play, records_for
+from tests.unit.seeded_games import play, records_for, records_from_events
 
 SEEDS = 24
 

@@ -18,8 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain import event_from_dict
-from domain.game import GENESIS_HASH, chain_hash
-from projections.export import (
+from projections.exports import (
     ImportRejected,
     export_json_text,
     export_ndjson,
@@ -29,6 +28,7 @@ from projections.export import (
 from service.errors import GameNotFoundError
 from service.games import GameLog
 from tests.unit.seeded_games import play, records_for
+from tests.unit.seeded_games import reseal as _reseal
 
 SETTINGS = settings(
     max_examples=8,
@@ -68,18 +68,6 @@ def test_import_of_an_export_gives_the_same_events_and_state(seed: int, ndjson: 
     assert game.state["status"] == state["status"] and game.state["winner"] == state["winner"]
     assert target.summary(gid)["winner"] == source.summary(gid)["winner"]
     assert read_export(text)[0]["result"] == (state["winner"] or "*")
-
-
-def _reseal(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out, prev = [], GENESIS_HASH
-    for r in records:
-        r = {**r, "prev_hash": prev}
-        r["hash"] = chain_hash(
-            r["version"], r["event"], r["received_at"], r["client_at"], r["visible_to"], prev
-        )
-        out.append(r)
-        prev = r["hash"]
-    return out
 
 
 TAMPERINGS = ("drop", "swap", "edit_amount", "edit_seat", "edit_time")

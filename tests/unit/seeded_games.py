@@ -8,10 +8,11 @@ events in storage envelopes with a fixed clock, so everything is reproducible.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain import Event, State, find_ruleset, initial_state, sample_catalog
-from projections.export import records_from_events
+from domain import Event, State, evolve, find_ruleset, initial_state, knowledge, sample_catalog
+from domain.envelope import GENESIS_HASH, seal
 
 RS = find_ruleset("munchkin-ccg")
 HEROES = {"A": "Sample Orc Warrior", "B": "Sample Gnome Thief"}
@@ -69,3 +70,43 @@ def records_for(events: list[Event]) -> list[dict[str, Any]]:
             f"{version // 60 % 60:02d}:{version % 60:02d}+00:00"
         ),
     )
+
+
+def records_from_events(
+    events: Iterable[Event],
+    *,
+    received_at: str | Callable[[int], str],
+    client_at: str | None = None,
+    state: State | None = None,
+    prev_hash: str = GENESIS_HASH,
+) -> list[dict[str, Any]]:
+    """Wrap domain events in records as ``domain.game.Game`` stores them (hash chain and
+    ``visible_to`` included), continuing from ``state`` and ``prev_hash``; ``received_at`` is
+    one timestamp or a function of the version."""
+    before = initial_state() if state is None else state
+    out: list[dict[str, Any]] = []
+    for event in events:
+        after = evolve(before, event)
+        version = after["version"]
+        record = seal(
+            version,
+            event.to_dict(),
+            received_at=received_at(version) if callable(received_at) else received_at,
+            client_at=client_at,
+            visible_to=knowledge(before, after, event),
+            prev_hash=prev_hash,
+        )
+        out.append(record)
+        before, prev_hash = after, record["hash"]
+    return out
+
+
+def reseal(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recompute the hash chain after a test edited records (a forger's best effort)."""
+    out: list[dict[str, Any]] = []
+    prev = GENESIS_HASH
+    for r in records:
+        fields = {k: r[k] for k in ("received_at", "client_at", "visible_to")}
+        out.append(seal(r["version"], r["event"], prev_hash=prev, **fields))
+        prev = out[-1]["hash"]
+    return out

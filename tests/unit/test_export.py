@@ -1,4 +1,4 @@
-"""Match-history exports and imports (projections/export.py): formats, redaction, verification.
+"""Match-history exports and imports (projections/exports/): formats, redaction, verification.
 
 Golden files live in tests/data/. The golden game's events are stored there too
 (``golden_game.events.json``), so a change to the rules does not change the exports; run with
@@ -21,8 +21,9 @@ import pytest
 
 from domain import event_from_dict, evolve, initial_state
 from domain.ccg.events import GameEnded, GoldGranted
-from domain.game import GENESIS_HASH, Game, chain_hash, stored_record
-from projections.export import (
+from domain.envelope import GENESIS_HASH, verify_records
+from domain.game import Game, stored_record
+from projections.exports import (
     CSV_COLUMNS,
     ExportFormatError,
     ImportRejected,
@@ -34,11 +35,10 @@ from projections.export import (
     game_result,
     import_game,
     read_export,
-    records_from_events,
     replay_records,
-    verify_records,
 )
-from tests.unit.seeded_games import RS, game_spec, play, records_for
+from projections.exports.narration import narrator_for
+from tests.unit.seeded_games import RS, game_spec, play, records_for, records_from_events, reseal
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -75,19 +75,6 @@ def check_golden(name: str, text: str) -> None:
     if UPDATE or not path.exists():
         path.write_bytes(text.encode("utf-8"))
     assert text == path.read_bytes().decode("utf-8"), f"{name} changed (UPDATE_GOLDEN=1)"
-
-
-def reseal(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Recompute the hash chain after a test edited records (a forger's best effort)."""
-    out, prev = [], GENESIS_HASH
-    for r in records:
-        r = {**r, "prev_hash": prev}
-        r["hash"] = chain_hash(
-            r["version"], r["event"], r["received_at"], r["client_at"], r["visible_to"], prev
-        )
-        out.append(r)
-        prev = r["hash"]
-    return out
 
 
 # ---------------------------------------------------------------------------- golden files
@@ -375,3 +362,18 @@ def test_import_reports_a_broken_chain_with_its_version(game: Any) -> None:
     with pytest.raises(ImportRejected) as exc:
         import_game(export)
     assert (exc.value.version, exc.value.reason) == (21, "hash_mismatch")
+
+
+# ---------------------------------------------------------------------------- other rulesets
+
+
+def test_the_narrator_tells_another_rulesets_events_generically() -> None:
+    header = {"ruleset": "another-game", "seats": [{"seat": s} for s in ("A", "B", "C")]}
+    narrator = narrator_for(header, {"c1": {"id": "c1", "name": "Lamp", "owner": "C"}})
+    drawn = {"type": "CardDrawn", "seat": "C", "data": {"player": "C", "card": "c1"}}
+    hidden = {**drawn, "data": {"player": "C", "card": None}}
+    unknown = {"type": "LampLit", "seat": "C", "data": {}}
+    said = [
+        p.render(with_actor=True) for e in (drawn, hidden, unknown) for p in narrator.describe(e)
+    ]
+    assert said == ["C: CardDrawn Lamp", "C: CardDrawn a card", "C: LampLit"]

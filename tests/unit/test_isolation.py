@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_domain_and_projections_import_neither_flask_nor_a_database() -> None:
     code = (
-        "import sys, domain, domain.ccg, projections.views, projections.export, "
+        "import sys, domain, domain.ccg, projections.views, projections.exports, "
         "projections.replay\n"
         "bad = [m for m in ('flask', 'sqlite3', 'psycopg', 'api') if m in sys.modules]\n"
         "print(','.join(bad))"

@@ -13,7 +13,7 @@ from domain import event_from_dict, evolve, initial_state
 from domain.ccg.corrections import BackupImpossible, backup_events
 from domain.ccg.state import SEATS, ZONES
 from domain.events import Event
-from projections.export import records_from_events, replay_records
+from projections.exports import replay_records
 from projections.replay import (
     causes,
     diff_view,
@@ -24,7 +24,7 @@ from projections.replay import (
     turn_ranges,
 )
 from projections.views import event_view
-from tests.unit.seeded_games import play, records_for
+from tests.unit.seeded_games import play, records_for, records_from_events
 
 SEEDS = (0, 3, 7, 11, 19)
 

@@ -1,0 +1,154 @@
+"""Importing a game: the checks an export passes before it becomes a stored game.
+
+:func:`import_game` reads an export (:func:`projections.exports.formats.read_export`), checks
+it is complete, verifies its hash chain (``domain.envelope.verify_records``) and replays it
+through the game's own ruleset (:func:`replay_records`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domain import DomainError, Event, State, event_from_dict, evolve, find_ruleset, initial_state
+from domain.envelope import Record, verify_records
+from domain.visibility import knowledge
+from projections.exports.formats import read_export
+from projections.replay import invariant_violations
+
+
+class ImportRejected(ValueError):
+    """An imported game failed a check at event ``version`` (``reason`` says which).
+
+    Reasons: ``version_gap``, ``prev_hash_mismatch``, ``hash_mismatch``, ``bad_event``,
+    ``incomplete_export``, ``not_game_created``, ``setup_rejected``, ``setup_mismatch``,
+    ``after_game_end``, ``invariant``, ``visibility_mismatch``; ``detail`` explains.
+    """
+
+    def __init__(self, version: int, reason: str, detail: str = "") -> None:
+        super().__init__(f"event {version}: {reason}" + (f" ({detail})" if detail else ""))
+        self.version = version
+        self.reason = reason
+        self.detail = detail
+        self.message = str(self)
+
+    @property
+    def code(self) -> str:
+        """``import/broken_chain``, ``import/bad_event``, ``import/incomplete_export`` or
+        ``import/impossible_event`` (every replay reason)."""
+        return _REJECTION_CODES.get(self.reason, "import/impossible_event")
+
+
+_REJECTION_CODES = {
+    "version_gap": "import/broken_chain",
+    "prev_hash_mismatch": "import/broken_chain",
+    "hash_mismatch": "import/broken_chain",
+    "bad_event": "import/bad_event",
+    "incomplete_export": "import/incomplete_export",
+}
+
+
+def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
+    """Replay an imported game through the rules and return its final (judge's) state.
+
+    Commands are not stored, so the rules' decisions cannot be re-run; "replayed through the
+    rules" means each event must be one the game could have recorded at that point:
+
+    1. versions run 1, 2, ... and each event loads (``event_from_dict``, with upcasting);
+    2. event 1 is ``GameCreated`` and the ruleset it names re-creates exactly that event from
+       its own seats, cards, mode and format (``Ruleset.create``: known ruleset and rules
+       version, legal seats and cards, unique card ids); no later ``GameCreated``;
+    3. after the game ended (``status == "finished"``) only the judge records events;
+    4. ``evolve`` applies the event and the new state keeps the ruleset's invariants (for the
+       Munchkin CCG :func:`projections.replay.invariant_violations`: no negative gold, damage,
+       tokens or committed gold; levels within 1..``max_level``; every card in exactly one
+       zone; a ``GameEnded`` winner that agrees with the eliminations);
+    5. the record's ``visible_to`` is what ``domain.visibility.knowledge`` computes for it, so
+       an import cannot widen or narrow what each seat is shown (RULES.md A.4).
+
+    It does not check that each event was *legal* (e.g. that a Loot fit the level), nor the
+    hash chain (:func:`verify_records` does). Raises :class:`ImportRejected` at the first
+    event that fails, with ``reason`` ``version_gap``, ``bad_event``, ``not_game_created``,
+    ``setup_rejected``, ``setup_mismatch``, ``after_game_end``, ``invariant`` or
+    ``visibility_mismatch``.
+    """
+    state = initial_state()
+    expected = 1
+    for record in records:
+        version = record.get("version")
+        if version != expected:
+            raise ImportRejected(expected, "version_gap", f"found version {version!r}")
+        try:
+            event = event_from_dict(dict(record["event"]))
+        except (DomainError, TypeError, ValueError, KeyError) as exc:
+            raise ImportRejected(expected, "bad_event", str(exc)) from None
+        if expected == 1:
+            _check_created(event)
+        elif event.type == "GameCreated":
+            raise ImportRejected(expected, "not_game_created", "a second GameCreated")
+        if state.get("status") == "finished" and event.seat != "judge":
+            raise ImportRejected(expected, "after_game_end", f"{event.type} by {event.seat}")
+        after = evolve(state, event)
+        check = _INVARIANTS.get(str(after.get("ruleset")))
+        problems = check(after, max_level=max_level) if check is not None else []
+        if problems:
+            raise ImportRejected(expected, "invariant", problems[0])
+        if record.get("visible_to") != knowledge(state, after, event):
+            raise ImportRejected(expected, "visibility_mismatch")
+        state = after
+        expected += 1
+    return state
+
+
+#: The invariants of each ruleset's states, by ruleset name (a ruleset without an entry is
+#: checked by its own ``create`` and fold only).
+_INVARIANTS: dict[str, Callable[..., list[str]]] = {"munchkin-ccg": invariant_violations}
+
+
+def _check_created(event: Event) -> None:
+    """The first event is the one its ruleset's ``create`` makes from the same settings."""
+    data = event.to_dict()
+    if "ruleset" not in data:
+        raise ImportRejected(1, "not_game_created", f"first event is {event.type}")
+    try:
+        rs = find_ruleset(str(data["ruleset"]))
+        spec = {k: data[k] for k in ("game_id", "mode", "format", "labels", "seats")}
+        again = rs.create(spec)
+    except DomainError as exc:
+        raise ImportRejected(1, "setup_rejected", f"{exc.code}: {exc}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ImportRejected(1, "setup_rejected", str(exc)) from None
+    mine = {k: v for k, v in data.items() if k not in ("seat", "cause", "violation")}
+    theirs = {
+        k: v for k, v in again[0].event.to_dict().items() if k not in ("seat", "cause", "violation")
+    }
+    if len(again) != 1 or mine != theirs:
+        raise ImportRejected(1, "setup_mismatch", "the ruleset sets this game up differently")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedGame:
+    """A verified and replayed import: the export's header, its records and final state."""
+
+    header: dict[str, Any]
+    records: list[dict[str, Any]]
+    state: State
+
+
+def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
+    """Read, verify and replay an export: what ``POST /games/import`` needs.
+
+    Raises :class:`ExportFormatError` (not an export), or :class:`ImportRejected`:
+    ``incomplete_export`` for a seat's or spectator's export, a chain reason from
+    :func:`verify_records`, or a replay reason from :func:`replay_records`.
+    """
+    header, records = read_export(source)
+    if not header.get("complete"):
+        raise ImportRejected(1, "incomplete_export", f"exported for {header.get('viewer')!r}")
+    check = verify_records(records)
+    broken = check["first_broken"]
+    if broken is not None:
+        raise ImportRejected(broken["version"], broken["reason"])
+    state = replay_records(records)
+    return ImportedGame(header=header, records=records, state=state)

@@ -1,0 +1,444 @@
+"""Narration: export entries as the sentences of a transcript (and of the CSV's summary).
+
+The :class:`Narrator` knows the Munchkin CCG's events by name (``on_<EventType>``) and tells
+any other ruleset's events generically: the type and the cards named, as the viewer may see
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domain import EVENT_TYPES
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One sentence of a transcript: who acted (``None`` for the rules' own steps) and what.
+
+    ``minor`` phrases (passes, bookkeeping) are left out of the transcript, kept in the CSV.
+    """
+
+    actor: str | None
+    text: str
+    minor: bool = False
+
+    def render(self, *, with_actor: bool) -> str:
+        if with_actor and self.actor is not None:
+            return f"{actor_label(self.actor)}: {self.text}"
+        return self.text
+
+
+def actor_label(seat: str) -> str:
+    return "Judge" if seat == "judge" else seat
+
+
+_OUTCOMES = {
+    "ran": "fight over: ran away",
+    "caught": "fight over: caught cheating",
+    "squished": "fight over: Monster squished",
+    "survived": "fight over: Monster survived",
+    "no_card": "fight over: no attacking card",
+}
+_MARKER = {"run_away": "Run Away", "limp_away": "Limp Away"}
+_ZONE = {"deck_bottom": "the bottom of the deck", "deck_top": "the top of the deck"}
+
+
+class Narrator:
+    """Turns export entries into :class:`Phrase` s, remembering what a reader would.
+
+    This base tells the events every game has (``GameCreated``, the judge's disputes and
+    rulings) and any other generically (:meth:`unknown`); :class:`CcgNarrator` knows the
+    Munchkin CCG's events. :func:`narrator_for` picks one for a game.
+
+    Hidden cards (ids the viewer's entry leaves out) read as ``"a face-down card"`` in the DMZ
+    and ``"a card"`` elsewhere; visible ones by name.
+    """
+
+    def __init__(self, cards: Mapping[str, Mapping[str, Any]], seats: Iterable[str]) -> None:
+        self.cards = cards
+        self.actors = {*seats, "judge"}
+        self.markers: dict[str, str] = {}
+        self.attack: dict[str, Any] = {}
+        self.consequences_of: int | None = None
+
+    # -- words ------------------------------------------------------------------------------
+
+    def name(self, cid: Any, hidden: str = "a card") -> str:
+        if not isinstance(cid, str):
+            return hidden
+        card = self.cards.get(cid)
+        return str(card["name"]) if card is not None else f"card {cid}"
+
+    def names(self, cids: Iterable[Any], hidden: str = "a card") -> str:
+        shown = [self.name(c) for c in cids if isinstance(c, str)]
+        n_hidden = sum(1 for c in cids if not isinstance(c, str))
+        if n_hidden:
+            shown.append(hidden if n_hidden == 1 else f"{n_hidden} cards")
+        if not shown:
+            return "nothing"
+        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+    def owner_of(self, cid: Any) -> str | None:
+        card = self.cards.get(cid) if isinstance(cid, str) else None
+        return None if card is None else str(card["owner"])
+
+    # -- events -----------------------------------------------------------------------------
+
+    def unknown(self, etype: str, data: Mapping[str, Any], who: str | None) -> list[Phrase]:
+        """An event this narrator has no sentence for (another ruleset's): its type and the
+        cards it names, hidden ones as ``"a card"``."""
+        cls = EVENT_TYPES.get(etype)
+        cids: list[Any] = []
+        for name in cls.card_fields if cls is not None else ():
+            value = data.get(name)
+            if isinstance(value, list | dict):
+                cids.extend(value)
+            elif name in data:
+                cids.append(value)
+        return [Phrase(who, f"{etype} {self.names(cids)}" if cids else etype)]
+
+    def describe(self, entry: Mapping[str, Any]) -> list[Phrase]:
+        """The phrases for one entry (possibly none); a violation is appended to the last."""
+        etype = str(entry["type"])
+        data: Mapping[str, Any] = entry.get("data") or {}
+        actor = entry.get("seat")
+        who = actor if actor in self.actors else None
+        method = getattr(self, f"on_{etype}", None)
+        phrases: list[Phrase] = (
+            method(data, who, entry) if method is not None else self.unknown(etype, data, who)
+        )
+        if entry.get("violation") and phrases:
+            last = phrases[-1]
+            phrases[-1] = Phrase(last.actor, f"{last.text} [violation: {entry['violation']}]")
+        elif entry.get("violation"):
+            phrases = [Phrase(who, f"{etype} [violation: {entry['violation']}]")]
+        return phrases
+
+    # events every game has: its creation and the judge's record (A.14)
+    def on_GameCreated(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, "game created", True)]
+
+    def on_DisputeOpened(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        about = f" about event {d['about']}" if d.get("about") is not None else ""
+        note = f": {d['note']}" if d.get("note") else ""
+        return [Phrase(d["raised_by"], f"calls the judge{about} ({d['dispute']}){note}")]
+
+    def on_RulingRecorded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        text = f"rules on {d['dispute']}: {d['ruling']}"
+        if d.get("penalty"):
+            text += f" ({d['penalty']}" + (f" for {d['player']}" if d.get("player") else "") + ")"
+        return [Phrase(who, text)]
+
+
+class CcgNarrator(Narrator):
+    """The Munchkin CCG's events in words (RULES.md sections in the comments). Its events with
+    no sentence (the judge's corrections) are bookkeeping: their type only, left out of the
+    transcript."""
+
+    def unknown(self, etype: str, data: Mapping[str, Any], who: str | None) -> list[Phrase]:
+        return [Phrase(who, etype, True)]
+
+    def on_OpeningHandDrawn(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"draws an opening hand of {len(d['cards'])}")]
+
+    def on_FirstPlayerRolled(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        rolls = ", ".join(f"{s} {v}" for s, v in sorted(d["rolls"].items()))
+        return [Phrase(None, f"rolls {rolls}" + (": a tie, roll again" if d["tie"] else ""))]
+
+    def on_FirstPlayerChosen(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["chooser"], f"chooses {d['first']} to go first")]
+
+    def on_GoldGranted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['player']} gets {d['amount']} gold")]
+
+    def on_MulliganTaken(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "takes a mulligan")]
+
+    def on_MulliganDeclined(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "keeps")]
+
+    # turn (A.8)
+    def on_TurnStarted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"turn {d['turn']}: {d['player']}", True)]
+
+    def on_PhaseStarted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, str(d["phase"]), d["phase"] != "cooldown")]
+
+    def on_RunAwayMarkerFlipped(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        player, side = d["player"], d["side"]
+        unchanged = self.markers.get(player, "run_away") == side
+        self.markers[player] = side
+        minor = unchanged or e.get("cause") == self.consequences_of
+        return [Phrase(player, f"turns the marker to {_MARKER.get(side, side)}", minor)]
+
+    def on_CardsUnzapped(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        cards = d["cards"]
+        return [Phrase(d["player"], f"unzaps {self.names(cards)}", not cards)]
+
+    def on_StashUnstashed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        cards = d["cards"]
+        text = f"unstashes {self.names(cards)}"
+        if d.get("curses"):
+            text += f" (Curses {self.names(d['curses'])} to the discard)"
+        return [Phrase(d["player"], text, not cards)]
+
+    def on_CardDrawn(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"draws {self.name(d['card'])}")]
+
+    def on_LootPlayed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"plays {self.name(d['card'])}")]
+
+    def on_LocationPlayed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"plays the Location {self.name(d['card'])}")]
+
+    def on_AllyPlayed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"pays {d['gold_paid']} gold for {self.name(d['card'])}")]
+
+    def on_CardSquished(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        if d["reason"] == "action" and who is not None:
+            return [Phrase(who, f"squishes {self.name(d['card'])}")]
+        why = {"damage": " by damage", "ability": f" by {self.name(d.get('source'))}"}
+        return [Phrase(None, f"{self.name(d['card'])} is squished{why.get(d['reason'], '')}")]
+
+    def on_CardZapped(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(who, f"zaps {self.name(d['card'])}")]
+
+    def on_CardUnzapped(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(who, f"unzaps {self.name(d['card'])}")]
+
+    # abilities (A.11)
+    def on_MischiefPlayed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        text = f"plays {self.name(d['card'])}"
+        if d.get("gold_paid"):
+            text += f" ({d['gold_paid']} gold)"
+        if d.get("targets"):
+            text += f" on {self.names(d['targets'])}"
+        return [Phrase(d["player"], text)]
+
+    def on_AbilityActivated(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        costs = d.get("costs") or {}
+        paid = []
+        if costs.get("zap"):
+            paid.append("zap")
+        if costs.get("gold"):
+            paid.append(f"{costs['gold']} gold")
+        if costs.get("give_blood"):
+            paid.append(f"{costs['give_blood']} blood")
+        if costs.get("discard"):
+            paid.append(f"discarding {self.names(costs['discard'])}")
+        text = f"uses {self.name(d['card'])}" + (f" ({', '.join(paid)})" if paid else "")
+        if d.get("targets"):
+            text += f" on {self.names(d['targets'])}"
+        return [Phrase(d["player"], text)]
+
+    def on_AbilityCanceled(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(who, f"cancels the ability of event {d['ref']}")]
+
+    def on_AbilityResolved(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        if d.get("outcome") == "canceled":
+            return [Phrase(None, f"{self.name(d['card'])} fizzles (canceled)")]
+        return [Phrase(None, f"{self.name(d['card'])} resolves", True)]
+
+    def on_PriorityPassed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "passes", True)]
+
+    def on_ResponseWindowClosed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['window']} window closed", True)]
+
+    # fight (A.9)
+    def on_FightStarted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        self.attack = {"attacker": d["attacker"], "defender": d["defender"], "card": None}
+        return [Phrase(d["attacker"], f"starts a fight with {d['defender']}", True)]
+
+    def on_AttackCardCommitted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        self.attack["card"] = d["card"]
+        card = self.name(d["card"], "a face-down card")
+        if isinstance(d["card"], str):
+            card += " face down"
+        return [Phrase(d["player"], f"commits {card}", True)]
+
+    def on_GoldCommitted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        card = self.name(self.attack.get("card"), "a face-down card")
+        if isinstance(self.attack.get("card"), str):
+            card += " (face down)"
+        return [Phrase(d["player"], f"attacks with {card} and {d['amount']} gold")]
+
+    def on_RanAway(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        self.consequences_of = e.get("version")
+        how = "flipping the marker to Limp Away" if d["paid_by"] == "marker" else "taking 2 damage"
+        return [Phrase(d["player"], f"runs away, {how}")]
+
+    def on_DefenderFaced(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "faces the monster")]
+
+    def on_DefenderCardsCommitted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"commits {self.names(d['cards'])}")]
+
+    def on_DefenderReady(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "is ready", True)]
+
+    def on_AttackCardRevealed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        card = self.cards.get(d["card"]) if isinstance(d["card"], str) else None
+        text = f"reveals {self.name(d['card'])}"
+        if card is not None:
+            kind = "Monster" if card.get("type") == "monster" else str(card.get("type"))
+            cost = f", cost {card['cost']}" if card.get("cost") is not None else ""
+            text += f" ({kind}{cost})"
+        return [Phrase(d["player"], text)]
+
+    def on_MonsterCostModified(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(who, f"{self.name(d['card'])} now costs {d['cost']}")]
+
+    def on_CheatingChecked(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        result = d["result"]
+        if result == "underpaid":
+            text = f"underpaid: {d['gold']} gold for cost {d['cost']}"
+        elif result == "not_monster":
+            text = f"{self.name(d['card'])} is not a Monster"
+        else:
+            text = f"paid: {d['gold']} gold for cost {d['cost']}"
+        return [Phrase(None, text, result == "hired")]
+
+    def on_CaughtCheating(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['player']} is caught cheating")]
+
+    def on_MonsterHired(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [
+            Phrase(None, f"{self.name(d['card'])} hired (power {d['power']}, life {d['life']})")
+        ]
+
+    def on_HireGoldSpent(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['player']}'s {d['amount']} gold goes to the stockpile", True)]
+
+    def on_CommittedGoldReturned(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['amount']} committed gold back to {d['player']}", True)]
+
+    def on_DamageDealt(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        target, amount = self.name(d["target"]), d["amount"]
+        blocked = f" ({d['reduced_by_defense']} blocked)" if d.get("reduced_by_defense") else ""
+        if d.get("kind") == "combat" and d["target"] == self.attack.get("card"):
+            defender = self.attack.get("defender", "the defender")
+            return [Phrase(None, f"{defender}'s weapons deal {amount} to {target}{blocked}")]
+        if d.get("source") is not None:
+            return [Phrase(None, f"{self.name(d['source'])} deals {amount} to {target}{blocked}")]
+        minor = e.get("cause") is not None and e.get("cause") == self.consequences_of
+        return [Phrase(None, f"{target} takes {amount} damage{blocked}", minor)]
+
+    def on_DamageAllocated(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        parts = [
+            f"{'the Hero' if k == 'hero' else self.name(k)} {v}" for k, v in d["allocation"].items()
+        ]
+        return [Phrase(d["player"], f"allocates damage: {', '.join(parts) or 'none'}")]
+
+    def on_Healed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        source = ""
+        if d.get("source") is not None and d["source"] != d["target"]:
+            source = f" ({self.name(d['source'])})"
+        return [Phrase(None, f"{self.name(d['target'])} heals {d['amount']}{source}")]
+
+    def on_GoldStolen(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        text = f"steals {d['amount']} gold from {d['from_player']}"
+        return [Phrase(d["to_player"], text)]
+
+    def on_GoldTaken(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['player']} takes {d['amount']} gold")]
+
+    def on_TokensCollected(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{self.name(d['card'])} collects {d['amount']} tokens")]
+
+    def on_CardStuck(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{self.name(d['card'])} is stuck to {self.name(d['host'])}")]
+
+    def on_CardStashed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        owner = self.owner_of(d["card"])
+        card = self.name(d["card"])
+        if d["card"] is None and "card" in self.attack and self.attack["card"] is None:
+            owner, card = self.attack.get("attacker"), "the attack card"
+        where = f"{owner}'s stash" if owner else "its owner's stash"
+        return [Phrase(None, f"{card} to {where} (face {d['face']})")]
+
+    def on_CardsSpilled(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['player']} spills {self.names(d['cards'])}")]
+
+    def on_CardDiscarded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{self.name(d['card'])} is discarded")]
+
+    def on_CardRevealed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{self.name(d['card'])} is revealed")]
+
+    def on_CardRemoved(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{self.name(d['card'])} is removed from the game")]
+
+    def on_CardMoved(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        to = _ZONE.get(d["to"], f"the {d['to']}")
+        return [Phrase(None, f"{self.name(d['card'])} moves to {to}")]
+
+    def on_FightEnded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        self.attack = {}
+        return [Phrase(None, _OUTCOMES.get(d["outcome"], f"fight over: {d['outcome']}"))]
+
+    def on_MonsterDiscarded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{self.name(d['card'])} goes to the discard", True)]
+
+    def on_MonsterStashedFaceUp(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        text = f"{self.name(d['card'])} survives with {d['damage']} damage, stashed face up"
+        return [Phrase(None, text)]
+
+    def on_DefenderCardsReturned(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{self.names(d['cards'])} back to {d['player']}'s hoard", True)]
+
+    # cooldown, end (A.8, A.13)
+    def on_LevelIncreased(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['player']} reaches level {d['level']}")]
+
+    def on_GoldRefilled(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['player']} refills {d['amount']} gold")]
+
+    def on_TurnEnded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"turn {d['turn']} over", True)]
+
+    def on_PlayerConceded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "concedes")]
+
+    def on_PlayerEliminated(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"{d['player']} is eliminated ({d['reason']})")]
+
+    def on_GameEnded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        winner = d["winner"]
+        return [Phrase(None, "the game is a draw" if winner == "draw" else f"{winner} wins")]
+
+    # judge (domain.corrections)
+    def on_CardRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        owner = self.owner_of(d["card"])
+        zone = (
+            d["zone"]
+            if owner is None or d["zone"] in ("dmz", "stuck")
+            else f"{owner}'s {d['zone']}"
+        )
+        return [Phrase(who, f"restores {self.name(d['card'])} to {zone}")]
+
+    def on_SeatRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        text = f"restores {d['player']}: level {d['level']}, {d['gold']} gold"
+        return [Phrase(who, text)]
+
+    def on_TableRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(who, f"restores the table to turn {d['turn']} ({d['phase']})")]
+
+    def on_StackTrimmed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(who, f"cuts the stack back to {d['keep']}")]
+
+    def on_StackEntryRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(who, f"puts {self.name(d['card'])} back on the stack")]
+
+
+#: The narrator of each ruleset that has its own, by ruleset name.
+NARRATORS: dict[str, type[Narrator]] = {"munchkin-ccg": CcgNarrator}
+
+
+def narrator_for(header: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]) -> Narrator:
+    """The narrator of the game an export ``header`` describes, knowing its ``cards``."""
+    narrator = NARRATORS.get(str(header.get("ruleset")), Narrator)
+    return narrator(cards, [seat["seat"] for seat in header["seats"]])
