@@ -140,3 +140,10 @@ def test_the_rules_reference_stands_alone() -> None:
     text = RULES_DOC.read_text()
     assert "../shared" not in text
     assert "seeds/" not in text
+
+
+def test_every_module_the_reference_names_exists() -> None:
+    text = RULES_DOC.read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:domain|projections|service|adapters|api)/[\w/]+\.py)`", text))
+    assert named, "the reference names no module"
+    assert sorted(p for p in named if not (ROOT / p).is_file()) == []
