@@ -44,6 +44,7 @@ from domain.game import (
 )
 from domain.judge import decide_dispute, decide_ruling
 from domain.ruleset import Step
+from projections.exports import import_game
 from projections.views import event_view
 from service.errors import (
     GameAlreadyExistsError,
@@ -502,6 +503,12 @@ class GameLog(EventStore):
         raise VersionConflictError(self.current_version(game_id))
 
     # ------------------------------------------------------------------ import
+
+    def import_export(self, source: str | bytes | Mapping[str, Any]) -> StartedGame:
+        """Import a game from a complete export (canonical JSON or NDJSON): the chain is
+        verified and every event replayed through its rules (``projections.exports``), then
+        the game is stored as :meth:`import_game` does."""
+        return self.import_game(import_game(source).records)
 
     def import_game(self, records: Sequence[Mapping[str, Any]]) -> StartedGame:
         """Store a game exported elsewhere under its own id, with new tokens.

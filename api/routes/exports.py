@@ -44,7 +44,6 @@ from projections.exports import (
     export_json_text,
     export_ndjson,
     export_transcript,
-    import_game,
 )
 from service.games import utc_now
 from service.histories import MatchHistory
@@ -195,8 +194,7 @@ class GameImport(MethodView):
         """
         limit = current_app.config.get("MUNCHLOG_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES
         request.max_content_length = int(limit)
-        imported = import_game(request.get_data(cache=False))
-        return created_body(gamelog().import_game(imported.records))
+        return created_body(gamelog().import_export(request.get_data(cache=False)))
 
 
 @blp.route("/players/<player>/games")
