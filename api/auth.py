@@ -1,7 +1,8 @@
 """Who is asking: the viewer behind ``Authorization: Bearer <token>``.
 
-Viewers: ``"A"``, ``"B"`` (seat tokens), ``"table"`` (records both seats), ``"judge"``,
-``"organizer"`` (the service-wide token that creates games) and ``"spectator"`` (no token).
+Viewers: each seat of the game (``"A"``, ``"B"``, ...: seat tokens), ``"table"`` (records
+every seat), ``"judge"``, ``"organizer"`` (the service-wide token that creates games) and
+``"spectator"`` (no token). The seats are the game's own, as its ruleset set it up.
 Seat, table and judge tokens belong to one game; they are stored only as SHA-256 hashes
 (:class:`domain.game.GameAccess`). The organizer token comes from
 ``MUNCHLOG_ORGANIZER_TOKEN`` or is generated once into the instance folder (mode 0600); the app
@@ -22,13 +23,10 @@ from uuid import UUID
 from flask import current_app, g, request
 
 from api.errors import BadRequest, Forbidden, Unauthorized
-from domain.application import GameLog, GameNotFoundError
+from domain.application import GAME_ROLES, GameLog, GameNotFoundError
 from domain.game import token_hash
 
 ORGANIZER_TOKEN_FILE = "organizer_token"
-SEATS = ("A", "B")
-#: Who may post actions, and for which seats.
-RECORDERS = {"A": {"A"}, "B": {"B"}, "table": {"A", "B"}, "judge": None}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,6 +61,22 @@ def parse_game_id(raw: str) -> UUID:
         return UUID(raw)
     except ValueError:
         raise GameNotFoundError(raw) from None
+
+
+def game_seats(game_id: UUID) -> tuple[str, ...]:
+    """The game's seats, in seating order: the roles of its seat tokens (404 for no game)."""
+    roles = gamelog().access(game_id).token_hashes
+    return tuple(sorted(role for role in roles if role not in GAME_ROLES))
+
+
+def recorders(viewer: str, seats: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The seats ``viewer`` may record actions for in a game with ``seats``: a seat its own,
+    the table every seat, the judge any (``None``); nobody else any (``()``)."""
+    if viewer == "judge":
+        return None
+    if viewer == "table":
+        return seats
+    return (viewer,) if viewer in seats else ()
 
 
 def _bearer() -> str | None:
@@ -138,16 +152,17 @@ def recorder_of_game(view: F) -> F:
         viewer = current_viewer(parse_game_id(kwargs["game_id"]))
         if viewer == "spectator":
             raise Unauthorized("auth/missing_token", "recording needs a seat, table or judge token")
-        if viewer not in RECORDERS:
+        if viewer == "organizer":
             raise Forbidden("auth/forbidden", f"the {viewer} may not record actions")
         return view(*args, **kwargs)
 
     return cast(F, wrapper)
 
 
-def check_seats(viewer: str, actions: list[dict[str, Any]]) -> None:
-    """403 ``auth/wrong_seat`` if any action's ``seat`` is not one the viewer may act for."""
-    allowed = RECORDERS.get(viewer)
+def check_seats(viewer: str, actions: list[dict[str, Any]], seats: tuple[str, ...]) -> None:
+    """403 ``auth/wrong_seat`` if any action's ``seat`` is not one the viewer may act for in a
+    game with ``seats`` (see :func:`recorders`)."""
+    allowed = recorders(viewer, seats)
     if allowed is None:
         return
     for index, action in enumerate(actions):

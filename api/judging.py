@@ -1,8 +1,8 @@
 """The judge's tools behind the HTTP routes (issue #4): who sees the game as whom, and the
 replay look-ups, cached per process.
 
-* :func:`view_as` -- ``?as=``: a judge may see any point as any viewer; the table as ``A``,
-  ``B`` or ``table``; a seat only as itself; anything else is 403 ``auth/forbidden_view``.
+* :func:`view_as` -- ``?as=``: a judge may see any point as any viewer; the table as any seat
+  or ``table``; a seat only as itself; anything else is 403 ``auth/forbidden_view``.
 * :class:`ReplayCache` -- per game, a :class:`projections.replay.ReplayIndex` (turns, causes,
   the public timeline, the Heroes' counters) extended with the records written since the last
   request, and a small LRU of judge states by version (events never change, so neither do
@@ -20,7 +20,7 @@ from uuid import UUID
 
 from flask import current_app
 
-from api.auth import current_viewer, gamelog
+from api.auth import current_viewer, game_seats, gamelog
 from api.errors import ApiError, Forbidden
 from domain import event_from_dict, evolve, initial_state
 from domain.application import VersionNotFoundError
@@ -30,15 +30,20 @@ from projections.views import state_view
 
 State = dict[str, Any]
 
-#: Which viewers each caller may see the game as (``?as=``).
-AS_ALLOWED: dict[str, tuple[str, ...]] = {
-    "judge": ("A", "B", "table", "judge", "organizer", "spectator"),
-    "table": ("A", "B", "table", "spectator"),
-    "A": ("A", "spectator"),
-    "B": ("B", "spectator"),
-    "organizer": ("organizer", "spectator"),
-    "spectator": ("spectator",),
-}
+
+def as_allowed(viewer: str, seats: tuple[str, ...]) -> tuple[str, ...]:
+    """Which viewers ``viewer`` may see a game with ``seats`` as (``?as=``)."""
+    if viewer == "judge":
+        return (*seats, "table", "judge", "organizer", "spectator")
+    if viewer == "table":
+        return (*seats, "table", "spectator")
+    if viewer == "organizer":
+        return ("organizer", "spectator")
+    if viewer in seats:
+        return (viewer, "spectator")
+    return ("spectator",)
+
+
 INDEX_GAMES = 64
 STATES = 1024
 
@@ -55,7 +60,7 @@ def view_as(game_id: UUID, requested: str | None) -> str:
     viewer = current_viewer(game_id)
     if requested is None or requested == viewer:
         return viewer
-    if requested not in AS_ALLOWED.get(viewer, ()):
+    if requested not in as_allowed(viewer, game_seats(game_id)):
         raise Forbidden(
             "auth/forbidden_view", f"the {viewer} may not see the game as {requested!r}"
         )

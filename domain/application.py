@@ -51,8 +51,8 @@ from domain.writer import GroupCommit, writer_lock_for, writing
 SNAPSHOT_INTERVAL = 100
 #: Games whose (immutable) token hashes are kept in memory.
 ACCESS_CACHE_SIZE = 10_000
-#: Roles that get a bearer token when a game is created.
-GAME_ROLES = ("A", "B", "table", "judge")
+#: Roles besides the seats that get a bearer token when a game is created (each seat gets one).
+GAME_ROLES = ("table", "judge")
 #: How often a batch sent without ``expected_version`` is retried after losing a race.
 MAX_RETRIES = 5
 #: At most this many games are examined by one list query (the cursor then continues).
@@ -196,7 +196,8 @@ class GameLog(Application):
             "seats": seats,
         }
         game = Game.open(game_id, spec, received_at=received_at)
-        tokens = {role: secrets.token_urlsafe(32) for role in GAME_ROLES}
+        roles = [*game.state["seats"], *GAME_ROLES]
+        tokens = {role: secrets.token_urlsafe(32) for role in roles}
         access = GameAccess.issue(game_id, {role: token_hash(t) for role, t in tokens.items()})
         summary = GameSummary.open(game, created_at=received_at)
         self.save(game, access, summary)
@@ -595,7 +596,8 @@ class GameLog(Application):
         created = records[0]["event"]
         game_id = Game.id_for_import(str(created["game_id"]))
         game = Game.adopt(game_id, records)
-        tokens = {role: secrets.token_urlsafe(32) for role in GAME_ROLES}
+        roles = [*game.state["seats"], *GAME_ROLES]
+        tokens = {role: secrets.token_urlsafe(32) for role in roles}
         access = GameAccess.issue(game_id, {role: token_hash(t) for role, t in tokens.items()})
         summary = GameSummary.open(game, created_at=str(records[0]["received_at"]))
         summary.follow(game, at=str(records[-1]["received_at"]))

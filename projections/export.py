@@ -181,10 +181,10 @@ def game_header(
     return header
 
 
-def export_entry(record: Record, viewer: str) -> dict[str, Any]:
+def export_entry(record: Record, viewer: str, seats: Sequence[str] | None = None) -> dict[str, Any]:
     """One record as ``viewer`` may see it: ``event_view`` plus ``v`` (and ``visible_to`` for
-    viewers who see the whole log)."""
-    entry = event_view(record, viewer)
+    viewers who see the whole log). ``seats``: the game's (see ``event_view``)."""
+    entry = event_view(record, viewer, seats)
     entry["v"] = record["event"].get("v", 1)
     if sees_whole_log(viewer):
         entry["visible_to"] = record.get("visible_to") or {}
@@ -262,16 +262,18 @@ def visit(
         result = game_result(records) if isinstance(records, Sequence) else "*"
     turn = 0
     started = False
+    seats: list[str] = []
     for record in records:
         event = record["event"]
         if not started:
             header = game_header(record, viewer, result=result, exported_at=exported_at)
+            seats = [str(s["seat"]) for s in event["seats"]]
             visitor.begin_game(header, _card_book(event))
             started = True
             yield None
         if event.get("type") in ("TurnStarted", "TableRestored"):
             turn = int(event["turn"])
-        visitor.visit_event(export_entry(record, viewer), turn)
+        visitor.visit_event(export_entry(record, viewer, seats), turn)
         yield None
     if not started:
         raise ExportFormatError("a game has at least its GameCreated event")

@@ -13,6 +13,7 @@ from marshmallow import missing
 from api.auth import (
     check_seats,
     current_viewer,
+    game_seats,
     gamelog,
     idempotency_key,
     organizer_only,
@@ -110,7 +111,9 @@ BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 def created_body(started: StartedGame) -> dict[str, Any]:
     """The 201 body of a created (or imported) game: the only place tokens are ever shown."""
-    seats = {seat: {"token": started.tokens[seat], **started.cards[seat]} for seat in ("A", "B")}
+    seats = {
+        seat: {"token": started.tokens[seat], **cards} for seat, cards in started.cards.items()
+    }
     return {
         "game_id": str(started.game_id),
         "version": started.version,
@@ -207,6 +210,7 @@ class GameEvents(MethodView):
         """The log as the caller may see it, from version `after + 1`"""
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
+        seats = game_seats(gid)
         log = gamelog()
         limit = query["limit"]
         records = log.records(gid, after=query["after"], limit=limit + 1)
@@ -214,7 +218,7 @@ class GameEvents(MethodView):
         return {
             "game_id": str(gid),
             "version": log.current_version(gid),
-            "events": [event_view(r, viewer) for r in page],
+            "events": [event_view(r, viewer, seats) for r in page],
             "next_after": page[-1]["version"] if len(records) > limit else None,
         }
 
@@ -237,7 +241,7 @@ class GameActions(MethodView):
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
         actions = body["actions"]
-        check_seats(viewer, actions)
+        check_seats(viewer, actions, game_seats(gid))
         key = idempotency_key()
 
         def render(records: list[Record], version: int) -> dict[str, Any]:

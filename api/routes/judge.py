@@ -34,7 +34,7 @@ from uuid import UUID
 from flask.views import MethodView
 
 import domain.corrections as corr
-from api.auth import current_viewer, gamelog, parse_game_id, viewer_of_game
+from api.auth import current_viewer, game_seats, gamelog, parse_game_id, viewer_of_game
 from api.errors import Forbidden, Unauthorized
 from api.judge_schemas import (
     DisputeCreateSchema,
@@ -73,8 +73,6 @@ blp = ApiBlueprint(
     "tamper evidence (RULES.md A.14).",
 )
 
-#: Who may open a dispute.
-DISPUTERS = ("A", "B", "table", "judge")
 #: A backup undoes at most this many events in one ruling.
 MAX_BACKUP = 2000
 
@@ -126,6 +124,7 @@ class Turn(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
+        seats = game_seats(gid)
         versions = turn_versions(gid, turn)
         wanted = set(versions)
         records = [
@@ -139,7 +138,7 @@ class Turn(MethodView):
             "turn": turn,
             "viewer": viewer,
             "versions": versions,
-            "events": [event_view(r, viewer) for r in records],
+            "events": [event_view(r, viewer, seats) for r in records],
             "before": state_view(before, viewer) if before.get("seats") else None,
             "after": state_view(after, viewer),
             "diff": diff_view(state_diff(before, after), before, after, viewer),
@@ -161,6 +160,7 @@ class EventDetail(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
+        seats = game_seats(gid)
         index = replay_cache().index(gid)
         record = record_at(gid, version)
         before, after = state_after(gid, record)
@@ -178,9 +178,9 @@ class EventDetail(MethodView):
             "game_id": str(gid),
             "viewer": viewer,
             "turn": index.turn_of(version),
-            "event": event_view(record, viewer),
-            "causes": [event_view(r, viewer) for r in causes],
-            "effects": [event_view(r, viewer) for r in effects],
+            "event": event_view(record, viewer, seats),
+            "causes": [event_view(r, viewer, seats) for r in causes],
+            "effects": [event_view(r, viewer, seats) for r in effects],
             "corrected_by": list(index.corrected_by.get(version, [])),
             "undone_by": list(index.undone_by.get(version, [])),
             "diff": diff_view(state_diff(before, after), before, after, viewer),
@@ -225,11 +225,12 @@ def dispute_entry(dispute_id: str, d: dict[str, Any]) -> dict[str, Any]:
 
 
 def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) -> dict[str, Any]:
+    seats = game_seats(gid)
     state = replay_cache().index(gid).state
     return {
         "version": records[-1]["version"],
         "dispute": dispute_entry(dispute_id, state["disputes"][dispute_id]),
-        "events": [event_view(r, viewer) for r in records],
+        "events": [event_view(r, viewer, seats) for r in records],
     }
 
 
@@ -271,7 +272,7 @@ class Disputes(MethodView):
         viewer = current_viewer(gid)
         if viewer == "spectator":
             raise Unauthorized("auth/missing_token", "a dispute needs a seat, table or judge token")
-        if viewer not in DISPUTERS:
+        if viewer == "organizer":
             raise Forbidden("auth/forbidden", f"the {viewer} may not open a dispute")
         log = gamelog()
         lo, hi = _range(gid, body, log.current_version(gid))

@@ -19,6 +19,10 @@ class Ruleset(Protocol):
 
     name: str
     rules_version: str
+    #: Every seat name this ruleset may use, in seating order; a game has the first N of them.
+    seat_names: tuple[str, ...]
+    min_seats: int
+    max_seats: int
 
     def create(self, spec: Mapping[str, Any]) -> list[Event]: ...
 

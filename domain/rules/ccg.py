@@ -1321,6 +1321,8 @@ class CCG:
     name = "munchkin-ccg"
     rules_version = RULES_VERSION
     command_types = COMMAND_TYPES
+    seat_names = SEATS
+    min_seats = max_seats = len(SEATS)
 
     def create(self, spec: Mapping[str, Any]) -> list[ev.Event]:
         return create(spec)
