@@ -237,6 +237,9 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
     visible: Mapping[str, list[str]] = record.get("visible_to") or {}
     etype = data.get("type", "")
     cls = EVENT_TYPES.get(etype)
+    creates = _creates_game(record, data)
+    if seats is None and creates:
+        seats = [str(seat.get("seat")) for seat in data["seats"]]
 
     def ok(cid: Any) -> bool:
         if not isinstance(cid, str) or cid not in visible:
