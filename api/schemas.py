@@ -249,7 +249,24 @@ class StateQuerySchema(Strict):
     )
 
 
-class SeatViewSchema(ma.Schema):
+class OpenView(ma.Schema):
+    """A view whose documented fields are dumped by the schema and every other field of the
+    ruleset's view is passed through as it is (each ruleset has its own seat fields and
+    zones: ``projections.views``)."""
+
+    @ma.post_dump(pass_original=True)
+    def _the_rulesets_fields(self, data: dict[str, Any], original: Any, **_: Any) -> dict[str, Any]:
+        if isinstance(original, dict):
+            for key, value in original.items():
+                if key not in self.fields:
+                    data[key] = value
+        return data
+
+
+class SeatViewSchema(OpenView):
+    """A seat (``projections.views.seat_view``): the fields below are the CCG's; another
+    ruleset's seat has its own scalars and zones."""
+
     player = fields.String()
     hero = fields.Raw(allow_none=True)
     level = fields.Integer()
@@ -265,7 +282,7 @@ class SeatViewSchema(ma.Schema):
     discard = fields.List(fields.Raw())
 
 
-class StateViewSchema(ma.Schema):
+class StateViewSchema(OpenView):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     status = fields.String()

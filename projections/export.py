@@ -157,7 +157,7 @@ def game_header(
 ) -> dict[str, Any]:
     """The export header, from the game's first record (its ``GameCreated``)."""
     created = first["event"]
-    if created.get("type") != "GameCreated":
+    if not _creates_game(created):
         raise ExportFormatError("a game's first event must be GameCreated")
     header: dict[str, Any] = {
         "format": FORMAT,
@@ -195,9 +195,14 @@ def record_from_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The stored record an entry of a complete export came from (inverse of
     :func:`export_entry` for ``judge`` and ``table``)."""
     data = dict(entry.get("data") or {})
-    if entry.get("type") == "GameCreated" and isinstance(data.get("seats"), list):
+    if entry.get("version") == 1 and isinstance(data.get("seats"), list):
         data["seats"] = [
-            {k: v for k, v in seat.items() if k != "deck_count"} for seat in data["seats"]
+            {
+                k: v
+                for k, v in seat.items()
+                if not (k.endswith("_count") and isinstance(seat.get(k[: -len("_count")]), list))
+            }
+            for seat in data["seats"]
         ]
     event = {
         "type": entry.get("type"),
@@ -525,7 +530,7 @@ class Narrator:
         etype = str(entry["type"])
         data: Mapping[str, Any] = entry.get("data") or {}
         actor = entry.get("seat")
-        who = actor if actor in ("A", "B", "judge") else None
+        who = actor if actor not in (None, "rules") else None
         method = getattr(self, f"on_{etype}", None)
         phrases: list[Phrase] = (
             method(data, who, entry) if method is not None else [Phrase(who, etype, True)]
@@ -1107,8 +1112,8 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
             raise ImportRejected(expected, "bad_event", str(exc)) from None
         if expected == 1:
             _check_created(event)
-        elif event.type == "GameCreated":
-            raise ImportRejected(expected, "not_game_created", "a second GameCreated")
+        elif _creates_game(event.to_dict()):
+            raise ImportRejected(expected, "not_game_created", f"a second {event.type}")
         if state.get("status") == "finished" and event.seat != "judge":
             raise ImportRejected(expected, "after_game_end", f"{event.type} by {event.seat}")
         after = evolve(state, event)
@@ -1123,9 +1128,9 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
 
 
 def _check_created(event: Event) -> None:
-    if event.type != "GameCreated":
-        raise ImportRejected(1, "not_game_created", f"first event is {event.type}")
     data = event.to_dict()
+    if not _creates_game(data):
+        raise ImportRejected(1, "not_game_created", f"first event is {event.type}")
     try:
         rs = find_ruleset(str(data["ruleset"]))
         spec = {k: data[k] for k in ("game_id", "mode", "format", "labels", "seats")}
@@ -1140,6 +1145,14 @@ def _check_created(event: Event) -> None:
     }
     if len(again) != 1 or mine != theirs:
         raise ImportRejected(1, "setup_mismatch", "the ruleset sets this game up differently")
+
+
+def _creates_game(event: Mapping[str, Any]) -> bool:
+    """Whether ``event`` (stored form) sets a game up: ``GameCreated`` or another ruleset's
+    creation event (it names the ruleset and carries the seats)."""
+    return event.get("type") == "GameCreated" or (
+        isinstance(event.get("seats"), list) and isinstance(event.get("ruleset"), str)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -619,12 +619,11 @@ class ReplayIndex:
 
     def _add(self, version: int, event: Mapping[str, Any]) -> None:
         etype = str(event.get("type"))
-        if etype in ("TurnStarted", "TableRestored"):
-            new_turn = int(event["turn"])
-            if new_turn != self.turn:
-                self.turn = new_turn
-                self.series.append({})
         self.state = evolve(self.state, event_from_dict(dict(event)))
+        new_turn = int(self.state.get("turn") or 0)  # a new turn, or a backup to another
+        if new_turn != self.turn:
+            self.turn = new_turn
+            self.series.append({})
         self.version = version
         self.turns.setdefault(self.turn, []).append(version)
         cause = event.get("cause")

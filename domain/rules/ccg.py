@@ -1321,7 +1321,7 @@ class CCG:
     name = "munchkin-ccg"
     rules_version = RULES_VERSION
     command_types = COMMAND_TYPES
-    seat_names = SEATS
+    seat_names: tuple[str, ...] = SEATS
     min_seats = max_seats = len(SEATS)
 
     def create(self, spec: Mapping[str, Any]) -> list[ev.Event]:
