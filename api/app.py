@@ -8,6 +8,10 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
     SQLite file ``munchlog.sqlite`` in the instance folder.
 ``MUNCHLOG_CATALOG``
     a catalog JSON file (or a ``domain.Catalog``); default ``domain.sample_catalog()``.
+``MUNCHLOG_RULESETS``
+    more rulesets: comma-separated module names, each imported at app start (a module
+    registers its ruleset with ``domain``), e.g. ``tests.rulesets.trio``. The Munchkin CCG is
+    always there.
 ``MUNCHLOG_ORGANIZER_TOKEN``
     the organizer's token; default: generated once into ``<instance>/organizer_token`` (0600).
 ``MUNCHLOG_INSTANCE`` / ``INSTANCE_PATH``
@@ -20,6 +24,7 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -73,6 +78,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not organizer_token:
         organizer_token, _ = ensure_organizer_token(app.instance_path)
     app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"] = token_hash(organizer_token)
+    load_rulesets(_setting(app, "MUNCHLOG_RULESETS"))
 
     app.extensions["munchlog"] = GameLog(
         eventsourcing_env(app), catalog=_catalog(_setting(app, "MUNCHLOG_CATALOG"))
@@ -93,6 +99,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 def _setting(app: Flask, key: str) -> Any:
     value = app.config.get(key)
     return value if value is not None else os.environ.get(key)
+
+
+def load_rulesets(value: str | None) -> None:
+    """Import each module named in ``value`` (comma-separated); each registers its ruleset."""
+    for name in (value or "").split(","):
+        if name.strip():
+            importlib.import_module(name.strip())
 
 
 def _catalog(value: Any) -> Catalog:

@@ -1,7 +1,8 @@
 """Who is asking: the viewer behind ``Authorization: Bearer <token>``.
 
-Viewers: ``"A"``, ``"B"`` (seat tokens), ``"table"`` (records both seats), ``"judge"``,
-``"organizer"`` (the service-wide token that creates games) and ``"spectator"`` (no token).
+Viewers: each seat of the game (``"A"``, ``"B"``, ...: seat tokens), ``"table"`` (records
+every seat), ``"judge"``, ``"organizer"`` (the service-wide token that creates games) and
+``"spectator"`` (no token). The seats are the game's own, as its ruleset set it up.
 Seat, table and judge tokens belong to one game; they are stored only as SHA-256 hashes
 (:class:`domain.game.GameAccess`). The organizer token comes from
 ``MUNCHLOG_ORGANIZER_TOKEN`` or is generated once into the instance folder (mode 0600); the app
@@ -27,9 +28,6 @@ from service.errors import GameNotFoundError
 from service.games import GameLog
 
 ORGANIZER_TOKEN_FILE = "organizer_token"
-SEATS = ("A", "B")
-#: Who may post actions, and for which seats.
-RECORDERS = {"A": {"A"}, "B": {"B"}, "table": {"A", "B"}, "judge": None}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,6 +62,11 @@ def parse_game_id(raw: str) -> UUID:
         return UUID(raw)
     except ValueError:
         raise GameNotFoundError(raw) from None
+
+
+def game_seats(game_id: UUID) -> tuple[str, ...]:
+    """The game's seats, in seating order: the roles of its seat tokens (404 for no game)."""
+    return gamelog().seats(game_id)
 
 
 def _bearer() -> str | None:
@@ -139,7 +142,7 @@ def recorder_of_game(view: F) -> F:
         viewer = current_viewer(parse_game_id(kwargs["game_id"]))
         if viewer == "spectator":
             raise Unauthorized("auth/missing_token", "recording needs a seat, table or judge token")
-        if viewer not in RECORDERS:
+        if viewer == "organizer":
             raise Forbidden("auth/forbidden", f"the {viewer} may not record actions")
         return view(*args, **kwargs)
 

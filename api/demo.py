@@ -153,9 +153,16 @@ def domain_event_from_view(view: Mapping[str, Any]) -> Any:
         "violation": view["violation"],
         **view["data"],
     }
-    if view["type"] == "GameCreated":
-        data["seats"] = [{k: v for k, v in s.items() if k != "deck_count"} for s in data["seats"]]
+    if view["version"] == 1 and isinstance(data.get("seats"), list):  # the game's creation
+        data["seats"] = [
+            {k: v for k, v in s.items() if not _list_count(s, k)} for s in data["seats"]
+        ]
     return event_from_dict(data)
+
+
+def _list_count(seat: Mapping[str, Any], key: str) -> bool:
+    """Whether ``key`` is the ``<list>_count`` the judge's view adds to a created seat."""
+    return key.endswith("_count") and isinstance(seat.get(key.removesuffix("_count")), list)
 
 
 def _expect(status: int, body: Any, wanted: int, what: str) -> Any:
@@ -202,7 +209,7 @@ def record_demo_game(
             break
         options = [
             cmd
-            for seat in ("A", "B")
+            for seat in state["seats"]
             for cmd in rs.legal_commands(state, seat)
             if cmd["type"] != "concede"
         ]
@@ -221,12 +228,8 @@ def record_demo_game(
             201,
             f"action {actions} {command['type']}",
         )
-    tokens = {
-        "A": created["seats"]["A"]["token"],
-        "B": created["seats"]["B"]["token"],
-        "table": table,
-        "judge": judge,
-    }
+    tokens = {seat: entry["token"] for seat, entry in created["seats"].items()}
+    tokens.update(table=table, judge=judge)
     return DemoResult(
         game_id=game_id,
         version=version,

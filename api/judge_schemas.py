@@ -12,7 +12,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.schemas import Strict
-from projections.views import VIEWERS
+from projections.views import SEAT_NAMES, VIEWERS
 
 PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification")
 MAX_TEXT = 2000
@@ -120,7 +120,7 @@ class DisputeCreateSchema(Strict):
 
 class PenaltySchema(Strict):
     kind = fields.String(required=True, validate=validate.OneOf(PENALTIES))
-    seat = fields.String(required=True, validate=validate.OneOf(("A", "B")))
+    seat = fields.String(required=True, validate=validate.OneOf(SEAT_NAMES))
 
 
 class RulingCreateSchema(Strict):

@@ -1,6 +1,6 @@
 """Who sees a replay as whom (``?as=``), over :mod:`service.replays`.
 
-A judge may see any point as any viewer; the table as a seat or ``table``; a seat only as
+A judge may see any point as any viewer; the table as any seat or ``table``; a seat only as
 itself; anything else is 403 ``auth/forbidden_view``.
 """
 
@@ -10,21 +10,24 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
-from api.auth import current_viewer, gamelog
+from api.auth import current_viewer, game_seats, gamelog
 from api.errors import Forbidden
 from projections.views import state_view
 
 State = dict[str, Any]
 
-#: Which viewers each caller may see the game as (``?as=``).
-AS_ALLOWED: dict[str, tuple[str, ...]] = {
-    "judge": ("A", "B", "table", "judge", "organizer", "spectator"),
-    "table": ("A", "B", "table", "spectator"),
-    "A": ("A", "spectator"),
-    "B": ("B", "spectator"),
-    "organizer": ("organizer", "spectator"),
-    "spectator": ("spectator",),
-}
+
+def as_allowed(viewer: str, seats: tuple[str, ...]) -> tuple[str, ...]:
+    """Which viewers ``viewer`` may see a game with ``seats`` as (``?as=``)."""
+    if viewer == "judge":
+        return (*seats, "table", "judge", "organizer", "spectator")
+    if viewer == "table":
+        return (*seats, "table", "spectator")
+    if viewer == "organizer":
+        return ("organizer", "spectator")
+    if viewer in seats:
+        return (viewer, "spectator")
+    return ("spectator",)
 
 
 def view_as(game_id: UUID, requested: str | None) -> str:
@@ -32,7 +35,7 @@ def view_as(game_id: UUID, requested: str | None) -> str:
     viewer = current_viewer(game_id)
     if requested is None or requested == viewer:
         return viewer
-    if requested not in AS_ALLOWED.get(viewer, ()):
+    if requested not in as_allowed(viewer, game_seats(game_id)):
         raise Forbidden(
             "auth/forbidden_view", f"the {viewer} may not see the game as {requested!r}"
         )

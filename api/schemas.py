@@ -12,10 +12,11 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-SEATS = ("A", "B")
+from domain import RULESETS, DomainError, find_ruleset
+from projections.views import SEAT_NAMES
+
 MODES = ("strict", "record")
 FORMATS = ("prime", "draft", "casual")
-RULESETS = ("munchkin-ccg",)
 STATUSES = ("setup", "playing", "finished")
 MAX_ACTIONS = 200
 
@@ -42,8 +43,20 @@ class LabelsSchema(Strict):
     table = LabelField(metadata={"example": 12})
 
 
+def known_ruleset(name: str) -> None:
+    """A ruleset registered in this process (``domain.find_ruleset``)."""
+    try:
+        find_ruleset(name)
+    except DomainError:
+        raise ma.ValidationError(f"Must be one of: {', '.join(sorted(RULESETS))}.") from None
+
+
 class SeatSpecSchema(Strict):
-    seat = fields.String(required=True, validate=validate.OneOf(SEATS))
+    seat = fields.String(
+        required=True,
+        metadata={"description": "the seat's name, one of those the ruleset allows"},
+        validate=validate.OneOf(SEAT_NAMES),
+    )
     player = fields.String(required=True, validate=validate.Length(min=1, max=80))
     hero = fields.Dict(
         required=True,
@@ -60,19 +73,35 @@ class SeatSpecSchema(Strict):
 
 
 class CreateGameSchema(Strict):
-    ruleset = fields.String(required=True, validate=validate.OneOf(RULESETS))
+    ruleset = fields.String(
+        required=True,
+        validate=known_ruleset,
+        metadata={"description": "a ruleset this server knows, e.g. munchkin-ccg"},
+    )
     mode = fields.String(required=True, validate=validate.OneOf(MODES))
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     seats = fields.List(
-        fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(equal=2)
+        fields.Nested(SeatSpecSchema),
+        required=True,
+        validate=validate.Length(min=1, max=len(SEAT_NAMES)),
+        metadata={"description": "one per seat the ruleset sets up (the CCG: A and B)"},
     )
     labels = fields.Nested(LabelsSchema)
 
     @ma.validates_schema
-    def _two_distinct_seats(self, data: dict[str, Any], **_: Any) -> None:
-        seats = [s.get("seat") for s in data.get("seats", [])]
-        if sorted(seats) != ["A", "B"]:
-            raise ma.ValidationError("one seat A and one seat B", "seats")
+    def _the_rulesets_seats(self, data: dict[str, Any], **_: Any) -> None:
+        """As many seats as the ruleset allows, named by its first seat names, once each."""
+        if "ruleset" not in data or "seats" not in data:
+            return
+        rs = find_ruleset(data["ruleset"])
+        low, high = rs.min_seats, rs.max_seats
+        seats = [s.get("seat") for s in data["seats"]]
+        if not low <= len(seats) <= high:
+            wanted = f"{low}" if low == high else f"between {low} and {high}"
+            raise ma.ValidationError(f"Length must be {wanted}.", "seats")
+        names = rs.seat_names[: len(seats)]
+        if sorted(seats) != sorted(names):
+            raise ma.ValidationError(" and ".join(f"one seat {n}" for n in names), "seats")
 
 
 class SeatCardsSchema(ma.Schema):
@@ -214,7 +243,24 @@ class GameListSchema(ma.Schema):
     )
 
 
-class SeatViewSchema(ma.Schema):
+class OpenView(ma.Schema):
+    """A view whose documented fields are dumped by the schema and every other field of the
+    ruleset's view is passed through as it is (each ruleset has its own seat fields and
+    zones: ``projections.views``)."""
+
+    @ma.post_dump(pass_original=True)
+    def _the_rulesets_fields(self, data: dict[str, Any], original: Any, **_: Any) -> dict[str, Any]:
+        if isinstance(original, dict):
+            for key, value in original.items():
+                if key not in self.fields:
+                    data[key] = value
+        return data
+
+
+class SeatViewSchema(OpenView):
+    """A seat (``projections.views.seat_view``): the fields below are the CCG's; another
+    ruleset's seat has its own scalars and zones."""
+
     player = fields.String()
     hero = fields.Raw(allow_none=True)
     level = fields.Integer()
@@ -230,7 +276,7 @@ class SeatViewSchema(ma.Schema):
     discard = fields.List(fields.Raw())
 
 
-class StateViewSchema(ma.Schema):
+class StateViewSchema(OpenView):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     status = fields.String()

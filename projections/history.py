@@ -4,8 +4,11 @@ Pure functions, no I/O (the store that keeps the rows up to date from the notifi
 :mod:`projections.history_store`). A *history row* is plain JSON data::
 
     {"game_id", "created_at", "last_at", "labels", "seats": {"A": {"player", "hero"}, ...},
-     "status": "setup"|"playing"|"finished", "winner": None|"A"|"B"|"draw", "end": None|str,
-     "turns", "events", "fights": {"A", "B"}, "caught_cheating": {"A", "B"}}
+     "status": "setup"|"playing"|"finished", "winner": None|seat|"draw", "end": None|str,
+     "turns", "events", "fights": {seat: n}, "caught_cheating": {seat: n}}
+
+The seats are the game's own (its creation event's, in seating order); ``hero`` is the name of
+the seat's hero card, or ``None`` in a ruleset without heroes.
 
 Everything in it is public information (RULES.md A.4): who played which hero, turn numbers,
 fights started (``FightStarted``), attackers caught cheating (``CaughtCheating``), how the game
@@ -34,7 +37,6 @@ from datetime import datetime
 from typing import Any
 
 HistoryRow = dict[str, Any]
-SEATS = ("A", "B")
 RESULTS = ("win", "loss", "draw", "unfinished")
 
 
@@ -50,15 +52,16 @@ def fold_history(
     etype = event.get("type")
     at = str(record.get("received_at") or "")
     if row is None:
-        if etype != "GameCreated":
-            raise ValueError(f"a game's history starts with GameCreated, not {etype}")
+        if not isinstance(event.get("seats"), list):
+            raise ValueError(f"a game's history starts with the event creating it, not {etype}")
+        seats = [str(s["seat"]) for s in event["seats"]]
         return {
             "game_id": game_id,
             "created_at": at,
             "last_at": at,
             "labels": dict(event.get("labels") or {}),
             "seats": {
-                s["seat"]: {"player": str(s["player"]), "hero": str(s["hero"]["name"])}
+                s["seat"]: {"player": str(s["player"]), "hero": _hero_name(s)}
                 for s in event["seats"]
             },
             "status": "setup",
@@ -66,8 +69,8 @@ def fold_history(
             "end": None,
             "turns": 0,
             "events": int(record.get("version") or 1),
-            "fights": dict.fromkeys(SEATS, 0),
-            "caught_cheating": dict.fromkeys(SEATS, 0),
+            "fights": dict.fromkeys(seats, 0),
+            "caught_cheating": dict.fromkeys(seats, 0),
         }
     new: HistoryRow = {
         **row,
@@ -94,6 +97,11 @@ def fold_history(
         new["winner"] = str(event["winner"]) if finished and event.get("winner") else None
         new["end"] = row["end"] if finished else None
     return new
+
+
+def _hero_name(seat: Mapping[str, Any]) -> str | None:
+    hero = seat.get("hero")
+    return str(hero["name"]) if isinstance(hero, Mapping) and "name" in hero else None
 
 
 def _bump(counts: Mapping[str, int], seat: Any) -> dict[str, int]:
@@ -126,7 +134,7 @@ def seconds_between(start: str, end: str) -> int | None:
 def seat_of(row: Mapping[str, Any], player: str) -> str | None:
     """The seat ``player`` (case-insensitive) had in the game, or ``None``."""
     wanted = player.casefold()
-    for seat in SEATS:
+    for seat in row["seats"]:
         if str(row["seats"][seat]["player"]).casefold() == wanted:
             return seat
     return None
@@ -143,8 +151,15 @@ def result_for(row: Mapping[str, Any], seat: str) -> str:
 
 
 def player_entry(row: Mapping[str, Any], seat: str) -> dict[str, Any]:
-    """One game of a player's history, from ``seat``'s side."""
-    other = "B" if seat == "A" else "A"
+    """One game of a player's history, from ``seat``'s side.
+
+    ``opponent`` and ``opponent_hero`` name the next seat in seating order (the only other one
+    in a two-seat game); ``opponents`` lists every other seat's ``{seat, player, hero}``;
+    ``bluffs_caught`` counts the other seats caught cheating.
+    """
+    others = [s for s in row["seats"] if s != seat]
+    order = list(row["seats"])
+    other = order[(order.index(seat) + 1) % len(order)] if others else seat
     labels = row["labels"]
     return {
         "game_id": row["game_id"],
@@ -159,13 +174,14 @@ def player_entry(row: Mapping[str, Any], seat: str) -> dict[str, Any]:
         "hero": row["seats"][seat]["hero"],
         "opponent": row["seats"][other]["player"],
         "opponent_hero": row["seats"][other]["hero"],
+        "opponents": [{"seat": s, **row["seats"][s]} for s in others],
         "result": result_for(row, seat),
         "end": row["end"],
         "turns": row["turns"],
         "events": row["events"],
         "length_seconds": seconds_between(row["created_at"], row["last_at"]),
         "fights": row["fights"][seat],
-        "bluffs_caught": row["caught_cheating"][other],
+        "bluffs_caught": sum(row["caught_cheating"].get(s, 0) for s in others),
         "caught_cheating": row["caught_cheating"][seat],
     }
 

@@ -24,8 +24,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import domain.ccg.corrections as corr
-from domain.ccg.corrections import SEAT_FIELDS
-from domain.ccg.state import SEATS, ZONES
 from domain.fold import State, apply_record, initial_state
 from projections.views import can_see
 
@@ -174,19 +172,19 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
                 moved["host"] = [b.get("host"), a.get("host")]
             out["moved"].append(moved)
         for key in ("damage", "tokens", "zapped", "known"):
-            if b[key] != a[key]:
-                out[key].append({**base, "from": b[key], "to": a[key]})
-    for seat in SEATS:
+            if b.get(key) != a.get(key):
+                out[key].append({**base, "from": b.get(key), "to": a.get(key)})
+    for seat in after.get("seats") or ():
         b_seat = (before.get("seats") or {}).get(seat)
         a_seat = (after.get("seats") or {}).get(seat)
         if b_seat is None or a_seat is None:
             continue
         changes: dict[str, list[Any]] = {}
-        for key in SEAT_FIELDS:
+        for key in _seat_scalars(b_seat, a_seat):
             if b_seat.get(key) != a_seat.get(key):
                 changes[key] = [b_seat.get(key), a_seat.get(key)]
-        for zone in ZONES:
-            nb, na = len(b_seat["zones"][zone]), len(a_seat["zones"][zone])
+        for zone in a_seat["zones"]:
+            nb, na = len(b_seat["zones"].get(zone, ())), len(a_seat["zones"][zone])
             if nb != na:
                 changes[f"{zone}_count"] = [nb, na]
         if changes:
@@ -200,12 +198,21 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
     return out
 
 
+def _seat_scalars(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """The scalar fields of a seat a diff compares, in the seat's order (the CCG's:
+    :data:`SEAT_FIELDS`)."""
+    keys = [k for k in after if k not in ("zones", "player", "hero")]
+    keys += [k for k in before if k not in after and k not in ("zones", "player", "hero")]
+    return [k for k in keys if not isinstance(after.get(k, before.get(k)), dict | list)]
+
+
 def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str) -> dict[str, Any]:
     """``diff`` as ``viewer`` may see it: cards it knew neither before nor after lose their id
     and name (RULES.md A.4); the attack card's id and salt, and stack entries, likewise.
 
     A card's movement between zones, its damage and tokens stay: those are public (A.4).
     """
+    seats = tuple(after.get("seats") or before.get("seats") or ())
 
     def sees(cid: Any) -> bool:
         if not isinstance(cid, str):
@@ -215,7 +222,7 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
             card = (state.get("cards") or {}).get(cid)
             if card is not None:
                 known.update(card["known"])
-        return can_see(known, viewer)
+        return can_see(known, viewer, seats)
 
     def card_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
         out = dict(entry)
@@ -304,15 +311,23 @@ def state_as_played(records: Iterable[Record], version: int | None = None) -> St
 
 
 def hero_stats(state: State) -> dict[str, dict[str, int]]:
-    """``{seat: {level, damage, gold}}``: the public Hero Zone counters (RULES.md A.4)."""
+    """``{seat: {counter: value}}``: each seat's public counters, for the chart (RULES.md A.4).
+
+    The CCG's are its Hero Zone's level, damage and gold; another ruleset's are the whole
+    numbers among its seats' fields.
+    """
     out: dict[str, dict[str, int]] = {}
-    for seat in SEATS:
-        st = state["seats"][seat]
-        out[seat] = {
-            "level": int(st["level"]),
-            "damage": int(state["cards"][st["hero"]]["damage"]),
-            "gold": int(st["gold"]),
-        }
+    for seat, st in state["seats"].items():
+        if "hero" in st and "level" in st:
+            out[seat] = {
+                "level": int(st["level"]),
+                "damage": int(state["cards"][st["hero"]]["damage"]),
+                "gold": int(st["gold"]),
+            }
+        else:
+            out[seat] = {
+                k: int(v) for k, v in st.items() if isinstance(v, int) and not isinstance(v, bool)
+            }
     return out
 
 
@@ -350,12 +365,11 @@ class ReplayIndex:
 
     def _add(self, version: int, event: Mapping[str, Any]) -> None:
         etype = str(event.get("type"))
-        if etype in ("TurnStarted", "TableRestored"):
-            new_turn = int(event["turn"])
-            if new_turn != self.turn:
-                self.turn = new_turn
-                self.series.append({})
         self.state = apply_record(self.state, {"event": event})
+        new_turn = int(self.state.get("turn") or 0)  # a new turn, or a backup to another
+        if new_turn != self.turn:
+            self.turn = new_turn
+            self.series.append({})
         self.version = version
         self.turns.setdefault(self.turn, []).append(version)
         cause = event.get("cause")
@@ -436,11 +450,10 @@ def invariant_violations(state: State, *, max_level: int = 10) -> list[str]:
     problems: list[str] = []
     seats = state["seats"]
     cards = state["cards"]
-    for seat in SEATS:
-        st = seats[seat]
-        if not 1 <= st["level"] <= max_level:
+    for seat, st in seats.items():
+        if "level" in st and not 1 <= st["level"] <= max_level:
             problems.append(f"{seat}: level {st['level']} outside 1..{max_level}")
-        if st["gold"] < 0:
+        if st.get("gold", 0) < 0:
             problems.append(f"{seat}: negative gold {st['gold']}")
         if st.get("ran_this_turn", 0) < 0:
             problems.append(f"{seat}: negative run-away count")
@@ -449,13 +462,14 @@ def invariant_violations(state: State, *, max_level: int = 10) -> list[str]:
         problems.append("fight: negative committed gold")
     for cid in sorted(cards):
         card = cards[cid]
-        if card["damage"] < 0 or card["tokens"] < 0:
+        if card.get("damage", 0) < 0 or card.get("tokens", 0) < 0:
             problems.append(f"card {cid}: negative damage or tokens")
     problems.extend(_zone_problems(state))
     if state["status"] == "finished":
-        out = {seat for seat in SEATS if seats[seat]["eliminated"]}
+        out = {seat for seat in seats if seats[seat].get("eliminated")}
         winner = state.get("winner")
-        expected = "draw" if len(out) == 2 else next(iter(set(SEATS) - out), None)
+        left = [seat for seat in seats if seat not in out]
+        expected = "draw" if not left else left[0] if len(left) == 1 else None
         if len(out) == 0 or winner != expected:
             problems.append(f"game ended with winner {winner!r} but eliminated {sorted(out)}")
     return problems
@@ -472,23 +486,23 @@ def _zone_problems(state: State) -> list[str]:
         else:
             seen[cid].append(where)
 
-    for seat in SEATS:
-        st = state["seats"][seat]
-        note(st["hero"], "hero")
-        for zone in ZONES:
-            for cid in st["zones"][zone]:
+    for st in state["seats"].values():
+        if "hero" in st:
+            note(st["hero"], "hero")
+        for zone, ids in st["zones"].items():
+            for cid in ids:
                 note(cid, zone)
-    for cid in state["dmz"]:
+    for cid in state.get("dmz") or ():
         note(cid, "dmz")
     for host in cards:
-        for cid in cards[host]["stuck"]:
+        for cid in cards[host].get("stuck") or ():
             note(cid, "stuck")
     for cid in sorted(cards):
         card = cards[cid]
         if seen[cid] != [card["zone"]]:
             problems.append(f"card {cid}: in {seen[cid]} but its zone is {card['zone']!r}")
         elif (
-            card["zone"] in ZONES
+            card["zone"] in state["seats"][card["owner"]]["zones"]
             and cid not in state["seats"][card["owner"]]["zones"][card["zone"]]
         ):
             problems.append(f"card {cid}: in another seat's {card['zone']}")

@@ -1,52 +1,81 @@
 """Per-viewer views of a game: the state and the event log as each viewer may see them.
 
 RULES.md A.4 decides what each seat sees; the per-card ``known`` sets in the state and the
-``visible_to`` map stored with each event carry it. Viewers:
+``visible_to`` map stored with each event carry it. The seats are the game's own (its state's
+``seats``, in seating order; the ruleset declares them). Viewers:
 
-* ``"A"`` / ``"B"`` — one seat: its own knowledge;
-* ``"table"`` — a device recording both seats of a physical game: what A or B may see;
+* each seat (``"A"``, ``"B"``, ...) — its own knowledge;
+* ``"table"`` — a device recording every seat of a physical game: what any seat may see;
 * ``"judge"`` — everything (omniscient);
-* ``"organizer"`` / ``"spectator"`` — public information: cards known to both seats.
+* ``"organizer"`` / ``"spectator"`` — public information: cards known to every seat of the game.
 
 A card the viewer may not see appears as ``{"hidden": true}``: no id, no name, nothing else.
 Hash-chain fields are shown only to viewers who see every event whole (judge, table): a hash over
 an event with hidden content would let a seat test guesses against it.
 
->>> can_see(["A"], "B"), can_see(["A"], "judge"), can_see(["A", "B"], "spectator")
-(False, True, True)
+The views read only the state conventions every ruleset follows (``docs/DESIGN.md``): a seat's
+scalar fields are copied, the card ids in its ``zones`` are shown card by card (a ``deck`` only
+as its count, a ``hand`` only to those who share the seat's knowledge), and a card shows its
+definition. The Munchkin CCG adds its own table parts (fight, stack, DMZ) and Hero counters.
+
+>>> can_see(["A"], "B", ("A", "B")), can_see(["A"], "judge", ("A", "B"))
+(False, True)
+>>> can_see(["A", "B"], "spectator", ("A", "B")), can_see(["A", "B"], "spectator", "ABC")
+(True, False)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from domain.events import EVENT_TYPES
 
 State = Mapping[str, Any]
 Record = Mapping[str, Any]
-VIEWERS = ("A", "B", "table", "judge", "organizer", "spectator")
-SEATS = ("A", "B")
+#: The viewers that are not a seat, in the order they are offered.
+ROLES = ("table", "judge", "organizer", "spectator")
 HIDDEN: dict[str, Any] = {"hidden": True}
+#: The seat names any ruleset may use (a ruleset allows some of them; see ``domain.ruleset``).
+SEAT_NAMES = ("A", "B", "C", "D", "E", "F")
+#: Every name a viewer may have.
+VIEWERS = (*SEAT_NAMES, *ROLES)
+#: Fields of a card instance the views never show as such (where it is, who knows it).
+CARD_PLACE_FIELDS = frozenset({"def", "owner", "zone", "face", "known", "host"})
 
 
-def seats_of(viewer: str) -> tuple[str, ...]:
-    """The seats whose knowledge a viewer shares."""
-    if viewer in SEATS:
+def seats_of_state(state: State) -> tuple[str, ...]:
+    """The game's seats, in seating order (``()`` before the game is created)."""
+    return tuple(state.get("seats") or ())
+
+
+def viewers_of(seats: Iterable[str]) -> tuple[str, ...]:
+    """Every viewer of a game with ``seats``: each seat, then the roles."""
+    return (*seats, *ROLES)
+
+
+def seats_of(viewer: str, seats: Collection[str]) -> tuple[str, ...]:
+    """The seats (of a game with ``seats``) whose knowledge a viewer shares."""
+    if viewer in seats:
         return (viewer,)
     if viewer in ("table", "judge"):
-        return SEATS
+        return tuple(seats)
     return ()
 
 
-def can_see(known: Iterable[str], viewer: str) -> bool:
-    """Whether ``viewer`` may see a card known to the seats ``known``."""
+def can_see(known: Iterable[str], viewer: str, seats: Collection[str]) -> bool:
+    """Whether ``viewer`` may see a card known to the seats ``known`` in a game with ``seats``.
+
+    The table sees what any seat sees (``known`` only ever names seats of the game); the
+    organizer and spectators see a card known to every seat.
+    """
     if viewer == "judge":
         return True
-    known = set(known)
+    if viewer == "table":
+        return bool(set(known))
     if viewer in ("organizer", "spectator"):
-        return known >= set(SEATS)
-    return bool(known & set(seats_of(viewer)))
+        return bool(seats) and set(known) >= set(seats)
+    return viewer in known
 
 
 def sees_whole_log(viewer: str) -> bool:
@@ -58,109 +87,124 @@ def sees_whole_log(viewer: str) -> bool:
 
 def card_view(state: State, cid: str, viewer: str) -> dict[str, Any]:
     """One card instance as ``viewer`` sees it (``{"hidden": True}`` when it may not)."""
+    return _card(state, cid, viewer, seats_of_state(state))
+
+
+def _card(state: State, cid: str, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
     card = state["cards"][cid]
-    if not can_see(card["known"], viewer):
+    if not can_see(card["known"], viewer, seats):
         return dict(HIDDEN)
-    d = card["def"]
-    out: dict[str, Any] = {
-        "id": cid,
-        "name": d["name"],
-        "type": d["type"],
-        "subtype": d.get("subtype"),
-        "class": d.get("class"),
-        "cost": d.get("cost"),
-        "rank": d.get("rank"),
-        "power": d.get("power"),
-        "life": d.get("life"),
-        "defense": d.get("defense"),
-        "keywords": d.get("keywords") or {},
-        "text": d.get("text") or "",
-        "owner": card["owner"],
-        "face": card["face"],
-        "zapped": card["zapped"],
-        "damage": card["damage"],
-        "tokens": card["tokens"],
-    }
-    if card["cost_mod"] is not None:
-        out["cost_modified"] = card["cost_mod"]
-    if card["stuck"]:
-        out["stuck"] = [card_view(state, x, viewer) for x in card["stuck"]]
+    out: dict[str, Any] = {"id": cid, **card["def"], "owner": card["owner"], "face": card["face"]}
+    for key, value in card.items():
+        if key not in CARD_PLACE_FIELDS and _scalar(value):
+            out[key] = value
+    if "cost_mod" in card:  # the CCG's cost modifier and stuck Curses (RULES.md A.3, A.12)
+        del out["cost_mod"]
+        if card["cost_mod"] is not None:
+            out["cost_modified"] = card["cost_mod"]
+    if card.get("stuck"):
+        out["stuck"] = [_card(state, x, viewer, seats) for x in card["stuck"]]
     return out
 
 
-def _zone(state: State, seat: str, zone: str, viewer: str) -> list[dict[str, Any]]:
-    return [card_view(state, cid, viewer) for cid in state["seats"][seat]["zones"][zone]]
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float)
+
+
+def _cards(state: State, ids: Iterable[str], viewer: str, seats: tuple[str, ...]) -> list[Any]:
+    return [_card(state, cid, viewer, seats) for cid in ids]
+
+
+#: Seat fields of the CCG that are bookkeeping, not part of its view (RULES.md A.8).
+_UNSHOWN_SEAT_FIELDS = frozenset({"ran_this_turn"})
+#: Top-level state keys every ruleset has, shown under their own names or not at all.
+_STATE_CONVENTIONS = frozenset({"seats", "cards", "disputes", "active", "labels"})
+
+
+def seat_view(state: State, seat: str, viewer: str) -> dict[str, Any]:
+    """One seat as ``viewer`` sees it: its scalar fields (a field naming a card shows that
+    card), then its zones: ``deck`` as ``deck_count``, ``hand`` as ``hand_count`` plus the
+    cards for a viewer who shares the seat's knowledge (or the judge), every other zone card
+    by card (each redacted on its own)."""
+    return _seat(state, seat, viewer, seats_of_state(state))
+
+
+def _seat(state: State, seat: str, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
+    st = state["seats"][seat]
+    cards = state["cards"]
+    out: dict[str, Any] = {}
+    for key, value in st.items():
+        if key == "zones" or key in _UNSHOWN_SEAT_FIELDS or not _scalar(value):
+            continue
+        if isinstance(value, str) and key != "player" and value in cards:
+            out[key] = _card(state, value, viewer, seats)
+            if key == "hero":  # the CCG shows its Hero's damage and life with the seat
+                out["damage"] = cards[value].get("damage")
+                out["life"] = cards[value]["def"].get("life")
+        else:
+            out[key] = value
+    zones: Mapping[str, list[str]] = st["zones"]
+    own = viewer == "judge" or seat in seats_of(viewer, seats)
+    for zone, ids in zones.items():
+        if zone == "deck":
+            out["deck_count"] = len(ids)
+        elif zone == "hand":
+            out["hand_count"] = len(ids)
+        else:
+            out[zone] = _cards(state, ids, viewer, seats)
+    if "hand" in zones and own:
+        out["hand"] = _cards(state, zones["hand"], viewer, seats)
+    return out
 
 
 def state_view(state: State, viewer: str) -> dict[str, Any]:
-    """The ``GET /state`` body for ``viewer`` (issue 3 contract), redacted per RULES.md A.4."""
-    seats: dict[str, Any] = {}
-    for seat in SEATS:
-        st = state["seats"][seat]
-        hero = state["cards"][st["hero"]]
-        zones = st["zones"]
-        seat_view: dict[str, Any] = {
-            "player": st["player"],
-            "hero": card_view(state, st["hero"], viewer),
-            "level": st["level"],
-            "gold": st["gold"],
-            "damage": hero["damage"],
-            "life": hero["def"].get("life"),
-            "marker": st["marker"],
-            "hand_count": len(zones["hand"]),
-            "deck_count": len(zones["deck"]),
-            "hoard": _zone(state, seat, "hoard", viewer),
-            "stash": _zone(state, seat, "stash", viewer),
-            "discard": _zone(state, seat, "discard", viewer),
-            "removed": _zone(state, seat, "removed", viewer),
-            "caught_cheating": st["caught_cheating"],
-            "eliminated": st["eliminated"],
-            "mulligan": st.get("mulligan"),
-        }
-        if viewer == "judge" or seat in seats_of(viewer):
-            seat_view["hand"] = _zone(state, seat, "hand", viewer)
-        seats[seat] = seat_view
+    """The ``GET /state`` body for ``viewer`` (issue 3 contract), redacted per RULES.md A.4.
+
+    Every top-level scalar of the state is shown (``active`` as ``active_seat``), then the
+    labels, the CCG's table parts if the state has them, each seat and the viewer.
+    """
+    seats = seats_of_state(state)
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        if key not in _STATE_CONVENTIONS and _scalar(value):
+            out[key] = value
+    out["labels"] = dict(state.get("labels") or {})
+    out["active_seat"] = state.get("active")
+    if "fight" in state:
+        out.update(_ccg_table(state, viewer, seats))
+    out["seats"] = {seat: _seat(state, seat, viewer, seats) for seat in seats}
+    out["viewer"] = viewer
+    return out
+
+
+def _ccg_table(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
+    """The CCG's shared table: the fight, the priority window, the stack and the DMZ."""
     return {
-        "game_id": state["game_id"],
-        "version": state["version"],
-        "ruleset": state["ruleset"],
-        "rules_version": state["rules_version"],
-        "mode": state["mode"],
-        "format": state["format"],
-        "labels": dict(state.get("labels") or {}),
-        "status": state["status"],
-        "turn": state["turn"],
-        "active_seat": state["active"],
-        "phase": state["phase"],
-        "step": state["step"],
-        "winner": state["winner"],
-        "fight": _fight_view(state, viewer),
+        "fight": _fight_view(state, viewer, seats),
         "window": None if state["window"] is None else dict(state["window"]),
         "stack": [
             {
                 "ref": e["ref"],
                 "kind": e["kind"],
                 "player": e["player"],
-                "card": card_view(state, e["card"], viewer),
+                "card": _card(state, e["card"], viewer, seats),
                 "canceled": e["canceled"],
             }
             for e in state["stack"]
         ],
-        "dmz": [card_view(state, cid, viewer) for cid in state["dmz"]],
-        "seats": seats,
-        "viewer": viewer,
+        "dmz": _cards(state, state["dmz"], viewer, seats),
     }
 
 
-def _fight_view(state: State, viewer: str) -> dict[str, Any] | None:
+def _fight_view(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, Any] | None:
     fight = state.get("fight")
     if fight is None:
         return None
     attack: dict[str, Any] | None = None
     if fight["card"] is not None:
-        attack = card_view(state, fight["card"], viewer)
+        attack = _card(state, fight["card"], viewer, seats)
         attack["commitment"] = fight["commitment"]
-        if can_see(state["cards"][fight["card"]]["known"], viewer):
+        if can_see(state["cards"][fight["card"]]["known"], viewer, seats):
             attack["salt"] = fight["salt"]
     out = {
         "attacker": fight["attacker"],
@@ -168,7 +212,7 @@ def _fight_view(state: State, viewer: str) -> dict[str, Any] | None:
         "stage": fight["stage"],
         "gold": fight["gold"],
         "attack_card": attack,
-        "defender_cards": [card_view(state, cid, viewer) for cid in fight["defender_cards"]],
+        "defender_cards": _cards(state, fight["defender_cards"], viewer, seats),
         "hired": fight["hired"],
     }
     if fight.get("monster"):
@@ -179,26 +223,33 @@ def _fight_view(state: State, viewer: str) -> dict[str, Any] | None:
 # ---------------------------------------------------------------------------- events
 
 
-def event_view(record: Record, viewer: str) -> dict[str, Any]:
+def event_view(record: Record, viewer: str, seats: Collection[str] | None = None) -> dict[str, Any]:
     """One stored event (``{version, event, received_at, client_at, visible_to, ...}``) for
-    ``viewer``: card ids it may not see become ``None`` (in lists too), secrets vanish."""
+    ``viewer``: card ids it may not see become ``None`` (in lists too), secrets vanish.
+
+    ``seats`` are the game's seats; only the organizer's and a spectator's views need them
+    (a card is public when every seat knows it): without them, a card raises ``ValueError``.
+    The game's first event creates it: its seats carry their cards (one card or a list of
+    cards per field, each ``{"id", ...definition}``), each shown or hidden on its own, and
+    each list's length as ``<field>_count``.
+    """
     data = dict(record["event"])
     visible: Mapping[str, list[str]] = record.get("visible_to") or {}
     etype = data.get("type", "")
     cls = EVENT_TYPES.get(etype)
+    creates = _creates_game(record, data)
+    if seats is None and creates:
+        seats = [str(seat.get("seat")) for seat in data["seats"]]
 
     def ok(cid: Any) -> bool:
-        return not isinstance(cid, str) or can_see(visible.get(cid, ["A", "B"]), viewer)
+        if not isinstance(cid, str) or cid not in visible:
+            return True
+        if seats is None and viewer in ("organizer", "spectator"):
+            raise ValueError(f"the {viewer}'s view of a card needs the game's seats")
+        return can_see(visible[cid], viewer, seats or ())
 
-    if etype == "GameCreated":
-        data["seats"] = [
-            {
-                **seat,
-                "deck": [c if ok(c.get("id")) else dict(HIDDEN) for c in seat["deck"]],
-                "deck_count": len(seat["deck"]),
-            }
-            for seat in data["seats"]
-        ]
+    if creates:
+        data["seats"] = [_created_seat(seat, ok) for seat in data["seats"]]
     elif cls is not None:
         for name in cls.card_fields:
             value = data.get(name)
@@ -229,5 +280,24 @@ def event_view(record: Record, viewer: str) -> dict[str, Any]:
     return out
 
 
-def events_view(records: Iterable[Record], viewer: str) -> list[dict[str, Any]]:
-    return [event_view(r, viewer) for r in records]
+def _creates_game(record: Record, data: Mapping[str, Any]) -> bool:
+    return (record.get("version") == 1 or data.get("type") == "GameCreated") and isinstance(
+        data.get("seats"), list
+    )
+
+
+def _is_card(value: Any) -> bool:
+    return isinstance(value, Mapping) and isinstance(value.get("id"), str)
+
+
+def _created_seat(seat: Mapping[str, Any], ok: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in seat.items():
+        if _is_card(value):
+            out[key] = value if ok(value["id"]) else dict(HIDDEN)
+        elif isinstance(value, list) and all(_is_card(c) for c in value):
+            out[key] = [c if ok(c["id"]) else dict(HIDDEN) for c in value]
+            out[f"{key}_count"] = len(value)
+        else:
+            out[key] = value
+    return out

@@ -57,17 +57,13 @@ from service.replays import Replays
 
 #: Games whose (immutable) token hashes are kept in memory.
 ACCESS_CACHE_SIZE = 10_000
-#: Roles that get a bearer token when a game is created.
-GAME_ROLES = ("A", "B", "table", "judge")
+#: Roles besides the seats that get a bearer token when a game is created (each seat gets one):
+#: both may record actions for any seat and open disputes (a seat acts only for itself).
+GAME_ROLES = ("table", "judge")
 #: How often a batch sent without ``expected_version`` is retried after losing a race.
 MAX_RETRIES = 5
 #: At most this many games are examined by one list query (the cursor then continues).
 LIST_SCAN_LIMIT = 1000
-
-#: Roles that may record actions for any seat of the game (a seat token acts for itself only).
-RECORD_ANY_SEAT = ("table", "judge")
-#: Roles besides the game's seats that may open a dispute.
-DISPUTERS = ("table", "judge")
 
 
 @dataclass(frozen=True)
@@ -82,8 +78,10 @@ class StartedGame:
 
 @dataclass(frozen=True)
 class LogPage:
-    """A page of a game's log: the records, the game's version, where the next page starts."""
+    """A page of a game's log: the records, the game's version, where the next page starts
+    (and the game's seats, which a viewer's redaction needs)."""
 
+    seats: tuple[str, ...]
     version: int
     records: list[Record]
     next_after: int | None
@@ -154,7 +152,8 @@ class GameLog(EventStore):
             "seats": seats,
         }
         game = Game.open(game_id, spec, received_at=received_at)
-        tokens = {role: secrets.token_urlsafe(32) for role in GAME_ROLES}
+        roles = [*game.state["seats"], *GAME_ROLES]
+        tokens = {role: secrets.token_urlsafe(32) for role in roles}
         access = GameAccess.issue(game_id, {role: token_hash(t) for role, t in tokens.items()})
         summary = GameSummary.open(game, created_at=received_at)
         self.save(game, access, summary)
@@ -218,9 +217,10 @@ class GameLog(EventStore):
                     continue
                 raise
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
+            seats = tuple(game.state["seats"])
             response = {
                 "version": game.version,
-                "events": [event_view(stored_record(e), actor) for e in pending],
+                "events": [event_view(stored_record(e), actor, seats) for e in pending],
             }
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
@@ -345,6 +345,7 @@ class GameLog(EventStore):
         records = self.records(game_id, after=after, limit=limit + 1)
         page = records[:limit]
         return LogPage(
+            seats=self.seats(game_id),
             version=self.current_version(game_id),
             records=page,
             next_after=page[-1]["version"] if len(records) > limit else None,
@@ -420,7 +421,7 @@ class GameLog(EventStore):
     ) -> tuple[str, list[Record]]:
         """Record a ``DisputeOpened`` (``domain.judge.decide_dispute``) for the contested
         ``turn`` or ``from_version``..``to_version``; returns ``(dispute id, records)``."""
-        if raised_by not in DISPUTERS and raised_by not in self._seats(game_id):
+        if raised_by not in GAME_ROLES and raised_by not in self.seats(game_id):
             raise NotAllowedError("auth/forbidden", f"the {raised_by} may not open a dispute")
         if turn is not None:
             versions = self.replays.turn_versions(game_id, turn)
@@ -463,8 +464,9 @@ class GameLog(EventStore):
 
         return self._judge(game_id, decide, expected_version=expected_version)
 
-    def _seats(self, game_id: UUID) -> tuple[str, ...]:
-        return tuple(self.replays.index(game_id).state.get("seats") or ())
+    def seats(self, game_id: UUID) -> tuple[str, ...]:
+        """The game's seats in seating order ("A", "B", ...: the roles of its seat tokens)."""
+        return tuple(sorted(r for r in self.access(game_id).token_hashes if r not in GAME_ROLES))
 
     def _judge(
         self,
@@ -521,7 +523,8 @@ class GameLog(EventStore):
         created = records[0]["event"]
         game_id = Game.id_for_import(str(created["game_id"]))
         game = Game.adopt(game_id, records)
-        tokens = {role: secrets.token_urlsafe(32) for role in GAME_ROLES}
+        roles = [*game.state["seats"], *GAME_ROLES]
+        tokens = {role: secrets.token_urlsafe(32) for role in roles}
         access = GameAccess.issue(game_id, {role: token_hash(t) for role, t in tokens.items()})
         summary = GameSummary.open(game, created_at=str(records[0]["received_at"]))
         summary.follow(game, at=str(records[-1]["received_at"]))
@@ -544,7 +547,7 @@ def _check_seats(actor: str, actions: Sequence[Mapping[str, Any]], seats: tuple[
     anyone (``"rules"`` included); else :class:`NotAllowedError` ``auth/wrong_seat``."""
     if actor == "judge":
         return
-    allowed = seats if actor in RECORD_ANY_SEAT else (actor,)
+    allowed = seats if actor in GAME_ROLES else (actor,)
     for index, action in enumerate(actions):
         if action.get("seat") not in allowed:
             raise NotAllowedError(

@@ -108,7 +108,9 @@ BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 def created_body(started: StartedGame) -> dict[str, Any]:
     """The 201 body of a created (or imported) game: the only place tokens are ever shown."""
-    seats = {seat: {"token": started.tokens[seat], **started.cards[seat]} for seat in ("A", "B")}
+    seats = {
+        seat: {"token": started.tokens[seat], **cards} for seat, cards in started.cards.items()
+    }
     return {
         "game_id": str(started.game_id),
         "version": started.version,
@@ -200,7 +202,7 @@ class GameEvents(MethodView):
         return {
             "game_id": str(gid),
             "version": page.version,
-            "events": [event_view(r, viewer) for r in page.records],
+            "events": [event_view(r, viewer, page.seats) for r in page.records],
             "next_after": page.next_after,
         }
 

@@ -33,7 +33,7 @@ from uuid import UUID
 
 from flask.views import MethodView
 
-from api.auth import current_viewer, gamelog, parse_game_id, viewer_of_game
+from api.auth import current_viewer, game_seats, gamelog, parse_game_id, viewer_of_game
 from api.errors import Forbidden, Unauthorized
 from api.judge_schemas import (
     DisputeCreateSchema,
@@ -109,6 +109,7 @@ class Turn(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
+        seats = game_seats(gid)
         played = gamelog().replays.turn(gid, turn)
         before, after = played.before, played.after
         return {
@@ -116,7 +117,7 @@ class Turn(MethodView):
             "turn": turn,
             "viewer": viewer,
             "versions": played.versions,
-            "events": [event_view(r, viewer) for r in played.records],
+            "events": [event_view(r, viewer, seats) for r in played.records],
             "before": state_view(before, viewer) if before.get("seats") else None,
             "after": state_view(after, viewer),
             "diff": diff_view(state_diff(before, after), before, after, viewer),
@@ -138,15 +139,16 @@ class EventDetail(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
+        seats = game_seats(gid)
         seen = gamelog().replays.event(gid, version)
         before, after = seen.before, seen.after
         return {
             "game_id": str(gid),
             "viewer": viewer,
             "turn": seen.turn,
-            "event": event_view(seen.record, viewer),
-            "causes": [event_view(r, viewer) for r in seen.causes],
-            "effects": [event_view(r, viewer) for r in seen.effects],
+            "event": event_view(seen.record, viewer, seats),
+            "causes": [event_view(r, viewer, seats) for r in seen.causes],
+            "effects": [event_view(r, viewer, seats) for r in seen.effects],
             "corrected_by": seen.corrected_by,
             "undone_by": seen.undone_by,
             "diff": diff_view(state_diff(before, after), before, after, viewer),
@@ -192,10 +194,11 @@ def dispute_entry(dispute_id: str, d: dict[str, Any]) -> dict[str, Any]:
 
 def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) -> dict[str, Any]:
     state = gamelog().replays.index(gid).state
+    seats = tuple(state["seats"])
     return {
         "version": records[-1]["version"],
         "dispute": dispute_entry(dispute_id, state["disputes"][dispute_id]),
-        "events": [event_view(r, viewer) for r in records],
+        "events": [event_view(r, viewer, seats) for r in records],
     }
 
 

@@ -15,6 +15,7 @@ from domain import DomainError, Event, State, event_from_dict, evolve, find_rule
 from domain.envelope import Record, verify_records
 from domain.visibility import knowledge
 from projections.exports.formats import read_export
+from projections.exports.walk import creates_game
 from projections.replay import invariant_violations
 
 
@@ -85,8 +86,8 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
             raise ImportRejected(expected, "bad_event", str(exc)) from None
         if expected == 1:
             _check_created(event)
-        elif event.type == "GameCreated":
-            raise ImportRejected(expected, "not_game_created", "a second GameCreated")
+        elif creates_game(event.to_dict()):
+            raise ImportRejected(expected, "not_game_created", f"a second {event.type}")
         if state.get("status") == "finished" and event.seat != "judge":
             raise ImportRejected(expected, "after_game_end", f"{event.type} by {event.seat}")
         after = evolve(state, event)
@@ -109,7 +110,7 @@ _INVARIANTS: dict[str, Callable[..., list[str]]] = {"munchkin-ccg": invariant_vi
 def _check_created(event: Event) -> None:
     """The first event is the one its ruleset's ``create`` makes from the same settings."""
     data = event.to_dict()
-    if "ruleset" not in data:
+    if not creates_game(data):
         raise ImportRejected(1, "not_game_created", f"first event is {event.type}")
     try:
         rs = find_ruleset(str(data["ruleset"]))

@@ -54,8 +54,8 @@ def game_header(
     seat knows from the start (the CCG's hero), in seating order.
     """
     created = first["event"]
-    if created.get("type") != "GameCreated":
-        raise ExportFormatError("a game's first event must be GameCreated")
+    if not creates_game(created):
+        raise ExportFormatError("a game's first event must be its creation (GameCreated)")
     seats = created["seats"]
     everyone = {str(s["seat"]) for s in seats}
     visible: Mapping[str, Sequence[str]] = first.get("visible_to") or {}
@@ -89,10 +89,16 @@ def game_header(
     return header
 
 
-def export_entry(record: Record, viewer: str) -> dict[str, Any]:
+def creates_game(event: Mapping[str, Any]) -> bool:
+    """Whether ``event`` (stored form) sets a game up: the CCG's ``GameCreated`` or another
+    ruleset's creation event (it names the ruleset and carries the seats)."""
+    return isinstance(event.get("seats"), list) and isinstance(event.get("ruleset"), str)
+
+
+def export_entry(record: Record, viewer: str, seats: Sequence[str] | None = None) -> dict[str, Any]:
     """One record as ``viewer`` may see it: ``event_view`` plus ``v`` (and ``visible_to`` for
-    viewers who see the whole log)."""
-    entry = event_view(record, viewer)
+    viewers who see the whole log). ``seats``: the game's (see ``event_view``)."""
+    entry = event_view(record, viewer, seats)
     entry["v"] = record["event"].get("v", 1)
     if sees_whole_log(viewer):
         entry["visible_to"] = record.get("visible_to") or {}
@@ -103,9 +109,14 @@ def record_from_entry(entry: Mapping[str, Any]) -> Record:
     """The stored record an entry of a complete export came from (inverse of
     :func:`export_entry` for ``judge`` and ``table``)."""
     data = dict(entry.get("data") or {})
-    if entry.get("type") == "GameCreated" and isinstance(data.get("seats"), list):
+    if entry.get("version") == 1 and isinstance(data.get("seats"), list):
         data["seats"] = [
-            {k: v for k, v in seat.items() if k != "deck_count"} for seat in data["seats"]
+            {
+                k: v
+                for k, v in seat.items()
+                if not (k.endswith("_count") and isinstance(seat.get(k[: -len("_count")]), list))
+            }
+            for seat in data["seats"]
         ]
     fields = {key: entry.get(key) for key in STORED_FIELDS}
     fields["event"] = {
@@ -173,9 +184,11 @@ def visit(
     if result is None:
         result = game_result(records) if isinstance(records, Sequence) else "*"
     state: State | None = None
+    seats: list[str] = []
     for record in records:
         if state is None:
             header = game_header(record, viewer, result=result, exported_at=exported_at)
+            seats = [str(s["seat"]) for s in record["event"]["seats"]]
             state = _apply(initial_state(), record)
             visitor.begin_game(header, _card_book(state))
             yield None
@@ -184,7 +197,7 @@ def visit(
         turn = (
             Turn(int(state.get("turn") or 0), state.get("active")) if visitor.needs_turns else None
         )
-        visitor.visit_event(export_entry(record, viewer), turn)
+        visitor.visit_event(export_entry(record, viewer, seats), turn)
         yield None
     if state is None:
         raise ExportFormatError("a game has at least its GameCreated event")

@@ -1,0 +1,417 @@
+"""A second ruleset through the public HTTP API (issue #10, item 5): ``test-trio``, three seats.
+
+``tests/rulesets/trio.py`` lives in the tests only; nothing in api/, projections/ or the viewer
+knows it. A trio game is created (three seat tokens, table, judge), recorded, redacted per
+viewer (a leak property), replayed, exported in every format, imported again and verified, on
+SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.api.helpers import ORGANIZER_TOKEN, bearer
+from tests.rulesets.trio import NAME, SEATS, TARGET, trio_card, trio_spec
+
+FORMATS = {
+    "json": "application/json",
+    "ndjson": "application/x-ndjson",
+    "csv": "text/csv; charset=utf-8",
+    "text": "text/plain; charset=utf-8",
+}
+
+
+def create(client: FlaskClient, spec: dict[str, Any] | None = None) -> dict[str, Any]:
+    response = client.post("/api/games", json=spec or trio_spec(), headers=bearer(ORGANIZER_TOKEN))
+    assert response.status_code == 201, response.get_json()
+    body: dict[str, Any] = response.get_json()
+    return body
+
+
+def act(client: FlaskClient, game: dict[str, Any], token: str, *actions: dict[str, Any]) -> Any:
+    return client.post(
+        f"/api/games/{game['game_id']}/actions",
+        json={"actions": list(actions)},
+        headers=bearer(token),
+    )
+
+
+def get(client: FlaskClient, game: dict[str, Any], path: str, token: str | None = None) -> Any:
+    response = client.get(f"/api/games/{game['game_id']}{path}", headers=bearer(token))
+    assert response.status_code == 200, (path, response.get_json())
+    return response.get_json()
+
+
+def seat_token(game: dict[str, Any], seat: str) -> str:
+    return str(game["seats"][seat]["token"])
+
+
+def judge_view(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
+    state: dict[str, Any] = get(client, game, "/state", game["judge_token"])
+    return state
+
+
+def options(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """What each seat may do, read from the judge's view of the state (no domain call)."""
+    if state["status"] != "playing":
+        return []
+    out: list[dict[str, Any]] = []
+    for seat, view in state["seats"].items():
+        if view["eliminated"] is not None:
+            continue
+        out.append({"type": "concede", "seat": seat})
+        if state["active_seat"] == seat:
+            if view["deck_count"]:
+                out.append({"type": "draw", "seat": seat})
+            out += [{"type": "play", "seat": seat, "card": c["id"]} for c in view["hand"]]
+            out.append({"type": "end_turn", "seat": seat})
+    return out
+
+
+def play_out(client: FlaskClient, game: dict[str, Any], rng: random.Random, limit: int) -> None:
+    """Random legal actions (rarely a concession) posted by the table, up to ``limit``."""
+    for _ in range(limit):
+        state = judge_view(client, game)
+        choices = options(state)
+        if not choices:
+            return
+        keep = [c for c in choices if c["type"] != "concede"]
+        command = rng.choice(keep if keep and rng.random() > 0.05 else choices)
+        response = act(client, game, game["table_token"], command)
+        assert response.status_code == 201, response.get_json()
+
+
+# ---------------------------------------------------------------------------- creation
+
+
+def test_a_trio_game_is_created_with_three_seat_tokens_a_table_and_a_judge(
+    client: FlaskClient,
+) -> None:
+    game = create(client)
+    assert set(game["seats"]) == set(SEATS)
+    tokens = [seat_token(game, s) for s in SEATS] + [game["table_token"], game["judge_token"]]
+    assert len(set(tokens)) == 5
+    for seat in SEATS:
+        assert game["seats"][seat]["hero"]["name"] == f"Trio Hero {seat}"
+        assert len(game["seats"][seat]["cards"]) == 8
+    summary = get(client, game, "")
+    assert summary["ruleset"] == NAME and summary["status"] == "playing"
+    assert summary["players"] == {"A": "ann", "B": "bob", "C": "cyd"}
+    assert summary["active_seat"] == "A"
+    listed = client.get("/api/games?player=cyd").get_json()["games"]
+    assert [g["game_id"] for g in listed] == [game["game_id"]]
+    # each seat token is its own seat's viewer
+    for seat in SEATS:
+        assert get(client, game, "/state", seat_token(game, seat))["viewer"] == seat
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda s: s["seats"].pop(), "seats"),
+        (lambda s: s["seats"][2].update(seat="D"), "seats"),
+        (lambda s: s["seats"][2].update(seat="Z"), "seats"),
+        (lambda s: s["seats"].append({**s["seats"][0], "seat": "D"}), "seats"),
+        (lambda s: s.update(ruleset="test-quartet"), "ruleset"),
+    ],
+)
+def test_the_ruleset_decides_how_many_seats_and_which(
+    client: FlaskClient, change: Any, field: str
+) -> None:
+    spec = trio_spec()
+    change(spec)
+    response = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN))
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error["code"] == "request/invalid_body" and field in error["fields"], error
+
+
+def test_the_ccg_keeps_its_two_seats_and_its_messages(client: FlaskClient) -> None:
+    from api.demo import demo_spec
+
+    spec = demo_spec(seed=0)
+    spec["seats"].append({**spec["seats"][0], "seat": "C"})
+    error = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN)).get_json()
+    assert error["error"]["fields"] == {"seats": ["Length must be 2."]}
+    spec = demo_spec(seed=0)
+    spec["seats"][1]["seat"] = "A"
+    error = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN)).get_json()
+    assert error["error"]["fields"] == {"seats": ["one seat A and one seat B"]}
+
+
+# ---------------------------------------------------------------------------- recording
+
+
+def test_seats_record_their_own_actions_the_table_any_seat_and_the_rules_decide(
+    client: FlaskClient,
+) -> None:
+    game = create(client)
+    a, b, c = (seat_token(game, s) for s in SEATS)
+    drawn = act(client, game, a, {"type": "draw", "seat": "A"}, {"type": "draw", "seat": "A"})
+    assert drawn.status_code == 201, drawn.get_json()
+    events = drawn.get_json()["events"]
+    assert [e["type"] for e in events] == ["TrioCardDrawn", "TrioCardDrawn"]
+    hand = [e["data"]["card"] for e in events]
+    assert all(hand)  # A sees its own cards
+
+    wrong = act(client, game, b, {"type": "draw", "seat": "A"})
+    assert wrong.status_code == 403 and wrong.get_json()["error"]["code"] == "auth/wrong_seat"
+    turn = act(client, game, b, {"type": "draw", "seat": "B"})
+    assert turn.status_code == 422
+    assert turn.get_json()["error"]["code"] == "rule/not_your_turn"
+    assert turn.get_json()["error"]["rule"] == "T.1"
+    not_there = act(client, game, c, {"type": "draw", "seat": "D"})
+    assert not_there.status_code == 403
+
+    played = act(client, game, a, {"type": "play", "seat": "A", "card": hand[0]})
+    assert played.status_code == 201
+    seen_by_c = get(client, game, "/events?after=3", c)["events"]
+    assert seen_by_c[0]["data"]["card"] == hand[0]  # played face up: public
+    # the table records for any seat of the game
+    passed = act(client, game, game["table_token"], {"type": "end_turn", "seat": "A"})
+    assert passed.status_code == 201
+    assert get(client, game, "/state", c)["active_seat"] == "B"
+    state = get(client, game, "/state", c)
+    assert state["seats"]["A"]["table"][0]["id"] == hand[0]
+    assert state["seats"]["A"]["hand_count"] == 1 and "hand" not in state["seats"]["A"]
+    assert state["seats"]["A"]["points"] >= 1
+
+
+def test_a_game_ends_with_a_winner_and_takes_no_more_actions(client: FlaskClient) -> None:
+    spec = trio_spec(deck_size=4)
+    for seat in spec["seats"]:
+        seat["deck"] = [trio_card(f"Big {seat['seat']}{i}", points=TARGET) for i in range(4)]
+    game = create(client, spec)
+    table = game["table_token"]
+    assert act(client, game, table, {"type": "draw", "seat": "A"}).status_code == 201
+    card = judge_view(client, game)["seats"]["A"]["hand"][0]["id"]
+    won = act(client, game, table, {"type": "play", "seat": "A", "card": card})
+    assert [e["type"] for e in won.get_json()["events"]] == ["TrioCardPlayed", "TrioGameWon"]
+    summary = get(client, game, "")
+    assert summary["status"] == "finished" and summary["winner"] == "A"
+    over = act(client, game, table, {"type": "end_turn", "seat": "A"})
+    assert over.status_code == 422 and over.get_json()["error"]["code"] == "command/game_over"
+    state = get(client, game, "/state")
+    assert state["winner"] == "A"
+    assert {s: v["eliminated"] for s, v in state["seats"].items()} == {
+        "A": None,
+        "B": "outscored",
+        "C": "outscored",
+    }
+
+
+def test_concessions_end_the_game_when_one_seat_is_left(client: FlaskClient) -> None:
+    game = create(client)
+    assert (
+        act(client, game, seat_token(game, "B"), {"type": "concede", "seat": "B"}).status_code
+        == 201
+    )
+    conceded = act(client, game, game["judge_token"], {"type": "concede", "seat": "A"})
+    assert conceded.status_code == 201
+    assert [e["type"] for e in conceded.get_json()["events"]] == ["TrioConceded", "TrioGameWon"]
+    assert get(client, game, "")["winner"] == "C"
+
+
+# ---------------------------------------------------------------------------- leaks
+
+
+def _secret_spec(rng: random.Random) -> dict[str, Any]:
+    spec = trio_spec(deck_size=10)
+    for seat in spec["seats"]:
+        for i, card in enumerate(seat["deck"]):
+            card["name"] = f"Secret{seat['seat']}{i:02d}x{rng.getrandbits(40):010x}"
+            card["text"] = ""
+    return spec
+
+
+def _everything(client: FlaskClient, game: dict[str, Any], token: str | None) -> str:
+    """All a viewer may fetch about the game, plus an error caused on purpose."""
+    gid, h = game["game_id"], bearer(token)
+    paths = ["/state", "/events?limit=1000", "", "/timeline", "/verify"]
+    parts = [client.get(f"/api/games/{gid}{p}", headers=h).get_data(as_text=True) for p in paths]
+    timeline = client.get(f"/api/games/{gid}/timeline", headers=h).get_json()
+    last = timeline["version"]
+    parts.append(client.get(f"/api/games/{gid}/events/{last}", headers=h).get_data(as_text=True))
+    for turn in timeline["turns"]:
+        parts.append(client.get(f"/api/games/{gid}/turns/{turn}", headers=h).get_data(as_text=True))
+    for fmt in FORMATS:
+        export = client.get(f"/api/games/{gid}/export?format={fmt}", headers=h)
+        parts.append(export.get_data(as_text=True))
+    if token is not None:
+        state = client.get(
+            f"/api/games/{gid}/state", headers=bearer(game["judge_token"])
+        ).get_json()
+        viewer = client.get(f"/api/games/{gid}/state", headers=h).get_json()["viewer"]
+        for seat, view in state["seats"].items():
+            for card in view["hand"] if seat != viewer else []:
+                bad = {"type": "play", "seat": viewer, "card": card["id"]}
+                parts.append(act(client, game, token, bad).get_data(as_text=True))
+    return "\n".join(parts)
+
+
+@settings(
+    max_examples=4,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_no_card_hidden_in_a_seat_reaches_another_seat_or_a_spectator(
+    app: Flask, seed: int
+) -> None:
+    rng = random.Random(seed)
+    client = app.test_client()
+    game = create(client, _secret_spec(rng))
+    names = {c["id"]: c["name"] for s in SEATS for c in game["seats"][s]["cards"]}
+    owner = {c["id"]: s for s in SEATS for c in game["seats"][s]["cards"]}
+    hidden_seen = 0
+    for _ in range(6):
+        play_out(client, game, rng, 4)
+        state = judge_view(client, game)
+        public = {c["id"] for v in state["seats"].values() for c in v["table"]}
+        hidden_seen += sum(len(v["hand"]) + v["deck_count"] for v in state["seats"].values())
+        for viewer in (*SEATS, "spectator"):
+            token = seat_token(game, viewer) if viewer in SEATS else None
+            text = _everything(client, game, token)
+            for cid, name in names.items():
+                if cid in public or owner[cid] == viewer:
+                    continue
+                assert cid not in text, f"{viewer} sees the id of {owner[cid]}'s hidden {name}"
+                assert name not in text, f"{viewer} sees the name of {owner[cid]}'s hidden {name}"
+        if state["status"] == "finished":
+            break
+    assert hidden_seen  # the property did exercise hidden cards
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def test_replay_at_a_version_as_a_viewer_by_turn_and_as_a_timeline(client: FlaskClient) -> None:
+    game = create(client)
+    a, table, judge = seat_token(game, "A"), game["table_token"], game["judge_token"]
+    act(client, game, a, {"type": "draw", "seat": "A"})  # v2
+    hand = judge_view(client, game)["seats"]["A"]["hand"]
+    act(client, game, a, {"type": "play", "seat": "A", "card": hand[0]["id"]})  # v3
+    act(client, game, a, {"type": "draw", "seat": "A"}, {"type": "end_turn", "seat": "A"})  # v5
+    act(client, game, table, {"type": "draw", "seat": "B"}, {"type": "end_turn", "seat": "B"})
+
+    at2 = get(client, game, "/state?at=2", judge)
+    assert at2["version"] == 2 and at2["seats"]["A"]["hand"] == hand
+    played = get(client, game, "/state?at=3", judge)["seats"]["A"]["table"]
+    assert [(c["id"], c["face"]) for c in played] == [(hand[0]["id"], "up")]
+    as_b = get(client, game, "/state?at=2&as=B", judge)
+    assert as_b["viewer"] == "B" and "hand" not in as_b["seats"]["A"]
+    assert hand[0]["id"] not in json.dumps(as_b)
+    assert get(client, game, "/state?as=C", table)["viewer"] == "C"
+    forbidden = client.get(
+        f"/api/games/{game['game_id']}/state?as=A", headers=bearer(seat_token(game, "B"))
+    )
+    assert forbidden.status_code == 403
+    assert forbidden.get_json()["error"]["code"] == "auth/forbidden_view"
+
+    timeline = get(client, game, "/timeline", judge)
+    assert timeline["version"] == 7
+    assert [e["type"] for e in timeline["timeline"]][:3] == [
+        "TrioGameCreated",
+        "TrioCardDrawn",
+        "TrioCardPlayed",
+    ]
+    assert {p["active"] for p in timeline["series"]} >= {"A", "B"}
+    assert set(timeline["series"][-1]) >= {"A", "B", "C"}
+    assert set(timeline["turns"]) == {"1", "2", "3"}  # a turn starts with the event passing it
+    turn = get(client, game, "/turns/2", judge)
+    assert [e["type"] for e in turn["events"]] == ["TrioTurnPassed", "TrioCardDrawn"]
+    assert turn["before"]["active_seat"] == "A" and turn["after"]["active_seat"] == "B"
+    detail = get(client, game, "/events/3", seat_token(game, "C"))
+    assert detail["event"]["data"]["card"] == hand[0]["id"]
+    assert detail["state"]["seats"]["A"]["table"][0]["name"] == hand[0]["name"]
+    hidden = get(client, game, "/events/2", seat_token(game, "C"))
+    assert hidden["event"]["data"]["card"] is None
+
+
+# ---------------------------------------------------------------------------- export, import
+
+
+def test_every_export_format_and_an_import_round_trip(client: FlaskClient) -> None:
+    game = create(client)
+    play_out(client, game, random.Random(7), 30)
+    judge = game["judge_token"]
+    for fmt, media in FORMATS.items():
+        for token in (judge, seat_token(game, "B"), None):
+            response = client.get(
+                f"/api/games/{game['game_id']}/export?format={fmt}", headers=bearer(token)
+            )
+            body = response.get_data(as_text=True)
+            assert response.status_code == 200, (fmt, body[:300])
+            assert response.headers["Content-Type"] == media
+            assert body.strip()
+    exported = client.get(
+        f"/api/games/{game['game_id']}/export?format=json", headers=bearer(judge)
+    ).get_data()
+    assert [s["seat"] for s in json.loads(exported)["seats"]] == list(SEATS)
+
+    state_before = judge_view(client, game)
+    # importing it where it already is is refused whole (its id is taken); importing it into
+    # another server is the next test
+    again = client.post(
+        "/api/games/import",
+        data=exported,
+        content_type="application/json",
+        headers=bearer(ORGANIZER_TOKEN),
+    )
+    assert again.status_code == 409, again.get_json()
+    verify = get(client, game, "/verify")
+    assert verify["ok"] is True and verify["checked"] == state_before["version"]
+
+
+def test_an_exported_trio_game_imports_into_another_server(
+    app: Flask, client: FlaskClient, tmp_path: Any
+) -> None:
+    from api.app import create_app
+
+    game = create(client)
+    play_out(client, game, random.Random(11), 40)
+    judge = game["judge_token"]
+    before = judge_view(client, game)
+    for fmt in ("json", "ndjson"):
+        exported = client.get(
+            f"/api/games/{game['game_id']}/export?format={fmt}", headers=bearer(judge)
+        ).get_data()
+        other = create_app(
+            {
+                "TESTING": True,
+                "INSTANCE_PATH": str(tmp_path / fmt),
+                "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
+                "MUNCHLOG_DATABASE_URL": str(tmp_path / f"{fmt}.sqlite"),
+            }
+        )
+        try:
+            there = other.test_client()
+            response = there.post(
+                "/api/games/import",
+                data=exported,
+                content_type="application/json",
+                headers=bearer(ORGANIZER_TOKEN),
+            )
+            assert response.status_code == 201, response.get_json()
+            body = response.get_json()
+            assert body["game_id"] == game["game_id"] and set(body["seats"]) == set(SEATS)
+            state = there.get(
+                f"/api/games/{body['game_id']}/state", headers=bearer(body["judge_token"])
+            ).get_json()
+            assert state == before
+            assert there.get(f"/api/games/{body['game_id']}/verify").get_json()["ok"] is True
+            seat_c = there.get(
+                f"/api/games/{body['game_id']}/state", headers=bearer(body["seats"]["C"]["token"])
+            ).get_json()
+            assert seat_c["viewer"] == "C"
+        finally:
+            other.extensions["munchlog"].close()
