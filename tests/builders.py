@@ -146,6 +146,20 @@ def cmd(kind: str, seat: str, **fields: Any) -> Command:
     return {"type": kind, "seat": seat, **fields}
 
 
+def attack_revealed(seat: str, card: str, gold: int, defenders: Sequence[str] = ()) -> list[Command]:
+    """A fight up to the reveal: ``seat`` attacks with ``card`` and ``gold``; the opponent faces,
+    commits ``defenders`` (if any) and declares ready; ``seat`` reveals."""
+    defender = other(seat)
+    commit = [cmd("commit", defender, cards=list(defenders))] if defenders else []
+    return [
+        cmd("attack", seat, card=card, gold=gold),
+        cmd("face", defender),
+        *commit,
+        cmd("ready", defender),
+        cmd("reveal", seat),
+    ]
+
+
 def types(events: Iterable[ev.Event]) -> list[str]:
     return [e.type for e in events]
 
@@ -272,6 +286,13 @@ def started_game(
         state, more = draw_card(state, first)
         events += more
     return state, events
+
+
+def resolving(seat: str = "A", **game_options: Any) -> State:
+    """A munchkining (see :func:`started_game`), with ``seat``'s Hero ability (zap) on the stack."""
+    s, _ = started_game(**game_options)
+    s, _ = play(s, cmd("activate", seat, card=hero(s, seat), costs={"zap": True}))
+    return s
 
 
 def draw_card(state: State, seat: str) -> tuple[State, list[ev.Event]]:

@@ -8,6 +8,7 @@ from domain import ImpossibleCommand
 from domain.ccg import events as ev
 from tests.builders import (
     RS,
+    attack_revealed,
     cmd,
     give,
     hero,
@@ -15,6 +16,7 @@ from tests.builders import (
     of_type,
     play,
     prime_deck,
+    resolving,
     started_game,
     types,
     with_damage,
@@ -52,11 +54,9 @@ def test_a_player_who_must_draw_from_an_empty_deck_is_eliminated_at_the_draw_ste
 
 
 def test_both_heroes_falling_to_one_ability_is_a_draw_checked_when_it_resolves() -> None:
-    s, _ = started_game()
-    s = with_damage(s, "A", 19)  # Orc Warrior, life 20
+    s = with_damage(resolving(), "A", 19)  # Orc Warrior, life 20
     s = with_damage(s, "B", 17)  # Gnome Thief, life 18
     a = hero(s, "A")
-    s, _ = play(s, cmd("activate", "A", card=a, costs={"zap": True}))
     s, events = play(
         s,
         cmd("damage", "A", source=a, target="B", amount=1),
@@ -75,13 +75,7 @@ def test_a_caught_cheater_can_lose_to_its_own_bluff() -> None:
     s, _ = started_game()
     s = with_damage(s, "A", 19)
     s, sword = give(s, "A", "Sample Rusty Sword")
-    s, events = play(
-        s,
-        cmd("attack", "A", card=sword, gold=0),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-    )
+    s, events = play(s, *attack_revealed("A", sword, 0))
     assert types(events)[-3:] == ["PlayerEliminated", "FightEnded", "GameEnded"]
     assert (s["winner"], s["fight"]) == ("B", None)
 

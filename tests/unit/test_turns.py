@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
+
 from domain.ccg import events as ev
 from tests.builders import (
     RS,
+    State,
     add_gold,
     cmd,
     damage,
@@ -47,20 +52,20 @@ def test_cooldown_raises_the_level_and_refills_the_purse_up_to_it() -> None:
     assert (s["seats"]["A"]["level"], s["seats"]["A"]["gold"]) == (2, 2)
 
 
-def test_cooldown_never_reduces_a_purse_above_the_level() -> None:
-    s, _ = started_game()
-    s = add_gold(s, "A", 9)
+@pytest.mark.parametrize(
+    ("position", "skipped", "key"),
+    [
+        pytest.param(lambda s: add_gold(s, "A", 9), "GoldRefilled", "gold", id="purse_of_10"),
+        pytest.param(lambda s: with_level(s, "A", 10), "LevelIncreased", "level", id="level_10"),
+    ],
+)
+def test_cooldown_never_reduces_a_purse_above_the_level_and_the_level_stops_at_10(
+    position: Callable[[State], State], skipped: str, key: str
+) -> None:
+    s = position(started_game()[0])
     s, events = play(s, cmd("end_turn", "A"))
-    assert "GoldRefilled" not in types(events)
-    assert s["seats"]["A"]["gold"] == 10
-
-
-def test_the_level_stops_at_10() -> None:
-    s, _ = started_game()
-    s = with_level(s, "A", 10)
-    s, events = play(s, cmd("end_turn", "A"))
-    assert "LevelIncreased" not in types(events)
-    assert s["seats"]["A"]["level"] == 10
+    assert skipped not in types(events)
+    assert s["seats"]["A"][key] == 10
 
 
 def test_the_unzap_step_unzaps_only_the_active_players_cards() -> None:
