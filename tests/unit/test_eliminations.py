@@ -9,6 +9,7 @@ from domain.ccg import events as ev
 from tests.builders import (
     RS,
     attack_revealed,
+    bleeding,
     cmd,
     give,
     hero,
@@ -91,14 +92,7 @@ def test_conceding_eliminates_the_player() -> None:
 def test_bleeding_can_eliminate_in_the_reckoning_before_the_unstash() -> None:
     s, _ = started_game()
     s = with_damage(s, "B", 17)
-    s, curse = give(s, "A", "Sample Cursed Bandage")
-    b = hero(s, "B")
-    s, _ = play(
-        s,
-        cmd("play", "A", card=curse, gold=1, targets=[b]),
-        cmd("stick", "A", source=curse, card=curse, target=b),
-        cmd("resolve", "A"),
-    )
+    s, _ = bleeding(s)
     s, events = play(s, cmd("end_turn", "A"))
     assert types(events)[-3:] == ["DamageDealt", "PlayerEliminated", "GameEnded"]
     assert "StashUnstashed" not in types(events)

@@ -11,6 +11,7 @@ from tests.builders import (
     RS,
     State,
     add_gold,
+    bleeding,
     cmd,
     damage,
     give,
@@ -90,10 +91,7 @@ def test_the_unstash_step_returns_face_up_and_face_down_cards_to_the_hand() -> N
 
 def test_bleeding_deals_its_damage_in_the_victims_reckoning() -> None:
     s, _ = started_game()
-    s, curse = give(s, "A", "Sample Cursed Bandage")
-    s, _ = play(s, cmd("play", "A", card=curse, gold=1, targets=[hero(s, "B")]))
-    s, _ = play(s, cmd("stick", "A", source=curse, card=curse, target=hero(s, "B")))
-    s, _ = play(s, cmd("resolve", "A"))
+    s, curse = bleeding(s)
     assert s["cards"][curse]["zone"] == "stuck"
     s, events = next_turn(s, draw=False)
     bleed = [d for d in of_type(events, ev.DamageDealt) if d.source == curse]
