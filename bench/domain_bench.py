@@ -35,10 +35,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.builders import RS, RandomGame, State, all_legal, random_policy
+from bench.long_game import ability_loop, loop_due, peaceful
+from tests.builders import RS, RandomGame, random_policy
 
 Command = dict[str, Any]
-Options = list[tuple[str, Command]]
 BUCKETS: list[tuple[str, int, int]] = [
     ("0-100", 0, 100),
     ("100-300", 100, 300),
@@ -95,28 +95,6 @@ def random_games(games: int, seed: int) -> list[dict[int, float]]:
     return samples
 
 
-HARMFUL = {"concede", "damage", "allocate", "face", "cancel"}
-
-
-def peaceful(options: Options, state: State) -> Options:
-    """Legal commands that cannot damage a Hero (see the module docstring)."""
-    out = []
-    for seat, c in options:
-        kind = c["type"]
-        if kind in HARMFUL:
-            continue
-        if kind == "play" and c.get("targets"):
-            continue  # Curses (Bleeding)
-        if kind == "attack":
-            defender = "B" if seat == "A" else "A"
-            if state["seats"][defender]["marker"] != "run_away":
-                continue
-        if kind == "run_away" and state["seats"][seat]["marker"] != "run_away":
-            continue
-        out.append((seat, c))
-    return out
-
-
 def long_game(seed: int, loops: int) -> tuple[RandomGame, Timer]:
     game = RandomGame(seed=seed, policy=random_policy(0.0), max_events=10**9)
     rng = random.Random(seed)
@@ -124,29 +102,12 @@ def long_game(seed: int, loops: int) -> tuple[RandomGame, Timer]:
     looped_turn = -1
     while not game.finished:
         s = game.state
-        active = s["active"]
-        if (
-            s["status"] == "playing"
-            and s["phase"] == "munchkining"
-            and s["fight"] is None
-            and not s["stack"]
-            and looped_turn != s["turn"]
-        ):
+        if loop_due(s, looped_turn):
             looped_turn = s["turn"]
-            hero = s["seats"][active]["hero"]
-            for _ in range(loops):
-                timer.run(game, active, {"type": "activate", "seat": active, "card": hero})
-                timer.run(
-                    game,
-                    active,
-                    {"type": "take_gold", "seat": active, "source": hero, "amount": 1},
-                )
-                timer.run(game, active, {"type": "resolve", "seat": active})
+            for command in ability_loop(s, loops):
+                timer.run(game, s["active"], command)
             continue
-        options = peaceful(all_legal(s), s)
-        if not options:  # only harmful choices left: take the first legal one
-            options = [o for o in all_legal(s) if o[1]["type"] != "concede"]
-        seat, command = rng.choice(options)
+        seat, command = rng.choice(peaceful(s))
         if command["type"] == "attack":
             command = {**command, "salt": f"{rng.getrandbits(128):032x}"}
         timer.run(game, seat, command)

@@ -45,30 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from api.app import create_app
 from api.demo import demo_spec
-from domain import find_ruleset
+from bench.long_game import ability_loop, loop_due, peaceful
 
-RS = find_ruleset("munchkin-ccg")
 ORGANIZER = "bench-organizer"
-HARMFUL = {"concede", "damage", "allocate", "face", "cancel"}
-
-
-def peaceful(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Legal commands that cannot damage a Hero (as ``bench/domain_bench.py``)."""
-    out = []
-    for seat in ("A", "B"):
-        for c in RS.legal_commands(state, seat):
-            kind = c["type"]
-            if kind in HARMFUL or (kind == "play" and c.get("targets")):
-                continue
-            defender = "B" if seat == "A" else "A"
-            if kind == "attack" and state["seats"][defender]["marker"] != "run_away":
-                continue
-            if kind == "run_away" and state["seats"][seat]["marker"] != "run_away":
-                continue
-            out.append(c)
-    if not out:
-        out = [c for s in ("A", "B") for c in RS.legal_commands(state, s) if c["type"] != "concede"]
-    return out
 
 
 def record_long_game(app: Any, seed: int, events: int, loops: int) -> tuple[str, str]:
@@ -78,34 +57,16 @@ def record_long_game(app: Any, seed: int, events: int, loops: int) -> tuple[str,
     gid = started.game_id
     rng = random.Random(seed)
     looped = -1
-
     while True:
         state = log.game(gid).state
         if state["status"] == "finished" or state["version"] >= events:
             break
-        active = state["active"]
-        if (
-            state["status"] == "playing"
-            and state["phase"] == "munchkining"
-            and state["fight"] is None
-            and not state["stack"]
-            and looped != state["turn"]
-        ):
+        if loop_due(state, looped):
             looped = state["turn"]
-            hero = state["seats"][active]["hero"]
-            batch = [
-                action
-                for _ in range(loops)
-                for action in (
-                    {"type": "activate", "seat": active, "card": hero},
-                    {"type": "take_gold", "seat": active, "source": hero, "amount": 1},
-                    {"type": "resolve", "seat": active},
-                )
-            ]
-            log.record(gid, batch, actor="table")
+            log.record(gid, ability_loop(state, loops), actor="table")
             continue
-        command = {k: v for k, v in rng.choice(peaceful(state)).items() if k != "salt"}
-        log.record(gid, [command], actor="table")
+        _, command = rng.choice(peaceful(state))
+        log.record(gid, [{k: v for k, v in command.items() if k != "salt"}], actor="table")
     return str(gid), started.tokens["judge"]
 
 

@@ -146,6 +146,22 @@ def cmd(kind: str, seat: str, **fields: Any) -> Command:
     return {"type": kind, "seat": seat, **fields}
 
 
+def attack_revealed(
+    seat: str, card: str, gold: int, defenders: Sequence[str] = ()
+) -> list[Command]:
+    """A fight up to the reveal: ``seat`` attacks with ``card`` and ``gold``; the opponent faces,
+    commits ``defenders`` (if any) and declares ready; ``seat`` reveals."""
+    defender = other(seat)
+    commit = [cmd("commit", defender, cards=list(defenders))] if defenders else []
+    return [
+        cmd("attack", seat, card=card, gold=gold),
+        cmd("face", defender),
+        *commit,
+        cmd("ready", defender),
+        cmd("reveal", seat),
+    ]
+
+
 def types(events: Iterable[ev.Event]) -> list[str]:
     return [e.type for e in events]
 
@@ -272,6 +288,27 @@ def started_game(
         state, more = draw_card(state, first)
         events += more
     return state, events
+
+
+def resolving(seat: str = "A", **game_options: Any) -> State:
+    """A munchkining (see :func:`started_game`), with ``seat``'s Hero ability (zap) on the stack."""
+    s, _ = started_game(**game_options)
+    s, _ = play(s, cmd("activate", seat, card=hero(s, seat), costs={"zap": True}))
+    return s
+
+
+def bleeding(state: State, seat: str = "A") -> tuple[State, str]:
+    """``seat`` plays a Cursed Bandage (Bleeding 1) on the opponent's Hero, sticks it there and
+    resolves it; returns the state and the Curse."""
+    s, curse = give(state, seat, "Sample Cursed Bandage")
+    target = hero(s, other(seat))
+    s, _ = play(
+        s,
+        cmd("play", seat, card=curse, gold=1, targets=[target]),
+        cmd("stick", seat, source=curse, card=curse, target=target),
+        cmd("resolve", seat),
+    )
+    return s, curse
 
 
 def draw_card(state: State, seat: str) -> tuple[State, list[ev.Event]]:

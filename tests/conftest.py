@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,21 +65,32 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str
 
 
 @pytest.fixture
-def app(backend: dict[str, Any], tmp_path: Path) -> Iterator[Flask]:
+def make_app(backend: dict[str, Any], tmp_path: Path) -> Iterator[Callable[[], Flask]]:
+    """Make apps on this test's store (each one like another server process); closed at teardown."""
     from api.app import create_app
 
-    app = create_app(
-        {
+    made: list[Flask] = []
+
+    def make() -> Flask:
+        config = {
             "TESTING": True,
             "INSTANCE_PATH": str(tmp_path / "instance"),
             "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
             **backend,
         }
-    )
+        made.append(create_app(config))
+        return made[-1]
+
     try:
-        yield app
+        yield make
     finally:
-        app.extensions["munchlog"].close()
+        for app in reversed(made):
+            app.extensions["munchlog"].close()
+
+
+@pytest.fixture
+def app(make_app: Callable[[], Flask]) -> Flask:
+    return make_app()
 
 
 @pytest.fixture

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,26 +19,15 @@ from flask import Flask
 
 from domain import find_ruleset
 from domain.envelope import verify_records
-from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state, post_actions
+from tests.api.helpers import bearer, create_game, judge_state, post_actions
+
+RS = find_ruleset("munchkin-ccg")
 
 
 @pytest.fixture
-def twin(backend: dict[str, Any], tmp_path: Path) -> Iterator[Flask]:
+def twin(make_app: Callable[[], Flask]) -> Flask:
     """A second app (another worker process) on the same store as ``app``."""
-    from api.app import create_app
-
-    other = create_app(
-        {
-            "TESTING": True,
-            "INSTANCE_PATH": str(tmp_path / "instance"),
-            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
-            **backend,
-        }
-    )
-    try:
-        yield other
-    finally:
-        other.extensions["munchlog"].close()
+    return make_app()
 
 
 def _warm(app: Flask, game: dict[str, Any]) -> None:
@@ -50,10 +38,17 @@ def _warm(app: Flask, game: dict[str, Any]) -> None:
     assert response.status_code == 200
 
 
+def _game_cached_by_both(app: Flask, twin: Flask) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A new game, loaded into both apps' caches; with its judge's state."""
+    game = create_game(app.test_client())
+    _warm(app, game)
+    _warm(twin, game)
+    return game, judge_state(app.test_client(), game)
+
+
 def test_batches_alternating_between_two_workers_all_land_in_order(app: Flask, twin: Flask) -> None:
     game = create_game(app.test_client())
     gid = game["game_id"]
-    rs = find_ruleset("munchkin-ccg")
     rng = random.Random(7)
     workers = [app, twin]
     for worker in workers:
@@ -61,7 +56,7 @@ def test_batches_alternating_between_two_workers_all_land_in_order(app: Flask, t
     versions = [1]
     for step in range(40):
         state = judge_state(app.test_client(), game)
-        options = [c for s in ("A", "B") for c in rs.legal_commands(state, s)]
+        options = [c for s in ("A", "B") for c in RS.legal_commands(state, s)]
         options = [c for c in options if c["type"] != "concede"]
         if not options:
             break
@@ -93,13 +88,9 @@ def test_batches_alternating_between_two_workers_all_land_in_order(app: Flask, t
 def test_a_stale_expected_version_is_refused_even_where_the_cache_agrees_with_it(
     app: Flask, twin: Flask
 ) -> None:
-    game = create_game(app.test_client())
+    game, state = _game_cached_by_both(app, twin)
     gid = game["game_id"]
-    rs = find_ruleset("munchkin-ccg")
-    _warm(app, game)
-    _warm(twin, game)
-    state = judge_state(app.test_client(), game)
-    first, second = rs.legal_commands(state, "A")[0], rs.legal_commands(state, "B")[0]
+    first, second = RS.legal_commands(state, "A")[0], RS.legal_commands(state, "B")[0]
     won = post_actions(twin.test_client(), gid, game["table_token"], [first])
     assert won.status_code == 201
     now = won.get_json()["version"]
@@ -115,13 +106,9 @@ def test_a_stale_expected_version_is_refused_even_where_the_cache_agrees_with_it
 
 
 def test_a_command_is_refused_only_if_the_fresh_game_refuses_it(app: Flask, twin: Flask) -> None:
-    game = create_game(app.test_client())
+    game, state = _game_cached_by_both(app, twin)
     gid = game["game_id"]
-    rs = find_ruleset("munchkin-ccg")
-    _warm(app, game)
-    _warm(twin, game)
-    state = judge_state(app.test_client(), game)
-    command = rs.legal_commands(state, "A")[0]  # A's opening hand: legal once
+    command = RS.legal_commands(state, "A")[0]  # A's opening hand: legal once
 
     assert post_actions(twin.test_client(), gid, game["table_token"], [command]).status_code == 201
     now = app.extensions["munchlog"].current_version(uuid.UUID(gid))
@@ -134,15 +121,15 @@ def test_a_command_is_refused_only_if_the_fresh_game_refuses_it(app: Flask, twin
     rng = random.Random(3)
     for _ in range(30):
         stale = judge_state(app.test_client(), game)  # reads the log; app's cache stays behind
-        options = [c for s in ("A", "B") for c in rs.legal_commands(stale, s)]
+        options = [c for s in ("A", "B") for c in RS.legal_commands(stale, s)]
         step = rng.choice([c for c in options if c["type"] != "concede"])
         assert post_actions(twin.test_client(), gid, game["table_token"], [step]).status_code == 201
         fresh = judge_state(app.test_client(), game)
         newly_legal = [
             c
             for s in ("A", "B")
-            for c in rs.legal_commands(fresh, s)
-            if c["type"] != "concede" and not _legal(rs, stale, c)
+            for c in RS.legal_commands(fresh, s)
+            if c["type"] != "concede" and not _legal(stale, c)
         ]
         if newly_legal:
             ok = post_actions(app.test_client(), gid, game["table_token"], [newly_legal[0]])
@@ -152,11 +139,11 @@ def test_a_command_is_refused_only_if_the_fresh_game_refuses_it(app: Flask, twin
     pytest.fail("no command became legal through the other worker's batch")
 
 
-def _legal(rs: Any, state: dict[str, Any], command: dict[str, Any]) -> bool:
+def _legal(state: dict[str, Any], command: dict[str, Any]) -> bool:
     from domain.errors import DomainError
 
     try:
-        rs.decide(state, dict(command))
+        RS.decide(state, dict(command))
     except DomainError:
         return False
     return True

@@ -40,22 +40,16 @@ from tests.builders import (
     records,
 )
 
-settings.register_profile(
-    "default",
-    derandomize=True,
-    database=None,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "heavy",
-    derandomize=False,
-    database=None,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+# The two profiles differ only in whether the examples are random (see the module docstring).
+for name, derandomize in (("default", True), ("heavy", False)):
+    settings.register_profile(
+        name,
+        derandomize=derandomize,
+        database=None,
+        deadline=None,
+        print_blob=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
 PROFILE = os.environ.get("MUNCHLOG_HYPOTHESIS", "default")
 settings.load_profile(PROFILE)
 SCALE = 10 if PROFILE == "heavy" else 1

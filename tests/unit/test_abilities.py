@@ -8,17 +8,29 @@ from domain import RuleViolation
 from domain.ccg import events as ev
 from tests.builders import (
     RS,
+    State,
     add_gold,
+    attack_revealed,
     cmd,
     damage,
     give,
     hero,
     of_type,
     play,
+    resolving,
     started_game,
     types,
     zone_of,
 )
+
+
+def horde_revealed() -> tuple[State, str]:
+    """A attacks with a Goblin Horde, paying its cost of 2; B faces and is ready; A reveals."""
+    s, _ = started_game()
+    s, horde = give(s, "A", "Sample Goblin Horde")
+    s = add_gold(s, "A", 1)
+    s, _ = play(s, *attack_revealed("A", horde, 2))
+    return s, horde
 
 
 def test_activating_pays_the_costs_and_puts_the_ability_on_the_stack() -> None:
@@ -38,9 +50,8 @@ def test_activating_pays_the_costs_and_puts_the_ability_on_the_stack() -> None:
 
 
 def test_effects_are_recorded_while_the_ability_resolves_then_it_leaves_the_stack() -> None:
-    s, _ = started_game()
+    s = resolving()
     a = hero(s, "A")
-    s, _ = play(s, cmd("activate", "A", card=a, costs={"zap": True}))
     s, events = play(
         s,
         cmd("damage", "A", source=a, target="B", amount=1),
@@ -124,17 +135,7 @@ def test_give_blood_is_paid_with_damage_on_the_players_own_hero() -> None:
 
 
 def test_both_players_must_pass_again_after_any_action_in_a_window() -> None:
-    s, _ = started_game()
-    s, horde = give(s, "A", "Sample Goblin Horde")
-    s = add_gold(s, "A", 1)
-    s, _ = play(
-        s,
-        cmd("attack", "A", card=horde, gold=2),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-        cmd("pass", "A"),
-    )
+    s, _ = play(horde_revealed()[0], cmd("pass", "A"))
     assert s["window"]["passed"] == ["A"]
     s, _ = play(s, cmd("activate", "B", card=hero(s, "B"), costs={"zap": True}))
     assert s["window"]["passed"] == []
@@ -143,18 +144,8 @@ def test_both_players_must_pass_again_after_any_action_in_a_window() -> None:
 
 
 def test_the_attacker_may_activate_the_hired_monster_in_the_hire_window() -> None:
-    s, _ = started_game()
-    s, horde = give(s, "A", "Sample Goblin Horde")
-    s = add_gold(s, "A", 1)
-    s, _ = play(
-        s,
-        cmd("attack", "A", card=horde, gold=2),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-        cmd("pass", "A"),
-        cmd("pass", "B"),
-    )
+    s, horde = horde_revealed()
+    s, _ = play(s, cmd("pass", "A"), cmd("pass", "B"))
     assert {"type": "activate", "seat": "A", "card": horde} in RS.legal_commands(s, "A")
     s, _ = play(s, cmd("activate", "A", card=horde))
     s, _ = play(s, cmd("damage", "A", source=horde, target="B", amount=1), cmd("resolve", "A"))

@@ -8,24 +8,18 @@ from domain import RuleViolation
 from domain.ccg import events as ev
 from tests.builders import (
     RS,
-    State,
     cmd,
     damage,
     give,
     hero,
     of_type,
     play,
+    resolving,
     started_game,
     types,
     with_damage,
     zone_of,
 )
-
-
-def resolving(seat: str = "A") -> State:
-    s, _ = started_game()
-    s, _ = play(s, cmd("activate", seat, card=hero(s, seat), costs={"zap": True}))
-    return s
 
 
 def test_healing_never_removes_more_damage_than_there_is() -> None:

@@ -8,6 +8,8 @@ from domain import ImpossibleCommand
 from domain.ccg import events as ev
 from tests.builders import (
     RS,
+    attack_revealed,
+    bleeding,
     cmd,
     give,
     hero,
@@ -15,6 +17,7 @@ from tests.builders import (
     of_type,
     play,
     prime_deck,
+    resolving,
     started_game,
     types,
     with_damage,
@@ -52,11 +55,9 @@ def test_a_player_who_must_draw_from_an_empty_deck_is_eliminated_at_the_draw_ste
 
 
 def test_both_heroes_falling_to_one_ability_is_a_draw_checked_when_it_resolves() -> None:
-    s, _ = started_game()
-    s = with_damage(s, "A", 19)  # Orc Warrior, life 20
+    s = with_damage(resolving(), "A", 19)  # Orc Warrior, life 20
     s = with_damage(s, "B", 17)  # Gnome Thief, life 18
     a = hero(s, "A")
-    s, _ = play(s, cmd("activate", "A", card=a, costs={"zap": True}))
     s, events = play(
         s,
         cmd("damage", "A", source=a, target="B", amount=1),
@@ -75,13 +76,7 @@ def test_a_caught_cheater_can_lose_to_its_own_bluff() -> None:
     s, _ = started_game()
     s = with_damage(s, "A", 19)
     s, sword = give(s, "A", "Sample Rusty Sword")
-    s, events = play(
-        s,
-        cmd("attack", "A", card=sword, gold=0),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-    )
+    s, events = play(s, *attack_revealed("A", sword, 0))
     assert types(events)[-3:] == ["PlayerEliminated", "FightEnded", "GameEnded"]
     assert (s["winner"], s["fight"]) == ("B", None)
 
@@ -97,14 +92,7 @@ def test_conceding_eliminates_the_player() -> None:
 def test_bleeding_can_eliminate_in_the_reckoning_before_the_unstash() -> None:
     s, _ = started_game()
     s = with_damage(s, "B", 17)
-    s, curse = give(s, "A", "Sample Cursed Bandage")
-    b = hero(s, "B")
-    s, _ = play(
-        s,
-        cmd("play", "A", card=curse, gold=1, targets=[b]),
-        cmd("stick", "A", source=curse, card=curse, target=b),
-        cmd("resolve", "A"),
-    )
+    s, _ = bleeding(s)
     s, events = play(s, cmd("end_turn", "A"))
     assert types(events)[-3:] == ["DamageDealt", "PlayerEliminated", "GameEnded"]
     assert "StashUnstashed" not in types(events)

@@ -12,6 +12,7 @@ from tests.builders import (
     WARRIOR,
     State,
     add_gold,
+    attack_revealed,
     cmd,
     damage,
     give,
@@ -29,22 +30,26 @@ BOTH_PASS = (cmd("pass", "A"), cmd("pass", "B"))
 
 
 def attack_faced(
-    s: State, monster: str, gold: int, *defenders: str, extra_gold: int = 0
+    monster: str, gold: int, *defenders: str, extra_gold: int = 0, start: State | None = None
 ) -> tuple[State, str, list[str]]:
-    """A attacks with ``monster`` and ``gold``; B faces, commits ``defenders`` (from its hoard,
-    put there first), declares ready; A reveals."""
+    """From ``start`` (default: a started game), A attacks with ``monster`` and ``gold``; B faces,
+    commits ``defenders`` (from its hoard, put there first), declares ready; A reveals."""
+    s = start if start is not None else started_game()[0]
     committed = []
     for name in defenders:
         s, cid = give(s, "B", name, "hoard")
         committed.append(cid)
     s, card = give(s, "A", monster)
     s = add_gold(s, "A", extra_gold) if extra_gold else s
-    commands = [cmd("attack", "A", card=card, gold=gold), cmd("face", "B")]
-    if committed:
-        commands.append(cmd("commit", "B", cards=committed))
-    commands += [cmd("ready", "B"), cmd("reveal", "A")]
-    s, _ = play(s, *commands)
+    s, _ = play(s, *attack_revealed("A", card, gold, committed))
     return s, card, committed
+
+
+def to_the_strike(s: State) -> tuple[State, list[ev.Event]]:
+    """Both players pass the hire window, then the strike window: the state and the strike's
+    events."""
+    s, _ = play(s, *BOTH_PASS)
+    return play(s, *BOTH_PASS)
 
 
 def test_starting_a_fight_commits_one_card_face_down_with_a_salted_commitment() -> None:
@@ -110,13 +115,7 @@ def test_a_bluff_is_caught_cheating_costs_1_damage_returns_the_gold_and_unlocks_
     assert locked.value.code == "rule/sketchy"
 
     s, sword = give(s, "A", "Sample Rusty Sword")
-    s, events = play(
-        s,
-        cmd("attack", "A", card=sword, gold=1),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-    )
+    s, events = play(s, *attack_revealed("A", sword, 1))
     assert types(events)[-7:] == [
         "AttackCardRevealed",
         "CheatingChecked",
@@ -147,8 +146,7 @@ def test_a_bluff_is_caught_cheating_costs_1_damage_returns_the_gold_and_unlocks_
 
 
 def test_an_underpaid_monster_is_caught_cheating_once_both_players_pass() -> None:
-    s, _ = started_game()
-    s, horde, _ = attack_faced(s, "Sample Goblin Horde", 1)
+    s, horde, _ = attack_faced("Sample Goblin Horde", 1)
     s, events = play(s, *BOTH_PASS)
     checked = of_type(events, ev.CheatingChecked)[0]
     assert (checked.result, checked.gold, checked.cost) == ("underpaid", 1, 2)
@@ -160,15 +158,13 @@ def test_an_underpaid_monster_is_caught_cheating_once_both_players_pass() -> Non
 
 
 def test_a_cost_modified_in_the_cheat_check_window_decides_the_hire() -> None:
-    s, _ = started_game()
-    s, horde, _ = attack_faced(s, "Sample Goblin Horde", 1)
+    s, horde, _ = attack_faced("Sample Goblin Horde", 1)
     s, events = play(s, cmd("modify_cost", "B", card=horde, cost=1), *BOTH_PASS)
     assert of_type(events, ev.CheatingChecked)[0].result == "hired"
 
 
 def test_a_hire_with_overpayment_loses_all_committed_gold_to_the_stockpile() -> None:
-    s, _ = started_game()
-    s, _, _ = attack_faced(s, "Sample Plant Pot", 3, extra_gold=2)
+    s, _, _ = attack_faced("Sample Plant Pot", 3, extra_gold=2)
     assert s["seats"]["A"]["gold"] == 0
     s, hired = play(s, *BOTH_PASS)
     assert types(hired)[-2:] == ["CheatingChecked", "MonsterHired"]
@@ -181,12 +177,8 @@ def test_a_hire_with_overpayment_loses_all_committed_gold_to_the_stockpile() -> 
 
 
 def test_weapons_squish_the_monster_which_goes_to_its_owners_discard() -> None:
-    s, _ = started_game()
-    s, horde, (sword,) = attack_faced(
-        s, "Sample Goblin Horde", 2, "Sample Rusty Sword", extra_gold=1
-    )
-    s, _ = play(s, *BOTH_PASS)
-    s, events = play(s, *BOTH_PASS)
+    s, horde, (sword,) = attack_faced("Sample Goblin Horde", 2, "Sample Rusty Sword", extra_gold=1)
+    s, events = to_the_strike(s)
     assert types(events)[-5:] == [
         "HireGoldSpent",
         "DamageDealt",
@@ -208,12 +200,10 @@ def test_weapons_squish_the_monster_which_goes_to_its_owners_discard() -> None:
 
 
 def test_monster_damage_is_reduced_by_defense_and_allocated_across_allies() -> None:
-    s, _ = started_game()
     s, brute, (squire, weasel) = attack_faced(
-        s, "Sample Axe Brute", 3, "Sample Loyal Squire", "Sample Trained Weasel", extra_gold=2
+        "Sample Axe Brute", 3, "Sample Loyal Squire", "Sample Trained Weasel", extra_gold=2
     )
-    s, _ = play(s, *BOTH_PASS)
-    s, struck = play(s, *BOTH_PASS)
+    s, struck = to_the_strike(s)
     assert types(struck)[-1] == "HireGoldSpent", "the defender now splits 5 - 1 defense = 4"
     options = [c for c in RS.legal_commands(s, "B") if c["type"] == "allocate"]
     assert all(sum(c["damage"].values()) == 4 for c in options) and options
@@ -231,38 +221,32 @@ def test_monster_damage_is_reduced_by_defense_and_allocated_across_allies() -> N
 
 
 def test_an_ally_is_squished_when_its_damage_equals_its_life() -> None:
-    s, _ = started_game()
-    s, _, (squire,) = attack_faced(s, "Sample Goblin Horde", 2, "Sample Loyal Squire", extra_gold=1)
-    s, _ = play(s, *BOTH_PASS, *BOTH_PASS)
+    s, _, (squire,) = attack_faced("Sample Goblin Horde", 2, "Sample Loyal Squire", extra_gold=1)
+    s, _ = to_the_strike(s)
     s, events = play(s, cmd("allocate", "B", damage={squire: 2}))
     assert zone_of(s, squire) == "discard"
     assert [x.card for x in of_type(events, ev.CardSquished)] == [squire]
 
 
 def test_defense_without_allies_reduces_the_damage_on_the_hero() -> None:
-    s, _ = started_game()
-    s, _, _ = attack_faced(s, "Sample Goblin Horde", 2, "Sample Leather Armor", extra_gold=1)
-    s, _ = play(s, *BOTH_PASS)
-    s, events = play(s, *BOTH_PASS)
+    s, _, _ = attack_faced("Sample Goblin Horde", 2, "Sample Leather Armor", extra_gold=1)
+    s, events = to_the_strike(s)
     dealt = of_type(events, ev.DamageDealt)
     assert [(d.target, d.amount, d.reduced_by_defense) for d in dealt] == [(hero(s, "B"), 2, 1)]
     assert damage(s, "B") == 2
 
 
 def test_defense_above_the_monsters_power_deals_nothing() -> None:
-    s, _ = started_game()
-    s, _, _ = attack_faced(s, "Sample Plant Pot", 1, "Sample Leather Armor")
-    s, _ = play(s, *BOTH_PASS, *BOTH_PASS)
+    s, _, _ = attack_faced("Sample Plant Pot", 1, "Sample Leather Armor")
+    s, _ = to_the_strike(s)
     assert damage(s, "B") == 0
 
 
 def test_a_surviving_monster_is_stashed_face_up_with_its_damage_until_its_owners_unstash() -> None:
-    s, _ = started_game()
     s, dragon, (sword,) = attack_faced(
-        s, "Sample Potted Dragon", 5, "Sample Rusty Sword", extra_gold=4
+        "Sample Potted Dragon", 5, "Sample Rusty Sword", extra_gold=4
     )
-    s, _ = play(s, *BOTH_PASS)
-    s, events = play(s, *BOTH_PASS)
+    s, events = to_the_strike(s)
     stashed = of_type(events, ev.MonsterStashedFaceUp)
     assert [(x.card, x.damage) for x in stashed] == [(dragon, 2)]
     assert of_type(events, ev.FightEnded)[0].outcome == "survived"
@@ -284,11 +268,9 @@ def test_a_surviving_monster_is_stashed_face_up_with_its_damage_until_its_owners
 
 
 def test_a_life_o_suction_monster_heals_its_controller_by_what_it_deals() -> None:
-    s, _ = started_game()
-    s = with_damage(s, "A", 5)
-    s, _, _ = attack_faced(s, "Sample Bloodsucker", 4, extra_gold=3)
-    s, _ = play(s, *BOTH_PASS)
-    s, events = play(s, *BOTH_PASS)
+    start = with_damage(started_game()[0], "A", 5)
+    s, _, _ = attack_faced("Sample Bloodsucker", 4, extra_gold=3, start=start)
+    s, events = to_the_strike(s)
     assert damage(s, "B") == 3
     healed = of_type(events, ev.Healed)
     assert [(h.target, h.amount) for h in healed] == [(hero(s, "A"), 3)]
@@ -296,9 +278,8 @@ def test_a_life_o_suction_monster_heals_its_controller_by_what_it_deals() -> Non
 
 
 def test_a_squished_regenerating_monster_goes_face_down_to_the_stash() -> None:
-    s, _ = started_game()
     s, dragon, _ = attack_faced(
-        s, "Sample Potted Dragon", 5, "Sample Rusty Sword", "Sample Pointy Stick", extra_gold=4
+        "Sample Potted Dragon", 5, "Sample Rusty Sword", "Sample Pointy Stick", extra_gold=4
     )
     s, _ = play(s, *BOTH_PASS)
     # 2 + 1 = 3 < life 5: add the Sword's damage by an ability to reach 5 before the strike.
@@ -310,8 +291,7 @@ def test_a_squished_regenerating_monster_goes_face_down_to_the_stash() -> None:
 
 
 def test_a_monstrous_mischief_fights_as_a_monster_with_power_and_life_x() -> None:
-    s, _ = started_game()
-    s, rock, _ = attack_faced(s, "Sample Rock in Disguise", 1)
+    s, rock, _ = attack_faced("Sample Rock in Disguise", 1)
     s, events = play(s, *BOTH_PASS)
     hired = of_type(events, ev.MonsterHired)[0]
     assert (hired.card, hired.power, hired.life) == (rock, 3, 3)
@@ -335,8 +315,7 @@ def test_defender_cards_committed_are_zapped_in_the_dmz_and_stay_zapped_after() 
 
 
 def test_removing_the_attack_card_ends_the_fight_at_once_and_returns_the_gold() -> None:
-    s, _ = started_game()
-    s, horde, _ = attack_faced(s, "Sample Goblin Horde", 2, extra_gold=1)
+    s, horde, _ = attack_faced("Sample Goblin Horde", 2, extra_gold=1)
     s, _ = play(s, *BOTH_PASS)  # hired; the hire gold is not spent yet
     gold = s["seats"]["A"]["gold"]
     s, _ = play(s, cmd("activate", "B", card=hero(s, "B"), costs={"zap": True}))
@@ -351,7 +330,6 @@ def test_removing_the_attack_card_ends_the_fight_at_once_and_returns_the_gold() 
 
 
 def test_a_defender_ready_with_nothing_committed_takes_the_whole_strike() -> None:
-    s, _ = started_game()
-    s, _, _ = attack_faced(s, "Sample Goblin Horde", 2, extra_gold=1)
-    s, _ = play(s, *BOTH_PASS, *BOTH_PASS)
+    s, _, _ = attack_faced("Sample Goblin Horde", 2, extra_gold=1)
+    s, _ = to_the_strike(s)
     assert damage(s, "B") == 3

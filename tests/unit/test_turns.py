@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
+
 from domain.ccg import events as ev
 from tests.builders import (
     RS,
+    State,
     add_gold,
+    bleeding,
     cmd,
     damage,
     give,
@@ -47,20 +53,20 @@ def test_cooldown_raises_the_level_and_refills_the_purse_up_to_it() -> None:
     assert (s["seats"]["A"]["level"], s["seats"]["A"]["gold"]) == (2, 2)
 
 
-def test_cooldown_never_reduces_a_purse_above_the_level() -> None:
-    s, _ = started_game()
-    s = add_gold(s, "A", 9)
+@pytest.mark.parametrize(
+    ("position", "skipped", "key"),
+    [
+        pytest.param(lambda s: add_gold(s, "A", 9), "GoldRefilled", "gold", id="purse_of_10"),
+        pytest.param(lambda s: with_level(s, "A", 10), "LevelIncreased", "level", id="level_10"),
+    ],
+)
+def test_cooldown_never_reduces_a_purse_above_the_level_and_the_level_stops_at_10(
+    position: Callable[[State], State], skipped: str, key: str
+) -> None:
+    s = position(started_game()[0])
     s, events = play(s, cmd("end_turn", "A"))
-    assert "GoldRefilled" not in types(events)
-    assert s["seats"]["A"]["gold"] == 10
-
-
-def test_the_level_stops_at_10() -> None:
-    s, _ = started_game()
-    s = with_level(s, "A", 10)
-    s, events = play(s, cmd("end_turn", "A"))
-    assert "LevelIncreased" not in types(events)
-    assert s["seats"]["A"]["level"] == 10
+    assert skipped not in types(events)
+    assert s["seats"]["A"][key] == 10
 
 
 def test_the_unzap_step_unzaps_only_the_active_players_cards() -> None:
@@ -85,10 +91,7 @@ def test_the_unstash_step_returns_face_up_and_face_down_cards_to_the_hand() -> N
 
 def test_bleeding_deals_its_damage_in_the_victims_reckoning() -> None:
     s, _ = started_game()
-    s, curse = give(s, "A", "Sample Cursed Bandage")
-    s, _ = play(s, cmd("play", "A", card=curse, gold=1, targets=[hero(s, "B")]))
-    s, _ = play(s, cmd("stick", "A", source=curse, card=curse, target=hero(s, "B")))
-    s, _ = play(s, cmd("resolve", "A"))
+    s, curse = bleeding(s)
     assert s["cards"][curse]["zone"] == "stuck"
     s, events = next_turn(s, draw=False)
     bleed = [d for d in of_type(events, ev.DamageDealt) if d.source == curse]

@@ -10,6 +10,7 @@ from domain.ccg import events as ev
 from projections.views import event_view, state_view
 from tests.builders import (
     State,
+    attack_revealed,
     cmd,
     game_spec,
     give,
@@ -78,13 +79,7 @@ def test_a_card_run_away_from_is_never_shown_to_the_defender() -> None:
 def test_a_card_caught_cheating_stays_known_to_both_in_the_face_down_stash() -> None:
     s, _ = started_game()
     s, sword = give(s, "A", "Sample Rusty Sword")
-    s, _ = play(
-        s,
-        cmd("attack", "A", card=sword, gold=0),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-    )
+    s, _ = play(s, *attack_revealed("A", sword, 0))
     assert state_view(s, "B")["seats"]["A"]["stash"][0]["name"] == "Sample Rusty Sword"
     assert state_view(s, "spectator")["seats"]["A"]["stash"][0]["id"] == sword
 
