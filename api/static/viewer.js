@@ -10,13 +10,16 @@
   const GAME = document.body.dataset.gameId;
   const API = "/api/games/" + GAME;
   const KEY = "munchlog-token:" + GAME;
-  const AS_ALLOWED = {
-    judge: ["judge", "A", "B", "table", "spectator"],
-    table: ["table", "A", "B"],
-    A: ["A"], B: ["B"], organizer: ["organizer"], spectator: ["spectator"],
-  };
   const $ = (id) => document.getElementById(id);
-  const app = { token: null, role: null, as: null, tl: null, version: 0, seq: 0, detail: null };
+  const app = { token: null, role: null, as: null, tl: null, version: 0, seq: 0, detail: null, seats: [] };
+  // Whom each viewer may look as (?as=), for a game with these seats (the API checks it too).
+  function asAllowed(role, seats) {
+    if (role === "judge") return ["judge", ...seats, "table", "spectator"];
+    if (role === "table") return ["table", ...seats];
+    return [role];
+  }
+  const SEAT_COLORS = ["#1565c0", "#c62828", "#2e7d32", "#6d4c41", "#00838f", "#ad1457"];
+  function seatColor(seat) { const i = app.seats.indexOf(seat); return SEAT_COLORS[(i < 0 ? 0 : i) % SEAT_COLORS.length]; }
 
   // ------------------------------------------------------------------ helpers
   function el(tag, attrs, kids) {
@@ -90,12 +93,15 @@
       const own = await api("/timeline");
       sessionStorage.setItem(KEY, token);
       app.role = own.viewer;
+      const summary = await api("");
+      app.seats = Object.keys(summary.players || {}).sort();
+      $("players").textContent = app.seats.map((s) => s + " " + summary.players[s]).join(" · ");
       const wanted = fragment().get("as");
-      app.as = wanted && (AS_ALLOWED[app.role] || []).includes(wanted) ? wanted : app.role;
+      const opts = asAllowed(app.role, app.seats);
+      app.as = wanted && opts.includes(wanted) ? wanted : app.role;
       $("signin").hidden = true;
       $("app").hidden = false;
       $("sign-out").hidden = false;
-      const opts = AS_ALLOWED[app.role] || [app.role];
       $("as-select").replaceChildren(...opts.map((v) => el("option", { value: v, text: v, selected: v === app.as })));
       $("as-wrap").hidden = opts.length < 2;
       if (app.as === app.role) useTimeline(own, wantedV);
@@ -217,16 +223,22 @@
     const NS = "http://www.w3.org/2000/svg";
     const W = 300, H = 62, PAD = 18;
     const mk = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v)); return e; };
-    for (const key of ["level", "damage", "gold"]) {
-      const max = Math.max(1, ...pts.map((p) => Math.max(p.A[key], p.B[key])));
+    const seats = app.seats.filter((s) => pts.some((p) => p[s]));
+    const keys = [];
+    for (const p of pts) for (const s of seats) for (const k of Object.keys(p[s] || {})) if (!keys.includes(k)) keys.push(k);
+    const order = ["level", "damage", "gold"];
+    keys.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99) || a.localeCompare(b));
+    const val = (p, seat, key) => (p[seat] && p[seat][key]) || 0;
+    for (const key of keys) {
+      const max = Math.max(1, ...pts.map((p) => Math.max(...seats.map((s) => val(p, s, key)))));
       const x = (i) => PAD + (pts.length < 2 ? 0 : (i * (W - PAD - 4)) / (pts.length - 1));
       const y = (val) => H - 10 - (val * (H - 20)) / max;
-      const svg = mk("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": key + " of both heroes over the turns", "data-chart": key });
+      const svg = mk("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": key + " of each seat over the turns", "data-chart": key });
       svg.append(mk("line", { x1: PAD, y1: H - 10, x2: W - 4, y2: H - 10, stroke: "#ccc" }));
       const t = mk("text", { x: 2, y: 10, class: "lbl" }); t.textContent = key + " (max " + max + ")"; svg.append(t);
-      for (const [seat, color] of [["A", "#1565c0"], ["B", "#c62828"]]) {
-        const d = pts.map((p, i) => (i ? "L" : "M") + x(i).toFixed(1) + " " + y(p[seat][key]).toFixed(1)).join(" ");
-        svg.append(mk("path", { d: d, fill: "none", stroke: color, "stroke-width": 1.6, "data-seat": seat }));
+      for (const seat of seats) {
+        const d = pts.map((p, i) => (i ? "L" : "M") + x(i).toFixed(1) + " " + y(val(p, seat, key)).toFixed(1)).join(" ");
+        svg.append(mk("path", { d: d, fill: "none", stroke: seatColor(seat), "stroke-width": 1.6, "data-seat": seat }));
       }
       const cur = mk("line", { class: "cursor", x1: 0, x2: 0, y1: 4, y2: H - 10, stroke: "#ffb300", "stroke-width": 2 });
       svg.append(cur);
@@ -284,8 +296,11 @@
     if (c.zapped) cls.push("zapped");
     if (c.face === "down") cls.push("face-down");
     if (c.type === "hero") cls.push("hero");
+    // The CCG's numbers in short; any other ruleset's numeric card fields as "name value".
     const stats = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
-      c.cost != null ? c.cost + "g" : null, c.rank != null ? "R" + c.rank : null].filter(Boolean).join(" ");
+      c.cost != null ? c.cost + "g" : null, c.rank != null ? "R" + c.rank : null,
+      ...Object.entries(c).filter(([k, v]) => typeof v === "number" && !CARD_NUMBERS.includes(k)).map(([k, v]) => k + " " + v),
+    ].filter(Boolean).join(" ");
     return el("div", {
       class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
       title: c.name + (c.text ? ": " + c.text : "") + (c.face === "down" ? " (face down)" : ""),
@@ -301,37 +316,75 @@
       el("div", { class: "cards" }, cards),
     ]);
   }
+  const CARD_NUMBERS = ["power", "life", "cost", "rank", "defense", "damage", "tokens", "cost_modified"];
+  // Zones in the order the board shows them; any other zone of a ruleset follows, by name.
+  const ZONE_ORDER = ["hero", "hand", "hoard", "stash", "discard", "removed"];
+  // Seat fields that are not a stat of their own (shown elsewhere, or not at all).
+  const NOT_STATS = ["player", "life", "eliminated", "caught_cheating", "mulligan", "damage", "marker"];
   function backs(n) { const out = []; for (let i = 0; i < n; i++) out.push(card({ hidden: true })); return out; }
 
+  function seatBox(seat) {
+    let box = $("seat-" + seat);
+    if (!box) {
+      box = el("div", { id: "seat-" + seat, class: "seat", "data-seat": seat, style: { borderLeftColor: seatColor(seat) } });
+      const first = app.seats.length ? app.seats[0] : seat;
+      // the first seat sits at the bottom, the others across the table, in seating order
+      if (seat === first) $("seats-bottom").append(box); else $("seats-top").append(box);
+    }
+    return box;
+  }
+  function stats(s) {
+    const out = [];
+    for (const [k, v] of Object.entries(s)) {
+      if (NOT_STATS.includes(k) || k.endsWith("_count") || typeof v !== "number") continue;
+      out.push([k, k + " " + v]);
+    }
+    const order = ["level", "gold"];
+    out.sort((a, b) => (order.indexOf(a[0]) + 1 || 99) - (order.indexOf(b[0]) + 1 || 99) || a[0].localeCompare(b[0]));
+    if (s.damage != null) out.splice(Math.min(1, out.length), 0, ["damage", "damage " + s.damage + (s.life != null ? "/" + s.life : "")]);
+    if (s.marker != null) out.push(["marker", s.marker === "limp_away" ? "Limp Away" : "Run Away"]);
+    return out.map(([k, text]) => el("span", { class: "stat", "data-stat": k, text: text }));
+  }
+  function zones(seat, s) {
+    const names = Object.keys(s).filter((k) => Array.isArray(s[k]) || (k === "hero" && s[k] && typeof s[k] === "object"));
+    if (s.hand_count != null && !names.includes("hand")) names.push("hand");
+    names.sort((a, b) => (ZONE_ORDER.indexOf(a) + 1 || 50) - (ZONE_ORDER.indexOf(b) + 1 || 50) || a.localeCompare(b));
+    return names.map((name) => {
+      if (name === "hand") {
+        const hand = s.hand ? s.hand.map((c) => card(c, { showDown: true })) : backs(s.hand_count);
+        return zone(seat, "hand", hand, " (" + (s.hand_count != null ? s.hand_count : hand.length) + ")");
+      }
+      const cards = [].concat(s[name]);
+      if (name === "removed" && !cards.length) return null;
+      return zone(seat, name, cards.map((c) => card(c)));
+    }).filter(Boolean);
+  }
+
   function drawBoard(st) {
-    for (const seat of ["A", "B"]) {
+    const seats = Object.keys(st.seats || {}).sort();
+    if (seats.join() !== app.seats.join()) { app.seats = seats; $("seats-top").replaceChildren(); $("seats-bottom").replaceChildren(); }
+    $("seats-top").dataset.count = String(Math.max(0, seats.length - 1));
+    for (const seat of seats) {
       const s = st.seats[seat];
-      const box = $("seat-" + seat);
+      const box = seatBox(seat);
       box.classList.toggle("active", st.active_seat === seat);
-      const hand = s.hand ? s.hand.map((c) => card(c, { showDown: true })) : backs(s.hand_count);
       box.replaceChildren(...[
         el("div", { class: "seat-head" }, [
           el("b", { text: seat + " · " + s.player }),
-          el("span", { class: "stat", "data-stat": "level", text: "level " + s.level }),
-          el("span", { class: "stat", "data-stat": "damage", text: "damage " + s.damage + (s.life != null ? "/" + s.life : "") }),
-          el("span", { class: "stat", "data-stat": "gold", text: "gold " + s.gold }),
-          el("span", { class: "stat", "data-stat": "marker", text: s.marker === "limp_away" ? "Limp Away" : "Run Away" }),
-          el("span", { class: "count", text: "deck " + s.deck_count }),
+          ...stats(s),
+          s.deck_count != null ? el("span", { class: "count", text: "deck " + s.deck_count }) : null,
           s.eliminated ? el("b", { text: "eliminated (" + s.eliminated + ")" }) : null,
         ]),
-        zone(seat, "hero", [card(s.hero)]),
-        zone(seat, "hand", hand, " (" + s.hand_count + ")"),
-        zone(seat, "hoard", s.hoard.map((c) => card(c))),
-        zone(seat, "stash", s.stash.map((c) => card(c))),
-        zone(seat, "discard", s.discard.map((c) => card(c))),
-        s.removed && s.removed.length ? zone(seat, "removed", s.removed.map((c) => card(c))) : null,
-      ].filter(Boolean));
+        ...zones(seat, s),
+      ]);
     }
     const f = st.fight;
     const fb = $("fight");
     fb.classList.toggle("empty", !f);
     if (!f) {
-      fb.replaceChildren(el("span", { text: "no fight · turn " + st.turn + " · " + (st.phase || "") + (st.step ? " / " + st.step : "") + " · " + st.status + (st.winner ? " · winner " + st.winner : "") }));
+      const where = [("fight" in st ? "no fight · " : "") + "turn " + st.turn, st.phase ? st.phase + (st.step ? " / " + st.step : "") : null,
+        st.active_seat ? st.active_seat + " to play" : null, st.status, st.winner ? "winner " + st.winner : null];
+      fb.replaceChildren(el("span", { text: where.filter(Boolean).join(" · ") }));
       return;
     }
     fb.replaceChildren(

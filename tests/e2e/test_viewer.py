@@ -234,3 +234,129 @@ def test_a_link_opens_one_event_and_the_page_fits_a_phone(
         assert width <= 1, width
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------------------- a second ruleset
+
+
+@pytest.fixture(scope="module")
+def trio_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A live server that loads ``test-trio`` through ``MUNCHLOG_RULESETS`` (as a separate
+    server process would), with a three-seat game played a few turns."""
+    from werkzeug.serving import make_server
+
+    folder: Path = tmp_path_factory.mktemp("trio")
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder / "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER,
+            "MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite"),
+            "MUNCHLOG_RULESETS": "tests.rulesets.trio",
+        }
+    )
+    from tests.rulesets.trio import trio_spec
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        transport = FlaskTransport(app)
+        status, game = transport("POST", "/api/games", token=ORGANIZER, json=trio_spec())
+        assert status == 201, game
+        path = f"/api/games/{game['game_id']}"
+        for seat in ("A", "B", "C", "A"):
+            token = game["seats"][seat]["token"]
+            draw = {"type": "draw", "seat": seat}
+            status, body = transport(
+                "POST", f"{path}/actions", token=token, json={"actions": [draw, draw]}
+            )
+            assert status == 201, body
+            status, state = transport("GET", f"{path}/state", token=token)
+            card = state["seats"][seat]["hand"][0]["id"]
+            play = {"type": "play", "seat": seat, "card": card}
+            end = {"type": "end_turn", "seat": seat}
+            status, body = transport(
+                "POST", f"{path}/actions", token=token, json={"actions": [play, end]}
+            )
+            assert status == 201, body
+        yield {
+            "base": f"http://127.0.0.1:{server.server_port}",
+            "game": game,
+            "transport": transport,
+        }
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        app.extensions["munchlog"].close()
+
+
+def open_trio(browser: Any, trio_live: dict[str, Any], who: str) -> tuple[Any, Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    game = trio_live["game"]
+    token = game["judge_token"] if who == "judge" else game["seats"][who]["token"]
+    page.goto(f"{trio_live['base']}/games/{game['game_id']}#token={token}")
+    page.wait_for_selector(f"#viewer-label[data-viewer='{who}']")
+    return context, page
+
+
+def trio_state(trio_live: dict[str, Any], who: str, version: int) -> dict[str, Any]:
+    game = trio_live["game"]
+    token = game["judge_token"] if who == "judge" else game["seats"][who]["token"]
+    status, body = trio_live["transport"](
+        "GET", f"/api/games/{game['game_id']}/events/{version}", token=token
+    )
+    assert status == 200, body
+    state: dict[str, Any] = body["state"]
+    return state
+
+
+def test_a_three_seat_game_is_laid_out_from_its_state(
+    browser: Any, trio_live: dict[str, Any]
+) -> None:
+    context, page = open_trio(browser, trio_live, "judge")
+    try:
+        last = int(page.locator("#last-version").inner_text())
+        wait_for_version(page, last)
+        state = trio_state(trio_live, "judge", last)
+        assert page.locator(".seat[data-seat]").count() == 3
+        for seat in "ABC":
+            for zone in ("hand", "table", "hero"):
+                assert names_in(page, f"{seat}-{zone}") == [
+                    c["name"] for c in state["seats"][seat][zone]
+                ], (seat, zone)
+            points = page.locator(f'[data-seat="{seat}"] [data-stat="points"]').inner_text()
+            assert points == f"points {state['seats'][seat]['points']}"
+        options = page.locator("#as-select option").evaluate_all("os => os.map(o => o.value)")
+        assert options == ["judge", "A", "B", "C", "table", "spectator"]
+        assert page.locator("#chart svg[data-chart='points'] path[data-seat='C']").count() == 1
+        page.screenshot(
+            path=str(Path(os.environ.get("MUNCHLOG_SCREENSHOTS", "/tmp")) / "trio-judge.png")
+        )
+    finally:
+        context.close()
+
+
+def test_a_trio_seat_sees_the_others_hands_only_as_backs(
+    browser: Any, trio_live: dict[str, Any]
+) -> None:
+    context, page = open_trio(browser, trio_live, "B")
+    try:
+        last = int(page.locator("#last-version").inner_text())
+        wait_for_version(page, last)
+        judge = trio_state(trio_live, "judge", last)
+        html = page.content()
+        for seat in "AC":
+            hand = judge["seats"][seat]["hand"]
+            assert hand
+            for card in hand:
+                assert card["id"] not in html and card["name"] not in html
+            assert page.locator(f'[data-zone="{seat}-hand"] .c.back').count() == len(hand)
+        assert names_in(page, "B-hand") == [c["name"] for c in judge["seats"]["B"]["hand"]]
+        assert page.locator("#as-wrap").is_hidden()
+        page.screenshot(
+            path=str(Path(os.environ.get("MUNCHLOG_SCREENSHOTS", "/tmp")) / "trio-seat-b.png")
+        )
+    finally:
+        context.close()
