@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from domain.ccg import events as ev
-from domain.ccg.effects import MOVE_TARGETS
-from domain.ccg.state import SEATS, ZONES, remove_from_zone
+from domain.ccg.decision import face_arg
+from domain.ccg.effects import move_destination
+from domain.ccg.state import SEATS, ZONES, push_stack_entry, remove_from_zone
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Json, register_event
@@ -372,15 +373,10 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> e
     if kind == "collect":
         return cls(**base, source=None, card=cid, amount=_int(command, "amount", lo=1))
     if kind == "move":
-        to = command.get("to")
-        if to not in MOVE_TARGETS:
-            raise InvalidCommand(
-                "request/invalid_zone", f"'to' must be one of {', '.join(MOVE_TARGETS)}"
-            )
-        face = _face(command, "down" if to in ("deck_bottom", "deck_top") else "up")
-        return cls(**base, source=None, card=cid, to=str(to), face=face)
+        to, face = move_destination(command)
+        return cls(**base, source=None, card=cid, to=to, face=face)
     if kind == "stash":
-        return cls(**base, source=None, card=cid, face=_face(command, "down"))
+        return cls(**base, source=None, card=cid, face=face_arg(command, "down"))
     event: ev.Event = cls(**base, source=None, card=cid)
     return event
 
@@ -412,13 +408,6 @@ def _seat(command: Mapping[str, Any], key: str) -> str:
     if value not in SEATS:
         raise InvalidCommand("request/invalid_seat", f"'{key}' must be 'A' or 'B'", {key: ["A|B"]})
     return str(value)
-
-
-def _face(command: Mapping[str, Any], default: str) -> str:
-    face = command.get("face", default)
-    if face not in ("up", "down"):
-        raise InvalidCommand("request/invalid_face", "'face' must be 'up' or 'down'")
-    return str(face)
 
 
 def _card(state: Mapping[str, Any], cid: str) -> Mapping[str, Any]:
@@ -508,16 +497,7 @@ def _trim_stack(e: StackTrimmed, draft: CopyOnWriteState) -> None:
 
 @handles(StackEntryRestored)
 def _push_stack_entry(e: StackEntryRestored, draft: CopyOnWriteState) -> None:
-    draft.top("stack").append(
-        {
-            "ref": e.ref,
-            "card": e.card,
-            "player": e.player,
-            "kind": e.kind,
-            "targets": list(e.targets),
-            "canceled": e.canceled,
-        }
-    )
+    push_stack_entry(draft, e.ref, e.card, e.player, e.kind, e.targets, canceled=e.canceled)
 
 
 @handles(JudgeGoldLost)
