@@ -48,6 +48,25 @@ from domain.ruleset import Step
 
 # --------------------------------------------------------------------------- restorations
 
+#: The fields of a card instance a backup restores, each one of :class:`CardRestored` too
+#: (``def``, ``owner`` never change; a card's ``stuck`` list is restored through the stuck
+#: cards' own ``host``/``position``).
+CARD_FIELDS = ("zone", "face", "zapped", "damage", "tokens", "known", "host", "cost_mod")
+#: The fields of a seat a backup restores, each one of :class:`SeatRestored` too (``player``,
+#: ``hero`` never change; ``zones`` are restored card by card).
+SEAT_FIELDS = (
+    "level",
+    "gold",
+    "marker",
+    "caught_cheating",
+    "ran_this_turn",
+    "eliminated",
+    "mulligan",
+)
+#: The table fields a backup restores (besides cards, seats and the stack), each one of
+#: :class:`TableRestored` too (the fight's secrets travel apart).
+TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
+
 
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -425,16 +444,7 @@ def _card(state: Mapping[str, Any], cid: str) -> Mapping[str, Any]:
 def _restore_card(e: CardRestored, draft: CopyOnWriteState) -> None:
     remove_from_zone(draft, e.card)
     card = draft.card(e.card)
-    card.update(
-        zone=e.zone,
-        face=e.face,
-        zapped=e.zapped,
-        damage=e.damage,
-        tokens=e.tokens,
-        known=list(e.known),
-        host=e.host,
-        cost_mod=e.cost_mod,
-    )
+    card.update({k: getattr(e, k) for k in CARD_FIELDS}, known=list(e.known))
     if e.zone == "dmz":
         _insert(draft.top("dmz"), e.position, e.card)
     elif e.zone in ZONES:
@@ -456,15 +466,7 @@ def _insert(cards: list[str], position: int | None, cid: str) -> None:
 
 @handles(SeatRestored)
 def _restore_seat(e: SeatRestored, draft: CopyOnWriteState) -> None:
-    draft.seat(e.player).update(
-        level=e.level,
-        gold=e.gold,
-        marker=e.marker,
-        caught_cheating=e.caught_cheating,
-        ran_this_turn=e.ran_this_turn,
-        eliminated=e.eliminated,
-        mulligan=e.mulligan,
-    )
+    draft.seat(e.player).update({k: getattr(e, k) for k in SEAT_FIELDS})
 
 
 @handles(TableRestored)
@@ -478,12 +480,7 @@ def _restore_table(e: TableRestored, draft: CopyOnWriteState) -> None:
             "defender_cards": list(e.fight_defender_cards),
         }
     draft.state.update(
-        status=e.status,
-        winner=e.winner,
-        turn=e.turn,
-        active=e.active,
-        phase=e.phase,
-        step=e.step,
+        {k: getattr(e, k) for k in TABLE_FIELDS},
         setup=dict(e.setup),
         window=None if e.window is None else dict(e.window),
         fight=fight,
@@ -528,22 +525,6 @@ RESTORATIONS: tuple[type[ev.Event], ...] = (
 
 # --------------------------------------------------------------------------- backups
 
-#: The fields of a card instance a backup restores (``def``, ``owner`` never change; a
-#: card's ``stuck`` list is restored through the stuck cards' own ``host``/``position``).
-CARD_FIELDS = ("zone", "face", "zapped", "damage", "tokens", "known", "host", "cost_mod")
-#: The fields of a seat a backup restores (``player``, ``hero`` never change; ``zones`` are
-#: restored card by card).
-SEAT_FIELDS = (
-    "level",
-    "gold",
-    "marker",
-    "caught_cheating",
-    "ran_this_turn",
-    "eliminated",
-    "mulligan",
-)
-#: The table fields a backup restores (besides cards, seats and the stack).
-TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
 #: State keys a backup leaves alone: the version counts events, and the judge's record of
 #: disputes and rulings outlives the backup it may have ordered.
 NOT_RESTORED = frozenset({"version", "disputes"})
@@ -635,22 +616,10 @@ class _Backup:
                 self.restore_card(cid, _position(self.point, cid))
 
     def restore_card(self, cid: str, position: int | None) -> None:
-        card = self.point["cards"][cid]
+        fields = {k: self.point["cards"][cid].get(k) for k in CARD_FIELDS}
+        fields["known"] = list(fields["known"])
         self.emit(
-            CardRestored(
-                seat=self.seat,
-                undoes=self.undoes,
-                card=cid,
-                zone=card["zone"],
-                position=position,
-                face=card["face"],
-                zapped=card["zapped"],
-                damage=card["damage"],
-                tokens=card["tokens"],
-                known=list(card["known"]),
-                host=card.get("host"),
-                cost_mod=card.get("cost_mod"),
-            )
+            CardRestored(seat=self.seat, undoes=self.undoes, card=cid, position=position, **fields)
         )
 
     def stack(self) -> None:

@@ -190,9 +190,7 @@ def decide_spill(decision: Decision, command: Command) -> None:
 
 
 def decide_discard(decision: Decision, command: Command) -> None:
-    source, cid, _ = card_effect(decision, command)
-    decision.emit(ev.CardDiscarded, card=cid, source=source)
-    after_card_left(decision)
+    card_leaves(decision, command, ev.CardDiscarded)
 
 
 def decide_reveal_card(decision: Decision, command: Command) -> None:
@@ -201,8 +199,14 @@ def decide_reveal_card(decision: Decision, command: Command) -> None:
 
 
 def decide_remove(decision: Decision, command: Command) -> None:
+    card_leaves(decision, command, ev.CardRemoved)
+
+
+def card_leaves(decision: Decision, command: Command, cls: type[ev.Event]) -> None:
+    """An effect that takes the named card from wherever it is (``cls``: ``CardDiscarded``,
+    ``CardRemoved``); a fight that loses its attack card so ends (RULES.md A.9)."""
     source, cid, _ = card_effect(decision, command)
-    decision.emit(ev.CardRemoved, card=cid, source=source)
+    decision.emit(cls, card=cid, source=source)
     after_card_left(decision)
 
 

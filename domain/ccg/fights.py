@@ -153,15 +153,7 @@ def decide_reveal(decision: Decision, command: Command) -> None:
     decision.emit(ev.AttackCardRevealed, player=fight["attacker"], card=cid, salt=fight["salt"])
     card = decision.state["cards"][cid]
     if not is_monster_like(card["def"]):
-        decision.emit(
-            ev.CheatingChecked,
-            by="rules",
-            card=cid,
-            result="not_monster",
-            gold=fight["gold"],
-            cost=None,
-        )
-        caught_cheating(decision)
+        caught_cheating(decision, "not_monster", cost=None)
 
 
 def decide_modify_cost(decision: Decision, command: Command) -> None:
@@ -192,20 +184,22 @@ def cheat_check(decision: Decision) -> None:
         power, life = monster_stats(card)
         decision.emit(ev.MonsterHired, by="rules", card=cid, power=power, life=life)
     else:
-        decision.emit(
-            ev.CheatingChecked,
-            by="rules",
-            card=cid,
-            result="underpaid",
-            gold=fight["gold"],
-            cost=cost,
-        )
-        caught_cheating(decision)
+        caught_cheating(decision, "underpaid", cost=cost)
 
 
-def caught_cheating(decision: Decision) -> None:
-    """RULES.md A.9 2.1: 1 damage, gold back, card face down to the stash, Sketchy unlocked."""
+def caught_cheating(decision: Decision, result: str, cost: int | None) -> None:
+    """The cheating check failed (``result``: ``not_monster`` or ``underpaid``, against the
+    Monster's ``cost``). RULES.md A.9 2.1: 1 damage, gold back, card face down to the stash,
+    Sketchy unlocked."""
     fight = decision.state["fight"]
+    decision.emit(
+        ev.CheatingChecked,
+        by="rules",
+        card=fight["card"],
+        result=result,
+        gold=fight["gold"],
+        cost=cost,
+    )
     attacker = fight["attacker"]
     decision.emit(ev.CaughtCheating, by="rules", player=attacker)
     hero = decision.state["seats"][attacker]["hero"]
