@@ -61,23 +61,28 @@ class CopyOnWriteState:
     ``cards[card_id]``.
     """
 
-    __slots__ = ("_cards", "_done", "_seats", "state")
+    __slots__ = ("_done", "_tables", "state")
 
     def __init__(self, state: State) -> None:
         self.state: State = dict(state)
         self._done: set[Any] = set()
-        self._seats: dict[str, Any] | None = None
-        self._cards: dict[str, Any] | None = None
+        self._tables: dict[str, dict[str, Any]] = {}
+
+    def _entry(self, table: str, key: str) -> dict[str, Any]:
+        """``state[table][key]`` (``table``: ``seats`` or ``cards``), copied the first time,
+        and ``state[table]`` with it."""
+        entries = self._tables.get(table)
+        if entries is None:
+            entries = self._tables[table] = self.state[table] = dict(self.state[table])
+        done = (table, key)
+        if done not in self._done:
+            self._done.add(done)
+            entries[key] = dict(entries[key])
+        result: dict[str, Any] = entries[key]
+        return result
 
     def seat(self, seat: str) -> dict[str, Any]:
-        if self._seats is None:
-            self._seats = self.state["seats"] = dict(self.state["seats"])
-        key = ("seat", seat)
-        if key not in self._done:
-            self._done.add(key)
-            self._seats[seat] = dict(self._seats[seat])
-        result: dict[str, Any] = self._seats[seat]
-        return result
+        return self._entry("seats", seat)
 
     def zone(self, seat: str, zone: str) -> list[str]:
         key = ("zone", seat, zone)
@@ -92,14 +97,7 @@ class CopyOnWriteState:
         return result
 
     def card(self, cid: str) -> dict[str, Any]:
-        if self._cards is None:
-            self._cards = self.state["cards"] = dict(self.state["cards"])
-        key = ("card", cid)
-        if key not in self._done:
-            self._done.add(key)
-            self._cards[cid] = dict(self._cards[cid])
-        result: dict[str, Any] = self._cards[cid]
-        return result
+        return self._entry("cards", cid)
 
     def top(self, key: str) -> Any:
         """A copied top-level container (a dict or a list, e.g. ``fight`` or ``stack``)."""

@@ -40,6 +40,37 @@ def targets_of(decision: Decision, command: Command) -> list[str]:
     return targets
 
 
+def interrupted_ref(decision: Decision, card: dict[str, Any], message: str) -> int | None:
+    """The stack entry a new ability or Mischief interrupts: the newest one, if anything is
+    resolving, and then ``card`` must be an Interrupt (RULES.md A.11)."""
+    stack = decision.state["stack"]
+    if not stack:
+        return None
+    decision.check(is_interrupt(card), "rule/not_an_interrupt", message, "A.11")
+    ref: int = stack[-1]["ref"]
+    return ref
+
+
+def put_on_stack(
+    decision: Decision,
+    cls: type[ev.Event],
+    cid: str,
+    targets: list[str],
+    interrupting: int | None,
+    **details: Any,
+) -> None:
+    """Emit ``cls`` (``MischiefPlayed`` or ``AbilityActivated``): the deciding seat puts card
+    ``cid``'s ability on the stack with its ``targets`` (RULES.md A.11)."""
+    decision.emit(
+        cls,
+        player=decision.seat,
+        card=cid,
+        targets=targets,
+        interrupting=interrupting,
+        **details,
+    )
+
+
 def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) -> None:
     """Mischief: either player, either turn, while the window is open (RULES.md A.5, A.11)."""
     s, seat = decision.state, decision.seat
@@ -48,15 +79,9 @@ def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) ->
     decision.check(
         window_open(s), "rule/window_closed", "Mischief only after unzap, never in cooldown", "A.11"
     )
-    interrupting = None
-    if s["stack"]:
-        decision.check(
-            is_interrupt(card),
-            "rule/not_an_interrupt",
-            "only an Interrupt may be played while something resolves",
-            "A.11",
-        )
-        interrupting = s["stack"][-1]["ref"]
+    interrupting = interrupted_ref(
+        decision, card, "only an Interrupt may be played while something resolves"
+    )
     cost = card["def"].get("cost") or 0
     gold = int_arg(command, "gold", cost)
     decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
@@ -77,14 +102,8 @@ def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) ->
             "a Curse needs one target card in play",
             "A.5",
         )
-    decision.emit(
-        ev.MischiefPlayed,
-        player=seat,
-        card=cid,
-        gold_paid=gold,
-        targets=targets,
-        interrupting=interrupting,
-        give_blood=blood,
+    put_on_stack(
+        decision, ev.MischiefPlayed, cid, targets, interrupting, gold_paid=gold, give_blood=blood
     )
 
 
@@ -105,15 +124,9 @@ def decide_activate(decision: Decision, command: Command) -> None:
         window_open(s), "rule/window_closed", "abilities only after unzap, not in cooldown", "A.11"
     )
     kw = card["def"]["keywords"]
-    interrupting = None
-    if s["stack"]:
-        decision.check(
-            is_interrupt(card),
-            "rule/not_an_interrupt",
-            "only an interrupt ability may be activated while something resolves",
-            "A.11",
-        )
-        interrupting = s["stack"][-1]["ref"]
+    interrupting = interrupted_ref(
+        decision, card, "only an interrupt ability may be activated while something resolves"
+    )
     raw_costs = command.get("costs") or {}
     if not isinstance(raw_costs, dict):
         raise InvalidCommand("request/invalid_costs", "'costs' must be an object")
@@ -146,16 +159,16 @@ def decide_activate(decision: Decision, command: Command) -> None:
             bool(kw.get("flaunt")), "rule/not_in_play", "only Flaunt works from the hand", "A.12"
         )
     targets = targets_of(decision, command)
-    text = command.get("text")
     costs = {"gold": gold, "zap": zap, "discard": discard, "give_blood": blood}
-    decision.emit(
+    text = command.get("text")
+    put_on_stack(
+        decision,
         ev.AbilityActivated,
-        player=seat,
-        card=cid,
+        cid,
+        targets,
+        interrupting,
         costs=costs,
-        targets=targets,
         text=text if isinstance(text, str) else None,
-        interrupting=interrupting,
     )
 
 

@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from domain.ccg import events as ev
-from domain.ccg.effects import MOVE_TARGETS
-from domain.ccg.state import SEATS, ZONES, remove_from_zone
+from domain.ccg.decision import face_arg
+from domain.ccg.effects import move_destination
+from domain.ccg.state import SEATS, ZONES, push_stack_entry, remove_from_zone
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Json, register_event
@@ -46,6 +47,25 @@ from domain.fold import CopyOnWriteState, State, apply_record, evolve, handles
 from domain.ruleset import Step
 
 # --------------------------------------------------------------------------- restorations
+
+#: The fields of a card instance a backup restores, each one of :class:`CardRestored` too
+#: (``def``, ``owner`` never change; a card's ``stuck`` list is restored through the stuck
+#: cards' own ``host``/``position``).
+CARD_FIELDS = ("zone", "face", "zapped", "damage", "tokens", "known", "host", "cost_mod")
+#: The fields of a seat a backup restores, each one of :class:`SeatRestored` too (``player``,
+#: ``hero`` never change; ``zones`` are restored card by card).
+SEAT_FIELDS = (
+    "level",
+    "gold",
+    "marker",
+    "caught_cheating",
+    "ran_this_turn",
+    "eliminated",
+    "mulligan",
+)
+#: The table fields a backup restores (besides cards, seats and the stack), each one of
+#: :class:`TableRestored` too (the fight's secrets travel apart).
+TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
 
 
 @register_event
@@ -372,15 +392,10 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> e
     if kind == "collect":
         return cls(**base, source=None, card=cid, amount=_int(command, "amount", lo=1))
     if kind == "move":
-        to = command.get("to")
-        if to not in MOVE_TARGETS:
-            raise InvalidCommand(
-                "request/invalid_zone", f"'to' must be one of {', '.join(MOVE_TARGETS)}"
-            )
-        face = _face(command, "down" if to in ("deck_bottom", "deck_top") else "up")
-        return cls(**base, source=None, card=cid, to=str(to), face=face)
+        to, face = move_destination(command)
+        return cls(**base, source=None, card=cid, to=to, face=face)
     if kind == "stash":
-        return cls(**base, source=None, card=cid, face=_face(command, "down"))
+        return cls(**base, source=None, card=cid, face=face_arg(command, "down"))
     event: ev.Event = cls(**base, source=None, card=cid)
     return event
 
@@ -414,13 +429,6 @@ def _seat(command: Mapping[str, Any], key: str) -> str:
     return str(value)
 
 
-def _face(command: Mapping[str, Any], default: str) -> str:
-    face = command.get("face", default)
-    if face not in ("up", "down"):
-        raise InvalidCommand("request/invalid_face", "'face' must be 'up' or 'down'")
-    return str(face)
-
-
 def _card(state: Mapping[str, Any], cid: str) -> Mapping[str, Any]:
     card = (state.get("cards") or {}).get(cid)
     if card is None:
@@ -436,16 +444,7 @@ def _card(state: Mapping[str, Any], cid: str) -> Mapping[str, Any]:
 def _restore_card(e: CardRestored, draft: CopyOnWriteState) -> None:
     remove_from_zone(draft, e.card)
     card = draft.card(e.card)
-    card.update(
-        zone=e.zone,
-        face=e.face,
-        zapped=e.zapped,
-        damage=e.damage,
-        tokens=e.tokens,
-        known=list(e.known),
-        host=e.host,
-        cost_mod=e.cost_mod,
-    )
+    card.update({k: getattr(e, k) for k in CARD_FIELDS}, known=list(e.known))
     if e.zone == "dmz":
         _insert(draft.top("dmz"), e.position, e.card)
     elif e.zone in ZONES:
@@ -467,15 +466,7 @@ def _insert(cards: list[str], position: int | None, cid: str) -> None:
 
 @handles(SeatRestored)
 def _restore_seat(e: SeatRestored, draft: CopyOnWriteState) -> None:
-    draft.seat(e.player).update(
-        level=e.level,
-        gold=e.gold,
-        marker=e.marker,
-        caught_cheating=e.caught_cheating,
-        ran_this_turn=e.ran_this_turn,
-        eliminated=e.eliminated,
-        mulligan=e.mulligan,
-    )
+    draft.seat(e.player).update({k: getattr(e, k) for k in SEAT_FIELDS})
 
 
 @handles(TableRestored)
@@ -489,12 +480,7 @@ def _restore_table(e: TableRestored, draft: CopyOnWriteState) -> None:
             "defender_cards": list(e.fight_defender_cards),
         }
     draft.state.update(
-        status=e.status,
-        winner=e.winner,
-        turn=e.turn,
-        active=e.active,
-        phase=e.phase,
-        step=e.step,
+        {k: getattr(e, k) for k in TABLE_FIELDS},
         setup=dict(e.setup),
         window=None if e.window is None else dict(e.window),
         fight=fight,
@@ -508,16 +494,7 @@ def _trim_stack(e: StackTrimmed, draft: CopyOnWriteState) -> None:
 
 @handles(StackEntryRestored)
 def _push_stack_entry(e: StackEntryRestored, draft: CopyOnWriteState) -> None:
-    draft.top("stack").append(
-        {
-            "ref": e.ref,
-            "card": e.card,
-            "player": e.player,
-            "kind": e.kind,
-            "targets": list(e.targets),
-            "canceled": e.canceled,
-        }
-    )
+    push_stack_entry(draft, e.ref, e.card, e.player, e.kind, e.targets, canceled=e.canceled)
 
 
 @handles(JudgeGoldLost)
@@ -548,22 +525,6 @@ RESTORATIONS: tuple[type[ev.Event], ...] = (
 
 # --------------------------------------------------------------------------- backups
 
-#: The fields of a card instance a backup restores (``def``, ``owner`` never change; a
-#: card's ``stuck`` list is restored through the stuck cards' own ``host``/``position``).
-CARD_FIELDS = ("zone", "face", "zapped", "damage", "tokens", "known", "host", "cost_mod")
-#: The fields of a seat a backup restores (``player``, ``hero`` never change; ``zones`` are
-#: restored card by card).
-SEAT_FIELDS = (
-    "level",
-    "gold",
-    "marker",
-    "caught_cheating",
-    "ran_this_turn",
-    "eliminated",
-    "mulligan",
-)
-#: The table fields a backup restores (besides cards, seats and the stack).
-TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
 #: State keys a backup leaves alone: the version counts events, and the judge's record of
 #: disputes and rulings outlives the backup it may have ordered.
 NOT_RESTORED = frozenset({"version", "disputes"})
@@ -655,22 +616,10 @@ class _Backup:
                 self.restore_card(cid, _position(self.point, cid))
 
     def restore_card(self, cid: str, position: int | None) -> None:
-        card = self.point["cards"][cid]
+        fields = {k: self.point["cards"][cid].get(k) for k in CARD_FIELDS}
+        fields["known"] = list(fields["known"])
         self.emit(
-            CardRestored(
-                seat=self.seat,
-                undoes=self.undoes,
-                card=cid,
-                zone=card["zone"],
-                position=position,
-                face=card["face"],
-                zapped=card["zapped"],
-                damage=card["damage"],
-                tokens=card["tokens"],
-                known=list(card["known"]),
-                host=card.get("host"),
-                cost_mod=card.get("cost_mod"),
-            )
+            CardRestored(seat=self.seat, undoes=self.undoes, card=cid, position=position, **fields)
         )
 
     def stack(self) -> None:

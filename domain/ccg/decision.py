@@ -107,6 +107,14 @@ def int_arg(command: Command, key: str, default: int | None = None, lo: int = 0)
     return value
 
 
+def face_arg(command: Command, default: str) -> str:
+    """A card's ``face``, ``"up"`` or ``"down"`` (``default`` when the command gives none)."""
+    face = command.get("face", default)
+    if face not in ("up", "down"):
+        raise InvalidCommand("request/invalid_face", "'face' must be 'up' or 'down'")
+    return str(face)
+
+
 def ids_arg(command: Command, key: str) -> list[str]:
     value = command.get(key)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -3,9 +3,20 @@ A.11, A.12)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.ccg import events as ev
 from domain.ccg.damage import heal_by_life_o_suction, life_of, squish_if_dead
-from domain.ccg.decision import Command, Decision, card_of, ids_arg, int_arg, require_in, str_arg
+from domain.ccg.decision import (
+    Command,
+    Decision,
+    card_of,
+    face_arg,
+    ids_arg,
+    int_arg,
+    require_in,
+    str_arg,
+)
 from domain.ccg.fights import after_card_left
 from domain.ccg.state import SEATS, in_play, other
 from domain.errors import InvalidCommand
@@ -34,10 +45,35 @@ def effect_context(decision: Decision, command: Command) -> str | None:
     return None if source is None else str(source)
 
 
-def decide_unzap(decision: Decision, command: Command) -> None:
+def card_effect(decision: Decision, command: Command) -> tuple[str | None, str, dict[str, Any]]:
+    """An effect on the card named by ``card``: the effect's source (:func:`effect_context`),
+    the card's id and the card, which must exist."""
     source = effect_context(decision, command)
     cid = str_arg(command, "card")
-    card = card_of(decision, cid)
+    return source, cid, card_of(decision, cid)
+
+
+def move_destination(command: Command) -> tuple[str, str]:
+    """A ``move`` command's ``to`` (one of :data:`MOVE_TARGETS`) and ``face`` (by default face
+    down into the deck, else face up)."""
+    to = command.get("to")
+    if to not in MOVE_TARGETS:
+        raise InvalidCommand(
+            "request/invalid_zone", f"'to' must be one of {', '.join(MOVE_TARGETS)}"
+        )
+    return str(to), face_arg(command, "down" if to in ("deck_bottom", "deck_top") else "up")
+
+
+def target_card(decision: Decision, command: Command) -> tuple[str, dict[str, Any]]:
+    """The card named by ``target`` (a card id, or a seat for its Hero): its id and the card."""
+    target = str_arg(command, "target")
+    if target in SEATS:
+        target = decision.state["seats"][target]["hero"]
+    return target, card_of(decision, target)
+
+
+def decide_unzap(decision: Decision, command: Command) -> None:
+    source, cid, card = card_effect(decision, command)
     decision.check(card["zapped"], "rule/not_zapped", "the card is not zapped", "A.10")
     decision.emit(ev.CardUnzapped, card=cid, source=source)
 
@@ -59,10 +95,7 @@ def decide_cancel(decision: Decision, command: Command) -> None:
 
 def decide_damage(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
-    target = str_arg(command, "target")
-    if target in SEATS:
-        target = decision.state["seats"][target]["hero"]
-    card = card_of(decision, target)
+    target, card = target_card(decision, command)
     amount = int_arg(command, "amount")
     decision.check(
         life_of(card, decision.state) is not None and (in_play(card) or card["zone"] == "stash"),
@@ -84,10 +117,7 @@ def decide_damage(decision: Decision, command: Command) -> None:
 
 def decide_heal(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
-    target = str_arg(command, "target")
-    if target in SEATS:
-        target = decision.state["seats"][target]["hero"]
-    card = card_of(decision, target)
+    target, card = target_card(decision, command)
     amount = int_arg(command, "amount")
     decision.check(
         card["damage"] > 0, "rule/nothing_to_heal", "a card with no damage cannot be healed", "A.10"
@@ -140,13 +170,8 @@ def decide_stick(decision: Decision, command: Command) -> None:
 
 
 def decide_stash(decision: Decision, command: Command) -> None:
-    source = effect_context(decision, command)
-    cid = str_arg(command, "card")
-    card_of(decision, cid)
-    face = command.get("face", "down")
-    if face not in ("up", "down"):
-        raise InvalidCommand("request/invalid_face", "'face' must be 'up' or 'down'")
-    decision.emit(ev.CardStashed, card=cid, face=face, source=source)
+    source, cid, _ = card_effect(decision, command)
+    decision.emit(ev.CardStashed, card=cid, face=face_arg(command, "down"), source=source)
     after_card_left(decision)
 
 
@@ -165,39 +190,28 @@ def decide_spill(decision: Decision, command: Command) -> None:
 
 
 def decide_discard(decision: Decision, command: Command) -> None:
-    source = effect_context(decision, command)
-    cid = str_arg(command, "card")
-    card_of(decision, cid)
-    decision.emit(ev.CardDiscarded, card=cid, source=source)
-    after_card_left(decision)
+    card_leaves(decision, command, ev.CardDiscarded)
 
 
 def decide_reveal_card(decision: Decision, command: Command) -> None:
-    source = effect_context(decision, command)
-    cid = str_arg(command, "card")
-    card_of(decision, cid)
+    source, cid, _ = card_effect(decision, command)
     decision.emit(ev.CardRevealed, card=cid, source=source)
 
 
 def decide_remove(decision: Decision, command: Command) -> None:
-    source = effect_context(decision, command)
-    cid = str_arg(command, "card")
-    card_of(decision, cid)
-    decision.emit(ev.CardRemoved, card=cid, source=source)
+    card_leaves(decision, command, ev.CardRemoved)
+
+
+def card_leaves(decision: Decision, command: Command, cls: type[ev.Event]) -> None:
+    """An effect that takes the named card from wherever it is (``cls``: ``CardDiscarded``,
+    ``CardRemoved``); a fight that loses its attack card so ends (RULES.md A.9)."""
+    source, cid, _ = card_effect(decision, command)
+    decision.emit(cls, card=cid, source=source)
     after_card_left(decision)
 
 
 def decide_move(decision: Decision, command: Command) -> None:
-    source = effect_context(decision, command)
-    cid = str_arg(command, "card")
-    card_of(decision, cid)
-    to = command.get("to")
-    if to not in MOVE_TARGETS:
-        raise InvalidCommand(
-            "request/invalid_zone", f"'to' must be one of {', '.join(MOVE_TARGETS)}"
-        )
-    face = command.get("face", "down" if to in ("deck_bottom", "deck_top") else "up")
-    if face not in ("up", "down"):
-        raise InvalidCommand("request/invalid_face", "'face' must be 'up' or 'down'")
-    decision.emit(ev.CardMoved, card=cid, to=str(to), face=face, source=source)
+    source, cid, _ = card_effect(decision, command)
+    to, face = move_destination(command)
+    decision.emit(ev.CardMoved, card=cid, to=to, face=face, source=source)
     after_card_left(decision)

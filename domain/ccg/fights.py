@@ -46,6 +46,13 @@ def fight_stage(decision: Decision, *stages: str) -> dict[str, Any]:
     return dict(fight)
 
 
+def defender_step(decision: Decision, stage: str, message: str) -> dict[str, Any]:
+    """The fight at ``stage``, for a step only the defender records (RULES.md A.9)."""
+    fight = fight_stage(decision, stage)
+    decision.check(decision.seat == fight["defender"], "rule/not_defender", message, "A.9")
+    return fight
+
+
 def decide_attack(decision: Decision, command: Command) -> None:
     s, seat = decision.state, decision.seat
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
@@ -67,9 +74,8 @@ def decide_attack(decision: Decision, command: Command) -> None:
 
 
 def decide_run_away(decision: Decision, command: Command) -> None:
-    fight = fight_stage(decision, "declared")
+    defender_step(decision, "declared", "only the defender runs")
     seat = decision.seat
-    decision.check(seat == fight["defender"], "rule/not_defender", "only the defender runs", "A.9")
     marker = decision.state["seats"][seat]["marker"]
     paid_by = "marker" if marker == "run_away" else "damage"
     decision.emit(ev.RanAway, player=seat, paid_by=paid_by)
@@ -108,19 +114,13 @@ def return_defenders(decision: Decision) -> None:
 
 
 def decide_face(decision: Decision, command: Command) -> None:
-    fight = fight_stage(decision, "declared")
-    decision.check(
-        decision.seat == fight["defender"], "rule/not_defender", "the defender decides", "A.9"
-    )
+    defender_step(decision, "declared", "the defender decides")
     decision.emit(ev.DefenderFaced, player=decision.seat)
 
 
 def decide_commit(decision: Decision, command: Command) -> None:
-    fight = fight_stage(decision, "defending")
+    defender_step(decision, "defending", "only the defender commits")
     seat = decision.seat
-    decision.check(
-        seat == fight["defender"], "rule/not_defender", "only the defender commits", "A.9"
-    )
     cards = ids_arg(command, "cards")
     decision.require(bool(cards), "command/nothing_to_commit", "name at least one card")
     for cid in cards:
@@ -138,10 +138,7 @@ def decide_commit(decision: Decision, command: Command) -> None:
 
 
 def decide_ready(decision: Decision, command: Command) -> None:
-    fight = fight_stage(decision, "defending")
-    decision.check(
-        decision.seat == fight["defender"], "rule/not_defender", "the defender declares", "A.9"
-    )
+    defender_step(decision, "defending", "the defender declares")
     decision.emit(ev.DefenderReady, player=decision.seat)
 
 
@@ -156,15 +153,7 @@ def decide_reveal(decision: Decision, command: Command) -> None:
     decision.emit(ev.AttackCardRevealed, player=fight["attacker"], card=cid, salt=fight["salt"])
     card = decision.state["cards"][cid]
     if not is_monster_like(card["def"]):
-        decision.emit(
-            ev.CheatingChecked,
-            by="rules",
-            card=cid,
-            result="not_monster",
-            gold=fight["gold"],
-            cost=None,
-        )
-        caught_cheating(decision)
+        caught_cheating(decision, "not_monster", cost=None)
 
 
 def decide_modify_cost(decision: Decision, command: Command) -> None:
@@ -195,20 +184,22 @@ def cheat_check(decision: Decision) -> None:
         power, life = monster_stats(card)
         decision.emit(ev.MonsterHired, by="rules", card=cid, power=power, life=life)
     else:
-        decision.emit(
-            ev.CheatingChecked,
-            by="rules",
-            card=cid,
-            result="underpaid",
-            gold=fight["gold"],
-            cost=cost,
-        )
-        caught_cheating(decision)
+        caught_cheating(decision, "underpaid", cost=cost)
 
 
-def caught_cheating(decision: Decision) -> None:
-    """RULES.md A.9 2.1: 1 damage, gold back, card face down to the stash, Sketchy unlocked."""
+def caught_cheating(decision: Decision, result: str, cost: int | None) -> None:
+    """The cheating check failed (``result``: ``not_monster`` or ``underpaid``, against the
+    Monster's ``cost``). RULES.md A.9 2.1: 1 damage, gold back, card face down to the stash,
+    Sketchy unlocked."""
     fight = decision.state["fight"]
+    decision.emit(
+        ev.CheatingChecked,
+        by="rules",
+        card=fight["card"],
+        result=result,
+        gold=fight["gold"],
+        cost=cost,
+    )
     attacker = fight["attacker"]
     decision.emit(ev.CaughtCheating, by="rules", player=attacker)
     hero = decision.state["seats"][attacker]["hero"]

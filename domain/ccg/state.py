@@ -310,16 +310,7 @@ def _(e: ev.MischiefPlayed, draft: CopyOnWriteState) -> None:
         hero = draft.card(st["hero"])
         hero["damage"] += e.give_blood
     move(draft, e.card, "dmz")
-    draft.top("stack").append(
-        {
-            "ref": draft.state["version"] + 1,
-            "card": e.card,
-            "player": e.player,
-            "kind": "mischief",
-            "targets": list(e.targets),
-            "canceled": False,
-        }
-    )
+    push_stack_entry(draft, draft.state["version"] + 1, e.card, e.player, "mischief", e.targets)
     _touch_window(draft)
 
 
@@ -336,16 +327,7 @@ def _(e: ev.AbilityActivated, draft: CopyOnWriteState) -> None:
         draft.card(st["hero"])["damage"] += blood
     for cid in costs.get("discard") or []:
         move(draft, cid, "discard")
-    draft.top("stack").append(
-        {
-            "ref": draft.state["version"] + 1,
-            "card": e.card,
-            "player": e.player,
-            "kind": "ability",
-            "targets": list(e.targets),
-            "canceled": False,
-        }
-    )
+    push_stack_entry(draft, draft.state["version"] + 1, e.card, e.player, "ability", e.targets)
     _touch_window(draft)
 
 
@@ -386,6 +368,29 @@ def _(e: ev.PriorityPassed, draft: CopyOnWriteState) -> None:
 @handles(ev.ResponseWindowClosed)
 def _(e: ev.ResponseWindowClosed, draft: CopyOnWriteState) -> None:
     draft.state["window"] = None
+
+
+def push_stack_entry(
+    draft: CopyOnWriteState,
+    ref: int,
+    card: str,
+    player: str,
+    kind: str,
+    targets: list[str],
+    *,
+    canceled: bool = False,
+) -> None:
+    """Put an ability (``kind="ability"``) or a Mischief on top of the stack (RULES.md A.11);
+    ``ref`` is the version of the event that put it there."""
+    entry = {
+        "ref": ref,
+        "card": card,
+        "player": player,
+        "kind": kind,
+        "targets": list(targets),
+        "canceled": canceled,
+    }
+    draft.top("stack").append(entry)
 
 
 def _touch_window(draft: CopyOnWriteState) -> None:
