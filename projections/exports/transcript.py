@@ -88,7 +88,7 @@ class TranscriptExporter(GameVisitor[str]):
     def visit_event(self, entry: Mapping[str, Any], turn: Turn | None) -> None:
         assert turn is not None  # needs_turns
         etype = entry["type"]
-        if etype == "GameCreated" and self.date_from_log and entry.get("received_at"):
+        if entry.get("version") == 1 and self.date_from_log and entry.get("received_at"):
             self.tags[ROSTER.index("date")] = _tag("Date", str(entry["received_at"])[:10])
         if turn.number != self.turn:
             # A turn's paragraph names its active seat, unless the judge backed the game up to

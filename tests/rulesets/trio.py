@@ -28,35 +28,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-import domain  # importing the domain registers the Munchkin CCG first
-from domain import evolve, initial_state
+from domain import Step, evolve, initial_state, register
 from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.events import EVENT_TYPES, Event
-
-if hasattr(domain, "Step"):  # the redesigned domain (issue #10)
-    from domain import Step, register
-    from domain.fold import handles
-
-    STEPS = True
-else:  # pragma: no cover - the domain before the redesign
-    from domain.rules import register  # type: ignore[no-redef]
-    from domain.state import _apply
-
-    STEPS = False
-
-    @dataclass(frozen=True, slots=True)
-    class Step:  # type: ignore[no-redef]
-        event: Event
-        state: dict[str, Any]
-
-    def handles(*classes: Any) -> Any:  # type: ignore[no-redef]
-        def decorate(handler: Any) -> Any:
-            for cls in classes:
-                _apply.register(cls)(handler)
-            return handler
-
-        return decorate
-
+from domain.fold import handles
 
 NAME = "test-trio"
 RULES_VERSION = "trio-1"
@@ -376,8 +351,8 @@ class Trio:
         return self._result(d.steps)
 
     @staticmethod
-    def _result(steps: list[Step]) -> list[Any]:
-        return list(steps) if STEPS else [s.event for s in steps]
+    def _result(steps: list[Step]) -> list[Step]:
+        return list(steps)
 
     def legal_commands(self, state: State, seat: str) -> list[dict[str, Any]]:
         if state.get("status") != "playing" or state["seats"][seat]["eliminated"] is not None:
@@ -396,16 +371,6 @@ class Trio:
 
     def backup(self, point: State, current: State, later: Sequence[Any]) -> list[Any]:
         raise ImpossibleCommand("ruling/backup_impossible", "test-trio has no backups")
-
-    # the ruleset protocol before the redesign
-    def evolve(self, state: State, event: Event) -> State:
-        return evolve(state, event)
-
-    def replay(self, events: list[Event]) -> State:
-        state = initial_state()
-        for event in events:
-            state = evolve(state, event)
-        return state
 
 
 RULESET = register(Trio())
