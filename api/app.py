@@ -89,7 +89,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(judge.blp)
     api.register_blueprint(exports.blp)
     app.register_blueprint(docs.bp)
-    from api.routes import viewer  # the replay viewer page (issue #4)
+    from api.routes import viewer  # the replay viewer page
 
     app.register_blueprint(viewer.bp)
     errors.init_app(app)

@@ -1,4 +1,4 @@
-"""``munchlog`` subcommands of the match histories (issue #5); wired in by :mod:`api.cli`.
+"""``munchlog`` subcommands of the match histories; wired in by :mod:`api.cli`.
 
 ``munchlog export (--game ID | --player NAME | --event LABEL) [--format F] -o FILE [--as V]``
     Write exports straight from the store (``-o -`` for stdout), with a progress bar on stderr.

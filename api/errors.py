@@ -218,7 +218,7 @@ class Parser(FlaskParser):
 class ErrorDetailSchema(ma.Schema):
     code = ma.fields.String(required=True, metadata={"example": "rule/not_your_turn"})
     message = ma.fields.String(required=True)
-    rule = ma.fields.String(metadata={"description": "RULES.md section (rule/... errors)"})
+    rule = ma.fields.String(metadata={"description": "docs/rules.md section (rule/... errors)"})
     current_version = ma.fields.Integer(metadata={"description": "on 409 version conflicts"})
     version = ma.fields.Integer(metadata={"description": "the failing event (import/... errors)"})
     reason = ma.fields.String(metadata={"description": "which check failed (import/... errors)"})

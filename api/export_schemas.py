@@ -1,4 +1,4 @@
-"""marshmallow schemas of the match-history routes (issue #5): export queries, histories."""
+"""marshmallow schemas of the match-history routes: export queries, histories."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""marshmallow schemas of the judge's tools (issue #4): replay queries, disputes, rulings, verify.
+"""marshmallow schemas of the judge's tools: replay queries, disputes, rulings, verify.
 
 Request schemas check the shape; ``domain.ccg.corrections.decide_correction`` checks each correction
 command (400 ``request/...`` or 422 ``command/...``), as the rules check actions.

@@ -26,7 +26,7 @@ six() { python3 -c "import ast,json,sys; print(json.dumps(ast.literal_eval(sys.a
 post() { curl -s -X POST "$M/api/games/$GAME/actions" -H "Authorization: Bearer $TABLE" \
   -H 'Content-Type: application/json' -d "$1"; echo; }
 
-# 2. Setup (RULES.md A.7): opening hands, the roll for first player, the choice, mulligans.
+# 2. Setup (docs/rules.md A.7): opening hands, the roll for first player, the choice, mulligans.
 #    Alice's opening hand is the 4 Goblins and 2 Swords. The turn starts and stops at her draw.
 post '{"actions": [
   {"type": "draw_opening", "seat": "A", "cards": '"$(six "$A_CARDS")"'},

@@ -8,7 +8,7 @@ A *record* is plain JSON (DESIGN.md "Storage envelope")::
 * ``event`` -- the domain event dict (``Event.to_dict()``);
 * ``received_at`` -- server clock, ISO 8601 UTC, the time the request arrived;
 * ``client_at`` -- the client's ``at`` for the action, verbatim, or ``None``;
-* ``visible_to`` -- ``{card_id: [seats]}`` from ``domain.visibility.knowledge`` (RULES.md A.4);
+* ``visible_to`` -- ``{card_id: [seats]}`` from ``domain.visibility.knowledge`` (docs/rules.md A.4);
 * ``prev_hash``/``hash`` -- a SHA-256 chain: ``hash = sha256(canonical_json({version, event,
   received_at, client_at, visible_to}) + prev_hash)``, with :data:`GENESIS_HASH` before event 1.
 

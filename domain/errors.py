@@ -41,7 +41,7 @@ class ImpossibleCommand(DomainError):
 
 
 class RuleViolation(DomainError):
-    """The command breaks a rule of the game (``rule/...`` codes, with the RULES.md section)."""
+    """The command breaks a rule of the game (``rule/...`` codes, with the docs/rules.md section)."""
 
     def __init__(self, code: str, message: str, rule: str) -> None:
         super().__init__(code, message, rule)

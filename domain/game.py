@@ -134,7 +134,7 @@ class Game(Aggregate):
     def execute(
         self, commands: Iterable[tuple[Mapping[str, Any], str | None]], *, received_at: str
     ) -> None:
-        """Decide and record each ``(command, client_at)`` in order (RULES.md via the ruleset).
+        """Decide and record each ``(command, client_at)`` in order (docs/rules.md via the ruleset).
 
         All commands are decided first, on local states; only when every one is accepted are the
         events triggered. A refused command (the domain's ``RuleViolation`` /
@@ -222,7 +222,7 @@ class Game(Aggregate):
 
     def record_judge(self, steps: Iterable[Step], *, received_at: str) -> None:
         """Store the judge's decided steps (``domain.judge``: a dispute, or a ruling with its
-        backup and corrections; RULES.md A.14) in order, each with the usual envelope."""
+        backup and corrections; docs/rules.md A.14) in order, each with the usual envelope."""
         self._store([(step, None) for step in steps], received_at=received_at)
 
 

@@ -1,4 +1,4 @@
-"""The judge's record and decisions (RULES.md A.14), the same for every ruleset.
+"""The judge's record and decisions (docs/rules.md A.14), the same for every ruleset.
 
 A dispute and its ruling are events (:class:`DisputeOpened`, :class:`RulingRecorded`, with
 ``seat="judge"``), kept in ``state["disputes"]`` and never undone by a backup: a ruling often
@@ -27,7 +27,7 @@ MAX_BACKUP = 2000
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DisputeOpened(Event):
-    """A player (or the judge) called the judge about the game (RULES.md A.14).
+    """A player (or the judge) called the judge about the game (docs/rules.md A.14).
 
     ``note`` is the statement (what is claimed); the contested range is ``from_version`` ..
     ``to_version`` (``turn`` when it was given as a turn); ``about`` is the version the dispute
@@ -46,7 +46,7 @@ class DisputeOpened(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RulingRecorded(Event):
-    """The judge ruled on a dispute (RULES.md A.14).
+    """The judge ruled on a dispute (docs/rules.md A.14).
 
     ``penalty`` (e.g. ``"warning"``, ``"game_loss"``) names the penalty given to ``player``, if
     any; it is a record only: any change to the game is recorded by its own events.

@@ -1,4 +1,4 @@
-"""Who may see each card an event names (RULES.md A.4), computed once when it is recorded.
+"""Who may see each card an event names (docs/rules.md A.4), computed once when it is recorded.
 
 A seat may see a card's id and identity in an event when it knew the card just before the event
 or knows it just after (so a reveal shows the card, and a public card going back to a hand is

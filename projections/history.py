@@ -1,4 +1,4 @@
-"""Match histories: one row per game, folded from its stored records (issue #5).
+"""Match histories: one row per game, folded from its stored records.
 
 Pure functions, no I/O (the store that keeps the rows up to date from the notification log is
 :mod:`projections.history_store`). A *history row* is plain JSON data::
@@ -10,7 +10,7 @@ Pure functions, no I/O (the store that keeps the rows up to date from the notifi
 The seats are the game's own (its creation event's, in seating order); ``hero`` is the name of
 the seat's hero card, or ``None`` in a ruleset without heroes.
 
-Everything in it is public information (RULES.md A.4): who played which hero, turn numbers,
+Everything in it is public information (docs/rules.md A.4): who played which hero, turn numbers,
 fights started (``FightStarted``), attackers caught cheating (``CaughtCheating``), how the game
 ended. ``fold_history(None, record)`` starts a row from a game's ``GameCreated`` record, every
 later record is folded in with ``fold_history(row, record)``; a judge's ``TableRestored`` can

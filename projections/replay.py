@@ -1,4 +1,4 @@
-"""Judge tools over a game's stored records: turns, diffs, causes, backups (RULES.md A.14).
+"""Judge tools over a game's stored records: turns, diffs, causes, backups (docs/rules.md A.14).
 
 Pure functions of records (``{version, event, received_at, client_at, visible_to, hash,
 prev_hash}``, see ``domain.game``) and of states (``domain.fold``). Nothing here reads a store
@@ -208,7 +208,7 @@ def _seat_scalars(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[s
 
 def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str) -> dict[str, Any]:
     """``diff`` as ``viewer`` may see it: cards it knew neither before nor after lose their id
-    and name (RULES.md A.4); the attack card's id and salt, and stack entries, likewise.
+    and name (docs/rules.md A.4); the attack card's id and salt, and stack entries, likewise.
 
     A card's movement between zones, its damage and tokens stay: those are public (A.4).
     """
@@ -311,7 +311,7 @@ def state_as_played(records: Iterable[Record], version: int | None = None) -> St
 
 
 def hero_stats(state: State) -> dict[str, dict[str, int]]:
-    """``{seat: {counter: value}}``: each seat's public counters, for the chart (RULES.md A.4).
+    """``{seat: {counter: value}}``: each seat's public counters, for the chart (docs/rules.md A.4).
 
     The CCG's are its Hero Zone's level, damage and gold; another ruleset's are the whole
     numbers among its seats' fields.
@@ -435,7 +435,7 @@ class ReplayIndex:
 
 
 def invariant_violations(state: State, *, max_level: int = 10) -> list[str]:
-    """What is impossible about ``state`` (empty when nothing): RULES.md A.3, A.8, A.13.
+    """What is impossible about ``state`` (empty when nothing): docs/rules.md A.3, A.8, A.13.
 
     Checks: no negative gold, damage, tokens or committed gold; levels within 1..``max_level``;
     every card in exactly one zone (and that zone's list names it once); a finished game's

@@ -1,6 +1,6 @@
 """Per-viewer views of a game: the state and the event log as each viewer may see them.
 
-RULES.md A.4 decides what each seat sees; the per-card ``known`` sets in the state and the
+docs/rules.md A.4 decides what each seat sees; the per-card ``known`` sets in the state and the
 ``visible_to`` map stored with each event carry it. The seats are the game's own (its state's
 ``seats``, in seating order; the ruleset declares them). Viewers:
 
@@ -98,7 +98,7 @@ def _card(state: State, cid: str, viewer: str, seats: tuple[str, ...]) -> dict[s
     for key, value in card.items():
         if key not in CARD_PLACE_FIELDS and _scalar(value):
             out[key] = value
-    if "cost_mod" in card:  # the CCG's cost modifier and stuck Curses (RULES.md A.3, A.12)
+    if "cost_mod" in card:  # the CCG's cost modifier and stuck Curses (docs/rules.md A.3, A.12)
         del out["cost_mod"]
         if card["cost_mod"] is not None:
             out["cost_modified"] = card["cost_mod"]
@@ -115,7 +115,7 @@ def _cards(state: State, ids: Iterable[str], viewer: str, seats: tuple[str, ...]
     return [_card(state, cid, viewer, seats) for cid in ids]
 
 
-#: Seat fields of the CCG that are bookkeeping, not part of its view (RULES.md A.8).
+#: Seat fields of the CCG that are bookkeeping, not part of its view (docs/rules.md A.8).
 _UNSHOWN_SEAT_FIELDS = frozenset({"ran_this_turn"})
 #: Top-level state keys every ruleset has, shown under their own names or not at all.
 _STATE_CONVENTIONS = frozenset({"seats", "cards", "disputes", "active", "labels"})
@@ -158,7 +158,7 @@ def _seat(state: State, seat: str, viewer: str, seats: tuple[str, ...]) -> dict[
 
 
 def state_view(state: State, viewer: str) -> dict[str, Any]:
-    """The ``GET /state`` body for ``viewer`` (issue 3 contract), redacted per RULES.md A.4.
+    """The ``GET /state`` body for ``viewer`` (the API contract), redacted per docs/rules.md A.4.
 
     Every top-level scalar of the state is shown (``active`` as ``active_seat``), then the
     labels, the CCG's table parts if the state has them, each seat and the viewer.

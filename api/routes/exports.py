@@ -1,4 +1,4 @@
-"""Match histories (issue #5): game exports, imports, player histories, event exports.
+"""Match histories: game exports, imports, player histories, event exports.
 
 * ``GET /api/games/<id>/export?format=json|ndjson|csv|text`` -- the game as the caller may see
   it (``projections.exports``): a seat's export keeps the opponent's hidden cards hidden, a judge's

@@ -1,4 +1,4 @@
-"""The judge's tools (issue #4, RULES.md A.14): replay any moment, disputes and rulings as
+"""The judge's tools (docs/rules.md A.14): replay any moment, disputes and rulings as
 events, tamper evidence.
 
 Replay (any viewer of the game; ``?as=`` per :func:`api.judging.view_as`):
@@ -16,7 +16,7 @@ editing or deleting one):
 
 * ``POST /api/games/<id>/disputes`` -- a seat, the table or the judge opens one;
 * ``GET /api/games/<id>/disputes`` -- every dispute with its ruling (any viewer: disputes,
-  rulings and penalties are public, RULES.md C.1 "JudgeRuling");
+  rulings and penalties are public, docs/rules.md C.1 "JudgeRuling");
 * ``POST /api/games/<id>/disputes/<dispute_id>/ruling`` -- judge token only: a note, a penalty,
   forced corrections and/or a backup, recorded together (all or nothing).
 
@@ -59,7 +59,7 @@ blp = ApiBlueprint(
     __name__,
     url_prefix="/api",
     description="Judge tools: replay any moment as any viewer, disputes and rulings, "
-    "tamper evidence (RULES.md A.14).",
+    "tamper evidence (docs/rules.md A.14).",
 )
 
 # ---------------------------------------------------------------------------- replay

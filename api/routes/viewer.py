@@ -1,4 +1,4 @@
-"""The replay viewer page (issue #4): ``/games/<id>``, a Jinja template, one JS and one CSS file.
+"""The replay viewer page: ``/games/<id>``, a Jinja template, one JS and one CSS file.
 
 The page itself holds nothing secret: it is the same for every game and every viewer. It reads
 the viewer's token from the sign-in form or from the URL fragment (``#token=...``, never sent to

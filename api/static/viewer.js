@@ -1,4 +1,4 @@
-/* munchlog replay viewer (issue #4). No framework, no request outside this server.
+/* munchlog replay viewer. No framework, no request outside this server.
  *
  * The token comes from the sign-in form or the URL fragment (#token=...; fragments never reach
  * the server). It is kept in sessionStorage and removed from the address bar at once, so a

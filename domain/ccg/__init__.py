@@ -1,4 +1,4 @@
-"""The Munchkin Collectible Card Game (RULES.md A, indexed in docs/rules.md), as a ruleset.
+"""The Munchkin Collectible Card Game (docs/rules.md A, indexed in docs/rules.md), as a ruleset.
 
 ``decide(state, command)`` checks the command and returns its steps: the events with the state
 after each. Steps the rules perform on their own (warmup, the cheating check, hire gold,
@@ -97,7 +97,7 @@ def decide(state: State, command: Command) -> list[Step]:
 
 
 class MunchkinCCG:
-    """The Munchkin CCG ruleset (RULES.md A), registered as ``munchkin-ccg``."""
+    """The Munchkin CCG ruleset (docs/rules.md A), registered as ``munchkin-ccg``."""
 
     name = setup.NAME
     rules_version = setup.RULES_VERSION

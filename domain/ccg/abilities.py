@@ -1,4 +1,4 @@
-"""Abilities and Mischief (RULES.md A.11-A.12): the stack, interrupts, priority passes."""
+"""Abilities and Mischief (docs/rules.md A.11-A.12): the stack, interrupts, priority passes."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def targets_of(decision: Decision, command: Command) -> list[str]:
 
 def interrupted_ref(decision: Decision, card: dict[str, Any], message: str) -> int | None:
     """The stack entry a new ability or Mischief interrupts: the newest one, if anything is
-    resolving, and then ``card`` must be an Interrupt (RULES.md A.11)."""
+    resolving, and then ``card`` must be an Interrupt (docs/rules.md A.11)."""
     stack = decision.state["stack"]
     if not stack:
         return None
@@ -60,7 +60,7 @@ def put_on_stack(
     **details: Any,
 ) -> None:
     """Emit ``cls`` (``MischiefPlayed`` or ``AbilityActivated``): the deciding seat puts card
-    ``cid``'s ability on the stack with its ``targets`` (RULES.md A.11)."""
+    ``cid``'s ability on the stack with its ``targets`` (docs/rules.md A.11)."""
     decision.emit(
         cls,
         player=decision.seat,
@@ -72,7 +72,7 @@ def put_on_stack(
 
 
 def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) -> None:
-    """Mischief: either player, either turn, while the window is open (RULES.md A.5, A.11)."""
+    """Mischief: either player, either turn, while the window is open (docs/rules.md A.5, A.11)."""
     s, seat = decision.state, decision.seat
     cid = str_arg(command, "card")
     name = card["def"]["name"]

@@ -1,4 +1,4 @@
-"""Cards as data: definitions, the sample catalog, and deck checks (RULES.md A.5, A.6).
+"""Cards as data: definitions, the sample catalog, and deck checks (docs/rules.md A.5, A.6).
 
 A card definition is a plain dict::
 
@@ -27,7 +27,7 @@ from domain.errors import InvalidCommand, RuleViolation
 CARD_TYPES = ("hero", "ally", "location", "loot", "mischief", "monster")
 LOOT_SUBTYPES = ("weapon", "armor", "trinket")
 MISCHIEF_SUBTYPES = ("curse", "treachery", "interrupt")
-#: Keywords the engine implements (RULES.md A.12); other keys are kept as data only.
+#: Keywords the engine implements (docs/rules.md A.12); other keys are kept as data only.
 KEYWORDS = (
     "monstrous",
     "stealthy",
@@ -41,7 +41,7 @@ KEYWORDS = (
     "smack",
 )
 NUMBER_FIELDS = ("cost", "rank", "power", "life", "defense")
-#: Format parameters (RULES.md A.6, D.15).
+#: Format parameters (docs/rules.md A.6, D.15).
 FORMATS: dict[str, dict[str, int | None]] = {
     "prime": {"deck_size": 40, "max_copies": 3},
     "draft": {"deck_size": 30, "max_copies": 3},
@@ -77,7 +77,7 @@ def normalize_card(raw: Mapping[str, Any]) -> CardDef:
         if value is not None and (
             not isinstance(value, int) or isinstance(value, bool) or value < 0
         ):
-            errors[key] = ["a whole number, 0 or more (RULES.md A.1: no negative values)"]
+            errors[key] = ["a whole number, 0 or more (docs/rules.md A.1: no negative values)"]
         card[key] = value
     if not isinstance(card["class"], str):
         errors["class"] = ["a string"]
@@ -136,12 +136,12 @@ def sample_catalog() -> Catalog:
 
 
 def is_monster_like(card: Mapping[str, Any]) -> bool:
-    """A Monster, or a card with Monstrous X that may be committed as one (RULES.md A.12)."""
+    """A Monster, or a card with Monstrous X that may be committed as one (docs/rules.md A.12)."""
     return card["type"] == "monster" or "monstrous" in card["keywords"]
 
 
 def check_deck(fmt: str, hero: Mapping[str, Any], deck: Iterable[Mapping[str, Any]]) -> None:
-    """Raise :class:`RuleViolation` if the deck is illegal for the format (RULES.md A.6).
+    """Raise :class:`RuleViolation` if the deck is illegal for the format (docs/rules.md A.6).
 
     prime: exactly 40 cards, at most 3 per name, no Hero cards, neutral or the hero's class
     (a Wanderer hero: any single class); draft: 30 cards, at most 3 per name; casual: unchecked.

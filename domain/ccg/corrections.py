@@ -1,21 +1,21 @@
-"""The judge's CCG corrections (RULES.md A.14): restorations, forced effects and backups.
+"""The judge's CCG corrections (docs/rules.md A.14): restorations, forced effects and backups.
 
 A judge "backs up" a game by recording facts that put the table back the way it was at an
 earlier version. :func:`undo_steps` (the ruleset's ``backup``) computes them, and the fold
 applies them like any other fact. Each one sets part of the state *verbatim*:
 
 * :class:`CardRestored` -- one card instance's zone, position in that zone, face, orientation,
-  damage, tokens, host and knowledge (RULES.md A.3, A.4);
+  damage, tokens, host and knowledge (docs/rules.md A.3, A.4);
 * :class:`SeatRestored` -- one seat's level, purse, Run Away marker and turn flags;
 * :class:`TableRestored` -- status, winner, turn, phase/step, setup progress, fight, window;
-* :class:`StackTrimmed` / :class:`StackEntryRestored` -- the resolution stack (RULES.md A.11).
+* :class:`StackTrimmed` / :class:`StackEntryRestored` -- the resolution stack (docs/rules.md A.11).
 
 Card ids that may be secret travel in ``card_fields`` (and the attack card's salt in
 ``secret_with``), so ``projections.views.event_view`` redacts these events like the others.
 A backup ruling undoes the events after its point newest first, one at a time; each restoration
 then names the event it undoes in ``undoes`` (``None`` for a plain state-to-state backup).
 
-A judge may also force single effects (RULES.md A.10) to correct an event recorded in error:
+A judge may also force single effects (docs/rules.md A.10) to correct an event recorded in error:
 :func:`decide_correction` turns an effect command (``damage``, ``heal``, ``move``, ``stash``,
 ``discard``, ``take_gold`` ...) plus ``corrects: <version>`` into a ``Judge*`` event. Those
 subclass the rules' own effect events (same fields, same fold handler, same redaction), add
@@ -71,7 +71,7 @@ TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", 
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardRestored(ev.Event):
-    """A card instance was put back exactly as it was (judge backup, RULES.md A.3, A.14).
+    """A card instance was put back exactly as it was (judge backup, docs/rules.md A.3, A.14).
 
     ``zone`` is a zone of the card's owner (``deck``, ``hand``, ``hoard``, ``stash``,
     ``discard``, ``removed``), ``hero``, the shared ``dmz`` or ``stuck`` (to ``host``);
@@ -116,7 +116,7 @@ class TableRestored(ev.Event):
 
     ``fight`` is the fight without its attack card, salt and defender cards; those travel in
     ``fight_card``, ``fight_salt`` and ``fight_defender_cards`` so a viewer who may not see the
-    face-down attack card sees neither its id nor its salt (RULES.md A.4, A.9).
+    face-down attack card sees neither its id nor its salt (docs/rules.md A.4, A.9).
     """
 
     status: str
@@ -148,7 +148,7 @@ class StackTrimmed(ev.Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StackEntryRestored(ev.Event):
-    """An ability or Mischief was put back on top of the stack (judge backup, RULES.md A.11)."""
+    """An ability or Mischief was put back on top of the stack (judge backup, docs/rules.md A.11)."""
 
     ref: int
     card: str
@@ -166,7 +166,7 @@ class StackEntryRestored(ev.Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeDamageDealt(ev.DamageDealt):
-    """The judge put damage on a card to correct event ``corrects`` (RULES.md A.10, A.14)."""
+    """The judge put damage on a card to correct event ``corrects`` (docs/rules.md A.10, A.14)."""
 
     corrects: int
     forced_by_judge: bool = True
@@ -274,7 +274,7 @@ class JudgeGoldStolen(ev.GoldStolen):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeGoldLost(ev.Event):
-    """The judge returned gold from a purse to the stockpile (never below 0, RULES.md A.1)."""
+    """The judge returned gold from a purse to the stockpile (never below 0, docs/rules.md A.1)."""
 
     player: str
     amount: int
@@ -285,7 +285,7 @@ class JudgeGoldLost(ev.Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgeLevelSet(ev.Event):
-    """The judge set a seat's level (1..10, RULES.md A.2)."""
+    """The judge set a seat's level (1..10, docs/rules.md A.2)."""
 
     player: str
     level: int
@@ -326,7 +326,7 @@ MARKER_SIDES = ("run_away", "limp_away")
 
 
 def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> ev.Event:
-    """The forced effect for one judge correction command (RULES.md A.14), unchecked by rules.
+    """The forced effect for one judge correction command (docs/rules.md A.14), unchecked by rules.
 
     ``command`` is ``{"type", "corrects": <version>, ...}`` with the effect command's fields:
     ``target`` (a card id, or ``"A"``/``"B"`` for that Hero) and ``amount`` for ``damage`` and
@@ -715,7 +715,7 @@ def _zone_lists(state: State) -> list[tuple[list[str], Any]]:
 def undo_steps(
     point: State, current: State, later: Sequence[Record], *, seat: str = "judge"
 ) -> list[tuple[int, list[Step]]]:
-    """A backup the way tournament judges do it (RULES.md A.14): undo each event after
+    """A backup the way tournament judges do it (docs/rules.md A.14): undo each event after
     ``point``, newest first, skipping nothing. (The CCG ruleset's ``backup``.)
 
     ``later`` are the records after ``point`` (versions ``point + 1`` .. now, in order) and

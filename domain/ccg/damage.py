@@ -1,4 +1,4 @@
-"""Damage, healing, squishing and zapping (RULES.md A.10), with Life-O-Suction (A.12)."""
+"""Damage, healing, squishing and zapping (docs/rules.md A.10), with Life-O-Suction (A.12)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def life_of(card: dict[str, Any], s: State) -> int | None:
 
 
 def squish_if_dead(decision: Decision, cid: str) -> bool:
-    """An Ally or Monster whose damage reaches its life is squished at once (RULES.md A.10);
+    """An Ally or Monster whose damage reaches its life is squished at once (docs/rules.md A.10);
     whether it was (the caller then checks the fight, ``fights.after_card_left``)."""
     if decision.finished:
         return False
@@ -51,7 +51,7 @@ def squish_if_dead(decision: Decision, cid: str) -> bool:
 
 
 def heal_by_life_o_suction(decision: Decision, source: str | None, amount: int) -> None:
-    """Life-O-Suction X: the source's controller heals what it dealt (RULES.md A.12, D.9)."""
+    """Life-O-Suction X: the source's controller heals what it dealt (docs/rules.md A.12, D.9)."""
     if not source or amount <= 0 or decision.finished:
         return
     card = decision.state["cards"][source]

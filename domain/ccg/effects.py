@@ -1,4 +1,4 @@
-"""Effect commands: what a resolving ability does, recorded by its controller (RULES.md A.10,
+"""Effect commands: what a resolving ability does, recorded by its controller (docs/rules.md A.10,
 A.11, A.12)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ MOVE_TARGETS = ("hand", "deck_bottom", "deck_top", "hoard", "stash", "discard")
 
 
 def effect_context(decision: Decision, command: Command) -> str | None:
-    """Effects are recorded while an ability resolves, naming its card (RULES.md A.11)."""
+    """Effects are recorded while an ability resolves, naming its card (docs/rules.md A.11)."""
     s = decision.state
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     source = command.get("source")
@@ -204,7 +204,7 @@ def decide_remove(decision: Decision, command: Command) -> None:
 
 def card_leaves(decision: Decision, command: Command, cls: type[ev.Event]) -> None:
     """An effect that takes the named card from wherever it is (``cls``: ``CardDiscarded``,
-    ``CardRemoved``); a fight that loses its attack card so ends (RULES.md A.9)."""
+    ``CardRemoved``); a fight that loses its attack card so ends (docs/rules.md A.9)."""
     source, cid, _ = card_effect(decision, command)
     decision.emit(cls, card=cid, source=source)
     after_card_left(decision)

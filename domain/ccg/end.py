@@ -1,4 +1,4 @@
-"""The end of the game (RULES.md A.13): eliminations, the winner, conceding."""
+"""The end of the game (docs/rules.md A.13): eliminations, the winner, conceding."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 
 def check_eliminations(decision: Decision) -> None:
-    """RULES.md A.13 / D.9: a Hero whose damage reaches its life is out; last Hero wins."""
+    """docs/rules.md A.13 / D.9: a Hero whose damage reaches its life is out; last Hero wins."""
     s = decision.state
     if s.get("status") != "playing":
         return

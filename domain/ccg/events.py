@@ -1,4 +1,4 @@
-"""The Munchkin CCG's events: one class per state change of RULES.md C.1 (see docs/rules.md).
+"""The Munchkin CCG's events: one class per state change of docs/rules.md C.1 (see docs/rules.md).
 
 Class names are permanent (stored games name them); see :mod:`domain.events` for the common
 fields and for changing a stored shape.
@@ -20,7 +20,7 @@ class GameCreated(Event):
     """A game was set up: rules version, mode, format, seats with heroes and full decks.
 
     Each seat is ``{"seat", "player", "hero": {id, **def}, "deck": [{id, **def}, ...]}``; the
-    definitions travel with the event so the game never needs a catalog again (RULES.md A.6-A.7).
+    definitions travel with the event so the game never needs a catalog again (docs/rules.md A.6-A.7).
     """
 
     game_id: str
@@ -41,7 +41,7 @@ class GameCreated(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OpeningHandDrawn(Event):
-    """A seat drew its six opening cards (RULES.md A.7 step 2)."""
+    """A seat drew its six opening cards (docs/rules.md A.7 step 2)."""
 
     player: str
     cards: list[str]
@@ -51,7 +51,7 @@ class OpeningHandDrawn(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FirstPlayerRolled(Event):
-    """Both players rolled for first player; a tie must be rolled again (RULES.md A.7 step 3)."""
+    """Both players rolled for first player; a tie must be rolled again (docs/rules.md A.7 step 3)."""
 
     rolls: dict[str, int]
     tie: bool
@@ -60,7 +60,7 @@ class FirstPlayerRolled(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FirstPlayerChosen(Event):
-    """The higher roller chose who goes first (RULES.md A.7 step 3)."""
+    """The higher roller chose who goes first (docs/rules.md A.7 step 3)."""
 
     chooser: str
     first: str
@@ -78,7 +78,7 @@ class GoldGranted(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MulliganTaken(Event):
-    """Hand shuffled into the deck and six new cards drawn (RULES.md A.7 step 5, D.17)."""
+    """Hand shuffled into the deck and six new cards drawn (docs/rules.md A.7 step 5, D.17)."""
 
     player: str
     returned: list[str]
@@ -89,7 +89,7 @@ class MulliganTaken(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MulliganDeclined(Event):
-    """The player kept the opening hand (RULES.md A.7 step 5)."""
+    """The player kept the opening hand (docs/rules.md A.7 step 5)."""
 
     player: str
 
@@ -100,7 +100,7 @@ class MulliganDeclined(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted(Event):
-    """A new turn began for ``player`` (RULES.md A.8)."""
+    """A new turn began for ``player`` (docs/rules.md A.8)."""
 
     player: str
     turn: int
@@ -109,7 +109,7 @@ class TurnStarted(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PhaseStarted(Event):
-    """The active player's turn entered a phase/step (RULES.md A.8)."""
+    """The active player's turn entered a phase/step (docs/rules.md A.8)."""
 
     phase: str
     step: str | None = None
@@ -127,7 +127,7 @@ class RunAwayMarkerFlipped(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardsUnzapped(Event):
-    """Warmup unzap step: all of the player's zapped cards unzapped (RULES.md A.8 step 2)."""
+    """Warmup unzap step: all of the player's zapped cards unzapped (docs/rules.md A.8 step 2)."""
 
     player: str
     cards: list[str]
@@ -137,7 +137,7 @@ class CardsUnzapped(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StashUnstashed(Event):
-    """Warmup unstash: every stashed card to hand; tokens to the stockpile (RULES.md A.8 step 4).
+    """Warmup unstash: every stashed card to hand; tokens to the stockpile (docs/rules.md A.8 step 4).
 
     ``curses`` are the Curses that were stuck to unstashed cards, now in their owners' discards.
     """
@@ -152,7 +152,7 @@ class StashUnstashed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardDrawn(Event):
-    """The player drew ``card`` from their deck (RULES.md A.8 step 5)."""
+    """The player drew ``card`` from their deck (docs/rules.md A.8 step 5)."""
 
     player: str
     card: str
@@ -162,7 +162,7 @@ class CardDrawn(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LootPlayed(Event):
-    """Loot moved from hand to hoard (RULES.md A.8, rank limit)."""
+    """Loot moved from hand to hoard (docs/rules.md A.8, rank limit)."""
 
     player: str
     card: str
@@ -172,7 +172,7 @@ class LootPlayed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LocationPlayed(Event):
-    """A Location moved from hand to hoard (RULES.md A.8, one Location at a time)."""
+    """A Location moved from hand to hoard (docs/rules.md A.8, one Location at a time)."""
 
     player: str
     card: str
@@ -182,7 +182,7 @@ class LocationPlayed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AllyPlayed(Event):
-    """An Ally was paid for from the purse and put in the hoard (RULES.md A.8)."""
+    """An Ally was paid for from the purse and put in the hoard (docs/rules.md A.8)."""
 
     player: str
     card: str
@@ -193,7 +193,7 @@ class AllyPlayed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardSquished(Event):
-    """A card in play went to its owner's discard (RULES.md A.10 Squish).
+    """A card in play went to its owner's discard (docs/rules.md A.10 Squish).
 
     ``reason`` is ``action`` (munchkining squish), ``damage`` or ``ability``.
     """
@@ -207,7 +207,7 @@ class CardSquished(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardZapped(Event):
-    """A card was zapped (RULES.md A.10)."""
+    """A card was zapped (docs/rules.md A.10)."""
 
     card: str
     source: str | None = None
@@ -217,7 +217,7 @@ class CardZapped(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardUnzapped(Event):
-    """A card was unzapped by an ability (RULES.md A.10)."""
+    """A card was unzapped by an ability (docs/rules.md A.10)."""
 
     card: str
     source: str | None = None
@@ -230,7 +230,7 @@ class CardUnzapped(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MischiefPlayed(Event):
-    """A Mischief card was paid for and moved to the DMZ to resolve (RULES.md A.5, A.11)."""
+    """A Mischief card was paid for and moved to the DMZ to resolve (docs/rules.md A.5, A.11)."""
 
     player: str
     card: str
@@ -244,7 +244,7 @@ class MischiefPlayed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AbilityActivated(Event):
-    """An ability was activated with its costs paid (RULES.md A.11).
+    """An ability was activated with its costs paid (docs/rules.md A.11).
 
     ``costs`` = ``{"gold": n, "zap": bool, "discard": [ids], "give_blood": n}``.
     ``interrupting`` is the stack reference (version) of the ability it interrupts.
@@ -262,7 +262,7 @@ class AbilityActivated(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AbilityCanceled(Event):
-    """An ability on the stack was canceled: its cost stays paid (RULES.md A.12 Cancel)."""
+    """An ability on the stack was canceled: its cost stays paid (docs/rules.md A.12 Cancel)."""
 
     ref: int
     source: str | None = None
@@ -272,7 +272,7 @@ class AbilityCanceled(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AbilityResolved(Event):
-    """The newest ability on the stack finished resolving (LIFO, RULES.md A.11)."""
+    """The newest ability on the stack finished resolving (LIFO, docs/rules.md A.11)."""
 
     ref: int
     card: str
@@ -283,7 +283,7 @@ class AbilityResolved(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PriorityPassed(Event):
-    """A player passed in an open response window (RULES.md A.14 fair chance to respond)."""
+    """A player passed in an open response window (docs/rules.md A.14 fair chance to respond)."""
 
     player: str
     window: str
@@ -292,7 +292,7 @@ class PriorityPassed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResponseWindowClosed(Event):
-    """Both players passed since the last action: the window closed (RULES.md A.11, A.14)."""
+    """Both players passed since the last action: the window closed (docs/rules.md A.11, A.14)."""
 
     window: str
 
@@ -303,7 +303,7 @@ class ResponseWindowClosed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FightStarted(Event):
-    """The active player started a fight (RULES.md A.9)."""
+    """The active player started a fight (docs/rules.md A.9)."""
 
     attacker: str
     defender: str
@@ -312,7 +312,7 @@ class FightStarted(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AttackCardCommitted(Event):
-    """One card from hand moved face down to the DMZ (RULES.md A.9 step 1).
+    """One card from hand moved face down to the DMZ (docs/rules.md A.9 step 1).
 
     ``commitment`` = SHA-256 of ``"{salt}:{card}:{name}"``: the defender sees it now and can
     check it once the card is revealed; ``salt`` stays secret with the card.
@@ -329,7 +329,7 @@ class AttackCardCommitted(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GoldCommitted(Event):
-    """Gold moved from the attacker's purse next to the committed card (RULES.md A.9 step 1)."""
+    """Gold moved from the attacker's purse next to the committed card (docs/rules.md A.9 step 1)."""
 
     player: str
     amount: int
@@ -347,7 +347,7 @@ class RanAway(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DefenderFaced(Event):
-    """The defender chose to face the monster (RULES.md A.9 (I))."""
+    """The defender chose to face the monster (docs/rules.md A.9 (I))."""
 
     player: str
 
@@ -355,7 +355,7 @@ class DefenderFaced(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DefenderCardsCommitted(Event):
-    """The defender zapped these hoard cards and moved them to the DMZ (RULES.md A.9 (I) 1)."""
+    """The defender zapped these hoard cards and moved them to the DMZ (docs/rules.md A.9 (I) 1)."""
 
     player: str
     cards: list[str]
@@ -365,7 +365,7 @@ class DefenderCardsCommitted(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DefenderReady(Event):
-    """The defender is done committing cards (RULES.md A.9 (I) 2)."""
+    """The defender is done committing cards (docs/rules.md A.9 (I) 2)."""
 
     player: str
 
@@ -384,7 +384,7 @@ class AttackCardRevealed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MonsterCostModified(Event):
-    """A card or ability changed the revealed Monster's gold cost (RULES.md A.9 cheat check)."""
+    """A card or ability changed the revealed Monster's gold cost (docs/rules.md A.9 cheat check)."""
 
     card: str
     cost: int
@@ -407,7 +407,7 @@ class CheatingChecked(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CaughtCheating(Event):
-    """The attacker was caught cheating: Sketchy abilities unlock this turn (RULES.md A.9 2.1)."""
+    """The attacker was caught cheating: Sketchy abilities unlock this turn (docs/rules.md A.9 2.1)."""
 
     player: str
 
@@ -444,10 +444,10 @@ class CommittedGoldReturned(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DamageDealt(Event):
-    """Damage tokens put on a card with life (RULES.md A.10).
+    """Damage tokens put on a card with life (docs/rules.md A.10).
 
     ``kind`` is ``combat`` (fight steps 6-7) or ``noncombat``; ``reduced_by_defense`` records
-    how much committed defense absorbed (RULES.md D.4).
+    how much committed defense absorbed (docs/rules.md D.4).
     """
 
     source: str | None
@@ -461,7 +461,7 @@ class DamageDealt(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DamageAllocated(Event):
-    """The defender split the Monster's damage among committed Allies (RULES.md D.3)."""
+    """The defender split the Monster's damage among committed Allies (docs/rules.md D.3)."""
 
     player: str
     allocation: dict[str, int]
@@ -471,7 +471,7 @@ class DamageAllocated(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Healed(Event):
-    """Damage tokens moved from ``target`` to the stockpile (RULES.md A.10 Heal)."""
+    """Damage tokens moved from ``target`` to the stockpile (docs/rules.md A.10 Heal)."""
 
     source: str | None
     target: str
@@ -482,7 +482,7 @@ class Healed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GoldStolen(Event):
-    """Gold moved from one purse to the other (RULES.md A.10 Steal)."""
+    """Gold moved from one purse to the other (docs/rules.md A.10 Steal)."""
 
     source: str | None
     from_player: str
@@ -494,7 +494,7 @@ class GoldStolen(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GoldTaken(Event):
-    """Gold moved from the stockpile to a purse (RULES.md A.10 Take gold)."""
+    """Gold moved from the stockpile to a purse (docs/rules.md A.10 Take gold)."""
 
     source: str | None
     player: str
@@ -505,7 +505,7 @@ class GoldTaken(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TokensCollected(Event):
-    """Collect X: stockpile tokens moved onto a card (RULES.md A.12)."""
+    """Collect X: stockpile tokens moved onto a card (docs/rules.md A.12)."""
 
     source: str | None
     card: str
@@ -516,7 +516,7 @@ class TokensCollected(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardStuck(Event):
-    """A Curse was stuck to a host card in play (RULES.md A.5, A.10 Stick)."""
+    """A Curse was stuck to a host card in play (docs/rules.md A.5, A.10 Stick)."""
 
     source: str | None
     card: str
@@ -527,7 +527,7 @@ class CardStuck(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardStashed(Event):
-    """A card went to its owner's stash, face ``up`` or ``down`` (RULES.md A.3)."""
+    """A card went to its owner's stash, face ``up`` or ``down`` (docs/rules.md A.3)."""
 
     card: str
     face: str
@@ -538,7 +538,7 @@ class CardStashed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardsSpilled(Event):
-    """Spill X: top deck cards moved face up to the discard, never drawn (RULES.md A.12)."""
+    """Spill X: top deck cards moved face up to the discard, never drawn (docs/rules.md A.12)."""
 
     player: str
     cards: list[str]
@@ -549,7 +549,7 @@ class CardsSpilled(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardDiscarded(Event):
-    """A card went to its owner's discard pile (RULES.md A.3)."""
+    """A card went to its owner's discard pile (docs/rules.md A.3)."""
 
     card: str
     source: str | None = None
@@ -559,7 +559,7 @@ class CardDiscarded(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardRevealed(Event):
-    """A card was shown to every player (RULES.md A.4 Reveal)."""
+    """A card was shown to every player (docs/rules.md A.4 Reveal)."""
 
     card: str
     source: str | None = None
@@ -569,7 +569,7 @@ class CardRevealed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardRemoved(Event):
-    """A card was removed from the game (RULES.md A.12 Remove)."""
+    """A card was removed from the game (docs/rules.md A.12 Remove)."""
 
     card: str
     source: str | None = None
@@ -600,7 +600,7 @@ class FightEnded(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MonsterDiscarded(Event):
-    """A squished hired Monster went to its owner's discard (RULES.md A.9 step 8)."""
+    """A squished hired Monster went to its owner's discard (docs/rules.md A.9 step 8)."""
 
     card: str
     card_fields: ClassVar[tuple[str, ...]] = ("card",)
@@ -632,7 +632,7 @@ class DefenderCardsReturned(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LevelIncreased(Event):
-    """Cooldown step 1: level +1, capped at 10 (RULES.md A.8)."""
+    """Cooldown step 1: level +1, capped at 10 (docs/rules.md A.8)."""
 
     player: str
     level: int
@@ -641,7 +641,7 @@ class LevelIncreased(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GoldRefilled(Event):
-    """Cooldown step 2: purse filled from the stockpile up to the level (RULES.md A.8)."""
+    """Cooldown step 2: purse filled from the stockpile up to the level (docs/rules.md A.8)."""
 
     player: str
     amount: int
@@ -650,7 +650,7 @@ class GoldRefilled(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnEnded(Event):
-    """Cooldown step 3: the turn is over (RULES.md A.8)."""
+    """Cooldown step 3: the turn is over (docs/rules.md A.8)."""
 
     player: str
     turn: int
@@ -659,7 +659,7 @@ class TurnEnded(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerConceded(Event):
-    """A player conceded (RULES.md A.13)."""
+    """A player conceded (docs/rules.md A.13)."""
 
     player: str
 
@@ -667,7 +667,7 @@ class PlayerConceded(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerEliminated(Event):
-    """A player is out: ``life``, ``deck`` (empty-deck draw), ``concede`` (RULES.md A.13)."""
+    """A player is out: ``life``, ``deck`` (empty-deck draw), ``concede`` (docs/rules.md A.13)."""
 
     player: str
     reason: str
@@ -676,6 +676,6 @@ class PlayerEliminated(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameEnded(Event):
-    """The game is over: ``winner`` is a seat or ``"draw"`` (RULES.md A.13)."""
+    """The game is over: ``winner`` is a seat or ``"draw"`` (docs/rules.md A.13)."""
 
     winner: str

@@ -1,4 +1,4 @@
-"""Fights (RULES.md A.9): the attack, running away, defending, the cheating check, strikes."""
+"""Fights (docs/rules.md A.9): the attack, running away, defending, the cheating check, strikes."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from domain.fold import State
 
 
 def commitment(salt: str, card_id: str, name: str) -> str:
-    """The salted hash the defender sees for a face-down attack card (RULES.md A.9 step 1).
+    """The salted hash the defender sees for a face-down attack card (docs/rules.md A.9 step 1).
 
     >>> len(commitment("s", "c1", "Sample Goblin Horde"))
     64
@@ -25,7 +25,7 @@ def commitment(salt: str, card_id: str, name: str) -> str:
 
 
 def monster_stats(card: dict[str, Any]) -> tuple[int, int]:
-    """(power, life) of a hired Monster; Monstrous X gives X and X (RULES.md D.5)."""
+    """(power, life) of a hired Monster; Monstrous X gives X and X (docs/rules.md D.5)."""
     d = card["def"]
     if d["type"] != "monster" and d["keywords"].get("monstrous"):
         x = int(d["keywords"]["monstrous"])
@@ -47,7 +47,7 @@ def fight_stage(decision: Decision, *stages: str) -> dict[str, Any]:
 
 
 def defender_step(decision: Decision, stage: str, message: str) -> dict[str, Any]:
-    """The fight at ``stage``, for a step only the defender records (RULES.md A.9)."""
+    """The fight at ``stage``, for a step only the defender records (docs/rules.md A.9)."""
     fight = fight_stage(decision, stage)
     decision.check(decision.seat == fight["defender"], "rule/not_defender", message, "A.9")
     return fight
@@ -167,7 +167,7 @@ def decide_modify_cost(decision: Decision, command: Command) -> None:
 
 
 def cheat_check(decision: Decision) -> None:
-    """RULES.md A.9 "Check for cheating": committed gold against the (modified) cost."""
+    """docs/rules.md A.9 "Check for cheating": committed gold against the (modified) cost."""
     fight = decision.state["fight"]
     if fight is None:
         return
@@ -189,7 +189,7 @@ def cheat_check(decision: Decision) -> None:
 
 def caught_cheating(decision: Decision, result: str, cost: int | None) -> None:
     """The cheating check failed (``result``: ``not_monster`` or ``underpaid``, against the
-    Monster's ``cost``). RULES.md A.9 2.1: 1 damage, gold back, card face down to the stash,
+    Monster's ``cost``). docs/rules.md A.9 2.1: 1 damage, gold back, card face down to the stash,
     Sketchy unlocked."""
     fight = decision.state["fight"]
     decision.emit(
@@ -208,7 +208,7 @@ def caught_cheating(decision: Decision, result: str, cost: int | None) -> None:
 
 
 def strike(decision: Decision) -> None:
-    """RULES.md A.9 (I) 5-7: hire gold to the stockpile, weapons strike, then the Monster."""
+    """docs/rules.md A.9 (I) 5-7: hire gold to the stockpile, weapons strike, then the Monster."""
     fight = decision.state["fight"]
     if fight is None:
         return
@@ -316,14 +316,14 @@ def decide_allocate(decision: Decision, command: Command) -> None:
 
 
 def after_card_left(decision: Decision) -> None:
-    """RULES.md A.9 "No attacking card": the fight ends at once, gold back (D.6)."""
+    """docs/rules.md A.9 "No attacking card": the fight ends at once, gold back (D.6)."""
     fight = decision.state.get("fight")
     if fight is not None and fight["card"] is None and fight["stage"] not in ("committing",):
         end_fight_returning(decision, "no_card", face="down")
 
 
 def finish_fight(decision: Decision, squished: bool) -> None:
-    """RULES.md A.9 step 8: the Monster to discard or face up to the stash, defenders home."""
+    """docs/rules.md A.9 step 8: the Monster to discard or face up to the stash, defenders home."""
     fight = decision.state.get("fight")
     if fight is None or decision.finished:
         return

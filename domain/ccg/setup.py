@@ -1,4 +1,4 @@
-"""Setting a game up (RULES.md A.6, A.7): the decks, opening hands, first player, mulligans."""
+"""Setting a game up (docs/rules.md A.6, A.7): the decks, opening hands, first player, mulligans."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ RULES_VERSION = "ccg-2018-07"
 
 
 def create(spec: Mapping[str, Any]) -> list[Step]:
-    """The step that sets a game up: one ``GameCreated`` (RULES.md A.6, A.7 step 1).
+    """The step that sets a game up: one ``GameCreated`` (docs/rules.md A.6, A.7 step 1).
 
     Raises :class:`InvalidCommand` for malformed seats and :class:`RuleViolation` for decks that
     break the format (checked in both modes: a deck is registered before play).

@@ -1,4 +1,4 @@
-"""The Munchkin CCG's state and its fold handlers (RULES.md A.3, A.4; see docs/rules.md).
+"""The Munchkin CCG's state and its fold handlers (docs/rules.md A.3, A.4; see docs/rules.md).
 
 The state follows the layout every ruleset shares (``domain.fold``) and adds the CCG's table:
 ``phase``/``step``, ``setup``, the ``dmz``, the ``fight``, the response ``window`` and the
@@ -6,7 +6,7 @@ ability ``stack``; each seat has ``hero``, ``level``, ``gold``, the Run Away ``m
 flags; each card has ``zapped``, ``damage``, ``tokens``, ``stuck`` Curses, a ``host`` and
 ``cost_mod``. Importing this module registers a handler for each CCG event.
 
-Knowledge (RULES.md A.4, D.7): each card instance has ``known`` — the seats that know its
+Knowledge (docs/rules.md A.4, D.7): each card instance has ``known`` — the seats that know its
 identity. A card's owner always knows it (the owner holds the decklist). A card becomes known
 to every seat when it is face up somewhere public or revealed; it becomes private to its owner
 again when it enters a hand or a deck (the opponent can no longer tell it from the others);
@@ -32,7 +32,7 @@ def other(seat: str) -> str:
 
 
 def in_play(card: dict[str, Any]) -> bool:
-    """RULES.md A.3: Heroes, hoard cards, face-up stash cards, DMZ cards are in play."""
+    """docs/rules.md A.3: Heroes, hoard cards, face-up stash cards, DMZ cards are in play."""
     zone = card["zone"]
     if zone in ("hero", "hoard", "dmz", "stuck"):
         return True
@@ -95,7 +95,7 @@ def move(
 
 
 def leave_play(draft: CopyOnWriteState, cid: str) -> None:
-    """Strip tokens, damage and stuck Curses (RULES.md A.3 "leaves play")."""
+    """Strip tokens, damage and stuck Curses (docs/rules.md A.3 "leaves play")."""
     card = draft.card(cid)
     card["damage"] = 0
     card["tokens"] = 0
@@ -380,7 +380,7 @@ def push_stack_entry(
     *,
     canceled: bool = False,
 ) -> None:
-    """Put an ability (``kind="ability"``) or a Mischief on top of the stack (RULES.md A.11);
+    """Put an ability (``kind="ability"``) or a Mischief on top of the stack (docs/rules.md A.11);
     ``ref`` is the version of the event that put it there."""
     entry = {
         "ref": ref,
@@ -394,7 +394,7 @@ def push_stack_entry(
 
 
 def _touch_window(draft: CopyOnWriteState) -> None:
-    """Any action in an open window means both players must pass again (RULES.md A.11)."""
+    """Any action in an open window means both players must pass again (docs/rules.md A.11)."""
     if draft.state.get("window") is not None:
         w = draft.top("window")
         w["passed"] = []
@@ -608,7 +608,7 @@ def _(e: ev.CardMoved, draft: CopyOnWriteState) -> None:
 
 
 def _forget_committed(draft: CopyOnWriteState, cid: str) -> None:
-    """A card leaving the DMZ is no longer committed to the fight (RULES.md A.9)."""
+    """A card leaving the DMZ is no longer committed to the fight (docs/rules.md A.9)."""
     f = draft.state.get("fight")
     if f is None:
         return

@@ -1,4 +1,4 @@
-"""When a seat may act: munchkining actions (RULES.md A.8) and the response window (A.11)."""
+"""When a seat may act: munchkining actions (docs/rules.md A.8) and the response window (A.11)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from domain.fold import State
 
 
 def window_open(s: State) -> bool:
-    """RULES.md A.11 / D.1: open after the active player's unzap step, closed in cooldown."""
+    """docs/rules.md A.11 / D.1: open after the active player's unzap step, closed in cooldown."""
     if s.get("status") != "playing":
         return False
     return s["phase"] == "munchkining" or (s["phase"] == "warmup" and s["step"] == "draw")
 
 
 def check_turn(decision: Decision, seat: str) -> None:
-    """Munchkining actions: the active player, in munchkining, outside a fight (RULES.md A.8)."""
+    """Munchkining actions: the active player, in munchkining, outside a fight (docs/rules.md A.8)."""
     s = decision.state
     decision.check(s["active"] == seat, "rule/not_your_turn", "only the active player may", "A.8")
     decision.check(

@@ -1,4 +1,4 @@
-"""A turn (RULES.md A.8): warmup, the draw, munchkining actions, cooldown."""
+"""A turn (docs/rules.md A.8): warmup, the draw, munchkining actions, cooldown."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ MAX_LEVEL = 10
 
 
 def start_turn(decision: Decision, seat: str, turn: int) -> None:
-    """Warmup: flip, unzap, reckoning (Bleeding), unstash; stop at the draw (RULES.md A.8)."""
+    """Warmup: flip, unzap, reckoning (Bleeding), unstash; stop at the draw (docs/rules.md A.8)."""
     s = decision.state
     decision.emit(ev.TurnStarted, by="rules", player=seat, turn=turn)
     decision.emit(ev.RunAwayMarkerFlipped, by="rules", player=seat, side="run_away")

@@ -8,7 +8,7 @@
 
   A complete export (``judge``, ``table``) is self-contained (``GameCreated`` holds every card
   definition) and can be verified offline and imported. A seat's export shows what that seat
-  may see (RULES.md A.4): the other seats' hidden cards stay hidden, and it has no hashes.
+  may see (docs/rules.md A.4): the other seats' hidden cards stay hidden, and it has no hashes.
 * :class:`NdjsonExporter` / :func:`export_ndjson` -- the same, streamed: the first line is the
   header (the object above without ``events``), then one entry per line.
 * :class:`CsvExporter` / :func:`export_csv` -- one row per event for spreadsheets.

@@ -66,7 +66,7 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
        tokens or committed gold; levels within 1..``max_level``; every card in exactly one
        zone; a ``GameEnded`` winner that agrees with the eliminations);
     5. the record's ``visible_to`` is what ``domain.visibility.knowledge`` computes for it, so
-       an import cannot widen or narrow what each seat is shown (RULES.md A.4).
+       an import cannot widen or narrow what each seat is shown (docs/rules.md A.4).
 
     It does not check that each event was *legal* (e.g. that a Loot fit the level), nor the
     hash chain (:func:`verify_records` does). Raises :class:`ImportRejected` at the first

@@ -134,7 +134,7 @@ class Narrator:
 
 
 class CcgNarrator(Narrator):
-    """The Munchkin CCG's events in words (RULES.md sections in the comments). Its events with
+    """The Munchkin CCG's events in words (docs/rules.md sections in the comments). Its events with
     no sentence (the judge's corrections) are bookkeeping: their type only, left out of the
     transcript."""
 

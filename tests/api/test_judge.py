@@ -1,4 +1,4 @@
-"""The judge's tools over HTTP (issue #4): replay any moment as any viewer, disputes and rulings
+"""The judge's tools over HTTP: replay any moment as any viewer, disputes and rulings
 as events, backups, tamper evidence, and the replay viewer page. Every test runs on SQLite and
 PostgreSQL (``backend`` fixture)."""
 
@@ -53,7 +53,7 @@ def strip(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def dumped(state: dict[str, Any]) -> Any:
-    """A full state view as ``GET /state`` shows it (its schema keeps the issue 3 fields)."""
+    """A full state view as ``GET /state`` shows it (its schema keeps the documented fields)."""
     return StateViewSchema().dump(state)
 
 

@@ -1,4 +1,4 @@
-"""Hidden information never leaks through the API (RULES.md A.4), as a property.
+"""Hidden information never leaks through the API (docs/rules.md A.4), as a property.
 
 Random games are recorded through HTTP. Every card of seat A has a unique, recognisable name and a
 random id. After each batch we fetch, as seat B and as a spectator, everything they may fetch

@@ -1,4 +1,4 @@
-"""A second ruleset through the public HTTP API (issue #10, item 5): ``test-trio``, three seats.
+"""A second ruleset through the public HTTP API: ``test-trio``, three seats.
 
 ``tests/rulesets/trio.py`` lives in the tests only; nothing in api/, projections/ or the viewer
 knows it. A trio game is created (three seat tokens, table, judge), recorded, redacted per

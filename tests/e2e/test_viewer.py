@@ -1,4 +1,4 @@
-"""The replay viewer in a real browser (issue #4): Playwright (sync API) driving Debian's
+"""The replay viewer in a real browser: Playwright (sync API) driving Debian's
 chromium against a live munchlog on 127.0.0.1 with a temporary SQLite store.
 
 Skipped with the reason when Playwright or ``/usr/bin/chromium`` is missing, unless

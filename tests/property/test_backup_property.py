@@ -1,4 +1,4 @@
-"""A backup ruling puts any game back exactly at any earlier point (RULES.md A.14), and the
+"""A backup ruling puts any game back exactly at any earlier point (docs/rules.md A.14), and the
 stream stays a valid hash chain.
 
 For random games (``tests.unit.seeded_games.play``), a random "now" and a random backup point,

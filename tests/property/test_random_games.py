@@ -1,4 +1,4 @@
-"""Random legal games: the engine's invariants hold in every position (RULES.md A, D; DESIGN.md).
+"""Random legal games: the engine's invariants hold in every position (docs/rules.md A, D; DESIGN.md).
 
 Games are driven by ``legal_commands`` for both seats. Profiles (``MUNCHLOG_HYPOTHESIS``):
 
@@ -61,7 +61,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 def check_numbers(s: State) -> None:
-    """RULES.md A.1/A.2: no value below 0; levels 1-10."""
+    """docs/rules.md A.1/A.2: no value below 0; levels 1-10."""
     for seat in SEATS:
         st_ = s["seats"][seat]
         assert 1 <= st_["level"] <= 10, (seat, st_["level"])
@@ -97,7 +97,7 @@ def check_zones(s: State) -> None:
 
 
 def check_outcome(s: State) -> None:
-    """RULES.md A.13: the winner is the only Hero left; a draw iff no Hero is left."""
+    """docs/rules.md A.13: the winner is the only Hero left; a draw iff no Hero is left."""
     out = {seat for seat in SEATS if s["seats"][seat]["eliminated"]}
     if s["status"] != "finished":
         assert s["winner"] is None
@@ -205,7 +205,7 @@ def knows(s: State, cid: str, seat: str) -> bool:
 @given(seed=SEEDS)
 def test_views_never_show_a_seat_the_cards_it_does_not_know(seed: int) -> None:
     """B's state and log views never name A's unknown cards (id, unique name or attack salt);
-    A's never name B's. Knowledge is tracked event by event from the states (RULES.md A.4)."""
+    A's never name B's. Knowledge is tracked event by event from the states (docs/rules.md A.4)."""
     spec = game_spec(seed, fmt="casual", unique_names=["A"])
     game = RandomGame(seed=seed, spec=spec)
     game.run()

@@ -1,4 +1,4 @@
-"""Export then import is the identity; a tampered export is refused (DESIGN.md, issue #5).
+"""Export then import is the identity; a tampered export is refused (DESIGN.md).
 
 For random games (``tests/unit/seeded_games.play``) recorded in one GameLog, the complete
 export imported into another GameLog gives the same records (events, envelopes, hashes) and

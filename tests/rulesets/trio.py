@@ -1,4 +1,4 @@
-"""``test-trio``: a minimal second ruleset that lives in the tests only (issue #10, item 5).
+"""``test-trio``: a minimal second ruleset that lives in the tests only.
 
 It proves that nothing above the domain assumes the Munchkin CCG's two seats: the API, views,
 histories, exports and the viewer must carry a trio game through the public HTTP API with no

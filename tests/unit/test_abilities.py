@@ -1,4 +1,4 @@
-"""Abilities, Mischief, interrupts and the stack (RULES.md A.5, A.11, A.12 Cancel/Encore)."""
+"""Abilities, Mischief, interrupts and the stack (docs/rules.md A.5, A.11, A.12 Cancel/Encore)."""
 
 from __future__ import annotations
 

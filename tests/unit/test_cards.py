@@ -1,4 +1,4 @@
-"""Card definitions and deck checks (RULES.md A.5, A.6, D.15)."""
+"""Card definitions and deck checks (docs/rules.md A.5, A.6, D.15)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Effects and keywords (RULES.md A.10, A.12): heal, steal, collect, spill, stealthy, smack..."""
+"""Effects and keywords (docs/rules.md A.10, A.12): heal, steal, collect, spill, stealthy, smack..."""
 
 from __future__ import annotations
 

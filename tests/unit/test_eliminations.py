@@ -1,4 +1,4 @@
-"""Elimination, win and draw (RULES.md A.8 draw step, A.13, D.9)."""
+"""Elimination, win and draw (docs/rules.md A.8 draw step, A.13, D.9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The fight procedure end to end (RULES.md A.9, D.2-D.4, D.6, D.11)."""
+"""The fight procedure end to end (docs/rules.md A.9, D.2-D.4, D.6, D.11)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Every rule ``decide`` enforces, in both modes (RULES.md A.7-A.13, D).
+"""Every rule ``decide`` enforces, in both modes (docs/rules.md A.7-A.13, D).
 
 One table row per ``decision.check(...)`` call site of ``domain/ccg/*.py``: a position and a
 command that breaks exactly that rule. In ``strict`` mode the command is refused with a
-:class:`RuleViolation` carrying the code and the RULES.md section, and nothing is recorded; in
+:class:`RuleViolation` carrying the code and the docs/rules.md section, and nothing is recorded; in
 ``record`` mode the events are produced and carry the code in ``violation``.
 :func:`test_every_rule_code_in_the_engine_has_a_row` greps the engine so that a new rule
 without a row here fails CI.

@@ -1,4 +1,4 @@
-"""Munchkining actions and their legality (RULES.md A.8, A.10 Squish, D.10, D.16)."""
+"""Munchkining actions and their legality (docs/rules.md A.8, A.10 Squish, D.10, D.16)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game setup and mulligans (RULES.md A.7, D.8, D.17)."""
+"""Game setup and mulligans (docs/rules.md A.7, D.8, D.17)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Turn structure: warmup, munchkining, cooldown (RULES.md A.8, D.1)."""
+"""Turn structure: warmup, munchkining, cooldown (docs/rules.md A.8, D.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Visibility and per-viewer views (RULES.md A.4, D.7; DESIGN.md "Viewers and redaction")."""
+"""Visibility and per-viewer views (docs/rules.md A.4, D.7; DESIGN.md "Viewers and redaction")."""
 
 from __future__ import annotations
 
