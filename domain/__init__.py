@@ -20,7 +20,7 @@ from domain.errors import (
     UnknownVersion,
 )
 from domain.events import EVENT_TYPES, Event, event_from_dict
-from domain.fold import State, apply_record, evolve, initial_state, replay
+from domain.fold import State, apply_record, evolve, initial_state
 from domain.judge import decide_dispute, decide_ruling
 from domain.ruleset import RULESETS, Ruleset, Step, find_ruleset, register, ruleset_of
 from domain.visibility import knowledge
@@ -52,7 +52,6 @@ __all__ = [
     "knowledge",
     "normalize_card",
     "register",
-    "replay",
     "ruleset_of",
     "sample_catalog",
 ]

@@ -18,7 +18,7 @@ event the rules produced: events are facts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.events import Event, event_from_dict
@@ -121,14 +121,6 @@ def evolve(state: State, event: Event) -> State:
         handler(event, draft)
     draft.state["version"] = state.get("version", 0) + 1
     return draft.state
-
-
-def replay(events: Iterable[Event], state: State | None = None) -> State:
-    """Fold ``events`` from ``state`` (default: the initial state)."""
-    s = initial_state() if state is None else state
-    for e in events:
-        s = evolve(s, e)
-    return s
 
 
 def apply_record(state: State, record: Mapping[str, Any]) -> State:

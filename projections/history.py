@@ -111,14 +111,6 @@ def _bump(counts: Mapping[str, int], seat: Any) -> dict[str, int]:
     return out
 
 
-def fold_game(records: Iterable[Mapping[str, Any]], *, game_id: str) -> HistoryRow | None:
-    """The history row of a whole game (``None`` for no records)."""
-    row: HistoryRow | None = None
-    for record in records:
-        row = fold_history(row, record, game_id=game_id)
-    return row
-
-
 def seconds_between(start: str, end: str) -> int | None:
     """Whole seconds from ``start`` to ``end`` (ISO 8601), or ``None`` if either is unreadable.
 

@@ -24,115 +24,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import domain.ccg.corrections as corr
+from domain.errors import UnknownVersion
 from domain.fold import State, apply_record, initial_state
 from projections.views import can_see
 
 Record = Mapping[str, Any]
-
-
-class UnknownVersion(LookupError):
-    """The records hold no event with this version."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(f"no event with version {version}")
-        self.version = version
-
-
-# ---------------------------------------------------------------------------- states
-
-
-def state_at(records: Iterable[Record], version: int | None = None) -> State:
-    """The judge's state after the event with ``version`` (all events when ``None``).
-
-    Version 0 is the state before the game was created.
-    """
-    state = initial_state()
-    for record in records:
-        if version is not None and record["version"] > version:
-            break
-        state = apply_record(state, record)
-    if version is not None and state["version"] < version:
-        raise UnknownVersion(version)
-    return state
-
-
-def turn_ranges(records: Iterable[Record]) -> dict[int, tuple[int, int]]:
-    """``{turn: (first_version, last_version)}``; setup (before the first turn) is turn 0.
-
-    The turn changes at each ``TurnStarted`` and at each judge ``TableRestored`` (a backup to
-    an earlier turn). A turn played again after a backup keeps its first version and extends
-    to its last one.
-
-    >>> recs = [{"version": 1, "event": {"type": "GameCreated"}},
-    ...         {"version": 2, "event": {"type": "TurnStarted", "turn": 1}},
-    ...         {"version": 3, "event": {"type": "CardDrawn"}}]
-    >>> turn_ranges(recs)
-    {0: (1, 1), 1: (2, 3)}
-    """
-    ranges: dict[int, tuple[int, int]] = {}
-    turn = 0
-    for record in records:
-        event = record["event"]
-        if event.get("type") in ("TurnStarted", "TableRestored"):
-            turn = int(event["turn"])
-        version = int(record["version"])
-        first, _ = ranges.get(turn, (version, version))
-        ranges[turn] = (first, version)
-    return ranges
-
-
-# ---------------------------------------------------------------------------- causes
-
-
-def causes(records: Iterable[Record], version: int) -> list[int]:
-    """The versions that caused event ``version``: its ``cause``, that event's cause, and so on
-    to the root (a player's own action, whose ``cause`` is ``None``). Nearest first.
-
-    >>> recs = [{"version": 1, "event": {"cause": None}}, {"version": 2, "event": {"cause": 1}},
-    ...         {"version": 3, "event": {"cause": 2}}]
-    >>> causes(recs, 3), causes(recs, 1)
-    ([2, 1], [])
-    """
-    cause_of = {int(r["version"]): r["event"].get("cause") for r in records}
-    if version not in cause_of:
-        raise UnknownVersion(version)
-    out: list[int] = []
-    cause = cause_of[version]
-    while cause is not None and cause not in out and cause != version:
-        out.append(int(cause))
-        cause = cause_of.get(int(cause))
-    return out
-
-
-def effects(records: Iterable[Record], version: int) -> list[int]:
-    """Every event caused by event ``version``, directly or through others, in version order.
-
-    >>> recs = [{"version": 1, "event": {"cause": None}}, {"version": 2, "event": {"cause": 1}},
-    ...         {"version": 3, "event": {"cause": 2}}, {"version": 4, "event": {"cause": None}}]
-    >>> effects(recs, 1)
-    [2, 3]
-    """
-    children: dict[int, list[int]] = {}
-    versions: set[int] = set()
-    for r in records:
-        v = int(r["version"])
-        versions.add(v)
-        cause = r["event"].get("cause")
-        if cause is not None:
-            children.setdefault(int(cause), []).append(v)
-    if version not in versions:
-        raise UnknownVersion(version)
-    found: set[int] = set()
-    todo = [version]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if child not in found and child != version:
-                found.add(child)
-                todo.append(child)
-    return sorted(found)
-
-
-# ---------------------------------------------------------------------------- diffs
 
 
 def state_diff(before: State, after: State) -> dict[str, Any]:
@@ -360,7 +256,7 @@ class ReplayIndex:
             if version <= self.version:
                 continue
             if version != self.version + 1:
-                raise UnknownVersion(self.version + 1)
+                raise UnknownVersion(self.version + 1, self.version)
             self._add(version, record["event"])
 
     def _add(self, version: int, event: Mapping[str, Any]) -> None:
@@ -403,13 +299,14 @@ class ReplayIndex:
 
     def turn_of(self, version: int) -> int:
         if not 1 <= version <= self.version:
-            raise UnknownVersion(version)
+            raise UnknownVersion(version, self.version)
         return int(self.timeline[version - 1]["turn"])
 
     def causes(self, version: int) -> list[int]:
-        """As :func:`causes`: the chain of ``cause`` links, nearest first."""
+        """The chain of ``cause`` links that led to ``version``, nearest first (a player's own
+        action has none)."""
         if version not in self.cause_of:
-            raise UnknownVersion(version)
+            raise UnknownVersion(version, self.version)
         out: list[int] = []
         cause = self.cause_of[version]
         while cause is not None and cause not in out and cause != version:
@@ -418,9 +315,9 @@ class ReplayIndex:
         return out
 
     def effects(self, version: int) -> list[int]:
-        """As :func:`effects`: everything ``version`` caused, in version order."""
+        """Everything ``version`` caused, directly or not, in version order."""
         if version not in self.cause_of:
-            raise UnknownVersion(version)
+            raise UnknownVersion(version, self.version)
         found: set[int] = set()
         todo = [version]
         while todo:

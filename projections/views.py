@@ -85,11 +85,6 @@ def sees_whole_log(viewer: str) -> bool:
 # ---------------------------------------------------------------------------- state
 
 
-def card_view(state: State, cid: str, viewer: str) -> dict[str, Any]:
-    """One card instance as ``viewer`` sees it (``{"hidden": True}`` when it may not)."""
-    return _card(state, cid, viewer, seats_of_state(state))
-
-
 def _card(state: State, cid: str, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
     card = state["cards"][cid]
     if not can_see(card["known"], viewer, seats):
@@ -119,14 +114,6 @@ def _cards(state: State, ids: Iterable[str], viewer: str, seats: tuple[str, ...]
 _UNSHOWN_SEAT_FIELDS = frozenset({"ran_this_turn"})
 #: Top-level state keys every ruleset has, shown under their own names or not at all.
 _STATE_CONVENTIONS = frozenset({"seats", "cards", "disputes", "active", "labels"})
-
-
-def seat_view(state: State, seat: str, viewer: str) -> dict[str, Any]:
-    """One seat as ``viewer`` sees it: its scalar fields (a field naming a card shows that
-    card), then its zones: ``deck`` as ``deck_count``, ``hand`` as ``hand_count`` plus the
-    cards for a viewer who shares the seat's knowledge (or the judge), every other zone card
-    by card (each redacted on its own)."""
-    return _seat(state, seat, viewer, seats_of_state(state))
 
 
 def _seat(state: State, seat: str, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:

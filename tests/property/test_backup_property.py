@@ -16,10 +16,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import decide_dispute, decide_ruling
+from domain import apply_record, decide_dispute, decide_ruling, initial_state
 from domain.envelope import verify_records
 from domain.judge import RulingRecorded
-from projections.replay import invariant_violations, state_at
+from projections.replay import invariant_violations
 from projections.views import state_view
 from tests.unit.seeded_games import play, records_for, records_from_events
 
@@ -30,6 +30,14 @@ SEEDS = 24
 def game_records(seed: int) -> tuple[dict[str, Any], ...]:
     _, events = play(seed, max_events=1500)
     return tuple(records_for(events))
+
+
+def state_at(records: list[dict[str, Any]], version: int | None = None) -> dict[str, Any]:
+    """The state after record ``version`` (all of them by default), folded as a reader does."""
+    state = initial_state()
+    for record in records if version is None else records[:version]:
+        state = apply_record(state, record)
+    return state
 
 
 def restorable(state: dict[str, Any]) -> dict[str, Any]:

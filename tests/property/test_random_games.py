@@ -25,7 +25,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from domain import Event, event_from_dict, replay
+from domain import Event, apply_record, event_from_dict, initial_state
 from domain.ccg.state import ZONES
 from projections.views import event_view, state_view
 from tests.builders import (
@@ -55,6 +55,14 @@ settings.load_profile(PROFILE)
 SCALE = 10 if PROFILE == "heavy" else 1
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def replay(events: list[Event]) -> dict[str, Any]:
+    """Fold the log from scratch as a store's reader does: record by record, from the dicts."""
+    state = initial_state()
+    for event in events:
+        state = apply_record(state, {"event": event.to_dict()})
+    return state
 
 
 # ---------------------------------------------------------------------------- invariants

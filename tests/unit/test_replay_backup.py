@@ -14,15 +14,7 @@ from domain.ccg.corrections import BackupImpossible, backup_events
 from domain.ccg.state import SEATS, ZONES
 from domain.events import Event
 from projections.exports import replay_records
-from projections.replay import (
-    causes,
-    diff_view,
-    effects,
-    invariant_violations,
-    state_at,
-    state_diff,
-    turn_ranges,
-)
+from projections.replay import ReplayIndex, diff_view, invariant_violations, state_diff
 from projections.views import event_view
 from tests.unit.seeded_games import play, records_for, records_from_events
 
@@ -196,40 +188,48 @@ def test_invariants_catch_a_card_in_two_zones(game: Any) -> None:
 # ---------------------------------------------------------------------------- turns, causes
 
 
-def test_turn_ranges_cover_every_version_once(game: Any) -> None:
+def index_of(records: list[dict[str, Any]]) -> ReplayIndex:
+    index = ReplayIndex()
+    index.extend(records)
+    return index
+
+
+def test_the_replay_index_puts_every_version_in_one_turn(game: Any) -> None:
     events, states = game
     records = records_for(events)
-    ranges = turn_ranges(records)
-    assert ranges[0][0] == 1
-    covered = [v for first, last in ranges.values() for v in range(first, last + 1)]
+    index = index_of(records)
+    assert index.turns[0][0] == 1
+    covered = [v for versions in index.turns.values() for v in versions]
     assert sorted(covered) == list(range(1, len(records) + 1))
-    for turn, (first, _) in ranges.items():
+    for turn, versions in index.turns.items():
         if turn:
-            assert records[first - 1]["event"]["type"] == "TurnStarted"
-            assert states[first]["turn"] == turn
+            assert records[versions[0] - 1]["event"]["type"] == "TurnStarted"
+            assert all(states[v]["turn"] == turn for v in versions)
+            assert all(index.turn_of(v) == turn for v in versions)
 
 
 def test_causes_and_effects_mirror_each_other(game: Any) -> None:
     events, _ = game
     records = records_for(events)
+    index = index_of(records)
     for record in records:
         version, cause = record["version"], record["event"]["cause"]
-        chain = causes(records, version)
+        chain = index.causes(version)
         if cause is None:
             assert chain == []
         else:
             assert chain[0] == cause
             assert records[chain[-1] - 1]["event"]["cause"] is None
-            assert version in effects(records, cause)
+            assert version in index.effects(cause)
     root = next(r["version"] for r in records if r["event"]["type"] == "FightStarted")
-    assert all(root in causes(records, v) for v in effects(records, root))
+    assert all(root in index.causes(v) for v in index.effects(root))
 
 
-def test_state_at_is_the_fold_to_that_version(game: Any) -> None:
+def test_the_replay_index_folds_to_the_last_version(game: Any) -> None:
     events, states = game
-    records = records_for(events)
-    assert state_at(records, 25) == states[25]
-    assert state_at(records) == states[-1]
+    index = index_of(records_for(events))
+    assert index.version == len(events)
+    assert index.state == states[-1]
 
 
 # ---------------------------------------------------------------------------- diffs
