@@ -104,33 +104,39 @@ def _record_ruling(e: RulingRecorded, draft: CopyOnWriteState) -> None:
 # --------------------------------------------------------------------------- decisions
 
 
-def decide_dispute(
-    state: State,
-    *,
-    raised_by: str,
-    statement: str,
-    turn: int | None = None,
-    from_version: int | None = None,
-    to_version: int | None = None,
-) -> list[Step]:
-    """Open the game's next dispute (``d1``, ``d2`` ...) about ``from_version``..``to_version``
-    (the versions of ``turn`` when it was given as one; both optional).
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What a dispute contests: who raises it, what they claim, and where in the log (a
+    ``turn`` resolved to its versions, or ``from_version``..``to_version``; one end given
+    alone stands for both; all optional)."""
+
+    raised_by: str
+    statement: str
+    turn: int | None = None
+    from_version: int | None = None
+    to_version: int | None = None
+
+
+def decide_dispute(state: State, claim: Claim) -> list[Step]:
+    """Open the game's next dispute (``d1``, ``d2`` ...) about ``claim``.
 
     Raises :class:`UnknownVersion` for a version the game has not reached.
     """
+    lo = claim.to_version if claim.from_version is None else claim.from_version
+    hi = lo if claim.to_version is None else claim.to_version
     current = int(state.get("version", 0))
-    for version in (from_version, to_version):
+    for version in (lo, hi):
         if version is not None and version > current:
             raise UnknownVersion(version, current)
     event = DisputeOpened(
         seat="judge",
         dispute=f"d{len(state.get('disputes') or {}) + 1}",
-        raised_by=raised_by,
-        note=statement,
-        about=to_version,
-        turn=turn,
-        from_version=from_version,
-        to_version=to_version,
+        raised_by=claim.raised_by,
+        note=claim.statement,
+        about=hi,
+        turn=claim.turn,
+        from_version=lo,
+        to_version=hi,
     )
     return [Step(event, evolve(state, event))]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
@@ -42,7 +42,7 @@ from domain.game import (
     stored_record,
     token_hash,
 )
-from domain.judge import decide_dispute, decide_ruling
+from domain.judge import Claim, decide_dispute, decide_ruling
 from domain.ruleset import Step
 from projections.exports import import_game
 from projections.views import event_view
@@ -409,37 +409,18 @@ class GameLog(EventStore):
     # ------------------------------------------------------------------ the judge (A.14)
 
     def open_dispute(
-        self,
-        game_id: UUID,
-        *,
-        raised_by: str,
-        statement: str,
-        turn: int | None = None,
-        from_version: int | None = None,
-        to_version: int | None = None,
-        expected_version: int | None = None,
+        self, game_id: UUID, claim: Claim, *, expected_version: int | None = None
     ) -> tuple[str, list[Record]]:
-        """Record a ``DisputeOpened`` (``domain.judge.decide_dispute``) for the contested
-        ``turn`` or ``from_version``..``to_version``; returns ``(dispute id, records)``."""
-        if raised_by not in GAME_ROLES and raised_by not in self.seats(game_id):
-            raise NotAllowedError("auth/forbidden", f"the {raised_by} may not open a dispute")
-        if turn is not None:
-            versions = self.replays.turn_versions(game_id, turn)
-            from_version, to_version = versions[0], versions[-1]
-        elif from_version is None:
-            from_version = to_version
-        elif to_version is None:
-            to_version = from_version
+        """Record a ``DisputeOpened`` (``domain.judge.decide_dispute``) for ``claim`` (its
+        ``turn``, if any, resolved to that turn's versions); returns ``(dispute id, records)``."""
+        if claim.raised_by not in GAME_ROLES and claim.raised_by not in self.seats(game_id):
+            raise NotAllowedError("auth/forbidden", f"the {claim.raised_by} may not open a dispute")
+        if claim.turn is not None:
+            versions = self.replays.turn_versions(game_id, claim.turn)
+            claim = replace(claim, from_version=versions[0], to_version=versions[-1])
         records = self._judge(
             game_id,
-            lambda game: decide_dispute(
-                game.state,
-                raised_by=raised_by,
-                statement=statement,
-                turn=turn,
-                from_version=from_version,
-                to_version=to_version,
-            ),
+            lambda game: decide_dispute(game.state, claim),
             expected_version=expected_version,
         )
         return str(records[-1]["event"]["dispute"]), records

@@ -51,6 +51,7 @@ from api.judging import (
 )
 from api.routes.games import BEARER, ApiBlueprint
 from domain.envelope import Record, verify_records
+from domain.judge import Claim
 from projections.replay import diff_view, state_diff
 from projections.views import event_view, sees_whole_log, state_view
 
@@ -227,14 +228,15 @@ class Disputes(MethodView):
         viewer = current_viewer(gid)
         if viewer == "spectator":
             raise Unauthorized("auth/missing_token", "a dispute needs a seat, table or judge token")
-        dispute_id, records = gamelog().open_dispute(
-            gid,
+        claim = Claim(
             raised_by=viewer,
             statement=body["statement"],
             turn=body.get("turn"),
             from_version=body.get("from_version"),
             to_version=body.get("to_version"),
-            expected_version=body.get("expected_version"),
+        )
+        dispute_id, records = gamelog().open_dispute(
+            gid, claim, expected_version=body.get("expected_version")
         )
         return _recorded(gid, records, dispute_id, viewer)
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from domain import apply_record, decide_dispute, decide_ruling, initial_state
 from domain.envelope import verify_records
-from domain.judge import RulingRecorded
+from domain.judge import Claim, RulingRecorded
 from projections.replay import invariant_violations
 from projections.views import state_view
 from tests.unit.seeded_games import play, records_for, records_from_events
@@ -60,7 +60,7 @@ def test_the_state_after_a_backup_ruling_is_the_state_at_its_point(seed: int, da
     current = state_at(records)
 
     at = "2024-05-01T12:00:00+00:00"
-    (opened,) = decide_dispute(current, raised_by="judge", statement="back up")
+    (opened,) = decide_dispute(current, Claim(raised_by="judge", statement="back up"))
     records += records_from_events(
         [opened.event], received_at=at, state=current, prev_hash=records[-1]["hash"]
     )
