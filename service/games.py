@@ -43,7 +43,7 @@ from domain.game import (
     token_hash,
 )
 from domain.judge import Claim, decide_dispute, decide_ruling
-from domain.ruleset import Step
+from domain.ruleset import Step, find_ruleset
 from projections.exports import import_game
 from projections.views import event_view
 from service.errors import (
@@ -114,37 +114,45 @@ class GameLog(EventStore):
     def start_game(self, request: Mapping[str, Any]) -> StartedGame:
         """Create a game from an API request (card names resolved against the catalog).
 
-        Every card gets a random opaque instance id; tokens are random and only their hashes
+        A seat's card fields are the ruleset's (``card_fields``: the CCG's ``hero``, one card,
+        and ``deck``, a list); every card gets a random opaque instance id; tokens are random and only their hashes
         are stored. Raises the domain's errors when the spec or a deck is not acceptable.
         """
         received_at = utc_now()
         game_id = uuid4()
+        rs = find_ruleset(str(request.get("ruleset", "munchkin-ccg")))
         used: set[str] = set()
         seats: list[dict[str, Any]] = []
         cards: dict[str, dict[str, Any]] = {}
         for index, seat in enumerate(request["seats"]):
-            hero_defs = self._resolve(seat["hero"], f"seats.{index}.hero")
-            if len(hero_defs) != 1:
-                raise InvalidCommand(
-                    "request/invalid_hero",
-                    "a seat has exactly one hero",
-                    fields={f"seats.{index}.hero": ["exactly one card"]},
-                )
-            hero = {"id": _new_card_id(used), **hero_defs[0]}
-            deck = [
-                {"id": _new_card_id(used), **card}
-                for pos, entry in enumerate(seat["deck"])
-                for card in self._resolve(entry, f"seats.{index}.deck.{pos}")
-            ]
-            seats.append(
-                {"seat": seat["seat"], "player": seat["player"], "hero": hero, "deck": deck}
-            )
-            cards[seat["seat"]] = {
-                "hero": {"id": hero["id"], "name": hero["name"]},
-                "cards": [{"id": c["id"], "name": c["name"]} for c in deck],
-            }
+            spec_seat: dict[str, Any] = {"seat": seat["seat"], "player": seat["player"]}
+            shown: dict[str, Any] = {"cards": []}
+            for name, arity in rs.card_fields.items():
+                where = f"seats.{index}.{name}"
+                entries = seat.get(name)
+                if arity == "one":
+                    found = self._resolve(entries, where)
+                    if len(found) != 1:
+                        raise InvalidCommand(
+                            f"request/invalid_{name}",
+                            f"a seat has exactly one {name}",
+                            fields={where: ["exactly one card"]},
+                        )
+                    card = {"id": _new_card_id(used), **found[0]}
+                    spec_seat[name] = card
+                    shown[name] = {"id": card["id"], "name": card["name"]}
+                    continue
+                listed = [
+                    {"id": _new_card_id(used), **card}
+                    for pos, entry in enumerate(entries or [])
+                    for card in self._resolve(entry, f"{where}.{pos}")
+                ]
+                spec_seat[name] = listed
+                shown["cards"] += [{"id": c["id"], "name": c["name"]} for c in listed]
+            seats.append(spec_seat)
+            cards[seat["seat"]] = shown
         spec = {
-            "ruleset": request.get("ruleset", "munchkin-ccg"),
+            "ruleset": rs.name,
             "game_id": str(game_id),
             "mode": request["mode"],
             "format": request["format"],
