@@ -7,15 +7,16 @@ conceding, so the game ends by elimination) and posts it with the table token, w
 ``expected_version`` and an ``Idempotency-Key``. The same seed gives the same game.
 
 It talks either to an app in this process (Flask test client) or to a running server
-(``requests``), through :class:`Transport`.
+(``requests``), through a :class:`Transport`.
 """
 
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from domain import Catalog, event_from_dict, evolve, find_ruleset, initial_state, sample_catalog
 
@@ -23,32 +24,9 @@ RULESET = "munchkin-ccg"
 DECK_SIZE = 40
 
 
-class Transport(Protocol):
-    """One HTTP exchange: returns ``(status, json_body)``."""
-
-    def __call__(
-        self,
-        method: str,
-        path: str,
-        *,
-        token: str | None = None,
-        json: Any = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> tuple[int, Any]: ...
-
-
-def _with_token(headers: Mapping[str, str] | None, token: str | None) -> dict[str, str]:
-    out = dict(headers or {})
-    if token:
-        out["Authorization"] = f"Bearer {token}"
-    return out
-
-
-class FlaskTransport:
-    """Talk to a Flask app in this process."""
-
-    def __init__(self, app: Any) -> None:
-        self.client = app.test_client()
+class Transport(ABC):
+    """One HTTP exchange: ``transport(method, path, token=..., json=..., headers=...)`` returns
+    ``(status, json_body)``. A subclass says how to :meth:`send` it."""
 
     def __call__(
         self,
@@ -59,12 +37,29 @@ class FlaskTransport:
         json: Any = None,
         headers: Mapping[str, str] | None = None,
     ) -> tuple[int, Any]:
-        all_headers = _with_token(headers, token)
-        response = self.client.open(path, method=method, json=json, headers=all_headers)
+        all_headers = dict(headers or {})
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+        return self.send(method, path, json, all_headers)
+
+    @abstractmethod
+    def send(
+        self, method: str, path: str, json: Any, headers: dict[str, str]
+    ) -> tuple[int, Any]: ...
+
+
+class FlaskTransport(Transport):
+    """Talk to a Flask app in this process."""
+
+    def __init__(self, app: Any) -> None:
+        self.client = app.test_client()
+
+    def send(self, method: str, path: str, json: Any, headers: dict[str, str]) -> tuple[int, Any]:
+        response = self.client.open(path, method=method, json=json, headers=headers)
         return response.status_code, response.get_json(silent=True)
 
 
-class HttpTransport:
+class HttpTransport(Transport):
     """Talk to a running server at ``base_url`` (e.g. ``http://127.0.0.1:8000``)."""
 
     def __init__(self, base_url: str, timeout: float = 30.0) -> None:
@@ -74,18 +69,9 @@ class HttpTransport:
         self.session = requests.Session()
         self.timeout = timeout
 
-    def __call__(
-        self,
-        method: str,
-        path: str,
-        *,
-        token: str | None = None,
-        json: Any = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> tuple[int, Any]:
-        all_headers = _with_token(headers, token)
+    def send(self, method: str, path: str, json: Any, headers: dict[str, str]) -> tuple[int, Any]:
         response = self.session.request(
-            method, self.base_url + path, json=json, headers=all_headers, timeout=self.timeout
+            method, self.base_url + path, json=json, headers=headers, timeout=self.timeout
         )
         try:
             body = response.json()

@@ -207,21 +207,26 @@ class BatchResultSchema(ma.Schema):
     events = fields.List(fields.Dict(), required=True)
 
 
-class GameSummarySchema(ma.Schema):
+class ProgressSchema(ma.Schema):
+    """Where a game stands, in its summary and in its state: status, winner, turn, phase."""
+
+    status = fields.String()
+    winner = fields.String(allow_none=True)
+    turn = fields.Integer(allow_none=True)
+    active_seat = fields.String(allow_none=True)
+    phase = fields.String(allow_none=True)
+
+
+class GameSummarySchema(ProgressSchema):
     game_id = fields.String(required=True)
     ruleset = fields.String()
     mode = fields.String()
     format = fields.String()
     labels = fields.Dict()
     players = fields.Dict(keys=fields.String(), values=fields.String())
-    status = fields.String()
-    winner = fields.String(allow_none=True)
     version = fields.Integer()
     created_at = fields.String()
     finished_at = fields.String(allow_none=True)
-    turn = fields.Integer(allow_none=True)
-    active_seat = fields.String(allow_none=True)
-    phase = fields.String(allow_none=True)
 
 
 class GameListQuerySchema(Strict):
@@ -267,18 +272,13 @@ class SeatViewSchema(ma.Schema):
     discard = fields.List(fields.Raw())
 
 
-class StateViewSchema(ma.Schema):
+class StateViewSchema(ProgressSchema):
     """``projections.views.state_view``: the fields below, and for a ruleset not in
     :data:`DOCUMENTED_FIELDS_ONLY` every other field of its view as it is (its own table,
     seat fields and zones)."""
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    status = fields.String()
-    turn = fields.Integer(allow_none=True)
-    active_seat = fields.String(allow_none=True)
-    phase = fields.String(allow_none=True)
-    winner = fields.String(allow_none=True)
     fight = fields.Raw(allow_none=True)
     seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatViewSchema))
 

@@ -95,6 +95,32 @@ class ApiBlueprint(Blueprint):
 
         return decorator
 
+    def game_view(
+        self,
+        response_schema: Any,
+        *,
+        query: Any = None,
+        body: Any = None,
+        status_code: int = 200,
+        **doc: Any,
+    ) -> Any:
+        """The decorators of a view of one game, outermost first: ``viewer_of_game`` (404 for
+        no game, 401 for a bad token, before anything is parsed), ``arguments(query,
+        location="query")`` and/or ``arguments(body)``, ``response(status_code,
+        response_schema)`` and, when given, ``doc(**doc)``."""
+
+        def decorator(view: Any) -> Any:
+            if doc:
+                view = self.doc(**doc)(view)
+            view = self.response(status_code, response_schema)(view)
+            if body is not None:
+                view = self.arguments(body)(view)
+            if query is not None:
+                view = self.arguments(query, location="query")(view)
+            return viewer_of_game(view)
+
+        return decorator
+
 
 blp = ApiBlueprint(
     "games",
@@ -168,8 +194,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class GameResource(MethodView):
-    @viewer_of_game
-    @blp.response(200, GameSummarySchema)
+    @blp.game_view(GameSummarySchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Game summary (public information)"""
         return gamelog().overview(parse_game_id(game_id))
@@ -177,9 +202,7 @@ class GameResource(MethodView):
 
 @blp.route("/<game_id>/state")
 class GameState(MethodView):
-    @viewer_of_game
-    @blp.arguments(ReplayStateQuerySchema, location="query")
-    @blp.response(200, StateViewSchema)
+    @blp.game_view(StateViewSchema, query=ReplayStateQuerySchema)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The table as the caller may see it (now, `?at=<version>` or at the end of `?turn=<n>`)
 
@@ -191,9 +214,7 @@ class GameState(MethodView):
 
 @blp.route("/<game_id>/events")
 class GameEvents(MethodView):
-    @viewer_of_game
-    @blp.arguments(EventsQuerySchema, location="query")
-    @blp.response(200, EventPageSchema)
+    @blp.game_view(EventPageSchema, query=EventsQuerySchema)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The log as the caller may see it, from version `after + 1`"""
         gid = parse_game_id(game_id)

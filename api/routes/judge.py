@@ -28,12 +28,14 @@ hidden; the ``head`` hash (computed over hidden content) is shown only to judge 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from flask.views import MethodView
 
-from api.auth import current_viewer, game_seats, gamelog, parse_game_id, viewer_of_game
+from api.auth import current_viewer, game_seats, gamelog, parse_game_id
 from api.errors import Forbidden, Unauthorized
 from api.judge_schemas import (
     DisputeCreateSchema,
@@ -66,12 +68,36 @@ blp = ApiBlueprint(
 # ---------------------------------------------------------------------------- replay
 
 
+@dataclass(frozen=True, slots=True)
+class Lens:
+    """One game as one viewer may see it (the caller, or ``?as=`` per
+    :func:`api.judging.view_as`): renders the replay's events, states and diffs for it."""
+
+    gid: UUID
+    viewer: str
+    seats: tuple[str, ...]
+
+    @classmethod
+    def of(cls, game_id: str, query: Mapping[str, Any]) -> Lens:
+        gid = parse_game_id(game_id)
+        return cls(gid, view_as(gid, query.get("as_")), game_seats(gid))
+
+    def event(self, record: Record) -> dict[str, Any]:
+        return event_view(record, self.viewer, self.seats)
+
+    def events(self, records: Iterable[Record]) -> list[dict[str, Any]]:
+        return [self.event(r) for r in records]
+
+    def state(self, state: dict[str, Any]) -> dict[str, Any]:
+        return state_view(state, self.viewer)
+
+    def diff(self, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+        return diff_view(state_diff(before, after), before, after, self.viewer)
+
+
 @blp.route("/games/<game_id>/timeline")
 class Timeline(MethodView):
-    @viewer_of_game
-    @blp.arguments(ViewQuerySchema, location="query")
-    @blp.response(200, TimelineSchema)
-    @blp.doc(security=BEARER)
+    @blp.game_view(TimelineSchema, query=ViewQuerySchema, security=BEARER)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The whole game in outline: events, turns, Heroes' counters, disputes
 
@@ -97,10 +123,7 @@ class Timeline(MethodView):
 
 @blp.route("/games/<game_id>/turns/<int:turn>")
 class Turn(MethodView):
-    @viewer_of_game
-    @blp.arguments(ViewQuerySchema, location="query")
-    @blp.response(200, TurnSchema)
-    @blp.doc(security=BEARER)
+    @blp.game_view(TurnSchema, query=ViewQuerySchema, security=BEARER)
     def get(self, query: dict[str, Any], game_id: str, turn: int) -> dict[str, Any]:
         """One turn: its events, the state before and after it, and what changed
 
@@ -108,29 +131,24 @@ class Turn(MethodView):
         events (`versions`); `before` is the state before its first event, `after` the state
         after its last.
         """
-        gid = parse_game_id(game_id)
-        viewer = view_as(gid, query.get("as_"))
-        seats = game_seats(gid)
-        played = gamelog().replays.turn(gid, turn)
+        lens = Lens.of(game_id, query)
+        played = gamelog().replays.turn(lens.gid, turn)
         before, after = played.before, played.after
         return {
-            "game_id": str(gid),
+            "game_id": str(lens.gid),
             "turn": turn,
-            "viewer": viewer,
+            "viewer": lens.viewer,
             "versions": played.versions,
-            "events": [event_view(r, viewer, seats) for r in played.records],
-            "before": state_view(before, viewer) if before.get("seats") else None,
-            "after": state_view(after, viewer),
-            "diff": diff_view(state_diff(before, after), before, after, viewer),
+            "events": lens.events(played.records),
+            "before": lens.state(before) if before.get("seats") else None,
+            "after": lens.state(after),
+            "diff": lens.diff(before, after),
         }
 
 
 @blp.route("/games/<game_id>/events/<int:version>")
 class EventDetail(MethodView):
-    @viewer_of_game
-    @blp.arguments(ViewQuerySchema, location="query")
-    @blp.response(200, EventDetailSchema)
-    @blp.doc(security=BEARER)
+    @blp.game_view(EventDetailSchema, query=ViewQuerySchema, security=BEARER)
     def get(self, query: dict[str, Any], game_id: str, version: int) -> dict[str, Any]:
         """One event with the chain of causes that led to it and what it caused
 
@@ -138,22 +156,19 @@ class EventDetail(MethodView):
         action; `effects` lists every event it caused, directly or not. `corrected_by` and
         `undone_by` name the judge's events that correct or undo it.
         """
-        gid = parse_game_id(game_id)
-        viewer = view_as(gid, query.get("as_"))
-        seats = game_seats(gid)
-        seen = gamelog().replays.event(gid, version)
-        before, after = seen.before, seen.after
+        lens = Lens.of(game_id, query)
+        seen = gamelog().replays.event(lens.gid, version)
         return {
-            "game_id": str(gid),
-            "viewer": viewer,
+            "game_id": str(lens.gid),
+            "viewer": lens.viewer,
             "turn": seen.turn,
-            "event": event_view(seen.record, viewer, seats),
-            "causes": [event_view(r, viewer, seats) for r in seen.causes],
-            "effects": [event_view(r, viewer, seats) for r in seen.effects],
+            "event": lens.event(seen.record),
+            "causes": lens.events(seen.causes),
+            "effects": lens.events(seen.effects),
             "corrected_by": seen.corrected_by,
             "undone_by": seen.undone_by,
-            "diff": diff_view(state_diff(before, after), before, after, viewer),
-            "state": state_view(after, viewer),
+            "diff": lens.diff(seen.before, seen.after),
+            "state": lens.state(seen.after),
         }
 
 
@@ -205,18 +220,13 @@ def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) ->
 
 @blp.route("/games/<game_id>/disputes")
 class Disputes(MethodView):
-    @viewer_of_game
-    @blp.response(200, DisputeListSchema)
-    @blp.doc(security=BEARER)
+    @blp.game_view(DisputeListSchema, security=BEARER)
     def get(self, game_id: str) -> dict[str, Any]:
         """Every dispute of the game with its ruling (open ones have none yet)"""
         gid = parse_game_id(game_id)
         return {"game_id": str(gid), "disputes": disputes_of(gamelog().replays.index(gid).state)}
 
-    @viewer_of_game
-    @blp.arguments(DisputeCreateSchema)
-    @blp.response(201, RecordedSchema)
-    @blp.doc(security=BEARER)
+    @blp.game_view(RecordedSchema, body=DisputeCreateSchema, status_code=201, security=BEARER)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Call the judge: open a dispute (seat, table or judge token)
 
@@ -243,10 +253,7 @@ class Disputes(MethodView):
 
 @blp.route("/games/<game_id>/disputes/<dispute_id>/ruling")
 class Ruling(MethodView):
-    @viewer_of_game
-    @blp.arguments(RulingCreateSchema)
-    @blp.response(201, RecordedSchema)
-    @blp.doc(security=BEARER)
+    @blp.game_view(RecordedSchema, body=RulingCreateSchema, status_code=201, security=BEARER)
     def post(self, body: dict[str, Any], game_id: str, dispute_id: str) -> dict[str, Any]:
         """Rule on a dispute (judge token only)
 
@@ -276,9 +283,7 @@ class Ruling(MethodView):
 
 @blp.route("/games/<game_id>/verify")
 class Verify(MethodView):
-    @viewer_of_game
-    @blp.response(200, VerifySchema)
-    @blp.doc(security=BEARER)
+    @blp.game_view(VerifySchema, security=BEARER)
     def get(self, game_id: str) -> dict[str, Any]:
         """Recompute the hash chain of the stored events (tamper evidence)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from string import Formatter
+from typing import Any, ClassVar
 
 from domain import EVENT_TYPES
 
@@ -29,6 +30,20 @@ class Phrase:
         if with_actor and self.actor is not None:
             return f"{actor_label(self.actor)}: {self.text}"
         return self.text
+
+
+class Says:
+    """The one phrase of an event: ``template`` filled in from the event's data (the card
+    fields by name, as the viewer may see them), said by the seat in the data field ``by``
+    (``"seat"``: the entry's own seat; ``None``: the rules themselves)."""
+
+    __slots__ = ("by", "fields", "minor", "template")
+
+    def __init__(self, by: str | None, template: str, *, minor: bool = False) -> None:
+        self.by = by
+        self.template = template
+        self.minor = minor
+        self.fields = tuple(name for _, name, _, _ in Formatter().parse(template) if name)
 
 
 def actor_label(seat: str) -> str:
@@ -55,7 +70,12 @@ class Narrator:
 
     Hidden cards (ids the viewer's entry leaves out) read as ``"a face-down card"`` in the DMZ
     and ``"a card"`` elsewhere; visible ones by name.
+
+    An event is told by its ``on_<EventType>`` method, else by its entry in :attr:`SAYS`,
+    else by :meth:`unknown`.
     """
+
+    SAYS: ClassVar[Mapping[str, Says]] = {"GameCreated": Says(None, "game created", minor=True)}
 
     def __init__(self, cards: Mapping[str, Mapping[str, Any]], seats: Iterable[str]) -> None:
         self.cards = cards
@@ -80,6 +100,10 @@ class Narrator:
         if not shown:
             return "nothing"
         return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+    def card_words(self, value: Any) -> str:
+        """A card field's value in words: one card, or a list of them."""
+        return self.names(value) if isinstance(value, list) else self.name(value)
 
     def owner_of(self, cid: Any) -> str | None:
         card = self.cards.get(cid) if isinstance(cid, str) else None
@@ -107,9 +131,14 @@ class Narrator:
         actor = entry.get("seat")
         who = actor if actor in self.actors else None
         method = getattr(self, f"on_{etype}", None)
-        phrases: list[Phrase] = (
-            method(data, who, entry) if method is not None else self.unknown(etype, data, who)
-        )
+        says = self.SAYS.get(etype)
+        phrases: list[Phrase]
+        if method is not None:
+            phrases = method(data, who, entry)
+        elif says is not None:
+            phrases = [self.say(says, etype, data, who)]
+        else:
+            phrases = self.unknown(etype, data, who)
         if entry.get("violation") and phrases:
             last = phrases[-1]
             phrases[-1] = Phrase(last.actor, f"{last.text} [violation: {entry['violation']}]")
@@ -117,10 +146,18 @@ class Narrator:
             phrases = [Phrase(who, f"{etype} [violation: {entry['violation']}]")]
         return phrases
 
-    # events every game has: its creation and the judge's record (A.14)
-    def on_GameCreated(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, "game created", True)]
+    def say(self, says: Says, etype: str, data: Mapping[str, Any], who: str | None) -> Phrase:
+        """The phrase ``says`` makes of one event's ``data``."""
+        cls = EVENT_TYPES.get(etype)
+        card_fields = cls.card_fields if cls is not None else ()
+        words = {
+            name: self.card_words(data[name]) if name in card_fields else data[name]
+            for name in says.fields
+        }
+        actor = who if says.by == "seat" else None if says.by is None else data[says.by]
+        return Phrase(actor, says.template.format_map(words), says.minor)
 
+    # events every game has: its creation (in SAYS) and the judge's record (A.14)
     def on_DisputeOpened(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         about = f" about event {d['about']}" if d.get("about") is not None else ""
         note = f": {d['note']}" if d.get("note") else ""
@@ -138,6 +175,51 @@ class CcgNarrator(Narrator):
     no sentence (the judge's corrections) are bookkeeping: their type only, left out of the
     transcript."""
 
+    SAYS: ClassVar[Mapping[str, Says]] = {
+        **Narrator.SAYS,
+        "FirstPlayerChosen": Says("chooser", "chooses {first} to go first"),
+        "GoldGranted": Says(None, "{player} gets {amount} gold"),
+        "MulliganTaken": Says("player", "takes a mulligan"),
+        "MulliganDeclined": Says("player", "keeps"),
+        "TurnStarted": Says(None, "turn {turn}: {player}", minor=True),
+        "CardDrawn": Says("player", "draws {card}"),
+        "LootPlayed": Says("player", "plays {card}"),
+        "LocationPlayed": Says("player", "plays the Location {card}"),
+        "AllyPlayed": Says("player", "pays {gold_paid} gold for {card}"),
+        "CardZapped": Says("seat", "zaps {card}"),
+        "CardUnzapped": Says("seat", "unzaps {card}"),
+        "AbilityCanceled": Says("seat", "cancels the ability of event {ref}"),
+        "PriorityPassed": Says("player", "passes", minor=True),
+        "ResponseWindowClosed": Says(None, "{window} window closed", minor=True),
+        "DefenderFaced": Says("player", "faces the monster"),
+        "DefenderCardsCommitted": Says("player", "commits {cards}"),
+        "DefenderReady": Says("player", "is ready", minor=True),
+        "MonsterCostModified": Says("seat", "{card} now costs {cost}"),
+        "CaughtCheating": Says(None, "{player} is caught cheating"),
+        "MonsterHired": Says(None, "{card} hired (power {power}, life {life})"),
+        "HireGoldSpent": Says(None, "{player}'s {amount} gold goes to the stockpile", minor=True),
+        "CommittedGoldReturned": Says(None, "{amount} committed gold back to {player}", minor=True),
+        "GoldStolen": Says("to_player", "steals {amount} gold from {from_player}"),
+        "GoldTaken": Says(None, "{player} takes {amount} gold"),
+        "TokensCollected": Says(None, "{card} collects {amount} tokens"),
+        "CardStuck": Says(None, "{card} is stuck to {host}"),
+        "CardsSpilled": Says(None, "{player} spills {cards}"),
+        "CardDiscarded": Says(None, "{card} is discarded"),
+        "CardRevealed": Says(None, "{card} is revealed"),
+        "CardRemoved": Says(None, "{card} is removed from the game"),
+        "MonsterDiscarded": Says(None, "{card} goes to the discard", minor=True),
+        "MonsterStashedFaceUp": Says(None, "{card} survives with {damage} damage, stashed face up"),
+        "DefenderCardsReturned": Says(None, "{cards} back to {player}'s hoard", minor=True),
+        "LevelIncreased": Says(None, "{player} reaches level {level}"),
+        "GoldRefilled": Says(None, "{player} refills {amount} gold"),
+        "TurnEnded": Says(None, "turn {turn} over", minor=True),
+        "PlayerConceded": Says("player", "concedes"),
+        "PlayerEliminated": Says(None, "{player} is eliminated ({reason})"),
+        "TableRestored": Says("seat", "restores the table to turn {turn} ({phase})"),
+        "StackTrimmed": Says("seat", "cuts the stack back to {keep}"),
+        "StackEntryRestored": Says("seat", "puts {card} back on the stack"),
+    }
+
     def unknown(self, etype: str, data: Mapping[str, Any], who: str | None) -> list[Phrase]:
         return [Phrase(who, etype, True)]
 
@@ -148,21 +230,7 @@ class CcgNarrator(Narrator):
         rolls = ", ".join(f"{s} {v}" for s, v in sorted(d["rolls"].items()))
         return [Phrase(None, f"rolls {rolls}" + (": a tie, roll again" if d["tie"] else ""))]
 
-    def on_FirstPlayerChosen(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["chooser"], f"chooses {d['first']} to go first")]
-
-    def on_GoldGranted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['player']} gets {d['amount']} gold")]
-
-    def on_MulliganTaken(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "takes a mulligan")]
-
-    def on_MulliganDeclined(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "keeps")]
-
     # turn (A.8)
-    def on_TurnStarted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"turn {d['turn']}: {d['player']}", True)]
 
     def on_PhaseStarted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         return [Phrase(None, str(d["phase"]), d["phase"] != "cooldown")]
@@ -185,29 +253,11 @@ class CcgNarrator(Narrator):
             text += f" (Curses {self.names(d['curses'])} to the discard)"
         return [Phrase(d["player"], text, not cards)]
 
-    def on_CardDrawn(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"draws {self.name(d['card'])}")]
-
-    def on_LootPlayed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"plays {self.name(d['card'])}")]
-
-    def on_LocationPlayed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"plays the Location {self.name(d['card'])}")]
-
-    def on_AllyPlayed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"pays {d['gold_paid']} gold for {self.name(d['card'])}")]
-
     def on_CardSquished(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         if d["reason"] == "action" and who is not None:
             return [Phrase(who, f"squishes {self.name(d['card'])}")]
         why = {"damage": " by damage", "ability": f" by {self.name(d.get('source'))}"}
         return [Phrase(None, f"{self.name(d['card'])} is squished{why.get(d['reason'], '')}")]
-
-    def on_CardZapped(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(who, f"zaps {self.name(d['card'])}")]
-
-    def on_CardUnzapped(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(who, f"unzaps {self.name(d['card'])}")]
 
     # abilities (A.11)
     def on_MischiefPlayed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
@@ -234,19 +284,10 @@ class CcgNarrator(Narrator):
             text += f" on {self.names(d['targets'])}"
         return [Phrase(d["player"], text)]
 
-    def on_AbilityCanceled(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(who, f"cancels the ability of event {d['ref']}")]
-
     def on_AbilityResolved(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         if d.get("outcome") == "canceled":
             return [Phrase(None, f"{self.name(d['card'])} fizzles (canceled)")]
         return [Phrase(None, f"{self.name(d['card'])} resolves", True)]
-
-    def on_PriorityPassed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "passes", True)]
-
-    def on_ResponseWindowClosed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['window']} window closed", True)]
 
     # fight (A.9)
     def on_FightStarted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
@@ -271,15 +312,6 @@ class CcgNarrator(Narrator):
         how = "flipping the marker to Limp Away" if d["paid_by"] == "marker" else "taking 2 damage"
         return [Phrase(d["player"], f"runs away, {how}")]
 
-    def on_DefenderFaced(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "faces the monster")]
-
-    def on_DefenderCardsCommitted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"commits {self.names(d['cards'])}")]
-
-    def on_DefenderReady(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "is ready", True)]
-
     def on_AttackCardRevealed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         card = self.cards.get(d["card"]) if isinstance(d["card"], str) else None
         text = f"reveals {self.name(d['card'])}"
@@ -288,9 +320,6 @@ class CcgNarrator(Narrator):
             cost = f", cost {card['cost']}" if card.get("cost") is not None else ""
             text += f" ({kind}{cost})"
         return [Phrase(d["player"], text)]
-
-    def on_MonsterCostModified(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(who, f"{self.name(d['card'])} now costs {d['cost']}")]
 
     def on_CheatingChecked(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         result = d["result"]
@@ -301,20 +330,6 @@ class CcgNarrator(Narrator):
         else:
             text = f"paid: {d['gold']} gold for cost {d['cost']}"
         return [Phrase(None, text, result == "hired")]
-
-    def on_CaughtCheating(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['player']} is caught cheating")]
-
-    def on_MonsterHired(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [
-            Phrase(None, f"{self.name(d['card'])} hired (power {d['power']}, life {d['life']})")
-        ]
-
-    def on_HireGoldSpent(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['player']}'s {d['amount']} gold goes to the stockpile", True)]
-
-    def on_CommittedGoldReturned(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['amount']} committed gold back to {d['player']}", True)]
 
     def on_DamageDealt(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         target, amount = self.name(d["target"]), d["amount"]
@@ -339,19 +354,6 @@ class CcgNarrator(Narrator):
             source = f" ({self.name(d['source'])})"
         return [Phrase(None, f"{self.name(d['target'])} heals {d['amount']}{source}")]
 
-    def on_GoldStolen(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        text = f"steals {d['amount']} gold from {d['from_player']}"
-        return [Phrase(d["to_player"], text)]
-
-    def on_GoldTaken(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['player']} takes {d['amount']} gold")]
-
-    def on_TokensCollected(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{self.name(d['card'])} collects {d['amount']} tokens")]
-
-    def on_CardStuck(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{self.name(d['card'])} is stuck to {self.name(d['host'])}")]
-
     def on_CardStashed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         owner = self.owner_of(d["card"])
         card = self.name(d["card"])
@@ -359,18 +361,6 @@ class CcgNarrator(Narrator):
             owner, card = self.attack.get("attacker"), "the attack card"
         where = f"{owner}'s stash" if owner else "its owner's stash"
         return [Phrase(None, f"{card} to {where} (face {d['face']})")]
-
-    def on_CardsSpilled(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['player']} spills {self.names(d['cards'])}")]
-
-    def on_CardDiscarded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{self.name(d['card'])} is discarded")]
-
-    def on_CardRevealed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{self.name(d['card'])} is revealed")]
-
-    def on_CardRemoved(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{self.name(d['card'])} is removed from the game")]
 
     def on_CardMoved(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         to = _ZONE.get(d["to"], f"the {d['to']}")
@@ -380,31 +370,7 @@ class CcgNarrator(Narrator):
         self.attack = {}
         return [Phrase(None, _OUTCOMES.get(d["outcome"], f"fight over: {d['outcome']}"))]
 
-    def on_MonsterDiscarded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{self.name(d['card'])} goes to the discard", True)]
-
-    def on_MonsterStashedFaceUp(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        text = f"{self.name(d['card'])} survives with {d['damage']} damage, stashed face up"
-        return [Phrase(None, text)]
-
-    def on_DefenderCardsReturned(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{self.names(d['cards'])} back to {d['player']}'s hoard", True)]
-
     # cooldown, end (A.8, A.13)
-    def on_LevelIncreased(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['player']} reaches level {d['level']}")]
-
-    def on_GoldRefilled(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['player']} refills {d['amount']} gold")]
-
-    def on_TurnEnded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"turn {d['turn']} over", True)]
-
-    def on_PlayerConceded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "concedes")]
-
-    def on_PlayerEliminated(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"{d['player']} is eliminated ({d['reason']})")]
 
     def on_GameEnded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         winner = d["winner"]
@@ -423,15 +389,6 @@ class CcgNarrator(Narrator):
     def on_SeatRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         text = f"restores {d['player']}: level {d['level']}, {d['gold']} gold"
         return [Phrase(who, text)]
-
-    def on_TableRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(who, f"restores the table to turn {d['turn']} ({d['phase']})")]
-
-    def on_StackTrimmed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(who, f"cuts the stack back to {d['keep']}")]
-
-    def on_StackEntryRestored(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(who, f"puts {self.name(d['card'])} back on the stack")]
 
 
 #: The narrator of each ruleset that has its own, by ruleset name.

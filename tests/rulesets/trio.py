@@ -124,21 +124,16 @@ def _writable(work: Any) -> State:
     return state
 
 
+#: The fields of :class:`TrioGameCreated` the state keeps as they are.
+_HEADER = ("game_id", "ruleset", "rules_version", "mode", "format")
+
+
 @handles(TrioGameCreated)
 def _created(e: TrioGameCreated, work: Any) -> None:
     s = _writable(work)
-    s.update(
-        game_id=e.game_id,
-        ruleset=e.ruleset,
-        rules_version=e.rules_version,
-        mode=e.mode,
-        format=e.format,
-        labels=dict(e.labels),
-        status="playing",
-        winner=None,
-        turn=1,
-        active=e.seats[0]["seat"],
-    )
+    s.update({name: getattr(e, name) for name in _HEADER})
+    s.update(labels=dict(e.labels), status="playing", winner=None, turn=1)
+    s["active"] = e.seats[0]["seat"]
     everyone = [spec["seat"] for spec in e.seats]
     for spec in e.seats:
         seat, hero = spec["seat"], spec["hero"]
@@ -334,20 +329,16 @@ class Trio:
         return self._result([Step(event=event, state=evolve(initial_state(), event))])
 
     def decide(self, state: State, command: Command) -> list[Any]:
-        handler = COMMANDS.get(command.get("type"))  # type: ignore[arg-type]
-        if handler is None:
-            raise InvalidCommand(
-                "request/unknown_command",
-                f"unknown command type {command.get('type')!r}",
-                {"type": [f"one of {', '.join(COMMANDS)}"]},
-            )
+        kind, seat = command.get("type"), command.get("seat")
+        if kind not in COMMANDS:
+            known = {"type": [f"one of {', '.join(COMMANDS)}"]}
+            raise InvalidCommand("request/unknown_command", f"{NAME} has no {kind!r}", known)
         if state.get("status") == "finished":
             raise ImpossibleCommand("command/game_over", "the game is over")
-        seat = command.get("seat")
         if seat not in state.get("seats", {}):
             raise InvalidCommand("request/invalid_seat", f"no seat {seat!r} in this game")
         d = _Decision(state, str(seat))
-        handler(d, command)
+        COMMANDS[kind](d, command)
         return self._result(d.steps)
 
     @staticmethod
