@@ -1,10 +1,14 @@
-"""Small helpers for the API tests: create a game, post actions, rebuild the judge's state."""
+"""Small helpers for the API tests: create or import a game, post actions, rebuild the judge's
+state, check that a response leaks no hidden card."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from api.demo import demo_spec, domain_event_from_view
 from domain import evolve, initial_state
@@ -43,6 +47,13 @@ def post_actions(
     return client.post(f"/api/games/{game_id}/actions", json=body, headers=headers)
 
 
+def post_import(client: FlaskClient, body: str | bytes, token: str | None = ORGANIZER_TOKEN) -> Any:
+    """POST an export to ``/api/games/import`` (as the organizer unless told)."""
+    return client.post(
+        "/api/games/import", data=body, content_type="application/json", headers=bearer(token)
+    )
+
+
 def judge_state(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
     """The omniscient domain state, folded from the judge's view of the log."""
     state = initial_state()
@@ -63,3 +74,26 @@ def version_of(client: FlaskClient, game_id: str) -> int:
     response = client.get(f"/api/games/{game_id}")
     assert response.status_code == 200
     return int(response.get_json()["version"])
+
+
+def leak_property(max_examples: int) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A leak property over random game seeds: ``test(..., seed)`` runs on ``max_examples`` seeds,
+    the same ones every run, and may use function-scoped fixtures (a module-scoped app)."""
+
+    def wrap(test: Callable[..., None]) -> Callable[..., None]:
+        return settings(
+            max_examples=max_examples,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        )(given(seed=st.integers(0, 2**32 - 1))(test))
+
+    return wrap
+
+
+def assert_hidden(text: str, viewer: str, hidden: Mapping[str, str]) -> None:
+    """No card of ``hidden`` (id -> name) shows its id or its name in ``text``, which is all that
+    ``viewer`` fetched."""
+    for cid, name in hidden.items():
+        assert cid not in text, f"{viewer} sees the id of hidden card {name}"
+        assert name not in text, f"{viewer} sees the name of hidden card {name}"

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from api.routes import exports
 from service.errors import GameNotFoundError
-from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
+from tests.api.helpers import bearer, create_game, post_import
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 EXPORTED_AT = "2024-05-02T09:00:00+00:00"  # as in tests/unit/test_export.py
@@ -31,12 +31,7 @@ def golden(name: str) -> bytes:
 @pytest.fixture
 def golden_game(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setattr(exports, "export_clock", lambda: EXPORTED_AT)
-    response = client.post(
-        "/api/games/import",
-        data=golden("golden_judge.json"),
-        content_type="application/json",
-        headers=bearer(ORGANIZER_TOKEN),
-    )
+    response = post_import(client, golden("golden_judge.json"))
     assert response.status_code == 201, response.get_json()
     body: dict[str, Any] = response.get_json()
     return body

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from domain import event_from_dict
 from projections.exports import export_json, export_json_text, export_ndjson
-from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state
+from tests.api.helpers import bearer, create_game, judge_state, post_import
 from tests.unit.seeded_games import play, records_for, reseal
 
 
@@ -23,12 +23,6 @@ def seeded_records(seed: int, game_id: str | None = None) -> list[dict[str, Any]
     created = events[0].to_dict()
     created["game_id"] = game_id or str(uuid.UUID(int=seed + 1))
     return records_for([event_from_dict(created), *events[1:]])
-
-
-def post_import(client: FlaskClient, body: str | bytes, token: str | None = ORGANIZER_TOKEN) -> Any:
-    return client.post(
-        "/api/games/import", data=body, content_type="application/json", headers=bearer(token)
-    )
 
 
 def test_an_import_keeps_the_id_the_events_and_the_state(app: Flask, client: FlaskClient) -> None:

@@ -19,12 +19,10 @@ from uuid import UUID
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from api.app import create_app
 from domain import find_ruleset, sample_catalog
-from tests.api.helpers import ORGANIZER_TOKEN, bearer
+from tests.api.helpers import ORGANIZER_TOKEN, assert_hidden, bearer, leak_property
 
 RS = find_ruleset("munchkin-ccg")
 
@@ -72,13 +70,7 @@ def _fetch_all(client: FlaskClient, game_id: str, token: str | None) -> str:
     return "\n".join(parts)
 
 
-@settings(
-    max_examples=8,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(seed=st.integers(0, 2**32 - 1))
+@leak_property(max_examples=8)
 def test_no_hidden_card_of_seat_a_reaches_seat_b_or_a_spectator(app: Flask, seed: int) -> None:
     rng = random.Random(seed)
     client = app.test_client()
@@ -122,10 +114,8 @@ def test_no_hidden_card_of_seat_a_reaches_seat_b_or_a_spectator(app: Flask, seed
         }
         for viewer, token in (("B", b_token), ("spectator", None)):
             text = _fetch_all(client, gid, token)
-            for cid, name in a_cards.items():
-                if cid not in known[viewer]:
-                    assert cid not in text, f"{viewer} sees the id of hidden card {name}"
-                    assert name not in text, f"{viewer} sees the name of hidden card {name}"
+            hidden = {cid: name for cid, name in a_cards.items() if cid not in known[viewer]}
+            assert_hidden(text, viewer, hidden)
             for salt in unrevealed[viewer]:
                 assert salt not in text, f"{viewer} sees an unrevealed attack salt"
     # and the property test did exercise hidden information

@@ -15,10 +15,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from tests.api.helpers import ORGANIZER_TOKEN, bearer
+from tests.api.helpers import ORGANIZER_TOKEN, assert_hidden, bearer, leak_property, post_import
 from tests.rulesets.trio import NAME, SEATS, TARGET, trio_card, trio_spec
 
 FORMATS = {
@@ -257,13 +255,7 @@ def _everything(client: FlaskClient, game: dict[str, Any], token: str | None) ->
     return "\n".join(parts)
 
 
-@settings(
-    max_examples=4,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(seed=st.integers(0, 2**32 - 1))
+@leak_property(max_examples=4)
 def test_no_card_hidden_in_a_seat_reaches_another_seat_or_a_spectator(
     app: Flask, seed: int
 ) -> None:
@@ -281,11 +273,8 @@ def test_no_card_hidden_in_a_seat_reaches_another_seat_or_a_spectator(
         for viewer in (*SEATS, "spectator"):
             token = seat_token(game, viewer) if viewer in SEATS else None
             text = _everything(client, game, token)
-            for cid, name in names.items():
-                if cid in public or owner[cid] == viewer:
-                    continue
-                assert cid not in text, f"{viewer} sees the id of {owner[cid]}'s hidden {name}"
-                assert name not in text, f"{viewer} sees the name of {owner[cid]}'s hidden {name}"
+            hidden = {c: n for c, n in names.items() if c not in public and owner[c] != viewer}
+            assert_hidden(text, viewer, hidden)
         if state["status"] == "finished":
             break
     assert hidden_seen  # the property did exercise hidden cards
@@ -361,12 +350,7 @@ def test_every_export_format_and_an_import_round_trip(client: FlaskClient) -> No
     state_before = judge_view(client, game)
     # importing it where it already is is refused whole (its id is taken); importing it into
     # another server is the next test
-    again = client.post(
-        "/api/games/import",
-        data=exported,
-        content_type="application/json",
-        headers=bearer(ORGANIZER_TOKEN),
-    )
+    again = post_import(client, exported)
     assert again.status_code == 409, again.get_json()
     verify = get(client, game, "/verify")
     assert verify["ok"] is True and verify["checked"] == state_before["version"]
@@ -395,12 +379,7 @@ def test_an_exported_trio_game_imports_into_another_server(
         )
         try:
             there = other.test_client()
-            response = there.post(
-                "/api/games/import",
-                data=exported,
-                content_type="application/json",
-                headers=bearer(ORGANIZER_TOKEN),
-            )
+            response = post_import(there, exported)
             assert response.status_code == 201, response.get_json()
             body = response.get_json()
             assert body["game_id"] == game["game_id"] and set(body["seats"]) == set(SEATS)

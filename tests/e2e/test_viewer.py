@@ -11,6 +11,7 @@ import json
 import os
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -290,15 +291,23 @@ def trio_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         app.extensions["munchlog"].close()
 
 
-def open_trio(browser: Any, trio_live: dict[str, Any], who: str) -> tuple[Any, Any]:
+@contextmanager
+def trio_viewer(browser: Any, trio_live: dict[str, Any], who: str) -> Iterator[tuple[Any, int]]:
+    """The trio game's viewer opened as ``who`` and caught up with the last version: yields the
+    page and that version; the browser context is closed after."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    game = trio_live["game"]
-    token = game["judge_token"] if who == "judge" else game["seats"][who]["token"]
-    page.goto(f"{trio_live['base']}/games/{game['game_id']}#token={token}")
-    page.wait_for_selector(f"#viewer-label[data-viewer='{who}']")
-    return context, page
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        game = trio_live["game"]
+        token = game["judge_token"] if who == "judge" else game["seats"][who]["token"]
+        page.goto(f"{trio_live['base']}/games/{game['game_id']}#token={token}")
+        page.wait_for_selector(f"#viewer-label[data-viewer='{who}']")
+        last = int(page.locator("#last-version").inner_text())
+        wait_for_version(page, last)
+        yield page, last
+    finally:
+        context.close()
 
 
 def trio_state(trio_live: dict[str, Any], who: str, version: int) -> dict[str, Any]:
@@ -315,10 +324,7 @@ def trio_state(trio_live: dict[str, Any], who: str, version: int) -> dict[str, A
 def test_a_three_seat_game_is_laid_out_from_its_state(
     browser: Any, trio_live: dict[str, Any]
 ) -> None:
-    context, page = open_trio(browser, trio_live, "judge")
-    try:
-        last = int(page.locator("#last-version").inner_text())
-        wait_for_version(page, last)
+    with trio_viewer(browser, trio_live, "judge") as (page, last):
         state = trio_state(trio_live, "judge", last)
         assert page.locator(".seat[data-seat]").count() == 3
         for seat in "ABC":
@@ -334,17 +340,12 @@ def test_a_three_seat_game_is_laid_out_from_its_state(
         page.screenshot(
             path=str(Path(os.environ.get("MUNCHLOG_SCREENSHOTS", "/tmp")) / "trio-judge.png")
         )
-    finally:
-        context.close()
 
 
 def test_a_trio_seat_sees_the_others_hands_only_as_backs(
     browser: Any, trio_live: dict[str, Any]
 ) -> None:
-    context, page = open_trio(browser, trio_live, "B")
-    try:
-        last = int(page.locator("#last-version").inner_text())
-        wait_for_version(page, last)
+    with trio_viewer(browser, trio_live, "B") as (page, last):
         judge = trio_state(trio_live, "judge", last)
         html = page.content()
         for seat in "AC":
@@ -358,5 +359,3 @@ def test_a_trio_seat_sees_the_others_hands_only_as_backs(
         page.screenshot(
             path=str(Path(os.environ.get("MUNCHLOG_SCREENSHOTS", "/tmp")) / "trio-seat-b.png")
         )
-    finally:
-        context.close()

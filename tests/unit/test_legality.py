@@ -37,33 +37,45 @@ from tests.builders import (
     started_game,
 )
 
-Setup = Callable[[str], tuple[State, dict[str, Any]]]
+Command = dict[str, Any]
+Case = tuple[State, Command]
+Position = Callable[[str], State]
+Setup = Callable[[str], Case]
 ENGINE = Path(__file__).resolve().parents[2] / "domain" / "ccg"
 
 
 # ---------------------------------------------------------------------------- positions
 
+HORDE = "Sample Goblin Horde"
+SWORD = "Sample Rusty Sword"
+ARMOR = "Sample Leather Armor"
+SQUIRE = "Sample Loyal Squire"
+TAVERN = "Sample Tavern"
+POT = "Sample Plant Pot"
+CURSE = "Sample Cursed Bandage"
+PRANK = "Sample Encore Prank"
+SQUID = "Sample Lurking Squid"
+AMBUSH = "Sample Sudden Ambush"
+HENCHMAN = "Sample Shifty Henchman"
 
-def munchkining(mode: str, **options: Any) -> State:
-    """Turn 1, A (Orc Warrior) munchkining; B is the Gnome Thief."""
-    return started_game(mode=mode, **options)[0]
+
+def deck(s: State, seat: str) -> list[str]:
+    return list(s["seats"][seat]["zones"]["deck"])
 
 
-def at_setup(mode: str) -> State:
+def setting_up(mode: str) -> State:
     return new_game(game_spec(mode=mode))[0]
 
 
 def opened(mode: str) -> State:
     """Both opening hands drawn: the roll-off is next."""
-    s = at_setup(mode)
-    deck_a = s["seats"]["A"]["zones"]["deck"]
-    deck_b = s["seats"]["B"]["zones"]["deck"]
-    s, _ = play(s, cmd("draw_opening", "A", cards=deck_a[:6]))
-    s, _ = play(s, cmd("draw_opening", "B", cards=deck_b[:6]))
+    s = setting_up(mode)
+    s, _ = play(s, cmd("draw_opening", "A", cards=deck(s, "A")[:6]))
+    s, _ = play(s, cmd("draw_opening", "B", cards=deck(s, "B")[:6]))
     return s
 
 
-def at_mulligan(mode: str) -> State:
+def mulliganing(mode: str) -> State:
     s, _ = play(
         opened(mode),
         cmd("roll_first", "A", rolls={"A": 6, "B": 2}),
@@ -72,32 +84,44 @@ def at_mulligan(mode: str) -> State:
     return s
 
 
-def resolving(mode: str, seat: str = "A") -> State:
-    """A munchkining, ``seat``'s Hero ability (zap) on the stack."""
+def in_warmup(mode: str) -> State:
+    """Turn 1, A's warmup: A has not drawn yet."""
+    return started_game(mode=mode, draw=False)[0]
+
+
+def munchkining(mode: str) -> State:
+    """Turn 1, A (Orc Warrior) munchkining; B is the Gnome Thief."""
+    return started_game(mode=mode)[0]
+
+
+def resolving(mode: str) -> State:
+    """A munchkining, A's Hero ability (zap) on the stack."""
     s = munchkining(mode)
-    s, _ = play(s, cmd("activate", seat, card=hero(s, seat), costs={"zap": True}))
+    s, _ = play(s, cmd("activate", "A", card=hero(s, "A"), costs={"zap": True}))
     return s
 
 
-def in_fight(mode: str, stage: str, monster: str = "Sample Goblin Horde", gold: int = 1) -> State:
-    """A attacks with ``monster``; the fight is advanced to ``stage``."""
-    s = munchkining(mode)
-    s, cid = give(s, "A", monster)
-    s, _ = play(s, cmd("attack", "A", card=cid, gold=gold))
+def in_fight(stage: str) -> Position:
+    """The position: A attacks with the Goblin Horde (1 gold), the fight advanced to ``stage``."""
     path = {
         "declared": [],
         "defending": [cmd("face", "B")],
         "ready": [cmd("face", "B"), cmd("ready", "B")],
         "revealed": [cmd("face", "B"), cmd("ready", "B"), cmd("reveal", "A")],
     }[stage]
-    s, _ = play(s, *path)
-    return s
+
+    def position(mode: str) -> State:
+        s, horde = give(munchkining(mode), "A", HORDE)
+        s, _ = play(s, cmd("attack", "A", card=horde, gold=1), *path)
+        return s
+
+    return position
 
 
 def allocating(mode: str) -> State:
     """A hired Axe Brute (power 5) against B's committed Squire (def 1) and Weasel: 4 to split."""
     s = munchkining(mode)
-    s, squire = give(s, "B", "Sample Loyal Squire", "hoard")
+    s, squire = give(s, "B", SQUIRE, "hoard")
     s, weasel = give(s, "B", "Sample Trained Weasel", "hoard")
     s, brute = give(s, "A", "Sample Axe Brute")
     s = add_gold(s, "A", 2)
@@ -121,12 +145,44 @@ def in_cooldown(mode: str) -> State:
     return judge(munchkining(mode), ev.PhaseStarted(seat="judge", phase="cooldown", step="level"))
 
 
+# ---------------------------------------------------------------------------- setups
+
+
+def at(position: Position, command: Callable[[State], Command]) -> Setup:
+    """The ``position``, and ``command(state)`` made in it."""
+
+    def setup(mode: str) -> Case:
+        s = position(mode)
+        return s, command(s)
+
+    return setup
+
+
+def with_card(
+    position: Position,
+    seat: str,
+    name: str,
+    command: Callable[[State, str], Command],
+    zone: str = "hand",
+    face: str | None = None,
+) -> Setup:
+    """The ``position`` with ``seat``'s card ``name`` moved to ``zone``, and ``command(state, id)``."""
+
+    def setup(mode: str) -> Case:
+        s, card = give(position(mode), seat, name, zone, face)
+        return s, command(s, card)
+
+    return setup
+
+
 # ---------------------------------------------------------------------------- table rows
 
 ROWS: list[tuple[str, str, str, Setup]] = []
 
 
 def row(code: str, section: str, name: str) -> Callable[[Setup], Setup]:
+    """Registers a setup as the row ``code``/``section``: as a decorator, or called on a setup."""
+
     def add(setup: Setup) -> Setup:
         ROWS.append((code, section, name, setup))
         return setup
@@ -138,393 +194,298 @@ def row(code: str, section: str, name: str) -> Callable[[Setup], Setup]:
 
 
 @row("rule/already_drawn", "A.7", "drawing a second opening hand")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = at_setup(mode)
-    deck = s["seats"]["A"]["zones"]["deck"]
-    s, _ = play(s, cmd("draw_opening", "A", cards=deck[:6]))
-    return s, cmd("draw_opening", "A", cards=s["seats"]["A"]["zones"]["deck"][:6])
+def _(mode: str) -> Case:
+    s = setting_up(mode)
+    s, _ = play(s, cmd("draw_opening", "A", cards=deck(s, "A")[:6]))
+    return s, cmd("draw_opening", "A", cards=deck(s, "A")[:6])
 
 
-@row("rule/opening_hand_size", "A.7", "an opening hand of five")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = at_setup(mode)
-    return s, cmd("draw_opening", "A", cards=s["seats"]["A"]["zones"]["deck"][:5])
-
-
-@row("rule/opening_hand_size", "A.7", "a mulligan drawing seven")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = at_mulligan(mode)
-    return s, cmd("mulligan", "A", cards=s["seats"]["A"]["zones"]["deck"][:7])
-
-
-@row("rule/out_of_order", "A.7", "rolling before both opening hands")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return at_setup(mode), cmd("roll_first", "A", rolls={"A": 6, "B": 1})
-
-
-@row("rule/out_of_order", "A.7", "choosing first before the roll")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return opened(mode), cmd("choose_first", "A", first="A")
-
-
-@row("rule/out_of_order", "A.7", "a mulligan decision before the first player is chosen")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return opened(mode), cmd("keep", "A")
+row("rule/opening_hand_size", "A.7", "an opening hand of five")(
+    at(setting_up, lambda s: cmd("draw_opening", "A", cards=deck(s, "A")[:5]))
+)
+row("rule/opening_hand_size", "A.7", "a mulligan drawing seven")(
+    at(mulliganing, lambda s: cmd("mulligan", "A", cards=deck(s, "A")[:7]))
+)
+row("rule/out_of_order", "A.7", "rolling before both opening hands")(
+    at(setting_up, lambda _: cmd("roll_first", "A", rolls={"A": 6, "B": 1}))
+)
+row("rule/out_of_order", "A.7", "choosing first before the roll")(
+    at(opened, lambda _: cmd("choose_first", "A", first="A"))
+)
+row("rule/out_of_order", "A.7", "a mulligan decision before the first player is chosen")(
+    at(opened, lambda _: cmd("keep", "A"))
+)
 
 
 @row("rule/not_roll_winner", "A.7", "the lower roller choosing who goes first")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
+def _(mode: str) -> Case:
     s, _ = play(opened(mode), cmd("roll_first", "B", rolls={"A": 6, "B": 2}))
     return s, cmd("choose_first", "B", first="B")
 
 
 @row("rule/already_decided", "D.17", "a second mulligan decision")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, _ = play(at_mulligan(mode), cmd("keep", "A"))
-    return s, cmd("mulligan", "A", cards=s["seats"]["A"]["zones"]["deck"][:6])
+def _(mode: str) -> Case:
+    s, _ = play(mulliganing(mode), cmd("keep", "A"))
+    return s, cmd("mulligan", "A", cards=deck(s, "A")[:6])
 
 
-@row("rule/mulligan_order", "A.7", "the second player deciding before the first")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return at_mulligan(mode), cmd("keep", "B")
-
+row("rule/mulligan_order", "A.7", "the second player deciding before the first")(
+    at(mulliganing, lambda _: cmd("keep", "B"))
+)
 
 # -- turn structure and munchkining (A.8)
 
-
-@row("rule/not_your_turn", "A.8", "playing Loot on the opponent's turn")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, sword = give(munchkining(mode), "B", "Sample Rusty Sword")
-    return s, cmd("play", "B", card=sword)
-
-
-@row("rule/not_your_turn", "A.8", "drawing in the opponent's draw step")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, _ = started_game(mode=mode, draw=False)
-    return s, cmd("draw", "B", card=s["seats"]["B"]["zones"]["deck"][-1])
+row("rule/not_your_turn", "A.8", "playing Loot on the opponent's turn")(
+    with_card(munchkining, "B", SWORD, lambda _, sword: cmd("play", "B", card=sword))
+)
+row("rule/not_your_turn", "A.8", "drawing in the opponent's draw step")(
+    at(in_warmup, lambda s: cmd("draw", "B", card=deck(s, "B")[-1]))
+)
 
 
 @row("rule/not_your_turn", "A.12", "a Smack on the opponent's turn")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
+def _(mode: str) -> Case:
     s, dagger = give(munchkining(mode), "B", "Sample Sneaky Dagger", "hoard")
     return s, cmd("activate", "B", card=dagger, costs={"zap": True}, targets=[hero(s, "A")])
 
 
-@row("rule/wrong_phase", "A.8", "playing Loot in the warmup")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, _ = started_game(mode=mode, draw=False)
-    s, sword = give(s, "A", "Sample Rusty Sword")
-    return s, cmd("play", "A", card=sword)
-
-
-@row("rule/fight_in_progress", "A.9", "playing Loot during a fight")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, sword = give(in_fight(mode, "declared"), "A", "Sample Rusty Sword")
-    return s, cmd("play", "A", card=sword)
-
-
-@row("rule/ability_resolving", "A.11", "playing Loot while an ability resolves")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, sword = give(resolving(mode), "A", "Sample Rusty Sword")
-    return s, cmd("play", "A", card=sword)
+row("rule/wrong_phase", "A.8", "playing Loot in the warmup")(
+    with_card(in_warmup, "A", SWORD, lambda _, sword: cmd("play", "A", card=sword))
+)
+row("rule/fight_in_progress", "A.9", "playing Loot during a fight")(
+    with_card(in_fight("declared"), "A", SWORD, lambda _, sword: cmd("play", "A", card=sword))
+)
+row("rule/ability_resolving", "A.11", "playing Loot while an ability resolves")(
+    with_card(resolving, "A", SWORD, lambda _, sword: cmd("play", "A", card=sword))
+)
 
 
 @row("rule/ability_resolving", "A.11", "passing a window while an ability resolves")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = in_fight(mode, "revealed")
+def _(mode: str) -> Case:
+    s = in_fight("revealed")(mode)
     s, _ = play(s, cmd("activate", "B", card=hero(s, "B"), costs={"zap": True}))
     return s, cmd("pass", "A")
 
 
-@row("rule/wrong_step", "A.8", "drawing a second card in munchkining")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = munchkining(mode)
-    return s, cmd("draw", "A", card=s["seats"]["A"]["zones"]["deck"][-1])
+row("rule/wrong_step", "A.8", "drawing a second card in munchkining")(
+    at(munchkining, lambda s: cmd("draw", "A", card=deck(s, "A")[-1]))
+)
 
 
 @row("rule/rank_limit", "A.8", "Loot rank above the level")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, _ = give(munchkining(mode), "A", "Sample Rusty Sword", "hoard")
-    s, armor = give(s, "A", "Sample Leather Armor")
+def _(mode: str) -> Case:
+    s, _ = give(munchkining(mode), "A", SWORD, "hoard")
+    s, armor = give(s, "A", ARMOR)
     return s, cmd("play", "A", card=armor)
 
 
 @row("rule/rank_limit", "A.8", "rank 0 Loot while the rank total already exceeds the level")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, _ = give(munchkining(mode), "A", "Sample Rusty Sword", "hoard")
-    s, _ = give(s, "A", "Sample Leather Armor", "hoard")
+def _(mode: str) -> Case:
+    s, _ = give(munchkining(mode), "A", SWORD, "hoard")
+    s, _ = give(s, "A", ARMOR, "hoard")
     s, charm = give(s, "A", "Sample Lucky Charm")
     return s, cmd("play", "A", card=charm)
 
 
 @row("rule/location_limit", "A.8", "a second Location")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, _ = give(munchkining(mode), "A", "Sample Tavern", "hoard")
+def _(mode: str) -> Case:
+    s, _ = give(munchkining(mode), "A", TAVERN, "hoard")
     s, entrance = give(s, "A", "Sample Dungeon Entrance")
     return s, cmd("play", "A", card=entrance)
 
 
-@row("rule/underpaid", "A.8", "an Ally paid below its cost")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, squire = give(munchkining(mode), "A", "Sample Loyal Squire")
-    return s, cmd("play", "A", card=squire, gold=1)
-
-
-@row("rule/not_squishable", "A.8", "squishing an Ally by action")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, squire = give(munchkining(mode), "A", "Sample Loyal Squire", "hoard")
-    return s, cmd("squish", "A", card=squire)
+row("rule/underpaid", "A.8", "an Ally paid below its cost")(
+    with_card(munchkining, "A", SQUIRE, lambda _, squire: cmd("play", "A", card=squire, gold=1))
+)
+row("rule/not_squishable", "A.8", "squishing an Ally by action")(
+    with_card(munchkining, "A", SQUIRE, lambda _, squire: cmd("squish", "A", card=squire), "hoard")
+)
 
 
 @row("rule/card_zapped", "A.8", "squishing zapped Loot")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, sword = give(munchkining(mode), "A", "Sample Rusty Sword", "hoard")
+def _(mode: str) -> Case:
+    s, sword = give(munchkining(mode), "A", SWORD, "hoard")
     s, _ = play(s, cmd("zap", "A", card=sword))
     return s, cmd("squish", "A", card=sword)
 
 
 # -- abilities, Mischief, windows (A.5, A.10-A.12)
 
-
-@row("rule/underpaid", "A.5", "Mischief paid below its cost")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, ambush = give(munchkining(mode), "A", "Sample Sudden Ambush")
-    return s, cmd("play", "A", card=ambush, gold=1)
-
-
-@row("rule/window_closed", "A.11", "Mischief in cooldown")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, prank = give(in_cooldown(mode), "B", "Sample Encore Prank")
-    return s, cmd("play", "B", card=prank, gold=1)
-
-
-@row("rule/window_closed", "A.11", "zapping a card in cooldown")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = in_cooldown(mode)
-    return s, cmd("zap", "B", card=hero(s, "B"))
-
-
-@row("rule/window_closed", "A.11", "activating an ability in cooldown")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = in_cooldown(mode)
-    return s, cmd("activate", "B", card=hero(s, "B"), costs={"zap": True})
-
-
-@row("rule/not_an_interrupt", "A.11", "a non-Interrupt Mischief while something resolves")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, prank = give(resolving(mode), "B", "Sample Encore Prank")
-    return s, cmd("play", "B", card=prank, gold=1)
-
-
-@row("rule/not_an_interrupt", "A.11", "a non-interrupt ability while something resolves")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = resolving(mode)
-    return s, cmd("activate", "B", card=hero(s, "B"), costs={"zap": True})
-
-
-@row("rule/no_give_blood", "A.12", "Give Blood on Mischief without it")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, prank = give(munchkining(mode), "A", "Sample Encore Prank")
-    return s, cmd("play", "A", card=prank, gold=1, give_blood=2)
+row("rule/underpaid", "A.5", "Mischief paid below its cost")(
+    with_card(munchkining, "A", AMBUSH, lambda _, ambush: cmd("play", "A", card=ambush, gold=1))
+)
+row("rule/window_closed", "A.11", "Mischief in cooldown")(
+    with_card(in_cooldown, "B", PRANK, lambda _, prank: cmd("play", "B", card=prank, gold=1))
+)
+row("rule/window_closed", "A.11", "zapping a card in cooldown")(
+    at(in_cooldown, lambda s: cmd("zap", "B", card=hero(s, "B")))
+)
+row("rule/window_closed", "A.11", "activating an ability in cooldown")(
+    at(in_cooldown, lambda s: cmd("activate", "B", card=hero(s, "B"), costs={"zap": True}))
+)
+row("rule/not_an_interrupt", "A.11", "a non-Interrupt Mischief while something resolves")(
+    with_card(resolving, "B", PRANK, lambda _, prank: cmd("play", "B", card=prank, gold=1))
+)
+row("rule/not_an_interrupt", "A.11", "a non-interrupt ability while something resolves")(
+    at(resolving, lambda s: cmd("activate", "B", card=hero(s, "B"), costs={"zap": True}))
+)
+row("rule/no_give_blood", "A.12", "Give Blood on Mischief without it")(
+    with_card(munchkining, "A", PRANK, lambda _, c: cmd("play", "A", card=c, gold=1, give_blood=2))
+)
 
 
 @row("rule/no_give_blood", "A.12", "Give Blood on an ability without it")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
+def _(mode: str) -> Case:
     s = munchkining(mode)
     return s, cmd("activate", "A", card=hero(s, "A"), costs={"zap": True, "give_blood": 1})
 
 
 @row("rule/stealthy_target", "A.12", "Mischief targeting a Stealthy card in play")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, squid = give(munchkining(mode), "B", "Sample Lurking Squid", "stash", face="up")
-    s, curse = give(s, "A", "Sample Cursed Bandage")
+def _(mode: str) -> Case:
+    s, squid = give(munchkining(mode), "B", SQUID, "stash", face="up")
+    s, curse = give(s, "A", CURSE)
     return s, cmd("play", "A", card=curse, gold=1, targets=[squid])
 
 
 @row("rule/stealthy_target", "A.12", "damage aimed at a Stealthy card")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, squid = give(resolving(mode), "B", "Sample Lurking Squid", "stash", face="up")
+def _(mode: str) -> Case:
+    s, squid = give(resolving(mode), "B", SQUID, "stash", face="up")
     return s, cmd("damage", "A", source=hero(s, "A"), target=squid, amount=1)
 
 
-@row("rule/needs_target", "A.5", "a Curse without a target")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, curse = give(munchkining(mode), "A", "Sample Cursed Bandage")
-    return s, cmd("play", "A", card=curse, gold=1)
-
-
-@row("rule/sketchy", "A.12", "a Sketchy ability without being caught cheating")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, henchman = give(munchkining(mode), "B", "Sample Shifty Henchman", "hoard")
-    return s, cmd("activate", "B", card=henchman)
-
-
-@row("rule/not_in_play", "A.12", "activating a card in hand that has no Flaunt")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, pot = give(munchkining(mode), "A", "Sample Plant Pot")
-    return s, cmd("activate", "A", card=pot)
+row("rule/needs_target", "A.5", "a Curse without a target")(
+    with_card(munchkining, "A", CURSE, lambda _, curse: cmd("play", "A", card=curse, gold=1))
+)
+row("rule/sketchy", "A.12", "a Sketchy ability without being caught cheating")(
+    with_card(munchkining, "B", HENCHMAN, lambda _, c: cmd("activate", "B", card=c), "hoard")
+)
+row("rule/not_in_play", "A.12", "activating a card in hand that has no Flaunt")(
+    with_card(munchkining, "A", POT, lambda _, pot: cmd("activate", "A", card=pot))
+)
 
 
 @row("rule/card_zapped", "A.10", "zapping a zapped card")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
+def _(mode: str) -> Case:
     s = munchkining(mode)
     s, _ = play(s, cmd("zap", "A", card=hero(s, "A")))
     return s, cmd("zap", "A", card=hero(s, "A"))
 
 
 @row("rule/card_zapped", "A.10", "paying a zap cost with a zapped card")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
+def _(mode: str) -> Case:
     s = munchkining(mode)
     s, _ = play(s, cmd("zap", "A", card=hero(s, "A")))
     return s, cmd("activate", "A", card=hero(s, "A"), costs={"zap": True})
 
 
-@row("rule/no_ability_resolving", "A.11", "an effect with nothing resolving")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = munchkining(mode)
-    return s, cmd("damage", "A", source=hero(s, "A"), target="B", amount=1)
-
-
-@row("rule/no_ability_resolving", "A.12", "a Spill with nothing resolving")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = munchkining(mode)
-    return s, cmd("spill", "A", cards=s["seats"]["A"]["zones"]["deck"][-2:])
-
-
-@row("rule/not_resolving_source", "A.11", "an effect naming another source")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = resolving(mode)
-    return s, cmd("take_gold", "A", source=hero(s, "B"), amount=1)
-
-
-@row("rule/not_resolving_source", "A.11", "an effect of the opponent's ability")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = resolving(mode)
-    return s, cmd("take_gold", "B", source=hero(s, "A"), amount=1)
-
-
-@row("rule/not_zapped", "A.10", "unzapping an unzapped card")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = resolving(mode)
-    return s, cmd("unzap", "A", source=hero(s, "A"), card=hero(s, "B"))
-
-
-@row("rule/not_your_ability", "A.11", "resolving the opponent's ability")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return resolving(mode), cmd("resolve", "B")
-
-
-@row("rule/not_your_ability", "A.11", "drawing for the opponent's ability")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = resolving(mode)
-    return s, cmd("draw", "B", card=s["seats"]["B"]["zones"]["deck"][-1])
-
-
-@row("rule/no_window", "A.11", "passing with no window open")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return munchkining(mode), cmd("pass", "A")
+row("rule/no_ability_resolving", "A.11", "an effect with nothing resolving")(
+    at(munchkining, lambda s: cmd("damage", "A", source=hero(s, "A"), target="B", amount=1))
+)
+row("rule/no_ability_resolving", "A.12", "a Spill with nothing resolving")(
+    at(munchkining, lambda s: cmd("spill", "A", cards=deck(s, "A")[-2:]))
+)
+row("rule/not_resolving_source", "A.11", "an effect naming another source")(
+    at(resolving, lambda s: cmd("take_gold", "A", source=hero(s, "B"), amount=1))
+)
+row("rule/not_resolving_source", "A.11", "an effect of the opponent's ability")(
+    at(resolving, lambda s: cmd("take_gold", "B", source=hero(s, "A"), amount=1))
+)
+row("rule/not_zapped", "A.10", "unzapping an unzapped card")(
+    at(resolving, lambda s: cmd("unzap", "A", source=hero(s, "A"), card=hero(s, "B")))
+)
+row("rule/not_your_ability", "A.11", "resolving the opponent's ability")(
+    at(resolving, lambda _: cmd("resolve", "B"))
+)
+row("rule/not_your_ability", "A.11", "drawing for the opponent's ability")(
+    at(resolving, lambda s: cmd("draw", "B", card=deck(s, "B")[-1]))
+)
+row("rule/no_window", "A.11", "passing with no window open")(
+    at(munchkining, lambda _: cmd("pass", "A"))
+)
 
 
 @row("rule/already_passed", "A.14", "passing twice in one window")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, _ = play(in_fight(mode, "revealed"), cmd("pass", "A"))
+def _(mode: str) -> Case:
+    s, _ = play(in_fight("revealed")(mode), cmd("pass", "A"))
     return s, cmd("pass", "A")
 
 
 @row("rule/no_life", "A.10", "damage on a card without life")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, sword = give(resolving(mode), "B", "Sample Rusty Sword", "hoard")
+def _(mode: str) -> Case:
+    s, sword = give(resolving(mode), "B", SWORD, "hoard")
     return s, cmd("damage", "A", source=hero(s, "A"), target=sword, amount=1)
 
 
-@row("rule/nothing_to_heal", "A.10", "healing an undamaged Hero")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = resolving(mode)
-    return s, cmd("heal", "A", source=hero(s, "A"), target="A", amount=1)
+row("rule/nothing_to_heal", "A.10", "healing an undamaged Hero")(
+    at(resolving, lambda s: cmd("heal", "A", source=hero(s, "A"), target="A", amount=1))
+)
 
 
 @row("rule/target_not_in_play", "A.10", "sticking a Curse to a card in hand")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, curse = give(munchkining(mode), "A", "Sample Cursed Bandage")
+def _(mode: str) -> Case:
+    s, curse = give(munchkining(mode), "A", CURSE)
     s, _ = play(s, cmd("play", "A", card=curse, gold=1, targets=[hero(s, "B")]))
-    s, pot = give(s, "B", "Sample Plant Pot")
+    s, pot = give(s, "B", POT)
     return s, cmd("stick", "A", source=curse, card=curse, target=pot)
 
 
-@row("rule/not_a_curse", "A.5", "sticking a card that is not a Curse")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = resolving(mode)
-    return s, cmd("stick", "A", source=hero(s, "A"), card=hero(s, "A"), target=hero(s, "B"))
-
+row("rule/not_a_curse", "A.5", "sticking a card that is not a Curse")(
+    at(
+        resolving,
+        lambda s: cmd("stick", "A", source=hero(s, "A"), card=hero(s, "A"), target=hero(s, "B")),
+    )
+)
 
 # -- fights (A.9, D.2, D.3)
 
-
-@row("rule/wrong_fight_step", "A.9", "running away after facing")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return in_fight(mode, "defending"), cmd("run_away", "B")
-
-
-@row("rule/not_defender", "A.9", "the attacker running away")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return in_fight(mode, "declared"), cmd("run_away", "A")
-
-
-@row("rule/not_defender", "A.9", "the attacker facing its own Monster")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return in_fight(mode, "declared"), cmd("face", "A")
-
-
-@row("rule/not_defender", "A.9", "the attacker committing defenders")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, squire = give(in_fight(mode, "defending"), "A", "Sample Loyal Squire", "hoard")
-    return s, cmd("commit", "A", cards=[squire])
-
-
-@row("rule/not_defender", "A.9", "the attacker declaring the defence ready")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return in_fight(mode, "defending"), cmd("ready", "A")
-
-
-@row("rule/not_defender", "D.3", "the attacker allocating Monster damage")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = allocating(mode)
-    squire = card_id(s, "B", "Sample Loyal Squire", "dmz")
-    return s, cmd("allocate", "A", damage={squire: 4})
-
-
-@row("rule/not_attacker", "A.9", "the defender revealing the attack card")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    return in_fight(mode, "ready"), cmd("reveal", "B")
-
-
-@row("rule/not_committable", "D.2", "committing a Location")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, tavern = give(in_fight(mode, "defending"), "B", "Sample Tavern", "hoard")
-    return s, cmd("commit", "B", cards=[tavern])
+row("rule/wrong_fight_step", "A.9", "running away after facing")(
+    at(in_fight("defending"), lambda _: cmd("run_away", "B"))
+)
+row("rule/not_defender", "A.9", "the attacker running away")(
+    at(in_fight("declared"), lambda _: cmd("run_away", "A"))
+)
+row("rule/not_defender", "A.9", "the attacker facing its own Monster")(
+    at(in_fight("declared"), lambda _: cmd("face", "A"))
+)
+row("rule/not_defender", "A.9", "the attacker committing defenders")(
+    with_card(
+        in_fight("defending"), "A", SQUIRE, lambda _, c: cmd("commit", "A", cards=[c]), "hoard"
+    )
+)
+row("rule/not_defender", "A.9", "the attacker declaring the defence ready")(
+    at(in_fight("defending"), lambda _: cmd("ready", "A"))
+)
+row("rule/not_defender", "D.3", "the attacker allocating Monster damage")(
+    at(allocating, lambda s: cmd("allocate", "A", damage={card_id(s, "B", SQUIRE, "dmz"): 4}))
+)
+row("rule/not_attacker", "A.9", "the defender revealing the attack card")(
+    at(in_fight("ready"), lambda _: cmd("reveal", "B"))
+)
+row("rule/not_committable", "D.2", "committing a Location")(
+    with_card(
+        in_fight("defending"), "B", TAVERN, lambda _, c: cmd("commit", "B", cards=[c]), "hoard"
+    )
+)
 
 
 @row("rule/card_zapped", "A.9", "committing a zapped Ally")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, squire = give(munchkining(mode), "B", "Sample Loyal Squire", "hoard")
+def _(mode: str) -> Case:
+    s, squire = give(munchkining(mode), "B", SQUIRE, "hoard")
     s, _ = play(s, cmd("zap", "B", card=squire))
-    s, pot = give(s, "A", "Sample Plant Pot")
+    s, pot = give(s, "A", POT)
     s, _ = play(s, cmd("attack", "A", card=pot, gold=1), cmd("face", "B"))
     return s, cmd("commit", "B", cards=[squire])
 
 
 @row("rule/allocation_to_hero", "D.3", "Monster damage to the Hero with Allies committed")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
+def _(mode: str) -> Case:
     s = allocating(mode)
-    squire = card_id(s, "B", "Sample Loyal Squire", "dmz")
-    return s, cmd("allocate", "B", damage={squire: 2, "hero": 2})
+    return s, cmd("allocate", "B", damage={card_id(s, "B", SQUIRE, "dmz"): 2, "hero": 2})
 
 
-@row("rule/allocation_total", "D.3", "allocating less than the Monster's damage")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = allocating(mode)
-    squire = card_id(s, "B", "Sample Loyal Squire", "dmz")
-    return s, cmd("allocate", "B", damage={squire: 3})
+row("rule/allocation_total", "D.3", "allocating less than the Monster's damage")(
+    at(allocating, lambda s: cmd("allocate", "B", damage={card_id(s, "B", SQUIRE, "dmz"): 3}))
+)
 
 
 # ---------------------------------------------------------------------------- the tests
@@ -603,34 +564,23 @@ def impossible(code: str) -> Callable[[Setup], Setup]:
 
 
 @impossible("command/unknown_card")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
+def _(mode: str) -> Case:
     s = resolving(mode)
     return s, cmd("damage", "A", source=hero(s, "A"), target="no-such-card", amount=1)
 
 
-@impossible("command/card_not_there")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = munchkining(mode)
-    deck_card = s["seats"]["A"]["zones"]["deck"][0]
-    return s, cmd("play", "A", card=deck_card)
-
-
-@impossible("command/card_not_there")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s = munchkining(mode)
-    return s, cmd("play", "A", card=s["seats"]["B"]["zones"]["hand"][0])
-
-
-@impossible("command/not_enough_gold")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, pot = give(munchkining(mode), "A", "Sample Plant Pot")
-    return s, cmd("attack", "A", card=pot, gold=2, salt="s")
-
-
-@impossible("command/not_enough_gold")
-def _(mode: str) -> tuple[State, dict[str, Any]]:
-    s, squire = give(munchkining(mode), "A", "Sample Loyal Squire")
-    return s, cmd("play", "A", card=squire, gold=5)
+impossible("command/card_not_there")(
+    at(munchkining, lambda s: cmd("play", "A", card=deck(s, "A")[0]))
+)
+impossible("command/card_not_there")(
+    at(munchkining, lambda s: cmd("play", "A", card=s["seats"]["B"]["zones"]["hand"][0]))
+)
+impossible("command/not_enough_gold")(
+    with_card(munchkining, "A", POT, lambda _, pot: cmd("attack", "A", card=pot, gold=2, salt="s"))
+)
+impossible("command/not_enough_gold")(
+    with_card(munchkining, "A", SQUIRE, lambda _, squire: cmd("play", "A", card=squire, gold=5))
+)
 
 
 @pytest.mark.parametrize("mode", ["strict", "record"])
