@@ -237,7 +237,7 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
 
     if creates:
         data["seats"] = [_created_seat(seat, ok) for seat in data["seats"]]
-    elif cls is not None:
+    elif cls is not None and viewer != "judge":  # the judge sees every card: nothing to hide
         for name in cls.card_fields:
             value = data.get(name)
             if isinstance(value, str):
