@@ -32,7 +32,7 @@ from uuid import UUID, uuid4
 from adapters.eventstore import EventStore, RecordConflictError
 from domain.ccg.cards import Catalog, normalize_card, sample_catalog
 from domain.envelope import Record, canonical_json
-from domain.errors import DomainError, InvalidCommand, UnknownVersion
+from domain.errors import DomainError, InvalidCommand, NotFound, UnknownVersion
 from domain.fold import State
 from domain.game import (
     Game,
@@ -426,6 +426,11 @@ class GameLog(EventStore):
         if claim.turn is not None:
             versions = self.replays.turn_versions(game_id, claim.turn)
             claim = replace(claim, from_version=versions[0], to_version=versions[-1])
+        # What the game does not have is 404 before a stale expected_version is 409.
+        current = self.current_version(game_id)
+        for version in (claim.from_version, claim.to_version):
+            if version is not None and version > current:
+                raise UnknownVersion(version, current)
         records = self._judge(
             game_id,
             lambda game: decide_dispute(game.state, claim),
@@ -443,6 +448,10 @@ class GameLog(EventStore):
     ) -> list[Record]:
         """Record the judge's ruling on a dispute (``domain.judge.decide_ruling``): a backup,
         corrections and the ``RulingRecorded`` event, all or nothing."""
+
+        if dispute_id not in (self.replays.index(game_id).state.get("disputes") or {}):
+            # 404 before a stale expected_version is 409 (decide_ruling checks it again)
+            raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
 
         def decide(game: Game) -> list[Step]:
             def backup_from(point: int) -> tuple[State, list[Record]]:

@@ -339,6 +339,12 @@ def test_a_dispute_needs_a_game_token_a_statement_and_a_real_range(
     error(post(client, game, "/disputes", far, "B"), 404, "game/version_not_found")
     stale = {"statement": "x", "expected_version": 3}
     error(post(client, game, "/disputes", stale, "table"), 409, "game/version_conflict")
+    stale_and_far = {**far, "expected_version": 3}  # what the game lacks comes first
+    error(post(client, game, "/disputes", stale_and_far, "B"), 404, "game/version_not_found")
+    stale_ruling = {"ruling": "x", "expected_version": 3}
+    error(
+        post(client, game, "/disputes/d99/ruling", stale_ruling, "judge"), 404, "dispute/not_found"
+    )
     ok = post(client, game, "/disputes", {"statement": "no range"}, "table")
     assert ok.status_code == 201 and ok.get_json()["dispute"]["from_version"] is None
 
