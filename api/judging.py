@@ -14,8 +14,6 @@ from api.auth import current_viewer, game_seats, gamelog
 from api.errors import Forbidden
 from projections.views import state_view
 
-State = dict[str, Any]
-
 
 def as_allowed(viewer: str, seats: tuple[str, ...]) -> tuple[str, ...]:
     """Which viewers ``viewer`` may see a game with ``seats`` as (``?as=``)."""

@@ -117,17 +117,32 @@ class Claim:
     to_version: int | None = None
 
 
+def contested_range(claim: Claim, current: int) -> tuple[int | None, int | None]:
+    """The versions ``claim`` contests, ``(from, to)`` (one end given alone stands for both),
+    in a game at version ``current``; :class:`UnknownVersion` for a version it has not reached.
+    """
+    lo = claim.to_version if claim.from_version is None else claim.from_version
+    hi = lo if claim.to_version is None else claim.to_version
+    for version in (lo, hi):
+        if version is not None and version > current:
+            raise UnknownVersion(version, current)
+    return lo, hi
+
+
+def find_dispute(state: State, dispute_id: str) -> Mapping[str, Any]:
+    """The dispute ``dispute_id`` of the game in ``state``; :class:`NotFound` if it has none."""
+    dispute = (state.get("disputes") or {}).get(dispute_id)
+    if dispute is None:
+        raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
+    return dispute
+
+
 def decide_dispute(state: State, claim: Claim) -> list[Step]:
     """Open the game's next dispute (``d1``, ``d2`` ...) about ``claim``.
 
     Raises :class:`UnknownVersion` for a version the game has not reached.
     """
-    lo = claim.to_version if claim.from_version is None else claim.from_version
-    hi = lo if claim.to_version is None else claim.to_version
-    current = int(state.get("version", 0))
-    for version in (lo, hi):
-        if version is not None and version > current:
-            raise UnknownVersion(version, current)
+    lo, hi = contested_range(claim, int(state.get("version", 0)))
     event = DisputeOpened(
         seat="judge",
         dispute=f"d{len(state.get('disputes') or {}) + 1}",
@@ -159,9 +174,7 @@ def decide_ruling(
     ruleset's errors for a bad correction (an :class:`InvalidCommand` names the correction's
     index in its fields: ``corrections.<i>.<field>``).
     """
-    dispute = (state.get("disputes") or {}).get(dispute_id)
-    if dispute is None:
-        raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
+    dispute = find_dispute(state, dispute_id)
     if dispute["rulings"]:
         raise ImpossibleCommand(
             "dispute/already_ruled", f"dispute {dispute_id} has a ruling already"

@@ -32,7 +32,7 @@ from uuid import UUID, uuid4
 from adapters.eventstore import EventStore, RecordConflictError
 from domain.ccg.cards import Catalog, normalize_card, sample_catalog
 from domain.envelope import Record, canonical_json
-from domain.errors import DomainError, InvalidCommand, NotFound, UnknownVersion
+from domain.errors import DomainError, InvalidCommand, UnknownVersion
 from domain.fold import State
 from domain.game import (
     Game,
@@ -42,7 +42,7 @@ from domain.game import (
     stored_record,
     token_hash,
 )
-from domain.judge import Claim, decide_dispute, decide_ruling
+from domain.judge import Claim, contested_range, decide_dispute, decide_ruling, find_dispute
 from domain.ruleset import Step, find_ruleset
 from projections.exports import import_game
 from projections.views import event_view
@@ -160,9 +160,7 @@ class GameLog(EventStore):
             "seats": seats,
         }
         game = Game.open(game_id, spec, received_at=received_at)
-        roles = [*game.state["seats"], *GAME_ROLES]
-        tokens = {role: secrets.token_urlsafe(32) for role in roles}
-        access = GameAccess.issue(game_id, {role: token_hash(t) for role, t in tokens.items()})
+        tokens, access = _issue_tokens(game)
         summary = GameSummary.open(game, created_at=received_at)
         self.save(game, access, summary)
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
@@ -427,10 +425,7 @@ class GameLog(EventStore):
             versions = self.replays.turn_versions(game_id, claim.turn)
             claim = replace(claim, from_version=versions[0], to_version=versions[-1])
         # What the game does not have is 404 before a stale expected_version is 409.
-        current = self.current_version(game_id)
-        for version in (claim.from_version, claim.to_version):
-            if version is not None and version > current:
-                raise UnknownVersion(version, current)
+        contested_range(claim, self.current_version(game_id))
         records = self._judge(
             game_id,
             lambda game: decide_dispute(game.state, claim),
@@ -449,9 +444,8 @@ class GameLog(EventStore):
         """Record the judge's ruling on a dispute (``domain.judge.decide_ruling``): a backup,
         corrections and the ``RulingRecorded`` event, all or nothing."""
 
-        if dispute_id not in (self.replays.index(game_id).state.get("disputes") or {}):
-            # 404 before a stale expected_version is 409 (decide_ruling checks it again)
-            raise NotFound("dispute/not_found", f"no dispute {dispute_id!r} in this game")
+        # 404 before a stale expected_version is 409 (decide_ruling checks it again)
+        find_dispute(self.replays.index(game_id).state, dispute_id)
 
         def decide(game: Game) -> list[Step]:
             def backup_from(point: int) -> tuple[State, list[Record]]:
@@ -521,9 +515,7 @@ class GameLog(EventStore):
         created = records[0]["event"]
         game_id = Game.id_for_import(str(created["game_id"]))
         game = Game.adopt(game_id, records)
-        roles = [*game.state["seats"], *GAME_ROLES]
-        tokens = {role: secrets.token_urlsafe(32) for role in roles}
-        access = GameAccess.issue(game_id, {role: token_hash(t) for role, t in tokens.items()})
+        tokens, access = _issue_tokens(game)
         summary = GameSummary.open(game, created_at=str(records[0]["received_at"]))
         summary.follow(game, at=str(records[-1]["received_at"]))
         try:
@@ -538,6 +530,14 @@ class GameLog(EventStore):
             for seat in created["seats"]
         }
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
+
+
+def _issue_tokens(game: Game) -> tuple[dict[str, str], GameAccess]:
+    """New random tokens for each seat of ``game`` and for :data:`GAME_ROLES`, and the access
+    record that stores only their hashes."""
+    tokens = {role: secrets.token_urlsafe(32) for role in [*game.state["seats"], *GAME_ROLES]}
+    access = GameAccess.issue(game.id, {role: token_hash(t) for role, t in tokens.items()})
+    return tokens, access
 
 
 def _check_seats(actor: str, actions: Sequence[Mapping[str, Any]], seats: tuple[str, ...]) -> None:
