@@ -5,7 +5,8 @@ Storage is configuration (eventsourcing's ``PERSISTENCE_MODULE``, ``SQLITE_DBNAM
 
 * **SQLite writers queue** on a lock (:mod:`adapters.sqlite_writer`) instead of sleeping in
   SQLite's busy handler, and batches queued by one process's threads share a transaction
-  (``GroupCommit``); events are encoded *before* the lock is taken.
+  (``GroupCommit``; on PostgreSQL :mod:`adapters.pg_writer`'s ``PostgresGroupCommit``, under
+  eventsourcing's table lock); events are encoded *before* the lock is taken.
 * ``save`` skips eventsourcing's per-object Protocol ``isinstance`` checks (slow on 3.11) and
   takes a due snapshot from the aggregate at hand (eventsourcing's default reads it back).
 * Games are cached per process and fast-forwarded from the store on read; the recording path
@@ -34,6 +35,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import get_topic
 
+from adapters.pg_writer import PostgresGroupCommit
 from adapters.sqlite_writer import GroupCommit, writer_lock_for, writing
 from domain.envelope import Record, record_from
 from domain.game import Game, stored_record
@@ -61,9 +63,11 @@ class EventStore(Application):
         self._writer_lock = writer_lock_for(
             {k: self.env.get(k) or "" for k in ("PERSISTENCE_MODULE", "SQLITE_DBNAME")}
         )
-        self._group_commit = (
-            GroupCommit(self._writer_lock, self.recorder) if self._writer_lock is not None else None
-        )
+        self._group_commit: GroupCommit | None = None
+        if self._writer_lock is not None:
+            self._group_commit = GroupCommit(self._writer_lock, self.recorder)
+        elif self.env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+            self._group_commit = PostgresGroupCommit(self.recorder)
 
     def close(self) -> None:
         if self._group_commit is not None:

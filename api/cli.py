@@ -1,7 +1,7 @@
 """The ``munchlog`` console script.
 
 ``munchlog serve [--host --port --db --catalog --workers --threads]``
-    Run the API with gunicorn. Storage: SQLite in the instance folder (``./instance`` or
+    Run the API (granian by default, ``--server gunicorn``; see ``api/serving.py``). Storage: SQLite in the instance folder (``./instance`` or
     ``$MUNCHLOG_INSTANCE``) unless ``--db`` (a path or ``postgresql://`` URL) or
     ``$MUNCHLOG_DATABASE_URL`` says otherwise. Prints the organizer token, which is taken from
     ``$MUNCHLOG_ORGANIZER_TOKEN`` or generated once into ``<instance>/organizer_token``.
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from api import gunicorn_conf
+from api import serving
 from api.auth import ensure_organizer_token
 
 
@@ -45,33 +45,26 @@ def _organizer_token() -> tuple[str, str]:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from gunicorn.app.base import BaseApplication
-
-    from api.app import create_app
 
     token, origin = _organizer_token()
-    config = _config(args)
-    config["MUNCHLOG_ORGANIZER_TOKEN"] = token
+    # The workers build their apps from the environment (api/app.py's variables), after the
+    # fork; api.serving.worker_app drops the secrets from it again.
+    os.environ["MUNCHLOG_INSTANCE"] = _instance_path()
+    if args.db:
+        os.environ["MUNCHLOG_DATABASE_URL"] = args.db
+    if args.catalog:
+        os.environ["MUNCHLOG_CATALOG"] = os.path.abspath(args.catalog)
     base = f"http://{args.host}:{args.port}"
-    print(f"munchlog on {base}  (API docs: {base}/api/docs)", flush=True)
+    print(f"munchlog on {base}  (API docs: {base}/api/docs; server: {args.server})", flush=True)
     print(f"organizer token ({origin}):\n  {token}", flush=True)
-
-    class Server(BaseApplication):
-        def load_config(self) -> None:
-            # Every gunicorn setting api/gunicorn_conf.py defines, as `gunicorn -c` reads it,
-            # then what the command line says.
-            for name, value in vars(gunicorn_conf).items():
-                if name in self.cfg.settings:
-                    self.cfg.set(name, value)
-            self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("workers", args.workers)
-            self.cfg.set("threads", args.threads)
-            self.cfg.set("accesslog", "-")
-
-        def load(self) -> Any:
-            return create_app(config)  # in each worker, after the fork
-
-    Server().run()
+    serving.run(
+        server=args.server,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        threads=args.threads,
+        access_log=not args.no_access_log,
+    )
     return 0
 
 
@@ -132,18 +125,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="SQLite file path or postgresql:// URL")
     p.add_argument("--catalog", help="card catalog JSON (default: the sample catalog)")
     p.add_argument(
+        "--server",
+        choices=serving.SERVERS,
+        default=serving.DEFAULT_SERVER,
+        help=f"HTTP server (default {serving.DEFAULT_SERVER}; see api/serving.py)",
+    )
+    p.add_argument(
         "--workers",
         type=int,
-        default=gunicorn_conf.workers,
-        help=f"gunicorn worker processes (default {gunicorn_conf.workers})",
+        default=serving.WORKERS,
+        help=f"worker processes (default {serving.WORKERS})",
     )
     p.add_argument(
         "--threads",
         type=int,
-        default=gunicorn_conf.threads,
-        help=f"threads per worker (default {gunicorn_conf.threads}; see api/gunicorn_conf.py "
+        default=serving.THREADS,
+        help=f"threads per worker (default {serving.THREADS}; see api/serving.py "
         "and bench/RESULTS.md)",
     )
+    p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.set_defaults(func=serve)
 
     d = sub.add_parser("demo", help="record a complete sample game through the API")

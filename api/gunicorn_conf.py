@@ -1,45 +1,35 @@
-"""gunicorn settings for munchlog: ``gunicorn -c python:api.gunicorn_conf 'api.app:create_app()'``.
+"""gunicorn settings for munchlog, the alternative server (``munchlog serve --server gunicorn``).
 
-``munchlog serve`` applies the same settings. Why these (measured in ``bench/RESULTS.md``):
+granian is the default (``api/serving.py`` says why, with the figures in ``bench/RESULTS.md``).
+To run gunicorn by hand with the same settings::
 
-* **2 gthread workers x 4 threads.** A worker with one thread serves its keep-alive connections
-  one request at a time: it queues while the other worker idles, and one slow request (an
-  export) holds up every table on that worker. Threads let a worker take the next request
-  while others wait on the database, and on SQLite the batches that queue up in one worker
-  while another writes go to disk together (``adapters/sqlite_writer.py``'s group commit: one
-  ``fsync`` for several batches). With the writer lock and group commit, 4 threads recorded
-  about 7% more than 2 with 8 tables (2,105-2,159 against 1,988-2,022 actions/s), and 8 no
-  more than 4 (``bench/RESULTS.md``).
-* **A 1 ms GIL switch interval** (Python's default is 5 ms). A thread that has just committed
-  (``fsync``) and still holds the SQLite writer lock (``adapters/sqlite_writer.py``) must get the GIL
-  back to release it; with 5 ms slices it waits behind the other threads' Python work, and the
-  other worker waits behind it.
-* **At most 100 requests per keep-alive connection** (as nginx's ``keepalive_requests`` and
-  Apache's ``MaxKeepAliveRequests``; gunicorn has no such setting, so :func:`pre_request`
-  does it). A table's app keeps one connection open for a whole game, and the kernel hands
-  connections to workers unevenly: 8 tables could sit 7:1 on the two workers for hours, and
-  one worker (one core, one GIL) would set the pace for seven of them. Closing a connection
-  after its 100th response makes the client reconnect, and an idle worker is the quicker to
-  accept, so the load spreads over the workers again within a second.
+    gunicorn -c python:api.gunicorn_conf 'api.serving:worker_app()'
+
+* **2 gthread workers x 4 threads**, as granian's 2 workers x 4 blocking threads: threads let a
+  worker take the next request while others wait on the database, and batches that queue up
+  in one worker while another writes go to disk together (group commit).
+* **A 1 ms GIL switch interval** comes from :func:`api.serving.worker_app`, which gunicorn
+  loads in each worker after the fork, as granian does.
+* **The keep-alive spread**: gunicorn drops the ``Connection`` header an app sets (so
+  :class:`api.serving.SpreadKeepAlive` has no effect here); :func:`pre_request` closes each
+  connection after its :data:`api.serving.KEEPALIVE_REQUESTS`-th response instead.
+* gunicorn gives each connection a thread while its headers and body arrive: behind the
+  Internet, put a buffering proxy (nginx) in front of it, or use granian.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any
+
+from api.serving import GRACEFUL_TIMEOUT, KEEPALIVE_REQUESTS
 
 worker_class = "gthread"
 workers = 2
 threads = 4
-#: The interval :func:`post_worker_init` sets in each worker (seconds).
-SWITCH_INTERVAL = 0.001
-#: Responses on one keep-alive connection before it is closed (:func:`pre_request`).
-KEEPALIVE_REQUESTS = 100
-
-
-def post_worker_init(worker: Any) -> None:
-    """Shorten the GIL switch interval in each worker (see the module docstring)."""
-    sys.setswitchinterval(SWITCH_INTERVAL)
+graceful_timeout = GRACEFUL_TIMEOUT
+#: gunicorn's default access log line, with the path only (``%(U)s``: no query string, as
+#: granian's) and without the referer and user agent.
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
 
 
 def pre_request(worker: Any, req: Any) -> None:

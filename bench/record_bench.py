@@ -1,20 +1,30 @@
-"""record_bench: actions recorded per second over HTTP, under gunicorn (2 workers, SQLite).
+"""record_bench: actions recorded per second over HTTP, against the practical limit and the peer.
 
-Measured in the same run, with the same gunicorn settings and the same load generator (wrk):
+Measured in one run, under the server ``munchlog serve`` runs (``api/serving.py``; ``--server``
+picks another), with the same load generator (wrk) for munchlog and the bare endpoints:
 
 1. munchlog, one game, one connection;
 2. munchlog, 8 concurrent games, one connection each;
 3. the practical limit: a bare Flask endpoint inserting the same JSON bodies into SQLite
-   (``bench/bare_app.py``), concurrency 8 -- plain, and with munchlog's writer lock
-   (``adapters/sqlite_writer.py``); the ratio is taken against the faster of the two;
-4. latency as a game grows: one game driven sequentially to ``--latency-actions`` actions; the
+   (``bench/bare_app.py``) under the same server, concurrency 8 -- plain, and with munchlog's
+   writer lock (``adapters/sqlite_writer.py``); the ratio is taken against the faster of the two;
+4. the peer (``--peer DIR``: the boardgame.io benchmark folder with its ``server.js`` and
+   ``bench.js``): boardgame.io's own server, in memory, 8 concurrent matches, moves over its
+   socket.io transport, run in the same rounds;
+5. PostgreSQL (``--postgres URL``, default the local test database; ``--postgres ''`` skips):
+   munchlog on PostgreSQL against the bare endpoint inserting into PostgreSQL, same server;
+6. latency as a game grows: one game driven sequentially to ``--latency-actions`` actions; the
    median latency of the actions around #10 and around #2,000.
+
+The 8-way runs are interleaved rounds (munchlog, bare, bare + lock, peer, then the PostgreSQL
+pair), so that all of them see the same machine; each figure is the median round.
 
 Each munchlog request is a one-action batch, alternately ``activate`` (the active hero's ability)
 and ``resolve``: legal forever in strict mode, so games can be as long as we like.
 
-Usage: ``python bench/record_bench.py [--seconds 10] [--write]`` (needs ``wrk``: ``apt-get
-install wrk``). ``--write`` replaces the record section of ``bench/RESULTS.md``.
+Usage: ``python bench/record_bench.py [--seconds 10] [--rounds 3] [--peer DIR] [--write]``
+(needs ``wrk``: ``apt-get install wrk``; the peer needs node and its ``npm install``).
+``--write`` replaces the record section of ``bench/RESULTS.md``.
 """
 
 from __future__ import annotations
@@ -42,17 +52,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "bench-organizer-token"
-#: munchlog's production settings (api/gunicorn_conf.py); BENCH_WORKERS and BENCH_THREADS
-#: override them for experiments.
-GUNICORN = [
-    sys.executable,
-    "-m",
-    "gunicorn",
-    "--config",
-    "python:api.gunicorn_conf",
-    *(["--workers", os.environ["BENCH_WORKERS"]] if os.environ.get("BENCH_WORKERS") else []),
-    *(["--threads", os.environ["BENCH_THREADS"]] if os.environ.get("BENCH_THREADS") else []),
-]
+PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
+#: Overrides for experiments (default: munchlog's production settings, api/serving.py).
+WORKERS = os.environ.get("BENCH_WORKERS")
+THREADS = os.environ.get("BENCH_THREADS")
 
 
 def free_port() -> int:
@@ -62,13 +65,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(app: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
-    """gunicorn serving ``app`` on a free port, once it answers HTTP; its log goes to a temporary
-    file that is printed if it dies."""
+def server(kind: str, app: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
+    """``kind`` (granian or gunicorn, with munchlog's settings: ``python -m api.serving``)
+    serving the app factory ``app`` on a free port, once it answers HTTP; its log (with the
+    access log, as ``munchlog serve`` writes it) goes to a temporary file, printed if it dies."""
     port = free_port()
     log = tempfile.NamedTemporaryFile("w+", suffix=".log")  # noqa: SIM115 - closed below
+    cmd = [sys.executable, "-m", "api.serving", "--server", kind, "--port", str(port), app]
+    cmd += ["--workers", WORKERS] if WORKERS else []
+    cmd += ["--threads", THREADS] if THREADS else []
     proc = subprocess.Popen(
-        [*GUNICORN, "--bind", f"127.0.0.1:{port}", app],
+        cmd,
         cwd=ROOT,
         env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
         stdout=log,
@@ -80,7 +87,7 @@ def server(app: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
         while True:
             if proc.poll() is not None or time.monotonic() > deadline:
                 log.seek(0)
-                raise RuntimeError(f"gunicorn did not start ({app}):\n{log.read()[-3000:]}")
+                raise RuntimeError(f"{kind} did not start ({app}):\n{log.read()[-3000:]}")
             try:
                 requests.get(f"{base}/", timeout=1)
                 break
@@ -89,7 +96,11 @@ def server(app: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
         yield base
     finally:
         proc.terminate()
-        proc.wait(10)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
         log.close()
 
 
@@ -214,56 +225,225 @@ def latency_run(base: str, actions: int) -> dict[str, float]:
     return {"at_10_ms": around(10), "at_2000_ms": late, "ratio": late / around(10)}
 
 
+@contextmanager
+def peer_server(peer: Path):  # type: ignore[no-untyped-def]
+    """boardgame.io's own server (the peer's ``server.js``), in memory, on a free port."""
+    port = free_port()
+    log = tempfile.NamedTemporaryFile("w+", suffix=".log")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        ["node", "server.js"],
+        cwd=peer,
+        env={**os.environ, "PORT": str(port), "STORAGE": "memory", "NODE_ENV": "production"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError(f"the peer did not start:\n{log.read()[-3000:]}")
+            try:
+                requests.get(f"http://127.0.0.1:{port}/games", timeout=1)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        peer_run(peer, port, "seq", moves=200)  # warm up, as the peer's own run.sh does
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
+
+
+def peer_run(peer: Path, port: int, mode: str, **opts: int) -> dict[str, Any]:
+    """One run of the peer's load client (``bench.js``); its RESULT line as a dict."""
+    args = [x for k, v in opts.items() for x in (f"--{k}", str(v))]
+    proc = subprocess.run(
+        ["node", "bench.js", "--port", str(port), "--mode", mode, *args],
+        cwd=peer,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
+    return dict(json.loads(line.removeprefix("RESULT ")))
+
+
+def peer_conc(peer: Path, port: int, matches: int, moves: int, reps: int) -> dict[str, float]:
+    """The peer at ``matches`` concurrent matches: the median of ``reps`` runs (its own run.sh
+    makes 3 runs of 8 matches x 250 moves)."""
+    runs = sorted(
+        (peer_run(peer, port, "conc", matches=matches, moves=moves) for _ in range(reps)),
+        key=lambda r: r["moves_per_s"],
+    )
+    mid = runs[len(runs) // 2]
+    return {
+        "rate": mid["moves_per_s"],
+        "p50_ms": mid["p50_ms"],
+        "p99_ms": mid["p99_ms"],
+        "moves": mid["moves"],
+        "runs": [r["moves_per_s"] for r in runs],
+    }
+
+
+def postgres_schema_url(url: str, schema: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}schema={schema}"
+
+
+def create_schema(url: str, schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+
+
+def drop_schemas(url: str, schemas: list[str]) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        for schema in schemas:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def postgres_reachable(url: str) -> str | None:
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=3):
+            return None
+    except Exception as exc:  # any failure means: skip, and say why
+        return f"{exc.__class__.__name__}: {exc}"
+
+
+def eight_games_file(base: str, tmp: str, name: str, first: int) -> tuple[Path, list[Any]]:
+    games = [new_game(base, first + i) for i in range(8)]
+    lines = []
+    for gid, table, hero in games:
+        b1, b2 = bodies(hero)
+        lines.append(f"/api/games/{gid}/actions {table} {b1} {b2}")
+    path = Path(tmp) / f"{name}.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path, games
+
+
+def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    return sorted(runs, key=lambda r: r["rate"])[len(runs) // 2]
+
+
 def main() -> int:
+    from api import serving
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--latency-actions", type=int, default=2010)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the 8-way runs")
+    ap.add_argument("--server", choices=serving.SERVERS, default=serving.DEFAULT_SERVER)
+    ap.add_argument("--peer", type=Path, help="the boardgame.io peer benchmark's folder")
+    ap.add_argument("--peer-moves", type=int, default=250, help="moves per match per peer run")
+    ap.add_argument("--peer-reps", type=int, default=3, help="peer runs per round")
+    ap.add_argument(
+        "--postgres",
+        default=os.environ.get("MUNCHLOG_TEST_DATABASE_URL", PG_DEFAULT),
+        help="PostgreSQL URL for the PostgreSQL pair ('' to skip)",
+    )
     ap.add_argument("--write", action="store_true", help="update bench/RESULTS.md")
     ap.add_argument("--json", type=Path, help="also write the results to this JSON file")
     args = ap.parse_args()
     if not shutil.which("wrk"):
         print("record_bench needs wrk (apt-get install wrk)", file=sys.stderr)
         return 2
-    results: dict[str, Any] = {"rounds": {"eight_games": [], "bare": [], "bare_locked": []}}
+    if args.peer and not (args.peer / "bench.js").exists():
+        print(f"--peer {args.peer}: no bench.js there", file=sys.stderr)
+        return 2
+    pg_url = args.postgres or None
+    if pg_url and (why := postgres_reachable(pg_url)):
+        print(f"PostgreSQL pair skipped: {why}", file=sys.stderr)
+        pg_url = None
+    names = ["eight_games", "bare", "bare_locked"]
+    names += ["peer"] if args.peer else []
+    names += ["pg_eight_games", "pg_bare"] if pg_url else []
+    results: dict[str, Any] = {
+        "server": args.server,
+        "workers": WORKERS or serving.WORKERS,
+        "threads": THREADS or serving.THREADS,
+        "seconds": args.seconds,
+        "rounds": {name: [] for name in names},
+        "when": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+    }
     rounds = results["rounds"]
+    tag = f"bench_{os.getpid()}"
+    schemas = [f"{tag}_munchlog", f"{tag}_bare"]
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        if pg_url:
+            stack.callback(drop_schemas, pg_url, schemas)
+            create_schema(pg_url, schemas[0])
         env = {"MUNCHLOG_INSTANCE": tmp, "MUNCHLOG_ORGANIZER_TOKEN": TOKEN}
-        base = stack.enter_context(server("api.app:create_app()", env))
+        kind = args.server
+        app = serving.TARGET
+        base = stack.enter_context(server(kind, app, env))
+        bare_app = "bench.bare_app:create_app"
         bare_bases = {
             name: stack.enter_context(
-                server(
-                    "bench.bare_app:create_app()",
-                    {"BARE_DB": str(Path(tmp) / f"{name}.sqlite"), **extra},
-                )
+                server(kind, bare_app, {"BARE_DB": str(Path(tmp) / f"{name}.sqlite"), **extra})
             )
             for name, extra in (("bare", {}), ("bare_locked", {"BARE_LOCK": "1"}))
         }
-        games = [new_game(base, i) for i in range(9)]  # game 0 alone, then 1-8
-        lines = []
-        for gid, table, hero in games:
-            b1, b2 = bodies(hero)
-            lines.append(f"/api/games/{gid}/actions {table} {b1} {b2}")
+        one_game = new_game(base, 0)
+        b1, b2 = bodies(one_game[2])
         one = Path(tmp) / "one.txt"
-        one.write_text(lines[0] + "\n")
-        eight = Path(tmp) / "eight.txt"
-        eight.write_text("\n".join(lines[1:]) + "\n")
+        one.write_text(f"/api/games/{one_game[0]}/actions {one_game[1]} {b1} {b2}\n")
+        eight, games = eight_games_file(base, tmp, "eight", 1)
         b1, b2 = bodies("x")
         bare = Path(tmp) / "bare.txt"
         bare.write_text("\n".join(f"/bare none {b1} {b2}" for _ in range(8)) + "\n")
-        print("munchlog, 1 game ...", flush=True)
+        peer_port = stack.enter_context(peer_server(args.peer)) if args.peer else None
+        if pg_url:
+            pg_base = stack.enter_context(
+                server(
+                    kind,
+                    app,
+                    {
+                        **env,
+                        "MUNCHLOG_INSTANCE": str(Path(tmp) / "pg"),
+                        "MUNCHLOG_DATABASE_URL": postgres_schema_url(pg_url, schemas[0]),
+                    },
+                )
+            )
+            pg_bare = stack.enter_context(
+                server(kind, bare_app, {"BARE_PG": pg_url, "BARE_PG_SCHEMA": schemas[1]})
+            )
+            pg_eight, pg_games = eight_games_file(pg_base, tmp, "pg_eight", 1)
+        print(f"munchlog ({kind}), 1 game ...", flush=True)
         results["one_game"] = wrk(base, one, 1, args.seconds)
-        # Interleaved rounds, so that all three see the same machine (load, disk, page cache).
         for n in range(1, args.rounds + 1):
-            print(f"round {n}/{args.rounds}: munchlog 8 games, bare, bare+lock ...", flush=True)
+            print(f"round {n}/{args.rounds}: {', '.join(names)} ...", flush=True)
             rounds["eight_games"].append(wrk(base, eight, 8, args.seconds))
-            settle(base, games[1:])
+            settle(base, games)
             for name, bare_base in bare_bases.items():
                 rounds[name].append(wrk(bare_base, bare, 8, args.seconds))
+            if peer_port is not None:
+                rounds["peer"].append(
+                    peer_conc(args.peer, peer_port, 8, args.peer_moves, args.peer_reps)
+                )
+            if pg_url:
+                rounds["pg_eight_games"].append(wrk(pg_base, pg_eight, 8, args.seconds))
+                settle(pg_base, pg_games)
+                rounds["pg_bare"].append(wrk(pg_bare, bare, 8, args.seconds))
         print(f"latency over {args.latency_actions} actions ...", flush=True)
         results["latency"] = latency_run(base, args.latency_actions)
+        if peer_port is not None:
+            long = peer_run(args.peer, peer_port, "longlog", moves=2000)
+            results["peer_latency"] = {
+                "at_10_ms": long["first_k_p50_ms"],
+                "at_2000_ms": long["last_k_p50_ms"],
+                "ratio": long["last_k_p50_ms"] / long["first_k_p50_ms"],
+            }
     for name, runs in rounds.items():
-        results[name] = sorted(runs, key=lambda r: r["rate"])[len(runs) // 2]  # the median run
+        results[name] = median_run(runs)
     best_bare = max(results["bare"]["rate"], results["bare_locked"]["rate"])
     results["ratio_to_bare"] = results["eight_games"]["rate"] / best_bare
     results["round_ratios"] = [
@@ -272,6 +452,18 @@ def main() -> int:
             rounds["eight_games"], rounds["bare"], rounds["bare_locked"], strict=True
         )
     ]
+    if args.peer:
+        results["ratio_to_peer"] = results["eight_games"]["rate"] / results["peer"]["rate"]
+        results["round_peer_ratios"] = [
+            m["rate"] / p["rate"]
+            for m, p in zip(rounds["eight_games"], rounds["peer"], strict=True)
+        ]
+    if pg_url:
+        results["pg_ratio"] = results["pg_eight_games"]["rate"] / results["pg_bare"]["rate"]
+        results["round_pg_ratios"] = [
+            m["rate"] / b["rate"]
+            for m, b in zip(rounds["pg_eight_games"], rounds["pg_bare"], strict=True)
+        ]
     print(json.dumps(results, indent=2))
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
@@ -283,58 +475,94 @@ def main() -> int:
 def write_results(r: dict[str, Any], args: argparse.Namespace) -> None:
     path = ROOT / "bench" / "RESULTS.md"
     text = path.read_text() if path.exists() else "# Benchmark results\n"
-    when = datetime.now(UTC).strftime("%Y-%m-%d")
     rounds = r["rounds"]
 
     def spread(name: str) -> str:
         rates = sorted(run["rate"] for run in rounds[name])
         return f"{rates[0]:,.0f}-{rates[-1]:,.0f}"
 
-    def row(label: str, name: str, runs: str) -> str:
+    def row(label: str, name: str) -> str:
+        if name not in r:
+            return ""
         x = r[name]
         return (
-            f"| {label} | **{x['rate']:,.0f}** | {runs} | {x['p50_ms']:.2f} | {x['p99_ms']:.2f} "
-            f"| {x['non201']:.0f} |"
+            f"| {label} | **{x['rate']:,.0f}** | {spread(name)} | {x['p50_ms']:.2f} "
+            f"| {x['p99_ms']:.2f} | {x.get('non201', 0):.0f} |\n"
         )
 
-    ratios = ", ".join(f"{x:.2f}" for x in r["round_ratios"])
-    from api import gunicorn_conf as conf
+    def ratios(key: str) -> str:
+        return ", ".join(f"{x:.2f}" for x in r.get(key, []))
 
-    workers = os.environ.get("BENCH_WORKERS") or conf.workers
-    threads = os.environ.get("BENCH_THREADS") or conf.threads
-    overridden = (
-        " (BENCH_WORKERS/BENCH_THREADS overriding)"
-        if os.environ.get("BENCH_WORKERS") or os.environ.get("BENCH_THREADS")
-        else ""
+    command = f"python bench/record_bench.py --seconds {args.seconds} --rounds {args.rounds}"
+    command += " --peer <boardgame.io peer folder>" if args.peer else ""
+    command += "" if "pg_bare" in r else " --postgres ''"
+    command += " --write"
+    overridden = " (BENCH_WORKERS/BENCH_THREADS overriding)" if WORKERS or THREADS else ""
+    lines = [
+        "## Recording over HTTP (issues #3, #11) — `bench/record_bench.py`",
+        "",
+        f"Command: `{command}` ({r['when']}; {r['cores']} cores, Python {r['python']}; server "
+        f"**{r['server']}** as `munchlog serve` runs it (`api/serving.py`){overridden}: "
+        f"{r['workers']} workers x {r['threads']} threads, access log on, SQLite with "
+        "`synchronous=FULL` (every commit fsynced); load from `wrk` on the same cores). Each "
+        "munchlog request is a one-action batch (`activate` / `resolve`, alternating). The 8-way "
+        f"runs are {args.rounds} interleaved rounds of {args.seconds} s; the table shows the "
+        "median round and the range. The peer is boardgame.io 0.50.2's own server in memory "
+        f"(nothing kept), 8 matches, moves over socket.io, {args.peer_reps} runs of "
+        f"8 x {args.peer_moves} moves per round (its median).",
+        "",
+        "| run | actions/s (median) | range | p50 ms | p99 ms | non-201 |",
+        "|---|---|---|---|---|---|",
+        f"| munchlog, 1 game, 1 connection | **{r['one_game']['rate']:,.0f}** | one run "
+        f"| {r['one_game']['p50_ms']:.2f} | {r['one_game']['p99_ms']:.2f} "
+        f"| {r['one_game']['non201']:.0f} |",
+    ]
+    table = (
+        row("munchlog, 8 games, 8 connections", "eight_games")
+        + row("bare Flask + SQLite insert, 8 connections", "bare")
+        + row("bare, inserting under munchlog's writer lock", "bare_locked")
+        + row("boardgame.io in memory, 8 matches", "peer")
+        + row("munchlog on PostgreSQL, 8 games", "pg_eight_games")
+        + row("bare Flask + PostgreSQL insert, 8 connections", "pg_bare")
     )
-    section = f"""## Recording over HTTP (issue #3) — `bench/record_bench.py`
-
-Command: `python bench/record_bench.py --seconds {args.seconds} --rounds {args.rounds} --write`
-({when}; {os.cpu_count()} cores, Python {platform.python_version()}, gunicorn as `api/gunicorn_conf.py` sets it{overridden}:
-{workers} gthread workers x {threads} threads, at most {conf.KEEPALIVE_REQUESTS} requests per keep-alive connection;
-SQLite with `synchronous=FULL` (its default: every commit is fsynced); load from `wrk` on the
-same {os.cpu_count()} cores). Each request is a one-action batch (`activate` / `resolve`, alternating). The
-8-way runs are {args.rounds} interleaved rounds of {args.seconds} s (munchlog, bare, bare + lock);
-the table shows the median round and the range.
-
-| run | req/s (median) | range | p50 ms | p99 ms | non-201 |
-|---|---|---|---|---|---|
-| munchlog, 1 game, 1 connection | **{r["one_game"]["rate"]:,.0f}** | one run | {r["one_game"]["p50_ms"]:.2f} | {r["one_game"]["p99_ms"]:.2f} | {r["one_game"]["non201"]:.0f} |
-{row("munchlog, 8 games, 8 connections", "eight_games", spread("eight_games"))}
-{row("bare Flask + SQLite insert, 8 connections", "bare", spread("bare"))}
-{row("bare, inserting under munchlog's writer lock", "bare_locked", spread("bare_locked"))}
-
-- 8 games: **{r["eight_games"]["rate"]:,.0f}** actions/s (goal ≥ 1,000); against the faster bare
-  endpoint: **{r["ratio_to_bare"]:.2f}** (goal ≥ 0.6; per round: {ratios}).
-- Latency as a game grows (one game, sequential): median around action 10 = {r["latency"]["at_10_ms"]:.2f} ms,
-  around action 2,000 = {r["latency"]["at_2000_ms"]:.2f} ms, ratio **{r["latency"]["ratio"]:.2f}** (goal ≤ 1.5).
-"""
+    lines.append(table.rstrip("\n"))
+    lines.append("")
+    lines.append(
+        f"- 8 games against the faster bare endpoint: **{r['ratio_to_bare']:.2f}** (goal ≥ 0.9; "
+        f"per round: {ratios('round_ratios')})."
+    )
+    if "ratio_to_peer" in r:
+        lines.append(
+            f"- 8 games against boardgame.io in memory at 8 matches: "
+            f"**{r['ratio_to_peer']:.2f}x** (goal ≥ 1.5; per round: {ratios('round_peer_ratios')});"
+            f" p99 {r['eight_games']['p99_ms']:.1f} ms against the peer's "
+            f"{r['peer']['p99_ms']:.1f} ms."
+        )
+    if "pg_ratio" in r:
+        lines.append(
+            f"- PostgreSQL: munchlog against the bare PostgreSQL endpoint: **{r['pg_ratio']:.2f}** "
+            f"(goal ≥ 0.6; per round: {ratios('round_pg_ratios')})."
+        )
+    lat = r["latency"]
+    lines.append(
+        f"- Latency as a game grows (one game, sequential): median around action 10 = "
+        f"{lat['at_10_ms']:.2f} ms, around action 2,000 = {lat['at_2000_ms']:.2f} ms, ratio "
+        f"**{lat['ratio']:.2f}** (goal ≤ 1.5)."
+        + (
+            f" The peer (2,000 moves, median of the first and last 100): "
+            f"{r['peer_latency']['at_10_ms']:.2f} -> {r['peer_latency']['at_2000_ms']:.2f} ms, "
+            f"ratio {r['peer_latency']['ratio']:.2f}."
+            if "peer_latency" in r
+            else ""
+        )
+    )
+    section = "\n".join(lines) + "\n"
     notes = ROOT / "bench" / "record_notes.md"
     if notes.exists():
         section += "\n" + notes.read_text()
     pattern = re.compile(r"## Recording over HTTP.*?(?=\n## |\Z)", re.S)
     text = (
-        pattern.sub(section.strip() + "\n", text)
+        pattern.sub(lambda _: section.strip() + "\n", text)
         if pattern.search(text)
         else text.rstrip() + "\n\n" + section
     )

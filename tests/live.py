@@ -1,4 +1,4 @@
-"""A live ``munchlog serve`` (gunicorn, one worker) for the tests that need real HTTP."""
+"""A live ``munchlog serve`` (granian by default) for the tests that need real HTTP."""
 
 from __future__ import annotations
 
@@ -20,32 +20,57 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class ServerEnv(dict[str, str]):
+    """The server's environment (to run more commands like it), and its ``process``."""
+
+    def __init__(self, env: dict[str, str], process: subprocess.Popen[bytes]) -> None:
+        super().__init__(env)
+        self.process = process
+
+
 @contextmanager
-def munchlog_serve(tmp_path: Path, organizer_token: str) -> Iterator[tuple[int, dict[str, str]]]:
-    """Run ``munchlog serve --workers 1`` on a free port with its instance in ``tmp_path``;
-    yields ``(port, env)`` once the port accepts connections, and stops the server after."""
+def munchlog_serve(
+    tmp_path: Path,
+    organizer_token: str,
+    *,
+    server: str | None = None,
+    workers: int = 1,
+    log: bool = False,
+    extra_env: dict[str, str] | None = None,
+) -> Iterator[tuple[int, ServerEnv]]:
+    """Run ``munchlog serve --workers N [--server S]`` on a free port with its instance in
+    ``tmp_path``; yields ``(port, env)`` once the port accepts connections (``env.process`` is
+    the server's ``Popen``), and stops the server after. With ``log`` its output goes to
+    ``tmp_path / "serve.log"``."""
     port = free_port()
-    env = {
+    env: dict[str, str] = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
         "MUNCHLOG_INSTANCE": str(tmp_path / "instance"),
         "MUNCHLOG_ORGANIZER_TOKEN": organizer_token,
+        **(extra_env or {}),
     }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "1"],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    cmd += ["--workers", str(workers)] + (["--server", server] if server else [])
+    out = open(tmp_path / "serve.log", "w") if log else subprocess.DEVNULL  # noqa: SIM115
+    process = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT)
     try:
-        for _ in range(200):
+        for _ in range(300):
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                 break
-            except OSError:
+            except OSError as exc:
+                if process.poll() is not None:
+                    raise RuntimeError(f"munchlog serve exited: {process.returncode}") from exc
                 time.sleep(0.1)
-        yield port, env
+        yield port, ServerEnv(env, process)
     finally:
-        server.terminate()
-        server.wait(10)
+        if process.poll() is None:
+            process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+        if log:
+            out.close()  # type: ignore[union-attr]

@@ -1,6 +1,8 @@
-"""adapters.sqlite_writer.GroupCommit: batches queued in one process share a transaction, each all or nothing.
+"""Group commit: batches queued in one process share a transaction, each all or nothing.
 
-These run on a real SQLite store (eventsourcing's recorder), so they live with the API tests.
+``adapters.sqlite_writer.GroupCommit`` on SQLite, ``adapters.pg_writer.PostgresGroupCommit`` on
+PostgreSQL (under eventsourcing's table lock). These run on real stores (eventsourcing's
+recorders), so they live with the API tests.
 """
 
 from __future__ import annotations
@@ -14,15 +16,20 @@ from typing import Any
 import pytest
 from eventsourcing.persistence import RecordConflictError, StoredEvent
 
+from adapters.pg_writer import PostgresGroupCommit
 from adapters.sqlite_writer import GroupCommit
 from service.games import GameLog
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Any:
-    app = GameLog(
-        {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "m.db")}
+def log(backend: dict[str, Any], tmp_path: Path) -> Any:
+    from api.app import database_env
+
+    app = GameLog(database_env(backend["MUNCHLOG_DATABASE_URL"], str(tmp_path)))
+    expected = (
+        PostgresGroupCommit if "postgresql" in backend["MUNCHLOG_DATABASE_URL"] else GroupCommit
     )
+    assert type(app._group_commit) is expected
     yield app
     app.close()
 
@@ -106,9 +113,12 @@ def _write_in_child(log: Any, stream: uuid.UUID, parent_conn_id: int, out: Any) 
 
 
 def test_a_forked_worker_writes_on_its_own_connection(log: Any) -> None:
-    """gunicorn may fork after the store is opened: the child must not write on (or close) the
+    """A server may fork after the store is opened: the child must not write on (or close) the
     parent's SQLite connection, and both keep writing afterwards."""
     import multiprocessing
+
+    if isinstance(log._group_commit, PostgresGroupCommit):
+        pytest.skip("SQLite only: PostgresGroupCommit has no connection of its own")
 
     stream = uuid.uuid4()
     group = log._group_commit
@@ -124,3 +134,26 @@ def test_a_forked_worker_writes_on_its_own_connection(log: Any) -> None:
     assert group._conn is parent_conn  # the parent's is untouched
     group.insert(_batch(stream, 4, 1))
     assert _versions(log, stream) == [1, 2, 3, 4]
+
+
+def test_a_forked_child_gets_a_new_thread_lock_on_postgres(log: Any) -> None:
+    """On PostgreSQL the group's lock is a thread lock: a child forked while a thread of the
+    parent held it must not inherit it held. (The child does not write: a PostgreSQL pool is
+    not to be used across a fork, and the servers build each worker's app after forking.)"""
+    group = log._group_commit
+    if not isinstance(group, PostgresGroupCommit):
+        pytest.skip("PostgreSQL only")
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    out = ctx.Queue()
+    with group.lock():  # held by this thread at the fork
+        child = ctx.Process(target=_take_lock_in_child, args=(group, out))
+        child.start()
+        child.join(30)
+    assert child.exitcode == 0
+    assert out.get(timeout=5) is True
+
+
+def _take_lock_in_child(group: Any, out: Any) -> None:
+    out.put(group.lock._lock.acquire(timeout=5))

@@ -1,0 +1,129 @@
+"""Group commit on PostgreSQL: the batches one process's threads queue up share a transaction.
+
+eventsourcing's PostgreSQL recorder takes an ``EXCLUSIVE`` lock on the events table in every
+transaction that inserts events, so that notification ids are committed in the order they are
+issued (a reader tailing the notification log never skips an id that commits later). That
+serialises every writer of every process and host: one transaction, and one WAL flush, at a
+time -- and each round trip to the server while the lock is held also waits for this
+process's GIL. :class:`PostgresGroupCommit` writes the batches that queued up in this process
+while another was writing with *one* call of the recorder's own ``insert_events`` (its lock,
+``NOTIFY`` and insert, pipelined: one round trip and one transaction for the group). If that
+conflicts (a batch decided on a stale copy of its game: another writer took its version), each
+batch is inserted again on its own, so only the conflicting one fails, with eventsourcing's
+``IntegrityError`` (a ``RecordConflictError``). Each batch is still all or nothing.
+
+The queueing and leader election are :class:`adapters.sqlite_writer.GroupCommit`'s; only the
+lock (a thread lock: PostgreSQL's table lock orders the processes) and the write differ.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from adapters.sqlite_writer import GroupCommit, _Pending
+
+
+class ThreadLock:
+    """A ``threading.Lock`` used as ``with lock():``, like :class:`WriterLock`; a forked child
+    gets a new one (the parent's may be held by a thread the child does not have)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            yield
+
+    def _forget_parent(self) -> None:
+        self._lock = threading.Lock()
+
+
+class PostgresGroupCommit(GroupCommit):
+    """Group commit for one process on eventsourcing's PostgreSQL application recorder."""
+
+    def __init__(self, recorder: Any) -> None:
+        super().__init__(ThreadLock(), recorder)  # type: ignore[arg-type]
+
+    def _connection(self) -> Any:
+        return None  # each group takes a pooled connection (see _write)
+
+    def _forget_parent(self) -> None:
+        super()._forget_parent()
+        assert isinstance(self.lock, ThreadLock)
+        self.lock._forget_parent()
+
+    def close(self) -> None:
+        """Nothing of its own to close: the connections are the recorder's pool's."""
+
+    def _write(self, conn: Any, group: list[_Pending]) -> None:
+        """Insert every batch of ``group`` with one call of the recorder's own
+        ``insert_events`` (its table lock, ``NOTIFY`` and insert go out pipelined: one round
+        trip, one transaction); if that conflicts, insert each batch on its own, so only the
+        conflicting ones fail."""
+        from eventsourcing.persistence import IntegrityError
+
+        try:
+            try:
+                self._insert_together(group)
+            except IntegrityError:
+                if len(group) == 1:
+                    raise
+                for pending in group:  # rare: a batch decided on a stale copy of its game
+                    try:
+                        self._insert_together([pending])
+                    except IntegrityError as exc:
+                        pending.ids = None
+                        pending.error = exc
+            self.transactions += 1
+            self.batches += len(group)
+        except BaseException as exc:  # nothing was committed: every batch failed with it
+            for pending in group:
+                pending.ids = None
+                if pending.error is None:
+                    pending.error = exc
+        finally:
+            for pending in group:
+                pending.done = True
+
+    def _insert_together(self, group: list[_Pending]) -> None:
+        """One round trip: the recorder's lock statements, its ``NOTIFY`` and one ``INSERT ...
+        RETURNING notification_id`` for every event of ``group``, sent as one multi-statement
+        query (client-side bound), which PostgreSQL runs as one implicit transaction: the table
+        lock is released by the server's commit, without waiting for this process to read a
+        reply and get its GIL back."""
+        import psycopg
+        from psycopg import sql
+
+        recorder = self.recorder
+        stored = [event for pending in group for event in pending.stored]
+        table = sql.SQL("{}.{}").format(
+            sql.Identifier(recorder.datastore.schema), sql.Identifier(recorder.events_table_name)
+        )
+        query = sql.SQL("; ").join(
+            [
+                *recorder.lock_table_statements,
+                sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name)),
+                sql.SQL(
+                    "INSERT INTO {} (originator_id, originator_version, topic, state) VALUES {} "
+                    "RETURNING notification_id"
+                ).format(table, sql.SQL(", ").join([sql.SQL("(%s, %s, %s, %s)")] * len(stored))),
+            ]
+        )
+        params = [
+            x for e in stored for x in (e.originator_id, e.originator_version, e.topic, e.state)
+        ]
+        with recorder.datastore.get_connection() as conn:
+            cursor = psycopg.ClientCursor(conn)
+            cursor.execute(query, params)
+            while cursor.nextset():
+                pass
+            ids = [row["notification_id"] for row in cursor.fetchall()]
+        assert len(ids) == len(stored), "one notification id per event"
+        start = 0
+        for pending in group:
+            pending.ids = ids[start : start + len(pending.stored)]
+            start += len(pending.stored)

@@ -1,0 +1,222 @@
+"""How munchlog is served: ``munchlog serve`` and the documented production command.
+
+**granian** (a Rust HTTP server with a WSGI interface) is the default; **gunicorn** (gthread)
+stays available as ``munchlog serve --server gunicorn``. Measured for munchlog's own workload in
+``bench/RESULTS.md`` ("Choosing the server"): on the same 2-core machine, in one run, granian
+recorded 1.6-1.9x the actions per second of gunicorn gthread with the same workers and threads,
+with a lower p99, because it parses HTTP and waits on sockets in Rust threads that do not hold the
+GIL, where gunicorn does that work in Python.
+
+The production command (what ``munchlog serve`` runs)::
+
+    granian --interface wsgi --factory --workers 2 --blocking-threads 4 \\
+        --workers-kill-timeout 30 --access-log --host 0.0.0.0 --port 8000 \\
+        api.serving:worker_app
+
+Whichever server runs, these hold (each is tested):
+
+* **One app per worker process, built after the fork** (:func:`worker_app` is the target each
+  worker loads), so each process has its own cache of games, its own database connections, its
+  own group commit (``adapters/sqlite_writer.GroupCommit``: the batches that queue up in one
+  process's threads while another process writes go to disk in one transaction); the writer
+  lock's and group commit's per-process state is also reset by an at-fork hook.
+* **Every worker queues on the SQLite writer lock** (``adapters/sqlite_writer.WriterLock``, an
+  ``flock`` on a file beside the database), so writers never sleep in SQLite's busy handler.
+* **A 1 ms GIL switch interval** in each worker (Python's default is 5 ms): a thread that has
+  committed and still holds the writer lock gets the GIL back sooner to release it.
+* **The keep-alive spread** (:class:`SpreadKeepAlive`): every :data:`KEEPALIVE_REQUESTS`-th
+  response of a worker carries ``Connection: close``. The kernel hands a table's long-lived
+  connection to whichever worker accepts first, and 8 tables could sit 7:1 on two workers, one
+  core setting the pace for seven; a client that is told to close reconnects, and the idle
+  worker is the quicker to accept. (As nginx's ``keepalive_requests``; neither server has the
+  setting. Counted per process rather than per connection because WSGI does not say which
+  connection a request came on; the effect is the same on average: a connection lives about
+  100 requests.)
+* **No tokens in access logs**: tokens travel only in the ``Authorization`` header, which no
+  access log format here prints (granian's path is logged without its query string); and the
+  secrets munchlog reads from the environment are removed from each worker's environment once
+  the app is built (:data:`SECRET_ENV`), because granian copies the process environment into
+  every request's WSGI environ.
+* **Graceful shutdown**: on SIGTERM or SIGINT the workers stop accepting, finish the requests
+  in flight (up to :data:`GRACEFUL_TIMEOUT` seconds) and exit. A write is acknowledged only
+  after its transaction is committed (``synchronous=FULL`` on SQLite), so even ``kill -9``
+  loses no acknowledged write.
+* **Slow clients do not hold a worker**: granian reads headers and bodies on its Rust runtime
+  and calls the app only with a complete request; gunicorn gthread gives each connection a
+  thread while its headers arrive, so put a buffering proxy (nginx) in front of it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+SERVERS = ("granian", "gunicorn")
+DEFAULT_SERVER = "granian"
+#: Worker processes and threads per worker (``bench/RESULTS.md``: 4 threads recorded more than
+#: 2 and as much as 8; one worker per core).
+WORKERS = 2
+THREADS = 4
+#: The GIL switch interval each worker sets (seconds).
+SWITCH_INTERVAL = 0.001
+#: A worker closes the connection of every this-many-th response (:class:`SpreadKeepAlive`).
+KEEPALIVE_REQUESTS = 100
+#: Seconds a worker may take to finish its requests in flight after SIGTERM.
+GRACEFUL_TIMEOUT = 30
+#: The target each worker loads (a factory: called once per worker, after the fork).
+TARGET = "api.serving:worker_app"
+#: Environment variables that may hold a secret: read when the app is built, then dropped from
+#: the worker's environment (granian copies the environment into every WSGI environ).
+SECRET_ENV = (
+    "MUNCHLOG_ORGANIZER_TOKEN",
+    "MUNCHLOG_DATABASE_URL",
+    "POSTGRES_PASSWORD",
+    "PGPASSWORD",
+)
+#: granian's access log line: no query string, no headers (tokens are in the headers).
+ACCESS_LOG_FORMAT = (
+    '[%(time)s] %(addr)s - "%(method)s %(path)s %(protocol)s" %(status)d %(dt_ms).3f'
+)
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+class SpreadKeepAlive:
+    """WSGI middleware: every ``every``-th response of this process says ``Connection: close``
+    (see the module docstring). ``next()`` on an :func:`itertools.count` is atomic under the
+    GIL, so the threads of a worker share the count without a lock."""
+
+    def __init__(self, app: WSGIApp, every: int = KEEPALIVE_REQUESTS) -> None:
+        self.app = app
+        self.every = every
+        self._count = itertools.count(1)
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if next(self._count) % self.every:
+            return self.app(environ, start_response)
+
+        def closing(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            headers = [(k, v) for k, v in headers if k.lower() != "connection"]
+            headers.append(("Connection", "close"))
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, closing)
+
+
+def worker_app() -> Any:
+    """Build one worker's app: the GIL switch interval, the app from the environment (the
+    variables ``api.app`` documents; ``munchlog serve`` sets them from its options), the
+    keep-alive spread; then drop :data:`SECRET_ENV` from this process's environment."""
+    from api.app import create_app
+
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    app = create_app()
+    for name in SECRET_ENV:
+        os.environ.pop(name, None)
+    app.wsgi_app = SpreadKeepAlive(app.wsgi_app)  # type: ignore[method-assign]
+    return app
+
+
+def run(
+    target: str = TARGET,
+    *,
+    server: str = DEFAULT_SERVER,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = WORKERS,
+    threads: int = THREADS,
+    access_log: bool = True,
+) -> None:
+    """Serve the WSGI app factory ``target`` (``"module:function"``) until SIGTERM/SIGINT."""
+    if server == "granian":
+        _run_granian(target, host, port, workers, threads, access_log)
+    elif server == "gunicorn":
+        _run_gunicorn(target, host, port, workers, threads, access_log)
+    else:
+        raise ValueError(f"unknown server {server!r} (one of {', '.join(SERVERS)})")
+
+
+def _run_granian(
+    target: str, host: str, port: int, workers: int, threads: int, access_log: bool
+) -> None:
+    from granian import Granian
+    from granian.constants import Interfaces
+
+    Granian(
+        target,
+        address=host,
+        port=port,
+        interface=Interfaces.WSGI,
+        websockets=False,
+        factory=True,
+        workers=workers,
+        blocking_threads=threads,
+        workers_kill_timeout=GRACEFUL_TIMEOUT,
+        log_access=access_log,
+        log_access_format=ACCESS_LOG_FORMAT,
+    ).serve()
+
+
+def _run_gunicorn(
+    target: str, host: str, port: int, workers: int, threads: int, access_log: bool
+) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    from api import gunicorn_conf
+
+    module, _, factory = target.partition(":")
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            # Every gunicorn setting api/gunicorn_conf.py defines, then the options.
+            for name, value in vars(gunicorn_conf).items():
+                if name in self.cfg.settings:
+                    self.cfg.set(name, value)
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("threads", threads)
+            self.cfg.set("graceful_timeout", GRACEFUL_TIMEOUT)
+            if access_log:
+                self.cfg.set("accesslog", "-")
+
+        def load(self) -> Any:  # in each worker, after the fork
+            import importlib
+
+            return getattr(importlib.import_module(module), factory)()
+
+    Server().run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m api.serving [--server S] [--workers N] [--threads N] [--port P] TARGET``:
+    serve any WSGI app factory the way munchlog is served (the benchmarks use it for their bare
+    endpoints, so both run under the same server and settings)."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m api.serving", description=main.__doc__)
+    p.add_argument("target", nargs="?", default=TARGET)
+    p.add_argument("--server", choices=SERVERS, default=DEFAULT_SERVER)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=WORKERS)
+    p.add_argument("--threads", type=int, default=THREADS)
+    p.add_argument("--no-access-log", dest="access_log", action="store_false")
+    a = p.parse_args(argv)
+    run(
+        a.target,
+        server=a.server,
+        host=a.host,
+        port=a.port,
+        workers=a.workers,
+        threads=a.threads,
+        access_log=a.access_log,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,249 @@
+"""api/serving.py: how munchlog is served (granian by default, gunicorn as the alternative).
+
+The live tests run ``munchlog serve`` as a user would, under each server."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api import gunicorn_conf, serving
+from tests.live import munchlog_serve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Connection", "keep-alive")])
+    return [b"ok"]
+
+
+def _headers_of(app: Any, n: int) -> list[dict[str, str]]:
+    seen: list[dict[str, str]] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+        seen.append(dict(headers))
+
+    for _ in range(n):
+        app({}, start_response)
+    return seen
+
+
+def test_every_hundredth_response_of_a_process_closes_its_connection() -> None:
+    spread = serving.SpreadKeepAlive(_app)
+    headers = _headers_of(spread, 2 * serving.KEEPALIVE_REQUESTS)
+    closing = [i + 1 for i, h in enumerate(headers) if h.get("Connection") == "close"]
+    assert closing == [serving.KEEPALIVE_REQUESTS, 2 * serving.KEEPALIVE_REQUESTS]
+    # the app's own Connection header is replaced, not doubled
+    assert all(list(h).count("Connection") == 1 for h in headers)
+
+
+def test_the_count_is_shared_by_the_threads_of_a_process() -> None:
+    spread = serving.SpreadKeepAlive(_app, every=10)
+    closes: list[int] = []
+    lock = threading.Lock()
+
+    def run() -> None:
+        n = sum(h.get("Connection") == "close" for h in _headers_of(spread, 250))
+        with lock:
+            closes.append(n)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(closes) == 100  # 1,000 responses, every 10th closes
+
+
+def test_a_worker_app_has_the_short_switch_interval_and_no_secrets_in_its_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """granian copies the process environment into every WSGI environ: the secrets munchlog
+    read to build the app are gone from it afterwards."""
+    monkeypatch.setenv("MUNCHLOG_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("MUNCHLOG_ORGANIZER_TOKEN", "secret-organizer-token")
+    monkeypatch.setenv("MUNCHLOG_DATABASE_URL", str(tmp_path / "m.sqlite"))
+    before = sys.getswitchinterval()
+    try:
+        app = serving.worker_app()
+        assert sys.getswitchinterval() == serving.SWITCH_INTERVAL < 0.005
+    finally:
+        sys.setswitchinterval(before)
+    try:
+        for name in serving.SECRET_ENV:
+            assert name not in os.environ
+        assert isinstance(app.wsgi_app, serving.SpreadKeepAlive)
+        client = app.test_client()
+        listed = client.get(
+            "/api/games", headers={"Authorization": "Bearer secret-organizer-token"}
+        )
+        assert listed.status_code == 200  # the token it read still works
+    finally:
+        app.extensions["munchlog"].close()
+
+
+def test_gunicorn_reads_the_settings_module() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:api.gunicorn_conf",
+            "--print-config",
+            "api.serving:worker_app()",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    ).stdout
+    settings = {
+        key.strip(): value.strip()
+        for key, _, value in (line.partition(" = ") for line in out.splitlines())
+    }
+    assert settings["workers"] == str(serving.WORKERS) == "2"
+    assert settings["threads"] == str(gunicorn_conf.threads) == str(serving.THREADS)
+    assert settings["worker_class"] == "gthread"
+    assert settings["graceful_timeout"] == str(serving.GRACEFUL_TIMEOUT)
+    assert settings["pre_request"] == "<pre_request()>"
+
+
+def test_gunicorn_closes_a_connection_after_its_hundredth_request_and_not_before() -> None:
+    """gunicorn ignores an app's ``Connection`` header, so its hook does the spread."""
+    import logging
+    from types import SimpleNamespace
+
+    worker = SimpleNamespace(log=logging.getLogger("test"))
+    for number, closes in ((1, False), (99, False), (100, True), (101, False), (200, True)):
+        req = SimpleNamespace(req_number=number, must_close=False, method="GET", path="/")
+        gunicorn_conf.pre_request(worker, req)
+        assert req.must_close is closes, number
+
+
+@pytest.fixture(params=serving.SERVERS)
+def server_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def test_munchlog_serve_closes_keep_alive_connections_after_100_responses(
+    tmp_path: Path, server_kind: str
+) -> None:
+    """Through a live ``munchlog serve`` (one worker): responses 1-99 on one connection keep it
+    open, the 100th says ``Connection: close`` and the server closes it (so a long-lived client
+    reconnects, maybe to another worker)."""
+    with munchlog_serve(tmp_path, "keepalive-test", server=server_kind) as (port, _):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        sock_ids = set()
+        for number in range(1, serving.KEEPALIVE_REQUESTS + 1):
+            conn.request("GET", "/api/games?limit=1")
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200
+            if conn.sock is not None:
+                sock_ids.add(id(conn.sock))
+            closing = (response.getheader("Connection") or "").lower() == "close"
+            assert closing is (number == serving.KEEPALIVE_REQUESTS), number
+        assert len(sock_ids) == 1  # one connection carried all of them
+        conn.close()
+
+
+def test_the_access_log_names_requests_but_never_a_token(tmp_path: Path, server_kind: str) -> None:
+    token = "organizer-token-that-must-not-be-logged"
+    with munchlog_serve(tmp_path, token, server=server_kind, log=True) as (port, _env):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        for path in ("/api/games?limit=1", f"/api/games?token={token}"):
+            conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+            conn.getresponse().read()
+        conn.close()
+        time.sleep(0.5)
+    log = (tmp_path / "serve.log").read_text()
+    assert "GET /api/games" in log  # there is an access log
+    assert token not in log.split("organizer token", 1)[1].split("\n", 2)[2]
+
+
+def test_sigterm_lets_the_requests_in_flight_finish_and_loses_no_acknowledged_write(
+    tmp_path: Path, server_kind: str
+) -> None:
+    """Graceful shutdown under load: 4 tables keep recording (``bench/record_bench.py``'s
+    games: ``activate`` / ``resolve`` forever) through 2 workers until SIGTERM stops the
+    server; every batch that was acknowledged (201) is in the store afterwards, the log has no
+    gap, and the server exits 0."""
+    from api.app import create_app
+    from bench.record_bench import bodies, new_game
+
+    token = "shutdown-organizer"
+    extra = {"MUNCHLOG_ORGANIZER_TOKEN": token}
+    with munchlog_serve(tmp_path, token, server=server_kind, workers=2, extra_env=extra) as (
+        port,
+        env,
+    ):
+        process = env.process
+        base = f"http://127.0.0.1:{port}"
+        import bench.record_bench as record_bench
+
+        record_bench.TOKEN = token
+        games = [new_game(base, i) for i in range(4)]
+        acknowledged: dict[str, list[int]] = {gid: [] for gid, _, _ in games}
+        stop = threading.Event()
+
+        def record(gid: str, table: str, hero: str) -> None:
+            pair = bodies(hero)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            n = 0
+            while not stop.is_set():
+                try:
+                    conn.request(
+                        "POST",
+                        f"/api/games/{gid}/actions",
+                        body=pair[n % 2],
+                        headers={
+                            "Authorization": f"Bearer {table}",
+                            "Content-Type": "application/json",
+                        },
+                    )
+                    response = conn.getresponse()
+                    answer = json.loads(response.read())
+                except (OSError, http.client.HTTPException, ValueError):
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    time.sleep(0.01)
+                    continue
+                if response.status == 201:
+                    acknowledged[gid].append(answer["version"])
+                if response.status in (201, 422):  # 422: out of step after a lost reply
+                    n += 1
+
+        threads = [threading.Thread(target=record, args=game) for game in games]
+        for t in threads:
+            t.start()
+        time.sleep(1.5)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(40) == 0
+        stop.set()
+        for t in threads:
+            t.join(15)
+    app = create_app(
+        {"INSTANCE_PATH": str(tmp_path / "instance"), "MUNCHLOG_ORGANIZER_TOKEN": token}
+    )
+    log = app.extensions["munchlog"]
+    try:
+        for gid, _, _ in games:
+            assert len(acknowledged[gid]) > 5, "every table had writes acknowledged"
+            stored = [r["version"] for r in log.all_records(__import__("uuid").UUID(gid))]
+            assert stored == list(range(1, len(stored) + 1))
+            assert set(acknowledged[gid]) <= set(stored)
+    finally:
+        log.close()
