@@ -20,6 +20,9 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
     extra eventsourcing settings (e.g. ``{"POSTGRES_POOL_SIZE": "10"}``).
 ``MAX_CONTENT_LENGTH``
     request body limit in bytes (default 1 MiB; larger bodies get 413).
+``MUNCHLOG_HOTPATH``
+    ``0`` serves ``POST /api/games/<id>/actions`` through Flask's routing only, without the
+    recording hot path of ``api/hotpath.py`` (default ``1``; the answers are the same).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from flask import Flask
 
-from api import errors
+from api import errors, hotpath
 from api.auth import ensure_organizer_token
 from api.routes import docs, exports, games, judge
 from domain import Catalog, sample_catalog
@@ -93,6 +96,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(viewer.bp)
     errors.init_app(app)
+    hotpath.install(app)
     return app
 
 

@@ -1,0 +1,123 @@
+"""The recording hot path: ``POST /api/games/<id>/actions`` without Flask's request machinery.
+
+Recording is what a table's app does all game long, and for a one-action batch Flask's request
+context, URL matching, ``request`` proxies and response object cost as much as the rules, the
+envelope and the insert together (``bench/RESULTS.md``, "Speed (issue 11)"). :class:`RecordHotPath`
+is WSGI middleware in front of the Flask app that serves the everyday request directly -- with
+the same functions the Flask route calls, in the same order:
+
+1. the game's access record and the bearer token's role (``GameLog.access``, ``role_for``);
+2. the body: ``json.loads`` and ``ActionBatchSchema.quick_load`` (the schema's own fast path,
+   held to ``load`` by a property test);
+3. ``GameLog.record``;
+4. the 201 response, encoded by the app's JSON provider as Flask would.
+
+Everything else goes to the Flask app untouched, which then decides it as it always has: any
+other method, path, query string, content type or header that matters (``Idempotency-Key``), a
+missing or malformed ``Authorization``, a token that is not one of the game's recorders, a body
+that is not the plainest shape. When ``GameLog.record`` raises, nothing was stored (it raises
+before it saves), and the error is answered by the app's own error handlers, so the error shape
+and codes are the app's by construction. The whole API test suite runs through this path (the
+test client calls the same ``wsgi_app``); ``tests/api/test_hotpath.py`` compares it with the
+Flask route byte for byte.
+
+``MUNCHLOG_HOTPATH=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from io import BytesIO
+from typing import Any
+from uuid import UUID
+
+from flask import Flask
+
+from api.schemas import ActionBatchSchema
+from domain.game import token_hash
+from service.games import GameLog
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+_PATH = re.compile(
+    r"/api/games/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/actions"
+)
+#: Who may record (``api.auth.recorder_of_game``): the game's seats, the table and the judge.
+_NOT_RECORDERS = frozenset({"organizer", "spectator"})
+
+
+class RecordHotPath:
+    """WSGI middleware serving the everyday ``POST .../actions`` (see the module docstring)."""
+
+    def __init__(self, app: Flask, inner: WSGIApp) -> None:
+        self.app = app
+        self.inner = inner
+        self.log: GameLog = app.extensions["munchlog"]
+        self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
+        self.served = 0  #: requests served here (the rest went to Flask), for tests and benches
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        match = _PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if (
+            match is None
+            or environ.get("REQUEST_METHOD") != "POST"
+            or environ.get("QUERY_STRING")
+            or "HTTP_IDEMPOTENCY_KEY" in environ
+            or environ.get("CONTENT_TYPE", "").partition(";")[0].strip() != "application/json"
+        ):
+            return self.inner(environ, start_response)
+        header = environ.get("HTTP_AUTHORIZATION", "")
+        scheme, _, token = header.partition(" ")
+        length = environ.get("CONTENT_LENGTH", "")
+        if scheme != "Bearer" or not token or " " in token or not length.isdigit():
+            return self.inner(environ, start_response)
+        size = int(length)
+        if not 0 < size <= self.max_body:
+            return self.inner(environ, start_response)
+        raw = environ["wsgi.input"].read(size)
+        environ["wsgi.input"] = BytesIO(raw)  # for Flask, if it gets the request after all
+        game_id = UUID(match.group(1))
+        try:
+            role = self.log.access(game_id).role_for(token_hash(token))
+            if role is None or role in _NOT_RECORDERS:
+                return self.inner(environ, start_response)
+            try:
+                body = ActionBatchSchema.quick_load(json.loads(raw))
+            except ValueError:  # not JSON (or not UTF-8): Flask's parser says why
+                body = None
+            if body is None:
+                return self.inner(environ, start_response)
+            outcome = self.log.record(
+                game_id,
+                body["actions"],
+                actor=role,
+                expected_version=body.get("expected_version"),
+            )
+        except Exception as exc:  # nothing was stored: the app's handlers answer it
+            return self._error(environ, start_response, exc)
+        self.served += 1
+        response: Any = self.app.json.response(outcome.response)
+        response.status_code = 201
+        return response(environ, start_response)
+
+    def _error(
+        self, environ: dict[str, Any], start_response: StartResponse, exc: Exception
+    ) -> Iterable[bytes]:
+        """Answer ``exc`` with the app's own error handlers, in a request context of its own."""
+        with self.app.request_context(environ):
+            response: Any = self.app.finalize_request(self.app.handle_user_exception(exc))
+        return response(environ, start_response)
+
+
+def install(app: Flask) -> None:
+    """Put the hot path in front of ``app``'s WSGI callable (unless ``MUNCHLOG_HOTPATH=0``)."""
+    setting = app.config.get("MUNCHLOG_HOTPATH")
+    if setting is None:
+        import os
+
+        setting = os.environ.get("MUNCHLOG_HOTPATH", "1")
+    if str(setting) not in ("0", "false", "no", "off"):
+        app.wsgi_app = RecordHotPath(app, app.wsgi_app)  # type: ignore[method-assign]

@@ -1,0 +1,262 @@
+"""api/hotpath.py: the recording hot path answers exactly as the Flask route does.
+
+Two apps hold the same game (one imported export), one with the hot path and one without
+(``MUNCHLOG_HOTPATH=0``); every request goes to both, in the same order, with the server's
+clock frozen, and the answers (status, headers, body) must be equal byte for byte -- for the
+everyday request the hot path serves and for every request it hands to Flask or answers with an
+error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from api.hotpath import RecordHotPath
+from tests.api.helpers import bearer
+from tests.conftest import ORGANIZER_TOKEN
+
+NOW = "2026-11-23T12:00:00.000000+00:00"
+
+
+def _game_body() -> dict[str, Any]:
+    from domain import sample_catalog
+
+    names = [c["name"] for c in sample_catalog().cards.values() if c["type"] != "hero"]
+    return {
+        "ruleset": "munchkin-ccg",
+        "mode": "strict",
+        "format": "casual",
+        "seats": [
+            {
+                "seat": s,
+                "player": f"hot-{s}",
+                "hero": {"name": h},
+                "deck": [{"name": names[i % len(names)]} for i in range(20)],
+            }
+            for s, h in (("A", "Sample Orc Warrior"), ("B", "Sample Gnome Thief"))
+        ],
+    }
+
+
+class Twins:
+    """The same game in two apps: ``hot`` (hot path on) and ``flask`` (off)."""
+
+    def __init__(self, hot: Flask, flask: Flask, source: Flask) -> None:
+        self.apps = {"hot": hot, "flask": flask}
+        created = source.test_client().post(
+            "/api/games", json=_game_body(), headers=bearer(ORGANIZER_TOKEN)
+        )
+        assert created.status_code == 201
+        self.game_id = created.get_json()["game_id"]
+        judge = created.get_json()["judge_token"]
+        export = source.test_client().get(
+            f"/api/games/{self.game_id}/export?format=json", headers=bearer(judge)
+        )
+        self.tokens: dict[str, dict[str, str]] = {}
+        self.cards: dict[str, list[str]] = {}
+        for name, app in self.apps.items():
+            imported = app.test_client().post(
+                "/api/games/import",
+                data=export.data,
+                content_type="application/json",
+                headers=bearer(ORGANIZER_TOKEN),
+            )
+            assert imported.status_code == 201, imported.get_json()
+            body = imported.get_json()
+            self.tokens[name] = {
+                "table": body["table_token"],
+                "judge": body["judge_token"],
+                "A": body["seats"]["A"]["token"],
+                "B": body["seats"]["B"]["token"],
+                "organizer": ORGANIZER_TOKEN,
+            }
+            self.cards = {s: [c["id"] for c in body["seats"][s]["cards"]] for s in "AB"}
+
+    def post(
+        self,
+        who: str | None,
+        body: Any,
+        *,
+        raw: bytes | None = None,
+        path: str | None = None,
+        headers: dict[str, str] | None = None,
+        content_type: str = "application/json",
+    ) -> tuple[int, dict[str, str], bytes]:
+        """POST to both apps; assert equal answers; return the hot app's."""
+        answers = []
+        for name, app in self.apps.items():
+            hdrs = dict(headers or {})
+            if who is not None:
+                hdrs["Authorization"] = f"Bearer {self.tokens[name][who]}"
+            data = raw if raw is not None else json.dumps(body).encode()
+            response = app.test_client().post(
+                path or f"/api/games/{self.game_id}/actions",
+                data=data,
+                content_type=content_type,
+                headers=hdrs,
+            )
+            answers.append((response.status_code, dict(response.headers), response.data))
+        assert answers[0] == answers[1]
+        return answers[0]
+
+
+@pytest.fixture
+def twins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Twins]:
+    import service.games
+    from api.app import create_app
+
+    monkeypatch.setattr(service.games, "utc_now", lambda: NOW)
+
+    def make(name: str, hotpath: str) -> Flask:
+        return create_app(
+            {
+                "TESTING": True,
+                "INSTANCE_PATH": str(tmp_path / "instance"),
+                "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
+                "MUNCHLOG_DATABASE_URL": str(tmp_path / f"{name}.sqlite"),
+                "MUNCHLOG_HOTPATH": hotpath,
+            }
+        )
+
+    apps = [make("source", "1"), make("hot", "1"), make("flask", "0")]
+    assert isinstance(apps[1].wsgi_app, RecordHotPath)
+    assert not isinstance(apps[2].wsgi_app, RecordHotPath)
+    try:
+        yield Twins(apps[1], apps[2], apps[0])
+    finally:
+        for app in apps:
+            app.extensions["munchlog"].close()
+
+
+def _setup(t: Twins) -> list[dict[str, Any]]:
+    a, b = t.cards["A"], t.cards["B"]
+    return [
+        {"type": "draw_opening", "seat": "A", "cards": a[:6]},
+        {"type": "draw_opening", "seat": "B", "cards": b[:6]},
+        {"type": "roll_first", "seat": "A", "rolls": {"A": 6, "B": 1}},
+        {"type": "choose_first", "seat": "A", "first": "A"},
+        {"type": "keep", "seat": "A"},
+        {"type": "keep", "seat": "B"},
+        {"type": "draw", "seat": "A", "card": a[6]},
+    ]
+
+
+def _hero(t: Twins) -> str:
+    app = t.apps["hot"]
+    state = app.test_client().get(
+        f"/api/games/{t.game_id}/state", headers=bearer(t.tokens["hot"]["table"])
+    )
+    return str(state.get_json()["seats"]["A"]["hero"]["id"])
+
+
+def test_the_everyday_request_is_served_by_the_hot_path_and_answers_as_flask(
+    twins: Twins,
+) -> None:
+    hot = twins.apps["hot"].wsgi_app
+    assert isinstance(hot, RecordHotPath)
+    status, _, _ = twins.post("table", {"actions": _setup(twins)})
+    assert status == 201 and hot.served == 1
+    hero = _hero(twins)
+    for who in ("A", "table", "judge"):
+        status, headers, body = twins.post(
+            who, {"actions": [{"type": "activate", "seat": "A", "card": hero}]}
+        )
+        assert status == 201 and headers["Content-Type"] == "application/json"
+        status, _, _ = twins.post(who, {"actions": [{"type": "resolve", "seat": "A"}]})
+        assert status == 201
+    assert hot.served == 7
+    assert json.loads(body)["events"]  # the caller's view of the new events
+
+
+def test_errors_and_unusual_requests_answer_as_flask(twins: Twins) -> None:
+    hot = twins.apps["hot"].wsgi_app
+    assert isinstance(hot, RecordHotPath)
+    twins.post("table", {"actions": _setup(twins)})
+    hero = _hero(twins)
+    activate = {"actions": [{"type": "activate", "seat": "A", "card": hero}]}
+    resolve = {"actions": [{"type": "resolve", "seat": "A"}]}
+    served = hot.served
+    cases: list[tuple[int, Any, dict[str, Any]]] = [
+        (422, "table", {"body": resolve}),  # nothing to resolve: a rule
+        (403, "B", {"body": activate}),  # a seat acting for another
+        (403, "organizer", {"body": activate}),  # the organizer may not record
+        (401, None, {"body": activate}),  # no token
+        (400, "table", {"body": {"actions": []}}),
+        (400, "table", {"body": {"actions": [{"type": "activate"}]}}),
+        (400, "table", {"body": [1, 2]}),
+        (400, "table", {"body": None, "raw": b"{not json"}),
+        (400, "table", {"body": None, "raw": b'{"actions": "\xff"}'}),
+        (409, "table", {"body": {**activate, "expected_version": 1}}),
+        (400, "table", {"body": {**activate, "expected_version": -1}}),
+        (
+            404,
+            "table",
+            {
+                "body": activate,
+                "path": "/api/games/" + "0" * 8 + "-0000-4000-8000-" + "0" * 12 + "/actions",
+            },
+        ),
+        (404, "table", {"body": activate, "path": "/api/games/not-a-game/actions"}),
+    ]
+    for status, who, kwargs in cases:
+        body = kwargs.pop("body")
+        got, _, answer = twins.post(who, body, **kwargs)
+        assert got == status, (status, who, body, answer)
+        assert "error" in json.loads(answer)
+    # unknown token, lower-case scheme, another content type, a query string, an
+    # Idempotency-Key: all to Flask, same answers
+    for kwargs in (
+        {"headers": {"Authorization": "Bearer nope"}},
+        {"headers": {"Authorization": "bearer x y"}},
+    ):
+        got, _, _ = twins.post(None, activate, **kwargs)
+        assert got == 401
+    got, _, _ = twins.post("table", activate, content_type="text/plain")
+    assert got == 400
+    got, _, _ = twins.post("table", activate, path=f"/api/games/{twins.game_id}/actions?x=1")
+    assert got == 201
+    got, _, _ = twins.post("table", resolve, headers={"Idempotency-Key": "k-1"})
+    again, headers_again, _ = twins.post("table", resolve, headers={"Idempotency-Key": "k-1"})
+    assert got == again == 201 and headers_again.get("Idempotent-Replayed") == "true"
+    assert hot.served == served  # none of these was served on the hot path as a success
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    body=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+        ),
+        max_leaves=8,
+    )
+    | st.fixed_dictionaries(
+        {
+            "actions": st.lists(
+                st.fixed_dictionaries(
+                    {
+                        "type": st.sampled_from(["activate", "resolve", "end_turn", "draw", "x"]),
+                        "seat": st.sampled_from(["A", "B", "C", ""]),
+                    }
+                ),
+                max_size=3,
+            )
+        }
+    ),
+    who=st.sampled_from(["table", "A", "B", "judge", "organizer"]),
+)
+def test_any_body_gets_the_same_answer_on_both_paths(twins: Twins, body: Any, who: str) -> None:
+    status, _, answer = twins.post(who, body)
+    assert status < 500, answer
