@@ -90,6 +90,11 @@ def create_app() -> Flask:
     def bare() -> tuple[dict[str, int], int]:
         return {"id": insert(request.get_data(as_text=True))}, 201
 
+    @app.post("/echo")
+    def echo() -> tuple[dict[str, Any], int]:
+        """The server's own ceiling: parse the JSON body, answer JSON, touch no database."""
+        return {"echo": request.get_json()}, 201
+
     @app.get("/")
     def index() -> str:
         return "bare"
