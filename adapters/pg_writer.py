@@ -59,37 +59,14 @@ class PostgresGroupCommit(GroupCommit):
     def close(self) -> None:
         """Nothing of its own to close: the connections are the recorder's pool's."""
 
-    def _write(self, conn: Any, group: list[_Pending]) -> None:
-        """Insert every batch of ``group`` with one call of the recorder's own
-        ``insert_events`` (its table lock, ``NOTIFY`` and insert go out pipelined: one round
-        trip, one transaction); if that conflicts, insert each batch on its own, so only the
-        conflicting ones fail."""
+    def _conflict_errors(self) -> tuple[type[BaseException], ...]:
+        """What the insert raises when a batch's version is taken (the datastore translates
+        psycopg's ``UniqueViolation``)."""
         from eventsourcing.persistence import IntegrityError
 
-        try:
-            try:
-                self._insert_together(group)
-            except IntegrityError:
-                if len(group) == 1:
-                    raise
-                for pending in group:  # rare: a batch decided on a stale copy of its game
-                    try:
-                        self._insert_together([pending])
-                    except IntegrityError as exc:
-                        pending.ids = None
-                        pending.error = exc
-            self.transactions += 1
-            self.batches += len(group)
-        except BaseException as exc:  # nothing was committed: every batch failed with it
-            for pending in group:
-                pending.ids = None
-                if pending.error is None:
-                    pending.error = exc
-        finally:
-            for pending in group:
-                pending.done = True
+        return (IntegrityError,)
 
-    def _insert_together(self, group: list[_Pending]) -> None:
+    def _insert_together(self, conn: Any, group: list[_Pending]) -> None:
         """One round trip: the recorder's lock statements, its ``NOTIFY`` and one ``INSERT ...
         RETURNING notification_id`` for every event of ``group``, sent as one multi-statement
         query (client-side bound), which PostgreSQL runs as one implicit transaction: the table

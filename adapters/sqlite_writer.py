@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 try:
     import fcntl
@@ -124,9 +125,10 @@ class GroupCommit:
     A thread queues its batch, then waits for the :class:`WriterLock`. If, when it gets it, its
     batch has already been written by the thread before it, it is done. Otherwise it leads: it
     takes *every* queued batch -- including those that arrived while it waited for the lock --
-    and writes each inside its own SAVEPOINT, so a batch that conflicts (another writer took its version) is
-    rolled back alone and gets :class:`~eventsourcing.persistence.IntegrityError` (a
-    ``RecordConflictError``), while the others commit. Each batch is still all or nothing.
+    and inserts them with one statement (one transaction, see :meth:`_insert_together`). If
+    that conflicts (another writer took a batch's version), each batch is inserted again on its
+    own, so the conflicting one fails alone with :class:`~eventsourcing.persistence.IntegrityError`
+    (a ``RecordConflictError``) while the others commit. Each batch is still all or nothing.
     """
 
     def __init__(self, lock: WriterLock, recorder: Any) -> None:
@@ -177,23 +179,26 @@ class GroupCommit:
         return mine.ids
 
     def _write(self, conn: Any, group: list[_Pending]) -> None:
-        import sqlite3
-
+        """Insert every batch of ``group`` together (:meth:`_insert_together`); if that
+        conflicts (a batch decided on a stale copy of its game: another writer took its
+        version), insert each batch on its own, so only the conflicting ones fail."""
         from eventsourcing.persistence import IntegrityError
 
+        conflict = self._conflict_errors()
         try:
-            with conn.transaction(commit=True) as cursor:
+            try:
+                self._insert_together(conn, group)
+            except conflict as exc:
                 if len(group) == 1:
-                    group[0].ids = self.recorder._insert_events(cursor, group[0].stored)
-                else:
-                    for pending in group:
-                        cursor.execute("SAVEPOINT batch")
-                        try:
-                            pending.ids = self.recorder._insert_events(cursor, pending.stored)
-                        except sqlite3.IntegrityError as exc:
-                            cursor.execute("ROLLBACK TO batch")
-                            pending.error = IntegrityError(exc)
-                        cursor.execute("RELEASE batch")
+                    raise exc if isinstance(exc, IntegrityError) else IntegrityError(exc) from exc
+                for pending in group:
+                    try:
+                        self._insert_together(conn, [pending])
+                    except conflict as one:
+                        pending.ids = None
+                        pending.error = (
+                            one if isinstance(one, IntegrityError) else IntegrityError(one)
+                        )
             self.transactions += 1
             self.batches += len(group)
         except BaseException as exc:  # nothing was committed: every batch failed with it
@@ -204,3 +209,37 @@ class GroupCommit:
         finally:
             for pending in group:
                 pending.done = True
+
+    def _conflict_errors(self) -> tuple[type[BaseException], ...]:
+        """What the insert raises when a batch's version is taken."""
+        import sqlite3
+
+        return (sqlite3.IntegrityError,)
+
+    def _insert_together(self, conn: Any, group: list[_Pending]) -> None:
+        """One ``INSERT`` of every event of ``group``, run by SQLite as its own transaction (the
+        connection is in autocommit mode): one C call, so the writer lock is held for the
+        insert and its ``fsync`` without this thread giving up and waiting for the GIL between
+        BEGIN, the inserts and COMMIT (each a call of its own that releases the GIL). The
+        table's rowids are the notification ids; rows inserted by one statement under the
+        write lock get consecutive ones, the last being ``lastrowid``."""
+        stored = [event for pending in group for event in pending.stored]
+        table = self.recorder.events_table_name
+        values = ", ".join(["(?, ?, ?, ?)"] * len(stored))
+        params = [
+            x
+            for s in stored
+            for x in (
+                s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
+                s.originator_version,
+                s.topic,
+                s.state,
+            )
+        ]
+        raw = conn._sqlite_conn
+        last = raw.execute(f"INSERT INTO {table} VALUES {values}", params).lastrowid
+        first = last - len(stored) + 1
+        start = 0
+        for pending in group:
+            pending.ids = list(range(first + start, first + start + len(pending.stored)))
+            start += len(pending.stored)
