@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import pytest
 
 from api.app import create_app
 from api.demo import DemoResult, FlaskTransport, record_demo_game
+from tests.live import munchlog_serve
 
 pytestmark = pytest.mark.e2e
 
@@ -63,10 +63,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A live server (werkzeug, threaded) on a free 127.0.0.1 port, with a recorded game, a
-    dispute on turn 1 and the judge's ruling on it."""
-    from werkzeug.serving import make_server
-
+    """A live ``munchlog serve`` (the production server, another process) on a free 127.0.0.1
+    port, with a recorded game, a dispute on turn 1 and the judge's ruling on it (recorded
+    through an app in this process on the same store, as another worker would)."""
     folder: Path = tmp_path_factory.mktemp("viewer")
     app = create_app(
         {
@@ -75,9 +74,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             "MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite"),
         }
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    served = ExitStack()
+    port, _ = served.enter_context(
+        munchlog_serve(
+            folder, ORGANIZER, extra_env={"MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite")}
+        )
+    )
     try:
         transport = FlaskTransport(app)
         game = record_demo_game(transport, ORGANIZER, seed=3, max_actions=60)
@@ -107,7 +109,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         )
         assert status == 201, ruled
         yield {
-            "base": f"http://127.0.0.1:{server.server_port}",
+            "base": f"http://127.0.0.1:{port}",
             "game": game,
             "transport": transport,
             "contested": turn["last"],
@@ -115,8 +117,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             "ruling_version": ruled["version"],
         }
     finally:
-        server.shutdown()
-        thread.join(timeout=10)
+        served.close()
         app.extensions["munchlog"].close()
 
 
@@ -242,10 +243,8 @@ def test_a_link_opens_one_event_and_the_page_fits_a_phone(
 
 @pytest.fixture(scope="module")
 def trio_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A live server that loads ``test-trio`` through ``MUNCHLOG_RULESETS`` (as a separate
-    server process would), with a three-seat game played a few turns."""
-    from werkzeug.serving import make_server
-
+    """A live ``munchlog serve`` that loads ``test-trio`` through ``MUNCHLOG_RULESETS``, with a
+    three-seat game played a few turns."""
     folder: Path = tmp_path_factory.mktemp("trio")
     app = create_app(
         {
@@ -257,9 +256,17 @@ def trio_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     )
     from tests.rulesets.trio import trio_spec
 
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    served = ExitStack()
+    port, _ = served.enter_context(
+        munchlog_serve(
+            folder,
+            ORGANIZER,
+            extra_env={
+                "MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite"),
+                "MUNCHLOG_RULESETS": "tests.rulesets.trio",
+            },
+        )
+    )
     try:
         transport = FlaskTransport(app)
         status, game = transport("POST", "/api/games", token=ORGANIZER, json=trio_spec())
@@ -281,13 +288,12 @@ def trio_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
             )
             assert status == 201, body
         yield {
-            "base": f"http://127.0.0.1:{server.server_port}",
+            "base": f"http://127.0.0.1:{port}",
             "game": game,
             "transport": transport,
         }
     finally:
-        server.shutdown()
-        thread.join(timeout=10)
+        served.close()
         app.extensions["munchlog"].close()
 
 
