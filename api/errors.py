@@ -7,6 +7,11 @@ raised                                     status  code
 =========================================  ======  =============================================
 malformed request (schema, JSON, domain    400     ``request/...``
 ``InvalidCommand``)
+a string with U+0000 or a lone surrogate,  400     ``request/invalid_body`` (+``fields``: where)
+a number beyond a 64-bit integer
+(``api.inputs``)
+JSON nested deeper than 32                 400     ``request/too_deep``
+a body that is not UTF-8                   400     ``request/invalid_encoding``
 missing / unknown / malformed credentials  401     ``auth/...``
 credentials not allowed to do this         403     ``auth/...``
 unknown game, version, route, dispute      404     ``game/not_found``, ``game/version_not_found``,
@@ -31,9 +36,11 @@ from typing import Any
 import marshmallow as ma
 from flask import Flask, Response, jsonify
 from flask_smorest import Api
-from webargs.flaskparser import FlaskParser
+from marshmallow import missing
+from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException
 
+from api import inputs
 from domain.errors import DomainError, InvalidCommand, NotFound
 from projections.exports import ExportFormatError, ImportRejected
 from service.errors import (
@@ -95,6 +102,10 @@ def _respond(status: int, body: dict[str, Any], headers: dict[str, str] | None =
 def handle_api_error(exc: ApiError) -> Response:
     headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
     return _respond(exc.status, error_body(exc.code, exc.message, fields=exc.fields), headers)
+
+
+def handle_invalid_input(exc: inputs.InvalidInput) -> Response:
+    return _respond(400, error_body(exc.code, exc.message, fields=exc.fields))
 
 
 def handle_domain_error(exc: DomainError) -> Response:
@@ -176,6 +187,7 @@ def init_app(app: Flask) -> None:
     """Register the handlers (after flask-smorest's, which they replace)."""
     handlers: list[tuple[type[Exception], Any]] = [
         (ApiError, handle_api_error),
+        (inputs.InvalidInput, handle_invalid_input),
         (DomainError, handle_domain_error),
         (GameNotFoundError, handle_not_found),
         (VersionConflictError, handle_conflict),
@@ -192,9 +204,21 @@ def init_app(app: Flask) -> None:
 
 
 class Parser(FlaskParser):
-    """webargs parser for flask-smorest: validation errors become ``request/invalid_body``."""
+    """webargs parser for flask-smorest: every JSON body is read by :func:`api.inputs.loads`
+    and every query string checked by :func:`api.inputs.check_query` before the schema loads
+    it; validation errors become ``request/invalid_body``."""
 
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req):
+            return missing
+        data = req.get_data(cache=True)
+        return inputs.loads(data) if data else missing
+
+    def load_querystring(self, req: Any, schema: ma.Schema) -> Any:
+        inputs.check_query(req.args.items(multi=True))
+        return super().load_querystring(req, schema)
 
     def handle_error(  # type: ignore[override]
         self,

@@ -28,6 +28,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from werkzeug.exceptions import NotAcceptable
 
+from api import inputs
 from api.auth import current_viewer, gamelog, organizer_only, parse_game_id, viewer_of_game
 from api.export_schemas import (
     GAME_FORMATS,
@@ -44,6 +45,7 @@ from projections.exports import (
     export_json_text,
     export_ndjson,
     export_transcript,
+    parse_export,
 )
 from service.games import utc_now
 from service.histories import MatchHistory
@@ -194,7 +196,8 @@ class GameImport(MethodView):
         """
         limit = current_app.config.get("MUNCHLOG_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES
         request.max_content_length = int(limit)
-        return created_body(gamelog().import_export(request.get_data(cache=False)))
+        text = inputs.decode_utf8(request.get_data(cache=False))
+        return created_body(gamelog().import_export(parse_export(text, loads=inputs.loads)))
 
 
 @blp.route("/players/<player>/games")
@@ -208,7 +211,7 @@ class PlayerGames(MethodView):
         length; totals over all of them (averages over finished games), and per hero.
         """
         current_viewer(None)
-        return history().player(player)
+        return history().player(inputs.check_text(player, "player"))
 
 
 @blp.route("/exports")

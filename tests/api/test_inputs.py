@@ -1,0 +1,249 @@
+"""Every input validated at the edge (issue 12): nesting, numbers, strings, encodings, ranges,
+credentials before bodies. Each refusal is a 4xx with its code, and nothing is stored."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from api import inputs
+from api.demo import demo_spec
+from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, post_import, version_of
+
+JSON = "application/json"
+
+
+@dataclass
+class Table:
+    """A created game and its tokens."""
+
+    client: FlaskClient
+    game: dict[str, Any]
+
+    @property
+    def gid(self) -> str:
+        return str(self.game["game_id"])
+
+    def token(self, role: str) -> str:
+        if role == "organizer":
+            return ORGANIZER_TOKEN
+        if role in ("table", "judge"):
+            return str(self.game[f"{role}_token"])
+        return str(self.game["seats"][role]["token"])
+
+    def post(self, path: str, body: bytes | str, role: str | None) -> Any:
+        """POST raw ``body`` as JSON to ``path`` (``{game}`` is this game's URL)."""
+        headers = {"Content-Type": JSON, **bearer(self.token(role) if role else None)}
+        url = path.format(game=f"/api/games/{self.gid}")
+        return self.client.post(url, data=body, headers=headers)
+
+    def version(self) -> int:
+        return version_of(self.client, self.gid)
+
+    def game_count(self) -> int:
+        log = self.client.application.extensions["munchlog"]
+        return len(log.list_games(limit=200)[0])
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    return Table(client, create_game(client))
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    body = response.get_json()
+    assert response.status_code == status, body
+    assert set(body) == {"error"} and body["error"]["code"] == code, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    error: dict[str, Any] = body["error"]
+    return error
+
+
+#: The JSON write endpoints and who may call them: (path, role).
+WRITES = [
+    ("/api/games", "organizer"),
+    ("{game}/actions", "table"),
+    ("{game}/disputes", "table"),
+    ("{game}/disputes/d1/ruling", "judge"),
+    ("/api/games/import", "organizer"),
+]
+WRITE_IDS = ["create", "actions", "disputes", "ruling", "import"]
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True)
+
+
+# ----------------------------------------------------------------------------- nesting
+
+
+@pytest.mark.parametrize(("path", "role"), WRITES, ids=WRITE_IDS)
+def test_json_nested_a_thousand_deep_is_400_too_deep_and_stores_nothing(
+    table: Table, path: str, role: str
+) -> None:
+    before, games = table.version(), table.game_count()
+    for deep in ("[" * 1000 + "]" * 1000, '{"actions": ' + "[" * 5000):
+        assert_error(table.post(path, deep, role), 400, "request/too_deep")
+    assert (table.version(), table.game_count()) == (before, games)
+
+
+def test_the_depth_limit_counts_brackets_not_characters_in_strings() -> None:
+    at_limit = b"[" * inputs.MAX_DEPTH + b"]" * inputs.MAX_DEPTH
+    assert inputs.loads(at_limit) == json.loads(at_limit)
+    in_strings = _dump({"statement": "[" * 500, "x": ['"[[[\\"', "{{{{"] * 50}).encode()
+    assert inputs.loads(in_strings) == json.loads(in_strings)
+    with pytest.raises(inputs.InvalidInput) as raised:
+        inputs.loads(b"[" + at_limit + b"]")
+    assert raised.value.code == "request/too_deep"
+    text = rb'{"a": [{"b": "\"[[[["}], "c\\": [[]]}'
+    assert json.loads(text) == {"a": [{"b": '"[[[['}], "c\\": [[]]}
+    assert inputs.nesting_depth(text) == 3
+
+
+# ----------------------------------------------------------------------------- numbers
+
+
+def test_an_integer_of_5000_digits_is_400_naming_its_field(table: Table) -> None:
+    before = table.version()
+    body = '{"actions": [{"type": "end_turn", "seat": "B", "gold": ' + "9" * 5000 + "}]}"
+    error = assert_error(table.post("{game}/actions", body, "table"), 400, "request/invalid_body")
+    assert error["fields"] == {"actions": {"0": {"gold": [inputs.BAD_NUMBER]}}}
+    assert table.version() == before
+
+
+@pytest.mark.parametrize("number", [str(2**63), str(-(2**63) - 1), "1e400", "-1e999"])
+def test_numbers_beyond_64_bits_or_infinite_are_400_naming_their_field(
+    table: Table, number: str
+) -> None:
+    spec = _dump(demo_spec(seed=0)).replace('"round": 1', f'"round": {number}')
+    assert f'"round": {number}' in spec
+    error = assert_error(table.post("/api/games", spec, "organizer"), 400, "request/invalid_body")
+    assert error["fields"] == {"labels": {"round": [inputs.BAD_NUMBER]}}
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json(table: Table, constant: str) -> None:
+    body = '{"actions": [{"type": "end_turn", "seat": "B", "gold": ' + constant + "}]}"
+    assert_error(table.post("{game}/actions", body, "table"), 400, "request/invalid_json")
+
+
+# ----------------------------------------------------------------------------- strings
+
+
+def _spec_with(path: tuple[Any, ...], value: Any) -> str:
+    spec: Any = demo_spec(seed=0)
+    node = spec
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    return _dump(spec)
+
+
+BAD_STRINGS = {"NUL": "Ann\x00", "a lone high surrogate": "\ud800", "a lone low": "x\udfff"}
+
+
+@pytest.mark.parametrize("bad", BAD_STRINGS.values(), ids=BAD_STRINGS.keys())
+def test_a_bad_player_name_or_label_is_400_naming_its_field(table: Table, bad: str) -> None:
+    games = table.game_count()
+    response = table.post("/api/games", _spec_with(("seats", 1, "player"), bad), "organizer")
+    error = assert_error(response, 400, "request/invalid_body")
+    assert error["fields"] == {"seats": {"1": {"player": [inputs.BAD_STRING]}}}
+    response = table.post("/api/games", _spec_with(("labels", "event"), bad), "organizer")
+    error = assert_error(response, 400, "request/invalid_body")
+    assert error["fields"] == {"labels": {"event": [inputs.BAD_STRING]}}
+    assert table.game_count() == games
+
+
+@pytest.mark.parametrize("bad", BAD_STRINGS.values(), ids=BAD_STRINGS.keys())
+def test_bad_strings_in_statements_actions_and_keys_are_400(table: Table, bad: str) -> None:
+    before = table.version()
+    statement = _dump({"statement": f"B lied {bad}"})
+    error = assert_error(table.post("{game}/disputes", statement, "A"), 400, "request/invalid_body")
+    assert error["fields"] == {"statement": [inputs.BAD_STRING]}
+    action = _dump({"actions": [{"type": "end_turn", "seat": "B", "note": [1, bad]}]})
+    error = assert_error(table.post("{game}/actions", action, "table"), 400, "request/invalid_body")
+    assert error["fields"] == {"actions": {"0": {"note": {"1": [inputs.BAD_STRING]}}}}
+    keyed = _dump({"actions": [{"type": "end_turn", "seat": "B", bad: 1}]})
+    error = assert_error(table.post("{game}/actions", keyed, "table"), 400, "request/invalid_body")
+    assert error["fields"] == {"actions": {"0": {"_schema": [inputs.BAD_KEY]}}}
+    assert table.version() == before
+
+
+def test_a_surrogate_pair_is_a_character_and_welcome(table: Table) -> None:
+    body = _spec_with(("seats", 0, "player"), "Ann \U0001f409")
+    assert "\\ud83d\\udc09" in body  # sent as a JSON surrogate pair
+    response = table.post("/api/games", body, "organizer")
+    assert response.status_code == 201, response.get_json()
+    gid = response.get_json()["game_id"]
+    assert table.client.get(f"/api/games/{gid}").get_json()["players"]["A"] == "Ann \U0001f409"
+
+
+def test_a_nul_in_a_player_name_never_reaches_storage_and_reads_keep_working(
+    table: Table,
+) -> None:
+    """The 201 that broke every PostgreSQL history read: now a 400, and the reads answer."""
+    response = table.post("/api/games", _spec_with(("seats", 0, "player"), "Ann\x00"), "organizer")
+    assert_error(response, 400, "request/invalid_body")
+    history = table.client.get("/api/players/Alice/games")
+    assert history.status_code == 200
+    assert [g["game_id"] for g in history.get_json()["games"]] == [table.gid]
+    assert table.client.get("/api/games?player=Alice").status_code == 200
+    exported = table.client.get(
+        "/api/exports?event=munchlog demo&format=ndjson", headers=bearer(ORGANIZER_TOKEN)
+    )
+    assert exported.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/api/games?player=Ann%00", "/api/games?event=%00", "/api/players/Ann%00/games"],
+)
+def test_a_nul_in_a_query_or_a_path_is_400_naming_it(client: FlaskClient, url: str) -> None:
+    error = assert_error(client.get(url), 400, "request/invalid_body")
+    name = "event" if "event=" in url else "player"
+    assert error["fields"] == {name: [inputs.BAD_STRING]}
+
+
+def test_a_nul_in_an_event_export_query_is_400(client: FlaskClient) -> None:
+    response = client.get("/api/exports?event=x%00y", headers=bearer(ORGANIZER_TOKEN))
+    error = assert_error(response, 400, "request/invalid_body")
+    assert error["fields"] == {"event": [inputs.BAD_STRING]}
+
+
+# ----------------------------------------------------------------------------- encodings
+
+LATIN_1 = '{"actions": [{"type": "end_turn", "seat": "B", "note": "Gnôme"}]}'.encode("latin-1")
+
+
+@pytest.mark.parametrize(("path", "role"), WRITES, ids=WRITE_IDS)
+def test_a_body_that_is_not_utf8_is_400_invalid_encoding(
+    table: Table, path: str, role: str
+) -> None:
+    before, games = table.version(), table.game_count()
+    assert_error(table.post(path, LATIN_1, role), 400, "request/invalid_encoding")
+    assert_error(table.post(path, b"\xed\xa0\x80", role), 400, "request/invalid_encoding")
+    assert (table.version(), table.game_count()) == (before, games)
+
+
+def test_an_import_with_a_bad_string_on_an_ndjson_line_is_400(table: Table) -> None:
+    exported = table.client.get(
+        f"/api/games/{table.gid}/export?format=ndjson", headers=bearer(table.token("judge"))
+    ).get_data(as_text=True)
+    header, *events = exported.splitlines()
+    doc = json.loads(header)
+    doc["viewer"] = "judge\x00"
+    response = post_import(table.client, "\n".join([_dump(doc), *events]))
+    error = assert_error(response, 400, "request/invalid_body")
+    assert error["fields"] == {"viewer": [inputs.BAD_STRING]}
+    deep = "\n".join([header, *events, "[" * 100 + "]" * 100])
+    assert_error(post_import(table.client, deep), 400, "request/too_deep")
+
+
+def test_unknown_game_ids_with_bad_bytes_are_404(client: FlaskClient) -> None:
+    assert_error(client.get("/api/games/%00"), 404, "game/not_found")
+    assert_error(client.get(f"/api/games/{uuid.uuid4()}%ff/state"), 404, "game/not_found")
