@@ -192,22 +192,23 @@ def loads(data: bytes | str) -> Any:
 
 def check_query(args: Iterable[tuple[str, str]]) -> None:
     """400 ``request/invalid_body`` when a query parameter's name or value holds U+0000 or a
-    lone surrogate (``%00`` decodes to U+0000)."""
+    lone surrogate (``%00`` decodes to U+0000); ``fields`` under ``query``, as webargs puts
+    the schema's errors."""
     problems: dict[tuple[str | int, ...], str] = {}
     for key, value in args:
         if _BAD_CHAR.search(key):
-            problems[("_schema",)] = BAD_KEY
+            problems[("query", "_schema")] = BAD_KEY
         elif _BAD_CHAR.search(value):
-            problems[(key,)] = BAD_STRING
+            problems[("query", key)] = BAD_STRING
     if problems:
         raise _invalid(problems)
 
 
 def check_text(value: str, name: str) -> str:
-    """``value`` of a path parameter ``name``, refused (400) if it holds U+0000 or a lone
-    surrogate."""
+    """``value`` of a path parameter ``name``, refused (400, ``fields`` under ``path``) if it
+    holds U+0000 or a lone surrogate."""
     if _BAD_CHAR.search(value):
-        raise _invalid({(name,): BAD_STRING})
+        raise _invalid({("path", name): BAD_STRING})
     return value
 
 

@@ -206,13 +206,14 @@ def test_a_nul_in_a_player_name_never_reaches_storage_and_reads_keep_working(
 def test_a_nul_in_a_query_or_a_path_is_400_naming_it(client: FlaskClient, url: str) -> None:
     error = assert_error(client.get(url), 400, "request/invalid_body")
     name = "event" if "event=" in url else "player"
-    assert error["fields"] == {name: [inputs.BAD_STRING]}
+    where = "query" if "?" in url else "path"
+    assert error["fields"] == {where: {name: [inputs.BAD_STRING]}}
 
 
 def test_a_nul_in_an_event_export_query_is_400(client: FlaskClient) -> None:
     response = client.get("/api/exports?event=x%00y", headers=bearer(ORGANIZER_TOKEN))
     error = assert_error(response, 400, "request/invalid_body")
-    assert error["fields"] == {"event": [inputs.BAD_STRING]}
+    assert error["fields"] == {"query": {"event": [inputs.BAD_STRING]}}
 
 
 # ----------------------------------------------------------------------------- encodings
