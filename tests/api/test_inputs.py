@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from api import inputs
 from api.demo import demo_spec
+from domain.ccg.cards import MAX_NUMBER
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, post_import, version_of
 
 JSON = "application/json"
@@ -248,3 +249,72 @@ def test_an_import_with_a_bad_string_on_an_ndjson_line_is_400(table: Table) -> N
 def test_unknown_game_ids_with_bad_bytes_are_404(client: FlaskClient) -> None:
     assert_error(client.get("/api/games/%00"), 404, "game/not_found")
     assert_error(client.get(f"/api/games/{uuid.uuid4()}%ff/state"), 404, "game/not_found")
+
+
+# ----------------------------------------------------------------------------- ranges
+
+
+def _opened_dispute(table: Table) -> str:
+    response = table.post("{game}/disputes", _dump({"statement": "gold"}), "table")
+    assert response.status_code == 201, response.get_json()
+    return str(response.get_json()["dispute"]["dispute_id"])
+
+
+@pytest.mark.parametrize(
+    ("amount", "code", "fields"),
+    [
+        (2**70, "request/invalid_body", {"corrections": {"0": {"amount": [inputs.BAD_NUMBER]}}}),
+        (MAX_NUMBER + 1, "request/invalid_number", {"corrections.0.amount": [f"1..{MAX_NUMBER}"]}),
+        (0, "request/invalid_number", {"corrections.0.amount": [f"1..{MAX_NUMBER}"]}),
+    ],
+)
+def test_a_judges_take_gold_beyond_the_rules_is_400_naming_the_amount(
+    table: Table, amount: int, code: str, fields: dict[str, Any]
+) -> None:
+    """A take_gold of 2**70 was recorded."""
+    dispute = _opened_dispute(table)
+    before = table.version()
+    correction = {"type": "take_gold", "player": "A", "amount": amount, "corrects": 1}
+    body = _dump({"ruling": "gold back", "corrections": [correction]})
+    response = table.post(f"{{game}}/disputes/{dispute}/ruling", body, "judge")
+    assert assert_error(response, 400, code)["fields"] == fields
+    assert table.version() == before
+    correction["amount"] = MAX_NUMBER
+    body = _dump({"ruling": "gold back", "corrections": [correction]})
+    response = table.post(f"{{game}}/disputes/{dispute}/ruling", body, "judge")
+    assert response.status_code == 201, response.get_json()
+
+
+def _casual_spec_with_card(**numbers: Any) -> str:
+    spec = demo_spec(seed=0)
+    spec["format"] = "casual"
+    spec["seats"][0]["deck"].append({"name": "Huge Ally", "type": "ally", "life": 1, **numbers})
+    return _dump(spec)
+
+
+@pytest.mark.parametrize(
+    ("numbers", "code", "field"),
+    [
+        ({"cost": 10**300}, "request/invalid_body", None),
+        ({"cost": MAX_NUMBER + 1}, "request/invalid_card", "cost"),
+        ({"life": 2**40}, "request/invalid_card", "life"),
+        ({"keywords": {"monstrous": 10**6}}, "request/invalid_card", "keywords"),
+    ],
+)
+def test_card_numbers_beyond_the_rules_are_400_at_game_creation(
+    table: Table, numbers: dict[str, Any], code: str, field: str | None
+) -> None:
+    """Card costs of 10**300 were accepted."""
+    games = table.game_count()
+    response = table.post("/api/games", _casual_spec_with_card(**numbers), "organizer")
+    error = assert_error(response, 400, code)
+    deck = len(demo_spec(seed=0)["seats"][0]["deck"])
+    if field is None:
+        assert error["fields"] == {
+            "seats": {"0": {"deck": {str(deck): {"cost": [inputs.BAD_NUMBER]}}}}
+        }
+    else:
+        assert list(error["fields"]) == [f"seats.0.deck.{deck}.{field}"]
+    assert table.game_count() == games
+    response = table.post("/api/games", _casual_spec_with_card(cost=MAX_NUMBER), "organizer")
+    assert response.status_code == 201, response.get_json()
