@@ -11,6 +11,10 @@ Replay (any viewer of the game; ``?as=`` per :func:`api.judging.view_as`):
   the judge events that correct or undo it, its diff and the state after it.
   (``GET /api/games/<id>/state`` takes ``?at=``, ``?turn=``, ``?played=`` and ``?as=`` too.)
 
+A turn or version the game has not reached is 404 ``game/turn_not_found`` /
+``game/version_not_found``; one beyond ``api.schemas.MAX_VERSION`` (2**53 - 1, the path's
+documented maximum) can never exist and matches no route (404 ``request/not_found``).
+
 Disputes and rulings (stored in the game's stream as events with ``seat="judge"``, never
 editing or deleting one):
 
@@ -52,6 +56,7 @@ from api.judging import (
     view_as,
 )
 from api.routes.games import BEARER, ApiBlueprint
+from api.schemas import MAX_VERSION
 from domain.envelope import Record, verify_records
 from domain.judge import Claim
 from projections.replay import diff_view, state_diff
@@ -121,7 +126,7 @@ class Timeline(MethodView):
         }
 
 
-@blp.route("/games/<game_id>/turns/<int:turn>")
+@blp.route(f"/games/<game_id>/turns/<int(max={MAX_VERSION}):turn>")
 class Turn(MethodView):
     @blp.game_view(TurnSchema, query=ViewQuerySchema, security=BEARER)
     def get(self, query: dict[str, Any], game_id: str, turn: int) -> dict[str, Any]:
@@ -146,7 +151,7 @@ class Turn(MethodView):
         }
 
 
-@blp.route("/games/<game_id>/events/<int:version>")
+@blp.route(f"/games/<game_id>/events/<int(max={MAX_VERSION}):version>")
 class EventDetail(MethodView):
     @blp.game_view(EventDetailSchema, query=ViewQuerySchema, security=BEARER)
     def get(self, query: dict[str, Any], game_id: str, version: int) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from api import inputs
 from api.demo import demo_spec
+from api.schemas import MAX_VERSION
 from domain.ccg.cards import MAX_NUMBER
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, post_import, version_of
 
@@ -253,6 +254,67 @@ def test_unknown_game_ids_with_bad_bytes_are_404(client: FlaskClient) -> None:
 
 # ----------------------------------------------------------------------------- ranges
 
+TOO_BIG = [MAX_VERSION + 1, 2**63, 2**64, 10**30]
+
+
+@pytest.mark.parametrize("number", TOO_BIG)
+@pytest.mark.parametrize(
+    ("url", "name"),
+    [
+        ("/api/games?cursor={n}", "cursor"),
+        ("{game}/events?after={n}", "after"),
+        ("{game}/state?at={n}", "at"),
+        ("{game}/state?turn={n}", "turn"),
+    ],
+)
+def test_query_numbers_beyond_the_largest_version_are_400_naming_them(
+    table: Table, url: str, name: str, number: int
+) -> None:
+    """A cursor or ``after`` of 2**63 was an OverflowError 500 on SQLite."""
+    response = table.client.get(url.format(game=f"/api/games/{table.gid}", n=number))
+    error = assert_error(response, 400, "request/invalid_body")
+    assert list(error["fields"]["query"]) == [name]
+
+
+@pytest.mark.parametrize("number", TOO_BIG)
+@pytest.mark.parametrize("path", ["events", "turns"])
+def test_path_numbers_beyond_the_largest_version_are_404(
+    table: Table, path: str, number: int
+) -> None:
+    response = table.client.get(f"/api/games/{table.gid}/{path}/{number}")
+    assert_error(response, 404, "request/not_found")
+
+
+@pytest.mark.parametrize("path", ["events", "turns"])
+def test_path_numbers_up_to_the_largest_version_are_not_reached_yet(
+    table: Table, path: str
+) -> None:
+    response = table.client.get(f"/api/games/{table.gid}/{path}/{MAX_VERSION}")
+    code = "game/version_not_found" if path == "events" else "game/turn_not_found"
+    assert_error(response, 404, code)
+
+
+def test_the_largest_cursor_and_after_are_valid_and_empty(table: Table) -> None:
+    listed = table.client.get(f"/api/games?cursor={MAX_VERSION}")
+    assert listed.status_code == 200 and listed.get_json()["games"] == []
+    page = table.client.get(f"/api/games/{table.gid}/events?after={MAX_VERSION}")
+    assert page.status_code == 200 and page.get_json()["events"] == []
+
+
+@pytest.mark.parametrize(("path", "role"), WRITES[1:4], ids=WRITE_IDS[1:4])
+def test_an_expected_version_beyond_the_largest_is_400(table: Table, path: str, role: str) -> None:
+    body = {
+        "actions": [{"type": "end_turn", "seat": "B"}],
+        "statement": "s",
+        "ruling": "r",
+        "expected_version": MAX_VERSION + 1,
+    }
+    keys = {"actions": ("actions",), "disputes": ("statement",), "ruling": ("ruling",)}
+    kind = path.rsplit("/", 1)[-1]
+    sent = {k: v for k, v in body.items() if k in (*keys[kind], "expected_version")}
+    error = assert_error(table.post(path, _dump(sent), role), 400, "request/invalid_body")
+    assert list(error["fields"]) == ["expected_version"]
+
 
 def _opened_dispute(table: Table) -> str:
     response = table.post("{game}/disputes", _dump({"statement": "gold"}), "table")
@@ -318,3 +380,11 @@ def test_card_numbers_beyond_the_rules_are_400_at_game_creation(
     assert table.game_count() == games
     response = table.post("/api/games", _casual_spec_with_card(cost=MAX_NUMBER), "organizer")
     assert response.status_code == 201, response.get_json()
+
+
+def test_label_numbers_beyond_the_largest_are_400(table: Table) -> None:
+    response = table.post(
+        "/api/games", _spec_with(("labels", "round"), -MAX_VERSION - 1), "organizer"
+    )
+    error = assert_error(response, 400, "request/invalid_body")
+    assert list(error["fields"]["labels"]) == ["round"]
