@@ -29,7 +29,14 @@ from flask.views import MethodView
 from werkzeug.exceptions import NotAcceptable
 
 from api import inputs
-from api.auth import current_viewer, gamelog, organizer_only, parse_game_id, viewer_of_game
+from api.auth import (
+    any_viewer,
+    current_viewer,
+    gamelog,
+    organizer_only,
+    parse_game_id,
+    viewer_of_game,
+)
 from api.export_schemas import (
     GAME_FORMATS,
     MEDIA_TYPES,
@@ -202,6 +209,7 @@ class GameImport(MethodView):
 
 @blp.route("/players/<player>/games")
 class PlayerGames(MethodView):
+    @any_viewer
     @blp.response(200, PlayerHistorySchema)
     def get(self, player: str) -> dict[str, Any]:
         """A player's match history and totals (public information)
@@ -210,7 +218,6 @@ class PlayerGames(MethodView):
         date, event labels, hero, opponent, result from the player's side, turns, events and
         length; totals over all of them (averages over finished games), and per hero.
         """
-        current_viewer(None)
         return history().player(inputs.check_text(player, "player"))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
@@ -11,6 +12,7 @@ from flask_smorest import Blueprint
 from marshmallow import missing
 
 from api.auth import (
+    any_viewer,
     current_viewer,
     gamelog,
     idempotency_key,
@@ -102,12 +104,14 @@ class ApiBlueprint(Blueprint):
         query: Any = None,
         body: Any = None,
         status_code: int = 200,
+        who: Callable[[Any], Any] = viewer_of_game,
         **doc: Any,
     ) -> Any:
-        """The decorators of a view of one game, outermost first: ``viewer_of_game`` (404 for
-        no game, 401 for a bad token, before anything is parsed), ``arguments(query,
-        location="query")`` and/or ``arguments(body)``, ``response(status_code,
-        response_schema)`` and, when given, ``doc(**doc)``."""
+        """The decorators of a view of one game, outermost first: ``who`` (``viewer_of_game``:
+        404 for no game, 401 for a bad token; or a stricter one of ``api.auth``, before
+        anything is parsed), ``arguments(query, location="query")`` and/or
+        ``arguments(body)``, ``response(status_code, response_schema)`` and, when given,
+        ``doc(**doc)``."""
 
         def decorator(view: Any) -> Any:
             if doc:
@@ -117,7 +121,7 @@ class ApiBlueprint(Blueprint):
                 view = self.arguments(body)(view)
             if query is not None:
                 view = self.arguments(query, location="query")(view)
-            return viewer_of_game(view)
+            return who(view)
 
         return decorator
 
@@ -171,6 +175,7 @@ class Games(MethodView):
         """
         return created_body(gamelog().start_game(body))
 
+    @any_viewer
     @blp.arguments(GameListQuerySchema, location="query")
     @blp.response(200, GameListSchema)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
@@ -181,7 +186,6 @@ class Games(MethodView):
         get the next one; `next_cursor` null means there were no more games. Cursors stay
         valid while games are being created.
         """
-        current_viewer(None)
         games, next_cursor = gamelog().list_games(
             player=query.get("player"),
             status=query.get("status"),

@@ -39,8 +39,14 @@ from uuid import UUID
 
 from flask.views import MethodView
 
-from api.auth import current_viewer, game_seats, gamelog, parse_game_id
-from api.errors import Forbidden, Unauthorized
+from api.auth import (
+    current_viewer,
+    game_seats,
+    gamelog,
+    judge_of_game,
+    parse_game_id,
+    party_of_game,
+)
 from api.judge_schemas import (
     DisputeCreateSchema,
     DisputeListSchema,
@@ -231,7 +237,13 @@ class Disputes(MethodView):
         gid = parse_game_id(game_id)
         return {"game_id": str(gid), "disputes": disputes_of(gamelog().replays.index(gid).state)}
 
-    @blp.game_view(RecordedSchema, body=DisputeCreateSchema, status_code=201, security=BEARER)
+    @blp.game_view(
+        RecordedSchema,
+        body=DisputeCreateSchema,
+        status_code=201,
+        who=party_of_game("open a dispute"),
+        security=BEARER,
+    )
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Call the judge: open a dispute (seat, table or judge token)
 
@@ -241,8 +253,6 @@ class Disputes(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        if viewer == "spectator":
-            raise Unauthorized("auth/missing_token", "a dispute needs a seat, table or judge token")
         claim = Claim(
             raised_by=viewer,
             statement=body["statement"],
@@ -258,7 +268,13 @@ class Disputes(MethodView):
 
 @blp.route("/games/<game_id>/disputes/<dispute_id>/ruling")
 class Ruling(MethodView):
-    @blp.game_view(RecordedSchema, body=RulingCreateSchema, status_code=201, security=BEARER)
+    @blp.game_view(
+        RecordedSchema,
+        body=RulingCreateSchema,
+        status_code=201,
+        who=judge_of_game,
+        security=BEARER,
+    )
     def post(self, body: dict[str, Any], game_id: str, dispute_id: str) -> dict[str, Any]:
         """Rule on a dispute (judge token only)
 
@@ -273,10 +289,6 @@ class Ruling(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        if viewer == "spectator":
-            raise Unauthorized("auth/missing_token", "ruling needs the judge's token")
-        if viewer != "judge":
-            raise Forbidden("auth/judge_only", "only the judge may rule on a dispute")
         records = gamelog().rule(
             gid, dispute_id, body, expected_version=body.get("expected_version")
         )

@@ -388,3 +388,89 @@ def test_label_numbers_beyond_the_largest_are_400(table: Table) -> None:
     )
     error = assert_error(response, 400, "request/invalid_body")
     assert list(error["fields"]["labels"]) == ["round"]
+
+
+# ----------------------------------------------------------------------------- credentials
+
+#: Every endpoint that needs credentials: (method, path, {role: (status, code)}); ``None`` is
+#: no token, ``garbage`` a token of nobody. Each is called with bodies and queries that would
+#: be 400 if they were looked at: credentials come first.
+NEEDS_CREDENTIALS: list[tuple[str, str, dict[str | None, tuple[int, str]]]] = [
+    (
+        "POST",
+        "/api/games",
+        {None: (401, "auth/missing_token"), "garbage": (401, "auth/invalid_token"),
+         "table": (401, "auth/invalid_token")},
+    ),
+    (
+        "POST",
+        "{game}/actions",
+        {None: (401, "auth/missing_token"), "garbage": (401, "auth/invalid_token"),
+         "organizer": (403, "auth/forbidden")},
+    ),
+    (
+        "POST",
+        "{game}/disputes",
+        {None: (401, "auth/missing_token"), "garbage": (401, "auth/invalid_token"),
+         "organizer": (403, "auth/forbidden")},
+    ),
+    (
+        "POST",
+        "{game}/disputes/d1/ruling",
+        {None: (401, "auth/missing_token"), "garbage": (401, "auth/invalid_token"),
+         "A": (403, "auth/judge_only"), "table": (403, "auth/judge_only"),
+         "organizer": (403, "auth/judge_only")},
+    ),
+    (
+        "POST",
+        "/api/games/import",
+        {None: (401, "auth/missing_token"), "garbage": (401, "auth/invalid_token"),
+         "judge": (401, "auth/invalid_token")},
+    ),
+    (
+        "GET",
+        "/api/exports?format=csv",
+        {None: (401, "auth/missing_token"), "garbage": (401, "auth/invalid_token"),
+         "B": (401, "auth/invalid_token")},
+    ),
+    # reads anyone may make: a token, if sent, must be one the route knows
+    ("GET", "/api/games?status=bogus", {"garbage": (401, "auth/invalid_token"),
+                                        "A": (401, "auth/invalid_token")}),
+    ("GET", "{game}/state?at=0", {"garbage": (401, "auth/invalid_token")}),
+    ("GET", "{game}/events?limit=0", {"garbage": (401, "auth/invalid_token")}),
+    ("GET", "{game}/timeline?as=nobody", {"garbage": (401, "auth/invalid_token")}),
+    ("GET", "{game}/export?format=pdf", {"garbage": (401, "auth/invalid_token")}),
+    ("GET", "/api/players/Alice%00/games", {"garbage": (401, "auth/invalid_token")}),
+]  # fmt: skip
+CREDENTIAL_CASES = [
+    (method, path, role, expected)
+    for method, path, roles in NEEDS_CREDENTIALS
+    for role, expected in roles.items()
+]
+
+
+@pytest.mark.parametrize(
+    "body", ["{nope", _dump({"bogus": [1]}), "[" * 100], ids=["not JSON", "unknown field", "deep"]
+)
+@pytest.mark.parametrize(
+    ("method", "path", "role", "expected"),
+    CREDENTIAL_CASES,
+    ids=[f"{m} {p} as {r}" for m, p, r, _ in CREDENTIAL_CASES],
+)
+def test_credentials_are_checked_before_the_body_or_the_query(
+    table: Table,
+    method: str,
+    path: str,
+    role: str | None,
+    expected: tuple[int, str],
+    body: str,
+) -> None:
+    """``POST .../disputes`` without a token was 400 (its body was read first)."""
+    before, games = table.version(), table.game_count()
+    token = role if role in (None, "garbage") else table.token(role)
+    headers = {"Content-Type": JSON, **bearer(token)}
+    url = path.format(game=f"/api/games/{table.gid}")
+    response = table.client.open(url, method=method, data=body, headers=headers)
+    assert_error(response, *expected)
+    assert response.status_code != 401 or response.headers["WWW-Authenticate"] == "Bearer"
+    assert (table.version(), table.game_count()) == (before, games)
