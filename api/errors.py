@@ -259,10 +259,46 @@ class ErrorSchema(ma.Schema):
     error = ma.fields.Nested(ErrorDetailSchema, required=True)
 
 
+#: The error responses an operation documents (``ApiBlueprint.errors``): what each status
+#: means here, with the codes it carries. Registered as ``components/responses/Error<status>``.
+ERROR_RESPONSES = {
+    400: "a malformed request: request/invalid_json, request/invalid_encoding, "
+    "request/too_deep, request/invalid_body (+fields: which field, as the schema or "
+    "api.inputs found it), request/... of the rules' argument checks (+fields), "
+    "import/not_an_export",
+    401: "no token, or a token that is not valid here: auth/missing_token, "
+    "auth/invalid_token, auth/malformed_header (with WWW-Authenticate: Bearer)",
+    403: "a valid token that may not do this: auth/forbidden, auth/wrong_seat, "
+    "auth/judge_only, auth/forbidden_view",
+    404: "no such game, version, turn or dispute: game/not_found, game/version_not_found "
+    "(+current_version), game/turn_not_found, dispute/not_found",
+    406: "no format this export offers is acceptable: request/not_acceptable",
+    409: "the game is not at expected_version, or an import is here already: "
+    "game/version_conflict (+current_version), game/already_exists",
+    413: "the body is larger than the server takes: request/too_large",
+    422: "refused: rule/... (+rule, the docs/rules.md section), command/... (impossible), "
+    "import/... (+version, reason), request/idempotency_key_reused",
+}
+
+
+def error_response(status: int) -> str:
+    """The name of the documented error response for ``status`` (:data:`ERROR_RESPONSES`)."""
+    return f"Error{status}"
+
+
 class MunchlogApi(Api):
     """flask-smorest's Api, documenting and producing our error shape instead of its own."""
 
     ERROR_SCHEMA = ErrorSchema
+
+    def init_app(self, app: Flask, *, spec_kwargs: Any = None) -> None:
+        """flask-smorest's, plus one response component per :data:`ERROR_RESPONSES` entry."""
+        super().init_app(app, spec_kwargs=spec_kwargs)
+        for status, description in ERROR_RESPONSES.items():
+            self.spec.components.response(
+                error_response(status),
+                {"description": description, "content": {"application/json": {"schema": "Error"}}},
+            )
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         return handle_http_exception(error)

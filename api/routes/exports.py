@@ -45,7 +45,7 @@ from api.export_schemas import (
     ExportQuerySchema,
     PlayerHistorySchema,
 )
-from api.routes.games import BEARER, ApiBlueprint, created_body
+from api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint, created_body
 from api.schemas import GameCreatedSchema
 from projections.exports import (
     export_csv,
@@ -144,15 +144,15 @@ FORMAT_RESPONSES = {
         }
         | {"application/json": {"schema": {"type": "object"}}},
     },
-    "406": {"description": "no acceptable media type"},
 }
 
 
 @blp.route("/games/<game_id>/export")
 class GameExport(MethodView):
     @viewer_of_game
+    @blp.errors(400, 401, 404, 406)
     @blp.arguments(ExportQuerySchema, location="query")
-    @blp.doc(security=BEARER, responses=FORMAT_RESPONSES)
+    @blp.doc(security=OPTIONAL_BEARER, responses=FORMAT_RESPONSES)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Export a game as the caller may see it (json, ndjson, csv or text)
 
@@ -180,6 +180,7 @@ class GameExport(MethodView):
 @blp.route("/games/import")
 class GameImport(MethodView):
     @organizer_only
+    @blp.errors(400, 401, 403, 409, 413, 422)
     @blp.response(201, GameCreatedSchema)
     @blp.doc(
         security=BEARER,
@@ -210,7 +211,9 @@ class GameImport(MethodView):
 @blp.route("/players/<player>/games")
 class PlayerGames(MethodView):
     @any_viewer
+    @blp.errors(400, 401)
     @blp.response(200, PlayerHistorySchema)
+    @blp.doc(security=OPTIONAL_BEARER)
     def get(self, player: str) -> dict[str, Any]:
         """A player's match history and totals (public information)
 
@@ -224,6 +227,7 @@ class PlayerGames(MethodView):
 @blp.route("/exports")
 class EventExport(MethodView):
     @organizer_only
+    @blp.errors(400, 401, 403, 406)
     @blp.arguments(EventExportQuerySchema, location="query")
     @blp.doc(security=BEARER, responses=FORMAT_RESPONSES)
     def get(self, query: dict[str, Any]) -> Response:

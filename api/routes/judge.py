@@ -61,7 +61,7 @@ from api.judge_schemas import (
 from api.judging import (
     view_as,
 )
-from api.routes.games import BEARER, ApiBlueprint
+from api.routes.games import ApiBlueprint
 from api.schemas import MAX_VERSION
 from domain.envelope import Record, verify_records
 from domain.judge import Claim
@@ -108,7 +108,7 @@ class Lens:
 
 @blp.route("/games/<game_id>/timeline")
 class Timeline(MethodView):
-    @blp.game_view(TimelineSchema, query=ViewQuerySchema, security=BEARER)
+    @blp.game_view(TimelineSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The whole game in outline: events, turns, Heroes' counters, disputes
 
@@ -134,7 +134,7 @@ class Timeline(MethodView):
 
 @blp.route(f"/games/<game_id>/turns/<int(max={MAX_VERSION}):turn>")
 class Turn(MethodView):
-    @blp.game_view(TurnSchema, query=ViewQuerySchema, security=BEARER)
+    @blp.game_view(TurnSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str, turn: int) -> dict[str, Any]:
         """One turn: its events, the state before and after it, and what changed
 
@@ -159,7 +159,7 @@ class Turn(MethodView):
 
 @blp.route(f"/games/<game_id>/events/<int(max={MAX_VERSION}):version>")
 class EventDetail(MethodView):
-    @blp.game_view(EventDetailSchema, query=ViewQuerySchema, security=BEARER)
+    @blp.game_view(EventDetailSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str, version: int) -> dict[str, Any]:
         """One event with the chain of causes that led to it and what it caused
 
@@ -231,7 +231,7 @@ def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) ->
 
 @blp.route("/games/<game_id>/disputes")
 class Disputes(MethodView):
-    @blp.game_view(DisputeListSchema, security=BEARER)
+    @blp.game_view(DisputeListSchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Every dispute of the game with its ruling (open ones have none yet)"""
         gid = parse_game_id(game_id)
@@ -242,7 +242,7 @@ class Disputes(MethodView):
         body=DisputeCreateSchema,
         status_code=201,
         who=party_of_game("open a dispute"),
-        security=BEARER,
+        errors=[403, 409, 422],
     )
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Call the judge: open a dispute (seat, table or judge token)
@@ -273,7 +273,7 @@ class Ruling(MethodView):
         body=RulingCreateSchema,
         status_code=201,
         who=judge_of_game,
-        security=BEARER,
+        errors=[403, 409, 422],
     )
     def post(self, body: dict[str, Any], game_id: str, dispute_id: str) -> dict[str, Any]:
         """Rule on a dispute (judge token only)
@@ -300,7 +300,7 @@ class Ruling(MethodView):
 
 @blp.route("/games/<game_id>/verify")
 class Verify(MethodView):
-    @blp.game_view(VerifySchema, security=BEARER)
+    @blp.game_view(VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Recompute the hash chain of the stored events (tamper evidence)
 
