@@ -3,6 +3,7 @@ credentials before bodies. Each refusal is a 4xx with its code, and nothing is s
 
 from __future__ import annotations
 
+import copy
 import json
 import uuid
 from dataclasses import dataclass
@@ -10,11 +11,15 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from api import inputs
 from api.demo import demo_spec
 from api.schemas import MAX_VERSION
+from domain.ccg import COMMAND_TYPES
 from domain.ccg.cards import MAX_NUMBER
+from domain.ccg.corrections import JUDGE_EFFECTS
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, post_import, version_of
 
 JSON = "application/json"
@@ -26,6 +31,7 @@ class Table:
 
     client: FlaskClient
     game: dict[str, Any]
+    dispute_id: str = "d1"
 
     @property
     def gid(self) -> str:
@@ -474,3 +480,199 @@ def test_credentials_are_checked_before_the_body_or_the_query(
     assert_error(response, *expected)
     assert response.status_code != 401 or response.headers["WWW-Authenticate"] == "Bearer"
     assert (table.version(), table.game_count()) == (before, games)
+
+
+# ----------------------------------------------------------------------------- property
+
+SURROGATES = st.integers(0xD800, 0xDFFF).map(chr)
+#: Text with anything in it: NUL, lone surrogates, controls, astral characters.
+any_text = st.text(st.characters(codec=None, exclude_categories=()) | SURROGATES, max_size=12)
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    any_text,
+)
+junk = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(any_text, inner, max_size=4),
+    max_leaves=12,
+)
+#: Junk the reader lets through, to reach the schemas, the rules and the store.
+clean_text = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"))
+clean_junk = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 1000)
+    | st.integers(inputs.MIN_INT, inputs.MAX_INT)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | clean_text
+    | st.sampled_from(["A", "B", "end_turn", "take_gold", "2026-11-23T10:00:00"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(clean_text, inner, max_size=3),
+    max_leaves=6,
+)
+#: A value no request may hold anywhere: a string with U+0000 or a lone surrogate (between
+#: characters that cannot pair with it), an integer past 64 bits.
+BAD_CHARS = ["\x00", "\ud800", "\udbff", "\udc00", "\udfff"]
+poison = st.one_of(
+    st.tuples(clean_text, st.sampled_from(BAD_CHARS), clean_text).map("".join),
+    st.integers(2**63, 2**80) | st.integers(-(2**80), -(2**63) - 1),
+)
+
+FIELDS = ["card", "cards", "gold", "amount", "target", "rolls", "first", "damage", "costs"]
+FIELDS += ["face", "to", "from", "player", "level", "side", "corrects", "give_blood", "at"]
+
+
+def commands(types: tuple[str, ...]) -> st.SearchStrategy[dict[str, Any]]:
+    """A command of a known type whose other fields are junk (the rules' argument checks)."""
+    return st.builds(
+        lambda kind, seat, rest: {**rest, "type": kind, "seat": seat},
+        st.sampled_from(types),
+        st.sampled_from(["A", "B"]),
+        st.dictionaries(st.sampled_from(FIELDS), clean_junk, max_size=4),
+    )
+
+
+#: Near-valid bodies of the write endpoints (what a client sends, give or take).
+BODIES: dict[str, Any] = {
+    "/api/games": lambda: demo_spec(seed=0),
+    "{game}/actions": lambda: {"actions": [{"type": "end_turn", "seat": "B"}]},
+    "{game}/disputes": lambda: {"statement": "B lied", "turn": 1},
+    "{game}/disputes/{dispute}/ruling": lambda: {
+        "ruling": "no",
+        "corrections": [{"type": "take_gold", "player": "A", "amount": 1, "corrects": 1}],
+    },
+    "/api/games/import": lambda: {"format": "munchlog-game", "format_version": 1, "events": []},
+}
+#: What the OpenAPI documents for each (tests/api/test_openapi_and_cli.py holds it to that).
+DOCUMENTED = {
+    "/api/games": {201, 400, 401, 403, 413, 422},
+    "{game}/actions": {201, 400, 401, 403, 404, 409, 413, 422},
+    "{game}/disputes": {201, 400, 401, 403, 404, 409, 413, 422},
+    "{game}/disputes/{dispute}/ruling": {201, 400, 401, 403, 404, 409, 413, 422},
+    "/api/games/import": {201, 400, 401, 403, 409, 413, 422},
+}
+ROLES = {
+    "/api/games": "organizer",
+    "{game}/actions": "table",
+    "{game}/disputes": "A",
+    "{game}/disputes/{dispute}/ruling": "judge",
+    "/api/games/import": "organizer",
+}
+
+
+@st.composite
+def planted(draw: st.DrawFn, body: Any, values: st.SearchStrategy[Any]) -> Any:
+    """``body`` with one of ``values`` planted somewhere: replacing a value or a list item,
+    added to a list, or under a new key (a string value may become the key itself)."""
+    body = copy.deepcopy(body)
+    containers: list[Any] = []
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict | list):
+            containers.append(node)
+            for child in node.values() if isinstance(node, dict) else node:
+                collect(child)
+
+    collect(body)
+    node = draw(st.sampled_from(containers))
+    bad = draw(values)
+    replace = bool(node) and draw(st.booleans())
+    if isinstance(node, list):
+        index = draw(st.integers(0, len(node) - 1 if replace else len(node)))
+        node[index : index + replace] = [bad]
+    elif replace:
+        node[draw(st.sampled_from(sorted(node)))] = bad
+    elif isinstance(bad, str) and draw(st.booleans()):  # as a key
+        node[bad] = draw(clean_junk)
+    else:
+        node[draw(clean_text)] = bad
+    return body
+
+
+@st.composite
+def poisoned(draw: st.DrawFn, body: Any) -> Any:
+    """``body`` with a poison planted in it, or the whole body 33 to 200 levels deep."""
+    if draw(st.integers(0, 9)) == 0:
+        return _Deep(draw(st.integers(inputs.MAX_DEPTH + 1, 200)), body)
+    return draw(planted(body, poison))
+
+
+@dataclass
+class _Deep:
+    depth: int
+    body: Any
+
+    def text(self) -> str:
+        return "[" * self.depth + _dump(self.body) + "]" * self.depth
+
+
+def _send(table: Table, path: str, body: Any) -> Any:
+    text = body.text() if isinstance(body, _Deep) else body
+    if not isinstance(text, str | bytes):
+        text = _dump(text)
+    if isinstance(text, str):  # a JSON string body may hold a raw surrogate: not UTF-8 then
+        text = text.encode("utf-8", "surrogatepass")
+    return table.post(path.replace("{dispute}", table.dispute_id), text, ROLES[path])
+
+
+@pytest.fixture
+def disputed(table: Table) -> Table:
+    """The game with an open dispute (a ruling's body is checked before the dispute is found,
+    but with one the junk reaches every layer)."""
+    table.dispute_id = _opened_dispute(table)
+    return table
+
+
+PROPERTY = settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@PROPERTY
+@given(data=st.data())
+def test_a_poisoned_body_is_always_400_and_changes_nothing(disputed: Table, data: Any) -> None:
+    """A NUL, a lone surrogate or a 65-bit integer anywhere in a write's body (value, key or
+    list item), or a body nested too deep, is 400 with a code, and nothing is stored."""
+    table = disputed
+    before, games = table.version(), table.game_count()
+    path = data.draw(st.sampled_from(sorted(BODIES)), label="path")
+    body = data.draw(poisoned(BODIES[path]()), label="body")
+    response = _send(table, path, body)
+    error = assert_error(response, 400, response.get_json()["error"]["code"])
+    assert error["code"] in ("request/invalid_body", "request/too_deep"), error
+    assert (table.version(), table.game_count()) == (before, games)
+
+
+@PROPERTY
+@given(data=st.data())
+def test_junk_into_the_write_endpoints_is_never_a_server_error(disputed: Table, data: Any) -> None:
+    """Any JSON-ish value, any bytes, a near-valid body with junk planted in it: never a 5xx,
+    always a status the OpenAPI lists for the operation, and a 4xx stores nothing."""
+    table = disputed
+    before, games = table.version(), table.game_count()
+    path = data.draw(st.sampled_from(sorted(BODIES)), label="path")
+    rules = st.builds(lambda c: {"actions": c}, st.lists(commands(COMMAND_TYPES), min_size=1))
+    fixes = st.builds(
+        lambda c: {"ruling": "r", "corrections": c}, st.lists(commands(tuple(JUDGE_EFFECTS)))
+    )
+    body = data.draw(
+        st.one_of(
+            junk,
+            st.binary(max_size=64),
+            planted(BODIES[path](), clean_junk),
+            rules if "actions" in path else fixes if "ruling" in path else st.nothing(),
+        ),
+        label="body",
+    )
+    response = _send(table, path, body)
+    event(f"{path}: {response.status_code}")
+    assert response.status_code < 500, response.get_data()
+    assert response.status_code in DOCUMENTED[path], response.get_json()
+    if response.status_code >= 400:
+        assert set(response.get_json()) == {"error"}
+        assert (table.version(), table.game_count()) == (before, games)
