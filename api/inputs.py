@@ -130,15 +130,19 @@ def decode_utf8(data: bytes) -> str:
 def nesting_depth(data: bytes) -> int:
     r"""How deep arrays and objects nest in JSON text (brackets inside strings do not count).
 
-    Escapes out, then everything but brackets and quotes, then what is between quotes: all
-    ``bytes`` methods, then one pass over the brackets.
+    Escapes out, then everything but brackets and quotes, then the strings: all ``bytes``
+    methods, then one pass over the brackets. A string without brackets is two adjacent quotes
+    by then; only when some string holds a bracket is the text cut at every quote.
 
     >>> nesting_depth(rb'{"a": [1, {"b": "[[[[\"]"}], "c\\": []}')
     3
     """
     if b"\\" in data:
         data = _ESCAPE.sub(b"", data)
-    outside = b"".join(data.translate(None, _NOT_STRUCTURE).split(b'"')[::2])
+    kept = data.translate(None, _NOT_STRUCTURE)
+    outside = kept.replace(b'""', b"")
+    if b'"' in outside:  # a bracket inside a string: keep what is between strings
+        outside = b"".join(kept.split(b'"')[::2])
     steps = outside.translate(_DEPTH_STEPS)
     return max(accumulate(map(sub, steps, repeat(1))), default=0)
 

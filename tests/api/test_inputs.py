@@ -113,6 +113,30 @@ def test_the_depth_limit_counts_brackets_not_characters_in_strings() -> None:
     assert inputs.nesting_depth(text) == 3
 
 
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+bracket_text = st.text(st.sampled_from('[]{}"\\ax\u00e9\U0001f409'), max_size=8)
+json_values = st.recursive(
+    st.none() | st.integers() | bracket_text,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(bracket_text, inner, max_size=3),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=json_values, ascii_only=st.booleans())
+def test_the_measured_depth_is_the_depth_of_the_parsed_value(value: Any, ascii_only: bool) -> None:
+    """Strings full of brackets, quotes and backslashes never count, escaped or not."""
+    text = json.dumps(value, ensure_ascii=ascii_only).encode()
+    assert inputs.nesting_depth(text) == _depth(value)
+
+
 # ----------------------------------------------------------------------------- numbers
 
 
