@@ -10,12 +10,16 @@ malformed request (schema, JSON, domain    400     ``request/...``
 a string with U+0000 or a lone surrogate,  400     ``request/invalid_body`` (+``fields``: where)
 a number beyond a 64-bit integer
 (``api.inputs``)
+an integer past its field's range: 2**53   400     ``request/invalid_body`` (schemas),
+- 1 for versions, turns, cursors; 999 for          ``request/invalid_number``,
+card numbers and amounts                           ``request/invalid_card`` (rules) (+``fields``)
 JSON nested deeper than 32                 400     ``request/too_deep``
 a body that is not UTF-8                   400     ``request/invalid_encoding``
-missing / unknown / malformed credentials  401     ``auth/...``
-credentials not allowed to do this         403     ``auth/...``
+missing / unknown / malformed credentials  401     ``auth/...`` (checked before the body)
+credentials not allowed to do this         403     ``auth/...`` (checked before the body)
 unknown game, version, route, dispute      404     ``game/not_found``, ``game/version_not_found``,
-(domain ``NotFound``)                              ``request/not_found``, ``dispute/not_found``
+(domain ``NotFound``; a path version or            ``request/not_found``, ``dispute/not_found``
+turn past 2**53 - 1 matches no route)
 method not allowed                         405     ``request/method_not_allowed``
 stale ``expected_version`` / lost race     409     ``game/version_conflict`` (+``current_version``)
 imported game id already here              409     ``game/already_exists``
