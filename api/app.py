@@ -67,7 +67,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "info": {
                 "description": "Event-sourced game log for the Munchkin CCG. Errors always "
                 'have the shape {"error": {"code", "message", "rule"?, "current_version"?, '
-                '"fields"?}}.'
+                '"fields"?}}; each operation lists the ones it can send. Reads are open to '
+                "anyone (a bearer token, if sent, chooses what the caller may see); writes "
+                "need one. No string may hold U+0000 or a lone surrogate, no JSON nest deeper "
+                "than 32, no integer pass 64 bits (400 request/...)."
             },
             "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
         },

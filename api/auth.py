@@ -123,6 +123,18 @@ def organizer_only(view: F) -> F:
     return cast(F, wrapper)
 
 
+def any_viewer(view: F) -> F:
+    """A route of no game that anyone may call: a token, if sent, must be the organizer's
+    (401 otherwise), checked before anything is parsed."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        current_viewer(None)
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 def viewer_of_game(view: F) -> F:
     """Resolve the game (404) and the viewer (401) before the body is parsed."""
 
@@ -134,16 +146,42 @@ def viewer_of_game(view: F) -> F:
     return cast(F, wrapper)
 
 
-def recorder_of_game(view: F) -> F:
-    """Only a seat, table or judge token of this game may post actions."""
+def party_of_game(action: str) -> Callable[[F], F]:
+    """Only a seat, table or judge token of this game may ``action`` (e.g. "record actions"):
+    404 for no game, 401 without a token or with a token not of this game, 403 for the
+    organizer, all before the body is parsed."""
+
+    def decorator(view: F) -> F:
+        @wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            viewer = current_viewer(parse_game_id(kwargs["game_id"]))
+            if viewer == "spectator":
+                raise Unauthorized(
+                    "auth/missing_token", f"a seat, table or judge token is needed to {action}"
+                )
+            if viewer == "organizer":
+                raise Forbidden("auth/forbidden", f"the {viewer} may not {action}")
+            return view(*args, **kwargs)
+
+        return cast(F, wrapper)
+
+    return decorator
+
+
+recorder_of_game = party_of_game("record actions")
+
+
+def judge_of_game(view: F) -> F:
+    """Only this game's judge token: 404 for no game, 401 without a token or with a token not
+    of this game, 403 for any other of its tokens, all before the body is parsed."""
 
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         viewer = current_viewer(parse_game_id(kwargs["game_id"]))
         if viewer == "spectator":
-            raise Unauthorized("auth/missing_token", "recording needs a seat, table or judge token")
-        if viewer == "organizer":
-            raise Forbidden("auth/forbidden", f"the {viewer} may not record actions")
+            raise Unauthorized("auth/missing_token", "this needs the judge's token")
+        if viewer != "judge":
+            raise Forbidden("auth/judge_only", "only the judge may do this")
         return view(*args, **kwargs)
 
     return cast(F, wrapper)

@@ -7,10 +7,19 @@ raised                                     status  code
 =========================================  ======  =============================================
 malformed request (schema, JSON, domain    400     ``request/...``
 ``InvalidCommand``)
-missing / unknown / malformed credentials  401     ``auth/...``
-credentials not allowed to do this         403     ``auth/...``
+a string with U+0000 or a lone surrogate,  400     ``request/invalid_body`` (+``fields``: where)
+a number beyond a 64-bit integer
+(``api.inputs``)
+an integer past its field's range: 2**53   400     ``request/invalid_body`` (schemas),
+- 1 for versions, turns, cursors; 999 for          ``request/invalid_number``,
+card numbers and amounts                           ``request/invalid_card`` (rules) (+``fields``)
+JSON nested deeper than 32                 400     ``request/too_deep``
+a body that is not UTF-8                   400     ``request/invalid_encoding``
+missing / unknown / malformed credentials  401     ``auth/...`` (checked before the body)
+credentials not allowed to do this         403     ``auth/...`` (checked before the body)
 unknown game, version, route, dispute      404     ``game/not_found``, ``game/version_not_found``,
-(domain ``NotFound``)                              ``request/not_found``, ``dispute/not_found``
+(domain ``NotFound``; a path version or            ``request/not_found``, ``dispute/not_found``
+turn past 2**53 - 1 matches no route)
 method not allowed                         405     ``request/method_not_allowed``
 stale ``expected_version`` / lost race     409     ``game/version_conflict`` (+``current_version``)
 imported game id already here              409     ``game/already_exists``
@@ -31,9 +40,11 @@ from typing import Any
 import marshmallow as ma
 from flask import Flask, Response, jsonify
 from flask_smorest import Api
-from webargs.flaskparser import FlaskParser
+from marshmallow import missing
+from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException
 
+from api import inputs
 from domain.errors import DomainError, InvalidCommand, NotFound
 from projections.exports import ExportFormatError, ImportRejected
 from service.errors import (
@@ -95,6 +106,10 @@ def _respond(status: int, body: dict[str, Any], headers: dict[str, str] | None =
 def handle_api_error(exc: ApiError) -> Response:
     headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
     return _respond(exc.status, error_body(exc.code, exc.message, fields=exc.fields), headers)
+
+
+def handle_invalid_input(exc: inputs.InvalidInput) -> Response:
+    return _respond(400, error_body(exc.code, exc.message, fields=exc.fields))
 
 
 def handle_domain_error(exc: DomainError) -> Response:
@@ -176,6 +191,7 @@ def init_app(app: Flask) -> None:
     """Register the handlers (after flask-smorest's, which they replace)."""
     handlers: list[tuple[type[Exception], Any]] = [
         (ApiError, handle_api_error),
+        (inputs.InvalidInput, handle_invalid_input),
         (DomainError, handle_domain_error),
         (GameNotFoundError, handle_not_found),
         (VersionConflictError, handle_conflict),
@@ -192,9 +208,21 @@ def init_app(app: Flask) -> None:
 
 
 class Parser(FlaskParser):
-    """webargs parser for flask-smorest: validation errors become ``request/invalid_body``."""
+    """webargs parser for flask-smorest: every JSON body is read by :func:`api.inputs.loads`
+    and every query string checked by :func:`api.inputs.check_query` before the schema loads
+    it; validation errors become ``request/invalid_body``."""
 
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req):
+            return missing
+        data = req.get_data(cache=True)
+        return inputs.loads(data) if data else missing
+
+    def load_querystring(self, req: Any, schema: ma.Schema) -> Any:
+        inputs.check_query(req.args.items(multi=True))
+        return super().load_querystring(req, schema)
 
     def handle_error(  # type: ignore[override]
         self,
@@ -235,10 +263,46 @@ class ErrorSchema(ma.Schema):
     error = ma.fields.Nested(ErrorDetailSchema, required=True)
 
 
+#: The error responses an operation documents (``ApiBlueprint.errors``): what each status
+#: means here, with the codes it carries. Registered as ``components/responses/Error<status>``.
+ERROR_RESPONSES = {
+    400: "a malformed request: request/invalid_json, request/invalid_encoding, "
+    "request/too_deep, request/invalid_body (+fields: which field, as the schema or "
+    "api.inputs found it), request/... of the rules' argument checks (+fields), "
+    "import/not_an_export",
+    401: "no token, or a token that is not valid here: auth/missing_token, "
+    "auth/invalid_token, auth/malformed_header (with WWW-Authenticate: Bearer)",
+    403: "a valid token that may not do this: auth/forbidden, auth/wrong_seat, "
+    "auth/judge_only, auth/forbidden_view",
+    404: "no such game, version, turn or dispute: game/not_found, game/version_not_found "
+    "(+current_version), game/turn_not_found, dispute/not_found",
+    406: "no format this export offers is acceptable: request/not_acceptable",
+    409: "the game is not at expected_version, or an import is here already: "
+    "game/version_conflict (+current_version), game/already_exists",
+    413: "the body is larger than the server takes: request/too_large",
+    422: "refused: rule/... (+rule, the docs/rules.md section), command/... (impossible), "
+    "import/... (+version, reason), request/idempotency_key_reused",
+}
+
+
+def error_response(status: int) -> str:
+    """The name of the documented error response for ``status`` (:data:`ERROR_RESPONSES`)."""
+    return f"Error{status}"
+
+
 class MunchlogApi(Api):
     """flask-smorest's Api, documenting and producing our error shape instead of its own."""
 
     ERROR_SCHEMA = ErrorSchema
+
+    def init_app(self, app: Flask, *, spec_kwargs: Any = None) -> None:
+        """flask-smorest's, plus one response component per :data:`ERROR_RESPONSES` entry."""
+        super().init_app(app, spec_kwargs=spec_kwargs)
+        for status, description in ERROR_RESPONSES.items():
+            self.spec.components.response(
+                error_response(status),
+                {"description": description, "content": {"application/json": {"schema": "Error"}}},
+            )
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         return handle_http_exception(error)

@@ -11,7 +11,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.schemas import Strict
+from api.schemas import Strict, up_to_max
 from projections.views import SEAT_NAMES, VIEWERS
 
 PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification")
@@ -33,11 +33,9 @@ class ViewQuerySchema(Strict):
 
 
 class ReplayStateQuerySchema(Strict):
-    at = fields.Integer(
-        validate=validate.Range(min=1), metadata={"description": "a past version to show"}
-    )
+    at = fields.Integer(validate=up_to_max(1), metadata={"description": "a past version to show"})
     turn = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=up_to_max(0),
         metadata={"description": "the state at the END of this turn (0 = setup)"},
     )
     played = fields.Boolean(
@@ -104,10 +102,10 @@ class EventDetailSchema(ma.Schema):
 
 class DisputeCreateSchema(Strict):
     statement = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
-    turn = fields.Integer(validate=validate.Range(min=0))
-    from_version = fields.Integer(validate=validate.Range(min=1))
-    to_version = fields.Integer(validate=validate.Range(min=1))
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+    turn = fields.Integer(validate=up_to_max(0))
+    from_version = fields.Integer(validate=up_to_max(1))
+    to_version = fields.Integer(validate=up_to_max(1))
+    expected_version = fields.Integer(strict=True, validate=up_to_max(0))
 
     @ma.validates_schema
     def _one_range(self, data: dict[str, Any], **_: Any) -> None:
@@ -127,7 +125,7 @@ class RulingCreateSchema(Strict):
     ruling = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
     penalty = fields.Nested(PenaltySchema)
     backup_to = fields.Integer(
-        validate=validate.Range(min=1),
+        validate=up_to_max(1),
         metadata={"description": "undo every event after this version, newest first"},
     )
     corrections = fields.List(
@@ -136,7 +134,7 @@ class RulingCreateSchema(Strict):
         validate=validate.Length(max=MAX_CORRECTIONS),
         metadata={"description": "effect commands forced by the judge, each with `corrects`"},
     )
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+    expected_version = fields.Integer(strict=True, validate=up_to_max(0))
 
 
 class DisputeSchema(ma.Schema):

@@ -19,6 +19,15 @@ MODES = ("strict", "record")
 FORMATS = ("prime", "draft", "casual")
 STATUSES = ("setup", "playing", "finished")
 MAX_ACTIONS = 200
+#: The largest version, turn, cursor or label number a request may name: JSON's largest exact
+#: integer, far beyond any game and inside every store's integers (SQLite's end at 2**63 - 1;
+#: a cursor of 2**63 was an OverflowError there).
+MAX_VERSION = 2**53 - 1
+
+
+def up_to_max(low: int) -> validate.Range:
+    """``validate.Range(low, MAX_VERSION)``: every integer a request names has both bounds."""
+    return validate.Range(min=low, max=MAX_VERSION)
 
 
 class Strict(ma.Schema):
@@ -34,6 +43,8 @@ class LabelField(fields.Field):
             raise ma.ValidationError("a string or a whole number")
         if isinstance(value, str) and len(value) > 120:
             raise ma.ValidationError("at most 120 characters")
+        if isinstance(value, int) and not -MAX_VERSION <= value <= MAX_VERSION:
+            raise ma.ValidationError(f"a whole number from {-MAX_VERSION} to {MAX_VERSION}")
         return value
 
 
@@ -152,7 +163,7 @@ def is_iso_time(value: str) -> bool:
 class ActionBatchSchema(Strict):
     expected_version = fields.Integer(
         strict=True,
-        validate=validate.Range(min=0),
+        validate=up_to_max(0),
         metadata={"description": "409 game/version_conflict unless the game is at this version"},
     )
     actions = fields.List(
@@ -169,8 +180,8 @@ class ActionBatchSchema(Strict):
         about as much as deciding the action. This accepts only the plainest shape (a JSON
         object with ``actions``, a list of 1..MAX_ACTIONS objects whose ``type`` and ``seat``
         are strings of the allowed lengths and whose ``at``, if any, is an ISO 8601 string, and
-        an optional non-negative whole ``expected_version``) and returns exactly what ``load`` would (a
-        property test holds it to that). Everything else, including every invalid body, goes
+        an optional whole ``expected_version`` from 0 to ``MAX_VERSION``) and returns exactly
+        what ``load`` would (a property test holds it to that). Everything else, including every invalid body, goes
         to ``load``, which remains the definition and the only source of error messages.
         """
         if type(data) is not dict or not data.keys() <= _BATCH_KEYS:
@@ -193,7 +204,7 @@ class ActionBatchSchema(Strict):
         out: dict[str, Any] = {"actions": loaded}
         if "expected_version" in data:
             version = data["expected_version"]
-            if type(version) is not int or version < 0:
+            if type(version) is not int or not 0 <= version <= MAX_VERSION:
                 return None
             out["expected_version"] = version
         return out
@@ -234,7 +245,7 @@ class GameListQuerySchema(Strict):
     status = fields.String(validate=validate.OneOf(STATUSES))
     event = fields.String(validate=validate.Length(min=1, max=120))
     cursor = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=up_to_max(0),
         metadata={"description": "next_cursor of the previous page; omit for the first page"},
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
@@ -290,7 +301,7 @@ class StateViewSchema(ProgressSchema):
 
 
 class EventsQuerySchema(Strict):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=up_to_max(0))
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
 
 

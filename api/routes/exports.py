@@ -28,7 +28,15 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from werkzeug.exceptions import NotAcceptable
 
-from api.auth import current_viewer, gamelog, organizer_only, parse_game_id, viewer_of_game
+from api import inputs
+from api.auth import (
+    any_viewer,
+    current_viewer,
+    gamelog,
+    organizer_only,
+    parse_game_id,
+    viewer_of_game,
+)
 from api.export_schemas import (
     GAME_FORMATS,
     MEDIA_TYPES,
@@ -37,13 +45,14 @@ from api.export_schemas import (
     ExportQuerySchema,
     PlayerHistorySchema,
 )
-from api.routes.games import BEARER, ApiBlueprint, created_body
+from api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint, created_body
 from api.schemas import GameCreatedSchema
 from projections.exports import (
     export_csv,
     export_json_text,
     export_ndjson,
     export_transcript,
+    parse_export,
 )
 from service.games import utc_now
 from service.histories import MatchHistory
@@ -135,15 +144,15 @@ FORMAT_RESPONSES = {
         }
         | {"application/json": {"schema": {"type": "object"}}},
     },
-    "406": {"description": "no acceptable media type"},
 }
 
 
 @blp.route("/games/<game_id>/export")
 class GameExport(MethodView):
     @viewer_of_game
+    @blp.errors(400, 401, 404, 406)
     @blp.arguments(ExportQuerySchema, location="query")
-    @blp.doc(security=BEARER, responses=FORMAT_RESPONSES)
+    @blp.doc(security=OPTIONAL_BEARER, responses=FORMAT_RESPONSES)
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Export a game as the caller may see it (json, ndjson, csv or text)
 
@@ -171,6 +180,7 @@ class GameExport(MethodView):
 @blp.route("/games/import")
 class GameImport(MethodView):
     @organizer_only
+    @blp.errors(400, 401, 403, 409, 413, 422)
     @blp.response(201, GameCreatedSchema)
     @blp.doc(
         security=BEARER,
@@ -194,12 +204,16 @@ class GameImport(MethodView):
         """
         limit = current_app.config.get("MUNCHLOG_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES
         request.max_content_length = int(limit)
-        return created_body(gamelog().import_export(request.get_data(cache=False)))
+        text = inputs.decode_utf8(request.get_data(cache=False))
+        return created_body(gamelog().import_export(parse_export(text, loads=inputs.loads)))
 
 
 @blp.route("/players/<player>/games")
 class PlayerGames(MethodView):
+    @any_viewer
+    @blp.errors(400, 401)
     @blp.response(200, PlayerHistorySchema)
+    @blp.doc(security=OPTIONAL_BEARER)
     def get(self, player: str) -> dict[str, Any]:
         """A player's match history and totals (public information)
 
@@ -207,13 +221,13 @@ class PlayerGames(MethodView):
         date, event labels, hero, opponent, result from the player's side, turns, events and
         length; totals over all of them (averages over finished games), and per hero.
         """
-        current_viewer(None)
-        return history().player(player)
+        return history().player(inputs.check_text(player, "player"))
 
 
 @blp.route("/exports")
 class EventExport(MethodView):
     @organizer_only
+    @blp.errors(400, 401, 403, 406)
     @blp.arguments(EventExportQuerySchema, location="query")
     @blp.doc(security=BEARER, responses=FORMAT_RESPONSES)
     def get(self, query: dict[str, Any]) -> Response:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app, request
 from flask.views import MethodView
@@ -11,6 +12,7 @@ from flask_smorest import Blueprint
 from marshmallow import missing
 
 from api.auth import (
+    any_viewer,
     current_viewer,
     gamelog,
     idempotency_key,
@@ -19,7 +21,7 @@ from api.auth import (
     recorder_of_game,
     viewer_of_game,
 )
-from api.errors import Parser
+from api.errors import Parser, error_response
 from api.judge_schemas import ReplayStateQuerySchema
 from api.judging import replay_state
 from api.schemas import (
@@ -36,6 +38,13 @@ from api.schemas import (
 )
 from projections.views import event_view
 from service.games import StartedGame
+
+#: The OpenAPI ``security`` of an operation that needs a token, and of one anyone may call (a
+#: token, if sent, chooses what the caller sees: the empty requirement means "none").
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+OPTIONAL_BEARER: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class ApiBlueprint(Blueprint):
@@ -95,6 +104,21 @@ class ApiBlueprint(Blueprint):
 
         return decorator
 
+    def errors(self, *statuses: int) -> Callable[[F], F]:
+        """Document the error responses a view can send: ``alt_response(status,
+        "Error<status>")`` for each (``api.errors.ERROR_RESPONSES``, the error schema). Only
+        the document changes: the view is returned as it is, without ``alt_response``'s
+        wrapper, so this costs a request nothing (the actions endpoint is hot)."""
+
+        def decorator(view: F) -> F:
+            documented: Any = view
+            for status in statuses:
+                documented = self.alt_response(status, response=error_response(status))(documented)
+            view._apidoc = documented._apidoc  # type: ignore[attr-defined]
+            return view
+
+        return decorator
+
     def game_view(
         self,
         response_schema: Any,
@@ -102,22 +126,36 @@ class ApiBlueprint(Blueprint):
         query: Any = None,
         body: Any = None,
         status_code: int = 200,
+        who: Callable[[Any], Any] = viewer_of_game,
+        errors: Iterable[int] = (),
         **doc: Any,
     ) -> Any:
-        """The decorators of a view of one game, outermost first: ``viewer_of_game`` (404 for
-        no game, 401 for a bad token, before anything is parsed), ``arguments(query,
-        location="query")`` and/or ``arguments(body)``, ``response(status_code,
-        response_schema)`` and, when given, ``doc(**doc)``."""
+        """The decorators of a view of one game, outermost first: ``who`` (``viewer_of_game``:
+        404 for no game, 401 for a bad token; or a stricter one of ``api.auth``, before
+        anything is parsed), ``arguments(query, location="query")`` and/or
+        ``arguments(body)``, ``response(status_code, response_schema)`` and ``doc(**doc)``.
+
+        The document follows the stack: a read anyone may make (``viewer_of_game``) has an
+        optional bearer token, a stricter ``who`` a required one (unless ``doc`` says
+        ``security``); the errors are 401 and 404, 400 with a query or a body, 413 with a
+        body, and ``errors`` (what the view itself adds: 403, 409, 422).
+        """
+        anyone = who is viewer_of_game
+        doc = {"security": OPTIONAL_BEARER if anyone else BEARER, **doc}
+        statuses = {401, 404, *errors}
+        if query is not None or body is not None:
+            statuses.add(400)
+        if body is not None:
+            statuses.add(413)
 
         def decorator(view: Any) -> Any:
-            if doc:
-                view = self.doc(**doc)(view)
+            view = self.errors(*sorted(statuses))(self.doc(**doc)(view))
             view = self.response(status_code, response_schema)(view)
             if body is not None:
                 view = self.arguments(body)(view)
             if query is not None:
                 view = self.arguments(query, location="query")(view)
-            return viewer_of_game(view)
+            return who(view)
 
         return decorator
 
@@ -128,8 +166,6 @@ blp = ApiBlueprint(
     url_prefix="/api/games",
     description="Record Munchkin CCG games and read them back as each viewer may see them.",
 )
-
-BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
 def created_body(started: StartedGame) -> dict[str, Any]:
@@ -159,6 +195,7 @@ IDEMPOTENCY_HEADER = {
 @blp.route("")
 class Games(MethodView):
     @organizer_only
+    @blp.errors(400, 401, 403, 413, 422)
     @blp.arguments(CreateGameSchema)
     @blp.response(201, GameCreatedSchema)
     @blp.doc(security=BEARER)
@@ -171,8 +208,11 @@ class Games(MethodView):
         """
         return created_body(gamelog().start_game(body))
 
+    @any_viewer
+    @blp.errors(400, 401)
     @blp.arguments(GameListQuerySchema, location="query")
     @blp.response(200, GameListSchema)
+    @blp.doc(security=OPTIONAL_BEARER)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games
 
@@ -181,7 +221,6 @@ class Games(MethodView):
         get the next one; `next_cursor` null means there were no more games. Cursors stay
         valid while games are being created.
         """
-        current_viewer(None)
         games, next_cursor = gamelog().list_games(
             player=query.get("player"),
             status=query.get("status"),
@@ -202,7 +241,7 @@ class GameResource(MethodView):
 
 @blp.route("/<game_id>/state")
 class GameState(MethodView):
-    @blp.game_view(StateViewSchema, query=ReplayStateQuerySchema)
+    @blp.game_view(StateViewSchema, query=ReplayStateQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The table as the caller may see it (now, `?at=<version>` or at the end of `?turn=<n>`)
 
@@ -231,6 +270,7 @@ class GameEvents(MethodView):
 @blp.route("/<game_id>/actions")
 class GameActions(MethodView):
     @recorder_of_game
+    @blp.errors(400, 401, 403, 404, 409, 413, 422)
     @blp.json_endpoint(
         ActionBatchSchema, 201, BatchResultSchema, security=BEARER, parameters=[IDEMPOTENCY_HEADER]
     )

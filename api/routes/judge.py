@@ -11,6 +11,10 @@ Replay (any viewer of the game; ``?as=`` per :func:`api.judging.view_as`):
   the judge events that correct or undo it, its diff and the state after it.
   (``GET /api/games/<id>/state`` takes ``?at=``, ``?turn=``, ``?played=`` and ``?as=`` too.)
 
+A turn or version the game has not reached is 404 ``game/turn_not_found`` /
+``game/version_not_found``; one beyond ``api.schemas.MAX_VERSION`` (2**53 - 1, the path's
+documented maximum) can never exist and matches no route (404 ``request/not_found``).
+
 Disputes and rulings (stored in the game's stream as events with ``seat="judge"``, never
 editing or deleting one):
 
@@ -35,8 +39,14 @@ from uuid import UUID
 
 from flask.views import MethodView
 
-from api.auth import current_viewer, game_seats, gamelog, parse_game_id
-from api.errors import Forbidden, Unauthorized
+from api.auth import (
+    current_viewer,
+    game_seats,
+    gamelog,
+    judge_of_game,
+    parse_game_id,
+    party_of_game,
+)
 from api.judge_schemas import (
     DisputeCreateSchema,
     DisputeListSchema,
@@ -51,7 +61,8 @@ from api.judge_schemas import (
 from api.judging import (
     view_as,
 )
-from api.routes.games import BEARER, ApiBlueprint
+from api.routes.games import ApiBlueprint
+from api.schemas import MAX_VERSION
 from domain.envelope import Record, verify_records
 from domain.judge import Claim
 from projections.replay import diff_view, state_diff
@@ -97,7 +108,7 @@ class Lens:
 
 @blp.route("/games/<game_id>/timeline")
 class Timeline(MethodView):
-    @blp.game_view(TimelineSchema, query=ViewQuerySchema, security=BEARER)
+    @blp.game_view(TimelineSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The whole game in outline: events, turns, Heroes' counters, disputes
 
@@ -121,9 +132,9 @@ class Timeline(MethodView):
         }
 
 
-@blp.route("/games/<game_id>/turns/<int:turn>")
+@blp.route(f"/games/<game_id>/turns/<int(max={MAX_VERSION}):turn>")
 class Turn(MethodView):
-    @blp.game_view(TurnSchema, query=ViewQuerySchema, security=BEARER)
+    @blp.game_view(TurnSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str, turn: int) -> dict[str, Any]:
         """One turn: its events, the state before and after it, and what changed
 
@@ -146,9 +157,9 @@ class Turn(MethodView):
         }
 
 
-@blp.route("/games/<game_id>/events/<int:version>")
+@blp.route(f"/games/<game_id>/events/<int(max={MAX_VERSION}):version>")
 class EventDetail(MethodView):
-    @blp.game_view(EventDetailSchema, query=ViewQuerySchema, security=BEARER)
+    @blp.game_view(EventDetailSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str, version: int) -> dict[str, Any]:
         """One event with the chain of causes that led to it and what it caused
 
@@ -220,13 +231,19 @@ def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) ->
 
 @blp.route("/games/<game_id>/disputes")
 class Disputes(MethodView):
-    @blp.game_view(DisputeListSchema, security=BEARER)
+    @blp.game_view(DisputeListSchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Every dispute of the game with its ruling (open ones have none yet)"""
         gid = parse_game_id(game_id)
         return {"game_id": str(gid), "disputes": disputes_of(gamelog().replays.index(gid).state)}
 
-    @blp.game_view(RecordedSchema, body=DisputeCreateSchema, status_code=201, security=BEARER)
+    @blp.game_view(
+        RecordedSchema,
+        body=DisputeCreateSchema,
+        status_code=201,
+        who=party_of_game("open a dispute"),
+        errors=[403, 409, 422],
+    )
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Call the judge: open a dispute (seat, table or judge token)
 
@@ -236,8 +253,6 @@ class Disputes(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        if viewer == "spectator":
-            raise Unauthorized("auth/missing_token", "a dispute needs a seat, table or judge token")
         claim = Claim(
             raised_by=viewer,
             statement=body["statement"],
@@ -253,7 +268,13 @@ class Disputes(MethodView):
 
 @blp.route("/games/<game_id>/disputes/<dispute_id>/ruling")
 class Ruling(MethodView):
-    @blp.game_view(RecordedSchema, body=RulingCreateSchema, status_code=201, security=BEARER)
+    @blp.game_view(
+        RecordedSchema,
+        body=RulingCreateSchema,
+        status_code=201,
+        who=judge_of_game,
+        errors=[403, 409, 422],
+    )
     def post(self, body: dict[str, Any], game_id: str, dispute_id: str) -> dict[str, Any]:
         """Rule on a dispute (judge token only)
 
@@ -268,10 +289,6 @@ class Ruling(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        if viewer == "spectator":
-            raise Unauthorized("auth/missing_token", "ruling needs the judge's token")
-        if viewer != "judge":
-            raise Forbidden("auth/judge_only", "only the judge may rule on a dispute")
         records = gamelog().rule(
             gid, dispute_id, body, expected_version=body.get("expected_version")
         )
@@ -283,7 +300,7 @@ class Ruling(MethodView):
 
 @blp.route("/games/<game_id>/verify")
 class Verify(MethodView):
-    @blp.game_view(VerifySchema, security=BEARER)
+    @blp.game_view(VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:
         """Recompute the hash chain of the stored events (tamper evidence)
 

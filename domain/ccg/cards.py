@@ -41,6 +41,11 @@ KEYWORDS = (
     "smack",
 )
 NUMBER_FIELDS = ("cost", "rank", "power", "life", "defense")
+#: The largest number a card may print (cost, rank, power, life, defense, a keyword's X) and a
+#: command or a judge's correction may move at once (gold, damage, tokens). The rules bound the
+#: game far below it: levels 1-10, a six-sided die, about 50 tokens on the table (docs/rules.md
+#: A.1, A.2); the bound keeps a typing slip (or 2**70) out of a game's record.
+MAX_NUMBER = 999
 #: Format parameters (docs/rules.md A.6, D.15).
 FORMATS: dict[str, dict[str, int | None]] = {
     "prime": {"deck_size": 40, "max_copies": 3},
@@ -74,10 +79,8 @@ def normalize_card(raw: Mapping[str, Any]) -> CardDef:
     }
     for key in NUMBER_FIELDS:
         value = raw.get(key)
-        if value is not None and (
-            not isinstance(value, int) or isinstance(value, bool) or value < 0
-        ):
-            errors[key] = ["a whole number, 0 or more (docs/rules.md A.1: no negative values)"]
+        if value is not None and not is_card_number(value):
+            errors[key] = [f"a whole number from 0 to {MAX_NUMBER} (docs/rules.md A.1)"]
         card[key] = value
     if not isinstance(card["class"], str):
         errors["class"] = ["a string"]
@@ -86,8 +89,8 @@ def normalize_card(raw: Mapping[str, Any]) -> CardDef:
     if not isinstance(card["text"], str) or len(card["text"]) > 2000:
         errors["text"] = ["a string of at most 2000 characters"]
     for kw, value in card["keywords"].items():
-        if not isinstance(kw, str) or not isinstance(value, (bool, int)) or value is False:
-            errors.setdefault("keywords", []).append(f"{kw}: true or a whole number")
+        if not isinstance(kw, str) or not (value is True or is_card_number(value)):
+            errors.setdefault("keywords", []).append(f"{kw}: true or a whole number 0-{MAX_NUMBER}")
     if (
         ctype in ("hero", "ally", "monster")
         and card["life"] is None
@@ -99,6 +102,15 @@ def normalize_card(raw: Mapping[str, Any]) -> CardDef:
             "request/invalid_card", f"invalid card definition {name!r}", fields=errors
         )
     return card
+
+
+def is_card_number(value: Any) -> bool:
+    """A number a card may print: a whole number from 0 to :data:`MAX_NUMBER`.
+
+    >>> [is_card_number(v) for v in (0, 3, 1000, -1, True, 2.0)]
+    [True, True, False, False, False, False]
+    """
+    return type(value) is int and 0 <= value <= MAX_NUMBER
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from domain.ccg import events as ev
+from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.decision import face_arg
 from domain.ccg.effects import move_destination
 from domain.ccg.state import SEATS, ZONES, push_stack_entry, remove_from_zone
@@ -349,7 +350,7 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> e
             f"unknown correction {kind!r}",
             {"type": [f"one of {', '.join(JUDGE_EFFECTS)}"]},
         )
-    corrects = _int(command, "corrects", lo=1)
+    corrects = _int(command, "corrects", lo=1, hi=None)  # a version: the game's bounds it
     if corrects > int(state.get("version", 0)):
         raise ImpossibleCommand(
             "command/unknown_version", f"there is no event {corrects} to correct yet"
@@ -407,7 +408,7 @@ def _str(command: Mapping[str, Any], key: str) -> str:
     return value
 
 
-def _int(command: Mapping[str, Any], key: str, *, lo: int = 0, hi: int | None = None) -> int:
+def _int(command: Mapping[str, Any], key: str, *, lo: int = 0, hi: int | None = MAX_NUMBER) -> int:
     value = command.get(key)
     if (
         isinstance(value, bool)

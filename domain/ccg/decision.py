@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.ccg import events as ev
+from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.end import check_eliminations
 from domain.ccg.state import SEATS
 from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
@@ -97,12 +98,13 @@ def str_arg(command: Command, key: str) -> str:
 
 
 def int_arg(command: Command, key: str, default: int | None = None, lo: int = 0) -> int:
+    """A command's whole number ``key`` from ``lo`` to :data:`~domain.ccg.cards.MAX_NUMBER`."""
     value = command.get(key, default)
-    if value is None or isinstance(value, bool) or not isinstance(value, int) or value < lo:
+    if type(value) is not int or not lo <= value <= MAX_NUMBER:
         raise InvalidCommand(
             "request/invalid_number",
-            f"'{key}' must be a whole number of at least {lo}",
-            {key: [f"a whole number >= {lo}"]},
+            f"'{key}' must be a whole number from {lo} to {MAX_NUMBER}",
+            {key: [f"a whole number {lo}..{MAX_NUMBER}"]},
         )
     return value
 

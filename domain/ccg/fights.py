@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 from domain.ccg import events as ev
-from domain.ccg.cards import is_monster_like
+from domain.ccg.cards import MAX_NUMBER, is_card_number, is_monster_like
 from domain.ccg.damage import heal_by_life_o_suction, squish_if_dead
 from domain.ccg.decision import Command, Decision, ids_arg, int_arg, require_in, str_arg
 from domain.ccg.state import other
@@ -284,10 +284,12 @@ def decide_allocate(decision: Decision, command: Command) -> None:
     fight = s["fight"]
     decision.check(seat == fight["defender"], "rule/not_defender", "the defender allocates", "D.3")
     alloc = command.get("damage")
-    if not isinstance(alloc, dict) or not all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in alloc.values()
-    ):
-        raise InvalidCommand("request/invalid_allocation", "'damage' maps card ids to amounts")
+    if not isinstance(alloc, dict) or not all(is_card_number(v) for v in alloc.values()):
+        raise InvalidCommand(
+            "request/invalid_allocation",
+            f"'damage' maps card ids to amounts from 0 to {MAX_NUMBER}",
+            {"damage": [f"{{card id: 0..{MAX_NUMBER}}}"]},
+        )
     for key in alloc:
         if key != "hero":
             decision.require(

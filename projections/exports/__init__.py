@@ -3,7 +3,7 @@
 * :mod:`~projections.exports.walk` -- records to a viewer's entries, the header, the visitor
   that every format is (python-chess ``chess.pgn`` style);
 * :mod:`~projections.exports.formats` -- canonical JSON, NDJSON and CSV, and
-  :func:`read_export`;
+  :func:`read_export` (:func:`parse_export` for the text alone);
 * :mod:`~projections.exports.narration` -- events as sentences (:class:`Narrator`);
 * :mod:`~projections.exports.transcript` -- the PGN-like transcript;
 * :mod:`~projections.exports.importing` -- the checks of an import (:func:`import_game`).
@@ -17,6 +17,7 @@ from projections.exports.formats import (
     export_json,
     export_json_text,
     export_ndjson,
+    parse_export,
     read_export,
 )
 from projections.exports.importing import (
@@ -40,6 +41,7 @@ __all__ = [
     "export_transcript",
     "game_result",
     "import_game",
+    "parse_export",
     "read_export",
     "replay_records",
 ]

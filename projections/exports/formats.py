@@ -13,7 +13,8 @@
   header (the object above without ``events``), then one entry per line.
 * :class:`CsvExporter` / :func:`export_csv` -- one row per event for spreadsheets.
 
-:func:`read_export` reads the JSON and NDJSON exports back to a header and records.
+:func:`read_export` reads the JSON and NDJSON exports back to a header and records
+(:func:`parse_export` reads their text).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from domain.envelope import Record, canonical_json
@@ -191,17 +192,7 @@ def read_export(source: str | bytes | Mapping[str, Any]) -> tuple[dict[str, Any]
     """
     if isinstance(source, bytes):
         source = source.decode("utf-8")
-    if isinstance(source, str):
-        try:
-            parsed: Any = json.loads(source)
-        except json.JSONDecodeError:
-            parsed = None
-        if isinstance(parsed, dict) and "events" in parsed:
-            obj: Mapping[str, Any] = parsed
-        else:
-            obj = _read_ndjson(source)
-    else:
-        obj = source
+    obj = parse_export(source) if isinstance(source, str) else source
     header = {k: v for k, v in obj.items() if k != "events"}
     if header.get("format") != FORMAT:
         raise ExportFormatError(f"not a {FORMAT} export")
@@ -213,13 +204,24 @@ def read_export(source: str | bytes | Mapping[str, Any]) -> tuple[dict[str, Any]
     return header, [record_from_entry(e) for e in events]
 
 
-def _read_ndjson(text: str) -> dict[str, Any]:
+def parse_export(text: str, loads: Callable[[str], Any] = json.loads) -> Mapping[str, Any]:
+    """The JSON of an export's text as one object: the canonical JSON as it is, an NDJSON
+    export's header with its lines as ``events``. Each JSON text is read by ``loads`` (the
+    API passes its checked reader, ``api.inputs.loads``); what is not JSON is
+    :class:`ExportFormatError`.
+    """
+    try:
+        parsed: Any = loads(text)
+    except json.JSONDecodeError:
+        parsed = None
+    if isinstance(parsed, dict) and "events" in parsed:
+        return parsed
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         raise ExportFormatError("empty export")
     try:
-        header = json.loads(lines[0])
-        events = [json.loads(line) for line in lines[1:]]
+        header = loads(lines[0])
+        events = [loads(line) for line in lines[1:]]
     except json.JSONDecodeError as exc:
         raise ExportFormatError(f"bad JSON on a line: {exc.msg}") from None
     if not isinstance(header, dict):

@@ -142,3 +142,75 @@ def test_munchlog_demo_records_a_game_and_prints_tokens(
     assert (tmp_path / "instance" / "munchlog.sqlite").exists()
     assert token_file.read_text().strip() not in out
     assert os.environ["MUNCHLOG_INSTANCE"] == str(tmp_path / "instance")
+
+
+#: Who may call each operation and which errors it can send (issue 12: "the OpenAPI says which
+#: reads are anonymous, lists each operation's errors").
+OPERATIONS = {
+    ("get", "/api/games"): ("anyone", {400, 401}),
+    ("post", "/api/games"): ("token", {400, 401, 403, 413, 422}),
+    ("get", "/api/games/{game_id}"): ("anyone", {401, 404}),
+    ("get", "/api/games/{game_id}/state"): ("anyone", {400, 401, 403, 404}),
+    ("get", "/api/games/{game_id}/events"): ("anyone", {400, 401, 404}),
+    ("post", "/api/games/{game_id}/actions"): ("token", {400, 401, 403, 404, 409, 413, 422}),
+    ("get", "/api/games/{game_id}/timeline"): ("anyone", {400, 401, 403, 404}),
+    ("get", "/api/games/{game_id}/turns/{turn}"): ("anyone", {400, 401, 403, 404}),
+    ("get", "/api/games/{game_id}/events/{version}"): ("anyone", {400, 401, 403, 404}),
+    ("get", "/api/games/{game_id}/disputes"): ("anyone", {401, 404}),
+    ("post", "/api/games/{game_id}/disputes"): ("token", {400, 401, 403, 404, 409, 413, 422}),
+    ("post", "/api/games/{game_id}/disputes/{dispute_id}/ruling"): (
+        "token",
+        {400, 401, 403, 404, 409, 413, 422},
+    ),
+    ("get", "/api/games/{game_id}/verify"): ("anyone", {401, 404}),
+    ("get", "/api/games/{game_id}/export"): ("anyone", {400, 401, 404, 406}),
+    ("post", "/api/games/import"): ("token", {400, 401, 403, 409, 413, 422}),
+    ("get", "/api/players/{player}/games"): ("anyone", {400, 401}),
+    ("get", "/api/exports"): ("token", {400, 401, 403, 406}),
+}
+
+
+def _operations(spec: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (method, path): op
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+        if method in METHODS
+    }
+
+
+def test_every_operation_says_who_may_call_it_and_lists_its_errors(client: FlaskClient) -> None:
+    spec = client.get("/api/openapi.json").get_json()
+    operations = _operations(spec)
+    assert set(operations) == set(OPERATIONS)
+    for key, op in operations.items():
+        who, errors = OPERATIONS[key]
+        if who == "anyone":  # a token is optional: it chooses what the caller sees
+            assert op["security"] == [{}, {"bearerAuth": []}], key
+        else:
+            assert op["security"] == [{"bearerAuth": []}], key
+        documented = {int(s) for s in op["responses"] if s != "default" and int(s) >= 400}
+        assert documented == errors, key
+        for status in errors:
+            response = _resolve(spec, op["responses"][str(status)]["$ref"])
+            schema = response["content"]["application/json"]["schema"]["$ref"]
+            assert schema == "#/components/schemas/Error", (key, status)
+            assert response["description"], (key, status)
+
+
+def test_the_operations_that_need_a_token_are_exactly_those_that_answer_401_without_one(
+    client: FlaskClient,
+) -> None:
+    """The document and the server agree: anonymous reads answer without a token (200 or a
+    404 for what the game lacks), the rest answer 401 before they look at anything else."""
+    game = create_game(client)
+    values = {"game_id": game["game_id"], "turn": "0", "version": "1", "dispute_id": "d1"}
+    spec = client.get("/api/openapi.json").get_json()
+    for (method, path), op in _operations(spec).items():
+        url = re.sub(r"{(\w+)}", lambda m: values.get(m.group(1), "Alice"), path)
+        response = client.open(url, method=method.upper(), json={})
+        if op["security"] == [{"bearerAuth": []}]:
+            assert response.status_code == 401, (method, path)
+            assert response.get_json()["error"]["code"] == "auth/missing_token"
+        else:
+            assert response.status_code in (200, 404), (method, path, response.get_json())

@@ -3,7 +3,7 @@
 ``quick_load`` may decline anything (``None``: the schema's ``load`` then decides and reports
 errors), but whatever it accepts, ``load`` must accept with an equal result. The bodies below
 are drawn near the valid shape on purpose (type/seat lengths around their limits, ``at``,
-booleans and negatives as versions, extra keys, non-objects), where a fast path would go wrong.
+booleans, negatives and versions past ``MAX_VERSION``, extra keys, non-objects), where a fast path would go wrong.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import marshmallow as ma
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from api.schemas import MAX_ACTIONS, ActionBatchSchema
+from api.schemas import MAX_ACTIONS, MAX_VERSION, ActionBatchSchema
 
 SCHEMA = ActionBatchSchema()
 
@@ -77,7 +77,7 @@ def batches(draw: st.DrawFn) -> Any:
     if draw(st.booleans()):
         body["expected_version"] = draw(
             st.one_of(
-                st.sampled_from([-1, 0, 1]),
+                st.sampled_from([-1, 0, 1, MAX_VERSION, MAX_VERSION + 1, 2**63]),
                 st.integers(-3, 10**12),
                 st.booleans(),
                 st.none(),

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from domain import InvalidCommand, RuleViolation, check_deck, normalize_card, sample_catalog
+from domain.ccg.cards import MAX_NUMBER
 from tests.builders import BARD, RS, THIEF, WARRIOR, card_def, class_names, game_spec, prime_deck
 
 
@@ -127,12 +128,22 @@ def test_create_refuses_malformed_specs(change: dict[str, Any], code: str) -> No
         ({"name": "", "type": "ally", "life": 1}, "name"),
         ({"name": "X", "type": "wizard"}, "type"),
         ({"name": "X", "type": "loot", "rank": True}, "rank"),
+        ({"name": "X", "type": "ally", "cost": MAX_NUMBER + 1, "life": 1}, "cost"),
+        ({"name": "X", "type": "ally", "life": 10**300}, "life"),
+        ({"name": "X", "type": "monster", "power": 2**70, "life": 1}, "power"),
+        ({"name": "X", "type": "mischief", "keywords": {"monstrous": 1000}}, "keywords"),
     ],
 )
 def test_invalid_card_definitions_name_the_field(raw: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidCommand) as info:
         normalize_card(raw)
     assert field in info.value.fields
+
+
+def test_card_numbers_run_from_0_to_max_number() -> None:
+    """docs/rules.md A.1 (no negative values); 999 is the house bound (``MAX_NUMBER``)."""
+    card = normalize_card({"name": "X", "type": "ally", "cost": MAX_NUMBER, "life": 0})
+    assert (card["cost"], card["life"]) == (MAX_NUMBER, 0)
 
 
 def test_monstrous_cards_need_no_life() -> None:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from domain import RuleViolation
+from domain import InvalidCommand, RuleViolation
 from domain.ccg import events as ev
+from domain.ccg.cards import MAX_NUMBER
+from domain.ccg.corrections import decide_correction
+from domain.ccg.decision import int_arg
 from tests.builders import (
     RS,
     cmd,
@@ -127,3 +130,21 @@ def test_unzapping_and_cost_changes_are_effects_of_a_resolving_ability() -> None
     s, events = play(s, cmd("unzap", "A", source=hero(s, "A"), card=hero(s, "B")))
     assert types(events) == ["CardUnzapped"]
     assert s["cards"][hero(s, "B")]["zapped"] is False
+
+
+@pytest.mark.parametrize("amount", [-1, MAX_NUMBER + 1, 2**70, True, 1.0, "3"])
+def test_a_commands_numbers_are_whole_and_at_most_max_number(amount: object) -> None:
+    with pytest.raises(InvalidCommand) as info:
+        int_arg({"gold": amount}, "gold")
+    assert info.value.fields == {"gold": [f"a whole number 0..{MAX_NUMBER}"]}
+    assert int_arg({"gold": MAX_NUMBER}, "gold") == MAX_NUMBER
+
+
+@pytest.mark.parametrize("amount", [0, MAX_NUMBER + 1, 2**70])
+def test_a_judges_correction_moves_1_to_max_number_at_once(amount: int) -> None:
+    state = {"version": 9, "cards": {}, "seats": {"A": {"hero": "c1"}}}
+    command = {"type": "take_gold", "player": "A", "amount": amount, "corrects": 7}
+    with pytest.raises(InvalidCommand) as info:
+        decide_correction(state, command)
+    assert info.value.fields == {"amount": [f"1..{MAX_NUMBER}"]}
+    assert decide_correction(state, {**command, "amount": MAX_NUMBER}).amount == MAX_NUMBER
