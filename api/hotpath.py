@@ -7,8 +7,9 @@ is WSGI middleware in front of the Flask app that serves the everyday request di
 the same functions the Flask route calls, in the same order:
 
 1. the game's access record and the bearer token's role (``GameLog.access``, ``role_for``);
-2. the body: ``json.loads`` and ``ActionBatchSchema.quick_load`` (the schema's own fast path,
-   held to ``load`` by a property test);
+2. the body: ``api.inputs.loads`` (the one reader of every JSON body: UTF-8, depth, numbers,
+   strings) and ``ActionBatchSchema.quick_load`` (the schema's own fast path, held to ``load``
+   by a property test);
 3. ``GameLog.record``;
 4. the 201 response, encoded by the app's JSON provider as Flask would.
 
@@ -26,7 +27,6 @@ Flask route byte for byte.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from io import BytesIO
@@ -35,6 +35,7 @@ from uuid import UUID
 
 from flask import Flask
 
+from api import inputs
 from api.schemas import ActionBatchSchema
 from domain.game import token_hash
 from service.games import GameLog
@@ -58,6 +59,10 @@ class RecordHotPath:
         self.log: GameLog = app.extensions["munchlog"]
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
         self.served = 0  #: requests served here (the rest went to Flask), for tests and benches
+        provider: Any = app.json
+        #: the provider's compact output (out of debug mode), which the hot path writes itself
+        self.compact = provider.compact is True or (provider.compact is None and not app.debug)
+        self.mimetype = str(getattr(provider, "mimetype", "application/json"))
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         match = _PATH.fullmatch(environ.get("PATH_INFO", ""))
@@ -85,8 +90,8 @@ class RecordHotPath:
             if role is None or role in _NOT_RECORDERS:
                 return self.inner(environ, start_response)
             try:
-                body = ActionBatchSchema.quick_load(json.loads(raw))
-            except ValueError:  # not JSON (or not UTF-8): Flask's parser says why
+                body = ActionBatchSchema.quick_load(inputs.loads(raw))
+            except (ValueError, inputs.InvalidInput):  # Flask's parser says what is wrong
                 body = None
             if body is None:
                 return self.inner(environ, start_response)
@@ -99,9 +104,17 @@ class RecordHotPath:
         except Exception as exc:  # nothing was stored: the app's handlers answer it
             return self._error(environ, start_response, exc)
         self.served += 1
-        response: Any = self.app.json.response(outcome.response)
-        response.status_code = 201
-        return response(environ, start_response)
+        if not self.compact:
+            response: Any = self.app.json.response(outcome.response)
+            response.status_code = 201
+            return response(environ, start_response)
+        # What the app's JSON provider's ``response`` makes, without the Response object.
+        data = f"{self.app.json.dumps(outcome.response, separators=(',', ':'))}\n".encode()
+        start_response(
+            "201 CREATED",
+            [("Content-Type", self.mimetype), ("Content-Length", str(len(data)))],
+        )
+        return [data]
 
     def _error(
         self, environ: dict[str, Any], start_response: StartResponse, exc: Exception
