@@ -208,10 +208,17 @@ class EventStore(Application):
 
     # ------------------------------------------------------------------ reading
 
-    def load(self, aggregate_id: UUID, version: int | None = None) -> Any | None:
+    def load(
+        self,
+        aggregate_id: UUID,
+        version: int | None = None,
+        *,
+        of_game: tuple[UUID, str] | None = None,
+    ) -> Any | None:
         """An aggregate other than a game (its access, summary, an idempotency record) at
         ``version``, rebuilt from its events; ``None`` when there is no such aggregate. Games
-        are loaded with :meth:`load_game`."""
+        are loaded with :meth:`load_game`. ``of_game`` is ``(game id, what record)``: if one of
+        the aggregate's rows does not decode, :class:`DamagedRecords` names that game."""
         try:
             if version is None:
                 found: Any = self.repository.get(
@@ -221,7 +228,28 @@ class EventStore(Application):
                 found = self.repository.get(aggregate_id, version=version)
         except AggregateNotFoundError:
             return None
+        except Exception as exc:
+            raise self._undecodable(aggregate_id, exc, of_game) from exc
         return found.detached() if version is None and isinstance(found, Game) else found
+
+    def _undecodable(
+        self, aggregate_id: UUID, failure: Exception, of_game: tuple[UUID, str] | None
+    ) -> Exception:
+        """:class:`DamagedRecords` for the first of the aggregate's rows that does not decode,
+        or ``failure`` itself when they all do."""
+        for row in self.recorder.select_events(aggregate_id):
+            try:
+                self.mapper.to_domain_event(row)
+            except Exception as exc:
+                problem: Problem = {
+                    "version": int(row.originator_version),
+                    "reason": "undecodable",
+                    "detail": f"its stored state does not decode ({type(exc).__name__})",
+                }
+                game_id, record = of_game or (aggregate_id, "stored")
+                log.warning("game %s: its %s record is damaged: %s", game_id, record, problem)
+                return DamagedRecords(game_id, [problem], record=record)
+        return failure
 
     def load_game(self, game_id: UUID, version: int | None = None) -> Game | None:
         """The game (at ``version``), folded only from events this process has verified;

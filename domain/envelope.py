@@ -140,20 +140,24 @@ class DamagedRecords(Exception):
     """A game's stored records are damaged: a row does not decode, a version is missing, or
     the hash chain does not verify. ``version`` and ``reason`` are the first problem's
     (:class:`Problem`); ``problems`` lists every one found (may be just the first, when the
-    reader stopped there). The API answers it with ``storage/damaged``."""
+    reader stopped there). ``record`` names a stored record of the game other than its events
+    (``"access"``, ``"summary"``, ...) when that is what is damaged. The API answers it with
+    ``storage/damaged``."""
 
     code = "storage/damaged"
 
-    def __init__(self, game_id: object, problems: list[Problem]) -> None:
+    def __init__(self, game_id: object, problems: list[Problem], *, record: str = "") -> None:
         first = problems[0]
         self.game_id = game_id
         self.version = first["version"]
         self.reason = first["reason"]
         self.problems = problems
-        self.message = (
-            f"game {game_id} is damaged in storage at event {self.version} ({self.reason}); "
-            "GET /api/games/<id>/verify lists every problem"
-        )
+        self.record = record
+        if record:
+            where = f"its {record} record (version {self.version}, {self.reason})"
+        else:
+            where = f"event {self.version} ({self.reason}); GET /api/games/<id>/verify lists every problem"
+        self.message = f"game {game_id} is damaged in storage at {where}"
         super().__init__(self.message)
 
 

@@ -31,7 +31,7 @@ from uuid import UUID, uuid4
 
 from adapters.eventstore import EventStore, RecordConflictError
 from domain.ccg.cards import Catalog, normalize_card, sample_catalog
-from domain.envelope import Record, canonical_json, verify_records
+from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
 from domain.fold import State, apply_record, initial_state
 from domain.game import (
@@ -254,7 +254,9 @@ class GameLog(EventStore):
         raise VersionConflictError(self.current_version(game_id))
 
     def _replay(self, game_id: UUID, key: str, fingerprint: str) -> BatchOutcome | None:
-        record: Any = self.load(IdempotencyRecord.id_for(game_id, key))
+        record: Any = self.load(
+            IdempotencyRecord.id_for(game_id, key), of_game=(game_id, "idempotency")
+        )
         if not isinstance(record, IdempotencyRecord) or record.game_id != game_id:
             return None
         if record.fingerprint != fingerprint:
@@ -311,7 +313,7 @@ class GameLog(EventStore):
         cached = self._access_cache.get(game_id)
         if cached is not None:  # token hashes never change once issued
             return cached
-        access: Any = self.load(GameAccess.id_for(game_id))
+        access: Any = self.load(GameAccess.id_for(game_id), of_game=(game_id, "access"))
         if not isinstance(access, GameAccess) or access.game_id != game_id:
             raise GameNotFoundError(game_id)
         if len(self._access_cache) >= ACCESS_CACHE_SIZE:
@@ -365,7 +367,7 @@ class GameLog(EventStore):
 
     def summary(self, game_id: UUID) -> dict[str, Any]:
         """The game's list entry (status, players, labels ...) plus its current version."""
-        summary: Any = self.load(GameSummary.id_for(game_id))
+        summary: Any = self.load(GameSummary.id_for(game_id), of_game=(game_id, "summary"))
         if not isinstance(summary, GameSummary):
             raise GameNotFoundError(game_id)
         return {**summary.as_dict(), "version": self.current_version(game_id)}
@@ -397,7 +399,10 @@ class GameLog(EventStore):
             for notification in page:
                 position = notification.id
                 scanned += 1
-                summary: Any = self.load(notification.originator_id)
+                try:
+                    summary: Any = self.load(notification.originator_id)
+                except DamagedRecords:
+                    continue  # logged; its game's own routes answer storage/damaged
                 if not isinstance(summary, GameSummary):
                     continue
                 if status and summary.status != status:
@@ -490,7 +495,7 @@ class GameLog(EventStore):
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
-                summary: Any = self.load(GameSummary.id_for(game_id))
+                summary: Any = self.load(GameSummary.id_for(game_id), of_game=(game_id, "summary"))
                 if summary.follow(game, at=received_at):
                     objs.append(summary)
             try:

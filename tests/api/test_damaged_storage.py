@@ -33,6 +33,7 @@ from flask.testing import FlaskClient
 from api.cli import main
 from api.demo import DemoResult, FlaskTransport, record_demo_game
 from domain import event_from_dict, find_ruleset
+from domain.game import GameAccess, GameSummary
 from projections.exports import export_json_text, import_game
 from service.games import GameLog
 from service.histories import MatchHistory
@@ -183,7 +184,7 @@ def damaged(response: Any, version: int, reason: str) -> None:
     error = response.get_json()["error"]
     assert error["code"] == "storage/damaged", error
     assert (error["version"], error["reason"]) == (version, reason), error
-    assert "/verify" in error["message"]
+    assert "/verify" in error["message"] or "record" in error["message"]
 
 
 def a_legal_action(app: Flask, game: DemoResult) -> dict[str, Any]:
@@ -333,6 +334,25 @@ def test_a_process_verifies_the_events_other_processes_wrote_before_folding_them
     assert version > before["version"]
     edit(store, game.game_id, version)  # an event process one has not folded yet
     damaged(call(first, game, "/state"), version, "hash_mismatch")
+
+
+@pytest.mark.parametrize("record", ["summary", "access"])
+def test_a_damaged_summary_or_access_record_takes_only_its_game_offline(
+    make_app: Callable[[], Flask], store: Store, record: str
+) -> None:
+    app = make_app()
+    game, other = demo(app, seed=6, actions=5), demo(app, seed=7, actions=5)
+    gid = uuid.UUID(game.game_id)
+    row = GameSummary.id_for(gid) if record == "summary" else GameAccess.id_for(gid)
+    store.set(str(row), 1, "state", b"garbage")
+
+    client = make_app().test_client()
+    listed = [g["game_id"] for g in client.get("/api/games").get_json()["games"]]
+    assert listed == ([other.game_id] if record == "summary" else [game.game_id, other.game_id])
+    response = call(client, game, "/state" if record == "access" else "")
+    damaged(response, 1, "undecodable")
+    assert f"its {record} record" in response.get_json()["error"]["message"]
+    assert call(client, other, "").status_code == 200
 
 
 # ---------------------------------------------------------------------------- snapshots
