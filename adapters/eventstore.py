@@ -13,6 +13,12 @@ Storage is configuration (eventsourcing's ``PERSISTENCE_MODULE``, ``SQLITE_DBNAM
   decides on a detached copy of the cached game and puts the saved copy back (:meth:`cached`,
   :meth:`keep`).
 * :meth:`read_records` reads a game's stored envelopes with one ``json.loads`` each.
+* **A damaged row is data, not a crash** (docs/DESIGN.md "Damaged storage"): every reader of a
+  game's rows decodes them one at a time and names a row that does not decode, a missing
+  version or a broken link (:class:`~domain.envelope.DamagedRecords`); a process folds only
+  events whose hash chain it has verified (:meth:`load_game`, :meth:`ensure_sound`); a
+  snapshot that does not decode or does not continue into its events is skipped with a warning
+  and the game is folded from its events.
 
 The service (:mod:`service.games`) subclasses :class:`EventStore`; nothing above it imports
 eventsourcing's persistence.
@@ -21,8 +27,11 @@ eventsourcing's persistence.
 from __future__ import annotations
 
 import json
+import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, suppress
 from typing import Any, cast
 from uuid import UUID
 
@@ -37,15 +46,30 @@ from eventsourcing.utils import get_topic
 
 from adapters.pg_writer import PostgresGroupCommit
 from adapters.sqlite_writer import GroupCommit, writer_lock_for, writing
-from domain.envelope import Record, record_from
-from domain.game import Game, stored_record
+from domain.envelope import (
+    UNREADABLE,
+    DamagedRecords,
+    Problem,
+    Record,
+    chain_hash,
+    record_from,
+    unreadable,
+    verify_records,
+)
+from domain.game import Game, GameAccess, stored_record
 
-__all__ = ["AggregateNotFoundError", "EventStore", "RecordConflictError"]
+__all__ = ["AggregateNotFoundError", "DamagedRecords", "EventStore", "RecordConflictError"]
+
+log = logging.getLogger(__name__)
 
 #: A game is snapshotted whenever a save takes its version past a multiple of this.
 SNAPSHOT_INTERVAL = 100
 #: Topics of a game's stored events (``Game.Opened`` first, then ``Game.Recorded``).
 GAME_TOPICS = (get_topic(Game.Opened), get_topic(Game.Recorded))
+#: Topic of a game's snapshots (the aggregate's class).
+GAME_TOPIC = get_topic(Game)
+#: Games whose stored hash chain this process has verified (:meth:`EventStore.ensure_sound`).
+SOUND_GAMES = 20_000
 
 
 class EventStore(Application):
@@ -68,6 +92,10 @@ class EventStore(Application):
             self._group_commit = GroupCommit(self._writer_lock, self.recorder)
         elif self.env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
             self._group_commit = PostgresGroupCommit(self.recorder)
+        self._sound: OrderedDict[UUID, None] = OrderedDict()
+        self._damaged: OrderedDict[UUID, None] = OrderedDict()  # warned about (logging only)
+        self._sound_lock = threading.Lock()
+        self._bad_snapshots: set[tuple[UUID, int]] = set()
 
     def close(self) -> None:
         if self._group_commit is not None:
@@ -184,9 +212,17 @@ class EventStore(Application):
 
     # ------------------------------------------------------------------ reading
 
-    def load(self, aggregate_id: UUID, version: int | None = None) -> Any | None:
-        """The aggregate (at ``version``), rebuilt from its latest snapshot and events; a game
-        is detached from the cache. ``None`` when there is no such aggregate."""
+    def load(
+        self,
+        aggregate_id: UUID,
+        version: int | None = None,
+        *,
+        of_game: tuple[UUID, str] | None = None,
+    ) -> Any | None:
+        """An aggregate other than a game (its access, summary, an idempotency record) at
+        ``version``, rebuilt from its events; ``None`` when there is no such aggregate. Games
+        are loaded with :meth:`load_game`. ``of_game`` is ``(game id, what record)``: if one of
+        the aggregate's rows does not decode, :class:`DamagedRecords` names that game."""
         try:
             if version is None:
                 found: Any = self.repository.get(
@@ -196,62 +232,357 @@ class EventStore(Application):
                 found = self.repository.get(aggregate_id, version=version)
         except AggregateNotFoundError:
             return None
+        except Exception as exc:
+            raise self._undecodable(aggregate_id, exc, of_game) from exc
         return found.detached() if version is None and isinstance(found, Game) else found
 
+    def _undecodable(
+        self, aggregate_id: UUID, failure: Exception, of_game: tuple[UUID, str] | None
+    ) -> Exception:
+        """:class:`DamagedRecords` for the first of the aggregate's rows that does not decode,
+        or ``failure`` itself when they all do."""
+        for row in self.recorder.select_events(aggregate_id):
+            try:
+                self.mapper.to_domain_event(row)
+            except Exception as exc:
+                problem: Problem = {
+                    "version": int(row.originator_version),
+                    "reason": "undecodable",
+                    "detail": f"its stored state does not decode ({type(exc).__name__})",
+                }
+                game_id, record = of_game or (aggregate_id, "stored")
+                log.warning("game %s: its %s record is damaged: %s", game_id, record, problem)
+                return DamagedRecords(game_id, [problem], record=record)
+        return failure
+
+    def load_game(self, game_id: UUID, version: int | None = None) -> Game | None:
+        """The game (at ``version``), folded only from events this process has verified;
+        ``None`` when there is no such game, :class:`DamagedRecords` when its stored events are
+        damaged. The current game is detached from this process's cache.
+
+        Where the hash chain is checked, so that it costs little on the hot path:
+
+        * a game this process has in its cache is fast-forwarded with the events other
+          processes wrote since: each one's hash is recomputed and linked to the cached head
+          (a few µs per event, once per process and event);
+        * otherwise the whole stored chain is verified first, unless this process already did
+          (:meth:`ensure_sound`: once per process and game), then the game is folded from its
+          latest usable snapshot (:meth:`_snapshot_for`) and the events after it, each hash
+          recomputed and linked again (for a past ``version``, linked only);
+        * a game whose chain does not verify is never cached, so each request reads it again:
+          a row restored from a backup is served at once, without a restart.
+
+        So a row damaged in the store is noticed by a process when it next reads the game's rows
+        or loads the game from the store (a first load, a cache miss, a restart), or answers
+        ``GET /verify`` for it (:meth:`forget`); a process that folded the game before the
+        damage keeps the verified copy it had (and so records nothing based on the damage).
+        """
+        if version is None:
+            cached = self._fast_forward(game_id)
+            if cached is not None:
+                return cached.detached()
+        if not self.ensure_sound(game_id):
+            return None
+        game = self._fold_game(game_id, version)
+        if game is None or version is not None:
+            return game
+        self.keep(game)
+        return game.detached()
+
+    def _fast_forward(self, game_id: UUID) -> Game | None:
+        """The cached game with the events written since folded in (``None`` if not cached).
+        If anything goes wrong the cached copy is dropped: the caller then folds the game from
+        the store, which names any damage."""
+        cache = self.repository.cache
+        if cache is None:
+            return None
+        try:
+            cache.get(game_id)
+        except KeyError:
+            return None
+        try:
+            found: Any = self.repository.get(
+                game_id, deepcopy_from_cache=False, projector_func=_forward
+            )
+        except Exception:
+            self.forget(game_id)
+            return None
+        return found if isinstance(found, Game) else None
+
+    def _fold_game(self, game_id: UUID, version: int | None) -> Game | None:
+        """The game (at ``version``) from its latest usable snapshot and the events after it;
+        if folding from the snapshot fails but folding the events alone does not, the snapshot
+        is damaged: a warning, and it is not used again by this process."""
+        snapshot = self._snapshot_for(game_id, version)
+        failure: Exception | None = None
+        if snapshot is not None:
+            try:
+                return self._fold_rows(game_id, snapshot, version)
+            except Exception as exc:
+                failure = exc
+        try:
+            game = self._fold_rows(game_id, None, version)
+        except Exception as exc:
+            raise self._damage(game_id, exc) from exc
+        if snapshot is not None:
+            self._bad_snapshots.add((game_id, snapshot.originator_version))
+            log.warning(
+                "game %s: the snapshot at version %s does not continue into its events (%s); "
+                "folded the events instead",
+                game_id,
+                snapshot.originator_version,
+                failure,
+            )
+        return game
+
+    def _fold_rows(self, game_id: UUID, snapshot: Any | None, version: int | None) -> Game | None:
+        """Fold the stored events after ``snapshot`` (or all of them) up to ``version``, each
+        checked by :func:`_check_next` (for a past version, the links only: its rows were
+        verified with the game's chain, and a replay should not pay for it again); the event at
+        the snapshot's version must have the hash the snapshot ends with."""
+        start = 0 if snapshot is None else int(snapshot.originator_version)
+        rows = self.recorder.select_events(game_id, gt=start - 1 if start else None, lte=version)
+        game: Any = None
+        if snapshot is not None:
+            head = self._record_of(rows[0]).get("hash") if rows else None
+            if not rows or rows[0].originator_version != start:
+                raise _Broken(start, "the snapshot's event is not stored")
+            if head != snapshot.state.get("head_hash"):
+                raise _Broken(start, "the snapshot's head is not its event's hash")
+            game, rows = snapshot.mutate(None), rows[1:]
+        for row in rows:
+            event: Any = self.mapper.to_domain_event(row)
+            if game is None:
+                if not isinstance(event, Game.Opened):
+                    raise _Broken(row.originator_version, "a game starts with Game.Opened")
+                game = event.mutate(None)
+                continue
+            _check_next(game, event, hashes=version is None)
+            game = event.mutate(game)
+        return cast(Game | None, game)
+
+    def _snapshot_for(self, game_id: UUID, version: int | None) -> Any | None:
+        """The game's latest snapshot at or before ``version``, if it decodes and looks like a
+        game's state at its version; a damaged one is skipped with a warning (the game is then
+        folded from its events)."""
+        if self.snapshots is None:
+            return None
+        rows = self.snapshots.recorder.select_events(game_id, desc=True, limit=1, lte=version)
+        if not rows:
+            return None
+        at = int(rows[0].originator_version)
+        if (game_id, at) in self._bad_snapshots:
+            return None
+        why = None
+        try:
+            snapshot: Any = self.snapshots.mapper.to_domain_event(rows[0])
+            why = _snapshot_problem(snapshot)
+        except Exception as exc:
+            why = f"it does not decode ({type(exc).__name__})"
+        if why is None:
+            return snapshot
+        self._bad_snapshots.add((game_id, at))
+        log.warning(
+            "game %s: the snapshot at version %s is damaged (%s); folding the events",
+            game_id,
+            at,
+            why,
+        )
+        return None
+
+    def stored_snapshots(self, game_id: UUID) -> list[tuple[int, dict[str, Any] | None, str]]:
+        """Every stored snapshot of a game, oldest first, read one by one: ``(version, state,
+        "")``, or ``(version, None, why)`` when it does not decode or is not a game's state
+        (``state`` is the game's domain state and ``head_hash``, as the aggregate had them)."""
+        if self.snapshots is None:
+            return []
+        out: list[tuple[int, dict[str, Any] | None, str]] = []
+        for row in self.snapshots.recorder.select_events(game_id):
+            version = int(row.originator_version)
+            try:
+                snapshot: Any = self.snapshots.mapper.to_domain_event(row)
+                why = _snapshot_problem(snapshot)
+            except Exception as exc:
+                snapshot, why = None, f"it does not decode ({type(exc).__name__})"
+            out.append((version, None if why else dict(snapshot.state), why or ""))
+        return out
+
+    def distrust_snapshot(self, game_id: UUID, version: int) -> None:
+        """Fold this game without its snapshot at ``version`` from now on (in this process)."""
+        self._bad_snapshots.add((game_id, version))
+        self.forget(game_id)
+
+    # ------------------------------------------------------------------ verified games
+
+    def ensure_sound(self, game_id: UUID, records: Sequence[Record] | None = None) -> bool:
+        """Check once per process that the game's stored hash chain verifies: ``False`` if there
+        is no such game, :class:`DamagedRecords` if it does not verify. ``records`` are all the
+        game's records when the caller has just read them (else they are read here).
+
+        A verified game is remembered (:data:`SOUND_GAMES` of them); a damaged one is not, so
+        it is checked again on every read until its rows are restored."""
+        with self._sound_lock:
+            if game_id in self._sound:
+                self._sound.move_to_end(game_id)
+                return True
+        found = records if records is not None else self.stored_game_records(game_id)
+        if found is None:
+            return False
+        report = verify_records(found)
+        if not report["ok"]:
+            raise self.damaged(game_id, report["problems"])
+        self.trust(game_id)
+        return True
+
+    def trust(self, game_id: UUID) -> None:
+        """Remember that this process has verified (or written) the game's whole chain."""
+        with self._sound_lock:
+            self._sound[game_id] = None
+            self._sound.move_to_end(game_id)
+            while len(self._sound) > SOUND_GAMES:
+                self._sound.popitem(last=False)
+
+    def forget(self, game_id: UUID) -> None:
+        """Drop this process's cached copy of the game and its verification: the next read
+        verifies its stored chain again."""
+        with self._sound_lock:
+            self._sound.pop(game_id, None)
+        cache = self.repository.cache
+        if cache is not None:
+            with suppress(KeyError):
+                cache.get(game_id, evict=True)
+
+    def damaged(self, game_id: UUID, problems: list[Problem]) -> DamagedRecords:
+        """The error for a game whose stored events have ``problems``; this process forgets the
+        game (:meth:`forget`)."""
+        self.forget(game_id)
+        with self._sound_lock:
+            first = game_id not in self._damaged
+            self._damaged[game_id] = None
+            while len(self._damaged) > SOUND_GAMES:
+                self._damaged.popitem(last=False)
+        # once per game and process at WARNING: a damaged game is checked on every request
+        log.log(
+            logging.WARNING if first else logging.DEBUG,
+            "game %s is damaged in storage (GET /verify names every problem): %s",
+            game_id,
+            problems[:5],
+        )
+        return DamagedRecords(game_id, problems)
+
+    def _damage(self, game_id: UUID, failure: Exception) -> Exception:
+        """What to raise after reading or folding a game failed with ``failure``: the
+        :class:`DamagedRecords` naming every problem of its stored chain, or ``failure`` itself
+        when the chain verifies (then it is not the data's fault)."""
+        records = self.stored_game_records(game_id) or []
+        report = verify_records(records)
+        if report["ok"]:
+            return failure
+        return self.damaged(game_id, report["problems"])
+
+    # ------------------------------------------------------------------ reading records
+
     def last_game_version(self, game_id: UUID) -> int | None:
-        """The game's version, read from the store without rebuilding the game."""
+        """The game's version, read from the store without rebuilding the game (also when its
+        last row is damaged: its version is still the game's)."""
         last = self.recorder.select_events(game_id, desc=True, limit=1)
-        if not last or last[0].topic not in GAME_TOPICS:
+        if not last:
+            return None
+        if last[0].topic not in GAME_TOPICS and not self._has_access(game_id):
             return None
         return int(last[0].originator_version)
 
-    def game_records(
-        self, game_id: UUID, *, after: int = 0, limit: int | None = None
-    ) -> list[Record]:
-        """Stored events with version > ``after`` (at most ``limit``), as plain records."""
-        events = self.events.get(game_id, gt=after or None, limit=limit)
-        return [stored_record(e) for e in events if isinstance(e, Game.Opened | Game.Recorded)]
+    def _has_access(self, game_id: UUID) -> bool:
+        """Whether a game has this id (its access record is stored), whatever its rows hold."""
+        return bool(self.recorder.select_events(GameAccess.id_for(game_id), limit=1))
 
-    def read_records(self, game_id: UUID) -> list[Record] | None:
-        """Every stored record of a game, faster than :meth:`game_records` (``None`` if none).
+    def _is_game(self, rows: Sequence[Any], game_id: UUID) -> bool:
+        return bool(rows) and (rows[0].topic in GAME_TOPICS or self._has_access(game_id))
 
-        With the default store settings (eventsourcing's JSON transcoder, no cipher, no
-        compression) a game event's stored state *is* its envelope as JSON, so ``json.loads``
-        gives exactly what the mapper would, without building event objects. Any other
-        setting, or an event stored with a ``class_version`` (to be upcast), goes through the
-        mapper.
-        """
-        stored = self.recorder.select_events(game_id)
-        if not stored or stored[0].topic != GAME_TOPICS[0]:
-            return None
+    @property
+    def _plain(self) -> bool:
+        """Whether a stored game event's state is its envelope as plain JSON (eventsourcing's
+        JSON transcoder, no cipher, no compression): then ``json.loads`` reads it."""
         mapper = self.mapper
-        plain = (
+        return (
             mapper.cipher is None
             and mapper.compressor is None
             and type(mapper.transcoder) is JSONTranscoder
         )
+
+    def _record_of(self, row: Any, plain: bool | None = None) -> Record:
+        """The record a stored row holds, or :func:`~domain.envelope.unreadable` saying why not.
+
+        With the default store settings (:attr:`_plain`) a game event's stored state *is* its
+        envelope as JSON, so ``json.loads`` gives exactly what the mapper would, without
+        building event objects; any other setting, or an event stored with a
+        ``class_version`` (to be upcast), goes through the mapper."""
+        version = int(row.originator_version)
+        if row.topic not in GAME_TOPICS:
+            return unreadable(version, "its topic is not a game event's")
+        try:
+            if self._plain if plain is None else plain:
+                state = json.loads(row.state)
+                if isinstance(state, dict) and "class_version" not in state:
+                    return record_from(version, state)
+            return stored_record(cast(Any, self.mapper.to_domain_event(row)))
+        except Exception as exc:
+            return unreadable(version, f"its stored state does not decode ({type(exc).__name__})")
+
+    def stored_game_records(self, game_id: UUID) -> list[Record] | None:
+        """Every stored row of a game, read one by one: its record, or an
+        :func:`~domain.envelope.unreadable` one where a row does not decode (``None`` if there
+        is no such game). What ``GET /verify`` checks."""
+        rows = self.recorder.select_events(game_id)
+        if not self._is_game(rows, game_id):
+            return None
+        plain = self._plain
+        return [self._record_of(row, plain) for row in rows]
+
+    def _read(self, game_id: UUID, rows: Sequence[Any], after: int) -> list[Record]:
+        """The records of ``rows`` (versions ``after + 1``, ...), or :class:`DamagedRecords`
+        when one does not decode, a version is missing or a record does not follow the one
+        before it (cheap checks; the error then names every problem of the stored chain)."""
+        plain = self._plain
         out: list[Record] = []
-        for item in stored:
-            if item.topic not in GAME_TOPICS:
-                continue
-            state = json.loads(item.state) if plain else None
-            if state is None or "class_version" in state:
-                out.append(stored_record(cast(Any, mapper.to_domain_event(item))))
-                continue
-            out.append(record_from(item.originator_version, state))
+        expected, link = after + 1, None
+        for row in rows:
+            record = self._record_of(row, plain)
+            if (
+                UNREADABLE in record
+                or record["version"] != expected
+                or (link is not None and record["prev_hash"] != link)
+            ):
+                raise self._damage(game_id, _Broken(expected, "a stored row"))
+            out.append(record)
+            expected, link = expected + 1, record["hash"]
         return out
+
+    def game_records(
+        self, game_id: UUID, *, after: int = 0, limit: int | None = None
+    ) -> list[Record]:
+        """Stored events with version > ``after`` (at most ``limit``), as plain records
+        (:class:`DamagedRecords` if one of them is damaged)."""
+        rows = self.recorder.select_events(game_id, gt=after or None, limit=limit)
+        return self._read(game_id, rows, after)
+
+    def read_records(self, game_id: UUID) -> list[Record] | None:
+        """Every stored record of a game, read fast (``None`` if there is no such game,
+        :class:`DamagedRecords` if one of them is damaged)."""
+        rows = self.recorder.select_events(game_id)
+        if not self._is_game(rows, game_id):
+            return None
+        return self._read(game_id, rows, 0)
 
     def records_since(self, after: int, limit: int) -> list[tuple[int, str, Record]]:
         """``(notification id, game id, record)`` of the game events committed after
-        notification ``after`` (at most ``limit``), in commit order."""
+        notification ``after`` (at most ``limit``), in commit order; a row that does not decode
+        gives an :func:`~domain.envelope.unreadable` record (for the projection to skip)."""
         notes = self.recorder.select_notifications(
             after, limit, topics=list(GAME_TOPICS), inclusive_of_start=False
         )
-        out: list[tuple[int, str, Record]] = []
-        for note in notes:
-            event: Any = self.mapper.to_domain_event(note)
-            out.append((note.id, str(event.originator_id), stored_record(event)))
-        return out
+        plain = self._plain
+        return [(note.id, str(note.originator_id), self._record_of(note, plain)) for note in notes]
 
     def notifications_of(self, topic_class: type, after: int, limit: int) -> list[Any]:
         """Notifications of one stored event class after ``after``, in commit order."""
@@ -263,6 +594,54 @@ class EventStore(Application):
 
     def max_notification_id(self) -> int:
         return int(self.recorder.max_notification_id() or 0)
+
+
+class _Broken(Exception):
+    """A stored event that does not continue the game being folded (the caller then names
+    the damage from the whole stored chain)."""
+
+    def __init__(self, version: int, why: str) -> None:
+        super().__init__(f"event {version}: {why}")
+
+
+class _Cold(Exception):
+    """The game left the cache between the look-up and the fast-forward."""
+
+
+def _check_next(game: Game, event: Any, *, hashes: bool = True) -> None:
+    """``event`` is the game's next stored event: a ``Game.Recorded`` that follows the game's
+    head hash and (with ``hashes``) whose fields give its own hash (eventsourcing checks the
+    version)."""
+    if not isinstance(event, Game.Recorded):
+        raise _Broken(event.originator_version, "not a recorded game event")
+    if event.prev_hash != game.head_hash:
+        raise _Broken(event.originator_version, "it does not follow the game's head")
+    if hashes and chain_hash(stored_record(event), event.prev_hash) != event.hash:
+        raise _Broken(event.originator_version, "its fields do not give its hash")
+
+
+def _snapshot_problem(snapshot: Any) -> str | None:
+    """Why a decoded snapshot is not a game's state at its version, or None."""
+    state = snapshot.state
+    if snapshot.topic != GAME_TOPIC or not isinstance(state, dict):
+        return "it is not a game's snapshot"
+    inner = state.get("state")
+    if not isinstance(inner, dict) or inner.get("version") != snapshot.originator_version:
+        return "its state is not at its version"
+    if not isinstance(state.get("head_hash"), str):
+        return "it has no head hash"
+    return None
+
+
+def _forward(aggregate: Any, events: Iterable[Any]) -> Any:
+    """Fast-forward a cached game (eventsourcing's projector): each event checked by
+    :func:`_check_next` before it is folded."""
+    if aggregate is None:
+        raise _Cold()
+    for event in events:
+        _check_next(aggregate, event)
+        aggregate = event.mutate(aggregate)
+    return aggregate
 
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:

@@ -27,6 +27,13 @@ function of *n*, so what was read is still exact when the position has not moved
 
 The tracking key is :data:`TRACKING_NAME` (not the application's name): SQLite's tracking table
 is always called ``tracking``, so every tracking recorder in one file shares it.
+
+A game the projection cannot fold (a stored event that does not decode, a missing version, an
+event the fold refuses) is *skipped*: its row is deleted and a line in ``history_skipped``
+(:class:`Skipped`: the game, the version, the reason, its event label if known) says so, in the
+same transaction as the rows and the tracking row; the game's later events are skipped too.
+:meth:`HistoryRecorder.skipped` lists them (``munchlog rebuild-projections`` prints them, the
+event export names them); a rebuild after the rows are restored folds the game again.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from eventsourcing.persistence import Tracking, TrackingRecorder
 from eventsourcing.popo import POPOFactory, POPOTrackingRecorder
@@ -47,6 +54,19 @@ if TYPE_CHECKING:
 #: The tracking row's key (``application_name`` column). The ``-2`` is the projection's layout:
 #: a new layout gets a new key, so its rows are rebuilt from the whole log on first use.
 TRACKING_NAME = "GameLog/history-2"
+
+
+class Skipped(TypedDict):
+    """A game the projection left out: where (``version``, the notification ``seq``) and why
+    (``reason``, as ``GET /verify`` names it, and ``detail``); ``event`` is its event label
+    when the projection knew it."""
+
+    game_id: str
+    version: int
+    reason: str
+    detail: str
+    seq: int
+    event: str | None
 
 
 def tracking_at(position: int) -> Tracking:
@@ -67,12 +87,24 @@ class HistoryRecorder(TrackingRecorder, ABC):
 
     @abstractmethod
     def commit(
-        self, expected: int, rows: Mapping[str, tuple[int, HistoryRow]], tracking: Tracking
+        self,
+        expected: int,
+        rows: Mapping[str, tuple[int, HistoryRow]],
+        tracking: Tracking,
+        skipped: Iterable[Skipped] = (),
     ) -> bool:
-        """Upsert ``{game_id: (seq, row)}`` and move the position to ``tracking``, atomically,
-        if the position is still ``expected``; ``False`` (nothing written) otherwise. ``seq``
-        (the notification id of the game's first event) orders the games; it is kept from the
+        """Upsert ``{game_id: (seq, row)}``, record the ``skipped`` games (deleting their rows;
+        a game's first skip is kept) and move the position to ``tracking``, atomically, if the
+        position is still ``expected``; ``False`` (nothing written) otherwise. ``seq`` (the
+        notification id of the game's first event) orders the games; it is kept from the
         first write."""
+
+    @abstractmethod
+    def skipped(
+        self, game_ids: Iterable[str] | None = None, *, event: str | None = None
+    ) -> list[Skipped]:
+        """The games left out (:class:`Skipped`), in the order they were met: all, those of
+        ``game_ids`` or those with this event label."""
 
     @abstractmethod
     def select(self, *, player: str | None = None, event: str | None = None) -> list[HistoryRow]:
@@ -82,6 +114,17 @@ class HistoryRecorder(TrackingRecorder, ABC):
     @abstractmethod
     def reset(self) -> None:
         """Delete every row and put the position back to 0, atomically."""
+
+
+def _skipped(row: Any) -> Skipped:
+    return {
+        "game_id": str(row["game_id"]),
+        "version": int(row["version"]),
+        "reason": str(row["reason"]),
+        "detail": str(row["detail"]),
+        "seq": int(row["seq"]),
+        "event": None if row["event"] is None else str(row["event"]),
+    }
 
 
 def _players(row: Mapping[str, Any]) -> list[str]:
@@ -98,6 +141,7 @@ class _SqlHistory(HistoryRecorder):
     mark = "?"
     rows_table = "history_rows"
     players_table = "history_players"
+    skipped_table = "history_skipped"
     tracking_table = "tracking"
     datastore: Any
 
@@ -110,6 +154,9 @@ class _SqlHistory(HistoryRecorder):
             f"CREATE TABLE IF NOT EXISTS {self.players_table} (game_id TEXT NOT NULL, "
             "player TEXT NOT NULL, PRIMARY KEY (game_id, player))",
             f"CREATE INDEX IF NOT EXISTS history_players_player ON {self.players_table} (player)",
+            f"CREATE TABLE IF NOT EXISTS {self.skipped_table} (game_id TEXT PRIMARY KEY, "
+            "version BIGINT NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL, "
+            "seq BIGINT NOT NULL, event TEXT)",
             # the first layout (player_a/player_b columns) is a projection: dropped, rebuilt
             f"DROP TABLE IF EXISTS {self.rows_table.replace('history_rows', 'history_games')}",
         ]
@@ -136,27 +183,46 @@ class _SqlHistory(HistoryRecorder):
         return out
 
     def commit(
-        self, expected: int, rows: Mapping[str, tuple[int, HistoryRow]], tracking: Tracking
+        self,
+        expected: int,
+        rows: Mapping[str, tuple[int, HistoryRow]],
+        tracking: Tracking,
+        skipped: Iterable[Skipped] = (),
     ) -> bool:
         m = self.mark
+        skips = list(skipped)
         with self.datastore.transaction(commit=True) as c:
             if self._locked_position(c) != expected:
                 return False  # nothing was written
-            c.executemany(
-                f"INSERT INTO {self.rows_table} VALUES ({m}, {m}, {m}, {m}, {m}) "
-                "ON CONFLICT (game_id) DO UPDATE SET created_at = excluded.created_at, "
-                "event = excluded.event, row = excluded.row",
-                [
-                    (
-                        gid,
-                        seq,
-                        str(row["created_at"]),
-                        row["labels"].get("event"),
-                        json.dumps(row, sort_keys=True, separators=(",", ":")),
+            if skips:
+                c.executemany(
+                    f"INSERT INTO {self.skipped_table} VALUES ({m}, {m}, {m}, {m}, {m}, {m}) "
+                    "ON CONFLICT (game_id) DO NOTHING",
+                    [
+                        (k["game_id"], k["version"], k["reason"], k["detail"], k["seq"], k["event"])
+                        for k in skips
+                    ],
+                )
+                for table in (self.rows_table, self.players_table):
+                    c.executemany(
+                        f"DELETE FROM {table} WHERE game_id = {m}", [(k["game_id"],) for k in skips]
                     )
-                    for gid, (seq, row) in rows.items()
-                ],
-            )
+            if rows:
+                c.executemany(
+                    f"INSERT INTO {self.rows_table} VALUES ({m}, {m}, {m}, {m}, {m}) "
+                    "ON CONFLICT (game_id) DO UPDATE SET created_at = excluded.created_at, "
+                    "event = excluded.event, row = excluded.row",
+                    [
+                        (
+                            gid,
+                            seq,
+                            str(row["created_at"]),
+                            row["labels"].get("event"),
+                            json.dumps(row, sort_keys=True, separators=(",", ":")),
+                        )
+                        for gid, (seq, row) in rows.items()
+                    ],
+                )
             players = [(gid, p) for gid, (_, row) in rows.items() for p in _players(row)]
             if players:
                 c.executemany(
@@ -182,11 +248,28 @@ class _SqlHistory(HistoryRecorder):
             c.execute(sql + " ORDER BY seq", params)
             return [json.loads(r["row"]) for r in c.fetchall()]
 
+    def skipped(
+        self, game_ids: Iterable[str] | None = None, *, event: str | None = None
+    ) -> list[Skipped]:
+        sql, params = f"SELECT * FROM {self.skipped_table}", []
+        if game_ids is not None:
+            params = list(game_ids)
+            if not params:
+                return []
+            sql += f" WHERE game_id IN ({','.join([self.mark] * len(params))})"
+        elif event is not None:
+            sql += f" WHERE event = {self.mark}"
+            params.append(event)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(sql + " ORDER BY seq", params)
+            return [_skipped(r) for r in c.fetchall()]
+
     def reset(self) -> None:
         with self.datastore.transaction(commit=True) as c:
             self._locked_position(c)
             c.execute(f"DELETE FROM {self.rows_table}")
             c.execute(f"DELETE FROM {self.players_table}")
+            c.execute(f"DELETE FROM {self.skipped_table}")
             c.execute(
                 f"UPDATE {self.tracking_table} SET notification_id = 0 "
                 f"WHERE application_name = {self.mark}",
@@ -245,6 +328,7 @@ def _postgres_recorder_class() -> type[HistoryRecorder]:
             schema = self.datastore.schema
             self.rows_table = _quoted(schema, "history_rows")
             self.players_table = _quoted(schema, "history_players")
+            self.skipped_table = _quoted(schema, "history_skipped")
             self.tracking_table = _quoted(schema, self.tracking_table_name)
             self.sql_create_statements.extend(
                 Composed([SQL(sql)]) for sql in self.create_statements()
@@ -280,6 +364,7 @@ class POPOHistoryRecorder(POPOTrackingRecorder, HistoryRecorder):
     def __init__(self) -> None:
         super().__init__()
         self._rows: dict[str, tuple[int, HistoryRow]] = {}
+        self._skipped: dict[str, Skipped] = {}
 
     def position(self) -> int:
         return self.max_tracking_id(TRACKING_NAME) or 0
@@ -289,15 +374,34 @@ class POPOHistoryRecorder(POPOTrackingRecorder, HistoryRecorder):
             return {g: self._rows[g][1] for g in game_ids if g in self._rows}
 
     def commit(
-        self, expected: int, rows: Mapping[str, tuple[int, HistoryRow]], tracking: Tracking
+        self,
+        expected: int,
+        rows: Mapping[str, tuple[int, HistoryRow]],
+        tracking: Tracking,
+        skipped: Iterable[Skipped] = (),
     ) -> bool:
         with self._database_lock:
             if (self._max_tracking_ids[TRACKING_NAME] or 0) != expected:
                 return False
             for gid, (seq, row) in rows.items():
                 self._rows[gid] = (self._rows[gid][0] if gid in self._rows else seq, row)
+            for skip in skipped:
+                self._skipped.setdefault(skip["game_id"], skip)
+                self._rows.pop(skip["game_id"], None)
             self._insert_tracking(tracking)
         return True
+
+    def skipped(
+        self, game_ids: Iterable[str] | None = None, *, event: str | None = None
+    ) -> list[Skipped]:
+        with self._database_lock:
+            found = sorted(self._skipped.values(), key=lambda k: k["seq"])
+        if game_ids is not None:
+            wanted = set(game_ids)
+            return [k for k in found if k["game_id"] in wanted]
+        if event is not None:
+            return [k for k in found if k["event"] == event]
+        return found
 
     def select(self, *, player: str | None = None, event: str | None = None) -> list[HistoryRow]:
         with self._database_lock:
@@ -316,6 +420,7 @@ class POPOHistoryRecorder(POPOTrackingRecorder, HistoryRecorder):
     def reset(self) -> None:
         with self._database_lock:
             self._rows.clear()
+            self._skipped.clear()
             self._max_tracking_ids[TRACKING_NAME] = 0
 
 

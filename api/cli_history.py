@@ -5,17 +5,22 @@
     One game: ``json`` (default), ``ndjson``, ``csv`` or ``text``; several games: ``ndjson``
     (a header line starts each game) or ``text`` (transcripts one after another). The operator
     has the database, so the default viewer is ``judge`` (complete, importable exports);
-    ``--as organizer`` gives the public view.
+    ``--as organizer`` gives the public view. A game whose stored events are damaged is left
+    out and named on stderr and at the end of the file (as ``GET /api/exports`` does); the exit
+    code is then 1.
 ``munchlog import FILE``
     Verify (hash chain, every event replayed) and store a complete export as a new game under
     its own id; prints the id and the new tokens. Exit code 1 if refused.
-``munchlog verify FILE``
-    Check an export offline: prints ``{"ok", "checked", "first_broken", "head"}`` as JSON
-    (``first_broken`` is ``{"version", "reason"}`` for the chain or the rules); exit code 0/1.
+``munchlog verify FILE`` / ``munchlog verify --game ID [--db URL]``
+    Check an export offline, or a stored game (every row read on its own, its snapshots too, as
+    ``GET /api/games/<id>/verify`` does): prints ``{"ok", "checked", "first_broken", "head",
+    "problems"}`` as JSON (``first_broken`` is ``{"version", "reason"}`` for the chain or the
+    rules; ``problems`` lists every problem of the chain); exit code 0/1.
 ``munchlog rebuild-projections``
-    Drop the match-history projection and fold the whole notification log again.
+    Drop the match-history projection and fold the whole notification log again; games it had
+    to leave out (damaged stored events) are listed on stderr.
 
-Every command but ``verify`` takes ``--db`` (a SQLite path or ``postgresql://`` URL; default
+Every command but ``verify FILE`` takes ``--db`` (a SQLite path or ``postgresql://`` URL; default
 ``$MUNCHLOG_DATABASE_URL``, else ``munchlog.sqlite`` in ``$MUNCHLOG_INSTANCE`` or ``./instance``).
 """
 
@@ -34,7 +39,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from api.app import database_env
-from domain.envelope import verify_records
+from api.routes.exports import omission, omitted_lines
+from domain.envelope import DamagedRecords, Record, verify_records
 from projections.exports import (
     ExportFormatError,
     ImportRejected,
@@ -73,8 +79,10 @@ def add_history_commands(sub: Any) -> None:
     i.add_argument("--db", help="SQLite file path or postgresql:// URL")
     i.set_defaults(func=import_command)
 
-    v = sub.add_parser("verify", help="check an export offline (hash chain and rules)")
-    v.add_argument("file")
+    v = sub.add_parser("verify", help="check an export offline, or a stored game")
+    v.add_argument("file", nargs="?", help="an export (JSON or NDJSON)")
+    v.add_argument("--game", help="a stored game's id instead: check its rows in the store")
+    v.add_argument("--db", help="SQLite file path or postgresql:// URL (with --game)")
     v.set_defaults(func=verify_command)
 
     r = sub.add_parser("rebuild-projections", help="rebuild the match histories from scratch")
@@ -114,6 +122,7 @@ def export_command(args: argparse.Namespace) -> int:
         err.print(f"several games export as {' or '.join(MULTI_GAME_FORMATS)}, not {fmt}")
         return 2
     log = open_log(args.db)
+    omitted: list[dict[str, Any]] = []
     try:
         if args.game:
             try:
@@ -128,26 +137,40 @@ def export_command(args: argparse.Namespace) -> int:
                 found = history.player(args.player)["games"]
             else:
                 found = history.event_games(args.event)
+                omitted += [
+                    omission(k["game_id"], k["version"], k["reason"])
+                    for k in history.skipped(event=args.event)
+                ]
             game_ids = [UUID(row["game_id"]) for row in found]
         out = _open_output(args.output)
+        written = 0
         try:
             with progress_bar(err) as bar:
                 task = bar.add_task("exporting games", total=len(game_ids))
-                for index, gid in enumerate(game_ids):
-                    for chunk in _export(log, gid, fmt, args.viewer, first=index == 0):
-                        out.write(chunk)
+                for gid in game_ids:
+                    try:
+                        records = log.all_records(gid)
+                    except DamagedRecords as exc:
+                        omitted.append(omission(str(gid), exc.version, exc.reason))
+                        err.print(f"left out: {exc.message}")
+                    else:
+                        out.writelines(_export(records, fmt, args.viewer, first=written == 0))
+                        written += 1
                     bar.advance(task)
+            if not args.game:
+                out.writelines(omitted_lines(omitted, fmt))
         finally:
             if out is not sys.stdout:
                 out.close()
-        err.print(f"{len(game_ids)} game(s) written to {args.output}")
-        return 0
+        err.print(f"{written} game(s) written to {args.output}")
+        if omitted:
+            err.print(f"{len(omitted)} game(s) left out: their stored events are damaged")
+        return 1 if omitted else 0
     finally:
         log.close()
 
 
-def _export(log: GameLog, gid: UUID, fmt: str, viewer: str, *, first: bool) -> Iterator[str]:
-    records = log.all_records(gid)
+def _export(records: list[Record], fmt: str, viewer: str, *, first: bool) -> Iterator[str]:
     if fmt == "json":
         yield export_json_text(records, viewer)
     elif fmt == "ndjson":
@@ -199,9 +222,30 @@ def verify_file(path: str) -> dict[str, Any]:
 
 
 def verify_command(args: argparse.Namespace) -> int:
-    report = verify_file(args.file)
+    if (args.file is None) == (args.game is None):
+        print("verify takes an export FILE or --game ID", file=sys.stderr)
+        return 2
+    if args.file is not None:
+        report = verify_file(args.file)
+    else:
+        found = verify_stored(args.game, args.db)
+        if found is None:
+            print(f"no game {args.game}", file=sys.stderr)
+            return 1
+        report = found
     print(json.dumps(report, sort_keys=True))
     return 0 if report["ok"] else 1
+
+
+def verify_stored(game_id: str, db: str | None) -> dict[str, Any] | None:
+    """The ``verify`` report of a stored game (``GameLog.verify_game``), ``None`` if none."""
+    log = open_log(db)
+    try:
+        return log.verify_game(UUID(game_id))
+    except (ValueError, GameNotFoundError):
+        return None
+    finally:
+        log.close()
 
 
 def rebuild_command(args: argparse.Namespace) -> int:
@@ -213,8 +257,14 @@ def rebuild_command(args: argparse.Namespace) -> int:
             update: Callable[[int, int], None] = lambda done, total: bar.update(  # noqa: E731
                 task, completed=done, total=total
             )
-            folded = MatchHistory(log).rebuild(progress=update)
+            history = MatchHistory(log)
+            folded = history.rebuild(progress=update)
         err.print(f"match histories rebuilt: {folded} events folded")
+        skipped = history.skipped()
+        if skipped:
+            err.print(f"{len(skipped)} game(s) left out (their stored events are damaged):")
+        for k in skipped:
+            err.print(f"  game {k['game_id']}: event {k['version']} ({k['reason']}: {k['detail']})")
         return 0
     finally:
         log.close()

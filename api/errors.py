@@ -28,6 +28,7 @@ import refused (chain, rules)              422     ``import/...`` (+``version``,
 body too large (``MAX_CONTENT_LENGTH``)    413     ``request/too_large``
 refused by the rules / impossible          422     ``rule/...`` (+``rule``), ``command/...``
 Idempotency-Key reused for another body    422     ``request/idempotency_key_reused``
+the game's stored rows are damaged         503     ``storage/damaged`` (+``version``, ``reason``)
 anything else                              500     ``server/internal_error``
 =========================================  ======  =============================================
 """
@@ -45,6 +46,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException
 
 from api import inputs
+from domain.envelope import DamagedRecords
 from domain.errors import DomainError, InvalidCommand, NotFound
 from projections.exports import ExportFormatError, ImportRejected
 from service.errors import (
@@ -150,6 +152,13 @@ def handle_import_rejected(exc: ImportRejected) -> Response:
     return _respond(422, error_body(exc.code, exc.message, version=exc.version, reason=exc.reason))
 
 
+def handle_damaged(exc: DamagedRecords) -> Response:
+    """503, not 500: the server works and the request was fine, but this game cannot be served
+    until its rows are restored (docs/DESIGN.md "Damaged storage"); no Retry-After, since
+    waiting does not mend it."""
+    return _respond(503, error_body(exc.code, exc.message, version=exc.version, reason=exc.reason))
+
+
 _HTTP_CODES = {
     400: "request/bad_request",
     401: "auth/unauthorized",
@@ -200,6 +209,7 @@ def init_app(app: Flask) -> None:
         (GameAlreadyExistsError, handle_already_exists),
         (ExportFormatError, handle_not_an_export),
         (ImportRejected, handle_import_rejected),
+        (DamagedRecords, handle_damaged),
         (HTTPException, handle_http_exception),
         (Exception, handle_unexpected),
     ]

@@ -160,9 +160,31 @@ class RecordedSchema(ma.Schema):
     events = fields.List(fields.Dict())
 
 
+class ProblemSchema(ma.Schema):
+    row = fields.String(
+        required=True,
+        metadata={"description": "where: `event` (the game's log) or `snapshot`"},
+    )
+    version = fields.Integer(required=True)
+    reason = fields.String(
+        required=True,
+        metadata={
+            "description": "events: `undecodable`, `version_gap`, `hash_mismatch`, "
+            "`prev_hash_mismatch`, `out_of_order`, `duplicate_version`, `bad_event`; snapshots: "
+            "`undecodable`, `hash_mismatch`, `state_mismatch`"
+        },
+    )
+    detail = fields.String(required=True)
+
+
 class VerifySchema(ma.Schema):
     game_id = fields.String(required=True)
     ok = fields.Boolean(required=True)
     checked = fields.Integer(required=True)
     first_broken = fields.Dict(allow_none=True, metadata={"description": "{version, reason}"})
     head = fields.String(metadata={"description": "last verified hash (judge and table only)"})
+    problems = fields.List(
+        fields.Nested(ProblemSchema),
+        required=True,
+        metadata={"description": "everything found damaged, events first, in version order"},
+    )

@@ -106,6 +106,15 @@ class Broken(TypedDict):
     reason: str
 
 
+class Problem(TypedDict):
+    """One thing wrong with a chain of records: the ``version`` it is at, the ``reason``
+    (:func:`verify_records`) and a ``detail`` safe to show any viewer (it names no content)."""
+
+    version: int
+    reason: str
+    detail: str
+
+
 class Verification(TypedDict):
     """What :func:`verify_records` found (``GET /games/<id>/verify`` answers with it)."""
 
@@ -113,51 +122,198 @@ class Verification(TypedDict):
     checked: int
     first_broken: Broken | None
     head: str
+    problems: list[Problem]
+
+
+#: The key of a stored row that could not be read as a record (:func:`unreadable`).
+UNREADABLE = "unreadable"
+
+
+def unreadable(version: int, why: str) -> Record:
+    """What stands in a list of records for the stored row at ``version`` that does not decode
+    (its state is not JSON, its topic is no game event's ...): :func:`verify_records` reports
+    it as ``undecodable`` with ``why`` as the detail."""
+    return {"version": version, UNREADABLE: why}
+
+
+class DamagedRecords(Exception):
+    """A game's stored records are damaged: a row does not decode, a version is missing, or
+    the hash chain does not verify. ``version`` and ``reason`` are the first problem's
+    (:class:`Problem`); ``problems`` lists every one found (may be just the first, when the
+    reader stopped there). ``record`` names a stored record of the game other than its events
+    (``"access"``, ``"summary"``, ...) when that is what is damaged. The API answers it with
+    ``storage/damaged``."""
+
+    code = "storage/damaged"
+
+    def __init__(self, game_id: object, problems: list[Problem], *, record: str = "") -> None:
+        first = problems[0]
+        self.game_id = game_id
+        self.version = first["version"]
+        self.reason = first["reason"]
+        self.problems = problems
+        self.record = record
+        if record:
+            where = f"its {record} record (version {self.version}, {self.reason})"
+        else:
+            where = f"event {self.version} ({self.reason}); GET /api/games/<id>/verify lists every problem"
+        self.message = f"game {game_id} is damaged in storage at {where}"
+        super().__init__(self.message)
 
 
 def verify_records(records: Iterable[Any], prev_hash: str = GENESIS_HASH) -> Verification:
-    """Recompute the hash chain of a game's records, from version 1 after ``prev_hash``.
+    """Recompute the hash chain of a game's records, from version 1 after ``prev_hash``, and
+    report every problem, not only the first.
 
-    ``checked`` counts the records that verified, ``first_broken`` is ``None`` or ``{"version",
-    "reason"}`` with reason ``version_gap`` (versions must run 1, 2, ...),
-    ``prev_hash_mismatch``, ``hash_mismatch`` or ``bad_event`` (not a record, or an event that
-    does not load), and ``head`` is the last verified hash.
+    ``problems`` lists each as ``{"version", "reason", "detail"}``, in order; the reasons:
 
-    >>> verify_records([])
-    {'ok': True, 'checked': 0, 'first_broken': None, 'head': '0000000000000000000000000000000000000000000000000000000000000000'}
+    * ``undecodable`` -- a stored row that does not decode (:func:`unreadable`);
+    * ``version_gap`` -- versions missing (at the first missing version);
+    * ``prev_hash_mismatch`` -- a record that does not follow the previous record's hash;
+    * ``hash_mismatch`` -- a record whose fields no longer give its hash;
+    * ``out_of_order`` / ``duplicate_version`` -- a record found after a higher version or
+      after its own version; or a record whose fields give its hash under another version
+      (rows moved in a store, where a row's version is its place; ``duplicate_version`` when
+      that version's own row holds the same record);
+    * ``bad_event`` -- not a record, or an event that does not load.
+
+    The check goes on after a problem: each record's hash is recomputed from its own fields and
+    ``prev_hash``, and linked to the previous record's hash, so an edited record is named alone
+    and a missing, unreadable or misplaced one does not hide what follows it.
+
+    ``ok`` is whether there is no problem; ``first_broken`` is the first problem's ``{"version",
+    "reason"}`` (or ``None``); ``checked`` counts the records that verified before it, and
+    ``head`` is the hash of the last of those.
+
+    >>> verify_records([])["ok"], verify_records([])["problems"], verify_records([])["head"][:8]
+    (True, [], '00000000')
     """
-    checked = 0
-    for record in records:
-        expected = checked + 1
-        reason = _broken(record, expected, prev_hash)
-        if reason is not None:
-            version = record.get("version") if isinstance(record, Mapping) else None
-            at = version if isinstance(version, int) else expected
-            broken: Broken = {"version": at, "reason": reason}
-            return {"ok": False, "checked": checked, "first_broken": broken, "head": prev_hash}
-        prev_hash = str(record["hash"])
-        checked += 1
-    return {"ok": True, "checked": checked, "first_broken": None, "head": prev_hash}
+    rows = list(records)
+    places = _Places(rows, prev_hash)
+    problems: list[Problem] = []
+    checked, head, expected = 0, prev_hash, 1
+    link: str | None = prev_hash  # the hash the next record must follow (None: not known)
+    for record in rows:
+        version = record.get("version") if isinstance(record, Mapping) else None
+        if not isinstance(version, int) or isinstance(version, bool):
+            problems.append(_problem(expected, "bad_event", "not a record with a version"))
+            expected, link = expected + 1, None
+            continue
+        if version < expected:
+            reason = "duplicate_version" if version == expected - 1 else "out_of_order"
+            problems.append(_problem(version, reason, f"found after version {expected - 1}"))
+            continue
+        if version > expected:
+            missing = f"{expected}" if version == expected + 1 else f"{expected} to {version - 1}"
+            problems.append(_problem(expected, "version_gap", f"missing: {missing}"))
+            link = None
+        found = _broken(record, link)
+        if found is not None and found[0] in ("hash_mismatch", "prev_hash_mismatch"):
+            found = places.misplaced(record) or found
+        if found is None:
+            if not problems:
+                checked, head = checked + 1, str(record["hash"])
+        else:
+            problems.append(_problem(version, *found))
+        expected, link = version + 1, _next_link(record, found)
+    first: Broken | None = None
+    if problems:
+        first = {"version": problems[0]["version"], "reason": problems[0]["reason"]}
+    return {
+        "ok": not problems,
+        "checked": checked,
+        "first_broken": first,
+        "head": head,
+        "problems": problems,
+    }
 
 
-def _broken(record: Any, version: int, prev_hash: str) -> str | None:
-    """Why ``record`` does not continue the chain at ``version`` after ``prev_hash``, or None."""
-    if not isinstance(record, Mapping) or any(k not in record for k in RECORD_KEYS):
-        return "bad_event"
-    if not isinstance(record["event"], Mapping) or not isinstance(record["visible_to"], Mapping):
-        return "bad_event"
-    if record["version"] != version:
-        return "version_gap"
-    if record["prev_hash"] != prev_hash:
-        return "prev_hash_mismatch"
+def _problem(version: int, reason: str, detail: str = "") -> Problem:
+    return {"version": version, "reason": reason, "detail": detail}
+
+
+def _own_hash(record: Mapping[str, Any]) -> str | None:
+    """The hash ``record``'s fields give after its own ``prev_hash`` (None: not computable)."""
+    if any(k not in record for k in RECORD_KEYS) or not isinstance(record["prev_hash"], str):
+        return None
     try:
-        expected = chain_hash(record, prev_hash)
+        return chain_hash(record, record["prev_hash"])
     except (TypeError, ValueError):
-        return "bad_event"
-    if record["hash"] != expected:
-        return "hash_mismatch"
+        return None
+
+
+def _broken(record: Mapping[str, Any], link: str | None) -> tuple[str, str] | None:
+    """``(reason, detail)`` of what is wrong with ``record`` after a record whose hash is
+    ``link`` (``None``: not known), or None."""
+    if UNREADABLE in record:
+        return "undecodable", str(record[UNREADABLE])
+    missing = [k for k in RECORD_KEYS if k not in record]
+    if missing:
+        return "bad_event", f"no {', '.join(missing)}"
+    if not isinstance(record["event"], Mapping) or not isinstance(record["visible_to"], Mapping):
+        return "bad_event", "event and visible_to must be objects"
+    if link is not None and record["prev_hash"] != link:
+        return "prev_hash_mismatch", "it does not follow the previous record's hash"
+    own = _own_hash(record)
+    if own is None:
+        return "bad_event", "its fields are not JSON"
+    if record["hash"] != own:
+        return "hash_mismatch", "its fields do not give its hash"
     try:
         event_from_dict(dict(record["event"]))
     except (DomainError, TypeError, ValueError, KeyError):
-        return "bad_event"
+        return "bad_event", "its event does not load"
     return None
+
+
+def _next_link(record: Mapping[str, Any], found: tuple[str, str] | None) -> str | None:
+    """The hash the record after ``record`` must follow: its stored hash, unless it has none
+    or is another version's record."""
+    stored = record.get("hash")
+    if not isinstance(stored, str) or UNREADABLE in record:
+        return None
+    if found is not None and found[0] in ("out_of_order", "duplicate_version"):
+        return None
+    return stored
+
+
+class _Places:
+    """Where a record whose hash does not match its place belongs: the version under which its
+    fields give its hash, found from its neighbours' hashes (rows moved or copied)."""
+
+    def __init__(self, rows: list[Any], genesis: str) -> None:
+        self.after: dict[str, int] = {genesis: 1}  # a record's hash -> the version after it
+        self.before: dict[str, int] = {}  # a record's prev_hash -> the version before it
+        self.rows: dict[int, Mapping[str, Any]] = {}
+        for row in rows:
+            if not isinstance(row, Mapping) or not isinstance(row.get("version"), int):
+                continue
+            version = int(row["version"])
+            self.rows.setdefault(version, row)
+            if isinstance(row.get("hash"), str):
+                self.after.setdefault(str(row["hash"]), version + 1)
+            if isinstance(row.get("prev_hash"), str):
+                self.before.setdefault(str(row["prev_hash"]), version - 1)
+
+    def misplaced(self, record: Mapping[str, Any]) -> tuple[str, str] | None:
+        """``("out_of_order" | "duplicate_version", detail)`` when ``record`` is another
+        version's record, else None."""
+        if not isinstance(record.get("hash"), str) or not isinstance(record.get("prev_hash"), str):
+            return None
+        here = record["version"]
+        for version in (self.after.get(record["prev_hash"]), self.before.get(record["hash"])):
+            if version is None or version == here or version < 1:
+                continue
+            try:
+                if (
+                    chain_hash({**record, "version": version}, record["prev_hash"])
+                    != record["hash"]
+                ):
+                    continue
+            except (TypeError, ValueError):
+                return None
+            original = self.rows.get(version)
+            copied = original is not None and original.get("hash") == record["hash"]
+            reason = "duplicate_version" if copied else "out_of_order"
+            return reason, f"holds the record of version {version}"
+        return None

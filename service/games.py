@@ -31,9 +31,9 @@ from uuid import UUID, uuid4
 
 from adapters.eventstore import EventStore, RecordConflictError
 from domain.ccg.cards import Catalog, normalize_card, sample_catalog
-from domain.envelope import Record, canonical_json
+from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
-from domain.fold import State
+from domain.fold import State, apply_record, initial_state
 from domain.game import (
     Game,
     GameAccess,
@@ -163,6 +163,7 @@ class GameLog(EventStore):
         tokens, access = _issue_tokens(game)
         summary = GameSummary.open(game, created_at=received_at)
         self.save(game, access, summary)
+        self.trust(game_id)  # sealed here: no need to verify its chain on the first read
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
 
     def record(
@@ -253,7 +254,9 @@ class GameLog(EventStore):
         raise VersionConflictError(self.current_version(game_id))
 
     def _replay(self, game_id: UUID, key: str, fingerprint: str) -> BatchOutcome | None:
-        record: Any = self.load(IdempotencyRecord.id_for(game_id, key))
+        record: Any = self.load(
+            IdempotencyRecord.id_for(game_id, key), of_game=(game_id, "idempotency")
+        )
         if not isinstance(record, IdempotencyRecord) or record.game_id != game_id:
             return None
         if record.fingerprint != fingerprint:
@@ -294,12 +297,13 @@ class GameLog(EventStore):
     # ------------------------------------------------------------------ reads
 
     def game(self, game_id: UUID, version: int | None = None) -> Game:
-        """The game (at ``version`` if given), rebuilt from its latest snapshot and events."""
+        """The game (at ``version`` if given), rebuilt from its latest snapshot and events;
+        ``DamagedRecords`` if its stored events are damaged (``EventStore.load_game``)."""
         if version is not None:
             current = self.current_version(game_id)
             if not 1 <= version <= current:
                 raise UnknownVersion(version, current)
-        game = self.load(game_id, version)
+        game = self.load_game(game_id, version)
         if not isinstance(game, Game):
             raise GameNotFoundError(game_id)
         return game
@@ -309,7 +313,7 @@ class GameLog(EventStore):
         cached = self._access_cache.get(game_id)
         if cached is not None:  # token hashes never change once issued
             return cached
-        access: Any = self.load(GameAccess.id_for(game_id))
+        access: Any = self.load(GameAccess.id_for(game_id), of_game=(game_id, "access"))
         if not isinstance(access, GameAccess) or access.game_id != game_id:
             raise GameNotFoundError(game_id)
         if len(self._access_cache) >= ACCESS_CACHE_SIZE:
@@ -325,15 +329,19 @@ class GameLog(EventStore):
         return version
 
     def records(self, game_id: UUID, *, after: int = 0, limit: int | None = None) -> list[Record]:
-        """Stored events with version > ``after`` (at most ``limit``), as plain records."""
+        """Stored events with version > ``after`` (at most ``limit``), as plain records, of a
+        game whose chain verifies (``DamagedRecords`` otherwise)."""
         self.current_version(game_id)
+        self.ensure_sound(game_id)
         return self.game_records(game_id, after=after, limit=limit)
 
     def all_records(self, game_id: UUID) -> list[Record]:
-        """Every stored record of a game, read fast (what exports and histories read)."""
+        """Every stored record of a game, read fast (what exports read), of a game whose chain
+        verifies (``DamagedRecords`` otherwise)."""
         records = self.read_records(game_id)
         if records is None:
             raise GameNotFoundError(game_id)
+        self.ensure_sound(game_id, records)
         return records
 
     def overview(self, game_id: UUID) -> dict[str, Any]:
@@ -359,7 +367,7 @@ class GameLog(EventStore):
 
     def summary(self, game_id: UUID) -> dict[str, Any]:
         """The game's list entry (status, players, labels ...) plus its current version."""
-        summary: Any = self.load(GameSummary.id_for(game_id))
+        summary: Any = self.load(GameSummary.id_for(game_id), of_game=(game_id, "summary"))
         if not isinstance(summary, GameSummary):
             raise GameNotFoundError(game_id)
         return {**summary.as_dict(), "version": self.current_version(game_id)}
@@ -391,7 +399,10 @@ class GameLog(EventStore):
             for notification in page:
                 position = notification.id
                 scanned += 1
-                summary: Any = self.load(notification.originator_id)
+                try:
+                    summary: Any = self.load(notification.originator_id)
+                except DamagedRecords:
+                    continue  # logged; its game's own routes answer storage/damaged
                 if not isinstance(summary, GameSummary):
                     continue
                 if status and summary.status != status:
@@ -484,7 +495,7 @@ class GameLog(EventStore):
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
-                summary: Any = self.load(GameSummary.id_for(game_id))
+                summary: Any = self.load(GameSummary.id_for(game_id), of_game=(game_id, "summary"))
                 if summary.follow(game, at=received_at):
                     objs.append(summary)
             try:
@@ -495,6 +506,69 @@ class GameLog(EventStore):
                 continue
             return [stored_record(e) for e in pending]
         raise VersionConflictError(self.current_version(game_id))
+
+    # ------------------------------------------------------------------ tamper evidence
+
+    def verify_game(self, game_id: UUID) -> dict[str, Any]:
+        """Check every stored row of a game, each read on its own (``GET /verify``, ``munchlog
+        verify --game``): ``{"ok", "checked", "first_broken", "head", "problems"}``.
+
+        First the events' hash chain, as ``domain.envelope.verify_records`` checks it (every
+        problem, each ``{"row": "event", "version", "reason", "detail"}``); then each snapshot
+        (``"row": "snapshot"``): it must decode (``undecodable``), end with the hash of the
+        event at its version (``hash_mismatch``) and hold the state the events fold to at that
+        version (``state_mismatch``; folded as far as the events verify). ``ok`` is false when
+        anything is damaged; ``first_broken``, ``checked`` and ``head`` are the events'.
+
+        A game whose events are damaged is forgotten by this process (its next reads check the
+        store again, and refuse); a damaged snapshot is not used again by this process.
+        """
+        records = self.stored_game_records(game_id)
+        if records is None:
+            raise GameNotFoundError(game_id)
+        report = verify_records(records)
+        problems: list[dict[str, Any]] = [{"row": "event", **p} for p in report["problems"]]
+        sound = report["problems"][0]["version"] - 1 if report["problems"] else len(records)
+        snapshots = self._snapshot_problems(game_id, records[:sound])
+        if problems:
+            self.forget(game_id)
+        else:
+            self.trust(game_id)
+        for problem in snapshots:
+            self.distrust_snapshot(game_id, problem["version"])
+        return {
+            "ok": not problems and not snapshots,
+            "checked": report["checked"],
+            "first_broken": report["first_broken"],
+            "head": report["head"],
+            "problems": problems + snapshots,
+        }
+
+    def _snapshot_problems(self, game_id: UUID, sound: Sequence[Record]) -> list[dict[str, Any]]:
+        """What is wrong with each stored snapshot of the game, given its ``sound`` records
+        (versions 1 .. n, verified)."""
+        out: list[dict[str, Any]] = []
+        state, folded = initial_state(), 0
+        for version, snapshot, why in self.stored_snapshots(game_id):
+            found: tuple[str, str] | None = None
+            if snapshot is None:
+                found = ("undecodable", why)
+            elif version > len(sound):
+                if version <= (self.last_game_version(game_id) or 0):
+                    continue  # after the damaged events: nothing to compare it with
+                found = ("hash_mismatch", "it is ahead of the stored events")
+            elif sound[version - 1]["hash"] != snapshot.get("head_hash"):
+                found = ("hash_mismatch", "its head is not the hash of the event at its version")
+            else:
+                while folded < version:
+                    state, folded = apply_record(state, sound[folded]), folded + 1
+                if snapshot.get("state") != state:
+                    found = ("state_mismatch", "its state is not the events folded to its version")
+            if found is not None:
+                out.append(
+                    {"row": "snapshot", "version": version, "reason": found[0], "detail": found[1]}
+                )
+        return out
 
     # ------------------------------------------------------------------ import
 
@@ -522,6 +596,7 @@ class GameLog(EventStore):
             self.save(game, access, summary)
         except RecordConflictError:
             raise GameAlreadyExistsError(game_id) from None
+        self.trust(game_id)  # Game.adopt verified its chain
         cards = {
             seat["seat"]: {
                 "hero": {"id": seat["hero"]["id"], "name": seat["hero"]["name"]},

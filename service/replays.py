@@ -68,6 +68,7 @@ class Replays:
     def index(self, game_id: UUID) -> ReplayIndex:
         """The game's index, brought up to its current version."""
         current = self.log.current_version(game_id)  # GameNotFoundError for an unknown game
+        self.log.ensure_sound(game_id)  # DamagedRecords (once per process for a sound game)
         with self._lock:
             entry = self._indexes.get(game_id)
             if entry is None:
@@ -86,6 +87,7 @@ class Replays:
         """The judge's state after event ``version`` (version 0: before the game)."""
         if version == 0:
             return initial_state()
+        self.log.ensure_sound(game_id)
         key = (game_id, version)
         with self._lock:
             cached = self._states.get(key)

@@ -13,14 +13,17 @@
 * ``GET /api/exports?event=<label>&format=ndjson|text`` (organizer) -- every game of an event,
   streamed one after another. The organizer token is service-wide, not a party to any game, so
   each game is exported as the ``organizer`` viewer sees it: public information only (the
-  spectator's view). Complete exports stay with each game's judge and table tokens.
+  spectator's view). Complete exports stay with each game's judge and table tokens. A game
+  whose stored rows are damaged (or that the match histories left out for it) is not exported:
+  the stream ends with a line naming each such game (:func:`omitted_lines`) instead of
+  stopping in the middle.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -47,6 +50,7 @@ from api.export_schemas import (
 )
 from api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint, created_body
 from api.schemas import GameCreatedSchema
+from domain.envelope import DamagedRecords, canonical_json
 from projections.exports import (
     export_csv,
     export_json_text,
@@ -129,6 +133,24 @@ def download(body: str | Iterator[str], fmt: str, filename: str) -> Response:
     response = Response(body, content_type=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def omitted_lines(omitted: Sequence[dict[str, Any]], fmt: str) -> Iterator[str]:
+    """The end of a multi-game export that had to leave games out (nothing when none was):
+    NDJSON, one line ``{"format": "munchlog-omitted", "omitted": [{"game_id", "version",
+    "reason"}, ...]}``; text, a closing comment paragraph (``;`` lines, as in PGN)."""
+    if not omitted:
+        return
+    if fmt == "ndjson":
+        yield canonical_json({"format": "munchlog-omitted", "omitted": list(omitted)}) + "\n"
+        return
+    yield f"\n; {len(omitted)} game(s) left out: their stored events are damaged\n"
+    for entry in omitted:
+        yield f"; game {entry['game_id']}: event {entry['version']} ({entry['reason']})\n"
+
+
+def omission(game_id: str, version: int, reason: str) -> dict[str, Any]:
+    return {"game_id": game_id, "version": version, "reason": reason}
 
 
 def _slug(label: str) -> str:
@@ -234,18 +256,32 @@ class EventExport(MethodView):
         """Stream every game of an event (organizer token; public information)
 
         NDJSON: each game is a header line followed by its events. Text: the transcripts,
-        one after another, as in a PGN file. Games are in creation order.
+        one after another, as in a PGN file. Games are in creation order. A game whose stored
+        events are damaged is left out, and named at the end: a last NDJSON line
+        `{"format": "munchlog-omitted", "omitted": [{"game_id", "version", "reason"}]}`, or
+        `;` comment lines after the transcripts.
         """
         fmt = negotiate(query.get("format"), MULTI_GAME_FORMATS)
         rows = history().event_games(query["event"])
+        omitted = [
+            omission(k["game_id"], k["version"], k["reason"])
+            for k in history().skipped(event=query["event"])
+        ]
         log = gamelog()
 
         def games() -> Iterator[str]:
-            for index, row in enumerate(rows):
-                records = log.all_records(UUID(row["game_id"]))
+            written = 0
+            for row in rows:
+                try:
+                    records = log.all_records(UUID(row["game_id"]))
+                except DamagedRecords as exc:
+                    omitted.append(omission(row["game_id"], exc.version, exc.reason))
+                    continue
                 if fmt == "ndjson":
                     yield from export_ndjson(records, "organizer")
                 else:
-                    yield ("\n" if index else "") + export_transcript(records, "organizer")
+                    yield ("\n" if written else "") + export_transcript(records, "organizer")
+                written += 1
+            yield from omitted_lines(omitted, fmt)
 
         return download(games(), fmt, f"event-{_slug(query['event'])}.{EXTENSIONS[fmt]}")

@@ -24,10 +24,12 @@ editing or deleting one):
 * ``POST /api/games/<id>/disputes/<dispute_id>/ruling`` -- judge token only: a note, a penalty,
   forced corrections and/or a backup, recorded together (all or nothing).
 
-Tamper evidence: ``GET /api/games/<id>/verify`` recomputes the hash chain of the stored events.
-Any viewer of the game may call it: ``ok``, ``checked`` and ``first_broken`` reveal nothing
-hidden; the ``head`` hash (computed over hidden content) is shown only to judge and table, as
-``projections.views`` does for every hash.
+Tamper evidence: ``GET /api/games/<id>/verify`` reads the game's stored rows one by one and
+recomputes the hash chain (``GameLog.verify_game``); it answers for a damaged game too, which
+every other route refuses with 503 ``storage/damaged``. Any viewer of the game may call it:
+``ok``, ``checked``, ``first_broken`` and ``problems`` reveal nothing hidden; the ``head`` hash
+(computed over hidden content) is shown only to judge and table, as ``projections.views`` does
+for every hash.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ from api.judging import (
 )
 from api.routes.games import ApiBlueprint
 from api.schemas import MAX_VERSION
-from domain.envelope import Record, verify_records
+from domain.envelope import Record
 from domain.judge import Claim
 from projections.replay import diff_view, state_diff
 from projections.views import event_view, sees_whole_log, state_view
@@ -302,20 +304,28 @@ class Ruling(MethodView):
 class Verify(MethodView):
     @blp.game_view(VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:
-        """Recompute the hash chain of the stored events (tamper evidence)
+        """Check every stored row of the game (tamper evidence, damaged storage)
 
-        `first_broken` is the first event whose stored envelope no longer matches its hash
-        (`hash_mismatch`), does not follow the previous hash (`prev_hash_mismatch`), is missing
-        (`version_gap`) or does not load (`bad_event`). Any viewer of the game may ask.
+        Each stored event is read on its own and the hash chain recomputed; `problems` lists
+        everything found, each with its `row` (`event` or `snapshot`), `version`, `reason` and
+        `detail`: an event that does not decode (`undecodable`), a missing version
+        (`version_gap`), an event whose fields no longer give its hash (`hash_mismatch`), that
+        does not follow the previous hash (`prev_hash_mismatch`), that is another version's
+        (`out_of_order`, `duplicate_version`) or does not load (`bad_event`); a snapshot that
+        does not decode, does not end with its event's hash or does not hold the state the
+        events fold to. `first_broken` is the first damaged event, `checked` counts the events
+        that verified before it. While an event is damaged every other route of the game
+        answers 503 `storage/damaged`; this one keeps answering. Any viewer of the game may ask.
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        result = verify_records(gamelog().records(gid))
+        result = gamelog().verify_game(gid)
         out = {
             "game_id": str(gid),
             "ok": result["ok"],
             "checked": result["checked"],
             "first_broken": result["first_broken"],
+            "problems": result["problems"],
         }
         if sees_whole_log(viewer):
             out["head"] = result["head"]

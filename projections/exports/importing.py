@@ -22,7 +22,8 @@ from projections.replay import invariant_violations
 class ImportRejected(ValueError):
     """An imported game failed a check at event ``version`` (``reason`` says which).
 
-    Reasons: ``version_gap``, ``prev_hash_mismatch``, ``hash_mismatch``, ``bad_event``,
+    Reasons: ``version_gap``, ``prev_hash_mismatch``, ``hash_mismatch``, ``out_of_order``,
+    ``duplicate_version``, ``bad_event``,
     ``incomplete_export``, ``not_game_created``, ``setup_rejected``, ``setup_mismatch``,
     ``after_game_end``, ``invariant``, ``visibility_mismatch``; ``detail`` explains.
     """
@@ -45,6 +46,8 @@ _REJECTION_CODES = {
     "version_gap": "import/broken_chain",
     "prev_hash_mismatch": "import/broken_chain",
     "hash_mismatch": "import/broken_chain",
+    "out_of_order": "import/broken_chain",
+    "duplicate_version": "import/broken_chain",
     "bad_event": "import/bad_event",
     "incomplete_export": "import/incomplete_export",
 }
@@ -148,8 +151,8 @@ def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
     if not header.get("complete"):
         raise ImportRejected(1, "incomplete_export", f"exported for {header.get('viewer')!r}")
     check = verify_records(records)
-    broken = check["first_broken"]
-    if broken is not None:
-        raise ImportRejected(broken["version"], broken["reason"])
+    if check["problems"]:
+        first = check["problems"][0]
+        raise ImportRejected(first["version"], first["reason"], first["detail"])
     state = replay_records(records)
     return ImportedGame(header=header, records=records, state=state)

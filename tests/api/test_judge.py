@@ -394,7 +394,7 @@ def test_verify_reports_an_intact_chain_to_every_viewer(
     assert (
         judge["ok"] is True and judge["checked"] == game.version and judge["first_broken"] is None
     )
-    assert len(judge["head"]) == 64
+    assert len(judge["head"]) == 64 and judge["problems"] == []
     seat = get(client, game, "/verify", who="A")
     assert seat["ok"] is True and "head" not in seat
     spectator = get(client, game, "/verify", who=None)
@@ -444,6 +444,14 @@ def test_verify_finds_exactly_the_event_edited_in_the_database(
         "ok": False,
         "checked": target - 1,
         "first_broken": {"version": target, "reason": "hash_mismatch"},
+        "problems": [
+            {
+                "row": "event",
+                "version": target,
+                "reason": "hash_mismatch",
+                "detail": "its fields do not give its hash",
+            }
+        ],
         "head": body["head"],
     }
 

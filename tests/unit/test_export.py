@@ -255,6 +255,7 @@ def test_an_untouched_chain_verifies(game: Any) -> None:
         "checked": len(records),
         "first_broken": None,
         "head": records[-1]["hash"],
+        "problems": [],
     }
 
 
@@ -266,7 +267,8 @@ def test_verify_names_the_first_broken_record(game: Any) -> None:
     assert verify_records(tampered)["checked"] == 9
 
     gap = records[:4] + records[5:]
-    assert verify_records(gap)["first_broken"] == {"version": 6, "reason": "version_gap"}
+    # a gap is named at the first missing version
+    assert verify_records(gap)["first_broken"] == {"version": 5, "reason": "version_gap"}
 
     relinked = copy.deepcopy(records)
     relinked[3]["prev_hash"] = "f" * 64
