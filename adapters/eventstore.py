@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -44,7 +45,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import get_topic
 
-from adapters.pg_writer import PostgresGroupCommit
+from adapters.pg_writer import PostgresGroupCommit, ddl_lock
 from adapters.sqlite_writer import GroupCommit, writer_lock_for, writing
 from domain.envelope import (
     UNREADABLE,
@@ -83,7 +84,9 @@ class EventStore(Application):
         # request folds only the events written since (by this or another process).
         env.setdefault("AGGREGATE_CACHE_MAXSIZE", "2000")
         env.setdefault("AGGREGATE_CACHE_FASTFORWARD", "y")
-        super().__init__(env)
+        # eventsourcing creates its tables here: one creator at a time on PostgreSQL.
+        with ddl_lock({**os.environ, **env}):
+            super().__init__(env)
         self._writer_lock = writer_lock_for(
             {k: self.env.get(k) or "" for k in ("PERSISTENCE_MODULE", "SQLITE_DBNAME")}
         )

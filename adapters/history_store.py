@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 from eventsourcing.persistence import Tracking, TrackingRecorder
 from eventsourcing.popo import POPOFactory, POPOTrackingRecorder
 
+from adapters.pg_writer import ddl_lock
 from projections.history import HistoryRow
 
 if TYPE_CHECKING:
@@ -440,5 +441,6 @@ def history_recorder(app: EventStore) -> HistoryRecorder:
     if not factory.datastore.single_row_tracking:
         raise TypeError("the history store needs eventsourcing's single-row tracking")
     recorder = cls(datastore=factory.datastore)
-    recorder.create_table()
+    with ddl_lock(app.env):  # one creator at a time on PostgreSQL
+        recorder.create_table()
     return cast(HistoryRecorder, recorder)

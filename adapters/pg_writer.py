@@ -19,11 +19,49 @@ lock (a thread lock: PostgreSQL's table lock orders the processes) and the write
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 from adapters.sqlite_writer import GroupCommit, _Pending
+
+#: The advisory lock that serialises munchlog's table creation on a PostgreSQL server
+#: ("munchlog" in ASCII, as a bigint).
+DDL_LOCK_KEY = int.from_bytes(b"munchlog", "big") & 0x7FFF_FFFF_FFFF_FFFF
+
+
+def ddl_lock(env: Mapping[str, str]) -> AbstractContextManager[None]:
+    """Hold :data:`DDL_LOCK_KEY` while creating tables, on PostgreSQL (nothing elsewhere).
+
+    ``CREATE TABLE IF NOT EXISTS`` is not safe against itself on PostgreSQL: two sessions that
+    both find the table missing both create it, and the loser fails on the catalog's unique
+    index (``pg_type_typname_nsp_index``). Every worker of every instance starting on an empty
+    schema at once -- the usual first start -- would kill all but one. Creating the tables
+    under a session advisory lock makes the others wait and then find them there.
+    """
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        return nullcontext()
+    return _advisory_lock(env)
+
+
+@contextmanager
+def _advisory_lock(env: Mapping[str, str]) -> Iterator[None]:
+    import psycopg
+
+    with psycopg.connect(
+        dbname=env.get("POSTGRES_DBNAME") or "postgres",
+        host=env.get("POSTGRES_HOST") or "127.0.0.1",
+        port=int(env.get("POSTGRES_PORT") or 5432),
+        user=env.get("POSTGRES_USER") or None,
+        password=env.get("POSTGRES_PASSWORD") or None,
+        autocommit=True,
+        connect_timeout=int(float(env.get("POSTGRES_CONNECT_TIMEOUT") or 30)),
+    ) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (DDL_LOCK_KEY,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (DDL_LOCK_KEY,))
 
 
 class ThreadLock:
