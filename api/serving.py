@@ -9,8 +9,8 @@ GIL, where gunicorn does that work in Python.
 
 The production command (what ``munchlog serve`` runs)::
 
-    granian --interface wsgi --factory --workers 2 --blocking-threads 4 \\
-        --workers-kill-timeout 30 --access-log --host 0.0.0.0 --port 8000 \\
+    MUNCHLOG_ACCESS_LOG=1 granian --interface wsgi --factory --workers 2 \\
+        --blocking-threads 4 --workers-kill-timeout 30 --host 0.0.0.0 --port 8000 \\
         api.serving:worker_app
 
 Whichever server runs, these hold (each is tested):
@@ -33,7 +33,8 @@ Whichever server runs, these hold (each is tested):
   connection a request came on; the effect is the same on average: a connection lives about
   100 requests.)
 * **No tokens in access logs**: tokens travel only in the ``Authorization`` header, which no
-  access log format here prints (granian's path is logged without its query string); and the
+  access log here prints (:class:`AccessLog` logs the path without its query string, as
+  ``api/gunicorn_conf.py``'s format does for gunicorn); and the
   secrets munchlog reads from the environment are removed from each worker's environment once
   the app is built (:data:`SECRET_ENV`), because granian copies the process environment into
   every request's WSGI environ.
@@ -51,6 +52,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -60,7 +62,8 @@ DEFAULT_SERVER = "granian"
 #: 2 and as much as 8; one worker per core).
 WORKERS = 2
 THREADS = 4
-#: The GIL switch interval each worker sets (seconds).
+#: The GIL switch interval each worker sets (seconds; ``MUNCHLOG_SWITCH_INTERVAL`` overrides it,
+#: for experiments).
 SWITCH_INTERVAL = 0.001
 #: A worker closes the connection of every this-many-th response (:class:`SpreadKeepAlive`).
 KEEPALIVE_REQUESTS = 100
@@ -83,6 +86,70 @@ ACCESS_LOG_FORMAT = (
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+class AccessLog:
+    """WSGI middleware: one access log line per request, ``[time] addr - "METHOD /path
+    PROTOCOL" status ms`` -- no query string, no headers (tokens travel in a header) -- written
+    to ``stream`` in batches by a background thread every ``interval`` seconds (and at exit).
+
+    granian's own access log formats each line through :mod:`logging` and flushes it in the
+    request's thread, holding the GIL: about a tenth of the recording throughput
+    (``bench/RESULTS.md``). Here a request only formats its line and appends it to a deque.
+    """
+
+    def __init__(self, app: WSGIApp, stream: Any = None, interval: float = 0.2) -> None:
+        import atexit
+        import threading
+        from collections import deque
+
+        self.app = app
+        self.stream = stream if stream is not None else sys.stdout
+        self.interval = interval
+        self._lines: deque[str] = deque()
+        self._second = -1
+        self._stamp = ""
+        threading.Thread(target=self._flush_forever, name="access-log", daemon=True).start()
+        atexit.register(self.flush)
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        started = time.perf_counter()
+        status = ["500"]
+
+        def recording(code: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            status[0] = code[:3]
+            return start_response(code, headers, exc_info)
+
+        try:
+            return self.app(environ, recording)
+        finally:
+            now = time.time()
+            if int(now) != self._second:  # the timestamp changes once a second
+                self._second = int(now)
+                self._stamp = time.strftime("%Y-%m-%d %H:%M:%S %z", time.localtime(now))
+            self._lines.append(
+                f"[{self._stamp}] {environ.get('REMOTE_ADDR', '-')} - "
+                f'"{environ.get("REQUEST_METHOD", "-")} {environ.get("PATH_INFO", "")} '
+                f'{environ.get("SERVER_PROTOCOL", "-")}" {status[0]} '
+                f"{(time.perf_counter() - started) * 1000:.3f}\n"
+            )
+
+    def flush(self) -> None:
+        """Write out the lines logged so far."""
+        lines = []
+        while self._lines:
+            lines.append(self._lines.popleft())
+        if lines:
+            self.stream.write("".join(lines))
+            self.stream.flush()
+
+    def _flush_forever(self) -> None:
+        while True:
+            time.sleep(self.interval)
+            try:
+                self.flush()
+            except (OSError, ValueError):  # the stream is gone (shutting down)
+                return
 
 
 class SpreadKeepAlive:
@@ -113,11 +180,13 @@ def worker_app() -> Any:
     keep-alive spread; then drop :data:`SECRET_ENV` from this process's environment."""
     from api.app import create_app
 
-    sys.setswitchinterval(SWITCH_INTERVAL)
+    sys.setswitchinterval(float(os.environ.get("MUNCHLOG_SWITCH_INTERVAL") or SWITCH_INTERVAL))
     app = create_app()
     for name in SECRET_ENV:
         os.environ.pop(name, None)
     app.wsgi_app = SpreadKeepAlive(app.wsgi_app)  # type: ignore[method-assign]
+    if os.environ.get("MUNCHLOG_ACCESS_LOG") == "1":
+        app.wsgi_app = AccessLog(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 
@@ -133,16 +202,17 @@ def run(
 ) -> None:
     """Serve the WSGI app factory ``target`` (``"module:function"``) until SIGTERM/SIGINT."""
     if server == "granian":
-        _run_granian(target, host, port, workers, threads, access_log)
+        # munchlog's own access log (AccessLog, in each worker), not granian's
+        os.environ["MUNCHLOG_ACCESS_LOG"] = "1" if access_log else "0"
+        _run_granian(target, host, port, workers, threads)
     elif server == "gunicorn":
+        os.environ["MUNCHLOG_ACCESS_LOG"] = "0"  # gunicorn's own (api/gunicorn_conf.py)
         _run_gunicorn(target, host, port, workers, threads, access_log)
     else:
         raise ValueError(f"unknown server {server!r} (one of {', '.join(SERVERS)})")
 
 
-def _run_granian(
-    target: str, host: str, port: int, workers: int, threads: int, access_log: bool
-) -> None:
+def _run_granian(target: str, host: str, port: int, workers: int, threads: int) -> None:
     from granian import Granian
     from granian.constants import Interfaces
 
@@ -156,8 +226,7 @@ def _run_granian(
         workers=workers,
         blocking_threads=threads,
         workers_kill_timeout=GRACEFUL_TIMEOUT,
-        log_access=access_log,
-        log_access_format=ACCESS_LOG_FORMAT,
+        log_access=False,  # AccessLog writes it
     ).serve()
 
 

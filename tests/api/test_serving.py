@@ -66,6 +66,34 @@ def test_the_count_is_shared_by_the_threads_of_a_process() -> None:
     assert sum(closes) == 100  # 1,000 responses, every 10th closes
 
 
+def test_the_access_log_writes_one_line_per_request_without_query_or_headers() -> None:
+    import io
+    import re
+
+    stream = io.StringIO()
+    log = serving.AccessLog(_app, stream=stream, interval=3600)
+    environ = {
+        "REMOTE_ADDR": "10.0.0.7",
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": "/api/games/g/actions",
+        "QUERY_STRING": "token=secret-in-query",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_AUTHORIZATION": "Bearer secret-in-header",
+    }
+    for _ in range(3):
+        b"".join(log(environ, lambda status, headers, exc_info=None: None))
+    assert stream.getvalue() == ""  # written in batches, not by the request's thread
+    log.flush()
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 3
+    assert re.fullmatch(
+        r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}\] 10\.0\.0\.7 - "
+        r'"POST /api/games/g/actions HTTP/1\.1" 200 \d+\.\d{3}',
+        lines[0],
+    ), lines[0]
+    assert "secret" not in stream.getvalue()
+
+
 def test_a_worker_app_has_the_short_switch_interval_and_no_secrets_in_its_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
