@@ -3,7 +3,7 @@
 **granian** (a Rust HTTP server with a WSGI interface) is the default; **gunicorn** (gthread)
 stays available as ``munchlog serve --server gunicorn``. Measured for munchlog's own workload in
 ``bench/RESULTS.md`` ("Choosing the server"): on the same 2-core machine, in one run, granian
-recorded 1.6-1.9x the actions per second of gunicorn gthread with the same workers and threads,
+recorded 1.5-2.4x the actions per second of gunicorn gthread with the same workers and threads,
 with a lower p99, because it parses HTTP and waits on sockets in Rust threads that do not hold the
 GIL, where gunicorn does that work in Python.
 

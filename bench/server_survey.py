@@ -111,7 +111,12 @@ def serve(server: str, target: str, env: dict[str, str]):  # type: ignore[no-unt
                 break
             except requests.ConnectionError:
                 time.sleep(0.1)
-        yield base
+        try:
+            yield base
+        except BaseException:
+            log.seek(0)
+            print(f"{server} serving {target}:\n{log.read()[-4000:]}", file=sys.stderr)
+            raise
     finally:
         proc.terminate()
         try:
