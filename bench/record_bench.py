@@ -98,7 +98,10 @@ def server(kind: str, app: str, env: dict[str, str]):  # type: ignore[no-untyped
         if proc.poll() is not None:  # it died under load: say why
             log.seek(0)
             print(f"{kind} serving {app} exited with {proc.returncode}:", file=sys.stderr)
-            print("\n".join(x for x in log.read().splitlines() if "HTTP/1.1" not in x)[-8000:], file=sys.stderr)
+            print(
+                "\n".join(x for x in log.read().splitlines() if "HTTP/1.1" not in x)[-8000:],
+                file=sys.stderr,
+            )
         proc.terminate()
         try:
             proc.wait(15)
