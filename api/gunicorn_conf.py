@@ -13,8 +13,7 @@ To run gunicorn by hand with the same settings::
 * **The keep-alive spread**: gunicorn drops the ``Connection`` header an app sets (so
   :class:`api.serving.SpreadKeepAlive` has no effect here); :func:`pre_request` closes each
   connection after its :data:`api.serving.KEEPALIVE_REQUESTS`-th response instead.
-* gunicorn gives each connection a thread while its headers and body arrive: behind the
-  Internet, put a buffering proxy (nginx) in front of it, or use granian.
+* Facing the Internet, put a buffering proxy (nginx) in front of it, as of granian.
 """
 
 from __future__ import annotations

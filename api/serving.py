@@ -43,8 +43,9 @@ Whichever server runs, these hold (each is tested):
   after its transaction is committed (``synchronous=FULL`` on SQLite), so even ``kill -9``
   loses no acknowledged write.
 * **Slow clients do not hold a worker**: granian reads headers and bodies on its Rust runtime
-  and calls the app only with a complete request; gunicorn gthread gives each connection a
-  thread while its headers arrive, so put a buffering proxy (nginx) in front of it.
+  and calls the app only with a complete request (tested: 24 clients holding half-sent requests
+  do not delay another). gunicorn parses requests in Python; behind the Internet, put a buffering
+  proxy (nginx) in front of either.
 """
 
 from __future__ import annotations

@@ -275,3 +275,37 @@ def test_sigterm_lets_the_requests_in_flight_finish_and_loses_no_acknowledged_wr
             assert set(acknowledged[gid]) <= set(stored)
     finally:
         log.close()
+
+
+def test_slow_clients_do_not_stall_the_service(tmp_path: Path) -> None:
+    """More clients than worker threads (2 workers x 4) holding half-sent headers or bodies:
+    granian reads requests on its own runtime and calls the app with complete ones only, so a
+    normal request still gets its answer at once (gunicorn gthread would give each a thread:
+    README says to put a buffering proxy in front of it)."""
+    import socket
+
+    with munchlog_serve(tmp_path, "slow-clients", workers=2) as (port, _):
+        slow = []
+        try:
+            for i in range(24):
+                s = socket.create_connection(("127.0.0.1", port), timeout=5)
+                if i % 2:
+                    s.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")  # headers never end
+                else:
+                    s.sendall(
+                        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                        b"\r\nContent-Length: 1000\r\n\r\n{"  # a body that never comes
+                    )
+                slow.append(s)
+            time.sleep(0.5)
+            started = time.monotonic()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/api/games?limit=1")
+            response = conn.getresponse()
+            response.read()
+            elapsed = time.monotonic() - started
+            assert response.status == 200
+            assert elapsed < 2.0, elapsed  # not waiting for a slow client to give up
+        finally:
+            for s in slow:
+                s.close()
