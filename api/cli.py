@@ -8,6 +8,10 @@
 ``munchlog demo [--url URL --token T --seed N --db --catalog]``
     Record a complete sample game through the HTTP API (in this process, or against the server
     at ``--url``) and print the game id, URLs and tokens.
+``munchlog worker [--db --poll-interval --report-every]``
+    Keep the projections (the match histories) up to date in this process, following the log
+    until SIGTERM or SIGINT (``service/worker.py``); run one beside the app instances when they
+    have ``MUNCHLOG_PROJECTIONS=worker``.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import Any
 
 from api import serving
 from api.auth import ensure_organizer_token
+from service.histories import BATCH_SIZE
+from service.worker import POLL_INTERVAL, REPORT_EVERY
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -65,6 +71,39 @@ def serve(args: argparse.Namespace) -> int:
         threads=args.threads,
         access_log=not args.no_access_log,
     )
+    return 0
+
+
+def worker(args: argparse.Namespace) -> int:
+    """``munchlog worker``: follow the log into the projections until SIGTERM or SIGINT."""
+    import logging
+    import signal
+    import threading
+
+    from api.app import load_rulesets
+    from api.cli_history import open_log
+    from api.logs import configure_logging
+    from service.worker import ProjectionWorker
+
+    configure_logging()
+    load_rulesets(os.environ.get("MUNCHLOG_RULESETS"))
+    stop = threading.Event()
+
+    def stopping(signum: int, _frame: Any) -> None:
+        logging.getLogger("munchlog.worker").info(
+            "projection worker: %s received, stopping", signal.Signals(signum).name
+        )
+        stop.set()
+
+    signal.signal(signal.SIGTERM, stopping)
+    signal.signal(signal.SIGINT, stopping)
+    log = open_log(args.db)
+    try:
+        ProjectionWorker(log, poll_interval=args.poll_interval, report_every=args.report_every).run(
+            stop
+        )
+    finally:
+        log.close()
     return 0
 
 
@@ -145,6 +184,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.set_defaults(func=serve)
+
+    w = sub.add_parser(
+        "worker", help="keep the match histories up to date (MUNCHLOG_PROJECTIONS=worker)"
+    )
+    w.add_argument("--db", help="SQLite file path or postgresql:// URL")
+    w.add_argument(
+        "--poll-interval",
+        type=float,
+        default=POLL_INTERVAL,
+        help=f"seconds between looks at a SQLite log (default {POLL_INTERVAL}; "
+        "PostgreSQL notifies)",
+    )
+    w.add_argument(
+        "--report-every",
+        type=float,
+        default=REPORT_EVERY,
+        help=f"seconds between progress lines (default {REPORT_EVERY:.0f})",
+    )
+    w.add_argument(
+        "--batch-size",
+        type=int,
+        default=BATCH_SIZE,
+        help=f"notifications folded per transaction at most (default {BATCH_SIZE})",
+    )
+    w.set_defaults(func=worker)
 
     d = sub.add_parser("demo", help="record a complete sample game through the API")
     d.add_argument("--url", help="a running server (default: an app in this process)")
