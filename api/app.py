@@ -43,9 +43,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from flask import Flask
 
-from api import errors, hotpath
+from api import errors, hotpath, metrics
 from api.auth import ensure_organizer_token
-from api.routes import docs, exports, games, judge
+from api.routes import docs, exports, games, judge, operations
 from domain import Catalog, sample_catalog
 from domain.game import token_hash
 from service.games import GameLog
@@ -103,12 +103,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(judge.blp)
     api.register_blueprint(exports.blp)
+    api.register_blueprint(operations.blp)
     app.register_blueprint(docs.bp)
     from api.routes import viewer  # the replay viewer page
 
     app.register_blueprint(viewer.bp)
     errors.init_app(app)
     hotpath.install(app)
+    metrics.install(app)  # outermost: it counts and times what the hot path answers too
     return app
 
 

@@ -51,6 +51,7 @@ def _organizer_token() -> tuple[str, str]:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from api.metrics import prepare_multiprocess_dir
 
     token, origin = _organizer_token()
     # The workers build their apps from the environment (api/app.py's variables), after the
@@ -60,6 +61,9 @@ def serve(args: argparse.Namespace) -> int:
         os.environ["MUNCHLOG_DATABASE_URL"] = args.db
     if args.catalog:
         os.environ["MUNCHLOG_CATALOG"] = os.path.abspath(args.catalog)
+    # several workers answer /metrics for each other through files (prometheus-client's
+    # multiprocess mode): a temporary directory unless PROMETHEUS_MULTIPROC_DIR names one
+    prepare_multiprocess_dir(args.workers)
     base = f"http://{args.host}:{args.port}"
     print(f"munchlog on {base}  (API docs: {base}/api/docs; server: {args.server})", flush=True)
     print(f"organizer token ({origin}):\n  {token}", flush=True)

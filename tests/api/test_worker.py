@@ -128,12 +128,14 @@ def test_the_api_serves_what_the_worker_stored_and_never_catches_up_itself(
         for _ in range(2):  # reads do not move the projection
             assert client.get("/api/players/Alice/games").get_json()["games"] == []
         assert history.position() == 0
-        assert history.lag().lag == log.max_notification_id() > 0
+        ready = client.get("/readyz").get_json()
+        assert ready["projections"] == "worker"
+        assert ready["projection"]["lag"] == log.max_notification_id() > 0
         with running(ProjectionWorker(log, poll_interval=0.02)) as _:
             caught_up(history)
         games = client.get("/api/players/Alice/games").get_json()["games"]
         assert len(games) == 1
-        assert history.lag().lag == 0
+        assert client.get("/readyz").get_json()["projection"]["lag"] == 0
     finally:
         app.extensions["munchlog"].close()
 
