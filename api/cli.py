@@ -3,8 +3,9 @@
 ``munchlog serve [--host --port --db --catalog --workers --threads]``
     Run the API (granian by default, ``--server gunicorn``; see ``api/serving.py``). Storage: SQLite in the instance folder (``./instance`` or
     ``$MUNCHLOG_INSTANCE``) unless ``--db`` (a path or ``postgresql://`` URL) or
-    ``$MUNCHLOG_DATABASE_URL`` says otherwise. Prints the organizer token, which is taken from
-    ``$MUNCHLOG_ORGANIZER_TOKEN`` or generated once into ``<instance>/organizer_token``.
+    ``$MUNCHLOG_DATABASE_URL`` says otherwise. The organizer token is taken from
+    ``$MUNCHLOG_ORGANIZER_TOKEN`` (then not printed: the output goes to logs) or generated once
+    into ``<instance>/organizer_token`` (then printed, so the operator learns it).
 ``munchlog demo [--url URL --token T --seed N --db --catalog]``
     Record a complete sample game through the HTTP API (in this process, or against the server
     at ``--url``) and print the game id, URLs and tokens.
@@ -51,8 +52,10 @@ def _organizer_token() -> tuple[str, str]:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from api.logs import configure_logging
     from api.metrics import prepare_multiprocess_dir
 
+    configure_logging()  # MUNCHLOG_LOG_FORMAT / _LEVEL checked before any worker starts
     token, origin = _organizer_token()
     # The workers build their apps from the environment (api/app.py's variables), after the
     # fork; api.serving.worker_app drops the secrets from it again.
@@ -66,7 +69,10 @@ def serve(args: argparse.Namespace) -> int:
     prepare_multiprocess_dir(args.workers)
     base = f"http://{args.host}:{args.port}"
     print(f"munchlog on {base}  (API docs: {base}/api/docs; server: {args.server})", flush=True)
-    print(f"organizer token ({origin}):\n  {token}", flush=True)
+    if os.environ.get("MUNCHLOG_ORGANIZER_TOKEN"):  # the operator has it: not into the logs
+        print("organizer token (from MUNCHLOG_ORGANIZER_TOKEN; not printed)", flush=True)
+    else:
+        print(f"organizer token ({origin}):\n  {token}", flush=True)
     serving.run(
         server=args.server,
         host=args.host,
