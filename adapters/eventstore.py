@@ -42,9 +42,11 @@ from eventsourcing.persistence import (
     Notification,
     RecordConflictError,
     Recording,
+    Subscription,
 )
 from eventsourcing.utils import get_topic
 
+from adapters.follow import POLL_INTERVAL, subscribe
 from adapters.pg_writer import PostgresGroupCommit, ddl_lock
 from adapters.sqlite_writer import GroupCommit, writer_lock_for, writing
 from domain.envelope import (
@@ -59,7 +61,13 @@ from domain.envelope import (
 )
 from domain.game import Game, GameAccess, stored_record
 
-__all__ = ["AggregateNotFoundError", "DamagedRecords", "EventStore", "RecordConflictError"]
+__all__ = [
+    "AggregateNotFoundError",
+    "DamagedRecords",
+    "EventStore",
+    "RecordConflictError",
+    "StorageUnavailable",
+]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +77,8 @@ SNAPSHOT_INTERVAL = 100
 GAME_TOPICS = (get_topic(Game.Opened), get_topic(Game.Recorded))
 #: Topic of a game's snapshots (the aggregate's class).
 GAME_TOPIC = get_topic(Game)
+#: Seconds the readiness probe waits for the database (:meth:`EventStore.log_head`).
+PROBE_TIMEOUT = 2.0
 #: Games whose stored hash chain this process has verified (:meth:`EventStore.ensure_sound`).
 SOUND_GAMES = 20_000
 
@@ -577,15 +587,36 @@ class EventStore(Application):
             return None
         return self._read(game_id, rows, 0)
 
-    def records_since(self, after: int, limit: int) -> list[tuple[int, str, Record]]:
+    def records_since(
+        self, after: int, limit: int, *, stop: int | None = None
+    ) -> list[tuple[int, str, Record]]:
         """``(notification id, game id, record)`` of the game events committed after
-        notification ``after`` (at most ``limit``), in commit order; a row that does not decode
-        gives an :func:`~domain.envelope.unreadable` record (for the projection to skip)."""
+        notification ``after`` (at most ``limit``, none after notification ``stop``), in commit
+        order; a row that does not decode gives an :func:`~domain.envelope.unreadable` record
+        (for the projection to skip)."""
         notes = self.recorder.select_notifications(
-            after, limit, topics=list(GAME_TOPICS), inclusive_of_start=False
+            after, limit, stop=stop, topics=list(GAME_TOPICS), inclusive_of_start=False
         )
         plain = self._plain
         return [(note.id, str(note.originator_id), self._record_of(note, plain)) for note in notes]
+
+    def game_records_of(self, notes: Iterable[Any]) -> list[tuple[int, str, Record]]:
+        """``(notification id, game id, record)`` of the game events among ``notes``
+        (notifications of any topic, e.g. from :meth:`follow`), in their order."""
+        plain = self._plain
+        return [
+            (note.id, str(note.originator_id), self._record_of(note, plain))
+            for note in notes
+            if note.topic in GAME_TOPICS
+        ]
+
+    def follow(self, after: int, *, interval: float = POLL_INTERVAL) -> Subscription[Any]:
+        """eventsourcing's subscription to every notification after ``after`` (any topic), in
+        commit order: ``with app.follow(n) as notes: for note in notes: ...`` blocks at the end
+        of the log and goes on as it grows, until ``notes.stop()``. PostgreSQL's wakes on
+        ``LISTEN``/``NOTIFY``; SQLite, which cannot notify, is polled every ``interval``
+        seconds (:mod:`adapters.follow`)."""
+        return subscribe(self.recorder, after, interval=interval)
 
     def notifications_of(self, topic_class: type, after: int, limit: int) -> list[Any]:
         """Notifications of one stored event class after ``after``, in commit order."""
@@ -597,6 +628,39 @@ class EventStore(Application):
 
     def max_notification_id(self) -> int:
         return int(self.recorder.max_notification_id() or 0)
+
+    def log_head(self, timeout: float = PROBE_TIMEOUT) -> int:
+        """The log's head (its largest notification id; 0 when it is empty), read with one
+        query that gives up after ``timeout`` seconds and is not retried: the readiness
+        probe's "is the database there". :class:`StorageUnavailable` when it is not.
+
+        eventsourcing retries a failed PostgreSQL read (10 times, 0.2 s apart) and waits for a
+        pool connection up to ``POSTGRES_CONNECT_TIMEOUT`` (30 s): right for a request, too
+        slow for a probe. This takes a connection from the same pool (waiting ``timeout`` at
+        most) and bounds the query with ``statement_timeout``."""
+        try:
+            if self.env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+                return int(self.recorder.max_notification_id() or 0)
+            recorder: Any = self.recorder
+            pool = recorder.datastore.pool
+            pool.open(wait=False)
+            with pool.connection(timeout=timeout) as conn, conn.transaction():
+                conn.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+                row = conn.execute(recorder.max_notification_id_statement).fetchone()
+            return int(row["max"] or 0) if row is not None else 0
+        except Exception as exc:
+            log.debug("the store did not answer the probe", exc_info=True)
+            raise StorageUnavailable(f"the database did not answer ({type(exc).__name__})") from exc
+
+
+class StorageUnavailable(Exception):
+    """The database did not answer (:meth:`EventStore.log_head`)."""
+
+    code = "storage/unavailable"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 class _Broken(Exception):

@@ -23,6 +23,13 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
 ``MUNCHLOG_HOTPATH``
     ``0`` serves ``POST /api/games/<id>/actions`` through Flask's routing only, without the
     recording hot path of ``api/hotpath.py`` (default ``1``; the answers are the same).
+``MUNCHLOG_PROJECTIONS``
+    who keeps the match histories: ``inline`` (default: every history read catches up first,
+    in this process) or ``worker`` (``munchlog worker`` does, in its own process; reads serve
+    what it has stored, ``/readyz`` reports how far behind that is).
+``MUNCHLOG_READY_MAX_LAG``
+    with ``worker``: ``/readyz`` answers 503 ``projection/lagging`` when the match histories
+    are more than this many notifications behind the log (default: not checked).
 """
 
 from __future__ import annotations
@@ -36,9 +43,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from flask import Flask
 
-from api import errors, hotpath
+from api import errors, hotpath, metrics
 from api.auth import ensure_organizer_token
-from api.routes import docs, exports, games, judge
+from api.routes import docs, exports, games, judge, operations
 from domain import Catalog, sample_catalog
 from domain.game import token_hash
 from service.games import GameLog
@@ -81,6 +88,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "MUNCHLOG_ORGANIZER_TOKEN"
     )
     app.config.update(config)
+    app.config["MUNCHLOG_PROJECTIONS"] = projections_mode(_setting(app, "MUNCHLOG_PROJECTIONS"))
+    app.config["MUNCHLOG_READY_MAX_LAG"] = max_lag(_setting(app, "MUNCHLOG_READY_MAX_LAG"))
     if not organizer_token:
         organizer_token, _ = ensure_organizer_token(app.instance_path)
     app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"] = token_hash(organizer_token)
@@ -94,13 +103,39 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(games.blp)
     api.register_blueprint(judge.blp)
     api.register_blueprint(exports.blp)
+    api.register_blueprint(operations.blp)
     app.register_blueprint(docs.bp)
     from api.routes import viewer  # the replay viewer page
 
     app.register_blueprint(viewer.bp)
     errors.init_app(app)
     hotpath.install(app)
+    metrics.install(app)  # outermost: it counts and times what the hot path answers too
     return app
+
+
+PROJECTIONS = ("inline", "worker")
+
+
+def projections_mode(value: Any) -> str:
+    """``MUNCHLOG_PROJECTIONS``: ``inline`` (default) or ``worker``; ValueError otherwise."""
+    mode = str(value or "inline").strip().lower()
+    if mode not in PROJECTIONS:
+        raise ValueError(f"MUNCHLOG_PROJECTIONS must be inline or worker, not {value!r}")
+    return mode
+
+
+def max_lag(value: Any) -> int | None:
+    """``MUNCHLOG_READY_MAX_LAG``: a whole number of notifications, or None (unset)."""
+    if value is None or str(value).strip() == "":
+        return None
+    try:
+        found = int(str(value).strip())
+    except ValueError:
+        found = -1
+    if found < 0:
+        raise ValueError(f"MUNCHLOG_READY_MAX_LAG must be a whole number >= 0, not {value!r}")
+    return found
 
 
 def _setting(app: Flask, key: str) -> Any:

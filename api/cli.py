@@ -3,11 +3,16 @@
 ``munchlog serve [--host --port --db --catalog --workers --threads]``
     Run the API (granian by default, ``--server gunicorn``; see ``api/serving.py``). Storage: SQLite in the instance folder (``./instance`` or
     ``$MUNCHLOG_INSTANCE``) unless ``--db`` (a path or ``postgresql://`` URL) or
-    ``$MUNCHLOG_DATABASE_URL`` says otherwise. Prints the organizer token, which is taken from
-    ``$MUNCHLOG_ORGANIZER_TOKEN`` or generated once into ``<instance>/organizer_token``.
+    ``$MUNCHLOG_DATABASE_URL`` says otherwise. The organizer token is taken from
+    ``$MUNCHLOG_ORGANIZER_TOKEN`` (then not printed: the output goes to logs) or generated once
+    into ``<instance>/organizer_token`` (then printed, so the operator learns it).
 ``munchlog demo [--url URL --token T --seed N --db --catalog]``
     Record a complete sample game through the HTTP API (in this process, or against the server
     at ``--url``) and print the game id, URLs and tokens.
+``munchlog worker [--db --poll-interval --report-every]``
+    Keep the projections (the match histories) up to date in this process, following the log
+    until SIGTERM or SIGINT (``service/worker.py``); run one beside the app instances when they
+    have ``MUNCHLOG_PROJECTIONS=worker``.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from typing import Any
 
 from api import serving
 from api.auth import ensure_organizer_token
+from service.histories import BATCH_SIZE
+from service.worker import POLL_INTERVAL, REPORT_EVERY
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -45,7 +52,10 @@ def _organizer_token() -> tuple[str, str]:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from api.logs import configure_logging
+    from api.metrics import prepare_multiprocess_dir
 
+    configure_logging()  # MUNCHLOG_LOG_FORMAT / _LEVEL checked before any worker starts
     token, origin = _organizer_token()
     # The workers build their apps from the environment (api/app.py's variables), after the
     # fork; api.serving.worker_app drops the secrets from it again.
@@ -54,9 +64,15 @@ def serve(args: argparse.Namespace) -> int:
         os.environ["MUNCHLOG_DATABASE_URL"] = args.db
     if args.catalog:
         os.environ["MUNCHLOG_CATALOG"] = os.path.abspath(args.catalog)
+    # several workers answer /metrics for each other through files (prometheus-client's
+    # multiprocess mode): a temporary directory unless PROMETHEUS_MULTIPROC_DIR names one
+    prepare_multiprocess_dir(args.workers)
     base = f"http://{args.host}:{args.port}"
     print(f"munchlog on {base}  (API docs: {base}/api/docs; server: {args.server})", flush=True)
-    print(f"organizer token ({origin}):\n  {token}", flush=True)
+    if os.environ.get("MUNCHLOG_ORGANIZER_TOKEN"):  # the operator has it: not into the logs
+        print("organizer token (from MUNCHLOG_ORGANIZER_TOKEN; not printed)", flush=True)
+    else:
+        print(f"organizer token ({origin}):\n  {token}", flush=True)
     serving.run(
         server=args.server,
         host=args.host,
@@ -65,6 +81,39 @@ def serve(args: argparse.Namespace) -> int:
         threads=args.threads,
         access_log=not args.no_access_log,
     )
+    return 0
+
+
+def worker(args: argparse.Namespace) -> int:
+    """``munchlog worker``: follow the log into the projections until SIGTERM or SIGINT."""
+    import logging
+    import signal
+    import threading
+
+    from api.app import load_rulesets
+    from api.cli_history import open_log
+    from api.logs import configure_logging
+    from service.worker import ProjectionWorker
+
+    configure_logging()
+    load_rulesets(os.environ.get("MUNCHLOG_RULESETS"))
+    stop = threading.Event()
+
+    def stopping(signum: int, _frame: Any) -> None:
+        logging.getLogger("munchlog.worker").info(
+            "projection worker: %s received, stopping", signal.Signals(signum).name
+        )
+        stop.set()
+
+    signal.signal(signal.SIGTERM, stopping)
+    signal.signal(signal.SIGINT, stopping)
+    log = open_log(args.db)
+    try:
+        ProjectionWorker(log, poll_interval=args.poll_interval, report_every=args.report_every).run(
+            stop
+        )
+    finally:
+        log.close()
     return 0
 
 
@@ -145,6 +194,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.set_defaults(func=serve)
+
+    w = sub.add_parser(
+        "worker", help="keep the match histories up to date (MUNCHLOG_PROJECTIONS=worker)"
+    )
+    w.add_argument("--db", help="SQLite file path or postgresql:// URL")
+    w.add_argument(
+        "--poll-interval",
+        type=float,
+        default=POLL_INTERVAL,
+        help=f"seconds between looks at a SQLite log (default {POLL_INTERVAL}; "
+        "PostgreSQL notifies)",
+    )
+    w.add_argument(
+        "--report-every",
+        type=float,
+        default=REPORT_EVERY,
+        help=f"seconds between progress lines (default {REPORT_EVERY:.0f})",
+    )
+    w.add_argument(
+        "--batch-size",
+        type=int,
+        default=BATCH_SIZE,
+        help=f"notifications folded per transaction at most (default {BATCH_SIZE})",
+    )
+    w.set_defaults(func=worker)
 
     d = sub.add_parser("demo", help="record a complete sample game through the API")
     d.add_argument("--url", help="a running server (default: an app in this process)")

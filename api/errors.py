@@ -29,6 +29,9 @@ body too large (``MAX_CONTENT_LENGTH``)    413     ``request/too_large``
 refused by the rules / impossible          422     ``rule/...`` (+``rule``), ``command/...``
 Idempotency-Key reused for another body    422     ``request/idempotency_key_reused``
 the game's stored rows are damaged         503     ``storage/damaged`` (+``version``, ``reason``)
+the database does not answer (``/readyz``) 503     ``storage/unavailable``
+the projection is too far behind           503     ``projection/lagging``
+(``/readyz``, ``MUNCHLOG_READY_MAX_LAG``)
 anything else                              500     ``server/internal_error``
 =========================================  ======  =============================================
 """
@@ -46,6 +49,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException
 
 from api import inputs
+from api.metrics import metrics
 from domain.envelope import DamagedRecords
 from domain.errors import DomainError, InvalidCommand, NotFound
 from projections.exports import ExportFormatError, ImportRejected
@@ -56,6 +60,7 @@ from service.errors import (
     NotAllowedError,
     VersionConflictError,
 )
+from service.histories import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +93,12 @@ class Forbidden(ApiError):
     """Credentials that may not do this (``auth/...``)."""
 
     status = 403
+
+
+class Unavailable(ApiError):
+    """The service cannot serve this now (``/readyz``: ``projection/lagging``)."""
+
+    status = 503
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -129,6 +140,7 @@ def handle_not_found(exc: GameNotFoundError) -> Response:
 
 
 def handle_conflict(exc: VersionConflictError) -> Response:
+    metrics().conflicts.inc()
     return _respond(409, error_body(exc.code, exc.message, current_version=exc.current_version))
 
 
@@ -156,7 +168,13 @@ def handle_damaged(exc: DamagedRecords) -> Response:
     """503, not 500: the server works and the request was fine, but this game cannot be served
     until its rows are restored (docs/DESIGN.md "Damaged storage"); no Retry-After, since
     waiting does not mend it."""
+    metrics().damaged.inc()
     return _respond(503, error_body(exc.code, exc.message, version=exc.version, reason=exc.reason))
+
+
+def handle_unavailable(exc: StorageUnavailable) -> Response:
+    """503: the database did not answer (the readiness probe)."""
+    return _respond(503, error_body(exc.code, exc.message))
 
 
 _HTTP_CODES = {
@@ -210,6 +228,7 @@ def init_app(app: Flask) -> None:
         (ExportFormatError, handle_not_an_export),
         (ImportRejected, handle_import_rejected),
         (DamagedRecords, handle_damaged),
+        (StorageUnavailable, handle_unavailable),
         (HTTPException, handle_http_exception),
         (Exception, handle_unexpected),
     ]
@@ -292,6 +311,8 @@ ERROR_RESPONSES = {
     413: "the body is larger than the server takes: request/too_large",
     422: "refused: rule/... (+rule, the docs/rules.md section), command/... (impossible), "
     "import/... (+version, reason), request/idempotency_key_reused",
+    503: "not available now: storage/unavailable (the database did not answer), "
+    "projection/lagging (the match histories are further behind than MUNCHLOG_READY_MAX_LAG)",
 }
 
 

@@ -51,6 +51,7 @@ Whichever server runs, these hold (each is tested):
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import sys
 import time
@@ -99,7 +100,9 @@ class AccessLog:
     (``bench/RESULTS.md``). Here a request only formats its line and appends it to a deque.
     """
 
-    def __init__(self, app: WSGIApp, stream: Any = None, interval: float = 0.2) -> None:
+    def __init__(
+        self, app: WSGIApp, stream: Any = None, interval: float = 0.2, *, as_json: bool = False
+    ) -> None:
         import atexit
         import threading
         from collections import deque
@@ -107,6 +110,7 @@ class AccessLog:
         self.app = app
         self.stream = stream if stream is not None else sys.stdout
         self.interval = interval
+        self.as_json = as_json
         self._lines: deque[str] = deque()
         self._second = -1
         self._stamp = ""
@@ -125,15 +129,18 @@ class AccessLog:
             return self.app(environ, recording)
         finally:
             now = time.time()
-            if int(now) != self._second:  # the timestamp changes once a second
-                self._second = int(now)
-                self._stamp = time.strftime("%Y-%m-%d %H:%M:%S %z", time.localtime(now))
-            self._lines.append(
-                f"[{self._stamp}] {environ.get('REMOTE_ADDR', '-')} - "
-                f'"{environ.get("REQUEST_METHOD", "-")} {environ.get("PATH_INFO", "")} '
-                f'{environ.get("SERVER_PROTOCOL", "-")}" {status[0]} '
-                f"{(time.perf_counter() - started) * 1000:.3f}\n"
-            )
+            if self.as_json:
+                self._lines.append(_json_access_line(environ, status[0], now, started))
+            else:
+                if int(now) != self._second:  # the timestamp changes once a second
+                    self._second = int(now)
+                    self._stamp = time.strftime("%Y-%m-%d %H:%M:%S %z", time.localtime(now))
+                self._lines.append(
+                    f"[{self._stamp}] {environ.get('REMOTE_ADDR', '-')} - "
+                    f'"{environ.get("REQUEST_METHOD", "-")} {environ.get("PATH_INFO", "")} '
+                    f'{environ.get("SERVER_PROTOCOL", "-")}" {status[0]} '
+                    f"{(time.perf_counter() - started) * 1000:.3f}\n"
+                )
 
     def flush(self) -> None:
         """Write out the lines logged so far."""
@@ -151,6 +158,30 @@ class AccessLog:
                 self.flush()
             except (OSError, ValueError):  # the stream is gone (shutting down)
                 return
+
+
+def _json_access_line(environ: dict[str, Any], status: str, now: float, started: float) -> str:
+    """The access log line with ``MUNCHLOG_LOG_FORMAT=json``: the same fields, as the app's
+    JSON log lines name theirs (``api.logs``)."""
+    from api.logs import utc_stamp
+
+    return (
+        json.dumps(
+            {
+                "time": utc_stamp(now),
+                "level": "INFO",
+                "logger": "munchlog.access",
+                "addr": environ.get("REMOTE_ADDR", "-"),
+                "method": environ.get("REQUEST_METHOD", "-"),
+                "path": environ.get("PATH_INFO", ""),
+                "protocol": environ.get("SERVER_PROTOCOL", "-"),
+                "status": int(status),
+                "ms": round((time.perf_counter() - started) * 1000, 3),
+            },
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
 
 
 class SpreadKeepAlive:
@@ -180,14 +211,18 @@ def worker_app() -> Any:
     variables ``api.app`` documents; ``munchlog serve`` sets them from its options), the
     keep-alive spread; then drop :data:`SECRET_ENV` from this process's environment."""
     from api.app import create_app
+    from api.logs import configure_logging, log_format
 
     sys.setswitchinterval(float(os.environ.get("MUNCHLOG_SWITCH_INTERVAL") or SWITCH_INTERVAL))
+    configure_logging()
     app = create_app()
     for name in SECRET_ENV:
         os.environ.pop(name, None)
     app.wsgi_app = SpreadKeepAlive(app.wsgi_app)  # type: ignore[method-assign]
     if os.environ.get("MUNCHLOG_ACCESS_LOG") == "1":
-        app.wsgi_app = AccessLog(app.wsgi_app)  # type: ignore[method-assign]
+        app.wsgi_app = AccessLog(  # type: ignore[method-assign]
+            app.wsgi_app, as_json=log_format() == "json"
+        )
     return app
 
 
@@ -217,6 +252,8 @@ def _run_granian(target: str, host: str, port: int, workers: int, threads: int) 
     from granian import Granian
     from granian.constants import Interfaces
 
+    from api.logs import granian_log_config
+
     Granian(
         target,
         address=host,
@@ -228,6 +265,7 @@ def _run_granian(target: str, host: str, port: int, workers: int, threads: int) 
         blocking_threads=threads,
         workers_kill_timeout=GRACEFUL_TIMEOUT,
         log_access=False,  # AccessLog writes it
+        log_dictconfig=granian_log_config(),  # its own lines as JSON too, if so configured
     ).serve()
 
 

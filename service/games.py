@@ -95,6 +95,20 @@ class BatchOutcome:
     replayed: bool
 
 
+class Observer:
+    """What the service reports as it records, for the operator's metrics (``api.metrics``
+    counts it; this one does nothing). Called once per saved batch or lost race, after the
+    fact: it must be cheap and must not raise."""
+
+    def recorded(self, source: str, actions: int, events: int) -> None:
+        """A batch was saved: ``source`` is ``"actions"`` (a recorder's batch) or ``"judge"``
+        (a dispute or a ruling), with its ``actions`` and the ``events`` they made."""
+
+    def lost_race(self) -> None:
+        """A save conflicted with another writer's (a batch decided on a stale copy): it is
+        decided again on the stored game, or answered 409 if the client named a version."""
+
+
 def utc_now() -> str:
     """The server clock as ISO 8601 UTC (the envelope's ``received_at``)."""
     return datetime.now(UTC).isoformat(timespec="microseconds")
@@ -106,6 +120,7 @@ class GameLog(EventStore):
     def __init__(self, env: Mapping[str, str] | None = None, *, catalog: Catalog | None = None):
         super().__init__(env)
         self.replays = Replays(self)
+        self.observer = Observer()
         self._access_cache: dict[UUID, GameAccess] = {}
         self.catalog = catalog if catalog is not None else sample_catalog()
 
@@ -241,6 +256,7 @@ class GameLog(EventStore):
             try:
                 self.save(*objs)
             except RecordConflictError:
+                self.observer.lost_race()
                 trust_cache = False
                 if idempotency_key is not None:
                     replay = self._replay(game_id, idempotency_key, fingerprint)
@@ -250,6 +266,7 @@ class GameLog(EventStore):
                     raise VersionConflictError(self.current_version(game_id)) from None
                 continue
             self.keep(game)
+            self.observer.recorded("actions", len(actions), len(pending))
             return BatchOutcome(response=response, replayed=False)
         raise VersionConflictError(self.current_version(game_id))
 
@@ -501,9 +518,11 @@ class GameLog(EventStore):
             try:
                 self.save(*objs)
             except RecordConflictError:
+                self.observer.lost_race()
                 if expected_version is not None:
                     raise VersionConflictError(self.current_version(game_id)) from None
                 continue
+            self.observer.recorded("judge", 0, len(pending))
             return [stored_record(e) for e in pending]
         raise VersionConflictError(self.current_version(game_id))
 

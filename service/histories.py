@@ -4,8 +4,13 @@
 stores the rows next to a *tracking* row holding the id of the last notification folded in.
 Rows and tracking are written in ONE transaction, so the view is always exactly "the log up to
 notification *n*": it resumes after a restart, and :meth:`MatchHistory.rebuild` drops it and
-folds the whole log again. Every history read catches up first, so an answer includes every
-game committed before the request (see the store's docstring for why not a subscription).
+folds the whole log again.
+
+Who folds (``MUNCHLOG_PROJECTIONS``): ``inline`` (the default) -- every history read catches up
+first, in the API process, so an answer includes every game committed before the request;
+``worker`` -- ``munchlog worker`` (:mod:`service.worker`) follows the log with eventsourcing's
+subscription and folds it as it grows (:meth:`MatchHistory.apply`), and reads answer with what
+it has stored, :meth:`MatchHistory.lag` notifications behind the log at most.
 
 A game whose stored events the projection cannot fold (a row that does not decode, a missing
 version, an event the fold refuses) is left out and recorded as skipped (:meth:`skipped`), so
@@ -16,13 +21,17 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from adapters.eventstore import StorageUnavailable
 from adapters.history_store import Skipped, history_recorder, tracking_at
 from domain.envelope import UNREADABLE, Record
 from projections.history import HistoryRow, fold_history, hero_totals, player_games, totals
 from service.games import GameLog
+
+__all__ = ["Lag", "MatchHistory", "StorageUnavailable"]
 
 #: Notifications folded per transaction.
 BATCH_SIZE = 500
@@ -33,13 +42,36 @@ Progress = Callable[[int, int], None]
 log = logging.getLogger(__name__)
 
 
-class MatchHistory:
-    """Match histories of one GameLog: catch up from its notification log, then answer."""
+@dataclass(frozen=True)
+class Lag:
+    """How far a projection is behind the log: ``position`` (the last notification it has
+    folded in), ``head`` (the log's largest notification id) and ``lag`` (notifications
+    committed that it has not folded yet: ``head - position``, 0 when caught up)."""
 
-    def __init__(self, app: GameLog, *, batch_size: int = BATCH_SIZE) -> None:
+    position: int
+    head: int
+
+    @property
+    def lag(self) -> int:
+        return max(0, self.head - self.position)
+
+    def as_dict(self) -> dict[str, int]:
+        return {"position": self.position, "head": self.head, "lag": self.lag}
+
+
+class MatchHistory:
+    """Match histories of one GameLog, folded from its notification log.
+
+    ``inline`` (the default; ``MUNCHLOG_PROJECTIONS=inline``): every read catches up first, in
+    the reading process. ``inline=False`` (``MUNCHLOG_PROJECTIONS=worker``): reads answer with
+    what is stored, which ``munchlog worker`` (:mod:`service.worker`) keeps up to date through
+    :meth:`apply`; :meth:`lag` says how far behind that is."""
+
+    def __init__(self, app: GameLog, *, batch_size: int = BATCH_SIZE, inline: bool = True) -> None:
         self.app = app
         self.view = history_recorder(app)
         self.batch_size = batch_size
+        self.inline = inline
         self._lock = threading.Lock()  # one catch-up at a time per process (others wait)
 
     def catch_up(self, *, progress: Progress | None = None, limit: int | None = None) -> int:
@@ -67,37 +99,61 @@ class MatchHistory:
 
     def _step(self, batch: int) -> tuple[int, int] | None:
         """Fold one batch: ``(notifications folded, new position)``, ``None`` if none left.
-        A game that cannot be folded is skipped (:func:`_unfoldable`), with its later events."""
+
+        The batch is read up to the log's head as it was just before: when it holds fewer than
+        ``batch`` game events, every game event up to the head has been read, and the position
+        moves to the head itself, past the notifications of other topics (summaries, tokens,
+        idempotency records) at the end of the log; so a projection that has caught up is at
+        the head and its :meth:`lag` is 0. (Notification ids commit in order on both back ends:
+        when the head is visible, so is everything before it.)"""
         while True:
             position = self.view.position()
-            notes = self.app.records_since(position, batch)
-            if not notes:
+            head = self.app.max_notification_id()
+            if head <= position:
                 return None
-            gids = {gid for _, gid, _ in notes}
-            stored = self.view.rows(gids)
-            left_out = {k["game_id"] for k in self.view.skipped(gids)}
-            rows: dict[str, tuple[int, HistoryRow]] = {}
-            skipped: dict[str, Skipped] = {}
-            for seq, gid, record in notes:
-                if gid in left_out or gid in skipped:
+            notes = self.app.records_since(position, batch, stop=head)
+            end = notes[-1][0] if len(notes) >= batch else head
+            if self._commit(position, notes, end):
+                return len(notes), end
+
+    def apply(self, expected: int, notifications: Sequence[Any]) -> bool:
+        """Fold ``notifications`` (of every topic, in order: the next ones after notification
+        ``expected``, as :meth:`GameLog.follow` gives them) and move the position to the last
+        one's id, in one transaction. ``False`` (nothing written) if the position is no longer
+        ``expected`` (a rebuild, a catch-up elsewhere): the caller starts again from
+        :meth:`position`. How ``munchlog worker`` folds the log."""
+        if not notifications:
+            return True
+        records = self.app.game_records_of(notifications)
+        with self._lock:
+            return self._commit(expected, records, int(notifications[-1].id))
+
+    def _commit(self, position: int, notes: Sequence[tuple[int, str, Record]], end: int) -> bool:
+        """Fold the game events ``notes`` (those after ``position``, up to notification
+        ``end``) into the stored rows and commit the rows and the position ``end`` together,
+        if the position is still ``position``. A game that cannot be folded is skipped
+        (:func:`_unfoldable`), with its later events."""
+        gids = {gid for _, gid, _ in notes}
+        stored = self.view.rows(gids)
+        left_out = {k["game_id"] for k in self.view.skipped(gids)}
+        rows: dict[str, tuple[int, HistoryRow]] = {}
+        skipped: dict[str, Skipped] = {}
+        for seq, gid, record in notes:
+            if gid in left_out or gid in skipped:
+                continue
+            first, before = rows.get(gid, (seq, stored.get(gid)))
+            problem = _unfoldable(before, record)
+            if problem is None:
+                try:
+                    rows[gid] = (first, fold_history(before, record, game_id=gid))
                     continue
-                first, before = rows.get(gid, (seq, stored.get(gid)))
-                problem = _unfoldable(before, record)
-                if problem is None:
-                    try:
-                        rows[gid] = (first, fold_history(before, record, game_id=gid))
-                        continue
-                    except Exception as exc:
-                        problem = (int(record["version"]), "bad_event", _refused(exc))
-                rows.pop(gid, None)
-                skipped[gid] = _skip(gid, seq, before, problem)
-                log.warning("match histories: game %s left out: %s", gid, skipped[gid])
-            with self.app.writing():
-                committed = self.view.commit(
-                    position, rows, tracking_at(notes[-1][0]), skipped.values()
-                )
-            if committed:
-                return len(notes), notes[-1][0]
+                except Exception as exc:
+                    problem = (int(record["version"]), "bad_event", _refused(exc))
+            rows.pop(gid, None)
+            skipped[gid] = _skip(gid, seq, before, problem)
+            log.warning("match histories: game %s left out: %s", gid, skipped[gid])
+        with self.app.writing():
+            return self.view.commit(position, rows, tracking_at(end), skipped.values())
 
     def rebuild(self, *, progress: Progress | None = None) -> int:
         """Drop every row and fold the whole log again; the number of notifications folded."""
@@ -105,16 +161,31 @@ class MatchHistory:
             self.view.reset()
         return self.catch_up(progress=progress)
 
-    # -- reads (each catches up first) ------------------------------------------------------
+    def position(self) -> int:
+        """The last notification folded in (0 before the first)."""
+        return self.view.position()
+
+    def lag(self) -> Lag:
+        """How far the stored histories are behind the log (:class:`Lag`). The head is read
+        first, with the store's probe (:meth:`GameLog.log_head`: a bounded wait, no retries;
+        :class:`StorageUnavailable` when the database does not answer)."""
+        head = self.app.log_head()
+        return Lag(position=self.view.position(), head=head)
+
+    # -- reads (inline: each catches up first) ----------------------------------------------
+
+    def _fresh(self) -> None:
+        if self.inline:
+            self.catch_up()
 
     def rows(self) -> list[HistoryRow]:
         """Every game's row, in creation order."""
-        self.catch_up()
+        self._fresh()
         return self.view.select()
 
     def player(self, name: str) -> dict[str, Any]:
         """``{player, games, totals, heroes}``: a player's games (newest last) and totals."""
-        self.catch_up()
+        self._fresh()
         entries = player_games(self.view.select(player=name), name)
         return {
             "player": entries[0]["player"] if entries else name,
@@ -125,13 +196,13 @@ class MatchHistory:
 
     def event_games(self, label: str) -> list[HistoryRow]:
         """The rows of an event's games (``labels.event == label``), in creation order."""
-        self.catch_up()
+        self._fresh()
         return self.view.select(event=label)
 
     def skipped(self, *, event: str | None = None) -> list[Skipped]:
         """The games left out of the histories (all, or those of an event that the projection
         knew the label of), in the order they were met."""
-        self.catch_up()
+        self._fresh()
         return self.view.skipped(event=event)
 
 

@@ -9,7 +9,8 @@
 * ``POST /api/games/import`` (organizer) -- a complete export (JSON or NDJSON) becomes a game
   again, under its own id, with new tokens: the answer is shaped like game creation's.
 * ``GET /api/players/<player>/games`` (public) -- the player's games and totals, from the
-  match-history projection (``projections.history_store``), caught up before answering.
+  match-history projection (``adapters.history_store``): caught up before answering, or, with
+  ``MUNCHLOG_PROJECTIONS=worker``, as ``munchlog worker`` has stored it.
 * ``GET /api/exports?event=<label>&format=ndjson|text`` (organizer) -- every game of an event,
   streamed one after another. The organizer token is service-wide, not a party to any game, so
   each game is exported as the ``organizer`` viewer sees it: public information only (the
@@ -83,13 +84,17 @@ def export_clock() -> str:
 
 
 def history() -> MatchHistory:
-    """The app's match-history projection (made on first use, over the app's GameLog)."""
+    """The app's match-history projection (made on first use, over the app's GameLog): it
+    catches up on each read with ``MUNCHLOG_PROJECTIONS=inline``, and serves what
+    ``munchlog worker`` stored with ``worker``."""
     found = current_app.extensions.get("munchlog_history")
     if found is None:
         with _HISTORY_LOCK:
             found = current_app.extensions.get("munchlog_history")
             if found is None:
-                found = current_app.extensions["munchlog_history"] = MatchHistory(gamelog())
+                inline = current_app.config.get("MUNCHLOG_PROJECTIONS", "inline") == "inline"
+                found = MatchHistory(gamelog(), inline=inline)
+                current_app.extensions["munchlog_history"] = found
     assert isinstance(found, MatchHistory)
     return found
 

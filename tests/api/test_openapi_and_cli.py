@@ -167,6 +167,10 @@ OPERATIONS = {
     ("post", "/api/games/import"): ("token", {400, 401, 403, 409, 413, 422}),
     ("get", "/api/players/{player}/games"): ("anyone", {400, 401}),
     ("get", "/api/exports"): ("token", {400, 401, 403, 406}),
+    # the operator's: no token is read at all (security: [])
+    ("get", "/healthz"): ("open", set()),
+    ("get", "/readyz"): ("open", {503}),
+    ("get", "/metrics"): ("open", set()),
 }
 
 
@@ -187,6 +191,8 @@ def test_every_operation_says_who_may_call_it_and_lists_its_errors(client: Flask
         who, errors = OPERATIONS[key]
         if who == "anyone":  # a token is optional: it chooses what the caller sees
             assert op["security"] == [{}, {"bearerAuth": []}], key
+        elif who == "open":
+            assert op["security"] == [], key
         else:
             assert op["security"] == [{"bearerAuth": []}], key
         documented = {int(s) for s in op["responses"] if s != "default" and int(s) >= 400}
