@@ -311,7 +311,9 @@ ERROR_RESPONSES = {
     413: "the body is larger than the server takes: request/too_large",
     422: "refused: rule/... (+rule, the docs/rules.md section), command/... (impossible), "
     "import/... (+version, reason), request/idempotency_key_reused",
-    503: "not available now: storage/unavailable (the database did not answer), "
+    503: "not available now: storage/damaged on a game's routes, the game's stored rows are "
+    "damaged (+version, reason: the first damaged record; GET /api/games/{game_id}/verify "
+    "names every damaged row); on /readyz storage/unavailable (the database did not answer), "
     "projection/lagging (the match histories are further behind than MUNCHLOG_READY_MAX_LAG)",
 }
 

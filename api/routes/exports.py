@@ -177,7 +177,7 @@ FORMAT_RESPONSES = {
 @blp.route("/games/<game_id>/export")
 class GameExport(MethodView):
     @viewer_of_game
-    @blp.errors(400, 401, 404, 406)
+    @blp.errors(400, 401, 404, 406, 503)
     @blp.arguments(ExportQuerySchema, location="query")
     @blp.doc(security=OPTIONAL_BEARER, responses=FORMAT_RESPONSES)
     def get(self, query: dict[str, Any], game_id: str) -> Response:

@@ -137,12 +137,13 @@ class ApiBlueprint(Blueprint):
 
         The document follows the stack: a read anyone may make (``viewer_of_game``) has an
         optional bearer token, a stricter ``who`` a required one (unless ``doc`` says
-        ``security``); the errors are 401 and 404, 400 with a query or a body, 413 with a
-        body, and ``errors`` (what the view itself adds: 403, 409, 422).
+        ``security``); the errors are 401, 404 and 503 (``storage/damaged``: the game's
+        stored rows), 400 with a query or a body, 413 with a body, and ``errors`` (what the
+        view itself adds: 403, 409, 422).
         """
         anyone = who is viewer_of_game
         doc = {"security": OPTIONAL_BEARER if anyone else BEARER, **doc}
-        statuses = {401, 404, *errors}
+        statuses = {401, 404, 503, *errors}
         if query is not None or body is not None:
             statuses.add(400)
         if body is not None:
@@ -270,7 +271,7 @@ class GameEvents(MethodView):
 @blp.route("/<game_id>/actions")
 class GameActions(MethodView):
     @recorder_of_game
-    @blp.errors(400, 401, 403, 404, 409, 413, 422)
+    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
     @blp.json_endpoint(
         ActionBatchSchema, 201, BatchResultSchema, security=BEARER, parameters=[IDEMPOTENCY_HEADER]
     )

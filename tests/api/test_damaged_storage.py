@@ -355,6 +355,35 @@ def test_a_damaged_summary_or_access_record_takes_only_its_game_offline(
     assert call(client, other, "").status_code == 200
 
 
+def test_every_operation_of_a_damaged_game_documents_its_503(
+    make_app: Callable[[], Flask], store: Store
+) -> None:
+    """Each operation of the OpenAPI that names a game lists the 503 it answers for a damaged
+    game (its access record here, read first by every route of the game, /verify too)."""
+    app = make_app()
+    game = demo(app, seed=6, actions=5)
+    store.set(str(GameAccess.id_for(uuid.UUID(game.game_id))), 1, "state", b"garbage")
+    client = make_app().test_client()
+    spec = client.get("/api/openapi.json").get_json()
+    values = {"game_id": game.game_id, "turn": "1", "version": "1", "dispute_id": "d1"}
+    answered = []
+    for path, item in spec["paths"].items():
+        if "{game_id}" not in path:
+            continue
+        for method, op in item.items():
+            if method not in ("get", "post"):
+                continue
+            url = path.format(**values)
+            body = {"json": {}} if method == "post" else {}
+            response = client.open(
+                url, method=method.upper(), headers=bearer(game.tokens["judge"]), **body
+            )
+            damaged(response, 1, "undecodable")
+            assert "503" in op["responses"], (method, path)
+            answered.append((method, path))
+    assert len(answered) == 12, answered
+
+
 # ---------------------------------------------------------------------------- snapshots
 
 
