@@ -48,7 +48,7 @@ from marshmallow import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException
 
-from api import inputs
+from api import inputs, openapi
 from api.metrics import metrics
 from domain.envelope import DamagedRecords
 from domain.errors import DomainError, InvalidCommand, NotFound
@@ -317,6 +317,17 @@ ERROR_RESPONSES = {
     "projection/lagging (the match histories are further behind than MUNCHLOG_READY_MAX_LAG)",
 }
 
+#: Headers of the documented error responses (``components/responses/Error<status>``).
+ERROR_HEADERS = {
+    401: {
+        "WWW-Authenticate": {
+            "description": "always `Bearer`",
+            "required": True,
+            "schema": {"type": "string", "enum": ["Bearer"]},
+        }
+    },
+}
+
 
 def error_response(status: int) -> str:
     """The name of the documented error response for ``status`` (:data:`ERROR_RESPONSES`)."""
@@ -329,13 +340,19 @@ class MunchlogApi(Api):
     ERROR_SCHEMA = ErrorSchema
 
     def init_app(self, app: Flask, *, spec_kwargs: Any = None) -> None:
-        """flask-smorest's, plus one response component per :data:`ERROR_RESPONSES` entry."""
+        """flask-smorest's, documenting the inputs' rules (``api.openapi``), plus one response
+        component per :data:`ERROR_RESPONSES` entry."""
+        spec_kwargs = {"marshmallow_plugin": openapi.MarshmallowRules(), **(spec_kwargs or {})}
         super().init_app(app, spec_kwargs=spec_kwargs)
+        openapi.install(self, app)
         for status, description in ERROR_RESPONSES.items():
-            self.spec.components.response(
-                error_response(status),
-                {"description": description, "content": {"application/json": {"schema": "Error"}}},
-            )
+            response = {
+                "description": description,
+                "content": {"application/json": {"schema": "Error"}},
+            }
+            if status in ERROR_HEADERS:
+                response["headers"] = ERROR_HEADERS[status]
+            self.spec.components.response(error_response(status), response)
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         return handle_http_exception(error)

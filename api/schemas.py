@@ -6,12 +6,14 @@ fields are passed through to ``decide``, which raises ``InvalidCommand`` -> 400)
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.openapi import NO_NUL
 from domain import RULESETS, DomainError, find_ruleset
 from projections.views import SEAT_NAMES
 
@@ -37,6 +39,16 @@ class Strict(ma.Schema):
 
 class LabelField(fields.Field):
     """A label value: a string, or a whole number kept as given (``round: 3``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["metadata"] = {
+            "oneOf": [
+                {"type": "string", "maxLength": 120, "pattern": NO_NUL},
+                {"type": "integer", "minimum": -MAX_VERSION, "maximum": MAX_VERSION},
+            ],
+            **kwargs.get("metadata", {}),
+        }
+        super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, str | int):
@@ -142,7 +154,11 @@ class ActionSchema(ma.Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=60))
     seat = fields.String(required=True, validate=validate.Length(min=1, max=10))
     at = fields.String(
-        metadata={"description": "client time, ISO 8601 (stored as client_at)"},
+        metadata={
+            "format": "date-time",
+            "description": "client time, an RFC 3339 date-time (any ISO 8601 form Python's "
+            "datetime.fromisoformat reads is taken too); stored verbatim as client_at",
+        },
     )
 
     @ma.validates("at")
@@ -151,12 +167,26 @@ class ActionSchema(ma.Schema):
             raise ma.ValidationError("an ISO 8601 date-time")
 
 
+#: An RFC 3339 date-time (section 5.6), which ``datetime.fromisoformat`` does not always read:
+#: a lower-case ``t`` or ``z``, a leap second, year 0000.
+RFC3339 = re.compile(
+    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)"
+    r"(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)",
+    re.ASCII,
+)
+
+
 def is_iso_time(value: str) -> bool:
-    """Whether an action's ``at`` is an ISO 8601 date-time (as Python reads one)."""
+    """Whether an action's ``at`` is an ISO 8601 date-time as Python reads one, or an RFC 3339
+    date-time (what the OpenAPI's ``format: date-time`` promises).
+
+    >>> [is_iso_time(v) for v in ("2024-05-01T10:00:00Z", "2024-05-01t10:00:00z", "noon")]
+    [True, True, False]
+    """
     try:
         datetime.fromisoformat(value)
     except ValueError:
-        return False
+        return RFC3339.fullmatch(value) is not None
     return True
 
 

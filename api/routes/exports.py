@@ -165,6 +165,13 @@ def _slug(label: str) -> str:
 FORMAT_RESPONSES = {
     "200": {
         "description": "the export, as an attachment",
+        "headers": {
+            "Content-Disposition": {
+                "description": 'attachment; filename="game-<id>.<ext>" or "event-<label>.<ext>"',
+                "required": True,
+                "schema": {"type": "string"},
+            }
+        },
         "content": {
             media: {"schema": {"type": "string"}}
             for media in ("application/x-ndjson", "text/csv", "text/plain")
@@ -174,7 +181,7 @@ FORMAT_RESPONSES = {
 }
 
 
-@blp.route("/games/<game_id>/export")
+@blp.route("/games/<game:game_id>/export")
 class GameExport(MethodView):
     @viewer_of_game
     @blp.errors(400, 401, 404, 406, 503)

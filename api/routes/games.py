@@ -58,9 +58,17 @@ class ApiBlueprint(Blueprint):
         instance = schema() if isinstance(schema, type) else schema
         return super().arguments(instance, *args, **kwargs)
 
-    def json_endpoint(self, schema: Any, status_code: int, response_schema: Any, **doc: Any) -> Any:
-        """``arguments(schema)``, ``response(status_code, response_schema)`` and ``doc(**doc)``
-        for a hot path.
+    def json_endpoint(
+        self,
+        schema: Any,
+        status_code: int,
+        response_schema: Any,
+        *,
+        headers: dict[str, Any] | None = None,
+        **doc: Any,
+    ) -> Any:
+        """``arguments(schema)``, ``response(status_code, response_schema, headers=headers)``
+        and ``doc(**doc)`` for a hot path.
 
         The OpenAPI document is exactly theirs (their decorators are applied to record it), and
         the body is parsed by the same webargs parser and schema, so errors are the same. What
@@ -84,7 +92,7 @@ class ApiBlueprint(Blueprint):
             return parser.parse(instance, request, location="json")
 
         def decorator(view: Any) -> Any:
-            documented = self.response(status_code, response_schema)(
+            documented = self.response(status_code, response_schema, headers=headers)(
                 self.arguments(instance)(self.doc(**doc)(view))
             )
 
@@ -187,9 +195,20 @@ IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[!-~]+$"},
     "description": "Repeat a batch safely: the same key returns the first response and "
-    "records nothing new (scoped to the game).",
+    "records nothing new (scoped to the game). Printable ASCII, no spaces (400 "
+    "request/invalid_idempotency_key).",
+}
+
+
+#: The 201 of a batch answered again for its ``Idempotency-Key``.
+REPLAYED_HEADER = {
+    "Idempotent-Replayed": {
+        "description": "`true` when this 201 is the first answer to the same "
+        "Idempotency-Key, sent again (nothing new was recorded); absent otherwise",
+        "schema": {"type": "string", "enum": ["true"]},
+    }
 }
 
 
@@ -232,7 +251,7 @@ class Games(MethodView):
         return {"games": games, "next_cursor": next_cursor}
 
 
-@blp.route("/<game_id>")
+@blp.route("/<game:game_id>")
 class GameResource(MethodView):
     @blp.game_view(GameSummarySchema)
     def get(self, game_id: str) -> dict[str, Any]:
@@ -240,7 +259,7 @@ class GameResource(MethodView):
         return gamelog().overview(parse_game_id(game_id))
 
 
-@blp.route("/<game_id>/state")
+@blp.route("/<game:game_id>/state")
 class GameState(MethodView):
     @blp.game_view(StateViewSchema, query=ReplayStateQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -252,7 +271,7 @@ class GameState(MethodView):
         return replay_state(parse_game_id(game_id), query)
 
 
-@blp.route("/<game_id>/events")
+@blp.route("/<game:game_id>/events")
 class GameEvents(MethodView):
     @blp.game_view(EventPageSchema, query=EventsQuerySchema)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -268,12 +287,17 @@ class GameEvents(MethodView):
         }
 
 
-@blp.route("/<game_id>/actions")
+@blp.route("/<game:game_id>/actions")
 class GameActions(MethodView):
     @recorder_of_game
     @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
     @blp.json_endpoint(
-        ActionBatchSchema, 201, BatchResultSchema, security=BEARER, parameters=[IDEMPOTENCY_HEADER]
+        ActionBatchSchema,
+        201,
+        BatchResultSchema,
+        headers=REPLAYED_HEADER,
+        security=BEARER,
+        parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Record a batch of actions (seat, table or judge token)

@@ -108,7 +108,7 @@ class Lens:
         return diff_view(state_diff(before, after), before, after, self.viewer)
 
 
-@blp.route("/games/<game_id>/timeline")
+@blp.route("/games/<game:game_id>/timeline")
 class Timeline(MethodView):
     @blp.game_view(TimelineSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -134,7 +134,7 @@ class Timeline(MethodView):
         }
 
 
-@blp.route(f"/games/<game_id>/turns/<int(max={MAX_VERSION}):turn>")
+@blp.route(f"/games/<game:game_id>/turns/<int(max={MAX_VERSION}):turn>")
 class Turn(MethodView):
     @blp.game_view(TurnSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str, turn: int) -> dict[str, Any]:
@@ -159,7 +159,7 @@ class Turn(MethodView):
         }
 
 
-@blp.route(f"/games/<game_id>/events/<int(max={MAX_VERSION}):version>")
+@blp.route(f"/games/<game:game_id>/events/<int(max={MAX_VERSION}):version>")
 class EventDetail(MethodView):
     @blp.game_view(EventDetailSchema, query=ViewQuerySchema, errors=[403])
     def get(self, query: dict[str, Any], game_id: str, version: int) -> dict[str, Any]:
@@ -231,7 +231,7 @@ def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) ->
     }
 
 
-@blp.route("/games/<game_id>/disputes")
+@blp.route("/games/<game:game_id>/disputes")
 class Disputes(MethodView):
     @blp.game_view(DisputeListSchema)
     def get(self, game_id: str) -> dict[str, Any]:
@@ -268,7 +268,7 @@ class Disputes(MethodView):
         return _recorded(gid, records, dispute_id, viewer)
 
 
-@blp.route("/games/<game_id>/disputes/<dispute_id>/ruling")
+@blp.route("/games/<game:game_id>/disputes/<dispute_id>/ruling")
 class Ruling(MethodView):
     @blp.game_view(
         RecordedSchema,
@@ -300,7 +300,7 @@ class Ruling(MethodView):
 # ---------------------------------------------------------------------------- verify
 
 
-@blp.route("/games/<game_id>/verify")
+@blp.route("/games/<game:game_id>/verify")
 class Verify(MethodView):
     @blp.game_view(VerifySchema)
     def get(self, game_id: str) -> dict[str, Any]:

@@ -220,3 +220,91 @@ def test_the_operations_that_need_a_token_are_exactly_those_that_answer_401_with
             assert response.get_json()["error"]["code"] == "auth/missing_token"
         else:
             assert response.status_code in (200, 404), (method, path, response.get_json())
+
+
+def _strings(node: Any, where: str = "") -> list[tuple[str, dict[str, Any]]]:
+    """Every ``{"type": "string", ...}`` schema under ``node``, with where it is."""
+    found = []
+    if isinstance(node, dict):
+        if node.get("type") == "string":
+            found.append((where, node))
+        for key, value in node.items():
+            found += _strings(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _strings(value, f"{where}/{index}")
+    return found
+
+
+def test_the_document_states_the_checks_the_server_makes(client: FlaskClient) -> None:
+    """What schemathesis (tests/api/test_schemathesis.py) found the server checking and the
+    document not saying: no U+0000 in a string, a ruleset of this server, a label's shape, an
+    action's time, game ids, and the headers of some answers."""
+    from api.openapi import NO_NUL
+    from domain import RULESETS
+
+    spec = client.get("/api/openapi.json").get_json()
+    schemas = spec["components"]["schemas"]
+    parameters = [
+        p
+        for item in spec["paths"].values()
+        for key, value in item.items()
+        for p in (value if key == "parameters" else value.get("parameters", []))
+    ]
+    for where, string in _strings(schemas) + _strings(parameters):
+        assert string.get("pattern") in (NO_NUL, "^[!-~]+$") or {"enum", "format"} & set(string), (
+            where
+        )
+    game_ids = [p for p in parameters if p["name"] == "game_id"]
+    assert game_ids and all(p["schema"] == {"type": "string", "format": "uuid"} for p in game_ids)
+    assert schemas["CreateGame"]["properties"]["ruleset"]["enum"] == sorted(RULESETS)
+    label = schemas["Labels"]["properties"]["round"]["oneOf"]
+    assert {"type": "string", "maxLength": 120, "pattern": NO_NUL} in label
+    assert {"type": "integer", "minimum": -(2**53 - 1), "maximum": 2**53 - 1} in label
+    assert schemas["Action"]["properties"]["at"]["format"] == "date-time"
+
+    unauthorized = spec["components"]["responses"]["Error401"]["headers"]["WWW-Authenticate"]
+    assert unauthorized["required"] is True
+    created = spec["paths"]["/api/games/{game_id}/actions"]["post"]["responses"]["201"]
+    assert created["headers"]["Idempotent-Replayed"]["schema"]["enum"] == ["true"]
+    export = spec["paths"]["/api/games/{game_id}/export"]["get"]["responses"]["200"]
+    assert export["headers"]["Content-Disposition"]["required"] is True
+
+
+def test_an_action_time_in_any_rfc_3339_form_is_taken(client: FlaskClient) -> None:
+    """``at`` is documented as an RFC 3339 date-time: its lower-case ``t`` and ``z`` and a leap
+    second are taken (stored verbatim) besides what Python's ``fromisoformat`` reads."""
+    game = create_game(client)
+    cards = {s: [c["id"] for c in game["seats"][s]["cards"]] for s in "AB"}
+    times = ["2024-05-01t10:00:00z", "2016-12-31T23:59:60Z", "2024-05-01 10:00"]
+    for seat, at in zip("AB", times[:2], strict=True):
+        response = post_actions(
+            client,
+            game["game_id"],
+            game["table_token"],
+            [{"type": "draw_opening", "seat": seat, "cards": cards[seat][:6], "at": at}],
+        )
+        assert response.status_code == 201, response.get_json()
+        assert response.get_json()["events"][0]["client_at"] == at
+    response = post_actions(
+        client,
+        game["game_id"],
+        game["table_token"],
+        [{"type": "roll_first", "seat": "A", "rolls": {"A": 6, "B": 1}, "at": "noon"}],
+    )
+    assert response.status_code == 400
+    assert response.get_json()["error"]["fields"] == {
+        "actions": {"0": {"at": ["an ISO 8601 date-time"]}}
+    }
+
+
+def test_the_import_route_answers_for_its_own_methods_only(client: FlaskClient) -> None:
+    """``/api/games/import`` is not a game id: ``OPTIONS`` lists POST alone (it listed GET, the
+    game summary's method) and GET is 405, not 404 ``game/not_found``."""
+    allowed = client.options("/api/games/import").headers["Allow"]
+    assert sorted(allowed.split(", ")) == ["OPTIONS", "POST"]
+    response = client.get("/api/games/import")
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "OPTIONS, POST"
+    assert response.get_json()["error"]["code"] == "request/method_not_allowed"
+    assert client.get("/api/games/imported").get_json()["error"]["code"] == "game/not_found"
