@@ -34,6 +34,10 @@ import requests
 import schemathesis
 from flask import Flask
 
+# A new game's ``ruleset`` is an enum of the rulesets the process knows when the document is
+# built: the three-seat test-trio is loaded here (test_second_ruleset.py loads it into the
+# session anyway, maybe after this module was collected) and in the live server.
+import tests.rulesets.trio  # noqa: F401
 from api import inputs
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.conftest import PG_URL, require_postgres
@@ -376,7 +380,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     from tests.live import munchlog_serve
 
     folder = tmp_path_factory.mktemp("schemathesis-live")
-    with munchlog_serve(folder, ORGANIZER_TOKEN) as (port, _env):
+    rulesets = {"MUNCHLOG_RULESETS": "tests.rulesets.trio"}  # as in process
+    with munchlog_serve(folder, ORGANIZER_TOKEN, extra_env=rulesets) as (port, _env):
         base = f"http://127.0.0.1:{port}"
         session = requests.Session()
 
