@@ -6,8 +6,8 @@ What is counted, and where:
 ``munchlog_http_request_duration_seconds{method, route}`` (a histogram)
     every request, by :class:`RequestMetrics`: WSGI middleware around the whole app, so the
     recording hot path (``api/hotpath.py``, which answers without Flask) is counted as the
-    Flask routes are. ``route`` is the route's template (``/api/games/<game_id>/state``),
-    never the path (game ids would make a series per game); the hot path's is
+    Flask routes are. ``route`` is the route's template without its converters
+    (``/api/games/<game_id>/state``, ``.../turns/<turn>``: :func:`route_template`), never the path (game ids would make a series per game); the hot path's is
     :data:`HOT_ROUTE`; a path no route matches is ``<unmatched>``; a method outside HTTP's
     usual seven is ``OTHER``. The duration runs until the app hands its response to the server
     (for a streamed export: until the first chunk is ready, not the last).
@@ -45,8 +45,10 @@ after).
 from __future__ import annotations
 
 import atexit
+import functools
 import glob
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -206,11 +208,21 @@ class CountingObserver(Observer):
         self._lost.inc()
 
 
+@functools.lru_cache(maxsize=256)
+def route_template(rule: str) -> str:
+    """A Flask rule as a ``route`` label, without its converters (as :data:`HOT_ROUTE`).
+
+    >>> route_template("/api/games/<game:game_id>/turns/<int(max=9):turn>")
+    '/api/games/<game_id>/turns/<turn>'
+    """
+    return re.sub(r"<[^:<>]*:", "<", rule)
+
+
 def remember_route() -> None:
     """(``before_request``) Leave the matched route's template in the WSGI environ for
     :class:`RequestMetrics`, which runs outside Flask's request context."""
     rule = request.url_rule
-    request.environ[ROUTE_KEY] = UNMATCHED if rule is None else rule.rule
+    request.environ[ROUTE_KEY] = UNMATCHED if rule is None else route_template(rule.rule)
 
 
 def install(app: Any) -> None:
