@@ -120,7 +120,13 @@ def alive(pid: int) -> bool:
 
 def kill_dash_9(process: Any) -> int:
     """SIGKILL the server's master and every process under it; returns how many."""
+    # The master listens before its workers are all spawned (a loaded machine may take a
+    # while): wait for both, so that every process of the server is killed.
+    deadline = time.monotonic() + 20
     workers = descendants(process.pid)
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        workers = descendants(process.pid)
     assert len(workers) >= 2, f"expected 2 workers under {process.pid}: {workers}"
     for pid in [process.pid, *workers]:  # the master first: it would respawn a dead worker
         with contextlib.suppress(ProcessLookupError):
