@@ -34,34 +34,14 @@ def setup(folder: str) -> tuple[Any, str, str, str]:
     """An app on SQLite in ``folder`` and a game in munchkining: (app, game_id, token, hero)."""
     from api.app import create_app
     from api.demo import FlaskTransport
-    from bench.record_bench import deck
-    from domain import sample_catalog
+    from bench.record_bench import game_body, setup_actions
 
     app = create_app({"INSTANCE_PATH": folder, "MUNCHLOG_ORGANIZER_TOKEN": TOKEN})
     transport = FlaskTransport(app)
-    names = [c["name"] for c in sample_catalog().cards.values() if c["type"] != "hero"]
-    body = {
-        "ruleset": "munchkin-ccg",
-        "mode": "strict",
-        "format": "casual",
-        "seats": [
-            {"seat": s, "player": f"p-{s}", "hero": {"name": h}, "deck": deck(names, 20)}
-            for s, h in (("A", "Sample Orc Warrior"), ("B", "Sample Gnome Thief"))
-        ],
-    }
-    status, created = transport("POST", "/api/games", token=TOKEN, json=body)
+    status, created = transport("POST", "/api/games", token=TOKEN, json=game_body("p"))
     assert status == 201, created
     gid, table = created["game_id"], created["table_token"]
-    cards = {s: [c["id"] for c in created["seats"][s]["cards"]] for s in "AB"}
-    actions = [
-        {"type": "draw_opening", "seat": "A", "cards": cards["A"][:6]},
-        {"type": "draw_opening", "seat": "B", "cards": cards["B"][:6]},
-        {"type": "roll_first", "seat": "A", "rolls": {"A": 6, "B": 1}},
-        {"type": "choose_first", "seat": "A", "first": "A"},
-        {"type": "keep", "seat": "A"},
-        {"type": "keep", "seat": "B"},
-        {"type": "draw", "seat": "A", "card": cards["A"][6]},
-    ]
+    actions = setup_actions(created)
     status, out = transport(
         "POST", f"/api/games/{gid}/actions", token=table, json={"actions": actions}
     )

@@ -65,43 +65,35 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(kind: str, app: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
-    """``kind`` (granian or gunicorn, with munchlog's settings: ``python -m api.serving``)
-    serving the app factory ``app`` on a free port, once it answers HTTP; its log (with the
-    access log, as ``munchlog serve`` writes it) goes to a temporary file, printed if it dies."""
-    port = free_port()
+def launched(name: str, cmd: list[str], cwd: Path, env: dict[str, str], probe: str):  # type: ignore[no-untyped-def]
+    """Run ``cmd`` with its output in a temporary log, until ``probe`` (a URL) answers HTTP;
+    stop it after (SIGTERM, then SIGKILL). The log is printed when it fails to start, when it
+    died while in use, or when the ``with`` block raised."""
     log = tempfile.NamedTemporaryFile("w+", suffix=".log")  # noqa: SIM115 - closed below
-    cmd = [sys.executable, "-m", "api.serving", "--server", kind, "--port", str(port), app]
-    cmd += ["--workers", WORKERS] if WORKERS else []
-    cmd += ["--threads", THREADS] if THREADS else []
-    proc = subprocess.Popen(
-        cmd,
-        cwd=ROOT,
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    def tail() -> str:  # the log without access-log lines
+        log.seek(0)
+        return "\n".join(x for x in log.read().splitlines() if "HTTP/1.1" not in x)[-8000:]
+
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                raise RuntimeError(f"{kind} did not start ({app}):\n{log.read()[-3000:]}")
+                raise RuntimeError(f"{name} did not start:\n{tail()}")
             try:
-                requests.get(f"{base}/", timeout=1)
+                requests.get(probe, timeout=1)
                 break
             except requests.ConnectionError:
                 time.sleep(0.1)
-        yield base
-    finally:
+        try:
+            yield
+        except BaseException:
+            print(f"{name}:\n{tail()}", file=sys.stderr)
+            raise
         if proc.poll() is not None:  # it died under load: say why
-            log.seek(0)
-            print(f"{kind} serving {app} exited with {proc.returncode}:", file=sys.stderr)
-            print(
-                "\n".join(x for x in log.read().splitlines() if "HTTP/1.1" not in x)[-8000:],
-                file=sys.stderr,
-            )
+            print(f"{name} exited with {proc.returncode}:\n{tail()}", file=sys.stderr)
+    finally:
         proc.terminate()
         try:
             proc.wait(15)
@@ -111,33 +103,53 @@ def server(kind: str, app: str, env: dict[str, str]):  # type: ignore[no-untyped
         log.close()
 
 
+@contextmanager
+def server(kind: str, app: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
+    """``kind`` (granian or gunicorn, with munchlog's settings: ``python -m api.serving``)
+    serving the app factory ``app`` on a free port, once it answers HTTP (:func:`launched`)."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "api.serving", "--server", kind, "--port", str(port), app]
+    cmd += ["--workers", WORKERS] if WORKERS else []
+    cmd += ["--threads", THREADS] if THREADS else []
+    base = f"http://127.0.0.1:{port}"
+    full_env = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
+    with launched(f"{kind} serving {app}", cmd, ROOT, full_env, f"{base}/"):
+        yield base
+
+
 def deck(names: list[str], n: int) -> list[dict[str, Any]]:
     return [{"name": names[i % len(names)]} for i in range(n)]
 
 
-def new_game(base: str, i: int) -> tuple[str, str, str]:
-    """A game in munchkining, turn 1, seat A active. Returns (game_id, table_token, hero_id)."""
+def game_body(player_prefix: str, labels: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A strict CCG game of two sample heroes and 20-card decks from the sample catalog."""
     from domain import sample_catalog
 
-    cat = sample_catalog()
-    names = [c["name"] for c in cat.cards.values() if c["type"] != "hero"]
-    body = {
+    names = [c["name"] for c in sample_catalog().cards.values() if c["type"] != "hero"]
+    body: dict[str, Any] = {
         "ruleset": "munchkin-ccg",
         "mode": "strict",
         "format": "casual",
         "seats": [
-            {"seat": s, "player": f"bench-{i}-{s}", "hero": {"name": h}, "deck": deck(names, 20)}
+            {
+                "seat": s,
+                "player": f"{player_prefix}-{s}",
+                "hero": {"name": h},
+                "deck": deck(names, 20),
+            }
             for s, h in (("A", "Sample Orc Warrior"), ("B", "Sample Gnome Thief"))
         ],
-        "labels": {"event": "record-bench"},
     }
-    hdr = {"Authorization": f"Bearer {TOKEN}"}
-    r = requests.post(f"{base}/api/games", json=body, headers=hdr, timeout=30)
-    r.raise_for_status()
-    created = r.json()
-    gid, table = created["game_id"], created["table_token"]
+    if labels is not None:
+        body["labels"] = labels
+    return body
+
+
+def setup_actions(created: dict[str, Any]) -> list[dict[str, Any]]:
+    """The setup (A.7) that takes the game of :func:`game_body` (its 201 body or an import's)
+    to munchkining, turn 1, seat A active."""
     cards = {s: [c["id"] for c in created["seats"][s]["cards"]] for s in "AB"}
-    actions = [
+    return [
         {"type": "draw_opening", "seat": "A", "cards": cards["A"][:6]},
         {"type": "draw_opening", "seat": "B", "cards": cards["B"][:6]},
         {"type": "roll_first", "seat": "A", "rolls": {"A": 6, "B": 1}},
@@ -146,9 +158,22 @@ def new_game(base: str, i: int) -> tuple[str, str, str]:
         {"type": "keep", "seat": "B"},
         {"type": "draw", "seat": "A", "card": cards["A"][6]},
     ]
+
+
+def new_game(base: str, i: int) -> tuple[str, str, str]:
+    """A game in munchkining, turn 1, seat A active. Returns (game_id, table_token, hero_id)."""
+    body = game_body(f"bench-{i}", {"event": "record-bench"})
+    hdr = {"Authorization": f"Bearer {TOKEN}"}
+    r = requests.post(f"{base}/api/games", json=body, headers=hdr, timeout=30)
+    r.raise_for_status()
+    created = r.json()
+    gid, table = created["game_id"], created["table_token"]
     hdr = {"Authorization": f"Bearer {table}"}
     r = requests.post(
-        f"{base}/api/games/{gid}/actions", json={"actions": actions}, headers=hdr, timeout=30
+        f"{base}/api/games/{gid}/actions",
+        json={"actions": setup_actions(created)},
+        headers=hdr,
+        timeout=30,
     )
     r.raise_for_status()
     state = requests.get(f"{base}/api/games/{gid}/state", headers=hdr, timeout=30).json()
@@ -236,31 +261,11 @@ def latency_run(base: str, actions: int) -> dict[str, float]:
 def peer_server(peer: Path):  # type: ignore[no-untyped-def]
     """boardgame.io's own server (the peer's ``server.js``), in memory, on a free port."""
     port = free_port()
-    log = tempfile.NamedTemporaryFile("w+", suffix=".log")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        ["node", "server.js"],
-        cwd=peer,
-        env={**os.environ, "PORT": str(port), "STORAGE": "memory", "NODE_ENV": "production"},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                raise RuntimeError(f"the peer did not start:\n{log.read()[-3000:]}")
-            try:
-                requests.get(f"http://127.0.0.1:{port}/games", timeout=1)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.1)
+    env = {**os.environ, "PORT": str(port), "STORAGE": "memory", "NODE_ENV": "production"}
+    probe = f"http://127.0.0.1:{port}/games"
+    with launched("the peer", ["node", "server.js"], peer, env, probe):
         peer_run(peer, port, "seq", moves=200)  # warm up, as the peer's own run.sh does
         yield port
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
 
 
 def peer_run(peer: Path, port: int, mode: str, **opts: int) -> dict[str, Any]:

@@ -22,28 +22,25 @@ import argparse
 import importlib.util
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-import requests
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record_bench import TOKEN, bodies, eight_games_file, settle, wrk
+from bench.record_bench import (
+    TOKEN,
+    bodies,
+    eight_games_file,
+    free_port,
+    launched,
+    settle,
+    wrk,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS, THREADS = 2, 4
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def command(server: str, target: str, port: int) -> list[str]:
@@ -91,40 +88,12 @@ def installed(server: str) -> bool:
 @contextmanager
 def serve(server: str, target: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
     port = free_port()
-    log = tempfile.NamedTemporaryFile("w+", suffix=".log")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        command(server, target, port),
-        cwd=ROOT,
-        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                raise RuntimeError(f"{server} did not start:\n{log.read()[-3000:]}")
-            try:
-                requests.get(f"{base}/", timeout=1)
-                break
-            except requests.ConnectionError:
-                time.sleep(0.1)
-        try:
-            yield base
-        except BaseException:
-            log.seek(0)
-            print(f"{server} serving {target}:\n{log.read()[-4000:]}", file=sys.stderr)
-            raise
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        log.close()
+    full_env = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
+    with launched(
+        f"{server} serving {target}", command(server, target, port), ROOT, full_env, f"{base}/"
+    ):
+        yield base
 
 
 def main() -> int:

@@ -21,30 +21,11 @@ from hypothesis import strategies as st
 
 from api.hotpath import RecordHotPath
 from api.metrics import RequestMetrics
+from bench.record_bench import game_body, setup_actions
 from tests.api.helpers import bearer
 from tests.conftest import ORGANIZER_TOKEN
 
 NOW = "2026-11-23T12:00:00.000000+00:00"
-
-
-def _game_body() -> dict[str, Any]:
-    from domain import sample_catalog
-
-    names = [c["name"] for c in sample_catalog().cards.values() if c["type"] != "hero"]
-    return {
-        "ruleset": "munchkin-ccg",
-        "mode": "strict",
-        "format": "casual",
-        "seats": [
-            {
-                "seat": s,
-                "player": f"hot-{s}",
-                "hero": {"name": h},
-                "deck": [{"name": names[i % len(names)]} for i in range(20)],
-            }
-            for s, h in (("A", "Sample Orc Warrior"), ("B", "Sample Gnome Thief"))
-        ],
-    }
 
 
 class Twins:
@@ -53,7 +34,7 @@ class Twins:
     def __init__(self, hot: Flask, flask: Flask, source: Flask) -> None:
         self.apps = {"hot": hot, "flask": flask}
         created = source.test_client().post(
-            "/api/games", json=_game_body(), headers=bearer(ORGANIZER_TOKEN)
+            "/api/games", json=game_body("hot"), headers=bearer(ORGANIZER_TOKEN)
         )
         assert created.status_code == 201
         self.game_id = created.get_json()["game_id"]
@@ -62,7 +43,7 @@ class Twins:
             f"/api/games/{self.game_id}/export?format=json", headers=bearer(judge)
         )
         self.tokens: dict[str, dict[str, str]] = {}
-        self.cards: dict[str, list[str]] = {}
+        self.created: dict[str, Any] = {}  # an import's 201 body: the seats' card ids
         for name, app in self.apps.items():
             imported = app.test_client().post(
                 "/api/games/import",
@@ -79,7 +60,7 @@ class Twins:
                 "B": body["seats"]["B"]["token"],
                 "organizer": ORGANIZER_TOKEN,
             }
-            self.cards = {s: [c["id"] for c in body["seats"][s]["cards"]] for s in "AB"}
+            self.created = body  # the same cards in both imports
 
     def post(
         self,
@@ -147,19 +128,6 @@ def twins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Twins]:
             app.extensions["munchlog"].close()
 
 
-def _setup(t: Twins) -> list[dict[str, Any]]:
-    a, b = t.cards["A"], t.cards["B"]
-    return [
-        {"type": "draw_opening", "seat": "A", "cards": a[:6]},
-        {"type": "draw_opening", "seat": "B", "cards": b[:6]},
-        {"type": "roll_first", "seat": "A", "rolls": {"A": 6, "B": 1}},
-        {"type": "choose_first", "seat": "A", "first": "A"},
-        {"type": "keep", "seat": "A"},
-        {"type": "keep", "seat": "B"},
-        {"type": "draw", "seat": "A", "card": a[6]},
-    ]
-
-
 def _hero(t: Twins) -> str:
     app = t.apps["hot"]
     state = app.test_client().get(
@@ -173,7 +141,7 @@ def test_the_everyday_request_is_served_by_the_hot_path_and_answers_as_flask(
 ) -> None:
     hot = hot_path(twins.apps["hot"])
     assert isinstance(hot, RecordHotPath)
-    status, _, _ = twins.post("table", {"actions": _setup(twins)})
+    status, _, _ = twins.post("table", {"actions": setup_actions(twins.created)})
     assert status == 201 and hot.served == 1
     hero = _hero(twins)
     for who in ("A", "table", "judge"):
@@ -190,7 +158,7 @@ def test_the_everyday_request_is_served_by_the_hot_path_and_answers_as_flask(
 def test_errors_and_unusual_requests_answer_as_flask(twins: Twins) -> None:
     hot = hot_path(twins.apps["hot"])
     assert isinstance(hot, RecordHotPath)
-    twins.post("table", {"actions": _setup(twins)})
+    twins.post("table", {"actions": setup_actions(twins.created)})
     hero = _hero(twins)
     activate = {"actions": [{"type": "activate", "seat": "A", "card": hero}]}
     resolve = {"actions": [{"type": "resolve", "seat": "A"}]}

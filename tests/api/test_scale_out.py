@@ -37,7 +37,7 @@ import requests
 
 from api.cli_history import open_log
 from api.demo import HttpTransport, Transport, record_demo_game
-from domain import sample_catalog
+from bench.record_bench import game_body, setup_actions
 from service.histories import MatchHistory
 from tests.conftest import PG_URL, require_postgres
 from tests.live import munchlog_serve
@@ -87,31 +87,11 @@ def play_demo_games(transport: RoundRobin, seed: int) -> None:
 def hot_path_loop(transport: RoundRobin, table: int) -> None:
     """A game in munchkining, then one-action batches (``activate`` / ``resolve`` of the
     active hero) with no version and no key: what the recording hot path serves."""
-    names = [c["name"] for c in sample_catalog().cards.values() if c["type"] != "hero"]
-    deck = [{"name": names[i % len(names)]} for i in range(20)]
-    spec = {
-        "ruleset": "munchkin-ccg",
-        "mode": "strict",
-        "format": "casual",
-        "labels": {"event": "Scale-out"},
-        "seats": [
-            {"seat": s, "player": f"table-{table}-{s}", "hero": {"name": h}, "deck": deck}
-            for s, h in (("A", "Sample Orc Warrior"), ("B", "Sample Gnome Thief"))
-        ],
-    }
+    spec = game_body(f"table-{table}", {"event": "Scale-out"})
     status, game = transport("POST", "/api/games", token=ORGANIZER, json=spec)
     assert status == 201, game
     gid, token = game["game_id"], game["table_token"]
-    cards = {s: [c["id"] for c in game["seats"][s]["cards"]] for s in "AB"}
-    setup = [
-        {"type": "draw_opening", "seat": "A", "cards": cards["A"][:6]},
-        {"type": "draw_opening", "seat": "B", "cards": cards["B"][:6]},
-        {"type": "roll_first", "seat": "A", "rolls": {"A": 6, "B": 1}},
-        {"type": "choose_first", "seat": "A", "first": "A"},
-        {"type": "keep", "seat": "A"},
-        {"type": "keep", "seat": "B"},
-        {"type": "draw", "seat": "A", "card": cards["A"][6]},
-    ]
+    setup = setup_actions(game)
     status, body = transport(
         "POST", f"/api/games/{gid}/actions", token=token, json={"actions": setup}
     )
