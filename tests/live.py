@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,3 +75,24 @@ def munchlog_serve(
             process.wait(5)
         if log:
             out.close()  # type: ignore[union-attr]
+
+
+def stored_events(base: str, game_id: str, token: str) -> dict[int, dict[str, Any]]:
+    """Every stored event of a game as ``token``'s viewer sees it, by version (all pages of
+    ``GET /api/games/<id>/events`` on the live server at ``base``)."""
+    import requests
+
+    events: dict[int, dict[str, Any]] = {}
+    after = 0
+    while True:
+        page = requests.get(
+            f"{base}/api/games/{game_id}/events",
+            params={"after": after, "limit": 1000},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        ).json()
+        for event in page["events"]:
+            events[event["version"]] = event
+            after = event["version"]
+        if page["next_after"] is None:
+            return events

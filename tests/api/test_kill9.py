@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.live import munchlog_serve
+from tests.live import munchlog_serve, stored_events
 
 ROUNDS = 5
 TABLES = 4
@@ -189,28 +189,10 @@ def stored_head(base: str, table: Table) -> int:
     return int(info["version"])
 
 
-def stored_events(base: str, table: Table) -> dict[int, dict[str, Any]]:
-    """Every stored event of the game as the table sees it, by version."""
-    events: dict[int, dict[str, Any]] = {}
-    after = 0
-    while True:
-        page = requests.get(
-            f"{base}/api/games/{table.game_id}/events",
-            params={"after": after, "limit": 1000},
-            headers={"Authorization": f"Bearer {table.token}"},
-            timeout=30,
-        ).json()
-        for event in page["events"]:
-            events[event["version"]] = event
-            after = event["version"]
-        if page["next_after"] is None:
-            return events
-
-
 def check(base: str, table: Table) -> tuple[int, int]:
     """The checks of the module docstring for one game; returns (acknowledged events lost,
     events stored)."""
-    stored = stored_events(base, table)
+    stored = stored_events(base, table.game_id, table.token)
     lost = sum(
         stored.get(event["version"]) != event
         for n in table.acknowledged

@@ -40,7 +40,7 @@ from api.demo import HttpTransport, Transport, record_demo_game
 from bench.record_bench import game_body, setup_actions
 from service.histories import MatchHistory
 from tests.conftest import PG_URL, require_postgres
-from tests.live import munchlog_serve
+from tests.live import munchlog_serve, stored_events
 
 pytestmark = pytest.mark.postgres
 
@@ -141,23 +141,6 @@ def lag_of(base: str) -> int:
     return int(response.json()["projection"]["lag"])
 
 
-def stored_views(base: str, gid: str, token: str) -> dict[int, Any]:
-    """Every event of the game as ``token``'s viewer sees it, by version."""
-    found: dict[int, Any] = {}
-    after = 0
-    while True:
-        page = requests.get(
-            f"{base}/api/games/{gid}/events?after={after}&limit=1000",
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=30,
-        ).json()
-        for view in page["events"]:
-            found[view["version"]] = view
-            after = view["version"]
-        if page["next_after"] is None:
-            return found
-
-
 def test_three_instances_and_a_worker_on_postgresql(tmp_path: Path) -> None:
     require_postgres()
     with fresh_schema() as url:
@@ -224,7 +207,7 @@ def test_three_instances_and_a_worker_on_postgresql(tmp_path: Path) -> None:
                     report = requests.get(f"{bases[i % INSTANCES]}/api/games/{gid}/verify").json()
                     assert report["ok"] is True and report["problems"] == [], (gid, report)
                 # every acknowledged batch is stored, as the table saw it
-                stored = {gid: stored_views(bases[0], gid, tokens[gid]) for gid in tokens}
+                stored = {gid: stored_events(bases[0], gid, tokens[gid]) for gid in tokens}
                 for gid, body in acks:
                     for view in body["events"]:
                         assert stored[gid][view["version"]] == view, (gid, view["version"])
