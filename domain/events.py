@@ -7,7 +7,10 @@ Rulesets declare their events by subclassing :class:`Event` and registering them
 * ``seat`` — who acted: a seat name (``"A"``), ``"rules"`` (the engine) or ``"judge"``;
 * ``cause`` — the state version of the event (or ability) that caused it, ``None`` for a
   player's own action;
-* ``violation`` — in ``record`` mode, the code of the rule the command broke, else ``None``.
+* ``violation`` — in ``record`` mode, the code of the rule the command broke, else ``None``;
+* ``unchecked`` — ``True`` on an event recorded from a card whose text is not encoded
+  (docs/cards.md): the engine kept it as told. Stored only when true, so events stored before
+  the mark existed keep their exact shape (and their hashes).
 
 Events are stored as ``event.to_dict()`` = ``{"type": ClassName, "v": class_version, ...}``.
 Class names are permanent. To change a stored shape, raise ``class_version`` and add an
@@ -38,6 +41,7 @@ class Event:
     seat: str = "rules"
     cause: int | None = None
     violation: str | None = None
+    unchecked: bool = False
 
     class_version: ClassVar[int] = 1
     #: Names of fields holding one card id, or a list of card ids (redaction uses them).
@@ -53,6 +57,8 @@ class Event:
         out: dict[str, Json] = {"type": type(self).__name__, "v": self.class_version}
         for f in fields(self):
             out[f.name] = getattr(self, f.name)
+        if not out["unchecked"]:
+            del out["unchecked"]
         return out
 
     def card_ids(self) -> list[str]:

@@ -67,7 +67,37 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "reveal_card": effects.decide_reveal_card,
     "remove": effects.decide_remove,
     "move": effects.decide_move,
+    "prevent": effects.decide_prevent,
 }
+#: What may be recorded while an ability resolves (docs/rules.md A.11): its controller's
+#: effects and resolution, interrupts, and conceding. Anything else waits for the stack.
+WHILE_RESOLVING = frozenset(
+    {
+        "activate",
+        "play",
+        "resolve",
+        "cancel",
+        "unzap",
+        "zap",
+        "draw",
+        "modify_cost",
+        "damage",
+        "heal",
+        "steal",
+        "take_gold",
+        "collect",
+        "stick",
+        "stash",
+        "spill",
+        "discard",
+        "reveal_card",
+        "remove",
+        "move",
+        "prevent",
+        "concede",
+        "pass",
+    }
+)
 COMMAND_TYPES = tuple(HANDLERS)
 
 
@@ -92,6 +122,14 @@ def decide(state: State, command: Command) -> list[Step]:
         raise ImpossibleCommand("command/game_over", "the game is over")
     seat_arg(command)
     decision = Decision(state, command)
+    if state.get("stack") and command["type"] not in WHILE_RESOLVING:
+        decision.check(
+            False,
+            "rule/ability_resolving",
+            f"'{command['type']}' waits until the stack is empty: only interrupts while "
+            "something resolves",
+            "A.11",
+        )
     handler(decision, command)
     return decision.steps
 

@@ -1,19 +1,34 @@
-"""Abilities and Mischief (docs/rules.md A.11-A.12): the stack, interrupts, priority passes."""
+"""Abilities and Mischief (docs/rules.md A.11-A.12; the card data in docs/cards.md): the stack,
+interrupts, priority passes, and the check of every ability against its card.
+
+An encoded card's ability is data (:mod:`domain.ccg.cards`): activating it must pay exactly its
+cost, meet its conditions and name targets its filters accept; its resolution must record its
+effects in order (:func:`expect_effect`), and may stop early only when what is left cannot be
+done (a partial resolution, A.11). Mandatory triggers (Hired, Survivor, reckoning, end of
+fight) are put on the stack by the engine (:func:`trigger`), once each. A card whose text is not
+encoded is ``unchecked``: its abilities are kept as recorded, and every event they make carries
+the mark.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from domain.ccg import events as ev
+from domain.ccg.cards import abilities_of, ability_index, is_unchecked
 from domain.ccg.decision import Command, Decision, card_of, ids_arg, int_arg, require_in, str_arg
 from domain.ccg.end import check_eliminations
-from domain.ccg.fights import after_card_left, cheat_check, strike
-from domain.ccg.state import SEATS, in_play
+from domain.ccg.fights import after_card_left, cheat_check, continue_after_stack, strike
+from domain.ccg.state import SEATS, in_play, other
 from domain.ccg.timing import window_open
 from domain.errors import InvalidCommand
+from domain.fold import State
 
 
-def is_interrupt(card: dict[str, Any]) -> bool:
+def is_interrupt(card: dict[str, Any], ability: dict[str, Any] | None = None) -> bool:
+    """An Interrupt Mischief, an interrupt ability, Prevent or Regenerate (docs/rules.md A.11)."""
+    if ability is not None and ability.get("interrupt"):
+        return True
     d = card["def"]
     kw = d["keywords"]
     return bool(
@@ -22,6 +37,39 @@ def is_interrupt(card: dict[str, Any]) -> bool:
         or kw.get("prevent")
         or kw.get("regenerate")
     )
+
+
+# ============================================================================ targets
+
+
+def passes_filter(s: State, seat: str, cid: str, flt: dict[str, Any]) -> bool:
+    """Card ``cid`` passes a target filter of an ability controlled by ``seat`` (docs/cards.md):
+    its type, its controller, its zone (``in_play`` by default: out-of-play cards, such as
+    face-down stash and attack cards, cannot be hit, A.3), damaged if asked."""
+    card = s["cards"].get(cid)
+    if card is None:
+        return False
+    d = card["def"]
+    kind = d["type"]
+    fight = s.get("fight")
+    if fight and fight.get("card") == cid and fight.get("hired"):
+        kind = "monster"  # a revealed Monstrous X is a Monster (A.12)
+    if kind not in flt["types"]:
+        return False
+    controller = card["owner"]
+    if flt["controller"] == "you" and controller != seat:
+        return False
+    if flt["controller"] == "opponent" and controller == seat:
+        return False
+    zones = flt["zones"]
+    ok = ("in_play" in zones and in_play(card)) or (
+        card["zone"] in zones and card["zone"] != "hand" and in_play(card)
+    )
+    if "hand" in zones and card["zone"] == "hand" and controller == seat:
+        ok = True
+    if not ok:
+        return False
+    return not flt.get("damaged") or card["damage"] > 0
 
 
 def targets_of(decision: Decision, command: Command) -> list[str]:
@@ -40,71 +88,182 @@ def targets_of(decision: Decision, command: Command) -> list[str]:
     return targets
 
 
-def interrupted_ref(decision: Decision, card: dict[str, Any], message: str) -> int | None:
+def check_targets(decision: Decision, ability: dict[str, Any] | None, targets: list[str]) -> None:
+    """A card needing a target cannot be played without a legal one (docs/rules.md A.11)."""
+    if ability is None:
+        return
+    filters = ability["targets"]
+    name = decision.command.get("card")
+    decision.check(
+        len(targets) == len(filters),
+        "rule/wrong_targets",
+        f"this ability names {len(filters)} target(s), not {len(targets)}",
+        "A.11",
+    )
+    for cid, flt in zip(targets, filters, strict=False):
+        decision.check(
+            passes_filter(decision.state, decision.seat, cid, flt),
+            "rule/illegal_target",
+            f"{cid!r} is not a legal target for {name!r}: it needs {describe_filter(flt)}",
+            "A.11",
+        )
+
+
+def describe_filter(flt: dict[str, Any]) -> str:
+    """A target filter in words: ``an opponent's Hero or Monster in play``."""
+    whose = {"you": "your ", "opponent": "an opponent's ", "any": "a "}[flt["controller"]]
+    where = "in play" if flt["zones"] == ["in_play"] else "in " + " or ".join(flt["zones"])
+    damaged = " with damage" if flt.get("damaged") else ""
+    return f"{whose}{' or '.join(t.title() for t in flt['types'])} {where}{damaged}"
+
+
+# ============================================================================ the stack
+
+
+def interrupted_ref(
+    decision: Decision, card: dict[str, Any], message: str, ability: dict[str, Any] | None = None
+) -> int | None:
     """The stack entry a new ability or Mischief interrupts: the newest one, if anything is
-    resolving, and then ``card`` must be an Interrupt (docs/rules.md A.11)."""
+    resolving (or damage is announced), and then ``card`` must be an Interrupt (A.11)."""
     stack = decision.state["stack"]
+    window = decision.state.get("window") or {}
     if not stack:
+        if window.get("kind") == "damage":  # a game mechanic waits for interrupts (A.11)
+            decision.check(is_interrupt(card, ability), "rule/not_an_interrupt", message, "A.11")
         return None
-    decision.check(is_interrupt(card), "rule/not_an_interrupt", message, "A.11")
+    decision.check(is_interrupt(card, ability), "rule/not_an_interrupt", message, "A.11")
     ref: int = stack[-1]["ref"]
     return ref
 
 
-def put_on_stack(
-    decision: Decision,
-    cls: type[ev.Event],
-    cid: str,
-    targets: list[str],
-    interrupting: int | None,
-    **details: Any,
+def check_conditions(
+    decision: Decision, card: dict[str, Any], ability: dict[str, Any] | None
 ) -> None:
-    """Emit ``cls`` (``MischiefPlayed`` or ``AbilityActivated``): the deciding seat puts card
-    ``cid``'s ability on the stack with its ``targets`` (docs/rules.md A.11)."""
-    decision.emit(
-        cls,
-        player=decision.seat,
-        card=cid,
-        targets=targets,
-        interrupting=interrupting,
-        **details,
-    )
+    """Sketchy (the card's keyword or the ability's condition), own turn, in a fight (A.12)."""
+    s, seat = decision.state, decision.seat
+    conditions = set(ability["conditions"]) if ability else set()
+    if card["def"]["keywords"].get("sketchy"):
+        conditions.add("sketchy")
+    if "sketchy" in conditions:
+        decision.check(
+            s["seats"][seat]["caught_cheating"],
+            "rule/sketchy",
+            "Sketchy: only after being caught cheating this turn",
+            "A.12",
+        )
+    if "own_turn" in conditions:
+        decision.check(s["active"] == seat, "rule/not_your_turn", "only on your turn", "A.12")
+    if "in_fight" in conditions:
+        fight = s.get("fight")
+        decision.check(
+            bool(fight and fight.get("revealed")),
+            "rule/no_revealed_monster",
+            "only in a fight, once the attack card is revealed",
+            "A.9",
+        )
+
+
+def give_blood_arg(decision: Decision, card: dict[str, Any], value: int) -> None:
+    """Give Blood X: 0 (not paid) or exactly X (docs/rules.md A.12)."""
+    if not value:
+        return
+    x = card["def"]["keywords"].get("give_blood")
+    name = card["def"]["name"]
+    decision.check(bool(x), "rule/no_give_blood", f"{name} has no Give Blood", "A.12")
+    if x:
+        decision.check(
+            value == int(x) or x is True,
+            "rule/wrong_cost",
+            f"{name}'s Give Blood is {x} damage, not {value}",
+            "A.12",
+        )
 
 
 def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) -> None:
-    """Mischief: either player, either turn, while the window is open (docs/rules.md A.5, A.11)."""
+    """Mischief: either player, either turn, while the window is open (docs/rules.md A.5, A.11);
+    its ``played`` ability decides the targets and the effects (docs/cards.md)."""
     s, seat = decision.state, decision.seat
     cid = str_arg(command, "card")
-    name = card["def"]["name"]
+    d = card["def"]
+    name = d["name"]
+    own = abilities_of(d)
+    played = [own[i] for i in ability_index(d, "played")] if own and not is_unchecked(d) else []
+    ability = played[0] if played else None
     decision.check(
         window_open(s), "rule/window_closed", "Mischief only after unzap, never in cooldown", "A.11"
     )
     interrupting = interrupted_ref(
-        decision, card, "only an Interrupt may be played while something resolves"
+        decision, card, "only an Interrupt may be played while something resolves", ability
     )
-    cost = card["def"].get("cost") or 0
+    cost = d.get("cost") or 0
     gold = int_arg(command, "gold", cost)
     decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
     decision.check(gold >= cost, "rule/underpaid", f"{name} costs {cost} gold", "A.5")
     blood = int_arg(command, "give_blood", 0)
-    if blood:
-        decision.check(
-            bool(card["def"]["keywords"].get("give_blood")),
-            "rule/no_give_blood",
-            f"{name} has no Give Blood",
-            "A.12",
-        )
+    give_blood_arg(decision, card, blood)
+    check_conditions(decision, card, ability)
     targets = targets_of(decision, command)
-    if card["def"].get("subtype") == "curse":
-        decision.check(
-            len(targets) == 1 and in_play(s["cards"][targets[0]]),
-            "rule/needs_target",
-            "a Curse needs one target card in play",
-            "A.5",
-        )
-    put_on_stack(
-        decision, ev.MischiefPlayed, cid, targets, interrupting, gold_paid=gold, give_blood=blood
+    if is_unchecked(d):
+        if d.get("subtype") == "curse":
+            decision.check(
+                len(targets) == 1 and in_play(s["cards"][targets[0]]),
+                "rule/needs_target",
+                "a Curse needs one target card in play",
+                "A.5",
+            )
+    else:
+        check_targets(decision, ability or {"targets": []}, targets)
+    decision.emit(
+        ev.MischiefPlayed,
+        player=seat,
+        card=cid,
+        targets=targets,
+        interrupting=interrupting,
+        gold_paid=gold,
+        give_blood=blood,
+        unchecked=is_unchecked(d),
     )
+
+
+def choose_ability(decision: Decision, command: Command, card: dict[str, Any]) -> int | None:
+    """The activated ability a command names (``ability``: its index; by default the card's
+    only activated one); ``None`` for an unchecked card."""
+    d = card["def"]
+    abilities = abilities_of(d)
+    if abilities is None:
+        return None
+    activated = ability_index(d, "activated")
+    raw = command.get("ability")
+    if raw is None:
+        decision.check(
+            bool(activated),
+            "rule/no_such_ability",
+            f"{d['name']} has no ability to activate",
+            "A.11",
+        )
+        if not activated:
+            return None
+        if len(activated) > 1:
+            raise InvalidCommand(
+                "request/which_ability",
+                f"{d['name']} has {len(activated)} activated abilities: name one ('ability')",
+                {"ability": [f"one of {activated}"]},
+            )
+        return activated[0]
+    if type(raw) is not int or not 0 <= raw < len(abilities):
+        raise InvalidCommand(
+            "request/invalid_ability",
+            f"'ability' is the index of one of {d['name']}'s {len(abilities)} abilities",
+            {"ability": [f"0..{len(abilities) - 1}"]},
+        )
+    decision.check(
+        raw in activated,
+        "rule/no_such_ability",
+        f"{d['name']}'s ability {raw} is not activated by paying a cost "
+        f"(it is '{abilities[raw]['trigger']}')",
+        "A.11",
+    )
+    return raw if raw in activated else None
 
 
 def decide_activate(decision: Decision, command: Command) -> None:
@@ -112,6 +271,7 @@ def decide_activate(decision: Decision, command: Command) -> None:
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     cid = str_arg(command, "card")
     card = card_of(decision, cid)
+    d = card["def"]
     fight = s["fight"]
     hired_monster = bool(fight and fight.get("hired") and fight.get("card") == cid)
     if hired_monster:
@@ -120,56 +280,102 @@ def decide_activate(decision: Decision, command: Command) -> None:
         )
     else:
         require_in(decision, cid, seat, "hero", "hoard", "stash", "dmz", "hand")
-    decision.check(
-        window_open(s), "rule/window_closed", "abilities only after unzap, not in cooldown", "A.11"
-    )
-    kw = card["def"]["keywords"]
-    interrupting = interrupted_ref(
-        decision, card, "only an interrupt ability may be activated while something resolves"
-    )
-    raw_costs = command.get("costs") or {}
-    if not isinstance(raw_costs, dict):
-        raise InvalidCommand("request/invalid_costs", "'costs' must be an object")
-    gold = int_arg(raw_costs, "gold", 0)
-    blood = int_arg(raw_costs, "give_blood", 0)
-    zap = bool(raw_costs.get("zap", False))
-    discard = ids_arg({"discard": raw_costs.get("discard") or []}, "discard")
-    decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
-    for d in discard:
-        require_in(decision, d, seat, "hand")
-    if zap:
-        decision.check(
-            not card["zapped"], "rule/card_zapped", "a zapped card cannot be zapped", "A.10"
-        )
-    if blood:
-        decision.check(
-            bool(kw.get("give_blood")), "rule/no_give_blood", "no Give Blood here", "A.12"
-        )
-    if kw.get("sketchy"):
-        decision.check(
-            s["seats"][seat]["caught_cheating"],
-            "rule/sketchy",
-            "Sketchy: only after being caught cheating this turn",
-            "A.12",
-        )
-    if kw.get("smack") and card["def"].get("subtype") == "weapon":
-        decision.check(s["active"] == seat, "rule/not_your_turn", "Smack only on your turn", "A.12")
+    kw = d["keywords"]
     if card["zone"] == "hand":
         decision.check(
             bool(kw.get("flaunt")), "rule/not_in_play", "only Flaunt works from the hand", "A.12"
         )
-    targets = targets_of(decision, command)
-    costs = {"gold": gold, "zap": zap, "discard": discard, "give_blood": blood}
-    text = command.get("text")
-    put_on_stack(
-        decision,
-        ev.AbilityActivated,
-        cid,
-        targets,
-        interrupting,
-        costs=costs,
-        text=text if isinstance(text, str) else None,
+    elif not hired_monster:
+        decision.check(
+            in_play(card),
+            "rule/not_in_play",
+            f"{card['zone']} card {cid!r} is face down, out of play: it cannot act",
+            "A.3",
+        )
+    decision.check(
+        window_open(s), "rule/window_closed", "abilities only after unzap, not in cooldown", "A.11"
     )
+    index = choose_ability(decision, command, card)
+    abilities = abilities_of(d)
+    ability = abilities[index] if abilities is not None and index is not None else None
+    interrupting = interrupted_ref(
+        decision,
+        card,
+        "only an interrupt ability may be activated while something resolves",
+        ability,
+    )
+    raw_costs = command.get("costs")
+    if raw_costs is not None and not isinstance(raw_costs, dict):
+        raise InvalidCommand("request/invalid_costs", "'costs' must be an object")
+    if raw_costs is None and ability is not None:
+        raw_costs = {
+            "zap": ability["cost"]["zap"],
+            "gold": ability["cost"]["gold"],
+            "discard": [],
+        }
+        if ability["cost"]["discard"]:
+            raise InvalidCommand(
+                "request/missing_field",
+                f"name the {ability['cost']['discard']} card(s) discarded in 'costs.discard'",
+                {"costs": ["{discard: [card ids]}"]},
+            )
+    raw_costs = raw_costs or {}
+    gold = int_arg(raw_costs, "gold", 0)
+    blood = int_arg(raw_costs, "give_blood", 0)
+    zap = raw_costs.get("zap", False)
+    if not isinstance(zap, bool):
+        raise InvalidCommand("request/invalid_costs", "'costs.zap' is true or false")
+    discard = ids_arg({"discard": raw_costs.get("discard") or []}, "discard")
+    decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
+    for x in discard:
+        require_in(decision, x, seat, "hand")
+        decision.require(x != cid, "command/card_not_there", "a card cannot discard itself")
+    if zap:
+        decision.check(
+            not card["zapped"], "rule/card_zapped", "a zapped card cannot be zapped", "A.10"
+        )
+    if ability is not None:
+        want = ability["cost"]
+        paid = {"zap": zap, "gold": gold, "discard": len(discard)}
+        wrong = [k for k in ("zap", "gold", "discard") if paid[k] != want[k]]
+        decision.check(
+            not wrong,
+            "rule/wrong_cost",
+            f"{d['name']} costs {cost_words(want)}; paid {cost_words(paid)}",
+            "A.11",
+        )
+    give_blood_arg(decision, card, blood)
+    check_conditions(decision, card, ability)
+    if kw.get("smack") and d.get("subtype") == "weapon" and ability is None:
+        decision.check(s["active"] == seat, "rule/not_your_turn", "Smack only on your turn", "A.12")
+    targets = targets_of(decision, command)
+    check_targets(decision, ability, targets)
+    unchecked = ability is None
+    text = command.get("text")
+    decision.emit(
+        ev.AbilityActivated,
+        player=seat,
+        card=cid,
+        targets=targets,
+        interrupting=interrupting,
+        costs={"gold": gold, "zap": zap, "discard": discard, "give_blood": blood},
+        text=text if isinstance(text, str) else None,
+        ability=index,
+        unchecked=unchecked,
+    )
+
+
+def cost_words(cost: dict[str, Any]) -> str:
+    """``zap, 1 gold`` (or ``nothing``)."""
+    parts = (["zap"] if cost.get("zap") else []) + (
+        [f"{cost['gold']} gold"] if cost.get("gold") else []
+    )
+    if cost.get("discard"):
+        parts.append(f"discard {cost['discard']}")
+    return ", ".join(parts) or "nothing"
+
+
+# ============================================================================ resolving
 
 
 def decide_resolve(decision: Decision, command: Command) -> None:
@@ -183,16 +389,178 @@ def decide_resolve(decision: Decision, command: Command) -> None:
         "the controller of the newest ability resolves it",
         "A.11",
     )
+    outcome = "canceled" if top["canceled"] else "resolved"
+    plan = top.get("plan")
+    left = [] if plan is None or top["canceled"] else plan[int(top.get("done") or 0) :]
+    if left:
+        outcome = "partial"
+        doable = [step["op"] for step in left if step_possible(s, top, step)]
+        decision.check(
+            not doable,
+            "rule/effect_skipped",
+            f"{s['cards'][top['card']]['def']['name']} still has to {', '.join(doable)} "
+            "(only what cannot be done may be left out)",
+            "A.11",
+        )
     decision.cause = top["ref"]
+    empty_deck_draw = (
+        any(step["op"] == "draw" for step in left)
+        and not s["seats"][top["player"]]["zones"]["deck"]
+    )
     decision.emit(
         ev.AbilityResolved,
         ref=top["ref"],
         card=top["card"],
-        outcome="canceled" if top["canceled"] else "resolved",
+        outcome=outcome,
+        unchecked=bool(top.get("unchecked")),
     )
+    if empty_deck_draw and not decision.finished:
+        # A forced draw from an empty deck eliminates (docs/rules.md A.13, D.13).
+        from domain.ccg.end import end_if_decided
+
+        decision.emit(ev.PlayerEliminated, by="rules", player=top["player"], reason="deck")
+        end_if_decided(decision)
     if not decision.state["stack"]:
         check_eliminations(decision)
     after_card_left(decision)
+    if not decision.state["stack"]:
+        continue_after_stack(decision)
+
+
+def referent(s: State, entry: dict[str, Any], step: dict[str, Any]) -> str | None:
+    """The card an effect step applies to, when the ability fixes it (docs/cards.md)."""
+    seat = entry["player"]
+    to = step["to"]
+    fight = s.get("fight") or {}
+    if to == "target":
+        targets = entry.get("targets") or []
+        index = step.get("index") or 0
+        return targets[index] if index < len(targets) else None
+    if to == "self":
+        return str(entry["card"])
+    if to == "your_hero":
+        return str(s["seats"][seat]["hero"])
+    if to == "opposing_hero":
+        return str(s["seats"][other(seat)]["hero"])
+    if to == "defending_hero":
+        return str(s["seats"][fight["defender"]]["hero"]) if fight else None
+    if to == "monster":
+        return fight.get("card")
+    return None
+
+
+def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool:
+    """Whether an effect step left out could still be done (docs/rules.md A.11 partial
+    resolution: do as much as legally possible)."""
+    from domain.ccg.damage import life_of
+
+    op = step["op"]
+    seat = entry["player"]
+    st = s["seats"][seat]
+    target = referent(s, entry, step)
+    card = s["cards"].get(target) if target else None
+    if op == "damage":
+        return card is not None and in_play(card) and life_of(card, s) is not None
+    if op == "heal":
+        return card is not None and card["damage"] > 0
+    if op in ("put_on_bottom", "put_on_top"):
+        return bool(st["zones"]["hand"])
+    if op in ("take_gold", "collect"):
+        return True
+    if op == "steal_gold":
+        return bool(s["seats"][other(seat)]["gold"])
+    if op == "cancel":
+        return len(s["stack"]) >= 2
+    if op == "stick":
+        return card is not None and in_play(card)
+    if op == "modify_cost":
+        fight = s.get("fight")
+        return bool(fight and fight.get("stage") == "revealed")
+    if op == "spill":
+        return bool(st["zones"]["deck"])
+    if op == "prevent":
+        w = s.get("window") or {}
+        dmg = w.get("damage")
+        return bool(dmg and dmg["amount"] > dmg["prevented"])
+    if op == "unzap":
+        return card is not None and card["zapped"]
+    if op == "zap":
+        return card is not None and in_play(card) and not card["zapped"]
+    if op == "draw":
+        return False  # an empty deck is an elimination, handled by resolve
+    return card is not None and card["zone"] not in ("removed",)
+
+
+def expect_effect(
+    decision: Decision,
+    op: str,
+    *,
+    amount: int | None = None,
+    target: str | None = None,
+) -> None:
+    """The effect command being recorded must be the resolving ability's next effect: the same
+    op, amount and target as its card says (docs/rules.md A.11; docs/cards.md)."""
+    s = decision.state
+    stack = s["stack"]
+    if not stack:
+        return
+    top = stack[-1]
+    name = s["cards"][top["card"]]["def"]["name"]
+    decision.check(
+        not top["canceled"],
+        "rule/ability_canceled",
+        f"{name} was canceled: it does nothing",
+        "A.12",
+    )
+    plan = top.get("plan")
+    if plan is None:
+        return
+    done = int(top.get("done") or 0)
+    if done >= len(plan):
+        decision.check(
+            False, "rule/not_the_cards_effect", f"{name} has no more effects to record", "A.11"
+        )
+        return
+    step = plan[done]
+    decision.check(
+        step["op"] == op,
+        "rule/wrong_effect",
+        f"{name}'s next effect is {step['op']}, not {op}",
+        "A.11",
+    )
+    if step["op"] != op:
+        return
+    if step["amount"] is not None and amount is not None:
+        decision.check(
+            amount == step["amount"],
+            "rule/wrong_amount",
+            f"{name}'s {op} is {step['amount']}, not {amount}",
+            "A.11",
+        )
+    want = referent(s, top, step)
+    to = step["to"]
+    if to == "your_hand":
+        card = s["cards"].get(target or "")
+        decision.check(
+            card is not None and card["owner"] == top["player"] and card["zone"] == "hand",
+            "rule/wrong_target",
+            f"{name} puts a card from its controller's hand",
+            "A.11",
+        )
+    elif to == "ability":
+        decision.check(
+            any(e["ref"] == target for e in stack[:-1]),
+            "rule/wrong_target",
+            f"{name} cancels an ability below it on the stack",
+            "A.11",
+        )
+    elif to != "none":
+        decision.check(
+            target == want,
+            "rule/wrong_target",
+            f"{name}'s {op} goes to {want!r} ({to.replace('_', ' ')}), not {target!r}",
+            "A.11",
+        )
 
 
 def decide_pass(decision: Decision, command: Command) -> None:
@@ -213,3 +581,7 @@ def decide_pass(decision: Decision, command: Command) -> None:
             cheat_check(decision)
         elif kind == "hire":
             strike(decision)
+        elif kind == "damage":
+            from domain.ccg.fights import deal_announced
+
+            deal_announced(decision, window["damage"])

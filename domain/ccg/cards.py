@@ -3,7 +3,12 @@
 A card definition is a plain dict::
 
     {"name", "type": hero|ally|location|loot|mischief|monster, "subtype", "class",
-     "cost", "rank", "power", "life", "defense", "keywords": {...}, "text"}
+     "cost", "rank", "power", "life", "defense", "keywords": {...}, "text",
+     "abilities": [...] or null, "custom"?: true}
+
+``abilities`` is the card's text as data (docs/cards.md): ``null`` means not encoded, and such
+a card is ``unchecked`` (what is recorded for it is kept as told). ``custom`` marks a card that
+is not the catalog's (casual games only, see :func:`check_catalog`).
 
 After creation a game never reads a catalog again: ``GameCreated`` carries the definitions.
 
@@ -77,6 +82,9 @@ def normalize_card(raw: Mapping[str, Any]) -> CardDef:
         "keywords": dict(raw.get("keywords") or {}),
         "text": raw.get("text") or "",
     }
+    card["abilities"] = normalize_abilities(raw.get("abilities"), ctype, errors)
+    if raw.get("custom"):
+        card["custom"] = True
     for key in NUMBER_FIELDS:
         value = raw.get(key)
         if value is not None and not is_card_number(value):
@@ -198,3 +206,334 @@ def check_deck(fmt: str, hero: Mapping[str, Any], deck: Iterable[Mapping[str, An
                 f"off-class cards for a {hero_class} hero: {sorted(classes - {hero_class})}",
                 "A.6",
             )
+
+
+# ============================================================================ abilities as data
+#
+# A card's ``abilities`` (docs/cards.md): ``None`` when its text is not encoded (the card is
+# ``unchecked``: what a client records for it is kept but not checked), else a list of
+# abilities, each ``{"trigger", "cost", "conditions", "interrupt", "targets", "effects"}``.
+
+#: When an ability happens (docs/rules.md A.9, A.11): ``activated`` by paying its cost,
+#: ``played`` (a Mischief's text, when it is played), and the mandatory triggers the engine puts
+#: on the stack itself.
+TRIGGERS = ("activated", "played", "hired", "survivor", "reckoning", "end_of_fight")
+MANDATORY_TRIGGERS = ("hired", "survivor", "reckoning", "end_of_fight")
+#: An ability's cost parts (docs/rules.md A.11): zap the card, pay gold, discard cards.
+COST_PARTS = ("zap", "gold", "discard")
+#: Conditions (docs/rules.md A.12 Sketchy, A.12 Smack / D.14 "on your turn").
+CONDITIONS = ("sketchy", "own_turn", "in_fight")
+#: The effect vocabulary: op -> (the command that records it, whether ``amount`` applies).
+EFFECT_OPS: dict[str, tuple[str, bool]] = {
+    "damage": ("damage", True),
+    "heal": ("heal", True),
+    "draw": ("draw", True),
+    "put_on_bottom": ("move", True),
+    "put_on_top": ("move", True),
+    "take_gold": ("take_gold", True),
+    "steal_gold": ("steal", True),
+    "cancel": ("cancel", False),
+    "stick": ("stick", False),
+    "modify_cost": ("modify_cost", True),
+    "collect": ("collect", True),
+    "spill": ("spill", True),
+    "prevent": ("prevent", True),
+    "unzap": ("unzap", False),
+    "zap": ("zap", False),
+    "discard": ("discard", False),
+    "stash": ("stash", False),
+    "remove": ("remove", False),
+    "reveal": ("reveal_card", False),
+}
+#: Who an effect applies to, when it is not one of the ability's targets (``"target"`` with
+#: ``"index"``): ``self`` (the ability's card), ``your_hero`` / ``opposing_hero`` (the
+#: controller's and the other seat's Hero), ``defending_hero`` (in a fight), ``monster`` (the
+#: fight's attack card), ``your_hand`` (a card the controller chooses from its hand),
+#: ``ability`` (an ability on the stack below), ``none`` (the effect names no card).
+REFERENTS = (
+    "target",
+    "self",
+    "your_hero",
+    "opposing_hero",
+    "defending_hero",
+    "monster",
+    "your_hand",
+    "ability",
+    "none",
+)
+#: The referent an op uses when the effect names none.
+DEFAULT_REFERENT = {
+    "damage": "target",
+    "heal": "your_hero",
+    "draw": "none",
+    "put_on_bottom": "your_hand",
+    "put_on_top": "your_hand",
+    "take_gold": "none",
+    "steal_gold": "none",
+    "cancel": "ability",
+    "stick": "target",
+    "modify_cost": "monster",
+    "collect": "self",
+    "spill": "none",
+    "prevent": "none",
+    "unzap": "self",
+    "zap": "target",
+    "discard": "target",
+    "stash": "target",
+    "remove": "target",
+    "reveal": "target",
+}
+#: Target filter fields: card ``types``, ``controller`` (``you``/``opponent``/``any``),
+#: ``zones`` (``in_play`` by default, or a list of zones), ``damaged`` (has damage on it).
+FILTER_ZONES = ("in_play", "hero", "hoard", "stash", "dmz", "hand", "stack")
+#: Keywords that stand for an ability (docs/rules.md A.12): the engine adds it to the card.
+KEYWORD_ABILITIES = ("smack",)
+
+
+def normalize_abilities(raw: Any, card_type: Any, errors: dict[str, list[str]]) -> Any:
+    """Validate a card's ``abilities`` (``None``, or a list of abilities; docs/cards.md) and
+    return them complete (defaults filled in); problems go to ``errors``."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) > 8:
+        errors["abilities"] = ["null (not encoded) or a list of at most 8 abilities"]
+        return None
+    out = []
+    for i, ability in enumerate(raw):
+        where = f"abilities.{i}"
+        if not isinstance(ability, Mapping):
+            errors[where] = ["an object"]
+            continue
+        unknown = set(ability) - {
+            "trigger",
+            "cost",
+            "conditions",
+            "interrupt",
+            "targets",
+            "effects",
+            "unchecked",
+            "text",
+        }
+        if unknown:
+            errors[where] = [f"unknown fields: {', '.join(sorted(map(str, unknown)))}"]
+            continue
+        trigger = ability.get("trigger", "played" if card_type == "mischief" else "activated")
+        if trigger not in TRIGGERS:
+            errors[f"{where}.trigger"] = [f"one of {', '.join(TRIGGERS)}"]
+        if trigger == "played" and card_type != "mischief":
+            errors[f"{where}.trigger"] = ["'played' is a Mischief's trigger"]
+        cost = _normalize_cost(ability.get("cost") or {}, f"{where}.cost", errors)
+        if trigger != "activated" and any(cost.values()):
+            errors[f"{where}.cost"] = ["only an activated ability has a cost"]
+        conditions = ability.get("conditions") or []
+        if not isinstance(conditions, list) or not all(c in CONDITIONS for c in conditions):
+            errors[f"{where}.conditions"] = [f"a list of {', '.join(CONDITIONS)}"]
+            conditions = []
+        interrupt = ability.get("interrupt", False)
+        if not isinstance(interrupt, bool):
+            errors[f"{where}.interrupt"] = ["true or false"]
+        targets = [
+            _normalize_filter(f, f"{where}.targets.{j}", errors)
+            for j, f in enumerate(_list(ability.get("targets"), f"{where}.targets", errors))
+        ]
+        effects = [
+            _normalize_effect(x, f"{where}.effects.{j}", len(targets), errors)
+            for j, x in enumerate(_list(ability.get("effects"), f"{where}.effects", errors))
+        ]
+        unchecked = ability.get("unchecked", False)
+        if not isinstance(unchecked, bool):
+            errors[f"{where}.unchecked"] = ["true or false"]
+        text = ability.get("text", "")
+        if not isinstance(text, str) or len(text) > 500:
+            errors[f"{where}.text"] = ["a string of at most 500 characters"]
+        if not effects and not unchecked:
+            errors[f"{where}.effects"] = ["at least one effect (or mark it unchecked)"]
+        out.append(
+            {
+                "trigger": trigger,
+                "cost": cost,
+                "conditions": sorted(set(conditions)),
+                "interrupt": bool(interrupt),
+                "targets": targets,
+                "effects": effects,
+                "unchecked": bool(unchecked),
+                "text": text if isinstance(text, str) else "",
+            }
+        )
+    return out
+
+
+def _list(value: Any, where: str, errors: dict[str, list[str]]) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > 8:
+        errors[where] = ["a list of at most 8 entries"]
+        return []
+    return value
+
+
+def _normalize_cost(raw: Any, where: str, errors: dict[str, list[str]]) -> dict[str, Any]:
+    if not isinstance(raw, Mapping) or set(raw) - set(COST_PARTS):
+        errors[where] = [f"an object with {', '.join(COST_PARTS)}"]
+        return {"zap": False, "gold": 0, "discard": 0}
+    zap = raw.get("zap", False)
+    gold = raw.get("gold", 0)
+    discard = raw.get("discard", 0)
+    if not isinstance(zap, bool):
+        errors[f"{where}.zap"] = ["true or false"]
+    for key, value in (("gold", gold), ("discard", discard)):
+        if not is_card_number(value):
+            errors[f"{where}.{key}"] = [f"a whole number 0-{MAX_NUMBER}"]
+    return {
+        "zap": zap is True,
+        "gold": gold if is_card_number(gold) else 0,
+        "discard": discard if is_card_number(discard) else 0,
+    }
+
+
+def _normalize_filter(raw: Any, where: str, errors: dict[str, list[str]]) -> dict[str, Any]:
+    if not isinstance(raw, Mapping) or set(raw) - {"types", "controller", "zones", "damaged"}:
+        errors[where] = ["an object with types, controller, zones, damaged"]
+        return {
+            "types": list(CARD_TYPES),
+            "controller": "any",
+            "zones": ["in_play"],
+            "damaged": False,
+        }
+    types = raw.get("types", list(CARD_TYPES))
+    if not isinstance(types, list) or not types or not all(t in CARD_TYPES for t in types):
+        errors[f"{where}.types"] = [f"a non-empty list of {', '.join(CARD_TYPES)}"]
+        types = list(CARD_TYPES)
+    controller = raw.get("controller", "any")
+    if controller not in ("you", "opponent", "any"):
+        errors[f"{where}.controller"] = ["you, opponent or any"]
+    zones = raw.get("zones", ["in_play"])
+    if not isinstance(zones, list) or not zones or not all(z in FILTER_ZONES for z in zones):
+        errors[f"{where}.zones"] = [f"a non-empty list of {', '.join(FILTER_ZONES)}"]
+        zones = ["in_play"]
+    damaged = raw.get("damaged", False)
+    if not isinstance(damaged, bool):
+        errors[f"{where}.damaged"] = ["true or false"]
+    return {
+        "types": sorted(set(types), key=CARD_TYPES.index),
+        "controller": controller,
+        "zones": list(dict.fromkeys(zones)),
+        "damaged": damaged is True,
+    }
+
+
+def _normalize_effect(
+    raw: Any, where: str, n_targets: int, errors: dict[str, list[str]]
+) -> dict[str, Any]:
+    if not isinstance(raw, Mapping) or set(raw) - {"op", "amount", "to", "index", "if"}:
+        errors[where] = ["an object with op, amount, to, index, if"]
+        return {"op": "take_gold", "amount": 0, "to": "none", "index": 0, "if": None}
+    op = raw.get("op")
+    if op not in EFFECT_OPS:
+        errors[f"{where}.op"] = [f"one of {', '.join(EFFECT_OPS)}"]
+        op = "take_gold"
+    has_amount = EFFECT_OPS[op][1]
+    amount = raw.get("amount", 1 if has_amount else None)
+    if has_amount and op != "modify_cost" and not is_card_number(amount):
+        errors[f"{where}.amount"] = [f"a whole number 0-{MAX_NUMBER}"]
+    if op == "modify_cost" and (type(amount) is not int or not -MAX_NUMBER <= amount <= MAX_NUMBER):
+        errors[f"{where}.amount"] = ["a whole number (the change to the cost)"]
+    elif not has_amount and raw.get("amount") is not None:
+        errors[f"{where}.amount"] = [f"'{op}' takes no amount"]
+    to = raw.get("to", DEFAULT_REFERENT[op])
+    if to not in REFERENTS:
+        errors[f"{where}.to"] = [f"one of {', '.join(REFERENTS)}"]
+    index = raw.get("index", 0)
+    if to == "target" and (type(index) is not int or not 0 <= index < max(n_targets, 1)):
+        errors[f"{where}.index"] = [f"the index of one of the ability's {n_targets} targets"]
+    if to == "target" and n_targets == 0:
+        errors[f"{where}.to"] = ["'target' needs the ability to have targets"]
+    cond = raw.get("if")
+    if cond not in (None, "give_blood"):
+        errors[f"{where}.if"] = ["null or 'give_blood'"]
+    return {
+        "op": op,
+        "amount": amount if has_amount else None,
+        "to": to,
+        "index": index if to == "target" else None,
+        "if": cond,
+    }
+
+
+def keyword_abilities(card: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Abilities a card has by its keywords (docs/rules.md A.12 Smack: zap this Weapon on your
+    turn: 1 damage to a target Hero or a stashed Monster)."""
+    if card.get("keywords", {}).get("smack") and card.get("subtype") == "weapon":
+        return [
+            {
+                "trigger": "activated",
+                "cost": {"zap": True, "gold": 0, "discard": 0},
+                "conditions": ["own_turn"],
+                "interrupt": False,
+                "targets": [
+                    {
+                        "types": ["hero", "monster"],
+                        "controller": "any",
+                        "zones": ["hero", "stash"],
+                        "damaged": False,
+                    }
+                ],
+                "effects": [{"op": "damage", "amount": 1, "to": "target", "index": 0, "if": None}],
+                "unchecked": False,
+                "text": "Smack",
+                "keyword": "smack",
+            }
+        ]
+    return []
+
+
+def abilities_of(card: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """A card definition's abilities, its keyword abilities included; ``None`` if unchecked."""
+    own = card.get("abilities")
+    if own is None:
+        return None
+    return [*own, *keyword_abilities(card)]
+
+
+def is_unchecked(card: Mapping[str, Any]) -> bool:
+    """A card whose text is not (fully) encoded: its abilities are recorded as told."""
+    own = card.get("abilities")
+    return own is None or any(a.get("unchecked") for a in own)
+
+
+#: Ops recorded once per card (``draw 2`` is two ``draw`` commands).
+COUNTED_OPS = ("draw", "put_on_bottom", "put_on_top")
+
+
+def effect_plan(
+    card: Mapping[str, Any], ability: int | None, give_blood: int = 0
+) -> list[dict[str, Any]] | None:
+    """The effect commands an ability's resolution must record, in order (docs/cards.md):
+    ``None`` when the card or the ability is unchecked. ``draw 2`` becomes two steps; effects
+    marked ``if: give_blood`` are kept only when Give Blood was paid."""
+    abilities = abilities_of(card)
+    if abilities is None or ability is None or not 0 <= ability < len(abilities):
+        return None
+    chosen = abilities[ability]
+    if chosen.get("unchecked"):
+        return None
+    plan: list[dict[str, Any]] = []
+    for effect in chosen["effects"]:
+        if effect.get("if") == "give_blood" and not give_blood:
+            continue
+        step = {
+            "op": effect["op"],
+            "amount": effect["amount"],
+            "to": effect["to"],
+            "index": effect["index"],
+        }
+        if effect["op"] in COUNTED_OPS:
+            plan.extend({**step, "amount": None} for _ in range(int(effect["amount"] or 0)))
+        else:
+            plan.append(step)
+    return plan
+
+
+def ability_index(card: Mapping[str, Any], trigger: str) -> list[int]:
+    """Indexes of the card's abilities with ``trigger`` (``[]`` for an unchecked card)."""
+    return [i for i, a in enumerate(abilities_of(card) or []) if a["trigger"] == trigger]

@@ -64,6 +64,8 @@ SEAT_FIELDS = (
     "eliminated",
     "mulligan",
 )
+#: The stack entry fields StackEntryRestored names; the rest travel in its ``extra``.
+STACK_BASE = ("ref", "card", "player", "kind", "targets", "canceled")
 #: The table fields a backup restores (besides cards, seats and the stack), each one of
 #: :class:`TableRestored` too (the fight's secrets travel apart).
 TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
@@ -158,7 +160,15 @@ class StackEntryRestored(ev.Event):
     targets: list[str] = field(default_factory=list)
     canceled: bool = False
     undoes: int | None = None
+    #: The rest of the entry: the ability's index, its effect plan and progress, its marks.
+    extra: dict[str, Json] = field(default_factory=dict)
     card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+    class_version: ClassVar[int] = 2
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
+        """Version 1 entries had no ability plan: they restore as unchecked entries."""
+        return {**data, "extra": {}}
 
 
 # --------------------------------------------------------------------------- judge's forced effects
@@ -495,7 +505,9 @@ def _trim_stack(e: StackTrimmed, draft: CopyOnWriteState) -> None:
 
 @handles(StackEntryRestored)
 def _push_stack_entry(e: StackEntryRestored, draft: CopyOnWriteState) -> None:
-    push_stack_entry(draft, e.ref, e.card, e.player, e.kind, e.targets, canceled=e.canceled)
+    push_stack_entry(
+        draft, e.ref, e.card, e.player, e.kind, e.targets, canceled=e.canceled, extra=e.extra
+    )
 
 
 @handles(JudgeGoldLost)
@@ -642,6 +654,7 @@ class _Backup:
                     kind=entry["kind"],
                     targets=list(entry.get("targets") or []),
                     canceled=bool(entry.get("canceled")),
+                    extra={k: v for k, v in entry.items() if k not in STACK_BASE},
                 )
             )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.ccg import events as ev
-from domain.ccg.decision import Command, Decision, hero_of, require_in, str_arg
+from domain.ccg.decision import Command, Decision, card_of, hero_of, require_in, str_arg
 from domain.ccg.state import in_play
 from domain.ccg.timing import window_open
 from domain.fold import State
@@ -75,8 +75,20 @@ def decide_zap(decision: Decision, command: Command) -> None:
         decision.state["status"] == "playing", "command/not_playing", "the game is not in play"
     )
     cid = str_arg(command, "card")
-    card = require_in(decision, cid, seat, "hero", "hoard", "stash")
+    card = card_of(decision, cid)
     decision.require(in_play(card), "command/card_not_there", "only a card in play can be zapped")
     decision.check(not card["zapped"], "rule/card_zapped", "the card is already zapped", "A.10")
+    if decision.state["stack"]:
+        from domain.ccg.effects import decide_zap_effect
+
+        decide_zap_effect(decision, command, cid)
+        return
+    require_in(decision, cid, seat, "hero", "hoard", "stash")
+    decision.check(
+        False,
+        "rule/zap_needs_ability",
+        "a card is zapped to pay an ability's cost ('activate') or by an effect, never alone",
+        "A.10",
+    )
     decision.check(window_open(decision.state), "rule/window_closed", "no zapping now", "A.11")
     decision.emit(ev.CardZapped, card=cid, source=command.get("source"))

@@ -63,6 +63,10 @@ class Decision:
             return
         seat = by or self.seat
         violation = ",".join(self.violations) if (self.violations and by is None) else None
+        if by is None and "unchecked" not in fields:
+            stack = self.state.get("stack")
+            if stack and stack[-1]["player"] == seat and stack[-1].get("unchecked"):
+                fields["unchecked"] = True  # an effect of an unchecked card (docs/cards.md)
         event = cls(seat=seat, cause=self.cause, violation=violation, **fields)
         self.state = evolve(self.state, event)
         self.steps.append(Step(event, self.state))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.ccg import events as ev
+from domain.ccg.abilities import expect_effect
 from domain.ccg.damage import heal_by_life_o_suction, life_of, squish_if_dead
 from domain.ccg.decision import (
     Command,
@@ -74,6 +75,7 @@ def target_card(decision: Decision, command: Command) -> tuple[str, dict[str, An
 
 def decide_unzap(decision: Decision, command: Command) -> None:
     source, cid, card = card_effect(decision, command)
+    expect_effect(decision, "unzap", target=cid)
     decision.check(card["zapped"], "rule/not_zapped", "the card is not zapped", "A.10")
     decision.emit(ev.CardUnzapped, card=cid, source=source)
 
@@ -90,6 +92,7 @@ def decide_cancel(decision: Decision, command: Command) -> None:
         "command/nothing_to_cancel",
         f"no ability {ref} on the stack",
     )
+    expect_effect(decision, "cancel", target=ref)
     decision.emit(ev.AbilityCanceled, ref=int(ref or 0), source=source)
 
 
@@ -97,8 +100,15 @@ def decide_damage(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
     target, card = target_card(decision, command)
     amount = int_arg(command, "amount")
+    expect_effect(decision, "damage", amount=amount, target=target)
     decision.check(
-        life_of(card, decision.state) is not None and (in_play(card) or card["zone"] == "stash"),
+        in_play(card),
+        "rule/not_in_play",
+        f"{target!r} is out of play (face down or not on the table): it cannot be hit",
+        "A.3",
+    )
+    decision.check(
+        life_of(card, decision.state) is not None,
         "rule/no_life",
         "damage goes on a Hero, Ally or Monster with life",
         "A.10",
@@ -119,6 +129,7 @@ def decide_heal(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
     target, card = target_card(decision, command)
     amount = int_arg(command, "amount")
+    expect_effect(decision, "heal", amount=amount, target=target)
     decision.check(
         card["damage"] > 0, "rule/nothing_to_heal", "a card with no damage cannot be healed", "A.10"
     )
@@ -131,6 +142,10 @@ def decide_steal(decision: Decision, command: Command) -> None:
     victim = command.get("from", other(decision.seat))
     if victim not in SEATS:
         raise InvalidCommand("request/invalid_seat", "'from' must be 'A' or 'B'")
+    expect_effect(decision, "steal_gold", amount=amount)
+    decision.check(
+        victim != decision.seat, "rule/wrong_target", "gold is stolen from the opponent", "A.10"
+    )
     decision.emit(
         ev.GoldStolen,
         source=source,
@@ -142,16 +157,24 @@ def decide_steal(decision: Decision, command: Command) -> None:
 
 def decide_take_gold(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
-    decision.emit(
-        ev.GoldTaken, source=source, player=decision.seat, amount=int_arg(command, "amount")
-    )
+    amount = int_arg(command, "amount")
+    expect_effect(decision, "take_gold", amount=amount)
+    decision.emit(ev.GoldTaken, source=source, player=decision.seat, amount=amount)
 
 
 def decide_collect(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
     cid = str(command.get("card") or source or "")
-    card_of(decision, cid)
-    decision.emit(ev.TokensCollected, source=source, card=cid, amount=int_arg(command, "amount"))
+    card = card_of(decision, cid)
+    amount = int_arg(command, "amount")
+    expect_effect(decision, "collect", amount=amount, target=cid)
+    decision.check(
+        life_of(card, decision.state) is None,
+        "rule/tokens_are_damage",
+        "tokens put on a card with life are damage: record them as damage",
+        "A.10",
+    )
+    decision.emit(ev.TokensCollected, source=source, card=cid, amount=amount)
 
 
 def decide_stick(decision: Decision, command: Command) -> None:
@@ -160,6 +183,10 @@ def decide_stick(decision: Decision, command: Command) -> None:
     card = card_of(decision, cid)
     host = str_arg(command, "target")
     host_card = card_of(decision, host)
+    expect_effect(decision, "stick", target=host)
+    decision.check(
+        cid == source, "rule/wrong_target", "a Curse sticks itself, not another card", "A.10"
+    )
     decision.check(
         in_play(host_card), "rule/target_not_in_play", "Curses stick to cards in play", "A.10"
     )
@@ -171,6 +198,7 @@ def decide_stick(decision: Decision, command: Command) -> None:
 
 def decide_stash(decision: Decision, command: Command) -> None:
     source, cid, _ = card_effect(decision, command)
+    expect_effect(decision, "stash", target=cid)
     decision.emit(ev.CardStashed, card=cid, face=face_arg(command, "down"), source=source)
     after_card_left(decision)
 
@@ -186,6 +214,15 @@ def decide_spill(decision: Decision, command: Command) -> None:
     cards = ids_arg(command, "cards")
     for cid in cards:
         require_in(decision, cid, decision.seat, "deck")
+    deck = s["seats"][decision.seat]["zones"]["deck"]
+    top = s["stack"][-1] if s["stack"] else None
+    plan = (top or {}).get("plan")
+    if plan is not None and int(top.get("done") or 0) < len(plan):  # type: ignore[union-attr]
+        step = plan[int(top.get("done") or 0)]  # type: ignore[union-attr]
+        if step["op"] == "spill" and len(cards) == min(int(step["amount"]), len(deck)):
+            expect_effect(decision, "spill")  # Spill X with fewer cards: spill them all (D.13)
+        else:
+            expect_effect(decision, "spill", amount=len(cards))
     decision.emit(ev.CardsSpilled, player=decision.seat, cards=cards, source=source)
 
 
@@ -195,6 +232,7 @@ def decide_discard(decision: Decision, command: Command) -> None:
 
 def decide_reveal_card(decision: Decision, command: Command) -> None:
     source, cid, _ = card_effect(decision, command)
+    expect_effect(decision, "reveal", target=cid)
     decision.emit(ev.CardRevealed, card=cid, source=source)
 
 
@@ -206,6 +244,7 @@ def card_leaves(decision: Decision, command: Command, cls: type[ev.Event]) -> No
     """An effect that takes the named card from wherever it is (``cls``: ``CardDiscarded``,
     ``CardRemoved``); a fight that loses its attack card so ends (docs/rules.md A.9)."""
     source, cid, _ = card_effect(decision, command)
+    expect_effect(decision, "discard" if cls is ev.CardDiscarded else "remove", target=cid)
     decision.emit(cls, card=cid, source=source)
     after_card_left(decision)
 
@@ -213,5 +252,33 @@ def card_leaves(decision: Decision, command: Command, cls: type[ev.Event]) -> No
 def decide_move(decision: Decision, command: Command) -> None:
     source, cid, _ = card_effect(decision, command)
     to, face = move_destination(command)
+    if to in ("deck_bottom", "deck_top"):
+        expect_effect(
+            decision, "put_on_bottom" if to == "deck_bottom" else "put_on_top", target=cid
+        )
+    else:
+        expect_effect(decision, f"move to {to}", target=cid)
     decision.emit(ev.CardMoved, card=cid, to=to, face=face, source=source)
     after_card_left(decision)
+
+
+def decide_prevent(decision: Decision, command: Command) -> None:
+    """Prevent X: stop up to X of the announced damage (docs/rules.md A.12); if less is dealt,
+    all of it is prevented."""
+    source = effect_context(decision, command)
+    amount = int_arg(command, "amount")
+    expect_effect(decision, "prevent", amount=amount)
+    window = decision.state.get("window") or {}
+    pending = window.get("damage")
+    decision.check(
+        pending is not None, "rule/no_damage_to_prevent", "no damage is announced", "A.12"
+    )
+    left = 0 if pending is None else max(0, pending["amount"] - pending["prevented"])
+    decision.emit(ev.DamagePrevented, source=source, amount=min(amount, left))
+
+
+def decide_zap_effect(decision: Decision, command: Command, cid: str) -> None:
+    """A ``zap`` recorded while an ability resolves is one of its effects (docs/rules.md A.10)."""
+    source = effect_context(decision, command)
+    expect_effect(decision, "zap", target=cid)
+    decision.emit(ev.CardZapped, card=cid, source=source)

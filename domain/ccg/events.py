@@ -248,6 +248,8 @@ class AbilityActivated(Event):
 
     ``costs`` = ``{"gold": n, "zap": bool, "discard": [ids], "give_blood": n}``.
     ``interrupting`` is the stack reference (version) of the ability it interrupts.
+    ``ability`` is the index of the activated ability among the card's abilities
+    (docs/cards.md), ``None`` for a card whose text is not encoded (version 1 had no index).
     """
 
     player: str
@@ -256,6 +258,28 @@ class AbilityActivated(Event):
     targets: list[str] = field(default_factory=list)
     text: str | None = None
     interrupting: int | None = None
+    ability: int | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+    class_version: ClassVar[int] = 2
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
+        """Version 1 was recorded before abilities were data: which ability is unknown."""
+        return {**data, "ability": None}
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AbilityTriggered(Event):
+    """The engine put a card's mandatory trigger on the stack (docs/rules.md A.9 steps 4 and 8,
+    A.8 reckoning): ``trigger`` is ``hired``, ``survivor``, ``reckoning`` or ``end_of_fight``;
+    ``ability`` its index among the card's abilities; ``player`` the seat that resolves it."""
+
+    player: str
+    card: str
+    ability: int
+    trigger: str
+    targets: list[str] = field(default_factory=list)
     card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
 
 
@@ -456,6 +480,31 @@ class DamageDealt(Event):
     kind: str = "noncombat"
     reduced_by_defense: int = 0
     card_fields: ClassVar[tuple[str, ...]] = ("source", "target")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageAnnounced(Event):
+    """The rules are about to deal damage (``reason``: ``limp_away``, ``caught_cheating`` or
+    ``strike``): a window for interrupts such as Prevent X opens first (docs/rules.md A.11
+    "interrupts on a game mechanic resolve before that mechanic happens", A.12 Prevent).
+    ``target`` is ``None`` when the defender will split it among committed Allies (D.3)."""
+
+    target: str | None
+    amount: int
+    reason: str
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("target", "source")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamagePrevented(Event):
+    """A Prevent effect stopped ``amount`` of the announced damage (docs/rules.md A.12)."""
+
+    amount: int
+    source: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("source",)
 
 
 @register_event

@@ -11,6 +11,7 @@ from domain.ccg.damage import heal_by_life_o_suction, squish_if_dead
 from domain.ccg.decision import Command, Decision, ids_arg, int_arg, require_in, str_arg
 from domain.ccg.state import other
 from domain.ccg.timing import check_turn
+from domain.ccg.triggers import trigger
 from domain.errors import InvalidCommand
 from domain.fold import State
 
@@ -81,10 +82,11 @@ def decide_run_away(decision: Decision, command: Command) -> None:
     decision.emit(ev.RanAway, player=seat, paid_by=paid_by)
     if paid_by == "marker":
         decision.emit(ev.RunAwayMarkerFlipped, by="rules", player=seat, side="limp_away")
+        end_fight_returning(decision, "ran", face="down")
     else:
+        # Limping away costs 2 damage; interrupts (Prevent X) come first (A.11, A.12).
         hero = decision.state["seats"][seat]["hero"]
-        decision.emit(ev.DamageDealt, by="rules", source=None, target=hero, amount=2)
-    end_fight_returning(decision, "ran", face="down")
+        decision.emit(ev.DamageAnnounced, by="rules", target=hero, amount=2, reason="limp_away")
 
 
 def end_fight_returning(decision: Decision, outcome: str, face: str) -> None:
@@ -163,7 +165,21 @@ def decide_modify_cost(decision: Decision, command: Command) -> None:
         cid == fight["card"], "command/not_the_monster", "only the revealed card's cost"
     )
     cost = int_arg(command, "cost")
-    decision.emit(ev.MonsterCostModified, card=cid, cost=cost, source=command.get("source"))
+    from domain.ccg.abilities import expect_effect
+    from domain.ccg.effects import effect_context
+
+    source = effect_context(decision, command)
+    card = decision.state["cards"][cid]
+    now = card["cost_mod"] if card["cost_mod"] is not None else int(card["def"].get("cost") or 0)
+    top = decision.state["stack"][-1] if decision.state["stack"] else None
+    plan = (top or {}).get("plan")
+    delta = cost - now
+    if plan and top is not None and int(top.get("done") or 0) < len(plan):
+        step = plan[int(top.get("done") or 0)]
+        if step["op"] == "modify_cost" and cost == 0 and now + int(step["amount"]) <= 0:
+            delta = int(step["amount"])  # no cost goes below 0 (docs/rules.md A.1)
+    expect_effect(decision, "modify_cost", amount=delta, target=cid)
+    decision.emit(ev.MonsterCostModified, card=cid, cost=cost, source=source)
 
 
 def cheat_check(decision: Decision) -> None:
@@ -183,6 +199,7 @@ def cheat_check(decision: Decision) -> None:
         )
         power, life = monster_stats(card)
         decision.emit(ev.MonsterHired, by="rules", card=cid, power=power, life=life)
+        trigger(decision, cid, "hired", fight["attacker"])
     else:
         caught_cheating(decision, "underpaid", cost=cost)
 
@@ -203,8 +220,48 @@ def caught_cheating(decision: Decision, result: str, cost: int | None) -> None:
     attacker = fight["attacker"]
     decision.emit(ev.CaughtCheating, by="rules", player=attacker)
     hero = decision.state["seats"][attacker]["hero"]
-    decision.emit(ev.DamageDealt, by="rules", source=None, target=hero, amount=1)
-    end_fight_returning(decision, "caught", face="down")
+    decision.emit(ev.DamageAnnounced, by="rules", target=hero, amount=1, reason="caught_cheating")
+
+
+def deal_announced(decision: Decision, announced: dict[str, Any]) -> None:
+    """The damage window closed: the rules deal what was announced, less what was prevented,
+    then the fight goes on (docs/rules.md A.9 (II) 1, 2.1 step 1, (I) step 7)."""
+    amount = max(0, int(announced["amount"]) - int(announced["prevented"]))
+    reason = announced["reason"]
+    target = announced["target"]
+    if reason in ("limp_away", "caught_cheating"):
+        decision.emit(ev.DamageDealt, by="rules", source=None, target=target, amount=amount)
+        outcome = "ran" if reason == "limp_away" else "caught"
+        end_fight_returning(decision, outcome, face="down")
+        return
+    fight = decision.state.get("fight")
+    if fight is None or fight["card"] is None:
+        after_card_left(decision)
+        return
+    monster_id = fight["card"]
+    if target is None:  # split among committed Allies: see pending_damage / decide_allocate
+        if amount == 0:
+            finish_fight(decision, squished=False)
+        return
+    defense = defense_of(decision.state)
+    raw = int(fight["monster"]["power"])
+    decision.emit(
+        ev.DamageDealt,
+        by="rules",
+        source=monster_id,
+        target=target,
+        amount=amount,
+        kind="combat",
+        reduced_by_defense=min(raw, defense),
+    )
+    heal_by_life_o_suction(decision, monster_id, amount)
+    finish_fight(decision, squished=False)
+
+
+def defense_of(s: State) -> int:
+    """The defense of every committed card, summed (docs/rules.md D.4)."""
+    fight = s["fight"]
+    return sum(int(s["cards"][x]["def"].get("defense") or 0) for x in fight["defender_cards"])
 
 
 def strike(decision: Decision) -> None:
@@ -217,7 +274,6 @@ def strike(decision: Decision) -> None:
         return
     decision.emit(ev.HireGoldSpent, by="rules", player=fight["attacker"], amount=fight["gold"])
     cards = decision.state["cards"]
-    committed = [cards[x] for x in fight["defender_cards"]]
     weapons = [x for x in fight["defender_cards"] if cards[x]["def"].get("subtype") == "weapon"]
     power = sum(int(cards[x]["def"].get("power") or 0) for x in weapons)
     monster_id = fight["card"]
@@ -234,42 +290,48 @@ def strike(decision: Decision) -> None:
     if monster["damage"] >= decision.state["fight"]["monster"]["life"]:
         finish_fight(decision, squished=True)
         return
-    defense = sum(int(x["def"].get("defense") or 0) for x in committed)
-    raw = decision.state["fight"]["monster"]["power"]
+    defense = defense_of(decision.state)
+    raw = int(decision.state["fight"]["monster"]["power"])
     damage = max(0, raw - defense)
     allies = [
         x for x in decision.state["fight"]["defender_cards"] if cards[x]["def"]["type"] == "ally"
     ]
-    if allies and damage > 0:
-        return  # the defender splits it among the Allies: see pending_damage / decide_allocate
-    if damage > 0 or defense > 0:
-        defender = decision.state["fight"]["defender"]
+    defender = decision.state["fight"]["defender"]
+    hero = decision.state["seats"][defender]["hero"]
+    if damage > 0:
+        # The Monster strikes; its damage waits for interrupts (Prevent X) first (A.11).
+        decision.emit(
+            ev.DamageAnnounced,
+            by="rules",
+            target=None if allies else hero,
+            amount=damage,
+            reason="strike",
+            source=monster_id,
+        )
+        return
+    if defense > 0 and not allies:
         decision.emit(
             ev.DamageDealt,
             by="rules",
             source=monster_id,
-            target=decision.state["seats"][defender]["hero"],
-            amount=damage,
+            target=hero,
+            amount=0,
             kind="combat",
             reduced_by_defense=min(raw, defense),
         )
-        heal_by_life_o_suction(decision, monster_id, damage)
     finish_fight(decision, squished=False)
 
 
 def pending_damage(s: State) -> int | None:
-    """Monster damage waiting for the defender's allocation among committed Allies (D.3)."""
+    """Monster damage waiting for the defender's allocation among committed Allies (D.3): what
+    the strike announced less what was prevented, once the damage window closed."""
     fight = s.get("fight")
-    if not fight or not fight.get("hired") or fight["stage"] not in ("striking", "weapons_struck"):
+    if not fight or not fight.get("hired") or fight["stage"] != "allocating":
         return None
-    if s.get("window") is not None or fight["card"] is None:
+    if s.get("window") is not None or s.get("stack") or fight["card"] is None:
         return None
-    cards = s["cards"]
-    committed = [cards[x] for x in fight["defender_cards"]]
-    if not any(x["def"]["type"] == "ally" for x in committed):
-        return None
-    defense = sum(int(x["def"].get("defense") or 0) for x in committed)
-    damage = max(0, int(fight["monster"]["power"]) - defense)
+    announced = fight.get("announced") or {}
+    damage = max(0, int(announced.get("amount") or 0) - int(announced.get("prevented") or 0))
     return damage if damage > 0 else None
 
 
@@ -330,6 +392,19 @@ def finish_fight(decision: Decision, squished: bool) -> None:
     if fight is None or decision.finished:
         return
     monster = fight["card"]
+    # (a) end-of-fight triggers of the fight's cards; Survivor before the move (A.9 step 8).
+    put = False
+    for cid in [*([monster] if monster else []), *fight["defender_cards"]]:
+        owner = decision.state["cards"][cid]["owner"]
+        put = trigger(decision, cid, "end_of_fight", owner) or put
+    if monster is not None and not squished:
+        put = trigger(decision, monster, "survivor", fight["attacker"]) or put
+    if put:
+        return  # continue_after_stack finishes the fight once they resolved
+    fight = decision.state.get("fight")
+    if fight is None:
+        return
+    monster = fight["card"]
     if monster is not None:
         card = decision.state["cards"][monster]
         if squished:
@@ -341,3 +416,25 @@ def finish_fight(decision: Decision, squished: bool) -> None:
             decision.emit(ev.MonsterStashedFaceUp, by="rules", card=monster, damage=card["damage"])
     return_defenders(decision)
     decision.emit(ev.FightEnded, by="rules", outcome="squished" if squished else "survived")
+
+
+def continue_after_stack(decision: Decision) -> None:
+    """The stack emptied: the rules go on where mandatory triggers stopped them (the end of a
+    fight, the warmup after reckoning; docs/rules.md A.8, A.9 step 8)."""
+    s = decision.state
+    if decision.finished:
+        return
+    fight = s.get("fight")
+    if fight is not None and fight.get("stage") == "ending":
+        monster = fight["card"]
+        squished = bool(
+            monster is not None
+            and fight.get("monster")
+            and s["cards"][monster]["damage"] >= int(fight["monster"]["life"])
+        )
+        finish_fight(decision, squished=squished)
+        return
+    if s.get("phase") == "warmup" and s.get("step") == "reckoning":
+        from domain.ccg.turn import continue_warmup
+
+        continue_warmup(decision, s["active"])

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ccg.cards import is_monster_like
+from domain.ccg.abilities import passes_filter, referent, step_possible
+from domain.ccg.cards import abilities_of, ability_index, is_monster_like
 from domain.ccg.fights import pending_damage
 from domain.ccg.state import SEATS, in_play, other
 from domain.ccg.timing import window_open
@@ -28,44 +29,12 @@ def legal_commands(s: State, seat: str) -> list[Cmd]:
         return []
     out: list[Cmd] = [{"type": "concede", "seat": seat}]
     st = s["seats"][seat]
-    cards = s["cards"]
     stack = s["stack"]
     fight = s["fight"]
     if stack:
         top = stack[-1]
         if top["player"] == seat:
-            out.append({"type": "resolve", "seat": seat})
-            opp_hero = s["seats"][other(seat)]["hero"]
-            src = top["card"]
-            if not top["canceled"]:
-                out.append(
-                    {"type": "damage", "seat": seat, "source": src, "target": opp_hero, "amount": 1}
-                )
-                if cards[st["hero"]]["damage"]:
-                    out.append(
-                        {
-                            "type": "heal",
-                            "seat": seat,
-                            "source": src,
-                            "target": st["hero"],
-                            "amount": 1,
-                        }
-                    )
-                out.append({"type": "take_gold", "seat": seat, "source": src, "amount": 1})
-                if cards[src]["def"].get("subtype") == "curse" and top["targets"]:
-                    target = top["targets"][0]
-                    if in_play(cards[target]):
-                        out.append(
-                            {
-                                "type": "stick",
-                                "seat": seat,
-                                "source": src,
-                                "card": src,
-                                "target": target,
-                            }
-                        )
-                if len(stack) >= 2:
-                    out.append({"type": "cancel", "seat": seat, "source": src})
+            out.extend(_resolving(s, seat, top))
         out.extend(_interrupts(s, seat))
         return out
     if s["phase"] == "warmup" and s["step"] == "draw" and s["active"] == seat:
@@ -153,8 +122,6 @@ def _fight(s: State, seat: str, fight: dict[str, Any]) -> list[Cmd]:
     window = s.get("window")
     if window is not None and seat not in window["passed"]:
         out.append({"type": "pass", "seat": seat})
-        if window["kind"] == "hire" and seat == fight["attacker"] and fight["card"]:
-            out.append({"type": "activate", "seat": seat, "card": fight["card"]})
     damage = pending_damage(s)
     if damage is not None and seat == fight["defender"]:
         allies = [x for x in fight["defender_cards"] if s["cards"][x]["def"]["type"] == "ally"]
@@ -166,25 +133,177 @@ def _fight(s: State, seat: str, fight: dict[str, Any]) -> list[Cmd]:
     return out
 
 
-def _abilities(s: State, seat: str) -> list[Cmd]:
-    """Mischief from hand and the Hero's zap ability: either seat, window open (A.11)."""
-    out: list[Cmd] = []
-    st = s["seats"][seat]
+def _resolving(s: State, seat: str, top: dict[str, Any]) -> list[Cmd]:
+    """The resolving ability's next effect (the card's, docs/cards.md), or ``resolve`` once
+    what is left cannot be done; an unchecked card's ability is offered simple effects."""
+    src = top["card"]
+    plan = top.get("plan")
+    if top["canceled"]:
+        return [{"type": "resolve", "seat": seat}]
+    if plan is None:
+        out: list[Cmd] = [{"type": "resolve", "seat": seat}]
+        opp_hero = s["seats"][other(seat)]["hero"]
+        out.append({"type": "damage", "seat": seat, "source": src, "target": opp_hero, "amount": 1})
+        out.append({"type": "take_gold", "seat": seat, "source": src, "amount": 1})
+        return out
+    done = int(top.get("done") or 0)
+    left = plan[done:]
+    if not any(step_possible(s, top, step) for step in left) and not any(
+        step["op"] == "draw" for step in left
+    ):
+        return [{"type": "resolve", "seat": seat}]
+    if not left:
+        return [{"type": "resolve", "seat": seat}]
+    step = left[0]
+    if step["op"] == "draw" and not s["seats"][seat]["zones"]["deck"]:
+        return [{"type": "resolve", "seat": seat}]  # the forced draw eliminates (A.13)
+    if step["op"] != "draw" and not step_possible(s, top, step):
+        return []  # a later effect is still possible: nothing offered (rare in the sample)
+    return _effect_commands(s, seat, top, step)
+
+
+def _effect_commands(s: State, seat: str, top: dict[str, Any], step: dict[str, Any]) -> list[Cmd]:
     cards = s["cards"]
-    hero = cards[st["hero"]]
-    if not hero["zapped"]:
-        out.append({"type": "activate", "seat": seat, "card": st["hero"], "costs": {"zap": True}})
+    src = top["card"]
+    base: Cmd = {"seat": seat, "source": src}
+    op = step["op"]
+    amount = step["amount"]
+    target = referent(s, top, step)
+    st = s["seats"][seat]
+    if op in ("damage", "heal"):
+        return [{**base, "type": op, "target": target, "amount": amount}]
+    if op == "take_gold":
+        return [{**base, "type": "take_gold", "amount": amount}]
+    if op == "steal_gold":
+        return [{**base, "type": "steal", "amount": amount}]
+    if op == "draw":
+        return [{**base, "type": "draw", "card": c} for c in st["zones"]["deck"][:3]]
+    if op in ("put_on_bottom", "put_on_top"):
+        to = "deck_bottom" if op == "put_on_bottom" else "deck_top"
+        return [{**base, "type": "move", "card": c, "to": to} for c in st["zones"]["hand"][:3]]
+    if op == "cancel":
+        return [{**base, "type": "cancel", "ref": s["stack"][-2]["ref"]}]
+    if op == "stick":
+        return [{**base, "type": "stick", "card": src, "target": target}]
+    if op == "modify_cost":
+        card = cards[target] if target else None
+        if card is None:
+            return []
+        now = card["cost_mod"] if card["cost_mod"] is not None else (card["def"].get("cost") or 0)
+        return [{**base, "type": "modify_cost", "card": target, "cost": max(0, now + amount)}]
+    if op == "collect":
+        return [{**base, "type": "collect", "card": target, "amount": amount}]
+    if op == "spill":
+        return [{**base, "type": "spill", "cards": st["zones"]["deck"][:amount]}]
+    if op == "prevent":
+        return [{**base, "type": "prevent", "amount": amount}]
+    command = {
+        "unzap": "unzap",
+        "zap": "zap",
+        "discard": "discard",
+        "stash": "stash",
+        "remove": "remove",
+        "reveal": "reveal_card",
+    }[op]
+    return [{**base, "type": command, "card": target}]
+
+
+def _abilities(s: State, seat: str) -> list[Cmd]:
+    """Mischief from hand and the activated abilities of a seat's cards in play (A.11)."""
+    out: list[Cmd] = []
+    out.extend(_activations(s, seat, interrupts_only=False))
     out.extend(_mischief(s, seat, interrupts_only=False))
     return out
 
 
+def _activations(s: State, seat: str, interrupts_only: bool) -> list[Cmd]:
+    """Every activated ability of ``seat``'s cards in play whose cost, conditions and targets
+    can be met now, with its first legal targets (docs/cards.md)."""
+    if not window_open(s):
+        return []
+    if (s.get("window") or {}).get("damage"):
+        interrupts_only = True  # announced damage waits only for interrupts (A.11)
+    out: list[Cmd] = []
+    st = s["seats"][seat]
+    cards = s["cards"]
+    own = [st["hero"], *st["zones"]["hoard"], *st["zones"]["stash"]]
+    for cid in own:
+        card = cards[cid]
+        if not in_play(card):
+            continue
+        abilities = abilities_of(card["def"])
+        if abilities is None:
+            if not card["zapped"] and not interrupts_only:
+                out.append({"type": "activate", "seat": seat, "card": cid, "costs": {"zap": True}})
+            continue
+        activated = ability_index(card["def"], "activated")
+        for index in activated:
+            ability = abilities[index]
+            if interrupts_only and not ability["interrupt"]:
+                continue
+            cost = ability["cost"]
+            if (cost["zap"] and card["zapped"]) or cost["gold"] > st["gold"] or cost["discard"]:
+                continue
+            if not _conditions_met(s, seat, card, ability):
+                continue
+            if any(e["op"] == "prevent" for e in ability["effects"]) and not (
+                (s.get("window") or {}).get("damage")
+            ):
+                continue
+            targets = _first_targets(s, seat, ability)
+            if targets is None:
+                continue
+            cmd: Cmd = {"type": "activate", "seat": seat, "card": cid, "ability": index}
+            if targets:
+                cmd["targets"] = targets
+            out.append(cmd)
+    return out
+
+
+def _conditions_met(s: State, seat: str, card: dict[str, Any], ability: dict[str, Any]) -> bool:
+    conditions = set(ability["conditions"])
+    if card["def"]["keywords"].get("sketchy"):
+        conditions.add("sketchy")
+    if "sketchy" in conditions and not s["seats"][seat]["caught_cheating"]:
+        return False
+    if "own_turn" in conditions and s["active"] != seat:
+        return False
+    fight = s.get("fight")
+    return not ("in_fight" in conditions and not (fight and fight.get("stage") == "revealed"))
+
+
+def _first_targets(s: State, seat: str, ability: dict[str, Any]) -> list[str] | None:
+    """A legal target for each of the ability's filters (the opposing Hero first), or None."""
+    opp_hero = s["seats"][other(seat)]["hero"]
+    chosen: list[str] = []
+    for flt in ability["targets"]:
+        candidates = [opp_hero, *s["cards"]]
+        found = next(
+            (
+                c
+                for c in candidates
+                if c not in chosen
+                and passes_filter(s, seat, c, flt)
+                and not (
+                    in_play(s["cards"][c]) and s["cards"][c]["def"]["keywords"].get("stealthy")
+                )
+            ),
+            None,
+        )
+        if found is None:
+            return None
+        chosen.append(found)
+    return chosen
+
+
 def _interrupts(s: State, seat: str) -> list[Cmd]:
-    return _mischief(s, seat, interrupts_only=True)
+    return _activations(s, seat, interrupts_only=True) + _mischief(s, seat, interrupts_only=True)
 
 
 def _mischief(s: State, seat: str, interrupts_only: bool) -> list[Cmd]:
     if not window_open(s):
         return []
+    damage_window = bool((s.get("window") or {}).get("damage"))
     out: list[Cmd] = []
     st = s["seats"][seat]
     cards = s["cards"]
@@ -193,11 +312,33 @@ def _mischief(s: State, seat: str, interrupts_only: bool) -> list[Cmd]:
         d = cards[cid]["def"]
         if d["type"] != "mischief" or (d.get("cost") or 0) > st["gold"]:
             continue
-        interrupt = d.get("subtype") == "interrupt" or d["keywords"].get("interrupt")
-        if interrupts_only and not interrupt:
+        abilities = abilities_of(d)
+        played = [abilities[i] for i in ability_index(d, "played")] if abilities else []
+        ability = played[0] if played else None
+        interrupt = bool(
+            d.get("subtype") == "interrupt"
+            or d["keywords"].get("interrupt")
+            or (ability and ability["interrupt"])
+        )
+        if (interrupts_only or damage_window) and not interrupt:
+            continue
+        if d["keywords"].get("sketchy") and not st["caught_cheating"]:
             continue
         cmd: Cmd = {"type": "play", "seat": seat, "card": cid, "gold": d.get("cost") or 0}
-        if d.get("subtype") == "curse":
+        if ability is not None:
+            if not _conditions_met(s, seat, cards[cid], ability):
+                continue
+            if any(e["op"] == "cancel" for e in ability["effects"]) and not s["stack"]:
+                continue
+            targets = _first_targets(s, seat, ability)
+            if targets is None:
+                continue
+            if targets:
+                cmd["targets"] = targets
+        elif abilities is None and d.get("subtype") == "curse":
             cmd["targets"] = [opp_hero]
         out.append(cmd)
+        blood = d["keywords"].get("give_blood")
+        if blood and blood is not True and not interrupts_only:
+            out.append({**cmd, "give_blood": int(blood)})
     return out

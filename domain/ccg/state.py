@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.ccg import events as ev
+from domain.ccg.cards import ability_index, effect_plan, is_unchecked
 from domain.fold import CopyOnWriteState, handles
 
 #: The CCG's two seats, in seating order.
@@ -32,11 +33,12 @@ def other(seat: str) -> str:
 
 
 def in_play(card: dict[str, Any]) -> bool:
-    """docs/rules.md A.3: Heroes, hoard cards, face-up stash cards, DMZ cards are in play."""
+    """docs/rules.md A.3: Heroes, hoard cards, face-up stash and DMZ cards are in play (a face-down
+    attack card is not, until it is revealed)."""
     zone = card["zone"]
-    if zone in ("hero", "hoard", "dmz", "stuck"):
+    if zone in ("hero", "hoard", "stuck"):
         return True
-    return zone == "stash" and card["face"] == "up"
+    return zone in ("stash", "dmz") and card["face"] == "up"
 
 
 # ---------------------------------------------------------------------------- card movement
@@ -271,6 +273,7 @@ def _(e: ev.StashUnstashed, draft: CopyOnWriteState) -> None:
 
 @handles(ev.CardDrawn)
 def _(e: ev.CardDrawn, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     move(draft, e.card, "hand")
 
 
@@ -288,17 +291,20 @@ def _(e: ev.AllyPlayed, draft: CopyOnWriteState) -> None:
 
 @handles(ev.CardSquished, ev.CardDiscarded, ev.MonsterDiscarded)
 def _(e: ev.CardSquished | ev.CardDiscarded | ev.MonsterDiscarded, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     move(draft, e.card, "discard")
     _forget_committed(draft, e.card)
 
 
 @handles(ev.CardZapped)
 def _(e: ev.CardZapped, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     draft.card(e.card)["zapped"] = True
 
 
 @handles(ev.CardUnzapped)
 def _(e: ev.CardUnzapped, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     draft.card(e.card)["zapped"] = False
 
 
@@ -310,7 +316,21 @@ def _(e: ev.MischiefPlayed, draft: CopyOnWriteState) -> None:
         hero = draft.card(st["hero"])
         hero["damage"] += e.give_blood
     move(draft, e.card, "dmz")
-    push_stack_entry(draft, draft.state["version"] + 1, e.card, e.player, "mischief", e.targets)
+    d = draft.state["cards"][e.card]["def"]
+    played = ability_index(d, "played")
+    ability = played[0] if played else None
+    plan = (
+        effect_plan(d, ability, e.give_blood) if played else ([] if not is_unchecked(d) else None)
+    )
+    push_stack_entry(
+        draft,
+        draft.state["version"] + 1,
+        e.card,
+        e.player,
+        "mischief",
+        e.targets,
+        extra=_plan_fields(ability, plan, e.unchecked),
+    )
     _touch_window(draft)
 
 
@@ -327,12 +347,96 @@ def _(e: ev.AbilityActivated, draft: CopyOnWriteState) -> None:
         draft.card(st["hero"])["damage"] += blood
     for cid in costs.get("discard") or []:
         move(draft, cid, "discard")
-    push_stack_entry(draft, draft.state["version"] + 1, e.card, e.player, "ability", e.targets)
+    plan = effect_plan(draft.state["cards"][e.card]["def"], e.ability, blood)
+    push_stack_entry(
+        draft,
+        draft.state["version"] + 1,
+        e.card,
+        e.player,
+        "ability",
+        e.targets,
+        extra=_plan_fields(e.ability, plan, e.unchecked),
+    )
     _touch_window(draft)
+
+
+@handles(ev.AbilityTriggered)
+def _(e: ev.AbilityTriggered, draft: CopyOnWriteState) -> None:
+    plan = effect_plan(draft.state["cards"][e.card]["def"], e.ability)
+    push_stack_entry(
+        draft,
+        draft.state["version"] + 1,
+        e.card,
+        e.player,
+        e.trigger,
+        e.targets,
+        extra=_plan_fields(e.ability, plan, plan is None),
+    )
+    _touch_window(draft)
+    fight = draft.state.get("fight")
+    if fight is not None:
+        f = draft.top("fight")
+        f["triggered"] = [*(f.get("triggered") or []), f"{e.card}:{e.ability}"]
+        if e.trigger in ("end_of_fight", "survivor"):
+            f["stage"] = "ending"
+
+
+def _plan_fields(ability: int | None, plan: list[Any] | None, unchecked: bool) -> dict[str, Any]:
+    """A stack entry's ability: its index, the effects its resolution records (``plan``, or
+    ``None`` when unchecked), how many are ``done``, and the ``unchecked`` mark."""
+    return {
+        "ability": ability,
+        "plan": plan,
+        "done": 0,
+        "unchecked": bool(unchecked or plan is None),
+    }
+
+
+def advance(draft: CopyOnWriteState, e: ev.Event) -> None:
+    """An effect command recorded by the controller of the resolving ability is its next step
+    (docs/rules.md A.11): count it."""
+    stack = draft.state.get("stack")
+    if stack and e.seat == stack[-1]["player"]:
+        top = draft.top("stack")
+        top[-1] = {**top[-1], "done": int(top[-1].get("done") or 0) + 1}
+
+
+@handles(ev.DamageAnnounced)
+def _(e: ev.DamageAnnounced, draft: CopyOnWriteState) -> None:
+    if e.reason == "strike" and draft.state.get("fight") is not None:
+        f = draft.top("fight")
+        f["announced"] = {"amount": e.amount, "prevented": 0}
+        f["stage"] = "allocating" if e.target is None else "striking"
+    draft.state["window"] = {
+        "kind": "damage",
+        "passed": [],
+        "damage": {
+            "target": e.target,
+            "amount": e.amount,
+            "prevented": 0,
+            "reason": e.reason,
+            "source": e.source,
+        },
+    }
+
+
+@handles(ev.DamagePrevented)
+def _(e: ev.DamagePrevented, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
+    window = draft.state.get("window")
+    if window is not None and window.get("damage"):
+        w = draft.top("window")
+        w["damage"] = {**w["damage"], "prevented": w["damage"]["prevented"] + e.amount}
+        w["passed"] = []
+    fight = draft.state.get("fight")
+    if fight is not None and fight.get("announced") is not None:
+        f = draft.top("fight")
+        f["announced"] = {**f["announced"], "prevented": f["announced"]["prevented"] + e.amount}
 
 
 @handles(ev.AbilityCanceled)
 def _(e: ev.AbilityCanceled, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     stack = draft.top("stack")
     for i, entry in enumerate(stack):
         if entry["ref"] == e.ref:
@@ -379,6 +483,7 @@ def push_stack_entry(
     targets: list[str],
     *,
     canceled: bool = False,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """Put an ability (``kind="ability"``) or a Mischief on top of the stack (docs/rules.md A.11);
     ``ref`` is the version of the event that put it there."""
@@ -389,6 +494,7 @@ def push_stack_entry(
         "kind": kind,
         "targets": list(targets),
         "canceled": canceled,
+        **(extra or {}),
     }
     draft.top("stack").append(entry)
 
@@ -473,6 +579,7 @@ def _(e: ev.AttackCardRevealed, draft: CopyOnWriteState) -> None:
 
 @handles(ev.MonsterCostModified)
 def _(e: ev.MonsterCostModified, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     draft.card(e.card)["cost_mod"] = e.cost
     _touch_window(draft)
 
@@ -516,6 +623,7 @@ def _(e: ev.CommittedGoldReturned, draft: CopyOnWriteState) -> None:
 
 @handles(ev.DamageDealt)
 def _(e: ev.DamageDealt, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     if e.amount > 0 and e.target in draft.state["cards"]:
         draft.card(e.target)["damage"] += e.amount
     f = draft.state.get("fight")
@@ -535,12 +643,14 @@ def _(e: ev.DamageAllocated, draft: CopyOnWriteState) -> None:
 
 @handles(ev.Healed)
 def _(e: ev.Healed, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     card = draft.card(e.target)
     card["damage"] = max(0, card["damage"] - e.amount)
 
 
 @handles(ev.GoldStolen)
 def _(e: ev.GoldStolen, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     src = draft.seat(e.from_player)
     amount = min(e.amount, src["gold"])
     src["gold"] -= amount
@@ -549,16 +659,19 @@ def _(e: ev.GoldStolen, draft: CopyOnWriteState) -> None:
 
 @handles(ev.GoldTaken)
 def _(e: ev.GoldTaken, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     draft.seat(e.player)["gold"] += e.amount
 
 
 @handles(ev.TokensCollected)
 def _(e: ev.TokensCollected, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     draft.card(e.card)["tokens"] += e.amount
 
 
 @handles(ev.CardStuck)
 def _(e: ev.CardStuck, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     remove_from_zone(draft, e.card)
     card = draft.card(e.card)
     card.update(zone="stuck", face="up", host=e.host, known=list(SEATS))
@@ -568,6 +681,7 @@ def _(e: ev.CardStuck, draft: CopyOnWriteState) -> None:
 
 @handles(ev.CardStashed)
 def _(e: ev.CardStashed, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     move(draft, e.card, "stash", face=e.face)
     _forget_committed(draft, e.card)
 
@@ -581,23 +695,27 @@ def _(e: ev.MonsterStashedFaceUp, draft: CopyOnWriteState) -> None:
 
 @handles(ev.CardsSpilled)
 def _(e: ev.CardsSpilled, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     for cid in e.cards:
         move(draft, cid, "discard")
 
 
 @handles(ev.CardRevealed)
 def _(e: ev.CardRevealed, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     draft.card(e.card)["known"] = list(SEATS)
 
 
 @handles(ev.CardRemoved)
 def _(e: ev.CardRemoved, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     move(draft, e.card, "removed")
     _forget_committed(draft, e.card)
 
 
 @handles(ev.CardMoved)
 def _(e: ev.CardMoved, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     if e.to == "deck_bottom":
         move(draft, e.card, "deck", face="down", bottom=True)
     elif e.to == "deck_top":

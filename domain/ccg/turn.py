@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from domain.ccg import events as ev
-from domain.ccg.abilities import play_mischief
+from domain.ccg.abilities import expect_effect, play_mischief
 from domain.ccg.decision import Command, Decision, int_arg, require_in, str_arg
 from domain.ccg.end import end_if_decided
 from domain.ccg.state import in_play, other
 from domain.ccg.timing import check_turn
+from domain.ccg.triggers import trigger
 from domain.errors import ImpossibleCommand
 from domain.fold import State
 
@@ -34,6 +35,19 @@ def start_turn(decision: Decision, seat: str, turn: int) -> None:
             )
     if decision.finished:
         return
+    # Reckoning triggers of the active player's cards in play (docs/rules.md A.8 step 3); the
+    # warmup goes on when they have resolved (fights.continue_after_stack).
+    put = False
+    for cid, card in list(decision.state["cards"].items()):
+        if card["owner"] == seat and in_play(card):
+            put = trigger(decision, cid, "reckoning", seat) or put
+    if put:
+        return
+    continue_warmup(decision, seat)
+
+
+def continue_warmup(decision: Decision, seat: str) -> None:
+    """Unstash (one uninterruptible action) and the empty-deck check (docs/rules.md A.8 4-5)."""
     stash = list(decision.state["seats"][seat]["zones"]["stash"])
     tokens = sum(
         decision.state["cards"][cid]["damage"] + decision.state["cards"][cid]["tokens"]
@@ -74,6 +88,7 @@ def decide_draw(decision: Decision, command: Command) -> None:
             "only the resolving ability's controller draws for it",
             "A.11",
         )
+        expect_effect(decision, "draw")
         decision.emit(ev.CardDrawn, player=seat, card=cid)
         return
     decision.check(s["active"] == seat, "rule/not_your_turn", "only the active player draws", "A.8")
