@@ -88,6 +88,13 @@ def decide_draw(decision: Decision, command: Command) -> None:
             "only the resolving ability's controller draws for it",
             "A.11",
         )
+        source = command.get("source")
+        decision.check(
+            source is None or source == s["stack"][-1]["card"],
+            "rule/not_resolving_source",
+            "the draw's source must be the resolving ability's card",
+            "A.11",
+        )
         expect_effect(decision, "draw")
         decision.emit(ev.CardDrawn, player=seat, card=cid)
         return
