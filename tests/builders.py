@@ -81,21 +81,25 @@ def game_spec(
     decks: Mapping[str, Sequence[str]] | None = None,
     unique_names: Iterable[str] = (),
     game_id: str | None = None,
+    changes: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A ``create`` spec from the sample catalog, card ids drawn from ``random.Random(seed)``.
 
     ``decks`` maps a seat to its list of card names (default: :func:`prime_deck`);
     ``unique_names`` lists the seats whose every card gets a unique name (casual format only,
-    since prime allows three copies of a name).
+    since prime allows three copies of a name). ``changes`` maps a card name to fields changed
+    on every card of that name (Heroes included), e.g. ``{WARRIOR: {"abilities": None}}`` for a
+    card made *unchecked* on purpose (docs/cards.md): a custom card, so casual format only.
     """
     rng = random.Random(seed)
     unique = set(unique_names)
+    changed = changes or {}
     seats = []
     for seat, hero in zip(SEATS, heroes, strict=True):
         names = list((decks or {}).get(seat) or prime_deck(hero))
         deck = []
         for i, name in enumerate(names):
-            d = card_def(name)
+            d = card_def(name, **changed.get(name, {}))
             if seat in unique:
                 d["name"] = unique_name(name, seat, i)
             deck.append({**d, "id": new_id(rng)})
@@ -103,7 +107,7 @@ def game_spec(
             {
                 "seat": seat,
                 "player": f"player {seat}",
-                "hero": {**card_def(hero), "id": new_id(rng)},
+                "hero": {**card_def(hero, **changed.get(hero, {})), "id": new_id(rng)},
                 "deck": deck,
             }
         )
@@ -290,11 +294,64 @@ def started_game(
     return state, events
 
 
+def unchecked(*names: str) -> dict[str, dict[str, Any]]:
+    """``changes`` for :func:`game_spec` making the cards called ``names`` unchecked on purpose:
+    their text is not encoded (``abilities: null``, docs/cards.md), so what is recorded for them
+    is kept as told and marked ``unchecked``. For tests of the stack and of the effect commands
+    themselves, not of a card (use with ``fmt="casual"``)."""
+    return {name: {"abilities": None} for name in names}
+
+
 def resolving(seat: str = "A", **game_options: Any) -> State:
-    """A munchkining (see :func:`started_game`), with ``seat``'s Hero ability (zap) on the stack."""
-    s, _ = started_game(**game_options)
+    """A munchkining (see :func:`started_game`) with ``seat``'s Hero ability (zap) on the stack,
+    in a casual game where that Hero is *unchecked* on purpose (:func:`unchecked`): any effect
+    may be recorded while it resolves (each marked ``unchecked``). For tests of what an effect
+    command does; a card's own effects are tested with the card (see :func:`use_hero`)."""
+    heroes = game_options.get("heroes", (WARRIOR, THIEF))
+    name = heroes[SEATS.index(seat)]
+    changes = {**unchecked(name), **game_options.pop("changes", {})}
+    game_options.setdefault("fmt", "casual")
+    s, _ = started_game(changes=changes, **game_options)
     s, _ = play(s, cmd("activate", seat, card=hero(s, seat), costs={"zap": True}))
     return s
+
+
+def hero_ability(state: State, seat: str, target: str | None = None) -> list[Command]:
+    """The commands for ``seat``'s sample Hero ability, its card's effects in order, then
+    ``resolve`` (docs/cards.md; domain/data/sample_catalog.json):
+
+    * Orc Warrior: zap, target a Hero or Monster in play (default: the opposing Hero), 1 damage;
+    * Gnome Thief: zap, draw the deck's top 2, put the first of them on the deck's bottom;
+    * Wandering Bard: zap and pay 1 gold, take 2 gold.
+    """
+    h = hero(state, seat)
+    name = state["cards"][h]["def"]["name"]
+    if name == WARRIOR:
+        target = target or hero(state, other(seat))
+        commands = [
+            cmd("activate", seat, card=h, costs={"zap": True}, targets=[target]),
+            cmd("damage", seat, source=h, target=target, amount=1),
+        ]
+    elif name == THIEF:
+        top = state["seats"][seat]["zones"]["deck"][:2]  # index 0 is the deck's top
+        commands = [
+            cmd("activate", seat, card=h, costs={"zap": True}),
+            *(cmd("draw", seat, source=h, card=c) for c in top),
+            cmd("move", seat, source=h, card=top[0], to="deck_bottom"),
+        ]
+    elif name == BARD:
+        commands = [
+            cmd("activate", seat, card=h, costs={"zap": True, "gold": 1}),
+            cmd("take_gold", seat, source=h, amount=2),
+        ]
+    else:
+        raise LookupError(f"no sample ability script for {name!r}")
+    return [*commands, cmd("resolve", seat)]
+
+
+def use_hero(state: State, seat: str, target: str | None = None) -> tuple[State, list[ev.Event]]:
+    """``seat`` activates its Hero and resolves it with the card's effects (:func:`hero_ability`)."""
+    return play(state, *hero_ability(state, seat, target))
 
 
 def bleeding(state: State, seat: str = "A") -> tuple[State, str]:

@@ -6,9 +6,10 @@ A card definition is a plain dict::
      "cost", "rank", "power", "life", "defense", "keywords": {...}, "text",
      "abilities": [...] or null, "custom"?: true}
 
-``abilities`` is the card's text as data (docs/cards.md): ``null`` means not encoded, and such
-a card is ``unchecked`` (what is recorded for it is kept as told). ``custom`` marks a card that
-is not the catalog's (casual games only, see :func:`check_catalog`).
+``abilities`` is the card's text as data (docs/cards.md): ``null`` (or no key, as in games
+stored before abilities were data) means not encoded, and such a card is ``unchecked`` (what
+is recorded for it is kept as told). ``custom`` marks a card that is not the catalog's (casual
+games only, see :func:`check_catalog`).
 
 After creation a game never reads a catalog again: ``GameCreated`` carries the definitions.
 
@@ -82,7 +83,10 @@ def normalize_card(raw: Mapping[str, Any]) -> CardDef:
         "keywords": dict(raw.get("keywords") or {}),
         "text": raw.get("text") or "",
     }
-    card["abilities"] = normalize_abilities(raw.get("abilities"), ctype, errors)
+    if "abilities" in raw:
+        card["abilities"] = normalize_abilities(raw["abilities"], ctype, errors)
+    # else: not encoded, like ``null``; the key stays absent so that a game stored before
+    # abilities were data re-creates exactly its own ``GameCreated`` (an import's check).
     if raw.get("custom"):
         card["custom"] = True
     for key in NUMBER_FIELDS:

@@ -227,6 +227,10 @@ def _activations(s: State, seat: str, interrupts_only: bool) -> list[Cmd]:
     st = s["seats"][seat]
     cards = s["cards"]
     own = [st["hero"], *st["zones"]["hoard"], *st["zones"]["stash"]]
+    fight = s.get("fight")
+    hired = fight["card"] if fight and fight.get("hired") and fight["attacker"] == seat else None
+    if hired and hired not in own:
+        own.append(hired)  # the attacker controls the hired Monster (A.9)
     for cid in own:
         card = cards[cid]
         if not in_play(card):

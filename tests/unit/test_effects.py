@@ -1,4 +1,9 @@
-"""Effects and keywords (docs/rules.md A.10, A.12): heal, steal, collect, spill, stealthy, smack..."""
+"""Effects and keywords (docs/rules.md A.10, A.12): heal, steal, collect, spill, stealthy, smack...
+
+What an effect command does is tested with a card whose text is unchecked on purpose
+(``resolving()``: any effect may be recorded for it); a sample card's own effects are tested
+with that card, and an effect that is not the card's is refused (docs/cards.md).
+"""
 
 from __future__ import annotations
 
@@ -11,15 +16,20 @@ from domain.ccg.corrections import decide_correction
 from domain.ccg.decision import int_arg
 from tests.builders import (
     RS,
+    WARRIOR,
+    State,
     cmd,
     damage,
     give,
     hero,
+    next_turn,
     of_type,
     play,
     resolving,
     started_game,
     types,
+    unchecked,
+    use_hero,
     with_damage,
     zone_of,
 )
@@ -39,41 +49,81 @@ def test_stealing_takes_at_most_what_the_victim_has() -> None:
     assert (s["seats"]["A"]["gold"], s["seats"]["B"]["gold"]) == (3, 0)
 
 
-def test_collected_tokens_go_back_to_the_stockpile_when_the_card_leaves_play() -> None:
+def piggy_bank_with_a_token() -> tuple[State, str]:
+    """A's Piggy Bank ("Zap: Collect 1") in its hoard, used once: 1 token on it, zapped."""
     s, _ = started_game()
-    s, tavern = give(s, "A", "Sample Tavern", "hoard")
-    s, _ = play(s, cmd("activate", "A", card=tavern))
-    s, _ = play(s, cmd("collect", "A", source=tavern, amount=3), cmd("resolve", "A"))
-    assert s["cards"][tavern]["tokens"] == 3
-    s, _ = play(s, cmd("squish", "A", card=tavern))
-    assert s["cards"][tavern]["tokens"] == 0
+    s, bank = give(s, "A", "Sample Piggy Bank", "hoard")
+    s, _ = play(s, cmd("activate", "A", card=bank))
+    s, events = play(s, cmd("collect", "A", source=bank, amount=1), cmd("resolve", "A"))
+    assert types(events) == ["TokensCollected", "AbilityResolved"]
+    return s, bank
+
+
+def test_collected_tokens_go_back_to_the_stockpile_when_the_card_leaves_play() -> None:
+    s, bank = piggy_bank_with_a_token()
+    assert (s["cards"][bank]["tokens"], s["cards"][bank]["zapped"]) == (1, True)
+    s, _ = next_turn(s)
+    s, _ = next_turn(s)  # A's unzap step
+    assert (s["cards"][bank]["tokens"], s["cards"][bank]["zapped"]) == (1, False)
+    s, _ = play(s, cmd("squish", "A", card=bank))
+    assert s["cards"][bank]["tokens"] == 0
+
+
+def test_collecting_more_than_the_card_says_is_refused() -> None:
+    s, _ = started_game()
+    s, bank = give(s, "A", "Sample Piggy Bank", "hoard")
+    s, _ = play(s, cmd("activate", "A", card=bank))
+    with pytest.raises(RuleViolation) as info:
+        RS.decide(s, cmd("collect", "A", source=bank, amount=3))
+    assert info.value.code == "rule/wrong_amount"
 
 
 def test_a_spill_moves_top_cards_face_up_to_the_discard_without_drawing() -> None:
-    s = resolving()
-    top = s["seats"]["A"]["zones"]["deck"][-2:]
+    """Spilled Ale: "Spill 2 (from your own deck), then take 2 gold" (docs/rules.md A.12)."""
+    s, _ = started_game()
+    s, ale = give(s, "A", "Sample Spilled Ale")
+    top = s["seats"]["A"]["zones"]["deck"][:2]  # index 0 is the deck's top
     hand = len(s["seats"]["A"]["zones"]["hand"])
-    s, events = play(s, cmd("spill", "A", source=hero(s, "A"), cards=top))
+    s, _ = play(s, cmd("play", "A", card=ale, gold=1))
+    s, events = play(s, cmd("spill", "A", source=ale, cards=top))
     assert types(events) == ["CardsSpilled"]
     assert all(zone_of(s, c) == "discard" and s["cards"][c]["known"] == ["A", "B"] for c in top)
-    assert len(s["seats"]["A"]["zones"]["hand"]) == hand
+    assert len(s["seats"]["A"]["zones"]["hand"]) == hand - 1, "only the Ale left the hand"
+    s, events = play(s, cmd("take_gold", "A", source=ale, amount=2), cmd("resolve", "A"))
+    assert types(events) == ["GoldTaken", "AbilityResolved"]
+    assert s["seats"]["A"]["gold"] == 2
 
 
 def test_damage_on_a_stashed_face_up_monster_squishes_it_at_its_life() -> None:
+    """The Orc Warrior deals 1 damage to a Hero or a Monster, "stashed Monsters included"."""
     s, _ = started_game()
     s, horde = give(s, "B", "Sample Goblin Horde", "stash", face="up")
-    s, _ = play(s, cmd("activate", "A", card=hero(s, "A"), costs={"zap": True}))
-    s, events = play(s, cmd("damage", "A", source=hero(s, "A"), target=horde, amount=2))
+    s = with_damage(s, horde, 1)  # life 2
+    a = hero(s, "A")
+    s, _ = play(s, cmd("activate", "A", card=a, costs={"zap": True}, targets=[horde]))
+    s, events = play(s, cmd("damage", "A", source=a, target=horde, amount=1))
     assert types(events) == ["DamageDealt", "CardSquished"]
     assert zone_of(s, horde) == "discard"
 
 
-def test_stealthy_cards_are_untargetable_only_while_in_play() -> None:
+def test_a_face_down_stash_card_cannot_be_targeted() -> None:
+    """Face-down stash cards are out of play (docs/rules.md A.3)."""
     s, _ = started_game()
+    s, horde = give(s, "B", "Sample Goblin Horde", "stash")
+    with pytest.raises(RuleViolation) as info:
+        RS.decide(s, cmd("activate", "A", card=hero(s, "A"), targets=[horde]))
+    assert info.value.code == "rule/illegal_target"
+
+
+def test_stealthy_cards_are_untargetable_only_while_in_play() -> None:
+    s, _ = started_game(fmt="casual", changes=unchecked("Sample Encore Prank"))
     s, squid = give(s, "B", "Sample Lurking Squid", "stash", face="up")
     s, curse = give(s, "A", "Sample Cursed Bandage")
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as info:
         RS.decide(s, cmd("play", "A", card=curse, gold=1, targets=[squid]))
+    assert (info.value.code, info.value.rule) == ("rule/stealthy_target", "A.12")
+    # Out of play, Stealthy does not protect it: a card whose text is not encoded (unchecked
+    # on purpose) may name it. An encoded card's filter only accepts cards in play (A.3).
     s, discarded = give(s, "B", "Sample Lurking Squid", "discard")
     s, prank = give(s, "A", "Sample Encore Prank")
     events = [
@@ -81,6 +131,7 @@ def test_stealthy_cards_are_untargetable_only_while_in_play() -> None:
         for step in RS.decide(s, cmd("play", "A", card=prank, gold=1, targets=[discarded]))
     ]
     assert types(events) == ["MischiefPlayed"]
+    assert events[0].unchecked is True
 
 
 def test_smack_zaps_a_weapon_on_your_own_turn() -> None:
@@ -102,6 +153,27 @@ def test_moving_a_card_to_the_deck_bottom_hides_it_from_the_opponent_again() -> 
     assert s["cards"][sword]["known"] == ["A"]
 
 
+def test_the_gnome_thief_puts_a_card_from_its_hand_on_the_deck_bottom() -> None:
+    """Gnome Thief: "Zap: draw 2 cards, then put 1 card from your hand on the bottom of your
+    deck" -- the put-back is the card's third effect, a card of the controller's hand."""
+    s, _ = started_game(heroes=("Sample Gnome Thief", "Sample Orc Warrior"))
+    t = hero(s, "A")
+    first, second = s["seats"]["A"]["zones"]["deck"][:2]
+    s, _ = play(
+        s,
+        cmd("activate", "A", card=t),
+        cmd("draw", "A", source=t, card=first),
+        cmd("draw", "A", source=t, card=second),
+    )
+    in_deck = s["seats"]["A"]["zones"]["deck"][0]
+    with pytest.raises(RuleViolation) as info:
+        RS.decide(s, cmd("move", "A", source=t, card=in_deck, to="deck_bottom"))
+    assert info.value.code == "rule/wrong_target", "a card from the hand, not from the deck"
+    s, _ = play(s, cmd("move", "A", source=t, card=first, to="deck_bottom"), cmd("resolve", "A"))
+    assert s["seats"]["A"]["zones"]["deck"][-1] == first
+    assert (zone_of(s, second), s["stack"]) == ("hand", [])
+
+
 def test_removing_a_card_takes_it_out_of_the_game() -> None:
     s = resolving()
     s, sword = give(s, "B", "Sample Rusty Sword", "hoard")
@@ -118,18 +190,36 @@ def test_a_revealed_card_is_known_to_both_players() -> None:
 
 
 def test_an_ally_with_damage_at_its_life_is_squished_at_once() -> None:
-    s = resolving()
+    """Encore Prank: "Deal 1 damage to a Hero, Ally or Monster"."""
+    s, _ = started_game()
     s, squire = give(s, "B", "Sample Loyal Squire", "hoard")
-    s, events = play(s, cmd("damage", "A", source=hero(s, "A"), target=squire, amount=2))
+    s = with_damage(s, squire, 1)  # life 2
+    s, prank = give(s, "A", "Sample Encore Prank")
+    s, _ = play(s, cmd("play", "A", card=prank, gold=1, targets=[squire]))
+    s, events = play(s, cmd("damage", "A", source=prank, target=squire, amount=1))
     assert [(e.card, e.reason) for e in of_type(events, ev.CardSquished)] == [(squire, "damage")]
 
 
 def test_unzapping_and_cost_changes_are_effects_of_a_resolving_ability() -> None:
-    s = resolving()
-    s, _ = play(s, cmd("zap", "B", card=hero(s, "B")))
-    s, events = play(s, cmd("unzap", "A", source=hero(s, "A"), card=hero(s, "B")))
+    s, _ = started_game(fmt="casual", changes=unchecked(WARRIOR))
+    s, _ = use_hero(s, "B")  # the Gnome Thief is zapped to pay for its ability
+    a, thief = hero(s, "A"), hero(s, "B")
+    assert s["cards"][thief]["zapped"] is True
+    s, _ = play(s, cmd("activate", "A", card=a, costs={"zap": True}))  # unchecked on purpose
+    s, events = play(s, cmd("unzap", "A", source=a, card=thief))
     assert types(events) == ["CardUnzapped"]
-    assert s["cards"][hero(s, "B")]["zapped"] is False
+    assert events[0].unchecked is True
+    assert s["cards"][thief]["zapped"] is False
+
+
+def test_an_unzap_that_is_not_the_cards_effect_is_refused() -> None:
+    s, _ = started_game()
+    s, _ = use_hero(s, "B")
+    a, thief = hero(s, "A"), hero(s, "B")
+    s, _ = play(s, cmd("activate", "A", card=a, targets=[thief]))
+    with pytest.raises(RuleViolation) as info:
+        RS.decide(s, cmd("unzap", "A", source=a, card=thief))
+    assert info.value.code == "rule/wrong_effect", "the Orc Warrior deals damage, nothing else"
 
 
 @pytest.mark.parametrize("amount", [-1, MAX_NUMBER + 1, 2**70, True, 1.0, "3"])

@@ -8,16 +8,17 @@ from domain import ImpossibleCommand
 from domain.ccg import events as ev
 from tests.builders import (
     RS,
+    WARRIOR,
     attack_revealed,
     bleeding,
     cmd,
+    damage,
     give,
     hero,
     next_turn,
     of_type,
     play,
     prime_deck,
-    resolving,
     started_game,
     types,
     with_damage,
@@ -31,6 +32,9 @@ def test_a_hero_whose_damage_reaches_its_life_is_eliminated_and_the_opponent_win
     s, horde = give(s, "A", "Sample Goblin Horde")
     s, _ = play(s, cmd("attack", "A", card=pot, gold=0), cmd("run_away", "B"))
     s, events = play(s, cmd("attack", "A", card=horde, gold=0), cmd("run_away", "B"))
+    assert types(events)[-1] == "DamageAnnounced", "limping away: 2 damage, Prevent first (A.11)"
+    assert (s["status"], damage(s, "B")) == ("playing", 16)
+    s, events = play(s, cmd("pass", "B"), cmd("pass", "A"))
     assert types(events)[-4:] == ["DamageDealt", "PlayerEliminated", "FightEnded", "GameEnded"]
     assert of_type(events, ev.FightEnded)[-1].outcome == "game_over"
     assert of_type(events, ev.PlayerEliminated)[0].reason == "life"
@@ -54,16 +58,37 @@ def test_a_player_who_must_draw_from_an_empty_deck_is_eliminated_at_the_draw_ste
     assert (s["status"], s["winner"]) == ("finished", "A")
 
 
+#: A Hero whose ability hits both Heroes (a custom card, so a casual game).
+BOTH_HEROES = {
+    WARRIOR: {
+        "text": "Zap: deal 1 damage to each Hero.",
+        "abilities": [
+            {
+                "cost": {"zap": True},
+                "effects": [
+                    {"op": "damage", "amount": 1, "to": "opposing_hero"},
+                    {"op": "damage", "amount": 1, "to": "your_hero"},
+                ],
+            }
+        ],
+    }
+}
+
+
 def test_both_heroes_falling_to_one_ability_is_a_draw_checked_when_it_resolves() -> None:
-    s = with_damage(resolving(), "A", 19)  # Orc Warrior, life 20
+    s, _ = started_game(fmt="casual", changes=BOTH_HEROES)
+    s = with_damage(s, "A", 19)  # Orc Warrior, life 20
     s = with_damage(s, "B", 17)  # Gnome Thief, life 18
     a = hero(s, "A")
     s, events = play(
         s,
+        cmd("activate", "A", card=a),
         cmd("damage", "A", source=a, target="B", amount=1),
         cmd("damage", "A", source=a, target="A", amount=1),
     )
-    assert types(events) == ["DamageDealt", "DamageDealt"], "no check while it resolves"
+    assert types(events) == ["AbilityActivated", "DamageDealt", "DamageDealt"], (
+        "no check while it resolves"
+    )
     assert s["status"] == "playing"
     s, events = play(s, cmd("resolve", "A"))
     assert types(events) == ["AbilityResolved", "PlayerEliminated", "PlayerEliminated", "GameEnded"]
@@ -77,7 +102,10 @@ def test_a_caught_cheater_can_lose_to_its_own_bluff() -> None:
     s = with_damage(s, "A", 19)
     s, sword = give(s, "A", "Sample Rusty Sword")
     s, events = play(s, *attack_revealed("A", sword, 0))
-    assert types(events)[-3:] == ["PlayerEliminated", "FightEnded", "GameEnded"]
+    assert types(events)[-3:] == ["CheatingChecked", "CaughtCheating", "DamageAnnounced"]
+    assert s["status"] == "playing", "the 1 damage waits for interrupts (A.11)"
+    s, events = play(s, cmd("pass", "A"), cmd("pass", "B"))
+    assert types(events)[-4:] == ["DamageDealt", "PlayerEliminated", "FightEnded", "GameEnded"]
     assert (s["winner"], s["fight"]) == ("B", None)
 
 

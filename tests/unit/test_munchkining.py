@@ -10,6 +10,7 @@ from tests.builders import (
     add_gold,
     cmd,
     give,
+    next_turn,
     play,
     started_game,
     types,
@@ -90,13 +91,22 @@ def test_an_ally_defaults_to_paying_its_cost() -> None:
 
 def test_squishing_sends_unzapped_loot_to_its_owners_discard_and_strips_tokens() -> None:
     s, _ = started_game()
-    s, sword = give(s, "A", "Sample Rusty Sword", "hoard")
-    s, _ = play(s, cmd("activate", "A", card=sword))
-    s, _ = play(s, cmd("collect", "A", source=sword, card=sword, amount=2))
-    s, _ = play(s, cmd("resolve", "A"))
-    assert s["cards"][sword]["tokens"] == 2
-    s, _ = play(s, cmd("squish", "A", card=sword))
-    assert (zone_of(s, sword), s["cards"][sword]["tokens"]) == ("discard", 0)
+    s, bank = give(s, "A", "Sample Piggy Bank", "hoard")
+    s, _ = play(
+        s,
+        cmd("activate", "A", card=bank),  # "Zap: Collect 1"
+        cmd("collect", "A", source=bank, card=bank, amount=1),
+        cmd("resolve", "A"),
+    )
+    assert (s["cards"][bank]["tokens"], s["cards"][bank]["zapped"]) == (1, True)
+    with pytest.raises(RuleViolation) as info:
+        RS.decide(s, cmd("squish", "A", card=bank))
+    assert (info.value.code, info.value.rule) == ("rule/card_zapped", "A.8")
+    s, _ = next_turn(s)
+    s, _ = next_turn(s)  # A's unzap step; the token stays
+    s, _ = play(s, cmd("squish", "A", card=bank))
+    assert (zone_of(s, bank), s["cards"][bank]["tokens"]) == ("discard", 0)
+    assert bank in s["seats"]["A"]["zones"]["discard"]
 
 
 def test_monsters_are_never_played_only_committed() -> None:

@@ -257,7 +257,13 @@ def test_a_diff_reports_gold_level_and_table_changes(game: Any) -> None:
     diff = state_diff(states[1], states[-1])
     assert diff["versions"] == [1, len(states) - 1]
     assert diff["table"]["status"] == ["setup", "finished"]
-    assert "level" in diff["seats"]["A"] or "level" in diff["seats"]["B"]
+    changed = 0
+    for seat in SEATS:
+        for key in ("gold", "level"):
+            was, now = states[1]["seats"][seat][key], states[-1]["seats"][seat][key]
+            assert diff["seats"].get(seat, {}).get(key) == ([was, now] if was != now else None)
+            changed += was != now
+    assert changed, "a whole game changes some purse or level"
     assert diff["moved"]
 
 

@@ -56,8 +56,10 @@ def test_cooldown_never_reduces_a_purse_above_the_level_and_the_level_stops_at_1
 
 def test_the_unzap_step_unzaps_only_the_active_players_cards() -> None:
     s, _ = b.started_game()
-    s, _ = play(s, cmd("zap", "A", card=b.hero(s, "A")), cmd("zap", "B", card=b.hero(s, "B")))
-    s, events = b.next_turn(s)
+    s, _ = b.use_hero(s, "A")  # each Hero is zapped to pay for its ability
+    s, _ = b.use_hero(s, "B")
+    assert s["cards"][b.hero(s, "A")]["zapped"] and s["cards"][b.hero(s, "B")]["zapped"]
+    s, events = b.next_turn(s, draw=False)
     unzapped = b.of_type(events, ev.CardsUnzapped)[0]
     assert (unzapped.player, unzapped.cards) == ("B", [b.hero(s, "B")])
     assert s["cards"][b.hero(s, "A")]["zapped"] is True

@@ -80,6 +80,8 @@ def test_a_card_caught_cheating_stays_known_to_both_in_the_face_down_stash() -> 
     s, _ = started_game()
     s, sword = give(s, "A", "Sample Rusty Sword")
     s, _ = play(s, *attack_revealed("A", sword, 0))
+    assert state_view(s, "B")["dmz"][0]["name"] == "Sample Rusty Sword", "revealed"
+    s, _ = play(s, cmd("pass", "A"), cmd("pass", "B"))  # the 1 damage is dealt, the fight ends
     assert state_view(s, "B")["seats"]["A"]["stash"][0]["name"] == "Sample Rusty Sword"
     assert state_view(s, "spectator")["seats"]["A"]["stash"][0]["id"] == sword
 
