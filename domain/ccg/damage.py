@@ -84,11 +84,12 @@ def decide_zap(decision: Decision, command: Command) -> None:
         decide_zap_effect(decision, command, cid)
         return
     require_in(decision, cid, seat, "hero", "hoard", "stash")
+    # The window first, as for abilities and Mischief: a zap in cooldown is refused as such.
+    decision.check(window_open(decision.state), "rule/window_closed", "no zapping now", "A.11")
     decision.check(
         False,
         "rule/zap_needs_ability",
         "a card is zapped to pay an ability's cost ('activate') or by an effect, never alone",
         "A.10",
     )
-    decision.check(window_open(decision.state), "rule/window_closed", "no zapping now", "A.11")
     decision.emit(ev.CardZapped, card=cid, source=command.get("source"))
