@@ -389,6 +389,11 @@ def decide_resolve(decision: Decision, command: Command) -> None:
         "the controller of the newest ability resolves it",
         "A.11",
     )
+    decision.require(  # the other seat cannot end an ability (docs/rules.md "Record mode")
+        top["player"] == decision.seat,
+        "command/not_your_ability",
+        "the controller of the newest ability resolves it",
+    )
     outcome = "canceled" if top["canceled"] else "resolved"
     plan = top.get("plan")
     left = [] if plan is None or top["canceled"] else plan[int(top.get("done") or 0) :]

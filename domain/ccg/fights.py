@@ -51,7 +51,20 @@ def defender_step(decision: Decision, stage: str, message: str) -> dict[str, Any
     """The fight at ``stage``, for a step only the defender records (docs/rules.md A.9)."""
     fight = fight_stage(decision, stage)
     decision.check(decision.seat == fight["defender"], "rule/not_defender", message, "A.9")
+    # The defender's decisions are its own: refused in record mode too (docs/rules.md
+    # "Record mode").
+    decision.require(decision.seat == fight["defender"], "command/not_defender", message)
     return fight
+
+
+def before_reveal(decision: Decision, fight: dict[str, Any]) -> None:
+    """Facing and declaring ready set the fight back to its defence: refused, in record mode too,
+    once the attack card is face up (the cheating check and the hire would run again)."""
+    decision.require(
+        not fight["revealed"],
+        "command/wrong_fight_step",
+        "the attack card is already revealed: the defence is over",
+    )
 
 
 def decide_attack(decision: Decision, command: Command) -> None:
@@ -63,6 +76,11 @@ def decide_attack(decision: Decision, command: Command) -> None:
     salt = str_arg(command, "salt")
     decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
     check_turn(decision, seat)
+    decision.require(
+        s["fight"] is None,
+        "command/fight_in_progress",
+        "a second fight would leave the first one's cards and gold in no fight",
+    )
     decision.emit(ev.FightStarted, attacker=seat, defender=other(seat))
     decision.emit(
         ev.AttackCardCommitted,
@@ -116,7 +134,8 @@ def return_defenders(decision: Decision) -> None:
 
 
 def decide_face(decision: Decision, command: Command) -> None:
-    defender_step(decision, "declared", "the defender decides")
+    fight = defender_step(decision, "declared", "the defender decides")
+    before_reveal(decision, fight)
     decision.emit(ev.DefenderFaced, player=decision.seat)
 
 
@@ -140,7 +159,8 @@ def decide_commit(decision: Decision, command: Command) -> None:
 
 
 def decide_ready(decision: Decision, command: Command) -> None:
-    defender_step(decision, "defending", "the defender declares")
+    fight = defender_step(decision, "defending", "the defender declares")
+    before_reveal(decision, fight)
     decision.emit(ev.DefenderReady, player=decision.seat)
 
 
@@ -148,6 +168,10 @@ def decide_reveal(decision: Decision, command: Command) -> None:
     fight = fight_stage(decision, "ready")
     seat = decision.seat
     decision.check(seat == fight["attacker"], "rule/not_attacker", "the attacker reveals", "A.9")
+    decision.require(seat == fight["attacker"], "command/not_attacker", "the attacker reveals")
+    decision.require(
+        not fight["revealed"], "command/wrong_fight_step", "the attack card is already face up"
+    )
     cid = fight["card"]
     if cid is None:
         end_fight_returning(decision, "no_card", face="down")
@@ -345,6 +369,7 @@ def decide_allocate(decision: Decision, command: Command) -> None:
     assert damage is not None
     fight = s["fight"]
     decision.check(seat == fight["defender"], "rule/not_defender", "the defender allocates", "D.3")
+    decision.require(seat == fight["defender"], "command/not_defender", "the defender allocates")
     alloc = command.get("damage")
     if not isinstance(alloc, dict) or not all(is_card_number(v) for v in alloc.values()):
         raise InvalidCommand(

@@ -104,6 +104,7 @@ def decide_choose_first(decision: Decision, command: Command) -> None:
     decision.emit(ev.FirstPlayerChosen, chooser=decision.seat, first=first)
     decision.emit(ev.GoldGranted, by="rules", player=first, amount=1)
     decision.emit(ev.GoldGranted, by="rules", player=other(first), amount=2)
+    _after_mulligans(decision)  # record mode: both may have decided before the choice
 
 
 def _mulligan_turn(decision: Decision) -> None:
@@ -145,6 +146,8 @@ def decide_mulligan(decision: Decision, command: Command) -> None:
 
 
 def _after_mulligans(decision: Decision) -> None:
+    """The game starts once both seats have decided and the first player is chosen: never with
+    a first player nobody chose (docs/rules.md "Record mode")."""
     setup = decision.state["setup"]
-    if set(setup["decided"]) >= set(SEATS):
-        start_turn(decision, setup["first"] or "A", 1)
+    if set(setup["decided"]) >= set(SEATS) and setup.get("first") in SEATS:
+        start_turn(decision, setup["first"], 1)

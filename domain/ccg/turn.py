@@ -106,7 +106,9 @@ def decide_draw(decision: Decision, command: Command) -> None:
         "A.8",
     )
     decision.emit(ev.CardDrawn, player=seat, card=cid)
-    if decision.state["phase"] == "warmup":
+    if s["phase"] == "warmup" and s["step"] == "draw" and s["active"] == seat:
+        # Only the active player's own draw ends its draw step; a flagged draw by the other seat
+        # (or a second one) is an extra card, and advances nothing (docs/rules.md "Record mode").
         decision.emit(ev.PhaseStarted, by="rules", phase="munchkining", step=None)
 
 
@@ -178,6 +180,11 @@ def decide_end_turn(decision: Decision, command: Command) -> None:
     s, seat = decision.state, decision.seat
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     check_turn(decision, seat)
+    # Refused in record mode too (docs/rules.md "Record mode"): the engine would run a cooldown
+    # and a warmup for a turn nobody ended, or leave a fight or an ability across the turns.
+    decision.require(s["active"] == seat, "command/not_your_turn", "only the active player ends it")
+    decision.require(s["fight"] is None, "command/fight_in_progress", "finish the fight first")
+    decision.require(not s["stack"], "command/ability_resolving", "resolve the stack first")
     decision.emit(ev.PhaseStarted, phase="cooldown", step="level")
     st = decision.state["seats"][seat]
     if st["level"] < MAX_LEVEL:
