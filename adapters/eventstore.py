@@ -59,6 +59,7 @@ from domain.envelope import (
     unreadable,
     verify_records,
 )
+from domain.fold import FOLD_VERSION
 from domain.game import Game, GameAccess, stored_record
 
 __all__ = [
@@ -392,6 +393,8 @@ class EventStore(Application):
             why = _snapshot_problem(snapshot)
         except Exception as exc:
             why = f"it does not decode ({type(exc).__name__})"
+        if why is None and snapshot.state.get("fold") != FOLD_VERSION:
+            return None  # taken by an older fold (domain.fold.FOLD_VERSION): stale, not damaged
         if why is None:
             return snapshot
         self._bad_snapshots.add((game_id, at))
@@ -417,6 +420,8 @@ class EventStore(Application):
                 why = _snapshot_problem(snapshot)
             except Exception as exc:
                 snapshot, why = None, f"it does not decode ({type(exc).__name__})"
+            if not why and snapshot.state.get("fold") != FOLD_VERSION:
+                continue  # an older fold's snapshot: never used, nothing to check
             out.append((version, None if why else dict(snapshot.state), why or ""))
         return out
 

@@ -30,6 +30,11 @@ _HANDLERS: dict[type[Event], Handler] = {}
 #: Handler found for each event class (its own or a base class's), filled on first use.
 _RESOLVED: dict[type[Event], Handler | None] = {}
 
+#: The shape of the state a fold gives. Raise it when the same events fold to a different state
+#: (new state keys, a changed reading): snapshots taken by an older fold are then stale, and a
+#: game is folded from its events instead (adapters.eventstore; version 2: abilities as data).
+FOLD_VERSION = 2
+
 
 def handles(*classes: type[Event]) -> Callable[[Handler], Handler]:
     """Register the decorated function as the fold handler of ``classes``."""

@@ -25,7 +25,7 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.envelope import Record, record_from, seal, stored_fields, verify_records
-from domain.fold import State, apply_record, initial_state
+from domain.fold import FOLD_VERSION, State, apply_record, initial_state
 from domain.ruleset import Step, find_ruleset
 from domain.visibility import knowledge
 
@@ -115,6 +115,7 @@ class Game(Aggregate):
         self.ruleset = ruleset
         self.state: State = _state_after(initial_state(), event)
         self.head_hash = hash
+        self.fold = FOLD_VERSION  # kept in snapshots: an older fold's snapshot is stale
 
     @classmethod
     def open(cls, game_id: UUID, spec: Mapping[str, Any], *, received_at: str) -> Game:

@@ -31,24 +31,6 @@ class GameCreated(Event):
     seats: list[dict[str, Json]]
     labels: dict[str, Json] = field(default_factory=dict)
 
-    class_version: ClassVar[int] = 2
-
-    @staticmethod
-    def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
-        """Version 1 card definitions had no ``abilities``: their text was never encoded, so
-        they load as ``abilities: null`` (unchecked cards, recorded as told; docs/cards.md)."""
-        seats = []
-        for seat in data.get("seats") or []:
-            seat = dict(seat)
-            if isinstance(seat.get("hero"), dict):
-                seat["hero"] = {"abilities": None, **seat["hero"]}
-            if isinstance(seat.get("deck"), list):
-                seat["deck"] = [
-                    {"abilities": None, **c} if isinstance(c, dict) else c for c in seat["deck"]
-                ]
-            seats.append(seat)
-        return {**data, "seats": seats}
-
     def card_ids(self) -> list[str]:
         """Every Hero and deck card the game starts with."""
         return [s["hero"]["id"] for s in self.seats] + [
