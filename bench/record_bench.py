@@ -122,7 +122,8 @@ def deck(names: list[str], n: int) -> list[dict[str, Any]]:
 
 
 def game_body(player_prefix: str, labels: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A strict CCG game of two sample heroes and 20-card decks from the sample catalog."""
+    """A strict casual CCG game of two sample heroes (their text unchecked) and 20-card decks
+    from the sample catalog."""
     from domain import sample_catalog
 
     names = [c["name"] for c in sample_catalog().cards.values() if c["type"] != "hero"]
@@ -134,7 +135,9 @@ def game_body(player_prefix: str, labels: dict[str, Any] | None = None) -> dict[
             {
                 "seat": s,
                 "player": f"{player_prefix}-{s}",
-                "hero": {"name": h},
+                # The Hero's text is left unchecked (abilities: null, a casual custom card) so
+                # the workload can activate and resolve it again and again, as before #13.
+                "hero": {**sample_catalog().get(h), "abilities": None},
                 "deck": deck(names, 20),
             }
             for s, h in (("A", "Sample Orc Warrior"), ("B", "Sample Gnome Thief"))

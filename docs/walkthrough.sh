@@ -43,9 +43,11 @@ post '{"actions": [{"type": "draw", "seat": "A", "card": "'"$(pick "$A_CARDS" 6)
 # 4. What bob sees now: the attack card is a commitment hash, not a card.
 curl -s "$M/api/games/$GAME/state" -H "Authorization: Bearer $B" | json 'd["fight"]["attack_card"]'
 
-# 5. Bob faces the monster; alice reveals; both pass: she is caught cheating (1 damage).
+# 5. Bob faces the monster; alice reveals; both pass: she is caught cheating. The 1 damage is
+#    announced first (a window for interrupts such as Prevent); both pass again and it is dealt.
 post '{"actions": [{"type": "face", "seat": "B"}, {"type": "ready", "seat": "B"},
                    {"type": "reveal", "seat": "A"},
+                   {"type": "pass", "seat": "A"}, {"type": "pass", "seat": "B"},
                    {"type": "pass", "seat": "A"}, {"type": "pass", "seat": "B"}]}' \
   | json '[e["type"] for e in d["events"]]'
 
