@@ -541,7 +541,11 @@ ATTEMPTS = [
         "an effect from another card", p_warrior_other_source, "rule/not_resolving_source", "A.11"
     ),
     Attempt(
-        "the opponent resolves my ability", p_resolve_by_opponent, "rule/not_your_ability", "A.11"
+        "the opponent resolves my ability",
+        p_resolve_by_opponent,
+        "rule/not_your_ability",
+        "A.11",
+        record="command/not_your_ability",
     ),
     Attempt("put on the bottom before drawing", p_thief_bottom_first, "rule/wrong_effect", "A.11"),
     Attempt(
@@ -623,6 +627,7 @@ ATTEMPTS = [
         p_end_turn_while_resolving,
         "rule/ability_resolving",
         "A.11",
+        record="command/ability_resolving",
     ),
     Attempt(
         "attack while an ability resolves",

@@ -550,6 +550,9 @@ row("rule/no_ability_resolving", "A.11", "a Monster's cost modified with nothing
 row("rule/not_resolving_source", "A.11", "an effect naming another source")(
     at(resolving, lambda s: cmd("take_gold", "A", source=hero(s, "B"), amount=1))
 )
+row("rule/not_resolving_source", "A.11", "an ability's draw naming another source")(
+    at(resolving, lambda s: cmd("draw", "A", source=hero(s, "B"), card=deck(s, "A")[0]))
+)
 row("rule/not_resolving_source", "A.11", "an effect of the opponent's ability")(
     at(resolving, lambda s: cmd("take_gold", "B", source=hero(s, "A"), amount=1))
 )
@@ -764,6 +767,7 @@ RECORD_REFUSED: dict[str, str] = {
     "the attacker allocating Monster damage": "command/not_defender",
     "the defender revealing the attack card": "command/not_attacker",
     "resolving the opponent's ability": "command/not_your_ability",
+    "ending the turn while an ability resolves": "command/ability_resolving",
 }
 
 

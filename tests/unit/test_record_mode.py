@@ -386,7 +386,7 @@ row("activate", "not_your_turn", RECORDED, "a Smack on the opponent's turn",
     lambda s: cmd("activate", "B", card=dagger_id(s), costs={"zap": True}, targets=[hero(s, "A")]))
 row("activate", "window_closed", RECORDED, "an ability in cooldown", in_cooldown, hero_ability("B"))
 row("zap", "window_closed", RECORDED, "a zap in cooldown",
-    in_cooldown, lambda s: cmd("zap", "B", card=hero(s, "B")), strict="zap_needs_ability")
+    in_cooldown, lambda s: cmd("zap", "B", card=hero(s, "B")))
 row("zap", "not_resolving_source", RECORDED, "a zap during the opponent's ability",
     resolving, lambda s: cmd("zap", "B", card=hero(s, "B")))
 row("take_gold", "not_resolving_source", RECORDED, "an effect of the opponent's ability",
