@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.ccg import abilities, damage, effects, end, fights, setup, turn
+from domain.ccg.cards import EFFECT_OPS
 from domain.ccg.corrections import decide_correction, undo_steps
 from domain.ccg.decision import Command, Decision, seat_arg
 from domain.ccg.fights import commitment
@@ -72,31 +73,8 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
 #: What may be recorded while an ability resolves (docs/rules.md A.11): its controller's
 #: effects and resolution, interrupts, and conceding. Anything else waits for the stack.
 WHILE_RESOLVING = frozenset(
-    {
-        "activate",
-        "play",
-        "resolve",
-        "cancel",
-        "unzap",
-        "zap",
-        "draw",
-        "modify_cost",
-        "damage",
-        "heal",
-        "steal",
-        "take_gold",
-        "collect",
-        "stick",
-        "stash",
-        "spill",
-        "discard",
-        "reveal_card",
-        "remove",
-        "move",
-        "prevent",
-        "concede",
-        "pass",
-    }
+    {"activate", "play", "resolve", "pass", "concede"}
+    | {command for command, _ in EFFECT_OPS.values()}
 )
 COMMAND_TYPES = tuple(HANDLERS)
 

@@ -17,7 +17,7 @@ from typing import Any
 from domain.ccg import events as ev
 from domain.ccg.cards import abilities_of, ability_index, is_unchecked
 from domain.ccg.decision import Command, Decision, card_of, ids_arg, int_arg, require_in, str_arg
-from domain.ccg.end import check_eliminations
+from domain.ccg.end import check_eliminations, end_if_decided
 from domain.ccg.fights import after_card_left, cheat_check, continue_after_stack, strike
 from domain.ccg.state import SEATS, in_play, other
 from domain.ccg.timing import window_open
@@ -127,13 +127,10 @@ def interrupted_ref(
     resolving (or damage is announced), and then ``card`` must be an Interrupt (A.11)."""
     stack = decision.state["stack"]
     window = decision.state.get("window") or {}
-    if not stack:
-        if window.get("kind") == "damage":  # a game mechanic waits for interrupts (A.11)
-            decision.check(is_interrupt(card, ability), "rule/not_an_interrupt", message, "A.11")
-        return None
-    decision.check(is_interrupt(card, ability), "rule/not_an_interrupt", message, "A.11")
-    ref: int = stack[-1]["ref"]
-    return ref
+    # Announced damage, a game mechanic, also waits for interrupts only (A.11).
+    if stack or window.get("kind") == "damage":
+        decision.check(is_interrupt(card, ability), "rule/not_an_interrupt", message, "A.11")
+    return int(stack[-1]["ref"]) if stack else None
 
 
 def check_conditions(
@@ -186,8 +183,9 @@ def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) ->
     cid = str_arg(command, "card")
     d = card["def"]
     name = d["name"]
+    unchecked = is_unchecked(d)
     own = abilities_of(d)
-    played = [own[i] for i in ability_index(d, "played")] if own and not is_unchecked(d) else []
+    played = [own[i] for i in ability_index(d, "played")] if own and not unchecked else []
     ability = played[0] if played else None
     decision.check(
         window_open(s), "rule/window_closed", "Mischief only after unzap, never in cooldown", "A.11"
@@ -203,7 +201,7 @@ def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) ->
     give_blood_arg(decision, card, blood)
     check_conditions(decision, card, ability)
     targets = targets_of(decision, command)
-    if is_unchecked(d):
+    if unchecked:
         if d.get("subtype") == "curse":
             decision.check(
                 len(targets) == 1 and in_play(s["cards"][targets[0]]),
@@ -221,7 +219,7 @@ def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) ->
         interrupting=interrupting,
         gold_paid=gold,
         give_blood=blood,
-        unchecked=is_unchecked(d),
+        unchecked=unchecked,
     )
 
 
@@ -337,13 +335,13 @@ def decide_activate(decision: Decision, command: Command) -> None:
     if ability is not None:
         want = ability["cost"]
         paid = {"zap": zap, "gold": gold, "discard": len(discard)}
-        wrong = [k for k in ("zap", "gold", "discard") if paid[k] != want[k]]
-        decision.check(
-            not wrong,
-            "rule/wrong_cost",
-            f"{d['name']} costs {cost_words(want)}; paid {cost_words(paid)}",
-            "A.11",
-        )
+        if any(paid[k] != want[k] for k in ("zap", "gold", "discard")):  # message built only then
+            decision.check(
+                False,
+                "rule/wrong_cost",
+                f"{d['name']} costs {cost_words(want)}; paid {cost_words(paid)}",
+                "A.11",
+            )
     give_blood_arg(decision, card, blood)
     check_conditions(decision, card, ability)
     if kw.get("smack") and d.get("subtype") == "weapon" and ability is None:
@@ -421,8 +419,6 @@ def decide_resolve(decision: Decision, command: Command) -> None:
     )
     if empty_deck_draw and not decision.finished:
         # A forced draw from an empty deck eliminates (docs/rules.md A.13, D.13).
-        from domain.ccg.end import end_if_decided
-
         decision.emit(ev.PlayerEliminated, by="rules", player=top["player"], reason="deck")
         end_if_decided(decision)
     if not decision.state["stack"]:

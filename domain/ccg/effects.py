@@ -19,7 +19,7 @@ from domain.ccg.decision import (
     str_arg,
 )
 from domain.ccg.fights import after_card_left
-from domain.ccg.state import SEATS, in_play, other
+from domain.ccg.state import SEATS, in_play, next_step, other
 from domain.errors import InvalidCommand
 
 MOVE_TARGETS = ("hand", "deck_bottom", "deck_top", "hoard", "stash", "discard")
@@ -215,14 +215,11 @@ def decide_spill(decision: Decision, command: Command) -> None:
     for cid in cards:
         require_in(decision, cid, decision.seat, "deck")
     deck = s["seats"][decision.seat]["zones"]["deck"]
-    top = s["stack"][-1] if s["stack"] else None
-    plan = (top or {}).get("plan")
-    if plan is not None and int(top.get("done") or 0) < len(plan):  # type: ignore[union-attr]
-        step = plan[int(top.get("done") or 0)]  # type: ignore[union-attr]
-        if step["op"] == "spill" and len(cards) == min(int(step["amount"]), len(deck)):
-            expect_effect(decision, "spill")  # Spill X with fewer cards: spill them all (D.13)
-        else:
-            expect_effect(decision, "spill", amount=len(cards))
+    step = next_step(s)
+    if step is not None and step["op"] == "spill" and len(cards) == min(step["amount"], len(deck)):
+        expect_effect(decision, "spill")  # Spill X with fewer cards: spill them all (D.13)
+    else:
+        expect_effect(decision, "spill", amount=len(cards))
     decision.emit(ev.CardsSpilled, player=decision.seat, cards=cards, source=source)
 
 

@@ -9,7 +9,7 @@ from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER, is_card_number, is_monster_like
 from domain.ccg.damage import heal_by_life_o_suction, squish_if_dead
 from domain.ccg.decision import Command, Decision, ids_arg, int_arg, require_in, str_arg
-from domain.ccg.state import other
+from domain.ccg.state import next_step, other
 from domain.ccg.timing import check_turn
 from domain.ccg.triggers import trigger
 from domain.errors import InvalidCommand
@@ -195,13 +195,10 @@ def decide_modify_cost(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
     card = decision.state["cards"][cid]
     now = card["cost_mod"] if card["cost_mod"] is not None else int(card["def"].get("cost") or 0)
-    top = decision.state["stack"][-1] if decision.state["stack"] else None
-    plan = (top or {}).get("plan")
+    step = next_step(decision.state)
     delta = cost - now
-    if plan and top is not None and int(top.get("done") or 0) < len(plan):
-        step = plan[int(top.get("done") or 0)]
-        if step["op"] == "modify_cost" and cost == 0 and now + int(step["amount"]) <= 0:
-            delta = int(step["amount"])  # no cost goes below 0 (docs/rules.md A.1)
+    if step and step["op"] == "modify_cost" and cost == 0 and now + int(step["amount"]) <= 0:
+        delta = int(step["amount"])  # no cost goes below 0 (docs/rules.md A.1)
     expect_effect(decision, "modify_cost", amount=delta, target=cid)
     decision.emit(ev.MonsterCostModified, card=cid, cost=cost, source=source)
 

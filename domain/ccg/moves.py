@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ccg.abilities import passes_filter, referent, step_possible
+from domain.ccg.abilities import is_interrupt, passes_filter, referent, step_possible
 from domain.ccg.cards import abilities_of, ability_index, is_monster_like
 from domain.ccg.fights import pending_damage
 from domain.ccg.state import SEATS, in_play, other
@@ -319,11 +319,7 @@ def _mischief(s: State, seat: str, interrupts_only: bool) -> list[Cmd]:
         abilities = abilities_of(d)
         played = [abilities[i] for i in ability_index(d, "played")] if abilities else []
         ability = played[0] if played else None
-        interrupt = bool(
-            d.get("subtype") == "interrupt"
-            or d["keywords"].get("interrupt")
-            or (ability and ability["interrupt"])
-        )
+        interrupt = is_interrupt(cards[cid], ability)
         if (interrupts_only or damage_window) and not interrupt:
             continue
         if d["keywords"].get("sketchy") and not st["caught_cheating"]:

@@ -41,6 +41,17 @@ def in_play(card: dict[str, Any]) -> bool:
     return zone in ("stash", "dmz") and card["face"] == "up"
 
 
+def next_step(s: dict[str, Any]) -> dict[str, Any] | None:
+    """The effect the resolving ability must record next: the first step of its plan not yet
+    done (docs/cards.md); ``None`` when nothing checked is resolving or its plan is done."""
+    stack = s.get("stack")
+    if not stack:
+        return None
+    plan = stack[-1].get("plan")
+    done = int(stack[-1].get("done") or 0)
+    return plan[done] if plan is not None and done < len(plan) else None
+
+
 # ---------------------------------------------------------------------------- card movement
 
 
