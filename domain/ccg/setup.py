@@ -101,6 +101,13 @@ def decide_choose_first(decision: Decision, command: Command) -> None:
         "the higher roller chooses who goes first",
         "A.7",
     )
+    # Refused in record mode too (docs/rules.md "Record mode"): choosing again would hand out
+    # the starting gold a second time, which no table does.
+    decision.require(
+        s["setup"].get("first") is None,
+        "command/already_chosen",
+        f"the first player is already chosen: {s['setup'].get('first')}",
+    )
     decision.emit(ev.FirstPlayerChosen, chooser=decision.seat, first=first)
     decision.emit(ev.GoldGranted, by="rules", player=first, amount=1)
     decision.emit(ev.GoldGranted, by="rules", player=other(first), amount=2)

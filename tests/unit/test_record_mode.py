@@ -241,6 +241,8 @@ row("choose_first", "out_of_order", RECORDED, "choosing before the roll",
     opened, lambda _: cmd("choose_first", "A", first="B"))
 row("choose_first", "not_roll_winner", RECORDED, "the roll loser choosing",
     rolled, lambda _: cmd("choose_first", "B", first="B"))
+row("choose_first", "out_of_order", "command/already_chosen", "choosing the first player again",
+    mulliganing, lambda _: cmd("choose_first", "A", first="B"))
 row("keep", "out_of_order", RECORDED, "keeping before the first player is chosen",
     rolled, lambda _: cmd("keep", "A"))
 row("mulligan", "out_of_order", RECORDED, "a mulligan before the first player is chosen",
