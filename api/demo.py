@@ -12,7 +12,6 @@ It talks either to an app in this process (Flask test client) or to a running se
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -20,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import Catalog, event_from_dict, evolve, find_ruleset, initial_state, sample_catalog
-from domain.events import EVENT_TYPES
 
 RULESET = "munchkin-ccg"
 DECK_SIZE = 40
@@ -136,28 +134,18 @@ def domain_event_from_view(view: Mapping[str, Any]) -> Any:
     """The judge's view of an event back into a domain event (the judge sees everything)."""
     data = {
         "type": view["type"],
+        "v": view["v"],  # the stored class version: older ones are upcast (domain.events)
         "seat": view["seat"],
         "cause": view["cause"],
         "violation": view["violation"],
+        "unchecked": bool(view.get("unchecked")),
         **view["data"],
     }
-    data["v"] = _stored_version(data)
     if view["version"] == 1 and isinstance(data.get("seats"), list):  # the game's creation
         data["seats"] = [
             {k: v for k, v in s.items() if not _list_count(s, k)} for s in data["seats"]
         ]
     return event_from_dict(data)
-
-
-def _stored_version(data: Mapping[str, Any]) -> int:
-    """The class version an event view was stored with: a view shows the stored fields but not
-    the version, so a view holding every field of the current version is of that version, and
-    an older one is upcast from version 1 (``domain.events``)."""
-    cls = EVENT_TYPES.get(str(data.get("type")))
-    if cls is None:
-        return 1
-    names = {f.name for f in dataclasses.fields(cls)} - {"unchecked"}
-    return cls.class_version if names <= set(data) else 1
 
 
 def _list_count(seat: Mapping[str, Any], key: str) -> bool:

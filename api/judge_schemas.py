@@ -11,7 +11,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.schemas import Strict, up_to_max
+from api.schemas import EVENT_VIEW, Strict, up_to_max
 from projections.views import SEAT_NAMES, VIEWERS
 
 PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification")
@@ -79,7 +79,7 @@ class TurnSchema(ma.Schema):
     turn = fields.Integer(required=True)
     viewer = fields.String(required=True)
     versions = fields.List(fields.Integer())
-    events = fields.List(fields.Dict())
+    events = fields.List(fields.Dict(), metadata={"description": "each one " + EVENT_VIEW})
     before = fields.Raw(allow_none=True, metadata={"description": "state before the turn"})
     after = fields.Raw(metadata={"description": "state at the end of the turn"})
     diff = fields.Dict(
@@ -91,7 +91,17 @@ class EventDetailSchema(ma.Schema):
     game_id = fields.String(required=True)
     viewer = fields.String(required=True)
     turn = fields.Integer()
-    event = fields.Dict(required=True)
+    event = fields.Dict(
+        required=True, metadata={"description": "the event as the viewer may see it " + EVENT_VIEW}
+    )
+    narration = fields.List(
+        fields.String(),
+        metadata={
+            "description": "the event in words, as in the transcript; `[unchecked]` ends an "
+            "event recorded from a card whose text is not encoded, `[custom]` follows the name "
+            "of a card that is not the catalog's"
+        },
+    )
     causes = fields.List(fields.Dict(), metadata={"description": "nearest cause first"})
     effects = fields.List(fields.Dict(), metadata={"description": "what it caused, in order"})
     corrected_by = fields.List(fields.Integer())

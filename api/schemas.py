@@ -243,9 +243,24 @@ class ActionBatchSchema(Strict):
 _BATCH_KEYS = frozenset({"actions", "expected_version"})
 
 
+#: How every event is shown (``projections.views.event_view``), for the schemas' descriptions.
+EVENT_VIEW = (
+    "`{version, type, v, seat, cause, violation, unchecked?, received_at, client_at, data, "
+    "hash?, prev_hash?}`: `v` is the event's stored class version (`data` holds that "
+    "version's fields); a card the viewer may not see is `null` in `data`; `unchecked: true` "
+    "marks an event recorded from a card whose text is not encoded (docs/cards.md), shown only "
+    "to a viewer who may see that card (absent otherwise, as on a checked event); `hash` and "
+    "`prev_hash` only for judge and table."
+)
+
+
 class BatchResultSchema(ma.Schema):
     version = fields.Integer(required=True)
-    events = fields.List(fields.Dict(), required=True)
+    events = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "the new events, each as the caller may see it " + EVENT_VIEW},
+    )
 
 
 class ProgressSchema(ma.Schema):
@@ -338,7 +353,11 @@ class EventsQuerySchema(Strict):
 class EventPageSchema(ma.Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "the game's current version"})
-    events = fields.List(fields.Dict(), required=True)
+    events = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "each event as the caller may see it " + EVENT_VIEW},
+    )
     next_after = fields.Integer(
         allow_none=True, metadata={"description": "pass as ?after= for more; null: up to date"}
     )

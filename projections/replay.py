@@ -104,7 +104,9 @@ def _seat_scalars(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[s
 
 def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str) -> dict[str, Any]:
     """``diff`` as ``viewer`` may see it: cards it knew neither before nor after lose their id
-    and name (docs/rules.md A.4); the attack card's id and salt, and stack entries, likewise.
+    and name (docs/rules.md A.4); the attack card's id and salt, the triggers of a fight, the
+    damage a window waits on, and stack entries (with their ability, effect plan and
+    ``unchecked`` mark), likewise.
 
     A card's movement between zones, its damage and tokens stay: those are public (A.4).
     """
@@ -137,25 +139,43 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
             out["card"] = None
             out["salt"] = None
         out["defender_cards"] = [c if sees(c) else None for c in f.get("defender_cards") or []]
+        if "triggered" in f:  # "<card>:<ability>" of each trigger that fired (A.9)
+            out["triggered"] = [t if sees(str(t).split(":")[0]) else None for t in f["triggered"]]
         return out
+
+    def window(w: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        if w is None or not isinstance(w.get("damage"), Mapping):
+            return None if w is None else dict(w)
+        damage = dict(w["damage"])
+        for key in ("target", "source"):
+            if not sees(damage.get(key)):
+                damage[key] = None
+        return {**w, "damage": damage}
 
     def stack(entries: Sequence[Mapping[str, Any]] | None) -> list[dict[str, Any]] | None:
         if entries is None:
             return None
-        return [
-            {
+        out = []
+        for e in entries:
+            entry = {
                 **e,
                 "card": e["card"] if sees(e["card"]) else None,
                 "targets": [t if sees(t) else None for t in e.get("targets") or []],
             }
-            for e in entries
-        ]
+            if entry["card"] is None:  # what the ability does tells what the card is (A.4)
+                for key in _STACK_CARD_FIELDS:
+                    if key in entry:
+                        entry[key] = None
+            out.append(entry)
+        return out
 
     out: dict[str, Any] = {
         "versions": list(diff["versions"]),
         "seats": {k: dict(v) for k, v in diff["seats"].items()},
         "table": dict(diff["table"]),
-        "window": diff["window"],
+        "window": None
+        if diff["window"] is None
+        else {"from": window(diff["window"]["from"]), "to": window(diff["window"]["to"])},
         "viewer": viewer,
     }
     for key in ("moved", "damage", "tokens", "zapped", "known"):
@@ -171,6 +191,11 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
         else {"from": stack(diff["stack"]["from"]), "to": stack(diff["stack"]["to"])}
     )
     return out
+
+
+#: Fields of a stack entry that describe its card's ability (its number, its effect plan and
+#: progress, the ``unchecked`` mark): hidden with a card the viewer may not see.
+_STACK_CARD_FIELDS = ("ability", "plan", "done", "unchecked")
 
 
 # ---------------------------------------------------------------------------- corrections

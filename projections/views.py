@@ -168,7 +168,7 @@ def _ccg_table(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, A
     """The CCG's shared table: the fight, the priority window, the stack and the DMZ."""
     return {
         "fight": _fight_view(state, viewer, seats),
-        "window": None if state["window"] is None else dict(state["window"]),
+        "window": _window_view(state, viewer, seats),
         "stack": [
             {
                 "ref": e["ref"],
@@ -176,6 +176,7 @@ def _ccg_table(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, A
                 "player": e["player"],
                 "card": _card(state, e["card"], viewer, seats),
                 "canceled": e["canceled"],
+                **_unchecked_mark(state, e, viewer, seats),
             }
             for e in state["stack"]
         ],
@@ -204,6 +205,8 @@ def _fight_view(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, 
     }
     if fight.get("monster"):
         out["monster"] = dict(fight["monster"])
+    if fight.get("announced"):  # the Monster's strike, announced before it is dealt (A.11)
+        out["announced"] = dict(fight["announced"])
     return out
 
 
@@ -213,6 +216,14 @@ def _fight_view(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, 
 def event_view(record: Record, viewer: str, seats: Collection[str] | None = None) -> dict[str, Any]:
     """One stored event (``{version, event, received_at, client_at, visible_to, ...}``) for
     ``viewer``: card ids it may not see become ``None`` (in lists too), secrets vanish.
+
+    The view is ``{version, type, v, seat, cause, violation, unchecked?, received_at,
+    client_at, data, hash?, prev_hash?}``: ``v`` is the event's stored class version (its
+    ``data`` has that version's fields), ``unchecked: true`` marks an event recorded from a card
+    whose text is not encoded (docs/cards.md). The mark is shown to a viewer who may see every
+    card of the event's ``visible_to`` (which lists the unchecked card,
+    ``domain.visibility.knowledge``); to any other it is left out, as on a checked event, so
+    its absence tells nothing about a card the viewer may not see (docs/rules.md A.4).
 
     ``seats`` are the game's seats; only the organizer's and a spectator's views need them
     (a card is public when every seat knows it): without them, a card raises ``ValueError``.
@@ -252,14 +263,16 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
     out: dict[str, Any] = {
         "version": record["version"],
         "type": etype,
+        "v": data.pop("v", 1),
         "seat": data.pop("seat", None),
         "cause": data.pop("cause", None),
         "violation": data.pop("violation", None),
         "received_at": record.get("received_at"),
         "client_at": record.get("client_at"),
     }
+    if data.pop("unchecked", False) and (viewer == "judge" or all(ok(c) for c in visible)):
+        out["unchecked"] = True
     data.pop("type", None)
-    data.pop("v", None)
     out["data"] = data
     if sees_whole_log(viewer):
         out["hash"] = record.get("hash")
@@ -288,3 +301,33 @@ def _created_seat(seat: Mapping[str, Any], ok: Any) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+# ---------------------------------------------------------------------------- the CCG's table parts
+
+
+def _window_view(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, Any] | None:
+    """The open priority window; the damage it waits on (docs/rules.md A.11) names its target
+    and source only as the viewer may see them."""
+    window = state["window"]
+    if window is None:
+        return None
+    out = dict(window)
+    if isinstance(window.get("damage"), Mapping):
+        damage = dict(window["damage"])
+        for key in ("target", "source"):
+            cid = damage.get(key)
+            if isinstance(cid, str) and not can_see(state["cards"][cid]["known"], viewer, seats):
+                damage[key] = None
+        out["damage"] = damage
+    return out
+
+
+def _unchecked_mark(
+    state: State, entry: Mapping[str, Any], viewer: str, seats: tuple[str, ...]
+) -> dict[str, Any]:
+    """``{"unchecked": True}`` for a stack entry of a card whose text is not encoded, if the
+    viewer may see that card (docs/cards.md, docs/rules.md A.4); else nothing."""
+    if entry.get("unchecked") and can_see(state["cards"][entry["card"]]["known"], viewer, seats):
+        return {"unchecked": True}
+    return {}

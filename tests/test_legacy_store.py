@@ -1,13 +1,16 @@
 """Games stored by an older munchlog still load: a store recorded at commit 60b5cde
 (``tests/data/legacy/make_legacy_db.py``) is opened by today's code and every game in it reads
 back as it did then: the judge's and a seat's state, the summary, the chain, the exports byte for
-byte, the player's match history; and a game in progress still takes new actions."""
+byte, the player's match history; a game in progress still takes new actions; the older event
+versions it holds load through their upcasters; and each game's complete export imports into a
+new store."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,9 @@ import pytest
 from flask import Flask
 
 from api.app import create_app
+from domain import event_from_dict
+from domain.ccg.corrections import StackEntryRestored
+from domain.ccg.events import AbilityActivated
 
 LEGACY = Path(__file__).parent / "data" / "legacy"
 EXPECTED: dict[str, Any] = json.loads((LEGACY / "legacy.json").read_text())
@@ -88,3 +94,74 @@ def test_a_legacy_game_in_progress_takes_new_actions(legacy_app: Flask) -> None:
     assert response.get_json()["version"] > before
     verify = client.get(f"/api/games/{gid}/verify", headers=_auth(game["tokens"]["judge"]))
     assert verify.get_json()["ok"] is True
+
+
+def _stored_events(kind: str, tmp_path: Path) -> list[dict[str, Any]]:
+    """The stored dicts of every ``kind`` event in the legacy store, as they were written
+    (read from a copy: the committed file is never opened, so never written)."""
+    copy = tmp_path / "read.sqlite"
+    shutil.copyfile(LEGACY / "legacy.sqlite", copy)
+    db = sqlite3.connect(copy)
+    try:
+        rows = db.execute("SELECT state FROM stored_events").fetchall()
+    finally:
+        db.close()
+    events = [json.loads(state).get("event") for (state,) in rows]
+    return [e for e in events if isinstance(e, dict) and e.get("type") == kind]
+
+
+def test_version_1_ability_activations_load_through_their_upcaster(tmp_path: Path) -> None:
+    """``AbilityActivated`` v1 predates abilities as data (issue #13): which ability was
+    activated is unknown, ``ability: null`` (docs/rules.md A.11); nothing else changes."""
+    stored = _stored_events("AbilityActivated", tmp_path)
+    assert stored and all(e["v"] == 1 and "ability" not in e for e in stored)
+    for data in stored:
+        event = event_from_dict(data)
+        assert isinstance(event, AbilityActivated) and event.ability is None
+        assert event.to_dict() == {**data, "v": 2, "ability": None}
+
+
+def test_version_1_restored_stack_entries_load_through_their_upcaster(tmp_path: Path) -> None:
+    """``StackEntryRestored`` v1 (a judge's backup, docs/rules.md A.11, A.14) had no ability
+    plan: it restores an entry with nothing ``extra``, which resolves as recorded."""
+    stored = _stored_events("StackEntryRestored", tmp_path)
+    assert stored and all(e["v"] == 1 and "extra" not in e for e in stored)
+    for data in stored:
+        event = event_from_dict(data)
+        assert isinstance(event, StackEntryRestored) and event.extra == {}
+        assert event.to_dict() == {**data, "v": 2, "extra": {}}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_legacy_games_complete_export_imports_into_a_new_store(
+    legacy_app: Flask, tmp_path: Path, name: str
+) -> None:
+    """The judge's export of a stored game (older event versions and all) imports into another
+    store and verifies there with the same head hash; exported again it is the same."""
+    game = GAMES[name]
+    gid, judge = game["game_id"], _auth(game["tokens"]["judge"])
+    exported = legacy_app.test_client().get(f"/api/games/{gid}/export?format=json", headers=judge)
+    fresh = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": str(tmp_path / "fresh"),
+            "MUNCHLOG_ORGANIZER_TOKEN": EXPECTED["organizer_token"],
+        }
+    )
+    try:
+        client = fresh.test_client()
+        imported = client.post(
+            "/api/games/import",
+            data=exported.data,
+            headers={**_auth(EXPECTED["organizer_token"]), "Content-Type": "application/json"},
+        )
+        assert imported.status_code == 201, imported.get_json()
+        new_judge = _auth(imported.get_json()["judge_token"])
+        verify = client.get(f"/api/games/{gid}/verify", headers=new_judge).get_json()
+        assert verify == {**game["verify"], "problems": []}
+        again = client.get(f"/api/games/{gid}/export?format=json", headers=new_judge).get_json()
+        assert {k: v for k, v in again.items() if k != "exported_at"} == {
+            k: v for k, v in exported.get_json().items() if k != "exported_at"
+        }
+    finally:
+        fresh.extensions["munchlog"].close()

@@ -42,11 +42,13 @@ from api.auth import (
     viewer_of_game,
 )
 from api.export_schemas import (
+    FORMAT_DESCRIPTIONS,
     GAME_FORMATS,
     MEDIA_TYPES,
     MULTI_GAME_FORMATS,
     EventExportQuerySchema,
     ExportQuerySchema,
+    GameExportSchema,
     PlayerHistorySchema,
 )
 from api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint, created_body
@@ -173,10 +175,12 @@ FORMAT_RESPONSES = {
             }
         },
         "content": {
-            media: {"schema": {"type": "string"}}
-            for media in ("application/x-ndjson", "text/csv", "text/plain")
+            MEDIA_TYPES[fmt]: {
+                "schema": {"type": "string", "description": FORMAT_DESCRIPTIONS[fmt]}
+            }
+            for fmt in ("ndjson", "csv", "text")
         }
-        | {"application/json": {"schema": {"type": "object"}}},
+        | {"application/json": {"schema": GameExportSchema}},
     },
 }
 

@@ -67,6 +67,7 @@ from api.routes.games import ApiBlueprint
 from api.schemas import MAX_VERSION
 from domain.envelope import Record
 from domain.judge import Claim
+from projections.exports.narration import narrate
 from projections.replay import diff_view, state_diff
 from projections.views import event_view, sees_whole_log, state_view
 
@@ -165,17 +166,22 @@ class EventDetail(MethodView):
     def get(self, query: dict[str, Any], game_id: str, version: int) -> dict[str, Any]:
         """One event with the chain of causes that led to it and what it caused
 
-        `causes` runs from the nearest cause (e.g. the ability resolving) to the player's own
-        action; `effects` lists every event it caused, directly or not. `corrected_by` and
-        `undone_by` name the judge's events that correct or undo it.
+        `narration` is the event in words, as in the transcript (only the names the viewer
+        may see; `[unchecked]` ends an event recorded from a card whose text is not encoded,
+        a custom card is named with `[custom]`). `causes` runs from the nearest cause (e.g.
+        the ability resolving) to the player's own action; `effects` lists every event it
+        caused, directly or not. `corrected_by` and `undone_by` name the judge's events that
+        correct or undo it.
         """
         lens = Lens.of(game_id, query)
         seen = gamelog().replays.event(lens.gid, version)
+        event = lens.event(seen.record)
         return {
             "game_id": str(lens.gid),
             "viewer": lens.viewer,
             "turn": seen.turn,
-            "event": lens.event(seen.record),
+            "event": event,
+            "narration": narrate(event, seen.after),
             "causes": lens.events(seen.causes),
             "effects": lens.events(seen.effects),
             "corrected_by": seen.corrected_by,

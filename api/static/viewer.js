@@ -306,6 +306,8 @@
       title: c.name + (c.text ? ": " + c.text : "") + (c.face === "down" ? " (face down)" : ""),
     }, [
       el("span", { class: "n", text: c.name }),
+      // a card that is not the catalog's (a casual game's own card, docs/cards.md)
+      c.custom ? el("span", { class: "badge custom", "data-badge": "custom", title: "custom card: not the catalog's", text: "custom" }) : null,
       el("span", { class: "t", text: (c.subtype || c.type || "") + (stats ? " · " + stats : "") }),
       c.damage ? el("span", { class: "dmg", text: c.damage }) : null,
     ]);
@@ -406,9 +408,15 @@
     if (e.data && e.data.undoes != null) judgeBits.push("undoes #" + e.data.undoes);
     const list = (title, items) => items.length ? [el("div", { text: title }), el("ul", {}, items.map((x) => el("li", {}, [x])))] : [];
     const ref = (v) => el("button", { type: "button", class: "evlink", text: "#" + v, onclick: () => select(v) });
+    // The API shows the mark only to a viewer who may see the unchecked card (docs/rules.md A.4).
+    const unchecked = e.unchecked === true
+      ? el("span", { class: "badge unchecked", "data-badge": "unchecked", title: "recorded from a card whose text is not encoded: the rules did not check it", text: "unchecked" })
+      : null;
     $("event").replaceChildren(
-      el("div", {}, [el("b", { text: e.type }), " by " + e.seat + " · turn " + d.turn,
+      el("div", {}, [el("b", { text: e.type }), " by " + e.seat + " · turn " + d.turn, unchecked ? " " : "", unchecked,
+        e.violation ? el("span", { class: "badge violation", "data-badge": "violation", text: e.violation }) : null,
         judgeBits.length ? el("span", { class: "judge-mark", text: " · " + judgeBits.join(", ") }) : ""]),
+      (d.narration || []).length ? el("p", { class: "narration", "data-narration": "" , text: d.narration.join(" · ") }) : null,
       el("dl", {}, data),
       ...list("caused by (nearest first)", d.causes.map(evButton)),
       ...list("caused", d.effects.map(evButton)),

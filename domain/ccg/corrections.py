@@ -163,6 +163,8 @@ class StackEntryRestored(ev.Event):
     #: The rest of the entry: the ability's index, its effect plan and progress, its marks.
     extra: dict[str, Json] = field(default_factory=dict)
     card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+    #: The entry's ability and effect plan describe its card (docs/rules.md A.4).
+    secret_with: ClassVar[dict[str, str]] = {"extra": "card"}
     class_version: ClassVar[int] = 2
 
     @staticmethod

@@ -260,6 +260,9 @@ class AbilityActivated(Event):
     interrupting: int | None = None
     ability: int | None = None
     card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+    #: Which ability, and the words a client gave for it, tell a seat what a card it may not
+    #: see can do (docs/rules.md A.4): hidden with the card.
+    secret_with: ClassVar[dict[str, str]] = {"ability": "card", "text": "card"}
     class_version: ClassVar[int] = 2
 
     @staticmethod
@@ -281,6 +284,7 @@ class AbilityTriggered(Event):
     trigger: str
     targets: list[str] = field(default_factory=list)
     card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+    secret_with: ClassVar[dict[str, str]] = {"ability": "card", "trigger": "card"}
 
 
 @register_event

@@ -11,7 +11,13 @@
   may see (docs/rules.md A.4): the other seats' hidden cards stay hidden, and it has no hashes.
 * :class:`NdjsonExporter` / :func:`export_ndjson` -- the same, streamed: the first line is the
   header (the object above without ``events``), then one entry per line.
-* :class:`CsvExporter` / :func:`export_csv` -- one row per event for spreadsheets.
+* :class:`CsvExporter` / :func:`export_csv` -- one row per event for spreadsheets
+  (:data:`CSV_COLUMNS`).
+
+Every entry is ``{version, type, v, seat, cause, violation, unchecked?, received_at,
+client_at, data}`` (``projections.views.event_view``), with ``hash``, ``prev_hash`` and
+``visible_to`` in a complete export; ``unchecked: true`` marks an event recorded from a card
+whose text is not encoded (docs/cards.md), shown only to a viewer who may see that card.
 
 :func:`read_export` reads the JSON and NDJSON exports back to a header and records
 (:func:`parse_export` reads their text).
@@ -133,6 +139,7 @@ CSV_COLUMNS = (
     "summary",
     "violation",
     "data",
+    "unchecked",
 )
 
 
@@ -140,7 +147,9 @@ class CsvExporter(_Streaming):
     """CSV rows (RFC 4180, CRLF): a row of :data:`CSV_COLUMNS`, then one row per event.
 
     ``summary`` is the transcript's sentence for the event; ``data`` the entry's data as
-    compact JSON.
+    compact JSON; ``unchecked`` is ``true`` for an event recorded from a card whose text is not
+    encoded (docs/cards.md) when the viewer may see that card, else empty. New columns are
+    only ever added at the end, so tools that read the columns by position keep working.
     """
 
     needs_turns = True
@@ -172,6 +181,7 @@ class CsvExporter(_Streaming):
                 summary,
                 entry.get("violation") or "",
                 canonical_json(entry.get("data") or {}),
+                "true" if entry.get("unchecked") is True else "",
             ]
         )
 

@@ -2,7 +2,9 @@
 
 The :class:`Narrator` knows the Munchkin CCG's events by name (``on_<EventType>``) and tells
 any other ruleset's events generically: the type and the cards named, as the viewer may see
-them.
+them. Two marks show what the rules did not check (docs/cards.md): an event recorded from a
+card whose text is not encoded ends in ``[unchecked]`` (when the viewer's entry carries the
+mark), and a card that is not the catalog's is named with ``[custom]``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from string import Formatter
 from typing import Any, ClassVar
 
 from domain import EVENT_TYPES
+from projections.exports.walk import card_book
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,16 @@ def actor_label(seat: str) -> str:
     return "Judge" if seat == "judge" else seat
 
 
+def card_label(card: Mapping[str, Any]) -> str:
+    """A card's name, marked ``[custom]`` for a card that is not the catalog's (docs/cards.md).
+
+    >>> card_label({"name": "Sample Nope"}), card_label({"name": "Home Brew", "custom": True})
+    ('Sample Nope', 'Home Brew [custom]')
+    """
+    name = str(card.get("name"))
+    return f"{name} {CUSTOM_MARK}" if card.get("custom") else name
+
+
 _OUTCOMES = {
     "ran": "fight over: ran away",
     "caught": "fight over: caught cheating",
@@ -58,6 +71,20 @@ _OUTCOMES = {
     "no_card": "fight over: no attacking card",
 }
 _MARKER = {"run_away": "Run Away", "limp_away": "Limp Away"}
+#: The marks of what the rules did not check (docs/cards.md).
+UNCHECKED_MARK = "[unchecked]"
+CUSTOM_MARK = "[custom]"
+_TRIGGERS = {
+    "hired": "Hired:",
+    "survivor": "Survivor:",
+    "reckoning": "reckoning",
+    "end_of_fight": "end-of-fight",
+}
+_DAMAGE_REASONS = {
+    "limp_away": "limping away",
+    "caught_cheating": "caught cheating",
+    "strike": "the Monster's strike",
+}
 _ZONE = {"deck_bottom": "the bottom of the deck", "deck_top": "the top of the deck"}
 
 
@@ -87,10 +114,14 @@ class Narrator:
     # -- words ------------------------------------------------------------------------------
 
     def name(self, cid: Any, hidden: str = "a card") -> str:
+        """A card the viewer may see by name (``[custom]`` if it is not the catalog's), else
+        ``hidden``."""
         if not isinstance(cid, str):
             return hidden
         card = self.cards.get(cid)
-        return str(card["name"]) if card is not None else f"card {cid}"
+        if card is None:
+            return f"card {cid}"
+        return card_label(card)
 
     def names(self, cids: Iterable[Any], hidden: str = "a card") -> str:
         shown = [self.name(c) for c in cids if isinstance(c, str)]
@@ -125,7 +156,8 @@ class Narrator:
         return [Phrase(who, f"{etype} {self.names(cids)}" if cids else etype)]
 
     def describe(self, entry: Mapping[str, Any]) -> list[Phrase]:
-        """The phrases for one entry (possibly none); a violation is appended to the last."""
+        """The phrases for one entry (possibly none); the ``[unchecked]`` mark and a violation
+        are appended to the last."""
         etype = str(entry["type"])
         data: Mapping[str, Any] = entry.get("data") or {}
         actor = entry.get("seat")
@@ -139,6 +171,12 @@ class Narrator:
             phrases = [self.say(says, etype, data, who)]
         else:
             phrases = self.unknown(etype, data, who)
+        if entry.get("unchecked") is True:
+            if phrases:
+                last = phrases[-1]
+                phrases[-1] = Phrase(last.actor, f"{last.text} {UNCHECKED_MARK}", last.minor)
+            else:
+                phrases = [Phrase(who, f"{etype} {UNCHECKED_MARK}", True)]
         if entry.get("violation") and phrases:
             last = phrases[-1]
             phrases[-1] = Phrase(last.actor, f"{last.text} [violation: {entry['violation']}]")
@@ -284,6 +322,16 @@ class CcgNarrator(Narrator):
             text += f" on {self.names(d['targets'])}"
         return [Phrase(d["player"], text)]
 
+    def on_AbilityTriggered(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        """A mandatory trigger put on the stack by the rules (docs/rules.md A.9, A.8); the
+        trigger and the ability's number are hidden with a card the viewer may not see."""
+        trigger = d.get("trigger")
+        which = f"{_TRIGGERS.get(trigger, trigger)} " if isinstance(trigger, str) else ""
+        text = f"{self.name(d['card'])}'s {which}ability triggers"
+        if d.get("targets"):
+            text += f" on {self.names(d['targets'])}"
+        return [Phrase(d["player"], text)]
+
     def on_AbilityResolved(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         if d.get("outcome") == "canceled":
             return [Phrase(None, f"{self.name(d['card'])} fizzles (canceled)")]
@@ -342,6 +390,24 @@ class CcgNarrator(Narrator):
         minor = e.get("cause") is not None and e.get("cause") == self.consequences_of
         return [Phrase(None, f"{target} takes {amount} damage{blocked}", minor)]
 
+    def on_DamageAnnounced(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        """Damage the rules are about to deal, before the window for interrupts (A.11)."""
+        reason = _DAMAGE_REASONS.get(d["reason"], str(d["reason"]))
+        if d.get("target") is None and "target" in d and d["reason"] == "strike":
+            defender = self.attack.get("defender", "the defender")
+            target = f"{defender}'s committed Allies"
+        else:
+            target = self.name(d.get("target"))
+        source = f" from {self.name(d['source'])}" if d.get("source") is not None else ""
+        return [Phrase(None, f"{d['amount']} damage{source} to {target} announced ({reason})")]
+
+    def on_DamagePrevented(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        """A Prevent effect (docs/rules.md A.12)."""
+        text = f"prevents {d['amount']} damage"
+        if d.get("source") is not None:
+            text += f" with {self.name(d['source'])}"
+        return [Phrase(who, text)]
+
     def on_DamageAllocated(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         parts = [
             f"{'the Hero' if k == 'hero' else self.name(k)} {v}" for k, v in d["allocation"].items()
@@ -393,6 +459,18 @@ class CcgNarrator(Narrator):
 
 #: The narrator of each ruleset that has its own, by ruleset name.
 NARRATORS: dict[str, type[Narrator]] = {"munchkin-ccg": CcgNarrator}
+
+
+def narrate(entry: Mapping[str, Any], state: Mapping[str, Any]) -> list[str]:
+    """One entry's sentences on their own (the replay viewer's), actors named: ``entry`` as a
+    viewer may see it (``projections.views.event_view``), ``state`` any judge's state of its
+    game (its card definitions name the cards the entry shows; hidden ones stay unnamed).
+    Without the events before it, a phrase that needs them (the card a fight's gold goes
+    with) reads as it does for a card the viewer may not see."""
+    narrator = NARRATORS.get(str(state.get("ruleset")), Narrator)(
+        card_book(state), list(state.get("seats") or ())
+    )
+    return [phrase.render(with_actor=True) for phrase in narrator.describe(entry)]
 
 
 def narrator_for(header: Mapping[str, Any], cards: Mapping[str, Mapping[str, Any]]) -> Narrator:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.envelope import Record
-from projections.exports.narration import Narrator, narrator_for
+from projections.exports.narration import Narrator, card_label, narrator_for
 from projections.exports.walk import GameVisitor, Turn, walk
 
 #: Tags written first and in this order (as PGN's Seven Tag Roster); other labels follow.
@@ -23,12 +23,14 @@ class TranscriptExporter(GameVisitor[str]):
     """A readable transcript in the spirit of PGN.
 
     Header tags (``[Event "..."]``, ``[Round "..."]``, ``[Table "..."]``, one per seat in
-    seating order (``[A "player (Hero)"]``: the player and the seat's public cards),
+    seating order (``[A "player (Hero)"]``: the player and the seat's public cards, a custom
+    card marked ``[custom]``),
     ``[Result "<seat>"|"draw"|"*"]``, ``[Rules "ruleset version"]``, ...), a blank line, then
     one paragraph per turn (``Setup``, ``T1 A:``, ...: the turn and its active seat): the phrases of
     :class:`Narrator`, joined with `` · ``, naming the acting seat when it changes, wrapped at
-    ``width`` columns; each fight gets its own indented line. The last line is the result, as
-    in PGN.
+    ``width`` columns; each fight gets its own indented line. An event recorded from a card
+    whose text is not encoded ends in ``[unchecked]`` (docs/cards.md), as the viewer may see
+    it. The last line is the result, as in PGN.
     """
 
     needs_turns = True
@@ -53,7 +55,7 @@ class TranscriptExporter(GameVisitor[str]):
         tags = [_tag(k.capitalize(), labels.pop(k, "?")) for k in ROSTER]
         tags.append(_tag("Game", header["game_id"]))
         for seat in header["seats"]:
-            names = [v["name"] for v in seat.values() if isinstance(v, Mapping) and "name" in v]
+            names = [card_label(v) for v in seat.values() if isinstance(v, Mapping) and "name" in v]
             who = f"{seat['player']} ({', '.join(names)})" if names else seat["player"]
             tags.append(_tag(seat["seat"], who))
         tags.append(_tag("Result", self.result_token))

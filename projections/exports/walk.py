@@ -3,9 +3,10 @@
 Modelled on python-chess's ``chess.pgn``: :func:`walk` reads a game's stored records and
 drives a :class:`GameVisitor` (``begin_game``, ``visit_event``, ``end_game``, ``result``).
 
-An *entry* is ``projections.views.event_view(record, viewer)`` plus the event's class version
-``v``; for viewers who see the whole log (``judge``, ``table``) it also has the record's
-``visible_to``, so the record can be rebuilt exactly (:func:`record_from_entry`).
+An *entry* is ``projections.views.event_view(record, viewer)`` (with the event's class version
+``v`` and, when the viewer may see it, its ``unchecked`` mark); for viewers who see the whole
+log (``judge``, ``table``) it also has the record's ``visible_to``, so the record can be
+rebuilt exactly (:func:`record_from_entry`).
 """
 
 from __future__ import annotations
@@ -96,10 +97,10 @@ def creates_game(event: Mapping[str, Any]) -> bool:
 
 
 def export_entry(record: Record, viewer: str, seats: Sequence[str] | None = None) -> dict[str, Any]:
-    """One record as ``viewer`` may see it: ``event_view`` plus ``v`` (and ``visible_to`` for
-    viewers who see the whole log). ``seats``: the game's (see ``event_view``)."""
+    """One record as ``viewer`` may see it: ``event_view`` (with the event's class version
+    ``v`` and its ``unchecked`` mark), plus ``visible_to`` for viewers who see the whole log.
+    ``seats``: the game's (see ``event_view``)."""
     entry = event_view(record, viewer, seats)
-    entry["v"] = record["event"].get("v", 1)
     if sees_whole_log(viewer):
         entry["visible_to"] = record.get("visible_to") or {}
     return entry
@@ -119,7 +120,7 @@ def record_from_entry(entry: Mapping[str, Any]) -> Record:
             for seat in data["seats"]
         ]
     fields = {key: entry.get(key) for key in STORED_FIELDS}
-    fields["event"] = {
+    event = {
         "type": entry.get("type"),
         "v": entry.get("v", 1),
         "seat": entry.get("seat"),
@@ -127,6 +128,9 @@ def record_from_entry(entry: Mapping[str, Any]) -> Record:
         "violation": entry.get("violation"),
         **data,
     }
+    if entry.get("unchecked"):  # stored only when true (domain.events.Event.to_dict)
+        event["unchecked"] = True
+    fields["event"] = event
     fields["visible_to"] = entry.get("visible_to") or {}
     version: Any = entry.get("version")  # checked by verify_records, not here
     return record_from(version, fields)
@@ -190,7 +194,7 @@ def visit(
             header = game_header(record, viewer, result=result, exported_at=exported_at)
             seats = [str(s["seat"]) for s in record["event"]["seats"]]
             state = _apply(initial_state(), record)
-            visitor.begin_game(header, _card_book(state))
+            visitor.begin_game(header, card_book(state))
             yield None
         elif visitor.needs_turns:
             state = _apply(state, record)
@@ -218,7 +222,7 @@ def _apply(state: State, record: Record) -> State:
     return evolve(state, event_from_dict(dict(record["event"])))
 
 
-def _card_book(state: State) -> dict[str, dict[str, Any]]:
+def card_book(state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Every card's definition, id and owner (the state conventions' ``cards``)."""
     return {
         cid: {**card["def"], "id": cid, "owner": card["owner"]}

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from domain import event_from_dict
 from projections.exports import export_json, export_json_text, export_ndjson
 from tests.api.helpers import bearer, create_game, judge_state, post_import
+from tests.marked import holds_everything, marked_game
 from tests.unit.seeded_games import play, records_for, reseal
 
 
@@ -42,6 +43,35 @@ def test_an_import_keeps_the_id_the_events_and_the_state(app: Flask, client: Fla
     summary = client.get(f"/api/games/{body['game_id']}").get_json()
     assert summary["status"] == state["status"] == "finished"
     assert summary["winner"] == state["winner"]
+
+
+def test_a_game_with_triggers_prevention_and_unchecked_cards_imports_as_it_was(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue #13's events (AbilityTriggered, DamageAnnounced, DamagePrevented) and marks
+    (``unchecked``, ``custom``) survive an import: same records, same chain, same exports."""
+    game = marked_game(1)
+    assert holds_everything(game.events)
+    created = game.events[0].to_dict()
+    created["game_id"] = str(uuid.UUID(int=1301))
+    records = records_for([event_from_dict(created), *game.events[1:]])
+    response = post_import(client, "".join(export_ndjson(records, "table")))
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    gid, judge = body["game_id"], bearer(body["judge_token"])
+    assert app.extensions["munchlog"].records(uuid.UUID(gid)) == records
+    verify = client.get(f"/api/games/{gid}/verify", headers=judge).get_json()
+    assert verify["ok"] and verify["checked"] == len(records)
+    assert verify["head"] == records[-1]["hash"]
+    again = client.get(f"/api/games/{gid}/export?format=json", headers=judge).get_json()
+    assert again["events"] == export_json(records, "judge")["events"]
+    assert any(e.get("unchecked") for e in again["events"])
+    csv_text = client.get(f"/api/games/{gid}/export?format=csv", headers=judge).get_data(
+        as_text=True
+    )
+    assert csv_text.splitlines()[0].endswith(",data,unchecked")
+    text = client.get(f"/api/games/{gid}/export?format=text", headers=judge).get_data(as_text=True)
+    assert "[unchecked]" in text and "[custom]" in text and "ability triggers" in text
 
 
 def test_an_ndjson_export_imports_too(client: FlaskClient) -> None:

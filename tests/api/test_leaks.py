@@ -23,6 +23,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from domain import find_ruleset, sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, assert_hidden, bearer, leak_property
+from tests.marked import CHANGES, DECK
 
 RS = find_ruleset("munchkin-ccg")
 
@@ -37,9 +38,14 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     app.extensions["munchlog"].close()
 
 
-def _spec(rng: random.Random) -> dict[str, Any]:
+def _spec(rng: random.Random, marked: bool = False) -> dict[str, Any]:
+    """A casual game whose seat A cards all have unique, recognisable names. ``marked``: the
+    decks of ``tests/marked.py`` (mandatory triggers, Prevent, a custom Tavern whose text is
+    not encoded) and seat A's Hero unchecked, so the log holds issue #13's events and marks."""
     cat = sample_catalog()
     playable = [c for c in cat.cards.values() if c["type"] != "hero"]
+    if marked:
+        playable = [{**cat.get(name), **CHANGES.get(name, {})} for name in sorted(set(DECK))]
     seats = []
     for seat, hero in (("A", "Sample Orc Warrior"), ("B", "Sample Gnome Thief")):
         deck: list[dict[str, Any]] = []
@@ -48,7 +54,10 @@ def _spec(rng: random.Random) -> dict[str, Any]:
             if seat == "A":  # unique and recognisable anywhere in a response
                 card["name"] = f"SecretA{i:02d}x{rng.getrandbits(40):010x}"
             deck.append(card)
-        seats.append({"seat": seat, "player": f"p{seat}", "hero": {"name": hero}, "deck": deck})
+        hero_card: dict[str, Any] = {"name": hero}
+        if marked:
+            hero_card = {**cat.get(hero), **CHANGES.get(hero, {})}
+        seats.append({"seat": seat, "player": f"p{seat}", "hero": hero_card, "deck": deck})
     return {"ruleset": "munchkin-ccg", "mode": "strict", "format": "casual", "seats": seats}
 
 
@@ -70,19 +79,56 @@ def _fetch_all(client: FlaskClient, game_id: str, token: str | None) -> str:
     return "\n".join(parts)
 
 
+def _exports(client: FlaskClient, game_id: str, token: str | None) -> str:
+    """Every export format of the game as the viewer of ``token`` may fetch it."""
+    h = bearer(token)
+    return "\n".join(
+        client.get(f"/api/games/{game_id}/export?format={fmt}", headers=h).get_data(as_text=True)
+        for fmt in ("json", "ndjson", "csv", "text")
+    )
+
+
 @leak_property(max_examples=8)
 def test_no_hidden_card_of_seat_a_reaches_seat_b_or_a_spectator(app: Flask, seed: int) -> None:
+    play_and_check(app, seed, marked=False, steps=45)
+
+
+#: What the marked games held, over the examples of the property below.
+MARKED_SEEN: set[str] = set()
+
+
+@leak_property(max_examples=4)
+def test_triggers_prevention_and_unchecked_cards_leak_nothing_either(app: Flask, seed: int) -> None:
+    """The same property over games with issue #13's events and marks: mandatory triggers,
+    announced and prevented damage, unchecked and custom cards (``tests/marked.py``)."""
+    types = play_and_check(app, seed, marked=True, steps=90)
+    MARKED_SEEN.update(types)
+
+
+def test_the_marked_leak_games_held_the_new_events() -> None:
+    """The property above was not vacuous (it runs first, in file order)."""
+    if not MARKED_SEEN:
+        pytest.skip("run with the property above")
+    assert {"DamageAnnounced", "unchecked"} <= MARKED_SEEN
+    assert MARKED_SEEN & {"AbilityTriggered", "DamagePrevented"}
+
+
+def play_and_check(app: Flask, seed: int, *, marked: bool, steps: int) -> set[str]:
+    """Play ``steps`` random legal batches through HTTP, checking after each what seat B and a
+    spectator may fetch, and their exports at the end; return the event types recorded (and
+    ``unchecked`` if an event carried the mark)."""
     rng = random.Random(seed)
     client = app.test_client()
     log = app.extensions["munchlog"]
-    created = client.post("/api/games", json=_spec(rng), headers=bearer(ORGANIZER_TOKEN))
+    spec = _spec(rng, marked=marked)
+    created = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN))
     assert created.status_code == 201
     game = created.get_json()
     gid, table, b_token = game["game_id"], game["table_token"], game["seats"]["B"]["token"]
     a_cards = {c["id"]: c["name"] for c in game["seats"]["A"]["cards"]}
     known = {"B": set(), "spectator": set()}  # A card ids each viewer has legitimately seen
     salts_revealed: set[str] = set()
-    for _ in range(45):
+    for _ in range(steps):
         state = log.game(UUID(gid)).state
         if state["status"] == "finished":
             break
@@ -118,5 +164,12 @@ def test_no_hidden_card_of_seat_a_reaches_seat_b_or_a_spectator(app: Flask, seed
             assert_hidden(text, viewer, hidden)
             for salt in unrevealed[viewer]:
                 assert salt not in text, f"{viewer} sees an unrevealed attack salt"
+    for viewer, token in (("B", b_token), ("spectator", None)):  # exports and transcripts
+        text = _exports(client, gid, token)
+        assert_hidden(text, viewer, {c: n for c, n in a_cards.items() if c not in known[viewer]})
+        for salt in unrevealed[viewer]:
+            assert salt not in text, f"{viewer}'s export has an unrevealed attack salt"
     # and the property test did exercise hidden information
     assert len(known["B"]) < len(a_cards)
+    stored = [r["event"] for r in log.records(UUID(gid))]
+    return {e["type"] for e in stored} | {"unchecked" for e in stored if e.get("unchecked")}

@@ -18,7 +18,11 @@ import pytest
 
 from api.app import create_app
 from api.demo import DemoResult, FlaskTransport, record_demo_game
+from domain import event_from_dict
+from projections.exports import export_json_text
 from tests.live import munchlog_serve
+from tests.marked import HOME_BREW, holds_everything, marked_game
+from tests.unit.seeded_games import records_for
 
 pytestmark = pytest.mark.e2e
 
@@ -234,6 +238,78 @@ def test_a_link_opens_one_event_and_the_page_fits_a_phone(
         wait_for_version(page, 7)
         width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert width <= 1, width
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------------- issue #13's marks
+
+
+@pytest.fixture(scope="module")
+def marked_live(live: dict[str, Any]) -> dict[str, Any]:
+    """A game of ``tests/marked.py`` (triggers, announced and prevented damage, unchecked and
+    custom cards) imported into the live server's store: its records, versions of interest
+    and tokens."""
+    game = marked_game(1)
+    assert holds_everything(game.events)
+    created = game.events[0].to_dict()
+    created["game_id"] = "00000000-0000-4000-8000-000000001313"
+    records = records_for([event_from_dict(created), *game.events[1:]])
+    status, body = live["transport"](
+        "POST",
+        "/api/games/import",
+        token=ORGANIZER,
+        json=json.loads(export_json_text(records, "judge")),
+    )
+    assert status == 201, body
+    events = [r["event"] for r in records]
+    unchecked = next(i + 1 for i, e in enumerate(events) if e.get("unchecked"))
+    checked = next(i + 1 for i, e in enumerate(events) if i > 0 and not e.get("unchecked"))
+    prevented = next(i + 1 for i, e in enumerate(events) if e["type"] == "DamagePrevented")
+    brew = {c["id"] for s in created["seats"] for c in s["deck"] if c.get("custom")}
+    custom = next(
+        i + 1 for i, e in enumerate(events) if e["type"] == "LocationPlayed" and e["card"] in brew
+    )
+    return {
+        "game_id": body["game_id"],
+        "tokens": {"judge": body["judge_token"], **{s: body["seats"][s]["token"] for s in "AB"}},
+        "unchecked": unchecked,
+        "checked": checked,
+        "prevented": prevented,
+        "custom": custom,
+    }
+
+
+def test_the_viewer_badges_unchecked_events_and_custom_cards(
+    browser: Any, live: dict[str, Any], marked_live: dict[str, Any]
+) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        gid, token = marked_live["game_id"], marked_live["tokens"]["judge"]
+        page.goto(f"{live['base']}/games/{gid}#token={token}&v={marked_live['unchecked']}")
+        wait_for_version(page, marked_live["unchecked"])
+        badge = page.locator('#event [data-badge="unchecked"]')
+        assert badge.count() == 1 and badge.is_visible()
+        assert "[unchecked]" in page.locator("#event .narration").inner_text()
+
+        page.locator("#scrubber").fill(str(marked_live["checked"]))
+        wait_for_version(page, marked_live["checked"])
+        assert page.locator('#event [data-badge="unchecked"]').count() == 0
+        assert "[unchecked]" not in page.locator("#event").inner_text()
+
+        page.locator("#scrubber").fill(str(marked_live["prevented"]))
+        wait_for_version(page, marked_live["prevented"])
+        assert "prevents 1 damage" in page.locator("#event .narration").inner_text()
+
+        page.locator("#scrubber").fill(str(marked_live["custom"]))
+        wait_for_version(page, marked_live["custom"])
+        played = page.locator(f'.c[data-name="{HOME_BREW}"] [data-badge="custom"]')
+        assert played.count() >= 1 and played.first.is_visible()
+        others = page.locator(f'.c[data-name]:not([data-name="{HOME_BREW}"])')
+        assert others.count() > 0  # the catalog's cards carry no badge
+        assert others.locator('[data-badge="custom"]').count() == 0
     finally:
         context.close()
 

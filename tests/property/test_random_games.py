@@ -39,6 +39,7 @@ from tests.builders import (
     random_policy,
     records,
 )
+from tests.marked import NEW_EVENTS, marked_spec
 
 # The two profiles differ only in whether the examples are random (see the module docstring).
 for name, derandomize in (("default", True), ("heavy", False)):
@@ -209,12 +210,25 @@ def knows(s: State, cid: str, seat: str) -> bool:
     return seat in s["cards"][cid]["known"]
 
 
-@settings(max_examples=60 * SCALE)
-@given(seed=SEEDS)
-def test_views_never_show_a_seat_the_cards_it_does_not_know(seed: int) -> None:
-    """B's state and log views never name A's unknown cards (id, unique name or attack salt);
-    A's never name B's. Knowledge is tracked event by event from the states (docs/rules.md A.4)."""
-    spec = game_spec(seed, fmt="casual", unique_names=["A"])
+def check_marks(view: dict[str, Any], record: dict[str, Any], viewer: str) -> None:
+    """Issue #13's marks tell a seat nothing about a card it may not see (docs/rules.md A.4):
+    ``unchecked`` shows only when the viewer may see every card of the event (the unchecked
+    card included, ``domain.visibility``), and a hidden card's ability number, trigger, text
+    and restored plan are hidden with it."""
+    if view.get("unchecked"):
+        assert record["event"].get("unchecked") is True
+        assert all(viewer in seats for seats in record["visible_to"].values()), (viewer, record)
+    elif record["event"].get("unchecked"):
+        assert any(viewer not in seats for seats in record["visible_to"].values()), record
+    data = view["data"]
+    if "card" in data and data["card"] is None and record["event"].get("card") is not None:
+        for secret in ("ability", "trigger", "text", "extra"):
+            assert data.get(secret) is None, (viewer, secret, record)
+
+
+def check_views_never_leak(spec: dict[str, Any], seed: int) -> list[Event]:
+    """The leak property over one random game of ``spec`` (seat A's cards uniquely named):
+    see :func:`test_views_never_show_a_seat_the_cards_it_does_not_know`. Returns the events."""
     game = RandomGame(seed=seed, spec=spec)
     game.run()
     first = replay(game.events[:1])
@@ -238,7 +252,9 @@ def test_views_never_show_a_seat_the_cards_it_does_not_know(seed: int) -> None:
             ever[viewer] |= {cid for cid in cards_of[opp] if knows(after, cid, viewer)}
             # The log: nothing the viewer has not known at some version <= this one.
             never = cards_of[opp] - ever[viewer]
-            text = json.dumps(event_view(record, viewer))
+            view = event_view(record, viewer)
+            check_marks(view, record, viewer)
+            text = json.dumps(view)
             names = {suffix[c] for c in never if c in suffix}
             salt_set = {salts[c] for c in never if c in salts}
             assert not leaks(text, never, names, salt_set, anywhere=True), (viewer, record)
@@ -250,6 +266,41 @@ def test_views_never_show_a_seat_the_cards_it_does_not_know(seed: int) -> None:
             names = {suffix[c] for c in now_hidden if c in suffix}
             salt_set = {salts[c] for c in now_hidden if c in salts}
             assert not leaks(text, now_hidden, names, salt_set), (viewer, after["version"])
+    return game.events
+
+
+@settings(max_examples=60 * SCALE)
+@given(seed=SEEDS)
+def test_views_never_show_a_seat_the_cards_it_does_not_know(seed: int) -> None:
+    """B's state and log views never name A's unknown cards (id, unique name or attack salt);
+    A's never name B's. Knowledge is tracked event by event from the states (docs/rules.md A.4)."""
+    check_views_never_leak(game_spec(seed, fmt="casual", unique_names=["A"]), seed)
+
+
+@settings(max_examples=30 * SCALE)
+@given(seed=SEEDS)
+def test_views_of_triggers_prevention_and_unchecked_cards_never_leak(seed: int) -> None:
+    """The same property over games of ``tests/marked.py``: mandatory triggers, announced and
+    prevented damage, unchecked and custom cards (issue #13), with the marks checked too."""
+    events = check_views_never_leak(marked_spec(seed, unique_names=["A"]), seed)
+    MARKED_SEEN.update(e.type for e in events if isinstance(e, NEW_EVENTS))
+    MARKED_SEEN.update("unchecked" for e in events if e.unchecked)
+
+
+#: What the marked games above held, over all their examples (checked by the next test).
+MARKED_SEEN: set[str] = set()
+
+
+def test_the_marked_games_held_every_new_event_and_mark() -> None:
+    """The property above was not vacuous (runs after it, in file order)."""
+    if not MARKED_SEEN:
+        test_views_of_triggers_prevention_and_unchecked_cards_never_leak()
+    assert {
+        "AbilityTriggered",
+        "DamageAnnounced",
+        "DamagePrevented",
+        "unchecked",
+    } <= MARKED_SEEN
 
 
 # ---------------------------------------------------------------------------- state machine

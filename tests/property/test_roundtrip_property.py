@@ -1,8 +1,9 @@
 """Export then import is the identity; a tampered export is refused (DESIGN.md).
 
-For random games (``tests/unit/seeded_games.play``) recorded in one GameLog, the complete
-export imported into another GameLog gives the same records (events, envelopes, hashes) and
-the same state; every format reads back the same header. A random edit of one event is
+For random games (``tests/unit/seeded_games.play``, and ``tests/marked.py``'s with issue #13's
+events and marks) recorded in one GameLog, the complete export imported into another GameLog
+gives the same records (events, envelopes, hashes) and the same state; every format reads back
+the same header. A random edit of one event is
 refused (the chain, or the rules when the forger reseals it) and leaves nothing stored.
 Runs on eventsourcing's in-memory store; the API tests cover SQLite and PostgreSQL.
 """
@@ -27,6 +28,7 @@ from projections.exports import (
 )
 from service.errors import GameNotFoundError
 from service.games import GameLog
+from tests.marked import marked_game
 from tests.unit.seeded_games import play, records_for
 from tests.unit.seeded_games import reseal as _reseal
 
@@ -38,9 +40,15 @@ SETTINGS = settings(
 )
 
 
-def recorded(seed: int) -> tuple[GameLog, uuid.UUID, dict[str, Any]]:
-    """A random game recorded in a fresh GameLog; its id and final state."""
-    state, events = play(seed)
+def recorded(seed: int, marked: bool = False) -> tuple[GameLog, uuid.UUID, dict[str, Any]]:
+    """A random game recorded in a fresh GameLog; its id and final state. ``marked``: a game
+    of ``tests/marked.py`` (triggers, announced and prevented damage, unchecked and custom
+    cards, issue #13)."""
+    if marked:
+        game = marked_game(seed)
+        state, events = game.state, game.events
+    else:
+        state, events = play(seed)
     created = events[0].to_dict()
     created["game_id"] = str(uuid.UUID(int=seed, version=4))
     records = records_for([event_from_dict(created), *events[1:]])
@@ -50,9 +58,11 @@ def recorded(seed: int) -> tuple[GameLog, uuid.UUID, dict[str, Any]]:
 
 
 @SETTINGS
-@given(seed=st.integers(0, 10_000), ndjson=st.booleans())
-def test_import_of_an_export_gives_the_same_events_and_state(seed: int, ndjson: bool) -> None:
-    source, gid, state = recorded(seed)
+@given(seed=st.integers(0, 10_000), ndjson=st.booleans(), marked=st.booleans())
+def test_import_of_an_export_gives_the_same_events_and_state(
+    seed: int, ndjson: bool, marked: bool
+) -> None:
+    source, gid, state = recorded(seed, marked)
     records = source.records(gid)
     text = (
         "".join(export_ndjson(records, "judge")) if ndjson else export_json_text(records, "judge")
@@ -79,11 +89,12 @@ TAMPERINGS = ("drop", "swap", "edit_amount", "edit_seat", "edit_time")
     where=st.floats(0.0, 1.0),
     how=st.sampled_from(TAMPERINGS),
     resealed=st.booleans(),
+    marked=st.booleans(),
 )
 def test_a_tampered_export_is_refused_and_nothing_is_stored(
-    seed: int, where: float, how: str, resealed: bool
+    seed: int, where: float, how: str, resealed: bool, marked: bool
 ) -> None:
-    source, gid, _ = recorded(seed)
+    source, gid, _ = recorded(seed, marked)
     records = copy.deepcopy(source.records(gid))
     index = 1 + int(where * (len(records) - 2))
     if how == "drop":
