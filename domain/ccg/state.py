@@ -347,6 +347,11 @@ def _(e: ev.MischiefPlayed, draft: CopyOnWriteState) -> None:
 
 @handles(ev.AbilityActivated)
 def _(e: ev.AbilityActivated, draft: CopyOnWriteState) -> None:
+    card = draft.state["cards"][e.card]
+    if card["zone"] == "hand" or card["face"] == "down":
+        # Flaunt: the card is shown to the opponent to be used from the hand (docs/rules.md
+        # A.12); a face-down card used anyway (record mode) was shown to the table too.
+        draft.card(e.card)["known"] = list(SEATS)
     st = draft.seat(e.player)
     costs = e.costs
     gold = int(costs.get("gold") or 0)

@@ -150,3 +150,41 @@ def test_knowledge_is_the_union_of_who_knew_before_and_after() -> None:
     assert knowledge(after, evolve(after, back), back) == {sword: ["A", "B"]}, (
         "the opponent watched a public card go back to the hand"
     )
+
+
+#: A custom Flaunt card (casual): used from the hand, it deals 1 damage to a Hero.
+FLAUNTER = {
+    "name": "Custom Show-Off",
+    "type": "mischief",
+    "subtype": "treachery",
+    "cost": 0,
+    "keywords": {"flaunt": True},
+    "text": "Flaunt: deal 1 damage to a Hero.",
+    "abilities": [
+        {
+            "trigger": "activated",
+            "targets": [{"types": ["hero"], "controller": "any"}],
+            "effects": [{"op": "damage", "amount": 1, "to": "target", "index": 0}],
+        }
+    ],
+}
+
+
+def test_a_flaunted_card_is_shown_to_the_opponent_and_named_in_its_log() -> None:
+    """Flaunt: the card is revealed from the hand to be used (docs/rules.md A.12, A.4)."""
+    spec = game_spec(fmt="casual")
+    spec["seats"][0]["deck"][0] = {**FLAUNTER, "id": spec["seats"][0]["deck"][0]["id"]}
+    s, _ = started_game(spec=spec)
+    flaunter = spec["seats"][0]["deck"][0]["id"]
+    if s["cards"][flaunter]["zone"] != "hand":
+        s, _ = give(s, "A", FLAUNTER["name"])
+    assert s["cards"][flaunter]["known"] == ["A"], "in the hand, only its owner knows it"
+    before = s
+    target = s["seats"]["B"]["hero"]
+    s, events = play(s, cmd("activate", "A", card=flaunter, targets=[target]))
+    assert s["cards"][flaunter]["known"] == ["A", "B"]
+    rec = next(iter(records(events, before)))[1]
+    assert rec["event"]["type"] == "AbilityActivated"
+    assert event_view(rec, "B")["data"]["card"] == flaunter
+    s, _ = play(s, cmd("damage", "A", source=flaunter, target=target, amount=1))
+    assert s["cards"][target]["damage"] == 1
