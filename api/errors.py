@@ -1,6 +1,7 @@
 """The one place that knows HTTP statuses: every error leaves the API in ONE JSON shape.
 
-``{"error": {"code", "message", "rule"?, "current_version"?, "fields"?}}``
+``{"error": {"code", "message", "rule"?, "current_version"?, "fields"?}}`` (``fields``: a
+400's malformed fields, or the card fields a 422 ``rule/not_the_catalog_card`` names)
 
 =========================================  ======  =============================================
 raised                                     status  code
@@ -26,7 +27,9 @@ imported game id already here              409     ``game/already_exists``
 not an export (``POST /games/import``)     400     ``import/not_an_export``
 import refused (chain, rules)              422     ``import/...`` (+``version``, ``reason``)
 body too large (``MAX_CONTENT_LENGTH``)    413     ``request/too_large``
-refused by the rules / impossible          422     ``rule/...`` (+``rule``), ``command/...``
+refused by the rules / impossible          422     ``rule/...`` (+``rule``, +``fields`` for
+                                                   a card that is not the catalog's),
+                                                   ``command/...``
 Idempotency-Key reused for another body    422     ``request/idempotency_key_reused``
 the game's stored rows are damaged         503     ``storage/damaged`` (+``version``, ``reason``)
 the database does not answer (``/readyz``) 503     ``storage/unavailable``
@@ -131,7 +134,8 @@ def handle_domain_error(exc: DomainError) -> Response:
     if isinstance(exc, NotFound):
         current = getattr(exc, "current_version", None)
         return _respond(404, error_body(exc.code, exc.message, current_version=current))
-    return _respond(422, error_body(exc.code, exc.message, rule=exc.rule))
+    fields = getattr(exc, "fields", None) or None  # RuleViolation's (rule/not_the_catalog_card)
+    return _respond(422, error_body(exc.code, exc.message, rule=exc.rule, fields=fields))
 
 
 def handle_not_found(exc: GameNotFoundError) -> Response:
@@ -282,7 +286,11 @@ class ErrorDetailSchema(ma.Schema):
     fields_ = ma.fields.Dict(
         data_key="fields",
         attribute="fields",
-        metadata={"description": "per-field problems (400 errors)"},
+        metadata={
+            "description": "per-field problems: of a 400 request/... (which field, and why), "
+            "of a 422 rule/not_the_catalog_card (each card field that differs from the "
+            "catalog's: 'catalog: 3, given: 0') or rule/unknown_card"
+        },
     )
 
 
@@ -309,7 +317,8 @@ ERROR_RESPONSES = {
     409: "the game is not at expected_version, or an import is here already: "
     "game/version_conflict (+current_version), game/already_exists",
     413: "the body is larger than the server takes: request/too_large",
-    422: "refused: rule/... (+rule, the docs/rules.md section), command/... (impossible), "
+    422: "refused: rule/... (+rule, the docs/rules.md section; rule/not_the_catalog_card and "
+    "rule/unknown_card +fields: the card fields that differ), command/... (impossible), "
     "import/... (+version, reason), request/idempotency_key_reused",
     503: "not available now: storage/damaged on a game's routes, the game's stored rows are "
     "damaged (+version, reason: the first damaged record; GET /api/games/{game_id}/verify "

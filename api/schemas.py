@@ -15,6 +15,7 @@ from marshmallow import fields, validate
 
 from api.openapi import NO_NUL
 from domain import RULESETS, DomainError, find_ruleset
+from domain.ccg import cards
 from projections.views import SEAT_NAMES
 
 MODES = ("strict", "record")
@@ -74,6 +75,220 @@ def known_ruleset(name: str) -> None:
         raise ma.ValidationError(f"Must be one of: {', '.join(sorted(RULESETS))}.") from None
 
 
+# ---------------------------------------------------------------------------- card definitions
+#
+# Game creation's cards are checked by the rules engine (``domain.ccg.cards.normalize_card``:
+# 400 ``request/invalid_card`` with ``fields``), not by marshmallow; the OpenAPI still shows
+# their schema (docs/cards.md), as components built from the engine's own vocabulary. The
+# schema is never stricter than the engine: what it refuses, the engine refuses.
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _text(max_length: int, description: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "string",
+        "maxLength": max_length,
+        "pattern": NO_NUL,
+        "description": description,
+        **extra,
+    }
+
+
+def _number(description: str, low: int = 0, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "integer",
+        "minimum": low,
+        "maximum": cards.MAX_NUMBER,
+        "description": description,
+        **extra,
+    }
+
+
+#: ``components/schemas`` of a card definition (registered by ``api.openapi.install``).
+CARD_COMPONENTS: dict[str, dict[str, Any]] = {
+    "CardDefinition": {
+        "type": "object",
+        "description": "a card definition (docs/cards.md): what is printed on the card and "
+        "its abilities as data. In prime and draft games it must be the server's catalog card "
+        "exactly (422 rule/unknown_card, rule/not_the_catalog_card with the fields that "
+        "differ); a casual game records other cards with custom: true.",
+        "required": ["name", "type"],
+        "additionalProperties": False,
+        "properties": {
+            "name": _text(cards.MAX_NAME, "the card's name", minLength=1),
+            "type": {"type": "string", "enum": list(cards.CARD_TYPES)},
+            "subtype": _text(
+                cards.MAX_NAME,
+                "Loot: "
+                + ", ".join(cards.LOOT_SUBTYPES)
+                + "; Mischief: "
+                + ", ".join(cards.MISCHIEF_SUBTYPES)
+                + "; a Monster's kind",
+                nullable=True,
+            ),
+            "class": _text(
+                cards.MAX_NAME, "neutral (default), a class, or a Hero's wanderer", nullable=True
+            ),
+            **{
+                key: _number(f"the printed {key}; null when not printed", nullable=True)
+                for key in cards.NUMBER_FIELDS
+            },
+            "keywords": {
+                "type": "object",
+                "nullable": True,
+                "description": "keyword -> true, or its X; the engine reads "
+                + ", ".join(cards.KEYWORDS),
+                "additionalProperties": {
+                    "oneOf": [
+                        {"type": "boolean", "enum": [True]},
+                        _number("the keyword's X"),
+                    ]
+                },
+            },
+            "text": _text(2000, "the printed text", nullable=True),
+            "abilities": {
+                "type": "array",
+                "nullable": True,
+                "maxItems": 8,
+                "items": _ref("Ability"),
+                "description": "the text as data; null or absent: not encoded (the card is "
+                "unchecked: what is recorded for it is kept as told and marked unchecked)",
+            },
+            "custom": {
+                "type": "boolean",
+                "nullable": True,
+                "description": "ignored: the engine marks a casual game's cards that are not "
+                "the catalog's",
+            },
+        },
+    },
+    "CardByName": {
+        "type": "object",
+        "description": "the server catalog's card of that name (400 "
+        "request/unknown_card_name if it has none), count times",
+        "required": ["name"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string", "pattern": NO_NUL},
+            "count": {"type": "integer", "minimum": 1, "maximum": 60, "default": 1},
+        },
+    },
+    "Ability": {
+        "type": "object",
+        "description": "one ability of a card (docs/cards.md#abilities)",
+        "additionalProperties": False,
+        "properties": {
+            "trigger": {
+                "type": "string",
+                "enum": list(cards.TRIGGERS),
+                "description": "default: played for a Mischief, else activated; the engine "
+                "puts " + ", ".join(cards.MANDATORY_TRIGGERS) + " on the stack itself",
+            },
+            "cost": {**_ref("Cost"), "nullable": True},
+            "conditions": {
+                "type": "array",
+                "nullable": True,
+                "items": {"type": "string", "enum": list(cards.CONDITIONS)},
+            },
+            "interrupt": {"type": "boolean", "description": "usable while something resolves"},
+            "targets": {
+                "type": "array",
+                "nullable": True,
+                "maxItems": 8,
+                "items": _ref("TargetFilter"),
+                "description": "one filter per target the controller names",
+            },
+            "effects": {
+                "type": "array",
+                "nullable": True,
+                "maxItems": 8,
+                "items": _ref("Effect"),
+                "description": "in the order they are recorded; at least one unless unchecked",
+            },
+            "unchecked": {"type": "boolean", "description": "the effects are not encoded"},
+            "text": _text(500, "the ability's own wording"),
+        },
+    },
+    "Cost": {
+        "type": "object",
+        "description": "what activating the ability costs, paid exactly (an activated ability "
+        "only)",
+        "additionalProperties": False,
+        "properties": {
+            "zap": {"type": "boolean", "description": "zap this card"},
+            "gold": _number("gold paid to the stockpile"),
+            "discard": _number("cards discarded from the hand"),
+        },
+    },
+    "TargetFilter": {
+        "type": "object",
+        "description": "what a target may be: its type, controller, zone, damage",
+        "additionalProperties": False,
+        "properties": {
+            "types": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"type": "string", "enum": list(cards.CARD_TYPES)},
+                "description": "default: any type",
+            },
+            "controller": {"type": "string", "enum": ["you", "opponent", "any"]},
+            "zones": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"type": "string", "enum": list(cards.FILTER_ZONES)},
+                "description": "default: in_play",
+            },
+            "damaged": {"type": "boolean", "description": "only a card with damage on it"},
+        },
+    },
+    "Effect": {
+        "type": "object",
+        "description": "one effect: recorded, in order, by the command the op names "
+        "(docs/cards.md#effect-vocabulary)",
+        "required": ["op"],
+        "additionalProperties": False,
+        "properties": {
+            "op": {
+                "type": "string",
+                "enum": list(cards.EFFECT_OPS),
+                "description": "; ".join(
+                    f"{op}: command {command}" + (", amount" if amount else "")
+                    for op, (command, amount) in cards.EFFECT_OPS.items()
+                ),
+            },
+            "amount": _number(
+                "how much (default 1), for ops that take an amount; modify_cost: the change",
+                low=-cards.MAX_NUMBER,
+                nullable=True,
+            ),
+            "to": {
+                "type": "string",
+                "enum": list(cards.REFERENTS),
+                "description": "who it applies to; default: the op's own",
+            },
+            "index": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 7,
+                "nullable": True,
+                "description": "with to: target, which of the ability's targets (default 0)",
+            },
+            "if": {
+                "type": "string",
+                "enum": ["give_blood", None],
+                "nullable": True,
+                "description": "give_blood: only when Give Blood was paid",
+            },
+        },
+    },
+}
+#: A seat's Hero or deck entry: a full definition or a catalog card by name.
+CARD_ENTRY = {"anyOf": [_ref("CardDefinition"), _ref("CardByName")]}
+
+
 class SeatSpecSchema(Strict):
     seat = fields.String(
         required=True,
@@ -84,11 +299,12 @@ class SeatSpecSchema(Strict):
     hero = fields.Dict(
         required=True,
         metadata={
-            "description": "a card definition, or {name} resolved against the server's catalog"
+            "description": "a card definition, or {name} resolved against the server's catalog",
+            **CARD_ENTRY,
         },
     )
     deck = fields.List(
-        fields.Dict(),
+        fields.Dict(metadata=CARD_ENTRY),
         required=True,
         validate=validate.Length(min=1, max=200),
         metadata={"description": "each entry a card definition or {name, count?} from the catalog"},

@@ -43,8 +43,13 @@ class ImpossibleCommand(DomainError):
 class RuleViolation(DomainError):
     """The command breaks a rule of the game (``rule/...`` codes, with the docs/rules.md section)."""
 
-    def __init__(self, code: str, message: str, rule: str) -> None:
+    def __init__(
+        self, code: str, message: str, rule: str, fields: dict[str, list[str]] | None = None
+    ) -> None:
         super().__init__(code, message, rule)
+        #: Per-field details, as :class:`InvalidCommand`'s (``rule/not_the_catalog_card``: each
+        #: field that differs from the catalog's card, ``"catalog: 3, given: 0"``).
+        self.fields = fields or {}
 
 
 class NotFound(DomainError):

@@ -30,7 +30,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from adapters.eventstore import EventStore, RecordConflictError
-from domain.ccg.cards import Catalog, normalize_card, sample_catalog
+from domain.ccg.cards import CARD_FIELDS, Catalog, normalize_card, sample_catalog
 from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
 from domain.fold import State, apply_record, initial_state
@@ -173,6 +173,7 @@ class GameLog(EventStore):
             "format": request["format"],
             "labels": dict(request.get("labels") or {}),
             "seats": seats,
+            "catalog": self.catalog,  # a new game's cards are checked against it
         }
         game = Game.open(game_id, spec, received_at=received_at)
         tokens, access = _issue_tokens(game)
@@ -297,6 +298,13 @@ class GameLog(EventStore):
                 )
             return [dict(self.catalog.get(name)) for _ in range(count)]
         if isinstance(entry, Mapping):
+            unknown = sorted(str(k) for k in entry if k not in CARD_FIELDS)
+            if unknown:
+                raise InvalidCommand(
+                    "request/invalid_card",
+                    f"unknown card definition fields: {', '.join(unknown)}",
+                    fields={f"{where}.{k}": ["not a card definition field"] for k in unknown},
+                )
             try:
                 return [normalize_card(entry)]
             except InvalidCommand as exc:

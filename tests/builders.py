@@ -120,9 +120,17 @@ def game_spec(
     }
 
 
+def as_new(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """``spec`` as the service creates a new game: its cards checked against the sample catalog
+    (docs/rules.md A.6: prime and draft play catalog cards, casual marks others ``custom``).
+    A spec that names its own ``catalog`` keeps it (``None``: a recorded game's definitions)."""
+    return {"catalog": CATALOG, **spec}
+
+
 def new_game(spec: Mapping[str, Any]) -> tuple[State, list[ev.Event]]:
-    """The state right after ``GameCreated`` for ``spec``, with the events."""
-    steps = RS.create(spec)
+    """The state right after ``GameCreated`` for ``spec`` (a new game, :func:`as_new`), with
+    the events."""
+    steps = RS.create(as_new(spec))
     return steps[-1].state, [step.event for step in steps]
 
 
@@ -440,7 +448,7 @@ class RandomGame:
         # Not random.Random(seed): game_spec(seed) draws its card ids from that stream.
         self.rng = random.Random(f"driver:{self.seed}")
         spec = self.spec or game_spec(self.rng.getrandbits(32))
-        steps = RS.create(spec)
+        steps = RS.create(as_new(spec))
         self.events = [step.event for step in steps]
         self.state = steps[-1].state
 

@@ -62,42 +62,80 @@ FORMATS: dict[str, dict[str, int | None]] = {
 CardDef = dict[str, Any]
 
 
+#: The fields of a card definition (docs/cards.md); an instance in a game adds its ``id``.
+CARD_FIELDS = (
+    "name",
+    "type",
+    "subtype",
+    "class",
+    "cost",
+    "rank",
+    "power",
+    "life",
+    "defense",
+    "keywords",
+    "text",
+    "abilities",
+    "custom",
+)
+#: The longest name, subtype or class a card may print.
+MAX_NAME = 120
+
+
 def normalize_card(raw: Mapping[str, Any]) -> CardDef:
-    """Return a complete card definition, or raise :class:`InvalidCommand` naming the problem.
+    """Return a complete card definition, or raise :class:`InvalidCommand`
+    (``request/invalid_card``) with a message per malformed field (docs/cards.md).
+
+    Fields it does not know are left out (a catalog file may carry more); ``custom: true`` is
+    kept as given (a recorded game's mark): :func:`check_catalog` decides it for a new game.
 
     >>> normalize_card({"name": "X", "type": "ally", "cost": 1, "life": 1})["class"]
     'neutral'
+    >>> normalize_card({"name": "X", "type": "ally", "life": 1, "keywords": "ab"})
+    Traceback (most recent call last):
+    ...
+    domain.errors.InvalidCommand: invalid card definition 'X'
     """
     errors: dict[str, list[str]] = {}
     name = raw.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > 120:
-        errors["name"] = ["a non-empty string of at most 120 characters"]
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        errors["name"] = [f"a non-empty string of at most {MAX_NAME} characters"]
     ctype = raw.get("type")
-    if ctype not in CARD_TYPES:
+    if not isinstance(ctype, str) or ctype not in CARD_TYPES:
         errors["type"] = [f"one of {', '.join(CARD_TYPES)}"]
+    keywords = raw.get("keywords")
+    if keywords is None:
+        keywords = {}
+    elif not isinstance(keywords, Mapping):
+        errors["keywords"] = ["an object: keyword -> true or a whole number"]
+        keywords = {}
+    text = raw.get("text")
     card: CardDef = {
         "name": name,
         "type": ctype,
         "subtype": raw.get("subtype"),
-        "class": raw.get("class") or "neutral",
-        "keywords": dict(raw.get("keywords") or {}),
-        "text": raw.get("text") or "",
+        "class": "neutral" if raw.get("class") in (None, "") else raw.get("class"),
+        "keywords": dict(keywords),
+        "text": "" if text is None else text,
     }
     if "abilities" in raw:
         card["abilities"] = normalize_abilities(raw["abilities"], ctype, errors)
     # else: not encoded, like ``null``; the key stays absent so that a game stored before
     # abilities were data re-creates exactly its own ``GameCreated`` (an import's check).
-    if raw.get("custom"):
+    custom = raw.get("custom")
+    if custom is True:
         card["custom"] = True
+    elif custom not in (None, False):
+        errors["custom"] = ["true or false"]
     for key in NUMBER_FIELDS:
         value = raw.get(key)
         if value is not None and not is_card_number(value):
             errors[key] = [f"a whole number from 0 to {MAX_NUMBER} (docs/rules.md A.1)"]
         card[key] = value
-    if not isinstance(card["class"], str):
-        errors["class"] = ["a string"]
-    if card["subtype"] is not None and not isinstance(card["subtype"], str):
-        errors["subtype"] = ["a string"]
+    for key in ("class", "subtype"):
+        value = card[key]
+        if value is not None and (not isinstance(value, str) or len(value) > MAX_NAME):
+            errors[key] = [f"a string of at most {MAX_NAME} characters"]
     if not isinstance(card["text"], str) or len(card["text"]) > 2000:
         errors["text"] = ["a string of at most 2000 characters"]
     for kw, value in card["keywords"].items():
@@ -110,8 +148,9 @@ def normalize_card(raw: Mapping[str, Any]) -> CardDef:
     ):
         errors["life"] = [f"a {ctype} needs life"]
     if errors:
+        shown = name if isinstance(name, str) else None
         raise InvalidCommand(
-            "request/invalid_card", f"invalid card definition {name!r}", fields=errors
+            "request/invalid_card", f"invalid card definition {shown!r}", fields=errors
         )
     return card
 
@@ -210,6 +249,92 @@ def check_deck(fmt: str, hero: Mapping[str, Any], deck: Iterable[Mapping[str, An
                 f"off-class cards for a {hero_class} hero: {sorted(classes - {hero_class})}",
                 "A.6",
             )
+
+
+#: Formats whose cards are the catalog's (docs/rules.md A.6): ``casual`` may bring its own.
+CATALOG_FORMATS = ("prime", "draft")
+
+
+def check_catalog(fmt: str, card: CardDef, catalog: Catalog, where: str) -> CardDef:
+    """A new game's card (normalized) as its ``GameCreated`` records it (docs/rules.md A.6;
+    docs/cards.md "Catalog integrity"); ``where`` names it in messages ("seat A's Hero").
+
+    * ``prime`` and ``draft``: exactly the catalog's card. A name the catalog does not have is
+      :class:`RuleViolation` ``rule/unknown_card``; a definition that differs in any field is
+      ``rule/not_the_catalog_card``, its ``fields`` naming each difference
+      (:func:`card_differences`). Checked in both modes: a deck is registered before play.
+    * ``casual``: as given, marked ``custom: true`` when it is not exactly a catalog card.
+
+    The ``custom`` mark is the engine's: a client's is dropped. A recorded game re-created
+    (an import) is not checked again: its definitions are the record's, marks included
+    (the check belongs to deciding a new game, never to its fold).
+    """
+    given = {k: v for k, v in card.items() if k != "custom"}
+    known = catalog.cards.get(card["name"])
+    differences = None if known is None else card_differences(known, given)
+    if fmt in CATALOG_FORMATS:
+        if known is None:
+            raise RuleViolation(
+                "rule/unknown_card",
+                f"{where} {card['name']!r} is not a card of the {catalog.name} "
+                f"(a {fmt} game plays catalog cards)",
+                "A.6",
+                fields={"name": [f"not in the {catalog.name}"]},
+            )
+        if differences:
+            raise RuleViolation(
+                "rule/not_the_catalog_card",
+                f"{where} {card['name']!r} is not the {catalog.name}'s card: "
+                f"{', '.join(differences)} {'differs' if len(differences) == 1 else 'differ'}",
+                "A.6",
+                fields=differences,
+            )
+        return given
+    if differences is None or differences:
+        return {**given, "custom": True}
+    return given
+
+
+#: A field one definition has and the other does not (:func:`card_differences`).
+_ABSENT: Any = object()
+
+
+def card_differences(
+    catalog_card: Mapping[str, Any], given: Mapping[str, Any]
+) -> dict[str, list[str]]:
+    """Each field where ``given`` is not ``catalog_card`` (both normalized), by its path
+    (``cost``, ``keywords.give_blood``, ``abilities.0.cost.gold``), with both values:
+    ``{"cost": ["catalog: 3, given: 0"]}``. ``true`` and ``1`` differ.
+
+    >>> card_differences({"cost": 3, "keywords": {}}, {"cost": 0, "keywords": {"x": True}})
+    {'cost': ['catalog: 3, given: 0'], 'keywords.x': ['catalog: absent, given: true']}
+    """
+    out: dict[str, list[str]] = {}
+    for key in CARD_FIELDS:
+        if key != "custom":
+            _differences(key, catalog_card.get(key, _ABSENT), given.get(key, _ABSENT), out)
+    return out
+
+
+def _differences(path: str, theirs: Any, ours: Any, out: dict[str, list[str]]) -> None:
+    if isinstance(theirs, Mapping) and isinstance(ours, Mapping):
+        for key in sorted(set(theirs) | set(ours), key=str):
+            _differences(f"{path}.{key}", theirs.get(key, _ABSENT), ours.get(key, _ABSENT), out)
+    elif isinstance(theirs, list) and isinstance(ours, list) and len(theirs) == len(ours):
+        for i, (a, b) in enumerate(zip(theirs, ours, strict=True)):
+            _differences(f"{path}.{i}", a, b, out)
+    elif type(theirs) is not type(ours) or theirs != ours:
+        out[path] = [f"catalog: {_shown(theirs)}, given: {_shown(ours)}"]
+
+
+def _shown(value: Any) -> str:
+    """A value in a difference's message: compact JSON, cut at 80 characters."""
+    if value is _ABSENT:
+        return "absent"
+    if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+        return f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}"
+    text = json.dumps(value, sort_keys=True, separators=(", ", ": "))
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 # ============================================================================ abilities as data
@@ -322,15 +447,20 @@ def normalize_abilities(raw: Any, card_type: Any, errors: dict[str, list[str]]) 
             errors[where] = [f"unknown fields: {', '.join(sorted(map(str, unknown)))}"]
             continue
         trigger = ability.get("trigger", "played" if card_type == "mischief" else "activated")
-        if trigger not in TRIGGERS:
+        if not isinstance(trigger, str) or trigger not in TRIGGERS:
             errors[f"{where}.trigger"] = [f"one of {', '.join(TRIGGERS)}"]
         if trigger == "played" and card_type != "mischief":
             errors[f"{where}.trigger"] = ["'played' is a Mischief's trigger"]
-        cost = _normalize_cost(ability.get("cost") or {}, f"{where}.cost", errors)
+        raw_cost = ability.get("cost")
+        cost = _normalize_cost({} if raw_cost is None else raw_cost, f"{where}.cost", errors)
         if trigger != "activated" and any(cost.values()):
             errors[f"{where}.cost"] = ["only an activated ability has a cost"]
-        conditions = ability.get("conditions") or []
-        if not isinstance(conditions, list) or not all(c in CONDITIONS for c in conditions):
+        conditions = ability.get("conditions")
+        if conditions is None:
+            conditions = []
+        if not isinstance(conditions, list) or not all(
+            isinstance(c, str) and c in CONDITIONS for c in conditions
+        ):
             errors[f"{where}.conditions"] = [f"a list of {', '.join(CONDITIONS)}"]
             conditions = []
         interrupt = ability.get("interrupt", False)
@@ -433,7 +563,7 @@ def _normalize_effect(
         errors[where] = ["an object with op, amount, to, index, if"]
         return {"op": "take_gold", "amount": 0, "to": "none", "index": 0, "if": None}
     op = raw.get("op")
-    if op not in EFFECT_OPS:
+    if not isinstance(op, str) or op not in EFFECT_OPS:
         errors[f"{where}.op"] = [f"one of {', '.join(EFFECT_OPS)}"]
         op = "take_gold"
     has_amount = EFFECT_OPS[op][1]
@@ -447,8 +577,10 @@ def _normalize_effect(
     to = raw.get("to", DEFAULT_REFERENT[op])
     if to not in REFERENTS:
         errors[f"{where}.to"] = [f"one of {', '.join(REFERENTS)}"]
-    index = raw.get("index", 0)
-    if to == "target" and (type(index) is not int or not 0 <= index < max(n_targets, 1)):
+    index = raw.get("index")
+    if index is None:
+        index = 0
+    if type(index) is not int or not 0 <= index < max(n_targets, 1):
         errors[f"{where}.index"] = [f"the index of one of the ability's {n_targets} targets"]
     if to == "target" and n_targets == 0:
         errors[f"{where}.to"] = ["'target' needs the ability to have targets"]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.ccg import events as ev
-from domain.ccg.cards import check_deck, normalize_card
+from domain.ccg.cards import FORMATS, CardDef, Catalog, check_catalog, check_deck, normalize_card
 from domain.ccg.decision import Command, Decision, ids_arg, require_in
 from domain.ccg.state import SEATS, other
 from domain.ccg.turn import start_turn
@@ -21,8 +21,15 @@ RULES_VERSION = "ccg-2018-07"
 def create(spec: Mapping[str, Any]) -> list[Step]:
     """The step that sets a game up: one ``GameCreated`` (docs/rules.md A.6, A.7 step 1).
 
-    Raises :class:`InvalidCommand` for malformed seats and :class:`RuleViolation` for decks that
-    break the format (checked in both modes: a deck is registered before play).
+    ``spec["catalog"]`` (a :class:`~domain.ccg.cards.Catalog`) is the catalog a new game's
+    cards are checked against (:func:`~domain.ccg.cards.check_catalog`): prime and draft play
+    its cards exactly, casual cards that are not its own are marked ``custom``. The service
+    gives its catalog for every new game. Without one, the definitions are a recorded game's
+    (an import re-creating its ``GameCreated``): taken as recorded, ``custom`` marks included.
+
+    Raises :class:`InvalidCommand` for malformed seats and cards, and :class:`RuleViolation`
+    for cards that are not the catalog's and decks that break the format (checked in both
+    modes: a deck is registered before play).
     """
     mode = spec.get("mode", "strict")
     fmt = spec.get("format", "prime")
@@ -31,11 +38,16 @@ def create(spec: Mapping[str, Any]) -> list[Step]:
     seats = spec.get("seats")
     if not isinstance(seats, list) or sorted(s.get("seat") for s in seats) != list(SEATS):
         raise InvalidCommand("request/invalid_seats", "exactly two seats, 'A' and 'B'")
+    catalog = spec.get("catalog")
     seen: set[str] = set()
     out_seats = []
     for seat in sorted(seats, key=lambda x: x["seat"]):
-        hero = {**normalize_card(seat["hero"]), "id": str(seat["hero"]["id"])}
-        deck = [{**normalize_card(c), "id": str(c["id"])} for c in seat["deck"]]
+        name = seat["seat"]
+        hero = _card(seat["hero"], fmt, catalog, f"seat {name}'s Hero")
+        deck = [
+            _card(c, fmt, catalog, f"seat {name}'s deck card {i}")
+            for i, c in enumerate(seat["deck"])
+        ]
         for cid in [hero["id"], *(c["id"] for c in deck)]:
             if cid in seen:
                 raise InvalidCommand("request/duplicate_ids", f"card id {cid!r} used twice")
@@ -56,6 +68,14 @@ def create(spec: Mapping[str, Any]) -> list[Step]:
         labels=dict(spec.get("labels") or {}),
     )
     return [Step(created, evolve(initial_state(), created))]
+
+
+def _card(raw: Mapping[str, Any], fmt: str, catalog: Catalog | None, where: str) -> CardDef:
+    """One card of a seat, normalized, checked against the catalog (if any), with its id."""
+    card = normalize_card(raw)
+    if catalog is not None and fmt in FORMATS:  # an unknown format: check_deck says so
+        card = check_catalog(fmt, card, catalog, where)
+    return {**card, "id": str(raw["id"])}
 
 
 def decide_draw_opening(decision: Decision, command: Command) -> None:

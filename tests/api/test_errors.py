@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.demo import demo_spec
-from domain import find_ruleset
+from domain import find_ruleset, sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state, post_actions
 
 
@@ -44,6 +44,22 @@ def _seats(mutate: Callable[[list[dict[str, Any]]], None]) -> dict[str, Any]:
     spec = demo_spec(seed=0)
     mutate(spec["seats"])
     return spec
+
+
+def _one_card_defined(**changes: Any) -> Callable[[list[dict[str, Any]]], None]:
+    """Seat A's first deck card sent as a full definition (the catalog's, with ``changes``)
+    instead of by name: the deck keeps its size (docs/rules.md A.6)."""
+
+    def mutate(seats: list[dict[str, Any]]) -> None:
+        entry = seats[0]["deck"][0]
+        entry["count"] -= 1
+        seats[0]["deck"].append({**sample_catalog().get(entry["name"]), **changes})
+
+    return mutate
+
+
+def _card_appended(card: dict[str, Any]) -> Callable[[list[dict[str, Any]]], None]:
+    return lambda seats: seats[0]["deck"].append(card)
 
 
 Case = tuple[str, Callable[[Ctx], Any], int, str]
@@ -162,6 +178,35 @@ CASES: list[Case] = [
         ),
         400,
         "request/invalid_card",
+    ),
+    (
+        "create with a card whose keywords are a string",
+        _create(
+            "organizer",
+            _seats(_card_appended({"name": "X", "type": "ally", "life": 1, "keywords": "ab"})),
+        ),
+        400,
+        "request/invalid_card",
+    ),
+    (
+        "create with an unknown card definition field",
+        _create(
+            "organizer", _seats(_card_appended({"name": "X", "type": "ally", "life": 1, "lif": 1}))
+        ),
+        400,
+        "request/invalid_card",
+    ),
+    (
+        "create a prime deck with a catalog card whose cost was changed",
+        _create("organizer", _seats(_one_card_defined(cost=99))),
+        422,
+        "rule/not_the_catalog_card",
+    ),
+    (
+        "create a prime deck with a card the catalog does not have",
+        _create("organizer", _seats(_one_card_defined(name="Sample Homebrew"))),
+        422,
+        "rule/unknown_card",
     ),
     (
         "create a 41-card prime deck",

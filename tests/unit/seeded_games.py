@@ -46,7 +46,7 @@ def play(seed: int, max_events: int = 5000) -> tuple[State, list[Event]]:
     rng = random.Random(seed)
     events: list[Event] = []
     state = initial_state()
-    for step in RS.create(game_spec(rng)):
+    for step in RS.create({**game_spec(rng), "catalog": sample_catalog()}):
         events.append(step.event)
         state = step.state
     while state["status"] != "finished" and len(events) < max_events:

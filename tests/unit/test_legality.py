@@ -116,8 +116,9 @@ def resolving(mode: str) -> State:
 
 def unchecked_game(mode: str, seat: str, *names: str) -> State:
     """:func:`munchkining`, with ``seat``'s cards (or Hero) called ``names`` not encoded
-    (``abilities: null``): what they do is recorded as told, marked ``unchecked``."""
-    spec = game_spec(mode=mode)
+    (``abilities: null``): what they do is recorded as told, marked ``unchecked``. Such cards
+    are not the catalog's: a casual game (docs/rules.md A.6) of the same decks."""
+    spec = game_spec(mode=mode, fmt="casual")
     for entry in spec["seats"]:
         if entry["seat"] == seat:
             for card in [entry["hero"], *entry["deck"]]:
