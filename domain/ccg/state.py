@@ -348,9 +348,10 @@ def _(e: ev.MischiefPlayed, draft: CopyOnWriteState) -> None:
 @handles(ev.AbilityActivated)
 def _(e: ev.AbilityActivated, draft: CopyOnWriteState) -> None:
     card = draft.state["cards"][e.card]
-    if card["zone"] == "hand" or card["face"] == "down":
+    if card["zone"] == "hand" and card["def"]["keywords"].get("flaunt"):
         # Flaunt: the card is shown to the opponent to be used from the hand (docs/rules.md
-        # A.12); a face-down card used anyway (record mode) was shown to the table too.
+        # A.12). Any other card used from the hand or face down (record mode's rule/not_in_play)
+        # keeps its knowledge: the log cannot tell that the table saw it.
         draft.card(e.card)["known"] = list(SEATS)
     st = draft.seat(e.player)
     costs = e.costs

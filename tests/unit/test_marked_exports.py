@@ -154,10 +154,10 @@ def test_the_transcript_tells_triggers_prevention_and_marks(marked: Any) -> None
     _, _, records = marked
     text = " ".join(export_transcript(records, "judge").split())
     assert "'s Survivor: ability triggers" in text
-    assert "damage to Sample Orc Warrior announced (limping away)" in text
+    assert "damage to Sample Orc Warrior [custom] announced (limping away)" in text
     assert "announced (the Monster's strike)" in text
     assert "prevents 1 damage with Sample Tin Shield" in text
-    assert "A: uses Sample Orc Warrior (zap) [unchecked]" in text
+    assert "A: uses Sample Orc Warrior [custom] (zap) [unchecked]" in text
     assert f"plays the Location {HOME_BREW} ~A039~ [custom]" in text
 
 
@@ -302,7 +302,7 @@ def test_b_reads_the_hidden_activation_without_the_mark_or_the_card() -> None:
     assert not any(row[-1] for row in csv.reader(io.StringIO(csv_text)) if row[0] != "version")
     assert not any("unchecked" in e for e in json.loads(json_text)["events"])
     transcript, csv_text, json_text = texts["A"]
-    assert f"uses {tavern_name} (zap) [unchecked]" in " ".join(transcript.split())
+    assert f"uses {tavern_name} [custom] (zap) [unchecked]" in " ".join(transcript.split())
     rows = [r for r in csv.reader(io.StringIO(csv_text)) if r[-1] == "true"]
     assert [r[4] for r in rows] == ["AbilityActivated", "GoldTaken", "AbilityResolved"]
     assert sum(1 for e in json.loads(json_text)["events"] if e.get("unchecked")) == 3
@@ -327,7 +327,9 @@ def test_the_replay_viewer_narrates_an_event_as_its_viewer_may_see_it() -> None:
     (_, _, activated), *_ = views(s, events)
     as_a = narrate(event_view(activated, "A", ("A", "B")), after)
     as_b = narrate(event_view(activated, "B", ("A", "B")), after)
-    assert as_a == [f"A: uses {name(s, tavern)} (zap) [unchecked] [violation: rule/not_in_play]"]
+    assert as_a == [
+        f"A: uses {name(s, tavern)} [custom] (zap) [unchecked] [violation: rule/not_in_play]"
+    ]
     assert as_b == ["A: uses a card (zap) [violation: rule/not_in_play]"]
 
 
