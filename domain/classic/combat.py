@@ -112,9 +112,9 @@ def die(d: Decision, seat: str) -> None:
     left_of = seats[i + 1 :] + seats[:i]
     others = [s for s in left_of if s in alive(d.state)]
     order = sorted(others, key=lambda s: -d.state["seats"][s]["level"])
-    d.emit(ev.PlayerDied, by=RULES, player=seat, body=body, order=order)
+    d.emit(ev.PlayerDied, actor=RULES, player=seat, body=body, order=order)
     if not body or not order:
-        d.emit(ev.BodyDiscarded, by=RULES, dead=seat, cards=list(d.state["body"]["cards"]))
+        d.emit(ev.BodyDiscarded, actor=RULES, dead=seat, cards=list(d.state["body"]["cards"]))
 
 
 # ============================================================================ ending a combat
@@ -126,9 +126,9 @@ def end_combat(d: Decision, outcome: str) -> None:
     for e in [*c["monsters"], *c["removed"]]:
         ids += [e["card"], *e["enhancers"]]
     ids += [s["card"] for s in c["one_shots"]]
-    d.emit(ev.CombatEnded, by=RULES, player=c["player"], outcome=outcome, discarded=ids)
+    d.emit(ev.CombatEnded, actor=RULES, player=c["player"], outcome=outcome, discarded=ids)
     if d.state["active"] == c["player"] and d.state["status"] == "playing":
-        d.emit(ev.PhaseEntered, by=RULES, player=c["player"], phase="charity")
+        d.emit(ev.PhaseEntered, actor=RULES, player=c["player"], phase="charity")
 
 
 def win(d: Decision) -> None:
@@ -142,7 +142,7 @@ def win(d: Decision) -> None:
         treasures += reward_treasures(d.state, c["removed"])
     d.emit(
         ev.CombatWon,
-        by=RULES,
+        actor=RULES,
         player=c["player"],
         helper=c["helper"],
         killed=[e["card"] for e in killed],
@@ -160,14 +160,19 @@ def win(d: Decision) -> None:
         new = min(MAX_LEVEL, level + levels)
         if new > level:
             d.emit(
-                ev.LevelsGained, by=RULES, player=seat, levels=new - level, level=new, reason=reason
+                ev.LevelsGained,
+                actor=RULES,
+                player=seat,
+                levels=new - level,
+                level=new,
+                reason=reason,
             )
         if new == MAX_LEVEL:
             winners.append(seat)
     if winners:
         if d.state["options"].get("shared_victory") and c["helper"] and c["player"] in winners:
             winners = sorted(set(winners) | {c["helper"]}, key=list(d.state["seats"]).index)
-        d.emit(ev.GameWon, by=RULES, winners=winners, reason="level_10_by_a_kill")
+        d.emit(ev.GameWon, actor=RULES, winners=winners, reason="level_10_by_a_kill")
         return
     if treasures == 0:
         end_combat(d, "won" if killed else "removed")
@@ -325,4 +330,4 @@ def decide_loot_body(d: Decision, command: Command) -> None:
     d.emit(ev.BodyLooted, picker=d.seat, dead=body["dead"], card=cid)
     body = d.state["body"]
     if not body["cards"] or not body["order"]:
-        d.emit(ev.BodyDiscarded, by=RULES, dead=body["dead"], cards=list(body["cards"]))
+        d.emit(ev.BodyDiscarded, actor=RULES, dead=body["dead"], cards=list(body["cards"]))

@@ -48,12 +48,12 @@ class Decision:
         if not ok:
             raise ImpossibleCommand(code, message)
 
-    def emit(self, cls: type[Event], *, by: str | None = None, **fields: Any) -> None:
-        """Fold one event (``by="rules"`` for the engine's own steps)."""
+    def emit(self, cls: type[Event], *, actor: str | None = None, **fields: Any) -> None:
+        """Fold one event (``actor="rules"`` for the engine's own steps)."""
         if self.state.get("status") == "finished":
             return
-        seat = by or self.seat
-        violation = ",".join(self.violations) if (self.violations and by is None) else None
+        seat = actor or self.seat
+        violation = ",".join(self.violations) if (self.violations and actor is None) else None
         event = cls(seat=seat, cause=self.cause, violation=violation, **fields)
         self.state = evolve(self.state, event)
         self.steps.append(Step(event, self.state))

@@ -51,7 +51,7 @@ def drawable(d: Decision, deck: str, ids: list[str]) -> None:
     if missing and len(pile) < len(ids):
         discards = d.state["decks"][f"{deck}_discard"]
         if set(missing) <= set(discards):
-            d.emit(ev.DiscardReshuffled, by=RULES, deck=deck, cards=list(discards))
+            d.emit(ev.DiscardReshuffled, actor=RULES, deck=deck, cards=list(discards))
             pile = d.state["decks"][deck]
     for cid in ids:
         d.card(cid)
@@ -89,8 +89,8 @@ def start_turn(d: Decision, seat: str, turn: int) -> None:
     """Dead characters return, then ``seat``'s turn begins (docs/rules.md B.4, B.9)."""
     for other in living(d.state):
         if d.state["seats"][other]["dead"]:
-            d.emit(ev.CharacterReturned, by=RULES, player=other)
-    d.emit(ev.TurnBegan, by=RULES, player=seat, turn=turn)
+            d.emit(ev.CharacterReturned, actor=RULES, player=other)
+    d.emit(ev.TurnBegan, actor=RULES, player=seat, turn=turn)
 
 
 def maybe_start(d: Decision) -> None:
@@ -209,13 +209,13 @@ def decide_kick_door(d: Decision, command: Command) -> None:
     d.emit(ev.DoorKicked, player=d.seat, card=cid)
     rules = SETS[d.state["ruleset"]]
     if card["kind"] == "monster":
-        d.emit(ev.CombatStarted, by=RULES, player=d.seat, monster=cid, conditions=conditions)
+        d.emit(ev.CombatStarted, actor=RULES, player=d.seat, monster=cid, conditions=conditions)
         return
     if card["kind"] == rules.bad_door:
         curse(d, cid, d.seat, choices, from_door=True)
     else:
-        d.emit(ev.CardTakenToHand, by=RULES, player=d.seat, card=cid)
-    d.emit(ev.PhaseEntered, by=RULES, player=d.seat, phase="look_for_trouble")
+        d.emit(ev.CardTakenToHand, actor=RULES, player=d.seat, card=cid)
+    d.emit(ev.PhaseEntered, actor=RULES, player=d.seat, phase="look_for_trouble")
 
 
 def decide_look_for_trouble(d: Decision, command: Command) -> None:
@@ -231,7 +231,7 @@ def decide_look_for_trouble(d: Decision, command: Command) -> None:
         "B.4",
     )
     d.emit(ev.LookedForTrouble, player=d.seat, monster=cid)
-    d.emit(ev.CombatStarted, by=RULES, player=d.seat, monster=cid, conditions=conditions)
+    d.emit(ev.CombatStarted, actor=RULES, player=d.seat, monster=cid, conditions=conditions)
 
 
 def decide_loot(d: Decision, command: Command) -> None:
@@ -251,7 +251,7 @@ def decide_loot(d: Decision, command: Command) -> None:
     d.check(card["def"]["deck"] == deck, "rule/wrong_deck", f"the loot is a {deck} card", "B.15")
     drawable(d, card["def"]["deck"], [cid])
     d.emit(ev.RoomLooted, player=d.seat, card=cid, deck=card["def"]["deck"])
-    d.emit(ev.PhaseEntered, by=RULES, player=d.seat, phase="charity")
+    d.emit(ev.PhaseEntered, actor=RULES, player=d.seat, phase="charity")
 
 
 def decide_charity(d: Decision, command: Command) -> None:
@@ -328,7 +328,7 @@ def decide_concede(d: Decision, command: Command) -> None:
     d.emit(ev.ClassicConceded, player=d.seat)
     left = living(d.state)
     if len(left) == 1:
-        d.emit(ev.GameWon, by=RULES, winners=left, reason="last_player")
+        d.emit(ev.GameWon, actor=RULES, winners=left, reason="last_player")
         return
     c = d.state.get("combat")
     if c is not None and c["helper"] == d.seat:
@@ -336,11 +336,11 @@ def decide_concede(d: Decision, command: Command) -> None:
     if was_active and d.state["status"] == "playing":
         nxt = next_seat(d.state, d.seat)
         turn = d.state["turn"] + 1
-        d.emit(ev.ClassicTurnEnded, by=RULES, player=d.seat, next_player=nxt, turn=turn)
+        d.emit(ev.ClassicTurnEnded, actor=RULES, player=d.seat, next_player=nxt, turn=turn)
         start_turn(d, nxt, turn)
     body = d.state.get("body")
     if body is not None and body["order"] and body["order"][0] == d.seat:
-        d.emit(ev.BodyDiscarded, by=RULES, dead=body["dead"], cards=list(body["cards"]))
+        d.emit(ev.BodyDiscarded, actor=RULES, dead=body["dead"], cards=list(body["cards"]))
     settle(d)
 
 
