@@ -287,7 +287,7 @@ def decide_bad_stuff(d: Decision, command: Command) -> None:
         "command/not_caught",
         f"{monster!r} did not catch {d.seat}",
     )
-    effects = card_def(d.state, monster)["bad_stuff"]
+    effects = card_def(d.state, monster).get("bad_stuff") or []
     lost, levels, hand, dies = apply_effects(d, d.seat, effects, choices, "B.9")
     d.emit(ev.BadStuffApplied, player=d.seat, monster=monster, lost=lost, levels=levels, hand=hand)
     if dies:

@@ -94,7 +94,7 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
     elif c["stage"] == "run_away":
         for victim, monster in c["caught"]:
             if victim == seat:
-                effects = card_def(state, monster)["bad_stuff"]
+                effects = card_def(state, monster).get("bad_stuff") or []
                 yield {
                     "type": "bad_stuff",
                     "monster": monster,

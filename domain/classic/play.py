@@ -466,7 +466,7 @@ def _join(d: Decision, command: Command, monster: str, via_card: str | None) -> 
     c = check_fight(d, "adding a monster", "B.6")
     rules = SETS[d.state["ruleset"]]
     tags = set(card_def(d.state, monster).get("tags") or ()) & set(rules.join_tags)
-    fighting_tags = {t for e in c["monsters"] for t in card_def(d.state, e["card"])["tags"]}
+    fighting_tags = {t for e in c["monsters"] for t in card_def(d.state, e["card"]).get("tags", [])}
     via = "wandering" if via_card else next(iter(sorted(tags & fighting_tags)), "")
     d.check(
         card_def(d.state, monster)["kind"] == "monster",

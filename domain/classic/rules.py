@@ -96,7 +96,7 @@ def monster_strength_of(state: State, entry: Mapping[str, Any], against: Iterabl
     have: set[str] = set()
     for seat in against:
         have |= traits(state, seat)
-    one = m["level"] + sum(card_def(state, e).get("bonus", 0) for e in entry["enhancers"])
+    one = m.get("level", 0) + sum(card_def(state, e).get("bonus", 0) for e in entry["enhancers"])
     one += sum(w["bonus"] for w in m.get("when") or () if w["condition"] in entry["conditions"])
     one += sum(v["bonus"] for v in m.get("vs") or () if v["trait"] in have)
     return one * (1 + entry["copies"])
@@ -129,14 +129,14 @@ def reward_treasures(state: State, entries: Iterable[Mapping[str, Any]]) -> int:
     """Treasures for ``entries``: each monster's count plus its enhancers', per copy (B.7)."""
     total = 0
     for e in entries:
-        one = card_def(state, e["card"])["treasures"]
+        one = card_def(state, e["card"]).get("treasures", 0)
         one += sum(card_def(state, x).get("treasures", 0) for x in e["enhancers"])
         total += max(0, one) * (1 + e["copies"])
     return total
 
 
 def reward_levels(state: State, entries: Iterable[Mapping[str, Any]]) -> int:
-    return sum(card_def(state, e["card"])["levels"] * (1 + e["copies"]) for e in entries)
+    return sum(card_def(state, e["card"]).get("levels", 1) * (1 + e["copies"]) for e in entries)
 
 
 def run_modifier(state: State, seat: str, monster: str) -> int:

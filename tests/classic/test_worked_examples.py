@@ -56,8 +56,9 @@ def test_deluxe_net_troll() -> None:
         door("Enraged", "enhancer", bonus=5, treasures=1),
     ]
     treasures = [
-        treasure("Chainsaw of Bloody Dismemberment", "item", slot="2hands", big=True, bonus=3,
-                 value=600),
+        treasure(
+            "Chainsaw of Bloody Dismemberment", "item", slot="2hands", big=True, bonus=3, value=600
+        ),
         treasure("Magic Missile", "one_shot", bonus=5, value=300),
         treasure("Yuppie Water", "item", slot=None, bonus=2, value=100, usable_by=["Elf"]),
         treasure("Boots of Butt-Kicking", "item", slot="footgear", bonus=2, value=400),
@@ -69,8 +70,10 @@ def test_deluxe_net_troll() -> None:
         treasures,
         3,
         hands={
-            "A": (["Warrior", "Thief", "Wandering Monster"],
-                  ["Chainsaw of Bloody Dismemberment", "Magic Missile", "Yuppie Water"]),
+            "A": (
+                ["Warrior", "Thief", "Wandering Monster"],
+                ["Chainsaw of Bloody Dismemberment", "Magic Missile", "Yuppie Water"],
+            ),
             "B": (["Elf", "Enraged"], ["Boots of Butt-Kicking"]),
             "C": ([], ["Go Up a Level"] * 4),
         },
@@ -114,8 +117,14 @@ def test_old_west_ghost_rider() -> None:
     swaps Dude for Indian (+2 per "Bow" Item; the Ghost Rider has -3 against Indians): 12 to
     10, a level and 2 + 1 Treasures."""
     doors = [
-        door("Ghost Rider", "monster", level=8, treasures=2, vs=[{"trait": "Indian", "bonus": -3}],
-             bad_stuff=[{"lose_levels": 1}]),
+        door(
+            "Ghost Rider",
+            "monster",
+            level=8,
+            treasures=2,
+            vs=[{"trait": "Indian", "bonus": -3}],
+            bad_stuff=[{"lose_levels": 1}],
+        ),
         door("Dude", "class", trait="Dude"),
         door("Indian", "class", trait="Indian"),
         door("Outlaw", "class", trait="Outlaw"),
@@ -123,8 +132,14 @@ def test_old_west_ghost_rider() -> None:
     ]
     bow = [{"trait": "Indian", "bonus": 2}]
     treasures = [
-        treasure("Bowler Hat", "item", slot="headgear", bonus=2, value=300,
-                 bonus_with=[{"trait": "Dude", "bonus": 1}, *bow]),
+        treasure(
+            "Bowler Hat",
+            "item",
+            slot="headgear",
+            bonus=2,
+            value=300,
+            bonus_with=[{"trait": "Dude", "bonus": 1}, *bow],
+        ),
         treasure("Bowie Knife", "item", slot="1hand", bonus=2, value=300, bonus_with=bow),
         treasure("Bullwhip", "item", slot="1hand", bonus=3, value=400),
         *[LEVEL_UP] * 5,
@@ -141,7 +156,10 @@ def test_old_west_ghost_rider() -> None:
             "D": ([], ["Go Up a Level"]),
         },
     )
-    for seat, names in (("A", ["Dude", "Bowler Hat", "Bowie Knife"]), ("B", ["Outlaw", "Bullwhip"])):
+    for seat, names in (
+        ("A", ["Dude", "Bowler Hat", "Bowie Knife"]),
+        ("B", ["Outlaw", "Bullwhip"]),
+    ):
         for name in names:
             g.do(seat, "play", card=g.id(name))
     ready_all(g)
@@ -175,17 +193,37 @@ def test_age_of_sigmar_mannfred() -> None:
     Grots at the table, would bring 12 (28); Unbind removes the Command Model: 16 to 15, a
     level and three Treasures."""
     doors = [
-        door("Mannfred von Carstein", "monster", level=10, treasures=3, tags=["undead"],
-             when=[{"condition": "after 8 p.m.", "bonus": 5}], bad_stuff=[{"die": True}]),
+        door(
+            "Mannfred von Carstein",
+            "monster",
+            level=10,
+            treasures=3,
+            tags=["undead"],
+            when=[{"condition": "after 8 p.m.", "bonus": 5}],
+            bad_stuff=[{"die": True}],
+        ),
         door("Stormcast Eternals", "army", trait="Stormcast Eternals"),
-        *[door("Moonclan Grots", "army", trait="Moonclan Grots", powers={"bonus_per_other": 3})] * 3,
+        *[door("Moonclan Grots", "army", trait="Moonclan Grots", powers={"bonus_per_other": 3})]
+        * 3,
         door("Command Model", "enhancer", bonus=10, treasures=1),
     ]
     treasures = [
-        treasure("Ghal Maraz", "item", slot="2hands", big=True, bonus=5, value=1000,
-                 bonus_with=[{"trait": "Stormcast Eternals", "bonus": 1}]),
-        treasure("Battle Brew", "one_shot", bonus=0, value=200,
-                 doses={"max": 3, "bonus": 3, "run_away": -1}),
+        treasure(
+            "Ghal Maraz",
+            "item",
+            slot="2hands",
+            big=True,
+            bonus=5,
+            value=1000,
+            bonus_with=[{"trait": "Stormcast Eternals", "bonus": 1}],
+        ),
+        treasure(
+            "Battle Brew",
+            "one_shot",
+            bonus=0,
+            value=200,
+            doses={"max": 3, "bonus": 3, "run_away": -1},
+        ),
         treasure("Unbind", "one_shot", bonus=0, value=100, removes="enhancer"),
         *[LEVEL_UP] * 8,
     ]
