@@ -56,22 +56,21 @@ def check_position(state: dict[str, Any]) -> None:
             assert all(s["level"] < 10 for s in state["seats"].values())
 
 
+def _shown(value: Any) -> list[str]:
+    """Every card id a view shows."""
+    if isinstance(value, dict):
+        own = [value["id"]] if isinstance(value.get("id"), str) else []
+        return own + [c for v in value.values() for c in _shown(v)]
+    if isinstance(value, list):
+        return [c for v in value for c in _shown(v)]
+    return []
+
+
 def check_views(state: dict[str, Any]) -> None:
     for viewer in state["seats"]:
-        view = state_view(state, viewer)
-
-        def walk(value: Any) -> None:
-            if isinstance(value, dict):
-                if isinstance(value.get("id"), str) and value["id"] in state["cards"]:
-                    known = state["cards"][value["id"]]["known"]
-                    assert viewer in known, (viewer, value["id"])
-                for v in value.values():
-                    walk(v)
-            elif isinstance(value, list):
-                for v in value:
-                    walk(v)
-
-        walk(view)
+        for cid in _shown(state_view(state, viewer)):
+            if cid in state["cards"]:
+                assert viewer in state["cards"][cid]["known"], (viewer, cid)
 
 
 def play(rs: str, seats: int, seed: int, mode: str) -> Game:
