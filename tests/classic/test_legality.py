@@ -151,7 +151,7 @@ def position(rs: str, name: str) -> Game:
     if name == "kick":  # A's first turn, before the door
         return g
     if name == "lft":  # a harmless door kicked: look for trouble or loot
-        g.do("A", "kick_door", card=top_door(g, r["hat"] if False else "Sample Blank Door"))
+        g.do("A", "kick_door", card=top_door(g, "Sample Blank Door"))
         return g
     if name == "charity":  # the door to the hand, the room looted: 10 cards
         g.do("A", "kick_door", card=top_door(g, "Sample Blank Door"))
