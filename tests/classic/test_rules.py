@@ -96,7 +96,7 @@ def test_a_curse_from_the_door_hits_the_kicker_who_chooses_the_item() -> None:
     ups(g, "A", "A", 1)
     assert g.seat("A")["level"] == 2
     cursed = kick(g, "Curse: Lose Gear")
-    hit = [e for e in cursed if e.type == "CurseApplied"][0]
+    hit = next(e for e in cursed if e.type == "CurseApplied")
     assert (hit.victim, hit.lost, hit.levels, hit.from_door) == ("A", [g.id("Sword")], 1, True)
     assert g.seat("A")["level"] == 1 and g.state["phase"] == "look_for_trouble"
 
@@ -224,9 +224,9 @@ def test_selling_gives_no_change_and_never_level_10() -> None:
     assert g.seat("A")["level"] == 8
     ups(g, "C", "A", 1)
     assert g.seat("A")["level"] == 9
-    last_up = [
+    last_up = next(
         c for c in g.seat("C")["zones"]["hand"] if g.state["cards"][c]["def"]["kind"] == "level_up"
-    ][0]
+    )
     assert g.refused("C", "play", card=last_up, target="A").code == "rule/winning_level"
     assert g.refused("A", "sell", cards=[g.id("Ladder")]).code == "rule/sell_too_little"
 
@@ -354,7 +354,7 @@ def test_death_the_body_is_looted_by_level_and_the_character_returns() -> None:
     kick(g, "Reaper")
     g.do("A", "run_away", monster=g.id("Reaper"), roll=1)
     died = g.do("A", "bad_stuff", monster=g.id("Reaper"))
-    death = [e for e in died if e.type == "PlayerDied"][0]
+    death = next(e for e in died if e.type == "PlayerDied")
     assert death.order == ["C", "B"] and g.id("Sword") in death.body
     assert g.seat("A")["dead"] and g.seat("A")["zones"]["race"] == [g.id("Elf")]
     assert g.refused("B", "loot_body", card=g.id("Sword")).code == "rule/not_your_pick"
@@ -410,7 +410,7 @@ def test_non_lethal_removal_treasure_per_set(ruleset: str, treasures: int) -> No
     ready_all(g)
     kick(g, "Rat")
     won = g.do("A", "play", card=g.id("Vanish"), target=g.id("Rat"))
-    assert [e for e in won if e.type == "CombatWon"][0].treasures == treasures
+    assert next(e for e in won if e.type == "CombatWon").treasures == treasures
     assert not [e for e in won if e.type == "LevelsGained"]
     assert g.seat("A")["level"] == 1
 
