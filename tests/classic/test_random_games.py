@@ -1,6 +1,8 @@
 """Random legal classic games for 3-6 seats in the three sets (docs/rules.md B, C.2).
 
-Each game is driven by ``legal_commands`` of every seat (a concession is rare); after every
+Each game is driven by ``legal_commands`` of every seat (a concession is rare), with now and
+then a stray command from any seat, legal or not (refused with a domain error, or recorded with
+its violation in record mode); after every
 command: levels stay in 1-10, every card is in exactly one place, a hand card is known to its
 owner and a deck card to nobody. At the end: the fold of the events equals the state the
 decisions built, every event survives a JSON round trip, no seat's view shows a card it does
@@ -19,7 +21,9 @@ from hypothesis import strategies as st
 
 from domain import event_from_dict
 from domain.classic import CLASSIC
+from domain.classic.moves import candidates
 from domain.classic.state import DECK_ZONES, SEAT_ZONES
+from domain.errors import DomainError
 from projections.views import state_view
 from tests.classic.helpers import Game, new_game, random_decks
 
@@ -73,7 +77,26 @@ def check_views(state: dict[str, Any]) -> None:
                 assert viewer in state["cards"][cid]["known"], (viewer, cid)
 
 
-def play(rs: str, seats: int, seed: int, mode: str) -> Game:
+def stray(g: Game, rng: random.Random) -> None:
+    """A command any seat might send, legal or not: only a domain error may refuse it (a crash
+    would be a 500); record mode records the broken rules it accepts."""
+    seats = list(g.state["seats"])
+    pool = [
+        dict(c, seat=s) for s in seats for c in candidates(g.state, s) if c["type"] != "concede"
+    ]
+    if not pool:
+        return
+    cmd = rng.choice(pool)
+    if rng.random() < 0.5:
+        cmd["seat"] = rng.choice(seats)
+    try:
+        events = g.do(cmd.pop("seat"), cmd.pop("type"), **cmd)
+    except DomainError:
+        return
+    assert g.state["mode"] == "record" or all(e.violation is None for e in events)
+
+
+def play(rs: str, seats: int, seed: int, mode: str, strays: float = 0.15) -> Game:
     rng = random.Random(seed)
     doors, treasures = random_decks(rs, rng)
     options = {"listen_at_door": rng.random() < 0.3, "shared_victory": rng.random() < 0.5}
@@ -86,6 +109,9 @@ def play(rs: str, seats: int, seed: int, mode: str) -> Game:
         cmd = rng.choice(cmds if (rng.random() < 0.003 or not keep) else keep)
         g.do(cmd.pop("seat"), cmd.pop("type"), **cmd)
         check_position(g.state)
+        if rng.random() < strays and g.state["status"] != "finished":
+            stray(g, rng)
+            check_position(g.state)
     return g
 
 
@@ -117,7 +143,7 @@ def test_random_games(rs: str, seats: int, seed: int, mode: str) -> None:
 def test_a_long_game_reaches_level_10() -> None:
     """Some seeded game ends with a kill to Level 10 (the random games are not all cut short)."""
     for seed in range(40):
-        g = play("munchkin-deluxe", 3, seed, "strict")
+        g = play("munchkin-deluxe", 3, seed, "strict", strays=0)
         if g.state["status"] == "finished" and any(
             g.state["seats"][w]["level"] == 10 for w in g.state["winners"]
         ):
