@@ -98,6 +98,7 @@ def decide(state: State, command: Command) -> list[Step]:
             "B.9",
         )
     handler(decision, command)
+    combat.settle(decision)  # a death or a departure may complete the passes (D.C1)
     return decision.steps
 
 

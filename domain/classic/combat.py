@@ -115,6 +115,9 @@ def die(d: Decision, seat: str) -> None:
     d.emit(ev.PlayerDied, actor=RULES, player=seat, body=body, order=order)
     if not body or not order:
         d.emit(ev.BodyDiscarded, actor=RULES, dead=seat, cards=list(d.state["body"]["cards"]))
+    c = d.state.get("combat")
+    if c is not None and c["player"] == seat:
+        end_combat(d, "died")  # the rest of the combat is skipped (D.C5)
 
 
 # ============================================================================ ending a combat

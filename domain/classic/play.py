@@ -202,7 +202,7 @@ def decide_kick_door(d: Decision, command: Command) -> None:
     cid = str_arg(command, "card")
     conditions = _conditions(command)
     choices = ids_arg(command, "choices", required=False)
-    no_combat(d, "kicking open the door", "B.4")
+    refuse(d, d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
     _turn_step(d, "kicking open the door", "kick_door")
     drawable(d, "door", [cid])
     card = card_def(d.state, cid)
@@ -222,8 +222,8 @@ def decide_look_for_trouble(d: Decision, command: Command) -> None:
     cid = str_arg(command, "card")
     conditions = _conditions(command)
     d.in_zone(cid, d.seat, "hand")
+    refuse(d, d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
     _turn_step(d, "looking for trouble", "look_for_trouble")
-    no_combat(d, "looking for trouble", "B.4")
     d.check(
         card_def(d.state, cid)["kind"] == "monster",
         "rule/not_a_monster",
@@ -330,9 +330,6 @@ def decide_concede(d: Decision, command: Command) -> None:
     if len(left) == 1:
         d.emit(ev.GameWon, actor=RULES, winners=left, reason="last_player")
         return
-    c = d.state.get("combat")
-    if c is not None and c["helper"] == d.seat:
-        pass  # the helper's strength no longer counts: alive() excludes it (docs/rules.md B.16)
     if was_active and d.state["status"] == "playing":
         nxt = next_seat(d.state, d.seat)
         turn = d.state["turn"] + 1
@@ -540,6 +537,7 @@ def decide_play(d: Decision, command: Command) -> None:
     elif kind == "other" and card["def"].get("wandering"):
         monster = str_arg(command, "target")
         d.in_zone(monster, d.seat, "hand")
+        d.require(monster != cid, "command/card_not_there", "a card cannot bring itself")
         _join(d, command, monster, cid)
     else:
         d.require(

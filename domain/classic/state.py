@@ -242,6 +242,17 @@ def _ended(e: ev.ClassicTurnEnded, d: Draft) -> None:
 @handles(ev.ClassicConceded)
 def _conceded(e: ev.ClassicConceded, d: Draft) -> None:
     d.seat(e.player)["eliminated"] = "conceded"
+    if d.state.get("body") is not None:
+        body = d.top("body")
+        body["order"] = [s for s in body["order"] if s != e.player]
+    if d.state.get("combat"):
+        c = _combat(d)
+        if c["helper"] == e.player:
+            c["helper"] = None
+        if c["asked"] == e.player:
+            c["asked"] = c["bribe"] = None
+        c["caught"] = [x for x in c["caught"] if x[0] != e.player]
+        _refresh(d)
 
 
 @handles(ev.GameWon)

@@ -346,7 +346,15 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
         "B.5",
         "command/combat_in_progress",
     ),
-    ("fight_lose", "A", "kick_door", {"card": "@door"}, "rule/in_combat", "B.4", "violation"),
+    (
+        "fight_lose",
+        "A",
+        "kick_door",
+        {"card": "@door"},
+        "rule/combat_in_progress",
+        "B.5",
+        "command/combat_in_progress",
+    ),
     ("fight_lose", "C", "play", {"card": "@plain"}, "rule/needs_wandering", "B.6", "violation"),
     ("fight_lose", "B", "play", {"card": "@undead"}, "rule/needs_wandering", "B.6", "violation"),
     (

@@ -441,3 +441,48 @@ def test_an_empty_deck_is_rebuilt_from_its_discards() -> None:
     hand = g.seat("A")["zones"]["hand"]
     monster = [c for c in hand if g.state["cards"][c]["def"]["name"] == "Rat"]
     assert monster and g.refused("A", "kick_door", card=monster[0]).code == "command/card_not_there"
+
+
+def test_trading_items_in_play() -> None:
+    """B.12: Items in play only, offered and accepted, never while either is in combat; the
+    received Items are carried."""
+    g = started(
+        "munchkin-deluxe", [RAT], [SWORD, CLUB], hands={"A": ([], ["Sword"]), "B": ([], ["Club"])}
+    )
+    g.do("A", "play", card=g.id("Sword"))
+    g.do("B", "play", card=g.id("Club"))
+    ready_all(g)
+    g.do("A", "trade", **{"with": "B", "give": [g.id("Sword")], "get": [g.id("Club")]})
+    assert g.refused("C", "accept_trade").code == "command/no_trade"
+    g.do("B", "accept_trade")
+    assert g.seat("A")["zones"]["carried"] == [g.id("Club")]
+    assert g.seat("B")["zones"]["carried"] == [g.id("Sword")]
+    kick(g, "Rat")
+    err = g.refused("A", "trade", **{"with": "B", "give": [g.id("Club")], "get": []})
+    assert err.code == "rule/in_combat"
+
+
+def test_the_player_dying_ends_the_combat() -> None:
+    """D.C5: a player who dies in its own combat skips the rest of it (the helper rolls no more)."""
+    g = started("munchkin-deluxe", [REAPER], [])
+    ready_all(g)
+    kick(g, "Reaper")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    g.do("A", "run_away", monster=g.id("Reaper"), roll=1)
+    events = g.do("A", "bad_stuff", monster=g.id("Reaper"))
+    assert [e.type for e in events][-2:] == ["CombatEnded", "PhaseEntered"]
+    assert g.state["combat"] is None and g.seat("A")["dead"]
+
+
+def test_a_helper_who_leaves_no_longer_helps() -> None:
+    """B.16: a concession takes the helper's strength out of the combat."""
+    g = started("munchkin-deluxe", [OGRE], [SWORD], 4, hands={"B": ([], ["Sword"])})
+    g.do("B", "play", card=g.id("Sword"))
+    ready_all(g)
+    kick(g, "Ogre")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    assert g.state["combat"]["player_strength"] == 5
+    g.do("B", "concede")
+    assert g.state["combat"]["helper"] is None and g.state["combat"]["player_strength"] == 1
