@@ -12,11 +12,10 @@ looted, B.9). Handlers never validate: events are facts.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from domain.classic import events as ev
-from domain.classic.rules import strengths
+from domain.classic.rules import fighters, monster_strength_of, strengths
 from domain.fold import CopyOnWriteState, handles
 
 SEAT_ZONES = ("hand", "equipped", "carried", "race", "class", "army", "curses", "helpers")
@@ -28,15 +27,39 @@ def _everyone(d: Draft) -> list[str]:
     return list(d.state["seats"])
 
 
+def _once(d: Draft, key: str) -> bool:
+    """True the first time ``key`` is asked for in this event (the draft's copy-once record)."""
+    mark = ("classic", key)
+    if mark in d._done:
+        return False
+    d._done.add(mark)
+    return True
+
+
+def _pile(d: Draft, zone: str) -> list[str]:
+    """A deck or discard list of this event's state, copied once per event."""
+    decks = d.top("decks")
+    if _once(d, zone):
+        decks[zone] = list(decks[zone])
+    result: list[str] = decks[zone]
+    return result
+
+
+def _body(d: Draft) -> dict[str, Any]:
+    body: dict[str, Any] = d.top("body")
+    if _once(d, "body"):
+        body["cards"] = list(body["cards"])
+        body["order"] = list(body["order"])
+    return body
+
+
 def _remove(d: Draft, cid: str) -> None:
     card = d.state["cards"][cid]
     zone, owner = card["zone"], card["owner"]
     if zone in DECK_ZONES:
-        decks = d.top("decks")
-        decks[zone] = [x for x in decks[zone] if x != cid]
+        _pile(d, zone).remove(cid)
     elif zone == "body":
-        body = d.top("body")
-        body["cards"] = [x for x in body["cards"] if x != cid]
+        _body(d)["cards"].remove(cid)
     elif owner is not None and zone in SEAT_ZONES:
         ids = d.zone(owner, zone)
         if cid in ids:
@@ -50,11 +73,9 @@ def _place(d: Draft, cid: str, owner: str | None, zone: str, known: list[str]) -
     card.update(owner=owner, zone=zone, known=sorted(set(known)))
     card["face"] = "up" if len(card["known"]) == len(d.state["seats"]) else "down"
     if zone in DECK_ZONES:
-        decks = d.top("decks")
-        decks[zone] = [*decks[zone], cid]
+        _pile(d, zone).append(cid)
     elif zone == "body":
-        body = d.top("body")
-        body["cards"] = [*body["cards"], cid]
+        _body(d)["cards"].append(cid)
     elif owner is not None and zone in SEAT_ZONES:
         d.zone(owner, zone).append(cid)
 
@@ -69,10 +90,26 @@ def _public(d: Draft, cid: str, owner: str | None, zone: str) -> None:
 
 
 def _combat(d: Draft) -> dict[str, Any]:
-    """The combat, copied whole for this event (it is small)."""
-    c = d.state["combat"] = copy.deepcopy(d.state["combat"])
-    result: dict[str, Any] = c
-    return result
+    """The combat, copied (containers and all) once per event."""
+    c: dict[str, Any] = d.state["combat"]
+    if not _once(d, "combat"):
+        return c
+    c = d.state["combat"] = {
+        **c,
+        "declined": list(c["declined"]),
+        "monsters": [_entry_copy(e) for e in c["monsters"]],
+        "removed": [_entry_copy(e) for e in c["removed"]],
+        "one_shots": [dict(x) for x in c["one_shots"]],
+        "discard_bonus": dict(c["discard_bonus"]),
+        "passed": list(c["passed"]),
+        "runs": {k: list(v) for k, v in c["runs"].items()},
+        "caught": [list(x) for x in c["caught"]],
+    }
+    return c
+
+
+def _entry_copy(e: dict[str, Any]) -> dict[str, Any]:
+    return {**e, "enhancers": list(e["enhancers"]), "conditions": list(e["conditions"])}
 
 
 def _refresh(d: Draft) -> None:
@@ -85,9 +122,8 @@ def _refresh(d: Draft) -> None:
     if (player, monster) != (c["player_strength"], c["monster_strength"]):
         c["passed"] = []
     c["player_strength"], c["monster_strength"] = player, monster
-    from domain.classic.rules import fighters, monster_strength_of
-
     for entry in c["monsters"]:
+        entry["level"] = d.state["cards"][entry["card"]]["def"].get("level", 0)
         entry["strength"] = monster_strength_of(d.state, entry, fighters(c))
 
 
@@ -243,7 +279,7 @@ def _ended(e: ev.ClassicTurnEnded, d: Draft) -> None:
 def _conceded(e: ev.ClassicConceded, d: Draft) -> None:
     d.seat(e.player)["eliminated"] = "conceded"
     if d.state.get("body") is not None:
-        body = d.top("body")
+        body = _body(d)
         body["order"] = [s for s in body["order"] if s != e.player]
     if d.state.get("combat"):
         c = _combat(d)
@@ -513,7 +549,7 @@ def _died(e: ev.PlayerDied, d: Draft) -> None:
 @handles(ev.BodyLooted)
 def _body_looted(e: ev.BodyLooted, d: Draft) -> None:
     _public(d, e.card, e.picker, "hand")
-    body = d.top("body")
+    body = _body(d)
     body["order"] = [s for s in body["order"] if s != e.picker]
 
 
