@@ -515,8 +515,8 @@ def decide_play(d: Decision, command: Command) -> None:
         st = d.state["seats"][target]
         d.check(not st["dead"], "rule/dead_player", f"{target} is dead", "B.9")
         d.check(st["level"] < 9, "rule/winning_level", "never for the winning level", "B.3")
-        if st["level"] < 10:
-            d.emit(ev.GoUpALevelPlayed, by=d.seat, card=cid, target=target)
+        d.require(st["level"] < 10, "command/top_level", f"{target} is at Level 10")
+        d.emit(ev.GoUpALevelPlayed, by=d.seat, card=cid, target=target)
     elif kind == rules.bad_door:
         target = _target_seat(d, command, None)
         d.check(not d.state["seats"][target]["dead"], "rule/dead_player", "the dead", "B.9")
@@ -532,8 +532,8 @@ def decide_play(d: Decision, command: Command) -> None:
             "a monster from a hand is fought by looking for trouble",
             "B.4",
         )
-        if d.state.get("combat") is not None:
-            _join(d, command, cid, None)
+        d.require(d.state.get("combat") is not None, "command/no_combat", "no combat to join")
+        _join(d, command, cid, None)
     elif kind == "other" and card["def"].get("wandering"):
         monster = str_arg(command, "target")
         d.in_zone(monster, d.seat, "hand")
