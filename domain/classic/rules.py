@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from domain.classic.sets import ALL_TRAIT_KINDS
+from domain.classic.sets import ALL_TRAIT_KINDS, SETS
 
 State = Mapping[str, Any]
 MAX_LEVEL = 10
@@ -145,12 +145,17 @@ def run_modifier(state: State, seat: str, monster: str) -> int:
     st = state["seats"][seat]
     have = traits(state, seat)
     total = card_def(state, monster).get("run_away", 0)
-    total += sum((c.get("powers") or {}).get("run_away", 0) for c in trait_cards(state, seat))
-    for cid in st["zones"]["equipped"]:
-        item = card_def(state, cid)
-        if usable(item, have):
-            total += item.get("run_away", 0)
-    total += sum(card_def(state, cid).get("run_away", 0) for cid in st["zones"]["helpers"])
+    helpers = [card_def(state, cid) for cid in st["zones"]["helpers"]]
+    steeds = [h for h in helpers if h["kind"] == "steed"]
+    if steeds and SETS[state["ruleset"]].steed_replaces_run_away:
+        total += sum(h.get("run_away", 0) for h in steeds)  # replaces the character's own (B.2)
+    else:
+        total += sum((c.get("powers") or {}).get("run_away", 0) for c in trait_cards(state, seat))
+        for cid in st["zones"]["equipped"]:
+            item = card_def(state, cid)
+            if usable(item, have):
+                total += item.get("run_away", 0)
+        total += sum(h.get("run_away", 0) for h in helpers)
     combat = state.get("combat")
     if combat:
         total += sum(s["run_away"] for s in combat["one_shots"] if s["by"] == seat)

@@ -28,6 +28,8 @@ class SetRules:
     join_tags: tuple[str, ...]
     #: Treasure after a monster is removed without a kill (D.C2).
     non_lethal_treasure: bool
+    #: A Steed's Run Away modifier replaces the character's own (AoS, docs/rules.md B.2).
+    steed_replaces_run_away: bool = False
     #: The optional rules this set's rulesheet offers (B.15; D.C9 lets Old West opt in too).
     options: tuple[str, ...] = ("listen_at_door", "shared_victory")
 
@@ -58,6 +60,7 @@ AGE_OF_SIGMAR = SetRules(
     helper_kinds=("steed",),
     join_tags=("undead", "chaos"),
     non_lethal_treasure=False,
+    steed_replaces_run_away=True,
 )
 
 SETS: dict[str, SetRules] = {s.name: s for s in (DELUXE, OLD_WEST, AGE_OF_SIGMAR)}

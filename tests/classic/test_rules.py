@@ -486,3 +486,20 @@ def test_a_helper_who_leaves_no_longer_helps() -> None:
     assert g.state["combat"]["player_strength"] == 5
     g.do("B", "concede")
     assert g.state["combat"]["helper"] is None and g.state["combat"]["player_strength"] == 1
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "modifier"), [("munchkin-age-of-sigmar", 2), ("munchkin-old-west", 3)]
+)
+def test_an_aos_steed_replaces_the_other_run_away_modifiers(ruleset: str, modifier: int) -> None:
+    """B.2: in AoS a Steed's Run Away modifier replaces the character's own; in Old West a
+    Steed adds to them."""
+    steed = treasure("Steed", "steed", bonus=1, run_away=2, value=300)
+    run_shoes = treasure("Boots", "item", slot="footgear", bonus=0, run_away=1, value=100)
+    g = started(ruleset, [OGRE], [steed, run_shoes], hands={"A": ([], ["Steed", "Boots"])})
+    ready_all(g)
+    g.do("A", "play", card=g.id("Steed"))  # helpers come after character creation (B.1)
+    g.do("A", "play", card=g.id("Boots"))
+    kick(g, "Ogre")
+    rolled = g.do("A", "run_away", monster=g.id("Ogre"), roll=1)
+    assert rolled[0].modifier == modifier
