@@ -220,6 +220,18 @@ def _one_shot(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     card["removes"] = removes
 
 
+def _curse(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
+    """A Curse or Trap: its effects now; a ``persistent`` one stays in front of its victim with
+    a combat ``bonus`` and a ``run_away`` modifier (docs/rules.md B.10)."""
+    card["effects"] = normalize_effects(raw.get("effects"), "effects", errors)
+    persistent = raw.get("persistent", False)
+    if not isinstance(persistent, bool):
+        errors.add("persistent", "true or false")
+    card["persistent"] = persistent is True
+    card["bonus"] = _int(raw, "bonus", errors, lo=-MAX_NUMBER)
+    card["run_away"] = _int(raw, "run_away", errors, lo=-MAX_NUMBER)
+
+
 def _enhancer(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     card["bonus"] = _int(raw, "bonus", errors, lo=-MAX_NUMBER)
     card["treasures"] = _int(raw, "treasures", errors, lo=-MAX_NUMBER)
@@ -248,9 +260,7 @@ def _other(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
 
 _KIND_FIELDS = {
     "monster": _monster,
-    "curse": lambda raw, card, errors: card.update(
-        effects=normalize_effects(raw.get("effects"), "effects", errors)
-    ),
+    "curse": _curse,
     "race": _trait,
     "class": _trait,
     "army": _trait,

@@ -290,7 +290,8 @@ class GoUpALevelPlayed(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CurseApplied(Event):
     """The Curse or Trap ``card`` hit ``victim``: ``lost`` cards gone, ``levels`` lost, the
-    hand discarded; a drawn one comes ``from_door`` (docs/rules.md B.10)."""
+    hand discarded; a drawn one comes ``from_door``; a persistent one ``stays`` in front of the
+    victim (docs/rules.md B.10)."""
 
     by: str
     card: str
@@ -299,6 +300,7 @@ class CurseApplied(Event):
     levels: int
     hand: list[str]
     from_door: bool
+    stays: bool = False
     card_fields: ClassVar[tuple[str, ...]] = ("card", "lost", "hand")
 
 

@@ -346,7 +346,8 @@ def decide_concede(d: Decision, command: Command) -> None:
 
 def curse(d: Decision, cid: str, victim: str, choices: list[str], *, from_door: bool) -> None:
     """A Curse or Trap hits ``victim`` (docs/rules.md B.10); one that kills starts a death."""
-    effects = card_def(d.state, cid).get("effects") or []
+    card = card_def(d.state, cid)
+    effects = card.get("effects") or []
     lost, levels, hand, dies = apply_effects(d, victim, effects, choices, "B.10")
     d.emit(
         ev.CurseApplied,
@@ -357,6 +358,7 @@ def curse(d: Decision, cid: str, victim: str, choices: list[str], *, from_door: 
         levels=levels,
         hand=hand,
         from_door=from_door,
+        stays=bool(card.get("persistent")),
     )
     if dies:
         die(d, victim)

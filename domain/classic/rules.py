@@ -62,7 +62,7 @@ def _trait_bonus(state: State, seat: str, have: set[str]) -> int:
 
 
 def character_strength(state: State, seat: str) -> int:
-    """Level + equipped Items that count + trait and helper bonuses (docs/rules.md B.5)."""
+    """Level + equipped Items that count + trait, helper and Curse bonuses (B.5, B.10)."""
     st = state["seats"][seat]
     have = traits(state, seat)
     total = st["level"] + _trait_bonus(state, seat, have)
@@ -71,7 +71,7 @@ def character_strength(state: State, seat: str) -> int:
         if usable(item, have):
             total += item.get("bonus", 0)
             total += sum(b["bonus"] for b in item.get("bonus_with") or () if b["trait"] in have)
-    for cid in st["zones"]["helpers"]:
+    for cid in [*st["zones"]["helpers"], *st["zones"]["curses"]]:
         total += card_def(state, cid).get("bonus", 0)
     return total
 
@@ -156,6 +156,7 @@ def run_modifier(state: State, seat: str, monster: str) -> int:
             if usable(item, have):
                 total += item.get("run_away", 0)
         total += sum(h.get("run_away", 0) for h in helpers)
+    total += sum(card_def(state, cid).get("run_away", 0) for cid in st["zones"]["curses"])
     combat = state.get("combat")
     if combat:
         total += sum(s["run_away"] for s in combat["one_shots"] if s["by"] == seat)

@@ -360,7 +360,10 @@ def _hurt(d: Draft, victim: str, lost: list[str], levels: int, hand: list[str]) 
 
 @handles(ev.CurseApplied)
 def _cursed(e: ev.CurseApplied, d: Draft) -> None:
-    _discard(d, e.card)
+    if e.stays:
+        _public(d, e.card, e.victim, "curses")
+    else:
+        _discard(d, e.card)
     _hurt(d, e.victim, e.lost, e.levels, e.hand)
     _refresh(d)
 

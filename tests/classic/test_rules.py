@@ -503,3 +503,15 @@ def test_an_aos_steed_replaces_the_other_run_away_modifiers(ruleset: str, modifi
     kick(g, "Ogre")
     rolled = g.do("A", "run_away", monster=g.id("Ogre"), roll=1)
     assert rolled[0].modifier == modifier
+
+
+def test_a_persistent_curse_stays_and_counts() -> None:
+    """B.10: a continuing Curse stays in front of its victim and counts in its combats."""
+    chicken = door("Chicken on Your Head", "curse", persistent=True, bonus=-1, run_away=-1)
+    g = started("munchkin-deluxe", [chicken, OGRE], [], hands={"B": (["Chicken on Your Head"], [])})
+    ready_all(g)
+    g.do("B", "play", card=g.id("Chicken on Your Head"), target="A")
+    assert g.seat("A")["zones"]["curses"] == [g.id("Chicken on Your Head")]
+    kick(g, "Ogre")
+    assert g.state["combat"]["player_strength"] == 0
+    assert g.do("A", "run_away", monster=g.id("Ogre"), roll=5)[0].modifier == -1
