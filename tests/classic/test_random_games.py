@@ -96,12 +96,14 @@ def stray(g: Game, rng: random.Random) -> None:
     assert g.state["mode"] == "record" or all(e.violation is None for e in events)
 
 
-def play(rs: str, seats: int, seed: int, mode: str, strays: float = 0.15) -> Game:
+def play(
+    rs: str, seats: int, seed: int, mode: str, strays: float = 0.15, limit: int = MAX_COMMANDS
+) -> Game:
     rng = random.Random(seed)
     doors, treasures = random_decks(rs, rng)
     options = {"listen_at_door": rng.random() < 0.3, "shared_victory": rng.random() < 0.5}
     g = new_game(rs, doors, treasures, seats, mode=mode, options=options)
-    for _ in range(MAX_COMMANDS):
+    for _ in range(limit):
         cmds = [c for s in g.state["seats"] for c in g.rs.legal_commands(g.state, s)]
         if not cmds:
             break
@@ -142,8 +144,8 @@ def test_random_games(rs: str, seats: int, seed: int, mode: str) -> None:
 
 def test_a_long_game_reaches_level_10() -> None:
     """Some seeded game ends with a kill to Level 10 (the random games are not all cut short)."""
-    for seed in range(40):
-        g = play("munchkin-deluxe", 3, seed, "strict", strays=0)
+    for seed in range(10):
+        g = play("munchkin-deluxe", 3, seed, "strict", strays=0, limit=3000)
         if g.state["status"] == "finished" and any(
             g.state["seats"][w]["level"] == 10 for w in g.state["winners"]
         ):
