@@ -258,7 +258,7 @@ def decide_run_away(d: Decision, command: Command) -> None:
         "command/card_not_there",
         f"{monster!r} is not a monster in this combat",
     )
-    d.check(c["stage"] != "treasure", "rule/combat_decided", "the combat is won", "B.8")
+    d.refuse(c["stage"] != "treasure", "combat_decided", "the combat is won", "B.8")
     if c["stage"] == "fight":
         d.check(d.seat == c["player"], "rule/player_runs_first", "the player runs first", "B.8")
         d.check(not player_wins(d.state, c), "rule/winning_combat", "you are winning: fight", "B.8")

@@ -42,6 +42,14 @@ class Decision:
         if code not in self.violations:
             self.violations.append(code)
 
+    def refuse(self, ok: bool, code: str, message: str, section: str) -> None:
+        """A rule whose breach the table could not be left in: strict mode raises
+        ``rule/<code>``, record mode refuses ``command/<code>`` (docs/rules.md, Record mode)."""
+        if ok:
+            return
+        self.check(False, f"rule/{code}", message, section)
+        self.require(False, f"command/{code}", message)
+
     @staticmethod
     def require(ok: bool, code: str, message: str) -> None:
         """A physical possibility: always raise when it does not hold."""

@@ -67,15 +67,6 @@ def own_turn(d: Decision, what: str) -> None:
     )
 
 
-def refuse(d: Decision, ok: bool, code: str, message: str, section: str) -> None:
-    """A rule whose breach the physical game cannot record: strict raises ``rule/<code>``,
-    record mode refuses it as ``command/<code>`` (docs/rules.md, Record mode)."""
-    if ok:
-        return
-    d.check(False, f"rule/{code}", message, section)
-    d.require(False, f"command/{code}", message)
-
-
 def fighting(d: Decision, seat: str) -> bool:
     c = d.state.get("combat")
     return c is not None and seat in fighters(c)
@@ -202,7 +193,7 @@ def decide_kick_door(d: Decision, command: Command) -> None:
     cid = str_arg(command, "card")
     conditions = _conditions(command)
     choices = ids_arg(command, "choices", required=False)
-    refuse(d, d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
+    d.refuse(d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
     _turn_step(d, "kicking open the door", "kick_door")
     drawable(d, "door", [cid])
     card = card_def(d.state, cid)
@@ -222,7 +213,7 @@ def decide_look_for_trouble(d: Decision, command: Command) -> None:
     cid = str_arg(command, "card")
     conditions = _conditions(command)
     d.in_zone(cid, d.seat, "hand")
-    refuse(d, d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
+    d.refuse(d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
     _turn_step(d, "looking for trouble", "look_for_trouble")
     d.check(
         card_def(d.state, cid)["kind"] == "monster",
@@ -298,8 +289,8 @@ def decide_charity(d: Decision, command: Command) -> None:
 
 
 def decide_end_turn(d: Decision, command: Command) -> None:
-    refuse(d, d.state["active"] == d.seat, "not_your_turn", "not your turn to end", "B.14")
-    refuse(d, d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
+    d.refuse(d.state["active"] == d.seat, "not_your_turn", "not your turn to end", "B.14")
+    d.refuse(d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
     st = d.state["seats"][d.seat]
     if not st["dead"]:
         d.check(

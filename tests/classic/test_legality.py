@@ -444,6 +444,15 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
         "violation",
     ),
     ("treasure", "A", "take_treasure", {"cards": "@1treasures"}, None, None, None),
+    (
+        "treasure",
+        "A",
+        "run_away",
+        {"monster": "@toad", "roll": 6},
+        "rule/combat_decided",
+        "B.8",
+        "command/combat_decided",
+    ),
     ("nine", "A", "play", {"card": "@levelup"}, "rule/winning_level", "B.3", "violation"),
     (
         "nine",
