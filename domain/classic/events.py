@@ -482,6 +482,17 @@ class RunAwayRolled(Event):
 
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SidekickSacrificed(Event):
+    """``player`` sacrificed its Sidekick ``card`` and escaped ``monsters`` (Old West, B.2)."""
+
+    player: str
+    card: str
+    monsters: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "monsters")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BadStuffApplied(Event):
     """``monster``'s Bad Stuff hit ``player``: ``lost`` cards, ``levels`` lost, ``hand``
     discarded (docs/rules.md B.9)."""

@@ -175,7 +175,7 @@ def _anytime(state: State, seat: str) -> Iterator[Cmd]:
         yield {"type": "equip", "card": cid}
     for cid in zones["equipped"][:2]:
         yield {"type": "unequip", "card": cid}
-    for kind in ("race", "class", "army"):
+    for kind in ("race", "class", "army", "helpers"):
         for cid in zones[kind]:
             yield {"type": "discard", "card": cid}
     items = sorted(

@@ -16,6 +16,7 @@ from domain.classic.combat import (
     check_fight,
     die,
     end_combat,
+    finish_run,
     in_fight,
     settle,
     win,
@@ -29,6 +30,7 @@ from domain.classic.rules import (
     has_power,
     living,
     lowest_levels,
+    player_wins,
     traits,
     usable,
 )
@@ -556,8 +558,22 @@ def decide_unequip(d: Decision, command: Command) -> None:
 
 
 def decide_discard(d: Decision, command: Command) -> None:
+    """Discard a trait (any time, B.11), a card for a discard power (B.11), a Steed (AoS: it
+    may be abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West,
+    B.2)."""
     cid = str_arg(command, "card")
-    card = d.in_zone(cid, d.seat, "hand", "equipped", "carried", "race", "class", "army")
+    zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers")
+    card = d.in_zone(cid, d.seat, *zones)
+    rules = SETS[d.state["ruleset"]]
+    kind = card["def"]["kind"]
+    if card["zone"] == "helpers":
+        if kind == "sidekick" and rules.sidekick_sacrifice and fighting(d, d.seat):
+            _sacrifice(d, cid)
+            return
+        ok = kind == "steed" and rules.steed_replaces_run_away
+        d.check(ok, "rule/cannot_discard", f"a {kind} stays until lost or given", "B.12")
+        d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=0)
+        return
     bonus = 0
     if card["zone"] not in ("race", "class", "army"):
         c = in_fight(d)
@@ -567,6 +583,19 @@ def decide_discard(d: Decision, command: Command) -> None:
         d.check(ok, "rule/cannot_discard", "only as a power, in your own combat", "B.12")
         bonus = 1 if ok else 0
     d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=bonus)
+
+
+def _sacrifice(d: Decision, cid: str) -> None:
+    """Old West: a fighter sacrifices its Sidekick and escapes every monster it has not rolled
+    against yet (docs/rules.md B.2, D.C12)."""
+    c = d.state["combat"]
+    d.check(c["stage"] != "treasure", "rule/combat_decided", "the combat is won", "B.8")
+    if c["stage"] == "fight":
+        d.check(not player_wins(d.state, c), "rule/winning_combat", "you are winning", "B.8")
+    done = c["runs"].get(d.seat, [])
+    monsters = [e["card"] for e in c["monsters"] if e["card"] not in done]
+    d.emit(ev.SidekickSacrificed, player=d.seat, card=cid, monsters=monsters)
+    finish_run(d)
 
 
 def decide_sell(d: Decision, command: Command) -> None:

@@ -28,8 +28,11 @@ class SetRules:
     join_tags: tuple[str, ...]
     #: Treasure after a monster is removed without a kill (D.C2).
     non_lethal_treasure: bool
-    #: A Steed's Run Away modifier replaces the character's own (AoS, docs/rules.md B.2).
+    #: A Steed's Run Away modifier replaces the character's own, and a Steed may be abandoned
+    #: (AoS, docs/rules.md B.2).
     steed_replaces_run_away: bool = False
+    #: A fighter may sacrifice its Sidekick to escape every monster (Old West, B.2, D.C12).
+    sidekick_sacrifice: bool = False
     #: The optional rules this set's rulesheet offers (B.15; D.C9 lets Old West opt in too).
     options: tuple[str, ...] = ("listen_at_door", "shared_victory")
 
@@ -51,6 +54,7 @@ OLD_WEST = SetRules(
     helper_kinds=("sidekick", "steed"),
     join_tags=("undead",),
     non_lethal_treasure=True,
+    sidekick_sacrifice=True,
 )
 AGE_OF_SIGMAR = SetRules(
     name="munchkin-age-of-sigmar",

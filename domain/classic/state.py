@@ -520,6 +520,15 @@ def _ran(e: ev.RunAwayRolled, d: Draft) -> None:
         c["caught"].append([e.player, e.monster])
 
 
+@handles(ev.SidekickSacrificed)
+def _sacrificed(e: ev.SidekickSacrificed, d: Draft) -> None:
+    _discard(d, e.card)
+    c = _combat(d)
+    c["stage"] = "run_away"
+    c["runs"].setdefault(e.player, []).extend(e.monsters)
+    _refresh(d)
+
+
 @handles(ev.BadStuffApplied)
 def _bad_stuff(e: ev.BadStuffApplied, d: Draft) -> None:
     _hurt(d, e.player, e.lost, e.levels, e.hand)

@@ -515,3 +515,30 @@ def test_a_persistent_curse_stays_and_counts() -> None:
     kick(g, "Ogre")
     assert g.state["combat"]["player_strength"] == 0
     assert g.do("A", "run_away", monster=g.id("Ogre"), roll=5)[0].modifier == -1
+
+
+def test_an_old_west_sidekick_is_sacrificed_to_escape() -> None:
+    """B.2, D.C12: a losing fighter sacrifices its Sidekick and escapes every monster."""
+    kid = door("Kid", "sidekick", bonus=1)
+    g = started("munchkin-old-west", [OGRE, kid], [], hands={"A": (["Kid"], [])})
+    ready_all(g)
+    g.do("A", "play", card=g.id("Kid"))
+    kick(g, "Ogre")
+    events = g.do("A", "discard", card=g.id("Kid"))
+    assert events[0].type == "SidekickSacrificed" and events[0].monsters == [g.id("Ogre")]
+    assert g.state["combat"] is None and g.state["phase"] == "charity"
+
+
+def test_a_helper_card_is_not_discarded_at_will_outside_aos_steeds() -> None:
+    """B.12: Deluxe Hirelings stay; an AoS Steed may be abandoned."""
+    squire = treasure("Squire", "hireling", bonus=1)
+    g = started("munchkin-deluxe", [], [squire], hands={"A": ([], ["Squire"])})
+    ready_all(g)
+    g.do("A", "play", card=g.id("Squire"))
+    assert g.refused("A", "discard", card=g.id("Squire")).code == "rule/cannot_discard"
+    steed = treasure("Steed", "steed", bonus=1, run_away=2)
+    g = started("munchkin-age-of-sigmar", [], [steed], hands={"A": ([], ["Steed"])})
+    ready_all(g)
+    g.do("A", "play", card=g.id("Steed"))
+    g.do("A", "discard", card=g.id("Steed"))
+    assert g.seat("A")["zones"]["helpers"] == []
