@@ -195,6 +195,16 @@ def _anytime(state: State, seat: str) -> Iterator[Cmd]:
         sold.append(cid)
     if gold >= 1000:
         yield {"type": "sell", "cards": sold}
+    table = [*zones["equipped"], *zones["carried"]]
+    trade = state.get("trade")
+    if trade is not None and trade["with"] == seat:
+        yield {"type": "accept_trade"}
+    others = [s for s in alive(state) if s != seat]
+    if state["active"] == seat and table and others:
+        theirs = state["seats"][others[0]]["zones"]
+        get = [*theirs["equipped"], *theirs["carried"]][:1]
+        yield {"type": "trade", "with": others[0], "give": table[:1], "get": get}
+        yield {"type": "give", "to": others[-1], "cards": table[:1]}
     yield {"type": "concede"}
 
 
