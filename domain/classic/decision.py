@@ -100,10 +100,6 @@ def str_arg(command: Command, key: str) -> str:
     return value
 
 
-def opt_str(command: Command, key: str) -> str | None:
-    return None if command.get(key) is None else str_arg(command, key)
-
-
 def int_arg(command: Command, key: str, lo: int = 0, hi: int = MAX_NUMBER) -> int:
     value = command.get(key)
     if type(value) is not int or not lo <= value <= hi:

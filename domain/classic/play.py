@@ -21,7 +21,7 @@ from domain.classic.combat import (
     settle,
     win,
 )
-from domain.classic.decision import Command, Decision, ids_arg, int_arg, opt_str, str_arg
+from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
 from domain.classic.rules import (
     alive,
     card_def,
@@ -328,8 +328,9 @@ def decide_concede(d: Decision, command: Command) -> None:
         turn = d.state["turn"] + 1
         d.emit(ev.ClassicTurnEnded, actor=RULES, player=d.seat, next_player=nxt, turn=turn)
         start_turn(d, nxt, turn)
+    maybe_start(d)  # in setup, the others may all be ready
     body = d.state.get("body")
-    if body is not None and body["order"] and body["order"][0] == d.seat:
+    if body is not None and not body["order"]:  # the last picker left (B.9)
         d.emit(ev.BodyDiscarded, actor=RULES, dead=body["dead"], cards=list(body["cards"]))
     settle(d)
 
@@ -656,6 +657,3 @@ def decide_give(d: Decision, command: Command) -> None:
         d.in_zone(cid, d.seat, "hand", "equipped", "carried")
     d.check(not d.state["seats"][to]["dead"], "rule/dead_player", "the dead receive nothing", "B.9")
     d.emit(ev.CardsGiven, player=d.seat, to=to, cards=cards)
-
-
-__all__ = ["opt_str"]

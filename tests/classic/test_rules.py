@@ -542,3 +542,12 @@ def test_a_helper_card_is_not_discarded_at_will_outside_aos_steeds() -> None:
     g.do("A", "play", card=g.id("Steed"))
     g.do("A", "discard", card=g.id("Steed"))
     assert g.seat("A")["zones"]["helpers"] == []
+
+
+def test_a_concession_in_setup_can_start_the_game() -> None:
+    """B.1, B.16: the game begins once every seat still in is ready."""
+    g = started("munchkin-deluxe", [], [], 4)
+    for seat in "ABC":
+        g.do(seat, "ready")
+    g.do("D", "concede")
+    assert g.state["status"] == "playing" and g.state["active"] == "A"
