@@ -443,7 +443,8 @@ def _play_one_shot(d: Decision, command: Command, cid: str) -> None:
         run_away=run_away,
         removed=removed,
     )
-    if removed is not None and not d.state["combat"]["monsters"]:
+    after = d.state["combat"]
+    if removed is not None and not after["monsters"] and after["stage"] == "fight":
         win(d)  # the last monster removed: the combat ends at once (docs/rules.md B.6)
 
 
