@@ -1,0 +1,224 @@
+"""Classic Munchkin (docs/rules.md B): Deluxe, Old West and Age of Sigmar as three rulesets of
+one core, their differences (B.2) read from :mod:`domain.classic.sets`.
+
+``decide(state, command)`` checks a command and returns its steps; the modules follow the
+rules' sections: :mod:`~domain.classic.play` (setup B.1, the turn B.4, cards B.3, B.10-B.14),
+:mod:`~domain.classic.combat` (B.5-B.9), :mod:`~domain.classic.rules` (strength and the other
+readers), :mod:`~domain.classic.state` (the fold, C.2), :mod:`~domain.classic.moves` (legal
+commands) and :mod:`~domain.classic.cards` (card data).
+
+Importing this package defines the rulesets but does not register them: until the HTTP API,
+the exports and the viewer carry classic games (issue #14's next step), they stay out of
+``domain.RULESETS`` so that the API's list of rulesets (its OpenAPI enum, schemathesis) is
+unchanged. :func:`register_classic` (or importing :mod:`domain.classic.plugin`, e.g. with
+``MUNCHLOG_RULESETS=domain.classic.plugin``) registers them.
+
+>>> DELUXE.name, DELUXE.seat_names, DELUXE.min_seats, DELUXE.max_seats
+('munchkin-deluxe', ('A', 'B', 'C', 'D', 'E', 'F'), 3, 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from domain.classic import combat, play
+from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
+from domain.classic.cards import resolve_cards
+from domain.classic.decision import Command, Decision, seat_value
+from domain.classic.events import ClassicGameCreated
+from domain.classic.moves import legal_commands
+from domain.classic.sets import SETS, SetRules
+from domain.envelope import Record
+from domain.errors import ImpossibleCommand, InvalidCommand
+from domain.events import Event
+from domain.fold import State, evolve, initial_state
+from domain.ruleset import RULESETS, Ruleset, Step, register
+
+SEATS = ("A", "B", "C", "D", "E", "F")
+MIN_SEATS, MAX_SEATS = 3, 6
+
+HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
+    "deal": play.decide_deal,
+    "roll_first": play.decide_roll_first,
+    "ready": play.decide_ready,
+    "kick_door": play.decide_kick_door,
+    "look_for_trouble": play.decide_look_for_trouble,
+    "loot": play.decide_loot,
+    "play": play.decide_play,
+    "equip": play.decide_equip,
+    "unequip": play.decide_unequip,
+    "discard": play.decide_discard,
+    "sell": play.decide_sell,
+    "trade": play.decide_trade,
+    "accept_trade": play.decide_accept_trade,
+    "ask_help": combat.decide_ask_help,
+    "accept_help": combat.decide_accept_help,
+    "decline_help": combat.decide_decline_help,
+    "pass": combat.decide_pass,
+    "run_away": combat.decide_run_away,
+    "bad_stuff": combat.decide_bad_stuff,
+    "take_treasure": combat.decide_take_treasure,
+    "give": play.decide_give,
+    "charity": play.decide_charity,
+    "loot_body": combat.decide_loot_body,
+    "end_turn": play.decide_end_turn,
+    "concede": play.decide_concede,
+}
+COMMAND_TYPES = tuple(HANDLERS)
+#: What may be recorded while a dead character's body waits to be looted (docs/rules.md B.9).
+WHILE_LOOTING = frozenset({"loot_body", "concede"})
+OPTIONS = ("listen_at_door", "shared_victory")
+
+
+def decide(state: State, command: Command) -> list[Step]:
+    """The steps ``command`` produces in ``state``, or a :class:`domain.errors.DomainError`."""
+    if not isinstance(command, Mapping):
+        raise InvalidCommand("request/invalid_command", "a command is a JSON object")
+    handler = HANDLERS.get(command.get("type"))  # type: ignore[arg-type]
+    if handler is None:
+        raise InvalidCommand(
+            "request/unknown_command",
+            f"unknown command type {command.get('type')!r}",
+            {"type": [f"one of {', '.join(COMMAND_TYPES)}"]},
+        )
+    if state.get("status") in (None, "new"):
+        raise ImpossibleCommand("command/no_game", "the game has not been created")
+    if state["status"] == "finished":
+        raise ImpossibleCommand("command/game_over", "the game is over")
+    seat = seat_value(state, command.get("seat"), "seat")
+    if state["seats"][seat]["eliminated"] is not None:
+        raise ImpossibleCommand("command/conceded", f"{seat} has left the game")
+    decision = Decision(state, command)
+    if state.get("body") is not None and command["type"] not in WHILE_LOOTING:
+        decision.check(
+            False,
+            "rule/body_first",
+            f"{state['body']['dead']}'s body is looted first",
+            "B.9",
+        )
+    handler(decision, command)
+    combat.settle(decision)  # a death or a departure may complete the passes (D.C1)
+    return decision.steps
+
+
+def create(rules: SetRules, spec: Mapping[str, Any]) -> list[Step]:
+    """The step that sets a game up: one ``ClassicGameCreated`` (docs/rules.md B.1).
+
+    ``spec``: ``mode``, ``format``, ``labels``, ``options`` ({``listen_at_door``,
+    ``shared_victory``}: booleans) and ``seats``: 3-6 entries ``{seat, player, doors,
+    treasures}`` in seating order, seats ``A``… consecutive; the seats' cards (definitions with
+    an ``id``, or catalog names) together make the two decks.
+    """
+    mode = spec.get("mode", "strict")
+    if mode not in ("strict", "record"):
+        raise InvalidCommand("request/invalid_mode", "mode must be 'strict' or 'record'")
+    seats = spec.get("seats")
+    n = len(seats) if isinstance(seats, list) else 0
+    if not isinstance(seats, list) or not MIN_SEATS <= n <= MAX_SEATS:
+        raise InvalidCommand("request/invalid_seats", f"{MIN_SEATS} to {MAX_SEATS} seats")
+    if [s.get("seat") if isinstance(s, Mapping) else None for s in seats] != list(SEATS[:n]):
+        raise InvalidCommand(
+            "request/invalid_seats", f"seats {', '.join(SEATS[:n])} in seating order"
+        )
+    options = spec.get("options") or {}
+    if not isinstance(options, Mapping) or not all(
+        k in OPTIONS and isinstance(v, bool) for k, v in options.items()
+    ):
+        raise InvalidCommand("request/invalid_options", f"options: {', '.join(OPTIONS)} (booleans)")
+    seen: set[str] = set()
+    out_seats: list[dict[str, Any]] = []
+    doors: list[dict[str, Any]] = []
+    treasures: list[dict[str, Any]] = []
+    for seat in seats:
+        player = seat.get("player")
+        if not isinstance(player, str) or not player.strip():
+            raise InvalidCommand("request/invalid_player", "each seat needs a player name")
+        out_seats.append({"seat": seat["seat"], "player": player})
+        for field, deck, into in (("doors", "door", doors), ("treasures", "treasure", treasures)):
+            raw = seat.get(field) or []
+            cards = resolve_cards(raw, rules.name, deck, field)
+            for card, entry in zip(cards, raw, strict=False):
+                if isinstance(entry, Mapping) and "id" in entry:
+                    card["id"] = str(entry["id"])
+            for card in cards:
+                cid = card.get("id")
+                if not isinstance(cid, str) or cid in seen:
+                    raise InvalidCommand(
+                        "request/duplicate_ids", f"card id {cid!r} missing or used twice"
+                    )
+                seen.add(cid)
+                into.append(card)
+    created = ClassicGameCreated(
+        seat="rules",
+        game_id=str(spec.get("game_id", "")),
+        ruleset=rules.name,
+        rules_version=rules.rules_version,
+        mode=mode,
+        format=str(spec.get("format", "casual")),
+        options={k: bool(options.get(k, False)) for k in OPTIONS},
+        seats=out_seats,
+        doors=doors,
+        treasures=treasures,
+        labels=dict(spec.get("labels") or {}),
+    )
+    return [Step(created, evolve(initial_state(), created))]
+
+
+class ClassicRuleset:
+    """One classic set as a ruleset (docs/rules.md B)."""
+
+    seat_names: tuple[str, ...] = SEATS
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
+    command_types: tuple[str, ...] = COMMAND_TYPES
+    card_fields: Mapping[str, str] = {"doors": "many", "treasures": "many"}
+
+    def __init__(self, rules: SetRules) -> None:
+        self.rules = rules
+        self.name = rules.name
+        self.rules_version = rules.rules_version
+
+    def create(self, spec: Mapping[str, Any]) -> list[Step]:
+        return create(self.rules, spec)
+
+    def decide(self, state: State, command: Mapping[str, Any]) -> list[Step]:
+        return decide(state, command)
+
+    def legal_commands(self, state: State, seat: str) -> list[dict[str, Any]]:
+        return legal_commands(state, seat)
+
+    def decide_correction(self, state: State, command: Mapping[str, Any]) -> Event:
+        raise InvalidCommand("request/unknown_correction", f"{self.name} has no corrections yet")
+
+    def backup(
+        self, point: State, current: State, later: Sequence[Record]
+    ) -> list[tuple[int, list[Step]]]:
+        raise ImpossibleCommand("ruling/backup_impossible", f"{self.name} has no backups yet")
+
+
+DELUXE = ClassicRuleset(SETS["munchkin-deluxe"])
+OLD_WEST = ClassicRuleset(SETS["munchkin-old-west"])
+AGE_OF_SIGMAR = ClassicRuleset(SETS["munchkin-age-of-sigmar"])
+CLASSIC: dict[str, ClassicRuleset] = {r.name: r for r in (DELUXE, OLD_WEST, AGE_OF_SIGMAR)}
+
+
+def register_classic() -> None:
+    """Register the three classic rulesets in ``domain.RULESETS``."""
+    for ruleset in CLASSIC.values():
+        if ruleset.name not in RULESETS:
+            rs: Ruleset = ruleset
+            register(rs)
+
+
+__all__ = [
+    "AGE_OF_SIGMAR",
+    "CLASSIC",
+    "COMMAND_TYPES",
+    "DELUXE",
+    "OLD_WEST",
+    "SEATS",
+    "ClassicRuleset",
+    "decide",
+    "register_classic",
+]

@@ -1,0 +1,336 @@
+"""Combat: the pass window, winning, rewards, running away, Bad Stuff, death (B.5-B.9).
+
+The engine's own steps (a won combat's levels, the end of a combat, a death, the next phase)
+are emitted by the rules (``by="rules"``) right after the command that causes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.classic import events as ev
+from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
+from domain.classic.rules import (
+    MAX_LEVEL,
+    alive,
+    card_def,
+    fighters,
+    has_power,
+    player_wins,
+    reward_levels,
+    reward_treasures,
+    run_modifier,
+    strengths,
+)
+from domain.classic.sets import SETS
+from domain.errors import InvalidCommand
+
+RULES = "rules"
+
+
+def in_fight(d: Decision) -> dict[str, Any] | None:
+    c: dict[str, Any] | None = d.state.get("combat")
+    return c if c is not None and c["stage"] == "fight" else None
+
+
+def check_fight(d: Decision, what: str, section: str) -> dict[str, Any]:
+    """The combat, in its fight stage: ``what`` needs one (physically: a combat at all)."""
+    c = d.state.get("combat")
+    d.require(c is not None, "command/no_combat", f"{what} needs a combat; there is none")
+    assert c is not None
+    d.check(c["stage"] == "fight", "rule/combat_decided", f"{what}: the combat is decided", section)
+    result: dict[str, Any] = c
+    return result
+
+
+# ============================================================================ effects (B.9, B.10)
+
+
+def apply_effects(
+    d: Decision, victim: str, effects: Sequence[Mapping[str, Any]], choices: list[str], section: str
+) -> tuple[list[str], int, list[str], bool]:
+    """``(lost cards, levels lost, discarded hand, dies)`` of ``effects`` on ``victim``, the
+    victim choosing among several qualifying cards with ``choices`` in order (B.9)."""
+    st = d.state["seats"][victim]
+    zones = st["zones"]
+    lost: list[str] = []
+    levels, hand, dies = 0, [], False
+    for effect in effects:
+        ((name, arg),) = effect.items()
+        if name == "lose_levels":
+            levels = min(st["level"] - 1, levels + int(arg))
+        elif name == "discard_hand":
+            hand = list(zones["hand"])
+        elif name == "die":
+            dies = True
+        else:
+            if name == "lose_item":
+                pool = [*zones["equipped"], *zones["carried"]]
+                if arg == "big":
+                    pool = [c for c in pool if card_def(d.state, c).get("big")]
+                elif arg not in ("any", "all"):
+                    pool = [c for c in zones["equipped"] if card_def(d.state, c).get("slot") == arg]
+            else:
+                pool = list(zones[str(arg)])
+            pool = [c for c in pool if c not in lost]
+            if arg == "all":
+                lost.extend(pool)
+            elif len(pool) == 1:
+                lost.append(pool[0])
+            elif pool:
+                if not choices:
+                    raise InvalidCommand(
+                        "request/missing_choice",
+                        f"{victim} must choose which card {name} {arg} takes: one of "
+                        + ", ".join(pool),
+                        {"choices": pool},
+                    )
+                chosen = choices.pop(0)
+                owned = d.card(chosen)
+                d.require(
+                    owned["owner"] == victim and owned["zone"] in ("equipped", "carried", str(arg)),
+                    "command/card_not_there",
+                    f"{chosen!r} is not {victim}'s card in play",
+                )
+                d.check(
+                    chosen in pool,
+                    "rule/wrong_choice",
+                    f"{chosen!r} does not qualify for {name} {arg}",
+                    section,
+                )
+                lost.append(chosen)
+    return lost, max(0, levels), [c for c in hand if c not in lost], dies
+
+
+def die(d: Decision, seat: str) -> None:
+    """``seat`` dies: its hand and Items are laid out and looted in level order (B.9, D.C14)."""
+    zones = d.state["seats"][seat]["zones"]
+    body = [*zones["hand"], *zones["equipped"], *zones["carried"], *zones["helpers"]]
+    seats = list(d.state["seats"])
+    i = seats.index(seat)
+    left_of = seats[i + 1 :] + seats[:i]
+    others = [s for s in left_of if s in alive(d.state)]
+    order = sorted(others, key=lambda s: -d.state["seats"][s]["level"])
+    d.emit(ev.PlayerDied, actor=RULES, player=seat, body=body, order=order)
+    if not body or not order:
+        d.emit(ev.BodyDiscarded, actor=RULES, dead=seat, cards=list(d.state["body"]["cards"]))
+    c = d.state.get("combat")
+    if c is not None and c["player"] == seat:
+        end_combat(d, "died")  # the rest of the combat is skipped (D.C5)
+
+
+# ============================================================================ ending a combat
+
+
+def end_combat(d: Decision, outcome: str) -> None:
+    c = d.state["combat"]
+    ids: list[str] = []
+    for e in [*c["monsters"], *c["removed"]]:
+        ids += [e["card"], *e["enhancers"]]
+    ids += [s["card"] for s in c["one_shots"]]
+    d.emit(ev.CombatEnded, actor=RULES, player=c["player"], outcome=outcome, discarded=ids)
+    if d.state["active"] == c["player"] and d.state["status"] == "playing":
+        d.emit(ev.PhaseEntered, actor=RULES, player=c["player"], phase="charity")
+
+
+def win(d: Decision) -> None:
+    """The player's side won (B.5): levels per kill, Level 10 wins (B.16), then rewards."""
+    c = d.state["combat"]
+    rules = SETS[d.state["ruleset"]]
+    player, monster = strengths(d.state, c)
+    killed = c["monsters"]
+    treasures = reward_treasures(d.state, killed)
+    if rules.non_lethal_treasure:
+        treasures += reward_treasures(d.state, c["removed"])
+    d.emit(
+        ev.CombatWon,
+        actor=RULES,
+        player=c["player"],
+        helper=c["helper"],
+        killed=[e["card"] for e in killed],
+        player_strength=player,
+        monster_strength=monster,
+        treasures=treasures,
+    )
+    gains = [(c["player"], reward_levels(d.state, killed), "kill")]
+    helper_levels = has_power(d.state, c["helper"], "helper_levels") if c["helper"] else None
+    if helper_levels and killed:
+        gains.append((c["helper"], int(helper_levels) * len(killed), "helper"))
+    winners = []
+    for seat, levels, reason in gains:
+        level = d.state["seats"][seat]["level"]
+        new = min(MAX_LEVEL, level + levels)
+        if new > level:
+            d.emit(
+                ev.LevelsGained,
+                actor=RULES,
+                player=seat,
+                levels=new - level,
+                level=new,
+                reason=reason,
+            )
+        if new == MAX_LEVEL:
+            winners.append(seat)
+    if winners:
+        if d.state["options"].get("shared_victory") and c["helper"] and c["player"] in winners:
+            winners = sorted(set(winners) | {c["helper"]}, key=list(d.state["seats"]).index)
+        d.emit(ev.GameWon, actor=RULES, winners=winners, reason="level_10_by_a_kill")
+        return
+    if treasures == 0:
+        end_combat(d, "won" if killed else "removed")
+
+
+def settle(d: Decision) -> None:
+    """After a pass: when every other living player has passed on the combat as it stands
+    and the player's side wins, the combat is won (docs/rules.md B.5, D.C1)."""
+    c = in_fight(d)
+    if c is None:
+        return
+    if not c["monsters"]:
+        win(d)
+        return
+    others = [s for s in alive(d.state) if s != c["player"]]
+    if set(others) <= set(c["passed"]) and player_wins(d.state, c):
+        win(d)
+
+
+def finish_run(d: Decision) -> None:
+    """The combat ends once every living fighter has rolled for every monster and every catch
+    has had its Bad Stuff (docs/rules.md B.8)."""
+    c = d.state.get("combat")
+    if c is None or c["stage"] != "run_away" or c["caught"]:
+        return
+    monsters = [e["card"] for e in c["monsters"]]
+    for seat in fighters(c):
+        if seat in alive(d.state) and set(monsters) - set(c["runs"].get(seat, [])):
+            return
+    end_combat(d, "fled")
+
+
+# ============================================================================ commands
+
+
+def decide_pass(d: Decision, command: Command) -> None:
+    c = check_fight(d, "a pass", "B.5")
+    d.check(d.seat != c["player"], "rule/own_combat", "the player in combat does not pass", "B.5")
+    d.check(d.seat not in c["passed"], "rule/already_passed", f"{d.seat} already passed", "B.5")
+    d.emit(ev.CombatPassed, player=d.seat)
+    settle(d)
+
+
+def decide_ask_help(d: Decision, command: Command) -> None:
+    c = check_fight(d, "asking for help", "B.7")
+    helper = str_arg(command, "helper")
+    d.require(helper in d.state["seats"], "command/unknown_seat", f"no seat {helper!r}")
+    bribe = command.get("bribe")
+    if bribe is not None and not isinstance(bribe, Mapping):
+        raise InvalidCommand("request/invalid_bribe", "'bribe' is an object", {"bribe": ["object"]})
+    d.check(d.seat == c["player"], "rule/not_your_combat", "only the player asks for help", "B.7")
+    d.check(c["helper"] is None, "rule/already_helped", "one helper at most", "B.7")
+    d.check(c["asked"] is None, "rule/help_pending", f"{c['asked']} has not answered yet", "B.7")
+    ok = helper != c["player"] and helper in alive(d.state)
+    d.check(ok, "rule/invalid_helper", f"{helper} cannot help (self, dead or out)", "B.7")
+    d.emit(ev.HelpRequested, player=d.seat, helper=helper, bribe=dict(bribe) if bribe else None)
+
+
+def decide_accept_help(d: Decision, command: Command) -> None:
+    c = check_fight(d, "helping", "B.7")
+    d.require(c["asked"] == d.seat, "command/not_asked", f"{d.seat} was not asked to help")
+    d.emit(ev.HelpAccepted, helper=d.seat)
+
+
+def decide_decline_help(d: Decision, command: Command) -> None:
+    c = check_fight(d, "declining", "B.7")
+    d.require(c["asked"] == d.seat, "command/not_asked", f"{d.seat} was not asked to help")
+    d.emit(ev.HelpDeclined, helper=d.seat)
+
+
+def decide_run_away(d: Decision, command: Command) -> None:
+    c = d.state.get("combat")
+    d.require(c is not None, "command/no_combat", "there is no combat to run from")
+    assert c is not None
+    monster = str_arg(command, "monster")
+    roll = int_arg(command, "roll", 1, 6)
+    d.require(d.seat in fighters(c), "command/not_fighting", f"{d.seat} is not in the combat")
+    d.require(
+        monster in [e["card"] for e in c["monsters"]],
+        "command/card_not_there",
+        f"{monster!r} is not a monster in this combat",
+    )
+    d.refuse(c["stage"] != "treasure", "combat_decided", "the combat is won", "B.8")
+    if c["stage"] == "fight":
+        d.check(d.seat == c["player"], "rule/player_runs_first", "the player runs first", "B.8")
+        d.check(not player_wins(d.state, c), "rule/winning_combat", "you are winning: fight", "B.8")
+    d.check(
+        monster not in c["runs"].get(d.seat, []),
+        "rule/already_ran",
+        f"{d.seat} already rolled against {monster}",
+        "B.8",
+    )
+    modifier = run_modifier(d.state, d.seat, monster)
+    escaped = roll + modifier >= 5
+    d.emit(
+        ev.RunAwayRolled,
+        player=d.seat,
+        monster=monster,
+        roll=roll,
+        modifier=modifier,
+        escaped=escaped,
+    )
+    finish_run(d)
+
+
+def decide_bad_stuff(d: Decision, command: Command) -> None:
+    c = d.state.get("combat")
+    monster = str_arg(command, "monster")
+    choices = ids_arg(command, "choices", required=False)
+    d.require(
+        c is not None and [d.seat, monster] in c["caught"],
+        "command/not_caught",
+        f"{monster!r} did not catch {d.seat}",
+    )
+    effects = card_def(d.state, monster).get("bad_stuff") or []
+    lost, levels, hand, dies = apply_effects(d, d.seat, effects, choices, "B.9")
+    d.emit(ev.BadStuffApplied, player=d.seat, monster=monster, lost=lost, levels=levels, hand=hand)
+    if dies:
+        die(d, d.seat)
+    finish_run(d)
+
+
+def decide_take_treasure(d: Decision, command: Command) -> None:
+    from domain.classic.play import drawable
+
+    cards = ids_arg(command, "cards")
+    c = d.state.get("combat")
+    d.require(
+        c is not None and c["stage"] == "treasure", "command/no_treasure", "no Treasure to take"
+    )
+    assert c is not None
+    d.check(d.seat == c["player"], "rule/not_your_combat", "the player draws the Treasure", "B.7")
+    decks = d.state["decks"]
+    due = min(c["treasures"], len(decks["treasure"]) + len(decks["treasure_discard"]))  # D.C4
+    d.check(
+        len(cards) == due,
+        "rule/treasure_count",
+        f"the combat gives {due} Treasures, not {len(cards)}",
+        "B.7",
+    )
+    drawable(d, "treasure", cards)
+    face = "up" if c["helper"] else "down"
+    d.emit(ev.TreasuresDrawn, player=d.seat, cards=cards, face=face)
+    end_combat(d, "won" if c["monsters"] else "removed")
+
+
+def decide_loot_body(d: Decision, command: Command) -> None:
+    cid = str_arg(command, "card")
+    body = d.state.get("body")
+    d.require(body is not None, "command/no_body", "there is no body to loot")
+    assert body is not None
+    d.require(cid in body["cards"], "command/card_not_there", f"{cid!r} is not on the body")
+    first = body["order"][0] if body["order"] else None
+    d.check(d.seat == first, "rule/not_your_pick", f"it is {first}'s pick", "B.9")
+    d.emit(ev.BodyLooted, picker=d.seat, dead=body["dead"], card=cid)
+    body = d.state["body"]
+    if not body["cards"] or not body["order"]:
+        d.emit(ev.BodyDiscarded, actor=RULES, dead=body["dead"], cards=list(body["cards"]))

@@ -1,0 +1,136 @@
+"""A classic decision in progress, and the readers of a command's arguments.
+
+As in the CCG (``domain.ccg.decision``): ``check`` is a rule of the game (strict mode raises
+:class:`RuleViolation`, record mode flags the events with ``violation``), ``require`` a
+physical possibility (always :class:`ImpossibleCommand`). Each emitted event is folded at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.classic.cards import MAX_NUMBER
+from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
+from domain.events import Event
+from domain.fold import State, evolve
+from domain.ruleset import Step
+
+Command = Mapping[str, Any]
+
+
+class Decision:
+    """One decision in progress: the evolving state, the steps so far, the violations."""
+
+    __slots__ = ("cause", "command", "seat", "state", "steps", "strict", "violations")
+
+    def __init__(self, state: State, command: Command) -> None:
+        self.state = state
+        self.command = command
+        self.steps: list[Step] = []
+        self.violations: list[str] = []
+        self.strict = state.get("mode", "strict") != "record"
+        self.seat: str = str(command.get("seat", "rules"))
+        self.cause: int | None = None
+
+    def check(self, ok: bool, code: str, message: str, rule: str) -> None:
+        """A rule of the game: raise in strict mode, flag the events in record mode."""
+        if ok:
+            return
+        if self.strict:
+            raise RuleViolation(code, message, rule)
+        if code not in self.violations:
+            self.violations.append(code)
+
+    def refuse(self, ok: bool, code: str, message: str, section: str) -> None:
+        """A rule whose breach the table could not be left in: strict mode raises
+        ``rule/<code>``, record mode refuses ``command/<code>`` (docs/rules.md, Record mode)."""
+        if ok:
+            return
+        self.check(False, f"rule/{code}", message, section)
+        self.require(False, f"command/{code}", message)
+
+    @staticmethod
+    def require(ok: bool, code: str, message: str) -> None:
+        """A physical possibility: always raise when it does not hold."""
+        if not ok:
+            raise ImpossibleCommand(code, message)
+
+    def emit(self, cls: type[Event], *, actor: str | None = None, **fields: Any) -> None:
+        """Fold one event (``actor="rules"`` for the engine's own steps)."""
+        if self.state.get("status") == "finished":
+            return
+        seat = actor or self.seat
+        violation = ",".join(self.violations) if (self.violations and actor is None) else None
+        event = cls(seat=seat, cause=self.cause, violation=violation, **fields)
+        self.state = evolve(self.state, event)
+        self.steps.append(Step(event, self.state))
+        if self.cause is None:
+            self.cause = self.state["version"]
+
+    # -- readers of the state the decisions share ------------------------------------------
+
+    def card(self, cid: str) -> dict[str, Any]:
+        card = self.state["cards"].get(cid)
+        self.require(card is not None, "command/unknown_card", f"no card {cid!r} in this game")
+        assert card is not None
+        return dict(card)
+
+    def in_zone(self, cid: str, owner: str | None, *zones: str) -> dict[str, Any]:
+        """The card exists and is in one of ``owner``'s ``zones`` (else impossible)."""
+        card = self.card(cid)
+        where = f"seat {owner}'s " if owner else "the "
+        self.require(
+            card["owner"] == owner and card["zone"] in zones,
+            "command/card_not_there",
+            f"card {cid!r} is not in {where}{' or '.join(zones)}",
+        )
+        return card
+
+
+# ============================================================================ arguments
+
+
+def str_arg(command: Command, key: str) -> str:
+    value = command.get(key)
+    if not isinstance(value, str) or not value:
+        raise InvalidCommand(
+            "request/missing_field", f"'{key}' is required", {key: ["a non-empty string"]}
+        )
+    return value
+
+
+def int_arg(command: Command, key: str, lo: int = 0, hi: int = MAX_NUMBER) -> int:
+    value = command.get(key)
+    if type(value) is not int or not lo <= value <= hi:
+        raise InvalidCommand(
+            "request/invalid_number",
+            f"'{key}' must be a whole number from {lo} to {hi}",
+            {key: [f"a whole number {lo}..{hi}"]},
+        )
+    return value
+
+
+def ids_arg(command: Command, key: str, *, required: bool = True) -> list[str]:
+    value = command.get(key)
+    if value is None and not required:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise InvalidCommand(
+            "request/invalid_list", f"'{key}' must be a list of card ids", {key: ["list of ids"]}
+        )
+    if len(set(value)) != len(value):
+        raise InvalidCommand(
+            "request/duplicate_ids", f"'{key}' names a card twice", {key: ["distinct ids"]}
+        )
+    return list(value)
+
+
+def seat_value(state: State, value: Any, key: str) -> str:
+    if not isinstance(value, str) or value not in state["seats"]:
+        raise InvalidCommand(
+            "request/invalid_seat",
+            f"'{key}' must be a seat of this game ({', '.join(state['seats'])})",
+            {key: [f"one of {', '.join(state['seats'])}"]},
+        )
+    return value

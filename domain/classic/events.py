@@ -1,0 +1,559 @@
+"""Classic Munchkin's events (docs/rules.md C.2): one frozen class per fact of B.1-B.16.
+
+Class names are permanent (stored games name them). Names the Munchkin CCG already uses
+(``GameCreated``, ``TurnEnded``, ``CardDiscarded``, ``PlayerConceded``) get a ``Classic``
+prefix. Every event carries the results the rules computed (a level after a loss, the cards a
+Bad Stuff took), so the fold never decides anything (docs/rules.md C.2). The fold handlers are in
+:mod:`domain.classic.state`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from domain.events import Event, Json, register_event
+
+# --------------------------------------------------------------------------- setup (B.1)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicGameCreated(Event):
+    """A classic game was set up: the set, options, seats in seating order and both decks
+    (``{id, **definition}``, in no known order: the decks are shuffled) (docs/rules.md B.1)."""
+
+    game_id: str
+    ruleset: str
+    rules_version: str
+    mode: str
+    format: str
+    options: dict[str, Json]
+    seats: list[dict[str, Json]]
+    doors: list[dict[str, Json]]
+    treasures: list[dict[str, Json]]
+    labels: dict[str, Json] = field(default_factory=dict)
+
+    def card_ids(self) -> list[str]:
+        return [c["id"] for c in [*self.doors, *self.treasures]]
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsDealt(Event):
+    """``player`` drew four Doors and four Treasures face down (docs/rules.md B.1, B.9)."""
+
+    player: str
+    doors: list[str]
+    treasures: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("doors", "treasures")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FirstPlayerDetermined(Event):
+    """The seats ``rolls`` rolled for first player; ``first`` is the highest, or ``None`` when
+    the highest rolls tied and ``tied`` must roll again (docs/rules.md B.1)."""
+
+    rolls: dict[str, int]
+    first: str | None
+    tied: list[str]
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatReady(Event):
+    """``player`` finished creating its character (docs/rules.md B.1)."""
+
+    player: str
+
+
+# --------------------------------------------------------------------------- turn (B.4)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnBegan(Event):
+    """Turn ``turn`` is ``player``'s; it begins with kicking open the door (B.4)."""
+
+    player: str
+    turn: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CharacterReturned(Event):
+    """A dead ``player``'s new character appears at the start of a turn (docs/rules.md B.9)."""
+
+    player: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseEntered(Event):
+    """The active player's turn moved to ``phase`` (docs/rules.md B.4)."""
+
+    player: str
+    phase: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardReshuffled(Event):
+    """An empty ``deck`` (``door``/``treasure``) was rebuilt from its discards (B.1)."""
+
+    deck: str
+    cards: list[str]
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DoorKicked(Event):
+    """``player`` kicked open the door: ``card`` is face up for everyone (docs/rules.md B.4)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardTakenToHand(Event):
+    """The face-up Door ``card`` went to ``player``'s hand (docs/rules.md B.4)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LookedForTrouble(Event):
+    """``player`` played ``monster`` from its hand to fight it (docs/rules.md B.4)."""
+
+    player: str
+    monster: str
+    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomLooted(Event):
+    """``player`` drew ``card`` face down from the ``deck`` into its hand (B.4, B.15)."""
+
+    player: str
+    card: str
+    deck: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListenedAtDoor(Event):
+    """Listen At The Door: ``player`` drew ``card`` face down before kicking (B.15)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CharityResolved(Event):
+    """``player`` gave ``gifts`` ``{card: seat}`` to the lowest-level players and discarded
+    ``discarded`` (docs/rules.md B.13; a gift is known to giver and receiver, D.C11)."""
+
+    player: str
+    gifts: dict[str, str]
+    discarded: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("gifts", "discarded")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicTurnEnded(Event):
+    """``player`` ended its turn; turn ``turn`` is ``next_player``'s (docs/rules.md B.4)."""
+
+    player: str
+    next_player: str
+    turn: int
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicConceded(Event):
+    """``player`` left the game (docs/rules.md B.16)."""
+
+    player: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameWon(Event):
+    """``winners`` reached Level 10 (docs/rules.md B.16); the game is over."""
+
+    winners: list[str]
+    reason: str
+
+
+# --------------------------------------------------------------------------- cards in play
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CharacterCardPlayed(Event):
+    """``player`` put a Race, Class or Army card (or a multi card) in front of it (B.11)."""
+
+    player: str
+    card: str
+    trait_kind: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemPlayed(Event):
+    """``player`` put the Item ``card`` in play, ``equipped`` or only carried (B.12)."""
+
+    player: str
+    card: str
+    equipped: bool
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemEquipped(Event):
+    """``player`` equipped the carried Item ``card`` (docs/rules.md B.12)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemUnequipped(Event):
+    """``player`` turned the equipped Item ``card`` sideways: carried (B.12)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelperPlayed(Event):
+    """``player`` put a Hireling, Sidekick or Steed in play (docs/rules.md B.2, B.12)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicCardDiscarded(Event):
+    """``player`` discarded ``card``; ``bonus`` is what it gave to its own combat (a discard
+    power such as the Warrior's, docs/rules.md B.11)."""
+
+    player: str
+    card: str
+    bonus: int = 0
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemsSold(Event):
+    """``player`` sold ``cards`` for ``gold`` gold pieces: ``levels`` levels (B.12, D.C3)."""
+
+    player: str
+    cards: list[str]
+    gold: int
+    levels: int
+    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoUpALevelPlayed(Event):
+    """``by`` played ``card`` on ``target``, who goes up one level (docs/rules.md B.3)."""
+
+    by: str
+    card: str
+    target: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CurseApplied(Event):
+    """The Curse or Trap ``card`` hit ``victim``: ``lost`` cards gone, ``levels`` lost, the
+    hand discarded; a drawn one comes ``from_door``; a persistent one ``stays`` in front of the
+    victim (docs/rules.md B.10)."""
+
+    by: str
+    card: str
+    victim: str
+    lost: list[str]
+    levels: int
+    hand: list[str]
+    from_door: bool
+    stays: bool = False
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "lost", "hand")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TradeOffered(Event):
+    """``player`` offered its Items ``give`` for ``with_seat``'s ``get`` (B.12)."""
+
+    player: str
+    with_seat: str
+    give: list[str]
+    get: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("give", "get")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemsTraded(Event):
+    """The offered trade happened; received Items are carried (docs/rules.md B.12)."""
+
+    player: str
+    with_seat: str
+    give: list[str]
+    get: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("give", "get")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsGiven(Event):
+    """``player`` gave ``cards`` to ``to`` (a bribe paid, a share of the Treasure; D.C6)."""
+
+    player: str
+    to: str
+    cards: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+
+
+# --------------------------------------------------------------------------- combat (B.5-B.8)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombatStarted(Event):
+    """``player`` fights ``monster``; ``conditions`` are outside facts its card counts
+    (e.g. the time of day), as declared at the table (docs/rules.md B.5, D.C13)."""
+
+    player: str
+    monster: str
+    conditions: list[str] = field(default_factory=list)
+    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterJoined(Event):
+    """``by`` added ``monster`` to the combat, ``via`` a Wandering Monster ``card`` or a tag
+    (docs/rules.md B.6)."""
+
+    by: str
+    monster: str
+    via: str
+    card: str | None = None
+    conditions: list[str] = field(default_factory=list)
+    card_fields: ClassVar[tuple[str, ...]] = ("monster", "card")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EnhancerPlayed(Event):
+    """``by`` played the monster enhancer ``card`` on ``monster`` (docs/rules.md B.6)."""
+
+    by: str
+    card: str
+    monster: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "monster")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OneShotPlayed(Event):
+    """``by`` played the one-shot ``card`` for ``side`` (``player``/``monster``): ``bonus`` to
+    its strength, ``run_away`` to its rolls; ``removed`` is an enhancer or monster it took out
+    of the combat (docs/rules.md B.5, B.6, B.12)."""
+
+    by: str
+    card: str
+    side: str
+    bonus: int
+    run_away: int = 0
+    removed: str | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "removed")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelpRequested(Event):
+    """``player`` asked ``helper`` to help, offering ``bribe`` (docs/rules.md B.7, D.C6)."""
+
+    player: str
+    helper: str
+    bribe: dict[str, Json] | None = None
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelpAccepted(Event):
+    """``helper`` joined the combat on the player's side (docs/rules.md B.7)."""
+
+    helper: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelpDeclined(Event):
+    """``helper`` declined to help (docs/rules.md B.7)."""
+
+    helper: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombatPassed(Event):
+    """``player`` will not interfere with the combat as it stands (docs/rules.md D.C1)."""
+
+    player: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombatWon(Event):
+    """The player's side won, ``player_strength`` to ``monster_strength``: ``killed`` monsters
+    give levels, ``treasures`` is what the player draws (docs/rules.md B.5, B.7)."""
+
+    player: str
+    helper: str | None
+    killed: list[str]
+    player_strength: int
+    monster_strength: int
+    treasures: int
+    card_fields: ClassVar[tuple[str, ...]] = ("killed",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LevelsGained(Event):
+    """``player`` went up ``levels`` levels to ``level`` for ``reason`` (docs/rules.md B.3)."""
+
+    player: str
+    levels: int
+    level: int
+    reason: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TreasuresDrawn(Event):
+    """``player`` drew its rewards ``cards``, ``face`` down alone or up when helped (B.7)."""
+
+    player: str
+    cards: list[str]
+    face: str
+    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunAwayRolled(Event):
+    """``player`` rolled ``roll`` to flee ``monster``; with ``modifier`` it ``escaped`` on 5+
+    (docs/rules.md B.8)."""
+
+    player: str
+    monster: str
+    roll: int
+    modifier: int
+    escaped: bool
+    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SidekickSacrificed(Event):
+    """``player`` sacrificed its Sidekick ``card`` and escaped ``monsters`` (Old West, B.2)."""
+
+    player: str
+    card: str
+    monsters: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "monsters")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BadStuffApplied(Event):
+    """``monster``'s Bad Stuff hit ``player``: ``lost`` cards, ``levels`` lost, ``hand``
+    discarded (docs/rules.md B.9)."""
+
+    player: str
+    monster: str
+    lost: list[str]
+    levels: int
+    hand: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("monster", "lost", "hand")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombatEnded(Event):
+    """The combat is over (``outcome``: won, fled, removed, conceded): its monsters and cards
+    went to the discards (docs/rules.md B.5)."""
+
+    player: str
+    outcome: str
+    discarded: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("discarded",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerDied(Event):
+    """``player`` died: ``body`` (its hand and Items) is laid out, to be looted in ``order``
+    (docs/rules.md B.9)."""
+
+    player: str
+    body: list[str]
+    order: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("body",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BodyLooted(Event):
+    """``picker`` took ``card`` from ``dead``'s body into its hand (docs/rules.md B.9)."""
+
+    picker: str
+    dead: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BodyDiscarded(Event):
+    """What nobody took from ``dead``'s body was discarded (docs/rules.md B.9)."""
+
+    dead: str
+    cards: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+
+
+def all_event_types() -> list[type[Event]]:
+    """Every classic event class (for tests and narration)."""
+    return [
+        v
+        for v in globals().values()
+        if isinstance(v, type) and issubclass(v, Event) and v is not Event
+    ]

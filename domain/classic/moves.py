@@ -1,0 +1,252 @@
+"""Concrete commands a seat may send now (for random games, bots and the viewer's hints).
+
+Candidates are built from the state (the top cards of the decks, the cards in the seat's hand
+and in play, every die roll) and each is kept only if :func:`domain.classic.decide` accepts it
+in strict mode, so every command returned is legal (docs/rules.md B).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from domain.classic.rules import alive, card_def, fighters, lowest_levels
+from domain.errors import DomainError
+from domain.fold import State
+
+Cmd = dict[str, Any]
+
+
+def _top(state: State, deck: str, n: int) -> list[str] | None:
+    pile = list(state["decks"][deck])
+    if len(pile) < n:
+        pile += list(state["decks"][f"{deck}_discard"])
+    return pile[:n] if len(pile) >= n else None
+
+
+def _choices(state: State, seat: str, effects: list[Mapping[str, Any]]) -> list[str]:
+    """The first qualifying card for every effect that needs the victim's choice."""
+    zones = state["seats"][seat]["zones"]
+    out: list[str] = []
+    for effect in effects:
+        ((name, arg),) = effect.items()
+        if name == "lose_item" and arg != "all":
+            pool = [*zones["equipped"], *zones["carried"]]
+            if arg == "big":
+                pool = [c for c in pool if card_def(state, c).get("big")]
+            elif arg != "any":
+                pool = [c for c in zones["equipped"] if card_def(state, c).get("slot") == arg]
+        elif name == "lose_trait":
+            pool = list(zones[str(arg)])
+        else:
+            continue
+        pool = [c for c in pool if c not in out]
+        if len(pool) > 1:
+            out.append(pool[0])
+    return out
+
+
+def _setup(state: State, seat: str) -> Iterator[Cmd]:
+    st = state["seats"][seat]
+    if not st["dealt"]:
+        doors, treasures = _top(state, "door", 4), _top(state, "treasure", 4)
+        if doors and treasures:
+            yield {"type": "deal", "doors": doors, "treasures": treasures}
+        return
+    tied = [s for s in state["tied"] if state["seats"][s]["eliminated"] is None]
+    if state["first"] is None and tied and tied[0] == seat:
+        yield {"type": "roll_first", "rolls": {s: 6 - i % 6 for i, s in enumerate(tied)}}
+        yield {"type": "roll_first", "rolls": dict.fromkeys(tied, 3)}
+    if not st["ready"]:
+        yield {"type": "ready"}
+        for cid in st["zones"]["hand"]:
+            yield {"type": "play", "card": cid}
+
+
+def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
+    hand = state["seats"][seat]["zones"]["hand"]
+    monsters = [e["card"] for e in c["monsters"]]
+    if c["stage"] == "fight":
+        if seat == c["player"]:
+            for other in alive(state):
+                if other != seat and other not in c["declined"]:
+                    yield {"type": "ask_help", "helper": other, "bribe": {"treasures": 1}}
+            for roll in range(1, 7):
+                yield {"type": "run_away", "monster": monsters[0], "roll": roll}
+            for cid in [*hand, *state["seats"][seat]["zones"]["carried"]][:6]:
+                yield {"type": "discard", "card": cid}
+        if c["asked"] == seat:
+            yield {"type": "accept_help"}
+            yield {"type": "decline_help"}
+        yield {"type": "pass"}
+        for cid in hand:
+            kind = card_def(state, cid)["kind"]
+            if kind in ("enhancer", "monster"):
+                yield {"type": "play", "card": cid, "target": monsters[0]}
+                if kind == "monster":
+                    yield {"type": "play", "card": cid}
+            elif kind == "one_shot":
+                yield {"type": "play", "card": cid, "target": "monster", "choice": 1}
+                yield {"type": "play", "card": cid, "choice": 1}
+            elif card_def(state, cid).get("wandering"):
+                for other in hand:
+                    yield {"type": "play", "card": cid, "target": other}
+    elif c["stage"] == "run_away":
+        for victim, monster in c["caught"]:
+            if victim == seat:
+                effects = card_def(state, monster).get("bad_stuff") or []
+                yield {
+                    "type": "bad_stuff",
+                    "monster": monster,
+                    "choices": _choices(state, seat, effects),
+                }
+        if seat in fighters(c) and not c["caught"]:
+            for m in monsters:
+                if m not in c["runs"].get(seat, []):
+                    for roll in range(1, 7):
+                        yield {"type": "run_away", "monster": m, "roll": roll}
+                    break
+    elif c["stage"] == "treasure" and seat == c["player"]:
+        n = min(
+            c["treasures"],
+            len(state["decks"]["treasure"]) + len(state["decks"]["treasure_discard"]),
+        )
+        cards = _top(state, "treasure", n)
+        if cards is not None:
+            yield {"type": "take_treasure", "cards": cards}
+
+
+def _charity(state: State, seat: str) -> Iterator[Cmd]:
+    hand = state["seats"][seat]["zones"]["hand"]
+    excess = hand[: len(hand) - 5]
+    lowest = lowest_levels(state, alive(state))
+    if seat in lowest:
+        yield {"type": "charity", "gifts": dict.fromkeys(excess, seat)}
+    else:
+        yield {
+            "type": "charity",
+            "gifts": {c: lowest[i % len(lowest)] for i, c in enumerate(excess)},
+        }
+
+
+def _turn(state: State, seat: str) -> Iterator[Cmd]:
+    st = state["seats"][seat]
+    phase = state["phase"]
+    if st["dead"] or phase == "charity":
+        yield {"type": "end_turn"}
+    if st["needs_deal"]:
+        doors, treasures = _top(state, "door", 4), _top(state, "treasure", 4)
+        if doors and treasures:
+            yield {"type": "deal", "doors": doors, "treasures": treasures}
+    if phase == "kick_door":
+        door = _top(state, "door", 1)
+        if door:
+            card = card_def(state, door[0])
+            choices = _choices(state, seat, card.get("effects") or [])
+            yield {"type": "kick_door", "card": door[0], "choices": choices}
+            yield {"type": "loot", "card": door[0]}
+    if phase == "look_for_trouble":
+        for cid in st["zones"]["hand"]:
+            yield {"type": "look_for_trouble", "card": cid}
+        for deck in ("door", "treasure"):
+            top = _top(state, deck, 1)
+            if top:
+                yield {"type": "loot", "card": top[0]}
+    if phase == "charity" and len(st["zones"]["hand"]) > 5:
+        yield from _charity(state, seat)
+
+
+def _anytime(state: State, seat: str) -> Iterator[Cmd]:
+    zones = state["seats"][seat]["zones"]
+    for cid in zones["hand"]:
+        card = card_def(state, cid)
+        if card["kind"] in ("curse", "trap"):
+            for target in alive(state):
+                effects = card.get("effects") or []
+                yield {
+                    "type": "play",
+                    "card": cid,
+                    "target": target,
+                    "choices": _choices(state, target, effects),
+                }
+        elif card["kind"] == "level_up" or state["active"] == seat:
+            yield {"type": "play", "card": cid}
+    for cid in zones["carried"]:
+        yield {"type": "equip", "card": cid}
+    for cid in zones["equipped"][:2]:
+        yield {"type": "unequip", "card": cid}
+    for kind in ("race", "class", "army", "helpers"):
+        for cid in zones[kind]:
+            yield {"type": "discard", "card": cid}
+    items = sorted(
+        (
+            c
+            for c in [*zones["equipped"], *zones["carried"], *zones["hand"]]
+            if card_def(state, c)["kind"] in ("item", "one_shot")
+            and card_def(state, c).get("value")
+        ),
+        key=lambda c: -card_def(state, c)["value"],
+    )
+    gold, sold = 0, []
+    for cid in items:
+        if gold >= 1000:
+            break
+        gold += card_def(state, cid)["value"]
+        sold.append(cid)
+    if gold >= 1000:
+        yield {"type": "sell", "cards": sold}
+    table = [*zones["equipped"], *zones["carried"]]
+    trade = state.get("trade")
+    if trade is not None and trade["with"] == seat:
+        yield {"type": "accept_trade"}
+    others = [s for s in alive(state) if s != seat]
+    if state["active"] == seat and table and others:
+        theirs = state["seats"][others[0]]["zones"]
+        get = [*theirs["equipped"], *theirs["carried"]][:1]
+        yield {"type": "trade", "with": others[0], "give": table[:1], "get": get}
+        yield {"type": "give", "to": others[-1], "cards": table[:1]}
+    yield {"type": "concede"}
+
+
+def candidates(state: State, seat: str) -> Iterator[Cmd]:
+    if state.get("status") not in ("setup", "playing"):
+        return
+    if state["seats"][seat]["eliminated"] is not None:
+        return
+    body = state.get("body")
+    if body is not None:
+        if body["order"] and body["order"][0] == seat:
+            for cid in body["cards"][:4]:
+                yield {"type": "loot_body", "card": cid}
+        return
+    if state["status"] == "setup":
+        yield from _setup(state, seat)
+        return
+    c = state.get("combat")
+    if c is not None:
+        yield from _combat(state, seat, c)
+    if state["active"] == seat and c is None:
+        yield from _turn(state, seat)
+    if not state["seats"][seat]["dead"]:
+        yield from _anytime(state, seat)
+
+
+def legal_commands(state: State, seat: str) -> list[dict[str, Any]]:
+    """Concrete commands ``seat`` may send now, each accepted by ``decide`` in strict mode."""
+    from domain.classic import decide
+
+    strict = state if state.get("mode", "strict") == "strict" else {**state, "mode": "strict"}
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for cand in candidates(state, seat):
+        cmd = {**cand, "seat": seat}
+        key = repr(sorted(cmd.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            decide(strict, cmd)
+        except DomainError:
+            continue
+        out.append(cmd)
+    return out

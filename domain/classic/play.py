@@ -1,0 +1,660 @@
+"""Setup, the turn and playing cards (docs/rules.md B.1, B.3, B.4, B.6, B.10-B.14).
+
+Each ``decide_*`` function checks one command and emits its events (and the engine's steps
+that follow) on a :class:`~domain.classic.decision.Decision`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.classic import events as ev
+from domain.classic.combat import (
+    RULES,
+    apply_effects,
+    check_fight,
+    die,
+    end_combat,
+    finish_run,
+    in_fight,
+    settle,
+    win,
+)
+from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
+from domain.classic.rules import (
+    alive,
+    card_def,
+    fighters,
+    hands_used,
+    has_power,
+    living,
+    lowest_levels,
+    player_wins,
+    traits,
+    usable,
+)
+from domain.classic.sets import SETS
+from domain.errors import InvalidCommand
+
+HAND_LIMIT = 5
+DEAL = 4
+SELL_PRICE = 1000
+
+
+# ============================================================================ shared checks
+
+
+def drawable(d: Decision, deck: str, ids: list[str]) -> None:
+    """Every card of ``ids`` is in ``deck``; an empty deck is first rebuilt from its discards
+    (docs/rules.md B.1). Naming a card nobody could draw is impossible."""
+    pile = d.state["decks"][deck]
+    missing = [c for c in ids if c not in pile]
+    if missing and len(pile) < len(ids):
+        discards = d.state["decks"][f"{deck}_discard"]
+        if set(missing) <= set(discards):
+            d.emit(ev.DiscardReshuffled, actor=RULES, deck=deck, cards=list(discards))
+            pile = d.state["decks"][deck]
+    for cid in ids:
+        d.card(cid)
+        d.require(cid in pile, "command/card_not_there", f"{cid!r} is not in the {deck} deck")
+
+
+def own_turn(d: Decision, what: str) -> None:
+    d.check(
+        d.state["active"] == d.seat,
+        "rule/not_your_turn",
+        f"{what} only on your own turn; it is {d.state['active']}'s",
+        "B.14",
+    )
+
+
+def fighting(d: Decision, seat: str) -> bool:
+    c = d.state.get("combat")
+    return c is not None and seat in fighters(c)
+
+
+def no_combat(d: Decision, what: str, section: str = "B.14") -> None:
+    d.check(d.state.get("combat") is None, "rule/in_combat", f"{what} not during a combat", section)
+
+
+def start_turn(d: Decision, seat: str, turn: int) -> None:
+    """Dead characters return, then ``seat``'s turn begins (docs/rules.md B.4, B.9)."""
+    for other in living(d.state):
+        if d.state["seats"][other]["dead"]:
+            d.emit(ev.CharacterReturned, actor=RULES, player=other)
+    d.emit(ev.TurnBegan, actor=RULES, player=seat, turn=turn)
+
+
+def maybe_start(d: Decision) -> None:
+    s = d.state
+    if s["status"] == "setup" and s["first"] and all(s["seats"][x]["ready"] for x in living(s)):
+        start_turn(d, s["first"], 1)
+
+
+def next_seat(state: Mapping[str, Any], seat: str) -> str:
+    order = list(state["seats"])
+    for step in range(1, len(order) + 1):
+        candidate = order[(order.index(seat) + step) % len(order)]
+        if state["seats"][candidate]["eliminated"] is None:
+            return candidate
+    return seat
+
+
+# ============================================================================ setup (B.1)
+
+
+def decide_deal(d: Decision, command: Command) -> None:
+    doors = ids_arg(command, "doors")
+    treasures = ids_arg(command, "treasures")
+    st = d.state["seats"][d.seat]
+    if d.state["status"] == "setup":
+        d.check(not st["dealt"], "rule/already_dealt", f"{d.seat} was dealt already", "B.1")
+    else:
+        d.check(st["needs_deal"], "rule/already_dealt", f"{d.seat} has its cards", "B.9")
+        own_turn(d, "a new character's cards")
+    d.check(
+        len(doors) == DEAL and len(treasures) == DEAL,
+        "rule/deal_size",
+        f"a deal is {DEAL} Doors and {DEAL} Treasures",
+        "B.1",
+    )
+    drawable(d, "door", doors)
+    drawable(d, "treasure", treasures)
+    d.emit(ev.CardsDealt, player=d.seat, doors=doors, treasures=treasures)
+
+
+def decide_roll_first(d: Decision, command: Command) -> None:
+    rolls = command.get("rolls")
+    if not isinstance(rolls, Mapping) or not rolls:
+        raise InvalidCommand("request/invalid_rolls", "'rolls' is {seat: 1..6}", {"rolls": []})
+    for seat, roll in rolls.items():
+        if seat not in d.state["seats"] or type(roll) is not int or not 1 <= roll <= 6:
+            raise InvalidCommand(
+                "request/invalid_rolls", "'rolls' is {seat: 1..6}", {"rolls": [str(seat)]}
+            )
+    d.check(d.state["status"] == "setup", "rule/out_of_order", "the game has begun", "B.1")
+    d.check(d.state["first"] is None, "rule/out_of_order", "the first player is known", "B.1")
+    expected = [s for s in d.state["tied"] if s in living(d.state)]
+    d.check(
+        sorted(rolls) == sorted(expected),
+        "rule/wrong_rollers",
+        f"{', '.join(expected)} roll (ties roll again)",
+        "B.1",
+    )
+    top = max(rolls.values())
+    best = [s for s in d.state["seats"] if rolls.get(s) == top]
+    first = best[0] if len(best) == 1 else None
+    d.emit(
+        ev.FirstPlayerDetermined,
+        rolls=dict(rolls),
+        first=first,
+        tied=[] if first else best,
+    )
+    maybe_start(d)
+
+
+def decide_ready(d: Decision, command: Command) -> None:
+    st = d.state["seats"][d.seat]
+    d.check(d.state["status"] == "setup", "rule/out_of_order", "the game has begun", "B.1")
+    d.check(st["dealt"], "rule/out_of_order", "a seat is dealt its cards first", "B.1")
+    d.check(not st["ready"], "rule/already_ready", f"{d.seat} is ready already", "B.1")
+    d.emit(ev.SeatReady, player=d.seat)
+    maybe_start(d)
+
+
+# ============================================================================ the turn (B.4)
+
+
+def _turn_step(d: Decision, what: str, *phases: str) -> None:
+    own_turn(d, what)
+    d.check(
+        d.state["phase"] in phases,
+        "rule/wrong_phase",
+        f"{what} belongs to {' or '.join(phases)}, not {d.state['phase']}",
+        "B.4",
+    )
+    d.check(
+        not d.state["seats"][d.seat]["needs_deal"],
+        "rule/deal_first",
+        "a new character draws 4 Doors and 4 Treasures first",
+        "B.9",
+    )
+
+
+def _conditions(command: Command) -> list[str]:
+    value = command.get("conditions") or []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise InvalidCommand(
+            "request/invalid_list", "'conditions' is a list of strings", {"conditions": []}
+        )
+    return list(value)
+
+
+def decide_kick_door(d: Decision, command: Command) -> None:
+    cid = str_arg(command, "card")
+    conditions = _conditions(command)
+    choices = ids_arg(command, "choices", required=False)
+    d.refuse(d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
+    _turn_step(d, "kicking open the door", "kick_door")
+    drawable(d, "door", [cid])
+    card = card_def(d.state, cid)
+    d.emit(ev.DoorKicked, player=d.seat, card=cid)
+    rules = SETS[d.state["ruleset"]]
+    if card["kind"] == "monster":
+        d.emit(ev.CombatStarted, actor=RULES, player=d.seat, monster=cid, conditions=conditions)
+        return
+    if card["kind"] == rules.bad_door:
+        curse(d, cid, d.seat, choices, from_door=True)
+    else:
+        d.emit(ev.CardTakenToHand, actor=RULES, player=d.seat, card=cid)
+    d.emit(ev.PhaseEntered, actor=RULES, player=d.seat, phase="look_for_trouble")
+
+
+def decide_look_for_trouble(d: Decision, command: Command) -> None:
+    cid = str_arg(command, "card")
+    conditions = _conditions(command)
+    d.in_zone(cid, d.seat, "hand")
+    d.refuse(d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
+    _turn_step(d, "looking for trouble", "look_for_trouble")
+    d.check(
+        card_def(d.state, cid)["kind"] == "monster",
+        "rule/not_a_monster",
+        "you look for trouble with a monster",
+        "B.4",
+    )
+    d.emit(ev.LookedForTrouble, player=d.seat, monster=cid)
+    d.emit(ev.CombatStarted, actor=RULES, player=d.seat, monster=cid, conditions=conditions)
+
+
+def decide_loot(d: Decision, command: Command) -> None:
+    """Loot the Room (B.4); with Listen At The Door on, a ``loot`` before kicking is the
+    listen, and the loot proper draws a Treasure (B.15)."""
+    cid = str_arg(command, "card")
+    listen = bool(d.state["options"].get("listen_at_door"))
+    if listen and d.state["phase"] == "kick_door" and not d.state["listened"]:
+        _turn_step(d, "listening at the door", "kick_door")
+        drawable(d, "door", [cid])
+        d.emit(ev.ListenedAtDoor, player=d.seat, card=cid)
+        return
+    _turn_step(d, "looting the room", "look_for_trouble", "loot")
+    no_combat(d, "looting the room", "B.4")
+    deck = "treasure" if listen else "door"
+    card = d.card(cid)
+    d.check(card["def"]["deck"] == deck, "rule/wrong_deck", f"the loot is a {deck} card", "B.15")
+    drawable(d, card["def"]["deck"], [cid])
+    d.emit(ev.RoomLooted, player=d.seat, card=cid, deck=card["def"]["deck"])
+    d.emit(ev.PhaseEntered, actor=RULES, player=d.seat, phase="charity")
+
+
+def decide_charity(d: Decision, command: Command) -> None:
+    gifts = command.get("gifts")
+    if not isinstance(gifts, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in gifts.items()
+    ):
+        raise InvalidCommand("request/invalid_gifts", "'gifts' is {card: seat}", {"gifts": []})
+    for cid, seat in gifts.items():
+        d.in_zone(cid, d.seat, "hand")
+        d.require(seat in d.state["seats"], "command/unknown_seat", f"no seat {seat!r}")
+    own_turn(d, "charity")
+    d.check(d.state["phase"] == "charity", "rule/wrong_phase", "charity ends the turn", "B.4")
+    hand = d.state["seats"][d.seat]["zones"]["hand"]
+    d.check(len(hand) > HAND_LIMIT, "rule/no_charity", f"a hand of {len(hand)} keeps all", "B.13")
+    d.check(
+        len(hand) - len(gifts) == HAND_LIMIT,
+        "rule/charity_count",
+        f"charity leaves exactly {HAND_LIMIT} cards, not {len(hand) - len(gifts)}",
+        "B.13",
+    )
+    lowest = lowest_levels(d.state, alive(d.state))
+    to = list(gifts.values())
+    if d.seat in lowest:
+        ok = all(s == d.seat for s in to)
+        d.check(ok, "rule/charity_recipient", "the lowest level discards the excess", "B.13")
+    else:
+        ok = all(s in lowest for s in to)
+        d.check(ok, "rule/charity_recipient", f"charity goes to {', '.join(lowest)}", "B.13")
+        counts = [to.count(s) for s in lowest]
+        d.check(
+            max(counts) - min(counts) <= 1,
+            "rule/charity_uneven",
+            "split as evenly as possible",
+            "B.13",
+        )
+    given = {c: s for c, s in gifts.items() if s != d.seat}
+    d.emit(
+        ev.CharityResolved,
+        player=d.seat,
+        gifts=given,
+        discarded=[c for c, s in gifts.items() if s == d.seat],
+    )
+
+
+def decide_end_turn(d: Decision, command: Command) -> None:
+    d.refuse(d.state["active"] == d.seat, "not_your_turn", "not your turn to end", "B.14")
+    d.refuse(d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
+    st = d.state["seats"][d.seat]
+    if not st["dead"]:
+        d.check(
+            d.state["phase"] == "charity",
+            "rule/wrong_phase",
+            "look for trouble or loot the room before ending the turn",
+            "B.4",
+        )
+        d.check(
+            len(st["zones"]["hand"]) <= HAND_LIMIT,
+            "rule/charity_first",
+            f"a hand over {HAND_LIMIT} goes to charity first",
+            "B.13",
+        )
+    nxt = next_seat(d.state, d.seat)
+    turn = d.state["turn"] + 1
+    d.emit(ev.ClassicTurnEnded, player=d.seat, next_player=nxt, turn=turn)
+    start_turn(d, nxt, turn)
+
+
+def decide_concede(d: Decision, command: Command) -> None:
+    c = d.state.get("combat")
+    was_active = d.state["active"] == d.seat
+    if c is not None and c["player"] == d.seat:
+        end_combat(d, "conceded")
+    d.emit(ev.ClassicConceded, player=d.seat)
+    left = living(d.state)
+    if len(left) == 1:
+        d.emit(ev.GameWon, actor=RULES, winners=left, reason="last_player")
+        return
+    if was_active and d.state["status"] == "playing":
+        nxt = next_seat(d.state, d.seat)
+        turn = d.state["turn"] + 1
+        d.emit(ev.ClassicTurnEnded, actor=RULES, player=d.seat, next_player=nxt, turn=turn)
+        start_turn(d, nxt, turn)
+    maybe_start(d)  # in setup, the others may all be ready
+    body = d.state.get("body")
+    if body is not None and not body["order"]:  # the last picker left (B.9)
+        d.emit(ev.BodyDiscarded, actor=RULES, dead=body["dead"], cards=list(body["cards"]))
+    settle(d)
+
+
+# ============================================================================ cards (B.3, B.6, B.10-B.12)
+
+
+def curse(d: Decision, cid: str, victim: str, choices: list[str], *, from_door: bool) -> None:
+    """A Curse or Trap hits ``victim`` (docs/rules.md B.10); one that kills starts a death."""
+    card = card_def(d.state, cid)
+    effects = card.get("effects") or []
+    lost, levels, hand, dies = apply_effects(d, victim, effects, choices, "B.10")
+    d.emit(
+        ev.CurseApplied,
+        by=d.seat,
+        card=cid,
+        victim=victim,
+        lost=lost,
+        levels=levels,
+        hand=hand,
+        from_door=from_door,
+        stays=bool(card.get("persistent")),
+    )
+    if dies:
+        die(d, victim)
+
+
+def _target_seat(d: Decision, command: Command, default: str | None) -> str:
+    target = command.get("target", default)
+    d.require(target in d.state["seats"], "command/unknown_seat", f"no seat {target!r}")
+    return str(target)
+
+
+def _slot_free(d: Decision, seat: str, cid: str) -> bool:
+    item = card_def(d.state, cid)
+    slot = item.get("slot")
+    equipped = [c for c in d.state["seats"][seat]["zones"]["equipped"] if c != cid]
+    if slot is None:
+        return True
+    if slot in ("1hand", "2hands"):
+        return hands_used(d.state, equipped) + hands_used(d.state, [cid]) <= 2
+    return all(card_def(d.state, c).get("slot") != slot for c in equipped)
+
+
+def _bigs(d: Decision, seat: str) -> list[str]:
+    zones = d.state["seats"][seat]["zones"]
+    return [c for c in [*zones["equipped"], *zones["carried"]] if card_def(d.state, c).get("big")]
+
+
+def _play_trait(d: Decision, cid: str, kind: str) -> None:
+    if d.state["status"] != "setup":
+        own_turn(d, "a new Race, Class or Army")
+    zone = d.state["seats"][d.seat]["zones"][kind]
+    defs = [card_def(d.state, c) for c in zone]
+    card = card_def(d.state, cid)
+    multis = sum(1 for c in defs if c["kind"] == "other")
+    if card["kind"] != "other":
+        d.check(
+            card["trait"] not in traits(d.state, d.seat),
+            "rule/duplicate_trait",
+            f"{d.seat} is a {card['trait']} already",
+            "B.11",
+        )
+        held = sum(1 for c in defs if c["kind"] != "other")
+        d.check(held <= multis, "rule/trait_limit", f"one {kind} without a multi card", "B.11")
+    d.emit(ev.CharacterCardPlayed, player=d.seat, card=cid, trait_kind=kind)
+
+
+def _play_item(d: Decision, command: Command, cid: str) -> None:
+    if d.state["status"] != "setup":
+        own_turn(d, "playing an Item")
+    no_combat(d, "playing an Item")
+    item = card_def(d.state, cid)
+    if item.get("big"):
+        d.check(not _bigs(d, d.seat), "rule/big_limit", "one Big Item at a time", "B.12")
+    fits = _slot_free(d, d.seat, cid) and usable(item, traits(d.state, d.seat))
+    d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=fits and not command.get("carried"))
+
+
+def _play_one_shot(d: Decision, command: Command, cid: str) -> None:
+    c = check_fight(d, "a one-shot", "B.12")
+    card = card_def(d.state, cid)
+    target = command.get("target")
+    removed = None
+    side = "player" if d.seat in fighters(c) else "monster"
+    if card.get("removes"):
+        removed = str_arg(command, "target")
+        if card["removes"] == "monster":
+            ok = removed in [e["card"] for e in c["monsters"]]
+        else:
+            ok = any(removed in e["enhancers"] for e in c["monsters"])
+        d.require(ok, "command/card_not_there", f"no {card['removes']} {removed!r} in the combat")
+    elif target is not None:
+        if target not in ("player", "monster"):
+            raise InvalidCommand(
+                "request/invalid_side", "'target' is 'player' or 'monster'", {"target": []}
+            )
+        side = str(target)
+    bonus, run_away = card.get("bonus", 0), card.get("run_away", 0)
+    if card.get("doses"):
+        n = int_arg(command, "choice", 1, card["doses"]["max"])
+        bonus += n * card["doses"]["bonus"]
+        run_away += n * card["doses"]["run_away"]
+    d.emit(
+        ev.OneShotPlayed,
+        by=d.seat,
+        card=cid,
+        side=side,
+        bonus=bonus,
+        run_away=run_away,
+        removed=removed,
+    )
+    after = d.state["combat"]
+    if removed is not None and not after["monsters"] and after["stage"] == "fight":
+        win(d)  # the last monster removed: the combat ends at once (docs/rules.md B.6)
+
+
+def _play_enhancer(d: Decision, command: Command, cid: str) -> None:
+    c = check_fight(d, "a monster enhancer", "B.6")
+    monsters = [e["card"] for e in c["monsters"]]
+    target = command.get("target", monsters[0] if len(monsters) == 1 else None)
+    d.require(target in monsters, "command/card_not_there", f"{target!r} is not a fighting monster")
+    d.emit(ev.EnhancerPlayed, by=d.seat, card=cid, monster=str(target))
+
+
+def _join(d: Decision, command: Command, monster: str, via_card: str | None) -> None:
+    c = check_fight(d, "adding a monster", "B.6")
+    rules = SETS[d.state["ruleset"]]
+    tags = set(card_def(d.state, monster).get("tags") or ()) & set(rules.join_tags)
+    fighting_tags = {t for e in c["monsters"] for t in card_def(d.state, e["card"]).get("tags", [])}
+    via = "wandering" if via_card else next(iter(sorted(tags & fighting_tags)), "")
+    d.check(
+        card_def(d.state, monster)["kind"] == "monster",
+        "rule/not_a_monster",
+        "only a monster joins a combat",
+        "B.6",
+    )
+    d.check(bool(via), "rule/needs_wandering", "a Wandering Monster or a shared tag", "B.6")
+    d.emit(
+        ev.MonsterJoined,
+        by=d.seat,
+        monster=monster,
+        via=via or "none",
+        card=via_card,
+        conditions=_conditions(command),
+    )
+
+
+def decide_play(d: Decision, command: Command) -> None:
+    cid = str_arg(command, "card")
+    card = d.card(cid)
+    kind = card["def"]["kind"]
+    zones = ("hand", "carried") if kind == "one_shot" else ("hand",)
+    d.in_zone(cid, d.seat, *zones)
+    rules = SETS[d.state["ruleset"]]
+    if d.state["status"] == "setup":
+        st = d.state["seats"][d.seat]
+        d.check(not st["ready"], "rule/already_ready", "character creation is over", "B.1")
+        ok = kind in ("item", "other") or kind in rules.trait_kinds
+        d.check(ok, "rule/not_now", "only character cards and Items at creation", "B.1")
+    if kind in rules.trait_kinds:
+        _play_trait(d, cid, kind)
+    elif kind == "other" and card["def"].get("multi"):
+        _play_trait(d, cid, card["def"]["multi"])
+    elif kind == "item":
+        _play_item(d, command, cid)
+    elif kind in rules.helper_kinds:
+        own_turn(d, "a helper card")
+        no_combat(d, "a helper card")
+        held = [
+            c
+            for c in d.state["seats"][d.seat]["zones"]["helpers"]
+            if card_def(d.state, c)["kind"] == kind
+        ]
+        d.check(not held, "rule/helper_limit", f"one {kind} at a time", "B.12")
+        d.emit(ev.HelperPlayed, player=d.seat, card=cid)
+    elif kind == "level_up":
+        target = _target_seat(d, command, d.seat)
+        st = d.state["seats"][target]
+        d.check(not st["dead"], "rule/dead_player", f"{target} is dead", "B.9")
+        d.check(st["level"] < 9, "rule/winning_level", "never for the winning level", "B.3")
+        d.require(st["level"] < 10, "command/top_level", f"{target} is at Level 10")
+        d.emit(ev.GoUpALevelPlayed, by=d.seat, card=cid, target=target)
+    elif kind == rules.bad_door:
+        target = _target_seat(d, command, None)
+        d.check(not d.state["seats"][target]["dead"], "rule/dead_player", "the dead", "B.9")
+        curse(d, cid, target, ids_arg(command, "choices", required=False), from_door=False)
+    elif kind == "enhancer":
+        _play_enhancer(d, command, cid)
+    elif kind == "one_shot":
+        _play_one_shot(d, command, cid)
+    elif kind == "monster":
+        d.check(
+            d.state.get("combat") is not None,
+            "rule/wrong_phase",
+            "a monster from a hand is fought by looking for trouble",
+            "B.4",
+        )
+        d.require(d.state.get("combat") is not None, "command/no_combat", "no combat to join")
+        _join(d, command, cid, None)
+    elif kind == "other" and card["def"].get("wandering"):
+        monster = str_arg(command, "target")
+        d.in_zone(monster, d.seat, "hand")
+        d.require(monster != cid, "command/card_not_there", "a card cannot bring itself")
+        _join(d, command, monster, cid)
+    else:
+        d.require(
+            False, "command/not_playable", f"{card['def']['name']!r} has no play the engine knows"
+        )
+
+
+def decide_equip(d: Decision, command: Command) -> None:
+    cid = str_arg(command, "card")
+    d.in_zone(cid, d.seat, "carried")
+    d.check(not fighting(d, d.seat), "rule/in_combat", "no equipping in a combat", "B.12")
+    item = card_def(d.state, cid)
+    d.check(usable(item, traits(d.state, d.seat)), "rule/not_usable", "not for you", "B.12")
+    d.check(_slot_free(d, d.seat, cid), "rule/slot_full", f"no free {item['slot']}", "B.12")
+    d.emit(ev.ItemEquipped, player=d.seat, card=cid)
+
+
+def decide_unequip(d: Decision, command: Command) -> None:
+    cid = str_arg(command, "card")
+    d.in_zone(cid, d.seat, "equipped")
+    d.check(not fighting(d, d.seat), "rule/in_combat", "no unequipping in a combat", "B.12")
+    d.emit(ev.ItemUnequipped, player=d.seat, card=cid)
+
+
+def decide_discard(d: Decision, command: Command) -> None:
+    """Discard a trait (any time, B.11), a card for a discard power (B.11), a Steed (AoS: it
+    may be abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West,
+    B.2)."""
+    cid = str_arg(command, "card")
+    zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers")
+    card = d.in_zone(cid, d.seat, *zones)
+    rules = SETS[d.state["ruleset"]]
+    kind = card["def"]["kind"]
+    if card["zone"] == "helpers":
+        if kind == "sidekick" and rules.sidekick_sacrifice and fighting(d, d.seat):
+            _sacrifice(d, cid)
+            return
+        ok = kind == "steed" and rules.steed_replaces_run_away
+        d.check(ok, "rule/cannot_discard", f"a {kind} stays until lost or given", "B.12")
+        d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=0)
+        return
+    bonus = 0
+    if card["zone"] not in ("race", "class", "army"):
+        c = in_fight(d)
+        power = has_power(d.state, d.seat, "discard_bonus")
+        used = c["discard_bonus"].get(d.seat, 0) if c else 0
+        ok = c is not None and c["player"] == d.seat and bool(power) and used < int(power)
+        d.check(ok, "rule/cannot_discard", "only as a power, in your own combat", "B.12")
+        bonus = 1 if ok else 0
+    d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=bonus)
+
+
+def _sacrifice(d: Decision, cid: str) -> None:
+    """Old West: a fighter sacrifices its Sidekick and escapes every monster it has not rolled
+    against yet (docs/rules.md B.2, D.C12)."""
+    c = d.state["combat"]
+    d.check(c["stage"] != "treasure", "rule/combat_decided", "the combat is won", "B.8")
+    if c["stage"] == "fight":
+        d.check(not player_wins(d.state, c), "rule/winning_combat", "you are winning", "B.8")
+    done = c["runs"].get(d.seat, [])
+    monsters = [e["card"] for e in c["monsters"] if e["card"] not in done]
+    d.emit(ev.SidekickSacrificed, player=d.seat, card=cid, monsters=monsters)
+    finish_run(d)
+
+
+def decide_sell(d: Decision, command: Command) -> None:
+    cards = ids_arg(command, "cards")
+    for cid in cards:
+        d.in_zone(cid, d.seat, "hand", "equipped", "carried")
+    own_turn(d, "selling")
+    no_combat(d, "selling", "B.12")
+    defs = [card_def(d.state, c) for c in cards]
+    ok = all(c["kind"] in ("item", "one_shot") for c in defs)
+    d.check(ok, "rule/not_sellable", "only Items and one-shots sell", "B.12")
+    gold = sum(c.get("value", 0) for c in defs)
+    d.check(gold >= SELL_PRICE, "rule/sell_too_little", f"{gold} gp buys no level", "B.12")
+    level = d.state["seats"][d.seat]["level"]
+    d.check(level < 9, "rule/sell_to_ten", "never sell to Level 10", "B.12")
+    levels = max(0, min(gold // SELL_PRICE, 9 - level))
+    d.emit(ev.ItemsSold, player=d.seat, cards=cards, gold=gold, levels=levels)
+
+
+def decide_trade(d: Decision, command: Command) -> None:
+    other = str_arg(command, "with")
+    d.require(other in d.state["seats"] and other != d.seat, "command/unknown_seat", "trade with")
+    give = ids_arg(command, "give", required=False)
+    get = ids_arg(command, "get", required=False)
+    for cid in give:
+        d.in_zone(cid, d.seat, "equipped", "carried")
+    for cid in get:
+        d.in_zone(cid, other, "equipped", "carried")
+    ok = not fighting(d, d.seat) and not fighting(d, other)
+    d.check(ok, "rule/in_combat", "no trading while either is in combat", "B.12")
+    d.emit(ev.TradeOffered, player=d.seat, with_seat=other, give=give, get=get)
+
+
+def decide_accept_trade(d: Decision, command: Command) -> None:
+    trade = d.state.get("trade")
+    d.require(trade is not None and trade["with"] == d.seat, "command/no_trade", "no offer")
+    assert trade is not None
+    for cid in trade["give"]:
+        d.in_zone(cid, trade["player"], "equipped", "carried")
+    for cid in trade["get"]:
+        d.in_zone(cid, d.seat, "equipped", "carried")
+    ok = not fighting(d, d.seat) and not fighting(d, trade["player"])
+    d.check(ok, "rule/in_combat", "no trading while either is in combat", "B.12")
+    d.emit(
+        ev.ItemsTraded,
+        player=trade["player"],
+        with_seat=d.seat,
+        give=list(trade["give"]),
+        get=list(trade["get"]),
+    )
+
+
+def decide_give(d: Decision, command: Command) -> None:
+    to = str_arg(command, "to")
+    cards = ids_arg(command, "cards")
+    d.require(to in d.state["seats"] and to != d.seat, "command/unknown_seat", f"no seat {to!r}")
+    for cid in cards:
+        d.in_zone(cid, d.seat, "hand", "equipped", "carried")
+    d.check(not d.state["seats"][to]["dead"], "rule/dead_player", "the dead receive nothing", "B.9")
+    d.emit(ev.CardsGiven, player=d.seat, to=to, cards=cards)

@@ -1,0 +1,177 @@
+"""Readers of a classic state: traits, combat strength, run-away modifiers, levels.
+
+Pure functions of the state (the fold and the decisions both use them); nothing here changes
+anything. Sections: docs/rules.md B.5 (strength), B.6 (monsters), B.8 (running away), B.11
+(traits), B.12 (items).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from domain.classic.sets import ALL_TRAIT_KINDS, SETS
+
+State = Mapping[str, Any]
+MAX_LEVEL = 10
+ESCAPE_ON = 5
+
+
+def card_def(state: State, cid: str) -> Mapping[str, Any]:
+    d: Mapping[str, Any] = state["cards"][cid]["def"]
+    return d
+
+
+def living(state: State) -> list[str]:
+    """Seats still in the game (not conceded), in seating order."""
+    return [s for s, st in state["seats"].items() if st["eliminated"] is None]
+
+
+def alive(state: State) -> list[str]:
+    """Seats in the game whose character is alive (docs/rules.md B.9)."""
+    return [s for s in living(state) if not state["seats"][s]["dead"]]
+
+
+def trait_cards(state: State, seat: str) -> list[Mapping[str, Any]]:
+    zones = state["seats"][seat]["zones"]
+    return [card_def(state, cid) for kind in ALL_TRAIT_KINDS for cid in zones[kind]]
+
+
+def traits(state: State, seat: str) -> set[str]:
+    """The Race, Class and Army names ``seat`` has now (docs/rules.md B.11)."""
+    return {c["trait"] for c in trait_cards(state, seat) if c.get("trait")}
+
+
+def usable(item: Mapping[str, Any], have: set[str]) -> bool:
+    """Whether an Item's bonus counts for a character with traits ``have`` (B.12)."""
+    if item.get("usable_by") and not have & set(item["usable_by"]):
+        return False
+    return not (have & set(item.get("not_usable_by") or ()))
+
+
+def _trait_bonus(state: State, seat: str, have: set[str]) -> int:
+    total = 0
+    for card in trait_cards(state, seat):
+        powers = card.get("powers") or {}
+        total += powers.get("bonus", 0)
+        per_other = powers.get("bonus_per_other", 0)
+        if per_other:
+            others = sum(1 for s in alive(state) if s != seat and card["trait"] in traits(state, s))
+            total += per_other * others
+    return total
+
+
+def character_strength(state: State, seat: str) -> int:
+    """Level + equipped Items that count + trait, helper and Curse bonuses (B.5, B.10)."""
+    st = state["seats"][seat]
+    have = traits(state, seat)
+    total = st["level"] + _trait_bonus(state, seat, have)
+    for cid in st["zones"]["equipped"]:
+        item = card_def(state, cid)
+        if usable(item, have):
+            total += item.get("bonus", 0)
+            total += sum(b["bonus"] for b in item.get("bonus_with") or () if b["trait"] in have)
+    for cid in [*st["zones"]["helpers"], *st["zones"]["curses"]]:
+        total += card_def(state, cid).get("bonus", 0)
+    return total
+
+
+def has_power(state: State, seat: str, power: str) -> Any:
+    """The value of a character power ``seat`` has now (first trait card with it), else None."""
+    for card in trait_cards(state, seat):
+        value = (card.get("powers") or {}).get(power)
+        if value:
+            return value
+    return None
+
+
+def fighters(combat: Mapping[str, Any]) -> list[str]:
+    return [combat["player"]] + ([combat["helper"]] if combat["helper"] else [])
+
+
+def monster_strength_of(state: State, entry: Mapping[str, Any], against: Iterable[str]) -> int:
+    """One monster's strength: level, enhancers, declared conditions and its bonuses against
+    the fighters' traits (a shared trait counted once), times its copies (B.5, B.6)."""
+    m = card_def(state, entry["card"])
+    have: set[str] = set()
+    for seat in against:
+        have |= traits(state, seat)
+    one = m.get("level", 0) + sum(card_def(state, e).get("bonus", 0) for e in entry["enhancers"])
+    one += sum(w["bonus"] for w in m.get("when") or () if w["condition"] in entry["conditions"])
+    one += sum(v["bonus"] for v in m.get("vs") or () if v["trait"] in have)
+    return one * (1 + entry["copies"])
+
+
+def strengths(state: State, combat: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """``(player side, monster side)`` of the combat (docs/rules.md B.5)."""
+    c = combat if combat is not None else state["combat"]
+    side = fighters(c)
+    player = sum(character_strength(state, s) for s in side) + sum(c["discard_bonus"].values())
+    monster = sum(monster_strength_of(state, e, side) for e in c["monsters"])
+    for shot in c["one_shots"]:
+        if shot["side"] == "player":
+            player += shot["bonus"]
+        else:
+            monster += shot["bonus"]
+    return player, monster
+
+
+def player_wins(state: State, combat: Mapping[str, Any] | None = None) -> bool:
+    """Strictly higher, or tied with a wins-ties power (docs/rules.md B.5)."""
+    c = combat if combat is not None else state["combat"]
+    player, monster = strengths(state, c)
+    return player > monster or (
+        player == monster and bool(has_power(state, c["player"], "wins_ties"))
+    )
+
+
+def reward_treasures(state: State, entries: Iterable[Mapping[str, Any]]) -> int:
+    """Treasures for ``entries``: each monster's count plus its enhancers', per copy (B.7)."""
+    total = 0
+    for e in entries:
+        one = card_def(state, e["card"]).get("treasures", 0)
+        one += sum(card_def(state, x).get("treasures", 0) for x in e["enhancers"])
+        total += max(0, one) * (1 + e["copies"])
+    return total
+
+
+def reward_levels(state: State, entries: Iterable[Mapping[str, Any]]) -> int:
+    return sum(card_def(state, e["card"]).get("levels", 1) * (1 + e["copies"]) for e in entries)
+
+
+def run_modifier(state: State, seat: str, monster: str) -> int:
+    """What ``seat`` adds to a run-away roll from ``monster``: Items, traits, helpers, the
+    monster's own modifier and the one-shots it played (docs/rules.md B.8)."""
+    st = state["seats"][seat]
+    have = traits(state, seat)
+    total = card_def(state, monster).get("run_away", 0)
+    helpers = [card_def(state, cid) for cid in st["zones"]["helpers"]]
+    steeds = [h for h in helpers if h["kind"] == "steed"]
+    if steeds and SETS[state["ruleset"]].steed_replaces_run_away:
+        total += sum(h.get("run_away", 0) for h in steeds)  # replaces the character's own (B.2)
+    else:
+        total += sum((c.get("powers") or {}).get("run_away", 0) for c in trait_cards(state, seat))
+        for cid in st["zones"]["equipped"]:
+            item = card_def(state, cid)
+            if usable(item, have):
+                total += item.get("run_away", 0)
+        total += sum(h.get("run_away", 0) for h in helpers)
+    total += sum(card_def(state, cid).get("run_away", 0) for cid in st["zones"]["curses"])
+    combat = state.get("combat")
+    if combat:
+        total += sum(s["run_away"] for s in combat["one_shots"] if s["by"] == seat)
+    return int(total)
+
+
+def hands_used(state: State, ids: Iterable[str]) -> int:
+    return sum(
+        {"1hand": 1, "2hands": 2}.get(card_def(state, cid).get("slot") or "", 0) for cid in ids
+    )
+
+
+def lowest_levels(state: State, among: Iterable[str]) -> list[str]:
+    seats = list(among)
+    if not seats:
+        return []
+    low = min(state["seats"][s]["level"] for s in seats)
+    return [s for s in seats if state["seats"][s]["level"] == low]

@@ -1,0 +1,552 @@
+"""The classic legality table: each row is a command in a position of each set, with what
+strict mode answers (the ``rule/…`` code and its docs/rules.md B section, or a ``command/…`` /
+``request/…`` code) and what record mode does (records it with its ``violation``, or refuses it
+as physically impossible). A row with ``None`` is legal: both modes accept it unflagged.
+
+The positions are reached by commands from the sample catalogs (``roles`` names the cards a
+position needs in each set).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pytest
+
+from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
+from tests.classic.helpers import Game, new_game, ready_all, started, top_door, top_treasures
+
+SETS = ("munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar")
+ROLES: dict[str, dict[str, str]] = {
+    "munchkin-deluxe": {
+        "trait1": "Sample Warrior",
+        "trait2": "Sample Wizard",
+        "traitB": "Sample Thief",
+        "curse": "Sample Curse: Lose a Level",
+        "enhancer": "Sample Furious",
+        "wandering": "Sample Wandering Beast",
+        "undead": "Sample Zombie Intern",
+        "plain": "Sample Sock Golem",
+        "big": "Sample Huge Club",
+        "big2": "Sample Tall Ladder",
+        "onehand": "Sample Small Dagger",
+        "hat": "Sample Pointy Hat",
+        "restricted": "Sample Kite Shield",
+        "oneshot": "Sample Flaming Potion",
+        "levelup": "Sample Bribe the Game Master",
+    },
+    "munchkin-old-west": {
+        "trait1": "Sample Cowboy",
+        "trait2": "Sample Outlaw",
+        "traitB": "Sample Dude",
+        "curse": "Sample Trap: Rattlesnake",
+        "enhancer": "Sample Riled Up",
+        "wandering": "Sample Stampede",
+        "undead": "Sample Zombie Intern",
+        "plain": "Sample Sock Golem",
+        "big": "Sample Buffalo Rifle",
+        "big2": "Sample Wagon Wheel",
+        "onehand": "Sample Six-Shooter",
+        "hat": "Sample Ten-Gallon Hat",
+        "restricted": "Sample Peace Pipe",
+        "oneshot": "Sample Snake Oil",
+        "levelup": "Sample Saloon Brawl",
+    },
+    "munchkin-age-of-sigmar": {
+        "trait1": "Sample Stormcast Recruit",
+        "trait2": "Sample Skaven Scurrier",
+        "traitB": "Sample Nighthaunt Wisp",
+        "curse": "Sample Curse: Bad Omen",
+        "enhancer": "Sample Banner Bearer",
+        "wandering": "Sample Wandering Warband",
+        "undead": "Sample Zombie Intern",
+        "plain": "Sample Sock Golem",
+        "big": "Sample Great Hammer",
+        "big2": "Sample Siege Ladder",
+        "onehand": "Sample Tower Shield",
+        "hat": "Sample Sigmarite Helm",
+        "restricted": "Sample Grot Stabba",
+        "oneshot": "Sample War Cry",
+        "levelup": "Sample Glorious Victory",
+    },
+}
+TOAD, SLUG = "Sample Grumpy Toad", "Sample Lava Slug"
+
+
+def catalog_cards(rs: str) -> tuple[list[Any], list[Any]]:
+    from domain.classic.cards import sample_catalog
+
+    cat = sample_catalog(rs)
+    doors = [c for c in cat.values() if c["deck"] == "door"]
+    treasures = [c for c in cat.values() if c["deck"] == "treasure"]
+    return doors * 10, treasures * 10
+
+
+def hands(rs: str) -> dict[str, tuple[list[str], list[str]]]:
+    r = ROLES[rs]
+    return {
+        "A": (
+            [r["trait1"], r["trait2"], r["curse"], r["plain"]],
+            [r["big"], r["onehand"], r["big2"], r["levelup"]],
+        ),
+        "B": (
+            [r["enhancer"], r["wandering"], r["undead"], r["traitB"]],
+            [r["oneshot"], r["levelup"], r["hat"], r["restricted"]],
+        ),
+        "C": (
+            [r["plain"], r["enhancer"], r["curse"], r["undead"]],
+            [r["levelup"], r["levelup"], r["oneshot"], r["hat"]],
+        ),
+    }
+
+
+@cache
+def position(rs: str, name: str) -> Game:
+    """The game ``name`` of set ``rs`` (see each branch)."""
+    r = ROLES[rs]
+    doors, treasures = catalog_cards(rs)
+    if name == "setup0":  # created, nobody dealt
+        return new_game(rs, doors, treasures)
+    if name == "setup1":  # everyone dealt, no roll yet
+        g = new_game(rs, doors, treasures)
+        for seat in "ABC":
+            g.do(
+                seat,
+                "deal",
+                doors=g.state["decks"]["door"][:4],
+                treasures=g.state["decks"]["treasure"][:4],
+            )
+        return g
+    if name == "nine":  # A at Level 9, its turn, kick phase
+        up = [r["levelup"]] * 4
+        g = started(
+            rs,
+            doors,
+            treasures,
+            3,
+            hands={
+                "A": ([], [r["big"], r["onehand"], r["big2"], r["levelup"]]),
+                "B": ([], up),
+                "C": ([], up),
+            },
+        )
+        ready_all(g)
+        for seat in "BC":
+            for cid in list(g.seat(seat)["zones"]["hand"]):
+                if g.state["cards"][cid]["def"]["kind"] == "level_up":
+                    g.do(seat, "play", card=cid, target="A")
+        assert g.seat("A")["level"] == 9
+        return g
+    g = started(rs, doors, treasures, 3, hands=hands(rs))
+    g.do("A", "play", card=g.id(r["trait1"]))
+    g.do("A", "play", card=g.id(r["big"]))
+    g.do("A", "play", card=g.id(r["onehand"]))  # carried: both hands hold the big weapon
+    g.do("B", "play", card=g.id(r["restricted"]))  # carried: not usable by B
+    if name == "setup_ready":
+        g.do("A", "ready")
+        return g
+    ready_all(g)
+    if name == "kick":  # A's first turn, before the door
+        return g
+    if name == "lft":  # a harmless door kicked: look for trouble or loot
+        g.do("A", "kick_door", card=top_door(g, "Sample Blank Door"))
+        return g
+    if name == "charity":  # the door to the hand, the room looted: 10 cards
+        g.do("A", "kick_door", card=top_door(g, "Sample Blank Door"))
+        g.do("A", "loot", card=top_door(g, "Sample Blank Door"))
+        return g
+    if name in ("fight_win", "treasure"):  # A (1 + its big weapon) against a Level 1 monster
+        g.do("A", "kick_door", card=top_door(g, TOAD))
+        if name == "treasure":
+            g.do("B", "pass")
+            g.do("C", "pass")
+        return g
+    g.do("A", "kick_door", card=top_door(g, SLUG))  # fight_lose: Level 10
+    if name == "asked":
+        g.do("A", "ask_help", helper="B")
+    if name == "passed":
+        g.do("B", "pass")
+    if name == "caught":
+        g.do("A", "run_away", monster=g.id(SLUG), roll=1)
+    return g
+
+
+def card(rs: str, role: str, n: int = 0) -> Callable[[Game], str]:
+    return lambda g: g.id(ROLES[rs][role], n) if role in ROLES[rs] else g.id(role, n)
+
+
+# (position, seat, command type, fields (role names as ``@role``), strict code, section, record)
+# record: "violation" (recorded, flagged) or the code refusing it in both modes; None: legal.
+ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | None]] = [
+    (
+        "setup0",
+        "A",
+        "deal",
+        {"doors": "@3doors", "treasures": "@4treasures"},
+        "rule/deal_size",
+        "B.1",
+        "violation",
+    ),
+    (
+        "setup1",
+        "A",
+        "deal",
+        {"doors": "@4doors", "treasures": "@4treasures"},
+        "rule/already_dealt",
+        "B.1",
+        "violation",
+    ),
+    (
+        "setup1",
+        "A",
+        "roll_first",
+        {"rolls": {"A": 6, "B": 2}},
+        "rule/wrong_rollers",
+        "B.1",
+        "violation",
+    ),
+    ("setup0", "A", "ready", {}, "rule/out_of_order", "B.1", "violation"),
+    ("setup_ready", "A", "play", {"card": "@levelup"}, "rule/already_ready", "B.1", "violation"),
+    ("setup_ready", "B", "play", {"card": "@enhancer"}, "rule/not_now", "B.1", "command/no_combat"),
+    ("setup_ready", "A", "ready", {}, "rule/already_ready", "B.1", "violation"),
+    ("kick", "B", "kick_door", {"card": "@door"}, "rule/not_your_turn", "B.14", "violation"),
+    ("kick", "A", "look_for_trouble", {"card": "@plain"}, "rule/wrong_phase", "B.4", "violation"),
+    ("kick", "A", "end_turn", {}, "rule/wrong_phase", "B.4", "violation"),
+    ("kick", "A", "play", {"card": "@plain"}, "rule/wrong_phase", "B.4", "command/no_combat"),
+    ("kick", "A", "play", {"card": "@trait2"}, "rule/trait_limit", "B.11", "violation"),
+    ("kick", "B", "play", {"card": "@traitB"}, "rule/not_your_turn", "B.14", "violation"),
+    ("kick", "A", "play", {"card": "@big2"}, "rule/big_limit", "B.12", "violation"),
+    ("kick", "A", "equip", {"card": "@onehand"}, "rule/slot_full", "B.12", "violation"),
+    ("kick", "B", "equip", {"card": "@restricted"}, "rule/not_usable", "B.12", "violation"),
+    ("kick", "A", "sell", {"cards": ["@onehand"]}, "rule/sell_too_little", "B.12", "violation"),
+    ("kick", "B", "sell", {"cards": ["@restricted"]}, "rule/not_your_turn", "B.14", "violation"),
+    ("kick", "A", "discard", {"card": "@onehand"}, "rule/cannot_discard", "B.12", "violation"),
+    (
+        "kick",
+        "A",
+        "deal",
+        {"doors": "@4doors", "treasures": "@4treasures"},
+        "rule/already_dealt",
+        "B.9",
+        "violation",
+    ),
+    ("kick", "B", "play", {"card": "@enhancer"}, "command/no_combat", None, "command/no_combat"),
+    ("kick", "B", "pass", {}, "command/no_combat", None, "command/no_combat"),
+    (
+        "kick",
+        "A",
+        "run_away",
+        {"monster": "@plain", "roll": 6},
+        "command/no_combat",
+        None,
+        "command/no_combat",
+    ),
+    (
+        "kick",
+        "A",
+        "take_treasure",
+        {"cards": []},
+        "command/no_treasure",
+        None,
+        "command/no_treasure",
+    ),
+    ("kick", "A", "loot_body", {"card": "@plain"}, "command/no_body", None, "command/no_body"),
+    ("kick", "B", "accept_trade", {}, "command/no_trade", None, "command/no_trade"),
+    (
+        "kick",
+        "A",
+        "kick_door",
+        {"card": "@big2"},
+        "command/card_not_there",
+        None,
+        "command/card_not_there",
+    ),
+    (
+        "kick",
+        "A",
+        "play",
+        {"card": "@enhancer"},
+        "command/card_not_there",
+        None,
+        "command/card_not_there",
+    ),
+    ("kick", "A", "play", {"card": "@curse", "target": "B"}, None, None, None),
+    ("kick", "B", "play", {"card": "@levelup", "target": "A"}, None, None, None),
+    ("kick", "A", "kick_door", {"card": "@door"}, None, None, None),
+    ("lft", "A", "kick_door", {"card": "@door"}, "rule/wrong_phase", "B.4", "violation"),
+    ("lft", "A", "look_for_trouble", {"card": "@trait2"}, "rule/not_a_monster", "B.4", "violation"),
+    ("lft", "A", "loot", {"card": "@treasure"}, "rule/wrong_deck", "B.15", "violation"),
+    ("lft", "A", "end_turn", {}, "rule/wrong_phase", "B.4", "violation"),
+    ("lft", "A", "look_for_trouble", {"card": "@plain"}, None, None, None),
+    ("charity", "A", "end_turn", {}, "rule/charity_first", "B.13", "violation"),
+    ("charity", "A", "charity", {"gifts": "@gifts1A"}, "rule/charity_count", "B.13", "violation"),
+    (
+        "charity",
+        "A",
+        "charity",
+        {"gifts": "@gifts2B"},
+        "rule/charity_recipient",
+        "B.13",
+        "violation",
+    ),
+    ("charity", "A", "charity", {"gifts": "@gifts2A"}, None, None, None),
+    ("fight_lose", "A", "pass", {}, "rule/own_combat", "B.5", "violation"),
+    ("passed", "B", "pass", {}, "rule/already_passed", "B.5", "violation"),
+    ("fight_lose", "B", "ask_help", {"helper": "C"}, "rule/not_your_combat", "B.7", "violation"),
+    ("fight_lose", "A", "ask_help", {"helper": "A"}, "rule/invalid_helper", "B.7", "violation"),
+    ("asked", "A", "ask_help", {"helper": "C"}, "rule/help_pending", "B.7", "violation"),
+    ("asked", "C", "accept_help", {}, "command/not_asked", None, "command/not_asked"),
+    ("asked", "B", "accept_help", {}, None, None, None),
+    (
+        "fight_lose",
+        "B",
+        "run_away",
+        {"monster": "@slug", "roll": 6},
+        "command/not_fighting",
+        None,
+        "command/not_fighting",
+    ),
+    (
+        "fight_lose",
+        "A",
+        "run_away",
+        {"monster": "@slug", "roll": 7},
+        "request/invalid_number",
+        None,
+        "request/invalid_number",
+    ),
+    ("fight_lose", "A", "run_away", {"monster": "@slug", "roll": 5}, None, None, None),
+    (
+        "fight_win",
+        "A",
+        "run_away",
+        {"monster": "@toad", "roll": 6},
+        "rule/winning_combat",
+        "B.8",
+        "violation",
+    ),
+    ("fight_lose", "A", "unequip", {"card": "@big"}, "rule/in_combat", "B.12", "violation"),
+    ("fight_lose", "A", "play", {"card": "@big2"}, "rule/in_combat", "B.14", "violation"),
+    (
+        "fight_lose",
+        "A",
+        "sell",
+        {"cards": ["@big", "@onehand", "@big2"]},
+        "rule/in_combat",
+        "B.12",
+        "violation",
+    ),
+    (
+        "fight_lose",
+        "A",
+        "end_turn",
+        {},
+        "rule/combat_in_progress",
+        "B.5",
+        "command/combat_in_progress",
+    ),
+    (
+        "fight_lose",
+        "A",
+        "kick_door",
+        {"card": "@door"},
+        "rule/combat_in_progress",
+        "B.5",
+        "command/combat_in_progress",
+    ),
+    ("fight_lose", "C", "play", {"card": "@plain"}, "rule/needs_wandering", "B.6", "violation"),
+    ("fight_lose", "B", "play", {"card": "@undead"}, "rule/needs_wandering", "B.6", "violation"),
+    (
+        "fight_lose",
+        "B",
+        "play",
+        {"card": "@wandering", "target": "@enhancer"},
+        "rule/not_a_monster",
+        "B.6",
+        "violation",
+    ),
+    ("fight_lose", "B", "play", {"card": "@wandering", "target": "@undead"}, None, None, None),
+    (
+        "fight_lose",
+        "B",
+        "play",
+        {"card": "@wandering", "target": "@wandering"},
+        "command/card_not_there",
+        None,
+        "command/card_not_there",
+    ),
+    (
+        "fight_lose",
+        "A",
+        "look_for_trouble",
+        {"card": "@plain"},
+        "rule/combat_in_progress",
+        "B.5",
+        "command/combat_in_progress",
+    ),
+    (
+        "fight_lose",
+        "B",
+        "discard",
+        {"card": "@enhancer"},
+        "rule/cannot_discard",
+        "B.12",
+        "violation",
+    ),
+    (
+        "fight_lose",
+        "C",
+        "play",
+        {"card": "@enhancer", "target": "@plain"},
+        "command/card_not_there",
+        None,
+        "command/card_not_there",
+    ),
+    ("fight_lose", "C", "play", {"card": "@enhancer"}, None, None, None),
+    ("fight_lose", "B", "play", {"card": "@oneshot", "target": "monster"}, None, None, None),
+    (
+        "caught",
+        "A",
+        "run_away",
+        {"monster": "@slug", "roll": 6},
+        "rule/already_ran",
+        "B.8",
+        "violation",
+    ),
+    (
+        "caught",
+        "B",
+        "bad_stuff",
+        {"monster": "@slug"},
+        "command/not_caught",
+        None,
+        "command/not_caught",
+    ),
+    ("caught", "C", "pass", {}, "rule/combat_decided", "B.5", "violation"),
+    (
+        "treasure",
+        "A",
+        "take_treasure",
+        {"cards": "@2treasures"},
+        "rule/treasure_count",
+        "B.7",
+        "violation",
+    ),
+    (
+        "treasure",
+        "B",
+        "take_treasure",
+        {"cards": "@1treasures"},
+        "rule/not_your_combat",
+        "B.7",
+        "violation",
+    ),
+    ("treasure", "A", "take_treasure", {"cards": "@1treasures"}, None, None, None),
+    (
+        "treasure",
+        "A",
+        "run_away",
+        {"monster": "@toad", "roll": 6},
+        "rule/combat_decided",
+        "B.8",
+        "command/combat_decided",
+    ),
+    ("nine", "A", "play", {"card": "@levelup"}, "rule/winning_level", "B.3", "violation"),
+    (
+        "nine",
+        "A",
+        "sell",
+        {"cards": ["@big", "@onehand", "@big2"]},
+        "rule/sell_to_ten",
+        "B.12",
+        "violation",
+    ),
+]
+
+
+def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
+    if isinstance(value, list):
+        return [_value(rs, g, seat, v) for v in value]
+    if not isinstance(value, str) or not value.startswith("@"):
+        return value
+    key = value[1:]
+    decks = g.state["decks"]
+    special = {
+        "door": lambda: top_door(g, "Sample Blank Door"),
+        "3doors": lambda: decks["door"][:3],
+        "4doors": lambda: decks["door"][:4],
+        "4treasures": lambda: decks["treasure"][:4],
+        "2treasures": lambda: top_treasures(g, 2),
+        "1treasures": lambda: top_treasures(g, 1),
+        "treasure": lambda: decks["treasure"][0],
+        "slug": lambda: g.id(SLUG),
+        "toad": lambda: g.id(TOAD),
+    }
+    if key in special:
+        return special[key]()
+    if key.startswith("gifts"):
+        hand = g.seat(seat)["zones"]["hand"]
+        n, to = int(key[5]), key[6]
+        return dict.fromkeys(hand[:n], to)
+    name = ROLES[rs].get(key, key)
+    ids = g.ids(name)
+    mine = [c for c in ids if g.state["cards"][c]["owner"] == seat]
+    shared = [c for c in ids if g.state["cards"][c]["zone"] == "combat"]
+    return (mine or shared or ids)[0]
+
+
+def _command(rs: str, row: tuple[Any, ...]) -> tuple[Game, dict[str, Any]]:
+    pos, seat, kind, fields = row[:4]
+    g = position(rs, pos)
+    cmd = {"type": kind, "seat": seat, **{k: _value(rs, g, seat, v) for k, v in fields.items()}}
+    return g, cmd
+
+
+CASES = [(rs, i) for rs in SETS for i in range(len(ROWS))]
+
+
+def test_the_table_is_big_enough() -> None:
+    assert len(CASES) >= 60
+    assert sum(1 for r in ROWS if r[4] and r[4].startswith("rule/")) >= 30
+
+
+@pytest.mark.parametrize(("rs", "i"), CASES, ids=[f"{rs[8:]}-{i}-{ROWS[i][2]}" for rs, i in CASES])
+def test_strict(rs: str, i: int) -> None:
+    row = ROWS[i]
+    g, cmd = _command(rs, row)
+    code, section = row[4], row[5]
+    if code is None:
+        steps = g.rs.decide(g.state, cmd)
+        assert steps and all(s.event.violation is None for s in steps)
+        return
+    with pytest.raises(DomainError) as err:
+        g.rs.decide(g.state, cmd)
+    assert err.value.code == code, err.value
+    if code.startswith("rule/"):
+        assert isinstance(err.value, RuleViolation) and err.value.rule == section
+    elif code.startswith("command/"):
+        assert isinstance(err.value, ImpossibleCommand)
+    else:
+        assert isinstance(err.value, InvalidCommand)
+
+
+@pytest.mark.parametrize(("rs", "i"), CASES, ids=[f"{rs[8:]}-{i}-{ROWS[i][2]}" for rs, i in CASES])
+def test_record(rs: str, i: int) -> None:
+    row = ROWS[i]
+    g, cmd = _command(rs, row)
+    state = {**g.state, "mode": "record"}
+    record = row[6]
+    if record is None or record == "violation":
+        steps = g.rs.decide(state, cmd)
+        assert steps
+        flagged = steps[0].event.violation
+        if record is None:
+            assert flagged is None
+        else:
+            assert flagged is not None and row[4] in flagged.split(","), flagged
+        return
+    with pytest.raises(DomainError) as err:
+        g.rs.decide(state, cmd)
+    assert err.value.code == record

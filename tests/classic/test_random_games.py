@@ -1,0 +1,155 @@
+"""Random legal classic games for 3-6 seats in the three sets (docs/rules.md B, C.2).
+
+Each game is driven by ``legal_commands`` of every seat (a concession is rare), with now and
+then a stray command from any seat, legal or not (refused with a domain error, or recorded with
+its violation in record mode); after every
+command: levels stay in 1-10, every card is in exactly one place, a hand card is known to its
+owner and a deck card to nobody. At the end: the fold of the events equals the state the
+decisions built, every event survives a JSON round trip, no seat's view shows a card it does
+not know, and the outcome is consistent (winners only when finished; a winner at Level 10, or
+the last player left).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain import event_from_dict
+from domain.classic import CLASSIC
+from domain.classic.moves import candidates
+from domain.classic.state import DECK_ZONES, SEAT_ZONES
+from domain.errors import DomainError
+from projections.views import state_view
+from tests.classic.helpers import Game, new_game, random_decks
+
+MAX_COMMANDS = 250
+
+
+def places(state: dict[str, Any]) -> list[str]:
+    ids = [c for z in DECK_ZONES for c in state["decks"][z]]
+    for seat in state["seats"].values():
+        ids += [c for z in SEAT_ZONES for c in seat["zones"][z]]
+    c = state.get("combat")
+    if c:
+        for e in [*c["monsters"], *c["removed"]]:
+            ids += [e["card"], *e["enhancers"]]
+        ids += [s["card"] for s in c["one_shots"]]
+    if state.get("body"):
+        ids += state["body"]["cards"]
+    return ids
+
+
+def check_position(state: dict[str, Any]) -> None:
+    for seat, st_ in state["seats"].items():
+        assert 1 <= st_["level"] <= 10, (seat, st_["level"])
+        for cid in st_["zones"]["hand"]:
+            assert seat in state["cards"][cid]["known"]
+    for z in ("door", "treasure"):
+        assert all(state["cards"][c]["known"] == [] for c in state["decks"][z])
+    ids = places(state)
+    table = [cid for cid, c in state["cards"].items() if c["zone"] == "table"]
+    assert sorted(ids + table) == sorted(state["cards"]), "a card is lost or in two places"
+    if state["status"] != "finished":
+        assert state["winners"] == []
+        if state["mode"] == "strict":
+            assert all(s["level"] < 10 for s in state["seats"].values())
+
+
+def _shown(value: Any) -> list[str]:
+    """Every card id a view shows."""
+    if isinstance(value, dict):
+        own = [value["id"]] if isinstance(value.get("id"), str) else []
+        return own + [c for v in value.values() for c in _shown(v)]
+    if isinstance(value, list):
+        return [c for v in value for c in _shown(v)]
+    return []
+
+
+def check_views(state: dict[str, Any]) -> None:
+    for viewer in state["seats"]:
+        for cid in _shown(state_view(state, viewer)):
+            if cid in state["cards"]:
+                assert viewer in state["cards"][cid]["known"], (viewer, cid)
+
+
+def stray(g: Game, rng: random.Random) -> None:
+    """A command any seat might send, legal or not: only a domain error may refuse it (a crash
+    would be a 500); record mode records the broken rules it accepts."""
+    seats = list(g.state["seats"])
+    pool = [
+        dict(c, seat=s) for s in seats for c in candidates(g.state, s) if c["type"] != "concede"
+    ]
+    if not pool:
+        return
+    cmd = rng.choice(pool)
+    if rng.random() < 0.5:
+        cmd["seat"] = rng.choice(seats)
+    try:
+        events = g.do(cmd.pop("seat"), cmd.pop("type"), **cmd)
+    except DomainError:
+        return
+    assert g.state["mode"] == "record" or all(e.violation is None for e in events)
+
+
+def play(
+    rs: str, seats: int, seed: int, mode: str, strays: float = 0.15, limit: int = MAX_COMMANDS
+) -> Game:
+    rng = random.Random(seed)
+    doors, treasures = random_decks(rs, rng)
+    options = {"listen_at_door": rng.random() < 0.3, "shared_victory": rng.random() < 0.5}
+    g = new_game(rs, doors, treasures, seats, mode=mode, options=options)
+    for _ in range(limit):
+        cmds = [c for s in g.state["seats"] for c in g.rs.legal_commands(g.state, s)]
+        if not cmds:
+            break
+        keep = [c for c in cmds if c["type"] != "concede"]
+        cmd = rng.choice(cmds if (rng.random() < 0.003 or not keep) else keep)
+        g.do(cmd.pop("seat"), cmd.pop("type"), **cmd)
+        check_position(g.state)
+        if rng.random() < strays and g.state["status"] != "finished":
+            stray(g, rng)
+            check_position(g.state)
+    return g
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rs=st.sampled_from(sorted(CLASSIC)),
+    seats=st.integers(3, 6),
+    seed=st.integers(0, 2**32),
+    mode=st.sampled_from(["strict", "record"]),
+)
+def test_random_games(rs: str, seats: int, seed: int, mode: str) -> None:
+    g = play(rs, seats, seed, mode)
+    assert g.refold() == g.state  # fold == live decisions
+    for e in g.events:
+        assert event_from_dict(json.loads(json.dumps(e.to_dict()))) == e
+        if mode == "strict":
+            assert e.violation is None
+    check_views(g.state)
+    state = g.state
+    if state["status"] == "finished":
+        won = state["winners"]
+        assert won and state["winner"] == "+".join(won)
+        last = [s for s, x in state["seats"].items() if x["eliminated"] is None]
+        assert any(state["seats"][w]["level"] == 10 for w in won) or won == last
+    else:
+        assert state["winners"] == [] and state["winner"] is None
+
+
+def test_a_long_game_reaches_level_10() -> None:
+    """Some seeded game ends with a kill to Level 10 (the random games are not all cut short)."""
+    for seed in range(10):
+        g = play("munchkin-deluxe", 3, seed, "strict", strays=0, limit=3000)
+        if g.state["status"] == "finished" and any(
+            g.state["seats"][w]["level"] == 10 for w in g.state["winners"]
+        ):
+            last = [e for e in g.events if e.type == "GameWon"][-1]
+            assert last.reason == "level_10_by_a_kill"
+            return
+    raise AssertionError("no seeded game reached Level 10")
