@@ -32,8 +32,9 @@ _RESOLVED: dict[type[Event], Handler | None] = {}
 
 #: The shape of the state a fold gives. Raise it when the same events fold to a different state
 #: (new state keys, a changed reading): snapshots taken by an older fold are then stale, and a
-#: game is folded from its events instead (adapters.eventstore; version 2: abilities as data).
-FOLD_VERSION = 2
+#: game is folded from its events instead (adapters.eventstore; version 2: abilities as data;
+#: version 3: the deck's known order, the CCG seats' ``deck_known_top``/``deck_known_bottom``).
+FOLD_VERSION = 3
 
 
 def handles(*classes: type[Event]) -> Callable[[Handler], Handler]:
