@@ -360,7 +360,8 @@ def invariant_violations(state: State, *, max_level: int = 10) -> list[str]:
     """What is impossible about ``state`` (empty when nothing): docs/rules.md A.3, A.8, A.13.
 
     Checks: no negative gold, damage, tokens or committed gold; levels within 1..``max_level``;
-    every card in exactly one zone (and that zone's list names it once); a finished game's
+    every card in exactly one zone (and that zone's list names it once); a deck's known top and
+    bottom cards (docs/rules.md D.20) are never more than the deck holds; a finished game's
     winner agrees with the eliminations (a seat wins only when the other is out and it is not;
     a draw when both are out).
 
@@ -379,6 +380,11 @@ def invariant_violations(state: State, *, max_level: int = 10) -> list[str]:
             problems.append(f"{seat}: negative gold {st['gold']}")
         if st.get("ran_this_turn", 0) < 0:
             problems.append(f"{seat}: negative run-away count")
+        if "deck_known_top" in st:
+            top, bottom = st["deck_known_top"], st.get("deck_known_bottom", 0)
+            size = len(st["zones"].get("deck") or ())
+            if top < 0 or bottom < 0 or top + bottom > size:
+                problems.append(f"{seat}: {top} known on top, {bottom} at the bottom of {size}")
     fight = state.get("fight")
     if fight is not None and fight.get("gold", 0) < 0:
         problems.append("fight: negative committed gold")

@@ -24,6 +24,7 @@ from typing import Any
 
 from domain import evolve, find_ruleset, sample_catalog
 from domain.ccg import events as ev
+from domain.ccg.state import drawable
 from domain.visibility import knowledge
 
 State = dict[str, Any]
@@ -376,9 +377,15 @@ def bleeding(state: State, seat: str = "A") -> tuple[State, str]:
     return s, curse
 
 
+def top_card(state: State, seat: str) -> str:
+    """A card the rules let ``seat`` draw now (docs/rules.md D.20): the known top card, else the
+    last card of the deck in no known order (never one put on the bottom)."""
+    return drawable(state, seat)[-1]
+
+
 def draw_card(state: State, seat: str) -> tuple[State, list[ev.Event]]:
-    """The warmup draw of the top card of ``seat``'s deck."""
-    return play(state, cmd("draw", seat, card=state["seats"][seat]["zones"]["deck"][-1]))
+    """The warmup draw of the top card of ``seat``'s deck (:func:`top_card`)."""
+    return play(state, cmd("draw", seat, card=top_card(state, seat)))
 
 
 def next_turn(state: State, draw: bool = True) -> tuple[State, list[ev.Event]]:

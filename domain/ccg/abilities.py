@@ -395,9 +395,12 @@ def decide_resolve(decision: Decision, command: Command) -> None:
     outcome = "canceled" if top["canceled"] else "resolved"
     plan = top.get("plan")
     left = [] if plan is None or top["canceled"] else plan[int(top.get("done") or 0) :]
+    deck = s["seats"][top["player"]]["zones"]["deck"]
     if left:
         outcome = "partial"
-        doable = [step["op"] for step in left if step_possible(s, top, step)]
+        # The next effect a draw from an empty deck: it eliminates (A.13), what follows is moot.
+        forced = left[0]["op"] == "draw" and not deck
+        doable = [] if forced else [step["op"] for step in left if step_possible(s, top, step)]
         decision.check(
             not doable,
             "rule/effect_skipped",
@@ -406,10 +409,7 @@ def decide_resolve(decision: Decision, command: Command) -> None:
             "A.11",
         )
     decision.cause = top["ref"]
-    empty_deck_draw = (
-        any(step["op"] == "draw" for step in left)
-        and not s["seats"][top["player"]]["zones"]["deck"]
-    )
+    empty_deck_draw = any(step["op"] == "draw" for step in left) and not deck
     decision.emit(
         ev.AbilityResolved,
         ref=top["ref"],

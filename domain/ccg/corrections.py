@@ -6,7 +6,9 @@ applies them like any other fact. Each one sets part of the state *verbatim*:
 
 * :class:`CardRestored` -- one card instance's zone, position in that zone, face, orientation,
   damage, tokens, host and knowledge (docs/rules.md A.3, A.4);
-* :class:`SeatRestored` -- one seat's level, purse, Run Away marker and turn flags;
+* :class:`SeatRestored` -- one seat's level, purse, Run Away marker, turn flags and how much of
+  its deck's order is known (docs/rules.md D.20; the cards' places in the deck are restored
+  card by card);
 * :class:`TableRestored` -- status, winner, turn, phase/step, setup progress, fight, window;
 * :class:`StackTrimmed` / :class:`StackEntryRestored` -- the resolution stack (docs/rules.md A.11).
 
@@ -25,7 +27,8 @@ The judge's record of disputes and rulings is generic: :mod:`domain.judge`.
 
 >>> from domain.events import event_from_dict
 >>> e = SeatRestored(seat="judge", player="A", level=3, gold=2, marker="run_away",
-...                  caught_cheating=False, ran_this_turn=0, eliminated=None, mulligan="kept")
+...                  caught_cheating=False, ran_this_turn=0, eliminated=None, mulligan="kept",
+...                  deck_known_top=1, deck_known_bottom=0)
 >>> event_from_dict(e.to_dict()) == e
 True
 """
@@ -63,6 +66,8 @@ SEAT_FIELDS = (
     "ran_this_turn",
     "eliminated",
     "mulligan",
+    "deck_known_top",
+    "deck_known_bottom",
 )
 #: The stack entry fields StackEntryRestored names; the rest travel in its ``extra``.
 STACK_BASE = ("ref", "card", "player", "kind", "targets", "canceled")
@@ -99,7 +104,10 @@ class CardRestored(ev.Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatRestored(ev.Event):
-    """A seat's counters were put back: level, purse, marker, turn flags (judge backup)."""
+    """A seat's counters were put back: level, purse, marker, turn flags (judge backup), and
+    how many cards on top and at the bottom of its deck are in a known order (docs/rules.md
+    D.20: counts only; which cards they are is their place in the deck, restored by
+    :class:`CardRestored`)."""
 
     player: str
     level: int
@@ -110,6 +118,15 @@ class SeatRestored(ev.Event):
     eliminated: str | None
     mulligan: str | None = None
     undoes: int | None = None
+    deck_known_top: int = 0
+    deck_known_bottom: int = 0
+    class_version: ClassVar[int] = 2
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
+        """Version 1 was recorded before the deck's known order was kept (docs/rules.md D.20):
+        the seat it restores has no card in a known place, as after a shuffle."""
+        return {**data, "deck_known_top": 0, "deck_known_bottom": 0}
 
 
 @register_event

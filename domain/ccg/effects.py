@@ -19,7 +19,7 @@ from domain.ccg.decision import (
     str_arg,
 )
 from domain.ccg.fights import after_card_left
-from domain.ccg.state import SEATS, in_play, next_step, other
+from domain.ccg.state import SEATS, in_play, next_step, other, takes_from_top
 from domain.errors import InvalidCommand
 
 MOVE_TARGETS = ("hand", "deck_bottom", "deck_top", "hoard", "stash", "discard")
@@ -220,6 +220,13 @@ def decide_spill(decision: Decision, command: Command) -> None:
         expect_effect(decision, "spill")  # Spill X with fewer cards: spill them all (D.13)
     else:
         expect_effect(decision, "spill", amount=len(cards))
+    decision.check(
+        takes_from_top(s, decision.seat, cards),
+        "rule/not_the_top_card",
+        "Spill takes the top cards of the deck: a card put on the top or the bottom keeps "
+        "its place (docs/rules.md D.20)",
+        "A.12",
+    )
     decision.emit(ev.CardsSpilled, player=decision.seat, cards=cards, source=source)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from domain.ccg.abilities import is_interrupt, passes_filter, referent, step_possible
 from domain.ccg.cards import abilities_of, ability_index, is_monster_like
 from domain.ccg.fights import pending_damage
-from domain.ccg.state import SEATS, in_play, other
+from domain.ccg.state import SEATS, drawable, in_play, other
 from domain.ccg.timing import window_open
 from domain.ccg.turn import loot_rank_total
 from domain.fold import State
@@ -28,7 +28,6 @@ def legal_commands(s: State, seat: str) -> list[Cmd]:
     if status != "playing":
         return []
     out: list[Cmd] = [{"type": "concede", "seat": seat}]
-    st = s["seats"][seat]
     stack = s["stack"]
     fight = s["fight"]
     if stack:
@@ -38,7 +37,7 @@ def legal_commands(s: State, seat: str) -> list[Cmd]:
         out.extend(_interrupts(s, seat))
         return out
     if s["phase"] == "warmup" and s["step"] == "draw" and s["active"] == seat:
-        out.extend({"type": "draw", "seat": seat, "card": cid} for cid in st["zones"]["deck"])
+        out.extend({"type": "draw", "seat": seat, "card": cid} for cid in drawable(s, seat))
     if fight is not None:
         out.extend(_fight(s, seat, fight))
     elif s["phase"] == "munchkining" and s["active"] == seat:
@@ -177,7 +176,7 @@ def _effect_commands(s: State, seat: str, top: dict[str, Any], step: dict[str, A
     if op == "steal_gold":
         return [{**base, "type": "steal", "amount": amount}]
     if op == "draw":
-        return [{**base, "type": "draw", "card": c} for c in st["zones"]["deck"][:3]]
+        return [{**base, "type": "draw", "card": c} for c in drawable(s, seat)[:3]]
     if op in ("put_on_bottom", "put_on_top"):
         to = "deck_bottom" if op == "put_on_bottom" else "deck_top"
         return [{**base, "type": "move", "card": c, "to": to} for c in st["zones"]["hand"][:3]]
@@ -194,7 +193,7 @@ def _effect_commands(s: State, seat: str, top: dict[str, Any], step: dict[str, A
     if op == "collect":
         return [{**base, "type": "collect", "card": target, "amount": amount}]
     if op == "spill":
-        return [{**base, "type": "spill", "cards": st["zones"]["deck"][:amount]}]
+        return [{**base, "type": "spill", "cards": st["zones"]["deck"][:amount]}]  # the top X
     if op == "prevent":
         return [{**base, "type": "prevent", "amount": amount}]
     command = {

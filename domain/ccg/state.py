@@ -11,6 +11,14 @@ identity. A card's owner always knows it (the owner holds the decklist). A card 
 to every seat when it is face up somewhere public or revealed; it becomes private to its owner
 again when it enters a hand or a deck (the opponent can no longer tell it from the others);
 a face-down stash keeps whatever knowledge the card had.
+
+The deck's known order (docs/rules.md D.20): a seat's ``deck`` list is in physical order, index
+0 on top, but only its ends can be known: ``deck_known_top`` counts the cards on top whose
+order is known (``deck[:deck_known_top]``, put there by an effect) and ``deck_known_bottom``
+those at the bottom (the list's last ones). The cards between are in no known order. Putting a
+card on the top or the bottom counts it; a card leaving the deck uncounts it; a shuffle (a
+mulligan) forgets both; when no unknown card is left between them, the whole deck is known
+from the top (``deck_known_top`` is the deck's size, ``deck_known_bottom`` 0).
 """
 
 from __future__ import annotations
@@ -52,6 +60,66 @@ def next_step(s: dict[str, Any]) -> dict[str, Any] | None:
     return plan[done] if plan is not None and done < len(plan) else None
 
 
+# ---------------------------------------------------------------------------- the deck's order
+
+
+def known_top(s: dict[str, Any], seat: str) -> list[str]:
+    """The cards known to be on top of ``seat``'s deck, the top one first (docs/rules.md D.20)."""
+    st = s["seats"][seat]
+    return list(st["zones"]["deck"][: st.get("deck_known_top", 0)])
+
+
+def known_bottom(s: dict[str, Any], seat: str) -> list[str]:
+    """The cards known to be at the bottom of ``seat``'s deck, the bottom one last (D.20)."""
+    st = s["seats"][seat]
+    deck = st["zones"]["deck"]
+    return list(deck[len(deck) - st.get("deck_known_bottom", 0) :])
+
+
+def takes_from_top(s: dict[str, Any], seat: str, cards: list[str]) -> bool:
+    """Whether ``cards`` (distinct, all in ``seat``'s deck) can be the deck's top ``len(cards)``
+    cards as far as the table knows (docs/rules.md D.20): the known top ones first, then any of
+    the cards in no known order, the known bottom ones only once those are all taken."""
+    st = s["seats"][seat]
+    deck = st["zones"]["deck"]
+    n, size = len(cards), len(deck)
+    top, bottom = st.get("deck_known_top", 0), st.get("deck_known_bottom", 0)
+    unknown_end = size - bottom  # positions top .. unknown_end - 1 are in no known order
+    positions = {cid: i for i, cid in enumerate(deck)}
+    taken = [positions[c] for c in cards if c in positions]
+    if n <= top or n > unknown_end:
+        return sorted(taken) == list(range(n))  # exactly the deck's first n cards
+    return all(i < unknown_end for i in taken) and sum(1 for i in taken if i < top) == top
+
+
+def drawable(s: dict[str, Any], seat: str) -> list[str]:
+    """The cards of ``seat``'s deck a draw may take (docs/rules.md D.20): the known top card,
+    else any card in no known order (never a known bottom card while those remain)."""
+    st = s["seats"][seat]
+    deck = st["zones"]["deck"]
+    if st.get("deck_known_top", 0):
+        return list(deck[:1])
+    return list(deck[: max(1, len(deck) - st.get("deck_known_bottom", 0))])
+
+
+def _deck_order(draft: CopyOnWriteState, owner: str, top: int, bottom: int) -> None:
+    """Set ``owner``'s known top and bottom counts, settled: with no card of unknown place
+    between them, the whole deck is known from the top (docs/rules.md D.20)."""
+    size = len(draft.state["seats"][owner]["zones"]["deck"])
+    if top + bottom >= size:
+        top, bottom = size, 0
+    st = draft.state["seats"][owner]
+    if st.get("deck_known_top") != top or st.get("deck_known_bottom") != bottom:
+        seat = draft.seat(owner)
+        seat["deck_known_top"] = top
+        seat["deck_known_bottom"] = bottom
+
+
+def forget_deck_order(draft: CopyOnWriteState, owner: str) -> None:
+    """A shuffle: nothing is known of the order of ``owner``'s deck (docs/rules.md D.20)."""
+    _deck_order(draft, owner, 0, 0)
+
+
 # ---------------------------------------------------------------------------- card movement
 
 
@@ -63,6 +131,19 @@ def remove_from_zone(draft: CopyOnWriteState, cid: str) -> None:
         dmz = draft.top("dmz")
         if cid in dmz:
             dmz.remove(cid)
+    elif zone == "deck":
+        owner = card["owner"]
+        lst = draft.zone(owner, zone)
+        if cid in lst:
+            index = lst.index(cid)
+            del lst[index]
+            st = draft.state["seats"][owner]
+            top, bottom = st.get("deck_known_top", 0), st.get("deck_known_bottom", 0)
+            if index < top:
+                top -= 1
+            elif index >= len(lst) + 1 - bottom:
+                bottom -= 1
+            _deck_order(draft, owner, top, bottom)
     elif zone in ZONES:
         lst = draft.zone(card["owner"], zone)
         if cid in lst:
@@ -80,7 +161,9 @@ def move(
     """Move a card to its owner's ``zone`` (or the shared ``dmz``), applying A.3 side effects.
 
     Leaving play (or going face down) clears damage and tokens and sends stuck Curses to
-    their owners' discards; knowledge follows the module docstring.
+    their owners' discards; knowledge follows the module docstring. A card put in a deck goes
+    to its bottom (``bottom``) or its top, and that place is known (docs/rules.md D.20) until a
+    shuffle (:func:`forget_deck_order`).
     """
     old = draft.state["cards"][cid]
     was_in_play = in_play(old)
@@ -91,10 +174,19 @@ def move(
     card["host"] = None
     if zone == "dmz":
         draft.top("dmz").append(cid)
-    elif bottom or zone != "deck":
-        draft.zone(card["owner"], zone).append(cid)
+    elif zone == "deck":
+        owner = card["owner"]
+        st = draft.state["seats"][owner]
+        top, below = st.get("deck_known_top", 0), st.get("deck_known_bottom", 0)
+        if bottom:
+            draft.zone(owner, zone).append(cid)
+            below += 1
+        else:
+            draft.zone(owner, zone).insert(0, cid)
+            top += 1
+        _deck_order(draft, owner, top, below)
     else:
-        draft.zone(card["owner"], zone).insert(0, cid)
+        draft.zone(card["owner"], zone).append(cid)
     now_in_play = in_play(card)
     if (was_in_play and not now_in_play) or zone in ("hand", "deck", "discard", "removed"):
         leave_play(draft, cid)
@@ -180,6 +272,8 @@ def _(e: ev.GameCreated, draft: CopyOnWriteState) -> None:
             "ran_this_turn": 0,
             "eliminated": None,
             "mulligan": None,
+            "deck_known_top": 0,
+            "deck_known_bottom": 0,
             "zones": {
                 "deck": deck,
                 "hand": [],
@@ -231,6 +325,7 @@ def _(e: ev.MulliganTaken, draft: CopyOnWriteState) -> None:
         move(draft, cid, "deck")
     for cid in e.cards:
         move(draft, cid, "hand")
+    forget_deck_order(draft, e.player)  # the hand was shuffled into the deck (A.7)
     draft.seat(e.player)["mulligan"] = "taken"
     setup = draft.top("setup")
     setup["decided"] = [*setup["decided"], e.player]

@@ -6,7 +6,7 @@ from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect, play_mischief
 from domain.ccg.decision import Command, Decision, int_arg, require_in, str_arg
 from domain.ccg.end import end_if_decided
-from domain.ccg.state import in_play, other
+from domain.ccg.state import drawable, in_play, other
 from domain.ccg.timing import check_turn
 from domain.ccg.triggers import trigger
 from domain.errors import ImpossibleCommand
@@ -77,11 +77,14 @@ def loot_rank_total(s: State, seat: str) -> int:
 
 
 def decide_draw(decision: Decision, command: Command) -> None:
+    """The turn's draw (A.8) or an ability's (A.11): the top card of the drawer's own deck,
+    as far as the table knows its order (docs/rules.md D.20)."""
     s, seat = decision.state, decision.seat
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     cid = str_arg(command, "card")
     require_in(decision, cid, seat, "deck")
-    if s["stack"]:
+    resolving = bool(s["stack"])
+    if resolving:
         decision.check(
             s["stack"][-1]["player"] == seat,
             "rule/not_your_ability",
@@ -96,17 +99,27 @@ def decide_draw(decision: Decision, command: Command) -> None:
             "A.11",
         )
         expect_effect(decision, "draw")
-        decision.emit(ev.CardDrawn, player=seat, card=cid)
-        return
-    decision.check(s["active"] == seat, "rule/not_your_turn", "only the active player draws", "A.8")
+    else:
+        decision.check(
+            s["active"] == seat, "rule/not_your_turn", "only the active player draws", "A.8"
+        )
+        decision.check(
+            s["phase"] == "warmup" and s["step"] == "draw",
+            "rule/wrong_step",
+            "draw only in the warmup draw step (or while an ability resolves)",
+            "A.8",
+        )
+    # A card put on the top or the bottom by an effect keeps its place: the message names no
+    # other card, so a refusal tells nothing of the deck (docs/rules.md A.4, D.20).
     decision.check(
-        s["phase"] == "warmup" and s["step"] == "draw",
-        "rule/wrong_step",
-        "draw only in the warmup draw step (or while an ability resolves)",
-        "A.8",
+        cid in drawable(s, seat),
+        "rule/not_the_top_card",
+        f"{cid!r} is not the top card of the deck: a card put on the top or the bottom "
+        "keeps its place until the deck is shuffled",
+        "D.20",
     )
     decision.emit(ev.CardDrawn, player=seat, card=cid)
-    if s["phase"] == "warmup" and s["step"] == "draw" and s["active"] == seat:
+    if not resolving and s["phase"] == "warmup" and s["step"] == "draw" and s["active"] == seat:
         # Only the active player's own draw ends its draw step; a flagged draw by the other seat
         # (or a second one) is an extra card, and advances nothing (docs/rules.md "Record mode").
         decision.emit(ev.PhaseStarted, by="rules", phase="munchkining", step=None)

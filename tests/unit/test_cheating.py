@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from domain import ImpossibleCommand, RuleViolation
+from domain.ccg import events as ev
 from tests import builders as b
 from tests.builders import State, cmd, play
 
@@ -517,6 +518,42 @@ def p_moth_twice(mode: str) -> tuple[State, dict[str, Any]]:
     return s, cmd("take_gold", "A", source=moth, amount=1)
 
 
+def p_bottom_card_drawn_next(mode: str) -> tuple[State, dict[str, Any]]:
+    """The issue's cheat: B's Gnome Thief draws 2 and puts one on the bottom of its deck; at
+    B's next draw step that very card is "drawn" (docs/rules.md D.20)."""
+    s = thief_resolving(mode)
+    thief = b.hero(s, "B")
+    deck = s["seats"]["B"]["zones"]["deck"]
+    first, second = deck[0], deck[1]
+    s, _ = play(
+        s,
+        cmd("draw", "B", source=thief, card=first),
+        cmd("draw", "B", source=thief, card=second),
+        cmd("move", "B", source=thief, card=first, to="deck_bottom"),
+        cmd("resolve", "B"),
+        cmd("end_turn", "A"),
+    )
+    assert (s["active"], s["step"]) == ("B", "draw"), (s["active"], s["step"])
+    return s, cmd("draw", "B", card=first)
+
+
+def p_known_top_passed_over(mode: str) -> tuple[State, dict[str, Any]]:
+    """A judge put a card back on top of B's deck; B's Thief then draws another card."""
+    s = munch(mode)
+    back = s["seats"]["B"]["zones"]["hand"][0]
+    s = b.judge(s, ev.CardMoved(seat="judge", card=back, to="deck_top", face="down"))
+    s, _ = play(s, cmd("activate", "B", card=b.hero(s, "B")))
+    return s, cmd("draw", "B", source=b.hero(s, "B"), card=s["seats"]["B"]["zones"]["deck"][-1])
+
+
+def p_spill_skips_the_top(mode: str) -> tuple[State, dict[str, Any]]:
+    """A judge put a card on top of A's deck; A's Spilled Ale (Spill 2) spills two others."""
+    s, ale = mischief_resolving(mode, "Sample Spilled Ale", gold=1)
+    back = s["seats"]["A"]["zones"]["hand"][0]
+    s = b.judge(s, ev.CardMoved(seat="judge", card=back, to="deck_top", face="down"))
+    return s, cmd("spill", "A", source=ale, cards=s["seats"]["A"]["zones"]["deck"][-2:])
+
+
 ATTEMPTS = [
     Attempt("hero ability without its zap", p_warrior_no_zap, "rule/wrong_cost", "A.11"),
     Attempt("hero ability overpaid", p_warrior_overpaid, "rule/wrong_cost", "A.11"),
@@ -656,6 +693,24 @@ ATTEMPTS = [
     Attempt("Collect 1 recorded as 2", p_piggy_2, "rule/wrong_amount", "A.11"),
     Attempt("a reckoning trigger's amount", p_toll_bridge_2, "rule/wrong_amount", "A.11"),
     Attempt("a Survivor trigger fired twice", p_moth_twice, "rule/not_the_cards_effect", "A.11"),
+    Attempt(
+        "the card put on the bottom drawn next",
+        p_bottom_card_drawn_next,
+        "rule/not_the_top_card",
+        "D.20",
+    ),
+    Attempt(
+        "an ability's draw passing over the known top card",
+        p_known_top_passed_over,
+        "rule/not_the_top_card",
+        "D.20",
+    ),
+    Attempt(
+        "Spill passing over the known top card",
+        p_spill_skips_the_top,
+        "rule/not_the_top_card",
+        "A.12",
+    ),
 ]
 
 

@@ -374,6 +374,38 @@ row("rule/wrong_step", "A.8", "drawing a second card in munchkining")(
 )
 
 
+# -- the deck's known order (D.20; A.12 Spill)
+
+
+def put_on_deck(s: State, seat: str, to: str) -> tuple[State, str]:
+    """One of ``seat``'s hand cards put on its deck's ``to`` (``deck_top``/``deck_bottom``) by a
+    judge's correction, a way a card lands at a known place (docs/rules.md D.20)."""
+    cid = s["seats"][seat]["zones"]["hand"][0]
+    s = judge(s, ev.CardMoved(seat="judge", card=cid, to=to, face="down"))
+    return s, cid
+
+
+@row("rule/not_the_top_card", "D.20", "drawing the card put on the bottom of the deck")
+def _(mode: str) -> Case:
+    s, bottom = put_on_deck(in_warmup(mode), "A", "deck_bottom")
+    return s, cmd("draw", "A", card=bottom)
+
+
+@row("rule/not_the_top_card", "D.20", "an ability's draw passing over the known top card")
+def _(mode: str) -> Case:
+    s, _ = put_on_deck(munchkining(mode), "B", "deck_top")
+    s, _ = play(s, cmd("activate", "B", card=hero(s, "B")))
+    return s, cmd("draw", "B", source=hero(s, "B"), card=deck(s, "B")[-1])
+
+
+@row("rule/not_the_top_card", "A.12", "a Spill taking the card put on the bottom")
+def _(mode: str) -> Case:
+    s, bottom = put_on_deck(munchkining(mode), "A", "deck_bottom")
+    s, ale = give(add_gold(s, "A", 1), "A", "Sample Spilled Ale")
+    s, _ = play(s, cmd("play", "A", card=ale, gold=1))
+    return s, cmd("spill", "A", source=ale, cards=[deck(s, "A")[0], bottom])
+
+
 @row("rule/rank_limit", "A.8", "Loot rank above the level")
 def _(mode: str) -> Case:
     s, _ = give(munchkining(mode), "A", SWORD, "hoard")

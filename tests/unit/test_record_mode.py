@@ -230,6 +230,18 @@ def top(seat: str) -> Callable[[State], str]:
     return lambda s: deck(s, seat)[-1]
 
 
+def bottom_known(seat: str, position: Position) -> Position:
+    """``position`` with the first card of ``seat``'s hand put on the bottom of its deck (a
+    judge's correction): that card's place is known (docs/rules.md D.20)."""
+
+    def after(mode: str) -> State:
+        s = position(mode)
+        cid = s["seats"][seat]["zones"]["hand"][0]
+        return judge(s, ev.CardMoved(seat="judge", card=cid, to="deck_bottom", face="down"))
+
+    return after
+
+
 # fmt: off
 # -- setup (A.7)
 row("draw_opening", "already_drawn", RECORDED, "a second opening hand",
@@ -262,6 +274,8 @@ row("draw", "wrong_step", RECORDED, "a second draw in munchkining",
     munchkining, lambda s: cmd("draw", "A", card=top("A")(s)))
 row("draw", "not_your_ability", RECORDED, "drawing for the opponent's ability",
     resolving, lambda s: cmd("draw", "B", card=top("B")(s)))
+row("draw", "not_the_top_card", RECORDED, "drawing the card put on the bottom (D.20)",
+    bottom_known("A", in_warmup), lambda s: cmd("draw", "A", card=deck(s, "A")[-1]))
 sword_b, sword_b_id = with_card(munchkining, "B", SWORD)
 row("play", "not_your_turn", RECORDED, "Loot on the opponent's turn",
     sword_b, lambda s: cmd("play", "B", card=sword_b_id(s)))

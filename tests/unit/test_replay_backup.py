@@ -124,12 +124,17 @@ def test_a_backup_refuses_states_of_another_game() -> None:
 
 
 def test_a_backup_never_shows_the_defender_a_face_down_attack_card() -> None:
+    """A face-down attack card the defender never learns (never revealed later in the game):
+    backing up to the fight must not name it to the defender either."""
     _, events = play(3)
     states = states_of(events)
     point = next(
         v
         for v, s in enumerate(states)
-        if s.get("fight") and s["fight"]["card"] and not s["fight"]["revealed"]
+        if s.get("fight")
+        and s["fight"]["card"]
+        and not s["fight"]["revealed"]
+        and s["fight"]["defender"] not in states[-1]["cards"][s["fight"]["card"]]["known"]
     )
     fight = states[point]["fight"]
     secret, defender = fight["card"], fight["defender"]
