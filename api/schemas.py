@@ -538,6 +538,15 @@ class SeatViewSchema(ma.Schema):
     marker = fields.String()
     hand_count = fields.Integer()
     deck_count = fields.Integer()
+    deck_known_top = fields.Integer(
+        metadata={
+            "description": "how many cards on top of the deck are at a place the table knows "
+            "(put there by an effect; docs/rules.md D.20): counts only, never which cards"
+        }
+    )
+    deck_known_bottom = fields.Integer(
+        metadata={"description": "how many cards at the bottom of the deck are at a known place"}
+    )
     hand = fields.List(fields.Raw(), metadata={"description": "only for a viewer who sees it"})
     hoard = fields.List(fields.Raw())
     stash = fields.List(fields.Raw())

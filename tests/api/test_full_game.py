@@ -40,6 +40,8 @@ def test_a_complete_game_is_recorded_from_setup_to_elimination(
             "marker",
             "hand_count",
             "deck_count",
+            "deck_known_top",
+            "deck_known_bottom",
             "hoard",
             "stash",
             "discard",
