@@ -25,7 +25,7 @@ side), and :func:`totals` sums such entries (per player, or per hero with :func:
 ...     {"seat": "B", "player": "Bob", "hero": {"name": "Gnome"}}]}}
 >>> row = fold_history(None, created, game_id="g1")
 >>> row = fold_history(row, {"version": 2, "received_at": "2024-05-01T10:30:00+00:00",
-...     "event": {"type": "GameEnded", "winner": "B"}})
+...     "event": {"type": "GameEnded", "winner": "B"}}, game_id="g1")
 >>> [(e["hero"], e["opponent"], e["result"], e["length_seconds"]) for e in player_games([row], "bob")]
 [('Gnome', 'Ann', 'win', 1800)]
 """

@@ -4,18 +4,19 @@ Pure functions of records (``{version, event, received_at, client_at, visible_to
 prev_hash}``, see ``domain.game``) and of states (``domain.fold``). Nothing here reads a store
 or a clock; the HTTP layer loads the records and hands them over.
 
-* :func:`state_at` -- the judge's state at a version;
-* :func:`turn_ranges` -- which versions belong to which turn (setup is turn 0);
 * :func:`state_diff` / :func:`diff_view` -- what changed between two states, and that change as
   one viewer may see it;
-* :func:`causes` / :func:`effects` -- the chain of ``cause`` links around one event;
-* :func:`state_as_played` -- the game without the judge's corrections;
-* :class:`ReplayIndex` -- turns, causes, a public timeline and the Heroes' counters, kept up to
-  date incrementally;
+* :func:`state_as_played` -- the game without the judge's corrections (:func:`is_correction`);
+* :func:`hero_stats` -- the Heroes' counters in a state;
+* :class:`ReplayIndex` -- per version its turn (setup is turn 0), the chain of ``cause`` links
+  around it (:meth:`ReplayIndex.causes`, :meth:`ReplayIndex.effects`), a public timeline and the
+  Heroes' counters, kept up to date incrementally;
 * :func:`invariant_violations` -- what is wrong with a state, if anything.
 
->>> turn_ranges([])
-{}
+>>> index = ReplayIndex()
+>>> index.extend([])
+>>> index.version, index.turns
+(0, {})
 """
 
 from __future__ import annotations
@@ -255,7 +256,7 @@ def hero_stats(state: State) -> dict[str, dict[str, int]]:
 class ReplayIndex:
     """What the judge's tools look up often, built once per game and extended as it grows.
 
-    Per version: its turn (as :func:`turn_ranges` counts them), its ``cause``, a public
+    Per version: its turn (the state's ``turn``: setup is turn 0), its ``cause``, a public
     timeline entry (``{version, turn, type, seat, cause}`` plus ``corrects``, ``undoes``,
     ``dispute`` when present: nothing a viewer may not see), the judge events that correct or
     undo it, and, per stretch of one turn, the active seat and the Heroes' level, damage and

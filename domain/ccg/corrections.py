@@ -369,7 +369,7 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> e
 
     >>> s = {"version": 9, "cards": {"c1": {"damage": 3}}, "seats": {"A": {"hero": "c1"}}}
     >>> decide_correction(s, {"type": "heal", "target": "A", "amount": 2, "corrects": 7})
-    JudgeHealed(seat='judge', cause=None, violation=None, source=None, target='c1', amount=2, corrects=7, forced_by_judge=True)
+    JudgeHealed(seat='judge', cause=None, violation=None, unchecked=False, source=None, target='c1', amount=2, corrects=7, forced_by_judge=True)
     """
     kind = command.get("type")
     cls: Any = JUDGE_EFFECTS.get(kind) if isinstance(kind, str) else None
