@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--events", type=int, default=5000)
     parser.add_argument(
-        "--deck", type=int, default=160, help="cards in each deck (160: about 6,000 events)"
+        "--deck", type=int, default=60, help="cards in each deck (60: about 5,500 events)"
     )
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--quick", action="store_true", help="800 events, 40 samples")
