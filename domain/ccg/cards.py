@@ -511,7 +511,7 @@ class _Read:
 #: copies a card, never its ``def``), so these are computed once per definition instead of on
 #: every command and fold; the memo is emptied when it grows past :data:`_READ_MAX` entries.
 _READS: dict[int, _Read] = {}
-_READ_MAX = 20_000
+_READ_MAX = 4096
 
 
 def _read(card: Mapping[str, Any]) -> _Read:
