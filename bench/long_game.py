@@ -1,22 +1,96 @@
-"""The long-game policy of ``bench/domain_bench.py`` and ``bench/replay_bench.py``.
+"""The long game of ``bench/domain_bench.py`` and ``bench/replay_bench.py``: one legal strict game
+of the sample catalog's encoded cards, kept going for thousands of events.
 
-One legal game kept going for thousands of events: the policy never deals damage (no damage
-effects, no Curses; attacks only when the defender can run away for free, and then it does),
-and once in each munchkining the active player activates, takes 1 gold with and resolves its
-Hero's ability ``loops`` times.
+Every card is checked (issue #13; docs/cards.md): activations pay their card's exact cost, each
+resolution records the card's effects in order, and the engine's triggers go on the stack as in
+any game. A Hero's ability costs a zap, so it is used once a turn: the game gets long through
+many turns, not through looping one ability, which needs decks larger than a prime deck, so the
+game is ``casual`` (docs/rules.md A.6: any deck size), ``deck`` cards a seat:
+
+* Heroes: two Wandering Bards (zap, pay 1 gold: take 2 gold), whose abilities take no card from
+  the deck, so a seat's deck lasts about one turn a card;
+* each deck holds ten Piggy Banks (Loot, rank 1: zap, collect 1) and a Location (A: Toll Bridge,
+  a reckoning trigger, take 1 gold; B: Tavern, zap, take 1 gold); the rest are harmless fillers
+  (Monsters to attack with, Allies, Blood Pact, ...).
+
+The fewer cards a game holds, the less a turn's warmup and the fold's copy of the card table cost,
+so the decks are no larger than the length needs (the Gnome Thief would take two cards a turn).
+The policy (:func:`choose`) never deals damage, so the game ends when a deck runs out (a draw from
+an empty deck eliminates, A.13). In order of preference: the controller of the
+resolving ability records its card's next effect (``legal_commands`` offers exactly that) or
+resolves it; any seat activates an ability ``legal_commands`` offers; the active player plays a
+Piggy Bank or a Location, or draws one; otherwise a random harmless legal command
+(:func:`peaceful`: attacks only when the defender can run away for free, and then it does).
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from domain import find_ruleset
 
 RS = find_ruleset("munchkin-ccg")
+SEATS = ("A", "B")
 HARMFUL = {"concede", "damage", "allocate", "face", "cancel"}
+HEROES = {"A": "Sample Wandering Bard", "B": "Sample Wandering Bard"}
+#: What makes the events: cards with activated or triggered abilities, played early.
+ENGINE = {
+    "A": ["Sample Piggy Bank"] * 10 + ["Sample Toll Bridge"],
+    "B": ["Sample Piggy Bank"] * 10 + ["Sample Tavern"],
+}
+WANTED = {"Sample Piggy Bank", "Sample Toll Bridge", "Sample Tavern"}
+FILLER = [
+    "Sample Plant Pot",
+    "Sample Loyal Squire",
+    "Sample Grave Moth",
+    "Sample Lucky Charm",
+    "Sample War Drummer",
+    "Sample Blood Pact",
+    "Sample Trained Weasel",
+    "Sample Pointy Stick",
+]
+#: A seat's deck size that takes the game past 10,000 events (``bench/domain_bench.py``).
+DEFAULT_DECK = 115
+#: What the resolving ability's controller may record: its card's effects and ``resolve``.
+NOT_AN_EFFECT = {"concede", "activate", "play", "pass"}
 
 Command = dict[str, Any]
 State = dict[str, Any]
+
+
+def decks(size: int) -> dict[str, list[str]]:
+    """Each seat's deck, by card name: its engine cards, then fillers up to ``size``."""
+    if size < len(ENGINE["A"]) + 6:
+        raise ValueError(f"a long-game deck needs at least {len(ENGINE['A']) + 6} cards")
+    return {
+        seat: engine + [FILLER[i % len(FILLER)] for i in range(size - len(engine))]
+        for seat, engine in ENGINE.items()
+    }
+
+
+def api_spec(size: int) -> dict[str, Any]:
+    """The game as a ``POST /api/games`` body (cards by name, resolved against the catalog)."""
+    seats = []
+    for seat, names in decks(size).items():
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        seats.append(
+            {
+                "seat": seat,
+                "player": f"long {seat}",
+                "hero": {"name": HEROES[seat]},
+                "deck": [{"name": n, "count": k} for n, k in counts.items()],
+            }
+        )
+    return {
+        "ruleset": "munchkin-ccg",
+        "mode": "strict",
+        "format": "casual",
+        "seats": seats,
+        "labels": {"event": "long game bench"},
+    }
 
 
 def peaceful(state: State) -> list[tuple[str, Command]]:
@@ -26,8 +100,8 @@ def peaceful(state: State) -> list[tuple[str, Command]]:
     out = []
     for seat, c in legal:
         kind = c["type"]
-        if kind in HARMFUL or (kind == "play" and c.get("targets")):
-            continue  # Curses (Bleeding)
+        if kind in HARMFUL or (kind == "play" and (c.get("targets") or c.get("give_blood"))):
+            continue  # Curses and damage Mischief; Give Blood damages one's own Hero
         defender = "B" if seat == "A" else "A"
         if kind == "attack" and state["seats"][defender]["marker"] != "run_away":
             continue
@@ -37,28 +111,39 @@ def peaceful(state: State) -> list[tuple[str, Command]]:
     return out or [(seat, c) for seat, c in legal if c["type"] != "concede"]
 
 
-def loop_due(state: State, looped_turn: int) -> bool:
-    """Whether the active player should run its ability loop now: the turn's munchkining, no
-    fight, nothing resolving, and not done yet this turn (``looped_turn``)."""
-    return bool(
-        state["status"] == "playing"
-        and state["phase"] == "munchkining"
-        and state["fight"] is None
-        and not state["stack"]
-        and looped_turn != state["turn"]
-    )
+def _harmless_activation(state: State, command: Command) -> bool:
+    from domain.ccg.cards import abilities_of
+
+    card = state["cards"][command["card"]]
+    abilities = abilities_of(card["def"]) or []
+    index = command.get("ability")
+    ability = abilities[index] if index is not None and index < len(abilities) else None
+    return ability is not None and not any(e["op"] == "damage" for e in ability["effects"])
 
 
-def ability_loop(state: State, loops: int) -> list[Command]:
-    """The active player's Hero ability activated, taking 1 gold and resolved, ``loops`` times."""
-    seat = state["active"]
-    hero = state["seats"][seat]["hero"]
-    return [
-        command
-        for _ in range(loops)
-        for command in (
-            {"type": "activate", "seat": seat, "card": hero},
-            {"type": "take_gold", "seat": seat, "source": hero, "amount": 1},
-            {"type": "resolve", "seat": seat},
-        )
-    ]
+def choose(state: State, rng: random.Random) -> tuple[str, Command]:
+    """The long game's next ``(seat, command)`` (see the module docstring); every command is one
+    ``legal_commands`` offers, so it is legal in strict mode."""
+    legal = [(seat, c) for seat in SEATS for c in RS.legal_commands(state, seat)]
+    stack = state["stack"]
+    if stack:
+        controller = stack[-1]["player"]
+        effects = [(s, c) for s, c in legal if s == controller and c["type"] not in NOT_AN_EFFECT]
+        if effects:
+            return effects[0]
+    for seat, c in legal:
+        if c["type"] == "activate" and _harmless_activation(state, c):
+            return seat, c
+    cards = state["cards"]
+    for kind in ("play", "draw"):
+        wanted = [
+            (seat, c)
+            for seat, c in legal
+            if c["type"] == kind and cards[c["card"]]["def"]["name"] in WANTED
+        ]
+        if wanted:
+            return wanted[0] if kind == "play" else rng.choice(wanted)
+    seat, command = rng.choice(peaceful(state))
+    if command["type"] == "attack":
+        command = {**command, "salt": f"{rng.getrandbits(128):032x}"}
+    return seat, command

@@ -7,9 +7,9 @@ Run from the repository root::
 
 Workload (seeded, reproducible): one legal game of at least ``--events`` events (default 5,000)
 recorded through ``GameLog.handle`` into a fresh SQLite file (snapshots every 100 events, as in
-production). The policy never deals damage and, in each munchkining, the active player
-activates, takes 1 gold with and resolves its Hero's ability ``--loops`` times (as
-``bench/domain_bench.py``'s long game), so the game reaches thousands of events.
+production): ``bench/long_game.py``'s game (as ``bench/domain_bench.py``'s long game), a strict
+casual game of the sample catalog's encoded cards, ``--deck`` cards a seat, in which every turn
+each seat uses the abilities of its cards in play and no damage is dealt.
 
 Then, through the Flask test client with the judge's token (the whole HTTP stack: routing, auth,
 schema dump, JSON), ``--samples`` requests each, at seeded random points:
@@ -44,28 +44,23 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from api.app import create_app
-from api.demo import demo_spec
-from bench.long_game import ability_loop, loop_due, peaceful
+from bench.long_game import api_spec, choose
 
 ORGANIZER = "bench-organizer"
 
 
-def record_long_game(app: Any, seed: int, events: int, loops: int) -> tuple[str, str]:
-    """Record a game of at least ``events`` events; return ``(game_id, judge_token)``."""
+def record_long_game(app: Any, seed: int, events: int, deck: int) -> tuple[str, str]:
+    """Record a game of at least ``events`` events (or until it ends); return
+    ``(game_id, judge_token)``."""
     log = app.extensions["munchlog"]
-    started = log.start_game(demo_spec(seed=seed))
+    started = log.start_game(api_spec(deck))
     gid = started.game_id
     rng = random.Random(seed)
-    looped = -1
     while True:
         state = log.game(gid).state
         if state["status"] == "finished" or state["version"] >= events:
             break
-        if loop_due(state, looped):
-            looped = state["turn"]
-            log.record(gid, ability_loop(state, loops), actor="table")
-            continue
-        _, command = rng.choice(peaceful(state))
+        _, command = choose(state, rng)
         log.record(gid, [{k: v for k, v in command.items() if k != "salt"}], actor="table")
     return str(gid), started.tokens["judge"]
 
@@ -95,12 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--events", type=int, default=5000)
-    parser.add_argument("--loops", type=int, default=40)
+    parser.add_argument(
+        "--deck", type=int, default=60, help="cards in each deck (60: about 5,500 events)"
+    )
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--quick", action="store_true", help="800 events, 40 samples")
     args = parser.parse_args(argv)
     if args.quick:
-        args.events, args.samples = 800, 40
+        args.events, args.samples, args.deck = 800, 40, 40
     folder = tempfile.mkdtemp(prefix="replay-bench-")
     app = create_app(
         {
@@ -110,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     )
     t0 = time.perf_counter()
-    gid, judge = record_long_game(app, args.seed, args.events, args.loops)
+    gid, judge = record_long_game(app, args.seed, args.events, args.deck)
     recorded = time.perf_counter() - t0
     client = app.test_client()
     base = f"/api/games/{gid}"

@@ -623,12 +623,42 @@ def keyword_abilities(card: Mapping[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
+class _Read:
+    """What the engine reads from one card definition, worked out once (see :func:`_read`)."""
+
+    __slots__ = ("abilities", "by_trigger", "card", "plans")
+
+    def __init__(self, card: Mapping[str, Any]) -> None:
+        self.card = card  # kept, so that its id is not reused while this entry lives
+        own = card.get("abilities")
+        self.abilities: tuple[dict[str, Any], ...] | None = (
+            None if own is None else (*own, *keyword_abilities(card))
+        )
+        self.by_trigger: dict[str, tuple[int, ...]] = {}
+        self.plans: dict[tuple[int | None, bool], tuple[dict[str, Any], ...] | None] = {}
+
+
+#: Per card definition (by identity), what :func:`abilities_of`, :func:`ability_index` and
+#: :func:`effect_plan` return. A game's definitions never change after ``GameCreated`` (a fold
+#: copies a card, never its ``def``), so these are computed once per definition instead of on
+#: every command and fold; the memo is emptied when it grows past :data:`_READ_MAX` entries.
+_READS: dict[int, _Read] = {}
+_READ_MAX = 4096
+
+
+def _read(card: Mapping[str, Any]) -> _Read:
+    read = _READS.get(id(card))
+    if read is None or read.card is not card:
+        if len(_READS) >= _READ_MAX:
+            _READS.clear()
+        read = _READS[id(card)] = _Read(card)
+    return read
+
+
 def abilities_of(card: Mapping[str, Any]) -> list[dict[str, Any]] | None:
     """A card definition's abilities, its keyword abilities included; ``None`` if unchecked."""
-    own = card.get("abilities")
-    if own is None:
-        return None
-    return [*own, *keyword_abilities(card)]
+    abilities = _read(card).abilities
+    return None if abilities is None else list(abilities)
 
 
 def is_unchecked(card: Mapping[str, Any]) -> bool:
@@ -647,7 +677,18 @@ def effect_plan(
     """The effect commands an ability's resolution must record, in order (docs/cards.md):
     ``None`` when the card or the ability is unchecked. ``draw 2`` becomes two steps; effects
     marked ``if: give_blood`` are kept only when Give Blood was paid."""
-    abilities = abilities_of(card)
+    read = _read(card)
+    key = (ability, bool(give_blood))
+    try:
+        steps = read.plans[key]
+    except KeyError:
+        steps = read.plans[key] = _plan(read.abilities, ability, bool(give_blood))
+    return None if steps is None else [dict(step) for step in steps]
+
+
+def _plan(
+    abilities: tuple[dict[str, Any], ...] | None, ability: int | None, give_blood: bool
+) -> tuple[dict[str, Any], ...] | None:
     if abilities is None or ability is None or not 0 <= ability < len(abilities):
         return None
     chosen = abilities[ability]
@@ -667,9 +708,15 @@ def effect_plan(
             plan.extend({**step, "amount": None} for _ in range(int(effect["amount"] or 0)))
         else:
             plan.append(step)
-    return plan
+    return tuple(plan)
 
 
 def ability_index(card: Mapping[str, Any], trigger: str) -> list[int]:
     """Indexes of the card's abilities with ``trigger`` (``[]`` for an unchecked card)."""
-    return [i for i, a in enumerate(abilities_of(card) or []) if a["trigger"] == trigger]
+    read = _read(card)
+    found = read.by_trigger.get(trigger)
+    if found is None:
+        found = read.by_trigger[trigger] = tuple(
+            i for i, a in enumerate(read.abilities or ()) if a["trigger"] == trigger
+        )
+    return list(found)

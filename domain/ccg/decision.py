@@ -136,7 +136,8 @@ def ids_arg(command: Command, key: str) -> list[str]:
 
 def card_of(decision: Decision, cid: str) -> dict[str, Any]:
     card = decision.state["cards"].get(cid)
-    decision.require(card is not None, "command/unknown_card", f"no card {cid!r} in this game")
+    if card is None:
+        decision.require(False, "command/unknown_card", f"no card {cid!r} in this game")
     assert card is not None
     return card
 
@@ -144,11 +145,12 @@ def card_of(decision: Decision, cid: str) -> dict[str, Any]:
 def require_in(decision: Decision, cid: str, seat: str, *zones: str) -> dict[str, Any]:
     """The card exists and is in one of ``seat``'s ``zones`` (else physically impossible)."""
     card = card_of(decision, cid)
-    decision.require(
-        card["owner"] == seat and card["zone"] in zones,
-        "command/card_not_there",
-        f"card {cid!r} is not in seat {seat}'s {' or '.join(zones)}",
-    )
+    if card["owner"] != seat or card["zone"] not in zones:
+        decision.require(
+            False,
+            "command/card_not_there",
+            f"card {cid!r} is not in seat {seat}'s {' or '.join(zones)}",
+        )
     return card
 
 

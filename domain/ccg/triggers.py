@@ -13,12 +13,15 @@ def trigger(decision: Decision, cid: str, kind: str, player: str) -> bool:
     ``end_of_fight``) on the stack for ``player``, each once per fight; whether any was put."""
     card = decision.state["cards"][cid]
     d = card["def"]
+    indexes = ability_index(d, kind)
+    if not indexes:
+        return False
     if d["type"] != "monster" and d["keywords"].get("monstrous") and card["zone"] == "dmz":
         return False  # a revealed Monstrous X ignores its other text (docs/rules.md A.12)
     fight = decision.state.get("fight") or {}
     fired = set(fight.get("triggered") or [])
     put = False
-    for index in ability_index(d, kind):
+    for index in indexes:
         if f"{cid}:{index}" in fired:
             continue
         decision.emit(
