@@ -145,6 +145,7 @@ def domain_event_from_view(view: Mapping[str, Any]) -> Any:
         data["seats"] = [
             {k: v for k, v in s.items() if not _list_count(s, k)} for s in data["seats"]
         ]
+        data = {k: v for k, v in data.items() if not _list_count(data, k)}  # classic decks
     return event_from_dict(data)
 
 
