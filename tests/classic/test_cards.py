@@ -183,5 +183,5 @@ def test_the_three_sets_are_registered_with_the_ccg() -> None:
     assert set(CLASSIC) | {"munchkin-ccg"} <= set(RULESETS)
     before = dict(RULESETS)
     register_classic()
-    assert RULESETS == before
+    assert before == RULESETS
     assert ruleset.find_ruleset("munchkin-old-west") is CLASSIC["munchkin-old-west"]
