@@ -376,3 +376,36 @@ def test_no_hidden_classic_card_reaches_another_seat_or_a_spectator(app: Flask, 
         if state["status"] == "finished":
             break
     assert hidden_seen
+
+
+# ---------------------------------------------------------------------------- demo
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_demo_records_a_classic_game(app: Flask, ruleset: str) -> None:
+    """``munchlog demo --ruleset …`` (api/demo.py): a seeded classic game over the API."""
+    from api.cli import build_parser
+    from api.demo import FlaskTransport, record_demo_game
+
+    args = build_parser().parse_args(["demo", "--ruleset", ruleset, "--seats", "5"])
+    assert (args.ruleset, args.seats, args.actions) == (ruleset, 5, None)
+    result = record_demo_game(
+        FlaskTransport(app), ORGANIZER_TOKEN, seed=3, ruleset=ruleset, seats=5, max_actions=40
+    )
+    assert result.actions == 40 and result.version > 40
+    assert set(result.tokens) == {*"ABCDE", "table", "judge"}
+    client = app.test_client()
+    game = {"game_id": result.game_id, "judge_token": result.tokens["judge"]}
+    state = get(client, game, "/state", "judge")
+    assert state["ruleset"] == ruleset and state["options"]["shared_victory"] is True
+    assert state["turn"] >= 1 and len(state["seats"]) == 5
+    again = record_demo_game(
+        FlaskTransport(app), ORGANIZER_TOKEN, seed=3, ruleset=ruleset, seats=5, max_actions=40
+    )
+    other = {"game_id": again.game_id, "judge_token": again.tokens["judge"]}
+    events = [
+        (e["type"], e["seat"]) for e in get(client, game, "/events?limit=1000", "judge")["events"]
+    ]
+    assert events == [
+        (e["type"], e["seat"]) for e in get(client, other, "/events?limit=1000", "judge")["events"]
+    ]  # the same seed, the same game
