@@ -409,3 +409,34 @@ def test_the_demo_records_a_classic_game(app: Flask, ruleset: str) -> None:
     assert events == [
         (e["type"], e["seat"]) for e in get(client, other, "/events?limit=1000", "judge")["events"]
     ]  # the same seed, the same game
+
+
+# ---------------------------------------------------------------------------- histories
+
+
+def test_a_classic_history_row_counts_turns_combats_and_shared_victories() -> None:
+    """projections/history.py reads the classic events (docs/rules.md B.4, B.5, B.16)."""
+    from projections.history import fold_history, player_games, totals
+
+    seats = [{"seat": s, "player": p} for s, p in zip("ABC", ("Ann", "Bob", "Cyd"), strict=True)]
+    events = [
+        {"type": "ClassicGameCreated", "ruleset": "munchkin-deluxe", "seats": seats},
+        {"type": "TurnBegan", "player": "A", "turn": 1},
+        {"type": "CombatStarted", "player": "A", "monster": "m1"},
+        {"type": "TurnBegan", "player": "B", "turn": 2},
+        {"type": "CombatStarted", "player": "B", "monster": "m2"},
+        {"type": "CombatStarted", "player": "B", "monster": "m3"},
+        {"type": "GameWon", "winners": ["A", "C"], "reason": "shared_victory"},
+    ]
+    row = None
+    for version, event in enumerate(events, 1):
+        at = f"2026-01-01T10:{version:02d}:00+00:00"
+        row = fold_history(
+            row, {"version": version, "event": event, "received_at": at}, game_id="g"
+        )
+    assert row is not None
+    assert row["status"] == "finished" and row["winner"] == "A+C" and row["turns"] == 2
+    assert row["fights"] == {"A": 1, "B": 2, "C": 0}
+    results = {p: player_games([row], p)[0]["result"] for p in ("Ann", "Bob", "Cyd")}
+    assert results == {"Ann": "win", "Bob": "loss", "Cyd": "win"}
+    assert totals(player_games([row], "Cyd"))["wins"] == 1
