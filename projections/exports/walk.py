@@ -75,7 +75,10 @@ def game_header(
         "mode": created["mode"],
         "game_format": created["format"],
         "viewer": viewer,
-        "complete": sees_whole_log(viewer),
+        # whole: every event, and every card of the creation (a classic game's decks are
+        # known to no seat, so only the judge's export of it is complete, docs/rules.md B.1)
+        "complete": sees_whole_log(viewer)
+        and (viewer == "judge" or all(bool(known) for known in visible.values())),
         "seats": [
             {
                 "seat": s["seat"],

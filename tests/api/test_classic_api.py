@@ -283,6 +283,13 @@ def test_a_random_game_exports_in_every_format_and_imports_elsewhere(
         f"/api/games/{game['game_id']}/export?format=json", headers=bearer(judge)
     ).get_data()
     assert post_import(client, exported).status_code == 409  # its id is taken here
+    table = client.get(
+        f"/api/games/{game['game_id']}/export?format=json", headers=bearer(game["table_token"])
+    ).get_data()
+    assert json.loads(table)["complete"] is False  # the decks are known to no seat (B.1)
+    refused = post_import(client, table)
+    assert refused.status_code == 422
+    assert refused.get_json()["error"]["code"] == "import/incomplete_export"
     other = create_app(
         {
             "TESTING": True,
