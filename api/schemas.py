@@ -655,6 +655,18 @@ class SeatViewSchema(ma.Schema):
     hoard = fields.List(fields.Raw())
     stash = fields.List(fields.Raw())
     discard = fields.List(fields.Raw())
+    traits = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Raw()),
+        metadata={"description": "classic: {race, class, army}: the cards giving them"},
+    )
+    equipped = fields.List(fields.Raw(), metadata={"description": "classic: equipped Items"})
+    carried = fields.List(fields.Raw(), metadata={"description": "classic: carried Items"})
+    curses = fields.List(fields.Raw(), metadata={"description": "classic: Curses/Traps that stay"})
+    helpers = fields.List(
+        fields.Raw(), metadata={"description": "classic: Hirelings, Sidekicks, Steeds"}
+    )
+    dead = fields.Boolean(metadata={"description": "classic: dead, the body being looted"})
 
 
 class StateViewSchema(ProgressSchema):
@@ -665,6 +677,27 @@ class StateViewSchema(ProgressSchema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     fight = fields.Raw(allow_none=True)
+    phase = fields.String(
+        metadata={
+            "description": "classic: setup, kick_door, combat, look_for_trouble, loot, charity"
+        }
+    )
+    winners = fields.List(
+        fields.String(), metadata={"description": "classic: the winners (a shared victory)"}
+    )
+    decks = fields.Dict(
+        metadata={
+            "description": "classic: {door, treasure: counts; door_discard, treasure_discard: "
+            "cards}"
+        }
+    )
+    combat = fields.Raw(
+        allow_none=True,
+        metadata={
+            "description": "classic: null or {player, helper, bribe, monsters: [{card, level, "
+            "enhancers, strength}], player_strength, monster_strength, stage, ...}"
+        },
+    )
     seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatViewSchema))
 
     @ma.post_dump(pass_original=True)
