@@ -677,11 +677,6 @@ class StateViewSchema(ProgressSchema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     fight = fields.Raw(allow_none=True)
-    phase = fields.String(
-        metadata={
-            "description": "classic: setup, kick_door, combat, look_for_trouble, loot, charity"
-        }
-    )
     winners = fields.List(
         fields.String(), metadata={"description": "classic: the winners (a shared victory)"}
     )
