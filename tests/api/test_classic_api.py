@@ -20,7 +20,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.demo import domain_event_from_view
+from api.demo import CLASSIC_CHURN, domain_event_from_view
 from domain import evolve, initial_state
 from domain.classic import CLASSIC
 from domain.classic.cards import sample_catalog
@@ -105,6 +105,9 @@ def play_out(
             for cmd in rs.legal_commands(state, seat)
         ]
         keep = [c for c in choices if c["type"] != "concede"]
+        onward = [c for c in keep if c["type"] not in CLASSIC_CHURN]  # as the demo: move on
+        if onward and rng.random() < 0.8:
+            keep = onward
         command = rng.choice(keep if keep and rng.random() > 0.02 else choices)
         response = act(client, game, game["table_token"], command)
         assert response.status_code == 201, (command, response.get_json())
@@ -383,6 +386,66 @@ def test_no_hidden_classic_card_reaches_another_seat_or_a_spectator(app: Flask, 
         if state["status"] == "finished":
             break
     assert hidden_seen
+
+
+def test_face_down_rewards_and_charity_gifts_are_known_to_giver_and_receiver_only(
+    client: FlaskClient,
+) -> None:
+    """A wins alone against a Level 1 monster: its Treasures are drawn face down (B.7); with
+    nine cards at the end of its turn, it gives four to B and C, the lowest levels (B.13): each
+    gift is known to A and its receiver only (D.C11), through every endpoint."""
+    rat = {"name": "Rat Zzq", "deck": "door", "kind": "monster", "level": 1, "treasures": 2}
+    sword = {"name": "Sword Zzq", "deck": "treasure", "kind": "item", "slot": "2hands"}
+    blank_door = {"deck": "door", "kind": "other", "text": ""}
+    gem = {"deck": "treasure", "kind": "item", "slot": None, "value": 100, "text": ""}
+    doors = [rat, *({**blank_door, "name": f"Door Zzq{i:02d}"} for i in range(20))]
+    treasures = [
+        {**sword, "bonus": 5, "value": 600, "big": True, "text": ""},
+        *({**gem, "name": f"Gem Zzq{i:02d}"} for i in range(20)),
+    ]
+    spec = classic_spec("munchkin-deluxe", 3)
+    spec["seats"][0].update(doors=doors, treasures=treasures)
+    game = create(client, spec)
+    table = game["table_token"]
+    state = judge_state(client, game)
+    ids = {c["def"]["name"]: cid for cid, c in state["cards"].items()}
+    first = [ids["Door Zzq00"], ids["Door Zzq01"], ids["Door Zzq02"], ids["Door Zzq03"]]
+    mine = [ids["Sword Zzq"], ids["Gem Zzq00"], ids["Gem Zzq01"], ids["Gem Zzq02"]]
+    steps: list[dict[str, Any]] = [{"type": "deal", "seat": "A", "doors": first, "treasures": mine}]
+    for n, seat in enumerate("BC"):
+        d = [ids[f"Door Zzq{4 + 4 * n + i:02d}"] for i in range(4)]
+        t = [ids[f"Gem Zzq{3 + 4 * n + i:02d}"] for i in range(4)]
+        steps.append({"type": "deal", "seat": seat, "doors": d, "treasures": t})
+    steps += [
+        {"type": "roll_first", "seat": "A", "rolls": {"A": 6, "B": 2, "C": 1}},
+        {"type": "play", "seat": "A", "card": ids["Sword Zzq"]},
+        *({"type": "ready", "seat": s} for s in "ABC"),
+        {"type": "kick_door", "seat": "A", "card": ids["Rat Zzq"]},
+        {"type": "pass", "seat": "B"},
+        {"type": "pass", "seat": "C"},
+        {"type": "take_treasure", "seat": "A", "cards": [ids["Gem Zzq19"], ids["Gem Zzq18"]]},
+    ]
+    response = act(client, game, table, *steps)
+    assert response.status_code == 201, response.get_json()
+    state = judge_state(client, game)
+    assert state["phase"] == "charity" and state["seats"]["A"]["level"] == 2
+    hand = state["seats"]["A"]["zones"]["hand"]
+    gifts = {cid: "BC"[i % 2] for i, cid in enumerate(hand[: len(hand) - 5])}
+    charity = {"type": "charity", "seat": "A", "gifts": gifts}
+    response = act(client, game, table, charity, {"type": "end_turn", "seat": "A"})
+    assert response.status_code == 201, response.get_json()
+    names = {cid: c["def"]["name"] for cid, c in state["cards"].items()}
+    rewards = {ids["Gem Zzq19"], ids["Gem Zzq18"]}
+    for viewer in ("B", "C", "spectator"):
+        token = game["seats"][viewer]["token"] if viewer in "BC" else None
+        text = _everything(client, game, token)
+        secret = {cid: names[cid] for cid in [*rewards, *gifts] if gifts.get(cid) != viewer}
+        assert secret
+        assert_hidden(text, viewer, secret)
+        for cid, to in gifts.items():
+            if to == viewer:
+                assert names[cid] in text  # the receiver sees its gift
+    assert all(names[c] in _everything(client, game, game["seats"]["A"]["token"]) for c in rewards)
 
 
 # ---------------------------------------------------------------------------- demo
