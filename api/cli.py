@@ -6,7 +6,7 @@
     ``$MUNCHLOG_DATABASE_URL`` says otherwise. The organizer token is taken from
     ``$MUNCHLOG_ORGANIZER_TOKEN`` (then not printed: the output goes to logs) or generated once
     into ``<instance>/organizer_token`` (then printed, so the operator learns it).
-``munchlog demo [--url URL --token T --seed N --db --catalog]``
+``munchlog demo [--url URL --token T --seed N --db --catalog --ruleset R --seats N --actions N]``
     Record a complete sample game through the HTTP API (in this process, or against the server
     at ``--url``) and print the game id, URLs and tokens.
 ``munchlog worker [--db --poll-interval --report-every]``
@@ -144,7 +144,15 @@ def demo(args: argparse.Namespace) -> int:
         transport = FlaskTransport(create_app(config))
         base = "http://127.0.0.1:8000"
     catalog = Catalog.load(args.catalog) if args.catalog and not args.url else None
-    result = record_demo_game(transport, token, seed=args.seed, catalog=catalog)
+    result = record_demo_game(
+        transport,
+        token,
+        seed=args.seed,
+        catalog=catalog,
+        ruleset=args.ruleset,
+        seats=args.seats,
+        max_actions=args.actions,
+    )
     dispute = file_demo_dispute(transport, result)
     game = f"{base}/api/games/{result.game_id}"
     print(f"game {result.game_id}: {result.status}, winner {result.winner}, ", end="")
@@ -226,6 +234,15 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=int, default=0)
     d.add_argument("--db", help="SQLite file path or postgresql:// URL (in-process only)")
     d.add_argument("--catalog", help="card catalog JSON (in-process only)")
+    d.add_argument(
+        "--ruleset",
+        default="munchkin-ccg",
+        help="munchkin-ccg (default), munchkin-deluxe, munchkin-old-west or munchkin-age-of-sigmar",
+    )
+    d.add_argument("--seats", type=int, default=4, help="a classic game's seats, 3 to 6")
+    d.add_argument(
+        "--actions", type=int, help="stop after this many actions (classic default: 400)"
+    )
     d.set_defaults(func=demo)
 
     from api.cli_history import add_history_commands  # export, import, verify, rebuild (#5)

@@ -145,7 +145,40 @@ def domain_event_from_view(view: Mapping[str, Any]) -> Any:
         data["seats"] = [
             {k: v for k, v in s.items() if not _list_count(s, k)} for s in data["seats"]
         ]
+        data = {k: v for k, v in data.items() if not _list_count(data, k)}  # classic decks
     return event_from_dict(data)
+
+
+#: Classic commands the demo picks only when nothing else is legal: they shuffle cards about
+#: without moving the game on (docs/rules.md B.12).
+CLASSIC_CHURN = frozenset({"unequip", "trade", "give", "discard", "sell"})
+CLASSIC_SEATS = 4
+
+
+def classic_demo_spec(ruleset: str, *, seed: int = 0, seats: int = CLASSIC_SEATS) -> dict[str, Any]:
+    """A classic game (docs/rules.md B): ``seats`` players; each brings a share of the set's
+    sample catalog by name (three copies of every card between them)."""
+    from domain.classic.cards import sample_catalog as classic_catalog
+
+    rng = random.Random(seed)
+    names = sorted(classic_catalog(ruleset).items())
+    rng.shuffle(names)
+    players = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
+    body: list[dict[str, Any]] = [
+        {"seat": "ABCDEF"[i], "player": players[i], "doors": [], "treasures": []}
+        for i in range(seats)
+    ]
+    for i, (name, card) in enumerate(names):
+        field = "doors" if card["deck"] == "door" else "treasures"
+        body[i % seats][field].append({"name": name, "count": 3})
+    return {
+        "ruleset": ruleset,
+        "mode": "strict",
+        "format": "casual",
+        "seats": body,
+        "options": {"listen_at_door": False, "shared_victory": True},
+        "labels": {"event": "munchlog demo", "round": 1, "table": 1},
+    }
 
 
 def _list_count(seat: Mapping[str, Any], key: str) -> bool:
@@ -165,13 +198,23 @@ def record_demo_game(
     *,
     seed: int = 0,
     catalog: Catalog | None = None,
-    max_actions: int = 5000,
+    max_actions: int | None = None,
+    ruleset: str = RULESET,
+    seats: int = CLASSIC_SEATS,
 ) -> DemoResult:
-    """Create a game and play it to the end over HTTP; return what a person needs to look."""
+    """Create a game and play it over HTTP (the CCG to the end, a classic game (``seats``
+    players) for ``max_actions``, default 400: random play reaches Level 10 slowly); return
+    what a person needs to look."""
     rng = random.Random(seed)
-    rs = find_ruleset(RULESET)
+    rs = find_ruleset(ruleset)
+    if ruleset == RULESET:
+        spec = demo_spec(catalog, seed=seed)
+        limit = 5000 if max_actions is None else max_actions
+    else:
+        spec = classic_demo_spec(ruleset, seed=seed, seats=seats)
+        limit = 400 if max_actions is None else max_actions
     created = _expect(
-        *transport("POST", "/api/games", token=organizer_token, json=demo_spec(catalog, seed=seed)),
+        *transport("POST", "/api/games", token=organizer_token, json=spec),
         201,
         "create game",
     )
@@ -193,14 +236,17 @@ def record_demo_game(
             version = view["version"]
         if page["next_after"] is not None:
             continue
-        if state["status"] == "finished" or actions >= max_actions:
+        if state["status"] == "finished" or actions >= limit:
             break
         options = [
-            cmd
+            cmd if "seat" in cmd else {**cmd, "seat": seat}  # a classic command: its seat
             for seat in state["seats"]
             for cmd in rs.legal_commands(state, seat)
             if cmd["type"] != "concede"
         ]
+        onward = [c for c in options if c["type"] not in CLASSIC_CHURN]
+        if ruleset != RULESET and onward and rng.random() < 0.9:
+            options = onward
         if not options:
             raise DemoError(f"no legal command at version {version}")
         command = {k: v for k, v in rng.choice(options).items() if k != "salt"}

@@ -16,12 +16,15 @@ from marshmallow import fields, validate
 from api.openapi import NO_NUL
 from domain import RULESETS, DomainError, find_ruleset
 from domain.ccg import cards
+from domain.classic import cards as classic_cards
 from projections.views import SEAT_NAMES
 
 MODES = ("strict", "record")
 FORMATS = ("prime", "draft", "casual")
 STATUSES = ("setup", "playing", "finished")
 MAX_ACTIONS = 200
+#: The card fields a seat of some ruleset has (each ruleset's ``card_fields`` are some of them).
+SEAT_CARD_FIELDS = ("hero", "deck", "doors", "treasures")
 #: The largest version, turn, cursor or label number a request may name: JSON's largest exact
 #: integer, far beyond any game and inside every store's integers (SQLite's end at 2**63 - 1;
 #: a cursor of 2**63 was an OverflowError there).
@@ -285,8 +288,75 @@ CARD_COMPONENTS: dict[str, dict[str, Any]] = {
         },
     },
 }
+
+
+def _classic_card() -> dict[str, Any]:
+    """``ClassicCardDefinition``: a card of a classic set (docs/rules.md B, issue #14's
+    fields; ``domain.classic.cards.normalize_card`` checks it, per set and kind)."""
+    number = _number("a whole number", low=-classic_cards.MAX_NUMBER, nullable=True)
+    effects = {
+        "type": "array",
+        "nullable": True,
+        "items": {
+            "type": "object",
+            "description": "one effect {name: value}: "
+            + "; ".join(
+                f"{name}: {', '.join(values)}" for name, values in classic_cards.EFFECTS.items()
+            ),
+            "minProperties": 1,
+            "maxProperties": 1,
+        },
+    }
+    strings = {"type": "array", "nullable": True, "items": _text(120, "a trait or tag")}
+    trait_bonus = {
+        "type": "array",
+        "nullable": True,
+        "items": {
+            "type": "object",
+            "required": ["trait", "bonus"],
+            "properties": {"trait": _text(120, "a trait"), "bonus": _number("+/-", low=-99_999)},
+        },
+    }
+    return {
+        "type": "object",
+        "description": "a classic Munchkin card (docs/rules.md B): name, text, deck, kind and "
+        "the kind's own fields (monster: level, treasures, levels, tags, bad_stuff, vs, "
+        "run_away; curse/trap: effects; race/class/army: trait; enhancer: bonus, treasures; "
+        "item: slot, big, bonus, value, usable_by, not_usable_by; one_shot: bonus, value; "
+        "hireling/sidekick/steed: bonus, run_away, value). A set has its own kinds "
+        "(400 request/invalid_card otherwise)",
+        "required": ["name", "deck", "kind"],
+        "properties": {
+            "name": _text(120, "the card's name", minLength=1),
+            "text": _text(2000, "the printed text", nullable=True),
+            "deck": {"type": "string", "enum": ["door", "treasure"]},
+            "kind": {"type": "string", "enum": list(classic_cards.KINDS)},
+            **{
+                key: number
+                for key in ("level", "treasures", "levels", "run_away", "bonus", "value")
+            },
+            "tags": strings,
+            "usable_by": strings,
+            "not_usable_by": strings,
+            "bad_stuff": effects,
+            "effects": effects,
+            "vs": trait_bonus,
+            "bonus_with": trait_bonus,
+            "trait": _text(120, "the trait a race, class or army card gives", nullable=True),
+            "slot": {"type": "string", "enum": [*classic_cards.SLOTS, None], "nullable": True},
+            "big": {"type": "boolean", "nullable": True},
+            "persistent": {"type": "boolean", "nullable": True},
+            "copy": {"type": "boolean", "nullable": True},
+            "wandering": {"type": "boolean", "nullable": True},
+        },
+    }
+
+
+CARD_COMPONENTS["ClassicCardDefinition"] = _classic_card()
 #: A seat's Hero or deck entry: a full definition or a catalog card by name.
 CARD_ENTRY = {"anyOf": [_ref("CardDefinition"), _ref("CardByName")]}
+#: A classic seat's Door or Treasure entry: a definition of the set or a sample card by name.
+CLASSIC_ENTRY = {"anyOf": [_ref("ClassicCardDefinition"), _ref("CardByName")]}
 
 
 class SeatSpecSchema(Strict):
@@ -297,18 +367,41 @@ class SeatSpecSchema(Strict):
     )
     player = fields.String(required=True, validate=validate.Length(min=1, max=80))
     hero = fields.Dict(
-        required=True,
         metadata={
-            "description": "a card definition, or {name} resolved against the server's catalog",
+            "description": "munchkin-ccg (required there): a card definition, or {name} "
+            "resolved against the server's catalog",
             **CARD_ENTRY,
         },
     )
     deck = fields.List(
         fields.Dict(metadata=CARD_ENTRY),
-        required=True,
         validate=validate.Length(min=1, max=200),
-        metadata={"description": "each entry a card definition or {name, count?} from the catalog"},
+        metadata={
+            "description": "munchkin-ccg (required there): each entry a card definition or "
+            "{name, count?} from the catalog"
+        },
     )
+    doors = fields.List(
+        fields.Dict(metadata=CLASSIC_ENTRY),
+        validate=validate.Length(max=400),
+        metadata={
+            "description": "the classic rulesets (required there, instead of hero and deck): "
+            "Door cards this seat brings, each a card definition of the set or {name, count?} "
+            "from its sample catalog; every seat's cards together make the Door deck"
+        },
+    )
+    treasures = fields.List(
+        fields.Dict(metadata=CLASSIC_ENTRY),
+        validate=validate.Length(max=400),
+        metadata={"description": "the classic rulesets (required there): Treasure cards, as doors"},
+    )
+
+
+class OptionsSchema(Strict):
+    """A classic game's optional rules (docs/rules.md B.16)."""
+
+    listen_at_door = fields.Boolean(metadata={"description": "Listen at the Door"})
+    shared_victory = fields.Boolean(metadata={"description": "shared victories"})
 
 
 class CreateGameSchema(Strict):
@@ -323,9 +416,17 @@ class CreateGameSchema(Strict):
         fields.Nested(SeatSpecSchema),
         required=True,
         validate=validate.Length(min=1, max=len(SEAT_NAMES)),
-        metadata={"description": "one per seat the ruleset sets up (the CCG: A and B)"},
+        metadata={
+            "description": "one per seat the ruleset sets up (the CCG: A and B, each with "
+            "hero and deck; the classic rulesets: 3 to 6 seats A... in seating order, each "
+            "with doors and treasures)"
+        },
     )
     labels = fields.Nested(LabelsSchema)
+    options = fields.Nested(
+        OptionsSchema,
+        metadata={"description": "the classic rulesets' optional rules; not for munchkin-ccg"},
+    )
 
     @ma.validates_schema
     def _the_rulesets_seats(self, data: dict[str, Any], **_: Any) -> None:
@@ -341,6 +442,18 @@ class CreateGameSchema(Strict):
         names = rs.seat_names[: len(seats)]
         if sorted(seats) != sorted(names):
             raise ma.ValidationError(" and ".join(f"one seat {n}" for n in names), "seats")
+        wanted_fields = set(rs.card_fields)
+        errors: dict[int, dict[str, list[str]]] = {}
+        for index, seat in enumerate(data["seats"]):
+            for name in SEAT_CARD_FIELDS:
+                if name in wanted_fields and name not in seat:
+                    errors.setdefault(index, {})[name] = ["Missing data for required field."]
+                elif name not in wanted_fields and name in seat:
+                    errors.setdefault(index, {})[name] = [f"Not a field of {rs.name}."]
+        if errors:
+            raise ma.ValidationError({"seats": errors})
+        if "options" in data and not getattr(rs, "options", ()):
+            raise ma.ValidationError(f"{rs.name} has no options.", "options")
 
 
 class SeatCardsSchema(ma.Schema):
@@ -551,6 +664,18 @@ class SeatViewSchema(ma.Schema):
     hoard = fields.List(fields.Raw())
     stash = fields.List(fields.Raw())
     discard = fields.List(fields.Raw())
+    traits = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Raw()),
+        metadata={"description": "classic: {race, class, army}: the cards giving them"},
+    )
+    equipped = fields.List(fields.Raw(), metadata={"description": "classic: equipped Items"})
+    carried = fields.List(fields.Raw(), metadata={"description": "classic: carried Items"})
+    curses = fields.List(fields.Raw(), metadata={"description": "classic: Curses/Traps that stay"})
+    helpers = fields.List(
+        fields.Raw(), metadata={"description": "classic: Hirelings, Sidekicks, Steeds"}
+    )
+    dead = fields.Boolean(metadata={"description": "classic: dead, the body being looted"})
 
 
 class StateViewSchema(ProgressSchema):
@@ -561,6 +686,22 @@ class StateViewSchema(ProgressSchema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
     fight = fields.Raw(allow_none=True)
+    winners = fields.List(
+        fields.String(), metadata={"description": "classic: the winners (a shared victory)"}
+    )
+    decks = fields.Dict(
+        metadata={
+            "description": "classic: {door, treasure: counts; door_discard, treasure_discard: "
+            "cards}"
+        }
+    )
+    combat = fields.Raw(
+        allow_none=True,
+        metadata={
+            "description": "classic: null or {player, helper, bribe, monsters: [{card, level, "
+            "enhancers, strength}], player_strength, monster_strength, stage, ...}"
+        },
+    )
     seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatViewSchema))
 
     @ma.post_dump(pass_original=True)

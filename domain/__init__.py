@@ -7,9 +7,11 @@ eventsourcing; import it by name.
 ['activate', 'allocate', 'attack']
 """
 
-# Importing the Munchkin CCG registers its events, fold handlers and ruleset.
+# Importing the Munchkin CCG registers its events, fold handlers and ruleset; the three
+# classic rulesets (docs/rules.md B) are registered next, after it.
 from domain.ccg import commitment
 from domain.ccg.cards import Catalog, check_deck, normalize_card, sample_catalog
+from domain.classic import register_classic
 from domain.envelope import Record
 from domain.errors import (
     DomainError,
@@ -24,6 +26,8 @@ from domain.fold import State, apply_record, evolve, initial_state
 from domain.judge import decide_dispute, decide_ruling
 from domain.ruleset import RULESETS, Ruleset, Step, find_ruleset, register, ruleset_of
 from domain.visibility import knowledge
+
+register_classic()
 
 __all__ = [
     "EVENT_TYPES",

@@ -4,11 +4,12 @@ Pure functions, no I/O (the store that keeps the rows up to date from the notifi
 :mod:`projections.history_store`). A *history row* is plain JSON data::
 
     {"game_id", "created_at", "last_at", "labels", "seats": {"A": {"player", "hero"}, ...},
-     "status": "setup"|"playing"|"finished", "winner": None|seat|"draw", "end": None|str,
+     "status": "setup"|"playing"|"finished", "winner": None|seat|"draw"|"A+C", "end": None|str,
      "turns", "events", "fights": {seat: n}, "caught_cheating": {seat: n}}
 
 The seats are the game's own (its creation event's, in seating order); ``hero`` is the name of
-the seat's hero card, or ``None`` in a ruleset without heroes.
+the seat's hero card, or ``None`` in a ruleset without heroes. A classic game's shared victory
+(docs/rules.md B.16) is a winner ``"A+C"``: a win for each of them.
 
 Everything in it is public information (docs/rules.md A.4): who played which hero, turn numbers,
 fights started (``FightStarted``), attackers caught cheating (``CaughtCheating``), how the game
@@ -77,12 +78,20 @@ def fold_history(
         "last_at": at or row["last_at"],
         "events": int(record.get("version") or row["events"] + 1),
     }
-    if etype == "TurnStarted":
+    if etype in ("TurnStarted", "TurnBegan"):  # TurnBegan: classic (docs/rules.md B.4)
         new["turns"] = max(int(row["turns"]), int(event["turn"]))
         if row["status"] == "setup":
             new["status"] = "playing"
     elif etype == "FightStarted":
         new["fights"] = _bump(row["fights"], event.get("attacker"))
+    elif etype == "CombatStarted":  # a classic combat (B.5) counts as the seat's fight
+        new["fights"] = _bump(row["fights"], event.get("player"))
+    elif etype == "ClassicConceded":
+        new["end"] = f"{event['player']} conceded"
+    elif etype == "GameWon":  # classic: one winner, or a shared victory "A+C" (B.16)
+        new["status"] = "finished"
+        new["winner"] = "+".join(str(w) for w in event.get("winners") or ())
+        new["end"] = f"Level 10 ({event.get('reason')})"
     elif etype == "CaughtCheating":
         new["caught_cheating"] = _bump(row["caught_cheating"], event.get("player"))
     elif etype == "PlayerEliminated":
@@ -139,7 +148,7 @@ def result_for(row: Mapping[str, Any], seat: str) -> str:
         return "unfinished"
     if winner == "draw":
         return "draw"
-    return "win" if winner == seat else "loss"
+    return "win" if seat in str(winner).split("+") else "loss"
 
 
 def player_entry(row: Mapping[str, Any], seat: str) -> dict[str, Any]:

@@ -159,7 +159,11 @@ def state_view(state: State, viewer: str) -> dict[str, Any]:
     out["active_seat"] = state.get("active")
     if "fight" in state:
         out.update(_ccg_table(state, viewer, seats))
-    out["seats"] = {seat: _seat(state, seat, viewer, seats) for seat in seats}
+    if "decks" in state:
+        out.update(_classic_table(state, viewer, seats))
+        out["seats"] = {seat: _classic_seat(state, seat, viewer, seats) for seat in seats}
+    else:
+        out["seats"] = {seat: _seat(state, seat, viewer, seats) for seat in seats}
     out["viewer"] = viewer
     return out
 
@@ -229,7 +233,8 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
     (a card is public when every seat knows it): without them, a card raises ``ValueError``.
     The game's first event creates it: its seats carry their cards (one card or a list of
     cards per field, each ``{"id", ...definition}``), each shown or hidden on its own, and
-    each list's length as ``<field>_count``.
+    each list's length as ``<field>_count``; so do its own lists of cards (the classic decks,
+    ``doors`` and ``treasures``, made of every seat's cards: known to no seat, docs/rules.md B.1).
     """
     data = dict(record["event"])
     visible: Mapping[str, list[str]] = record.get("visible_to") or {}
@@ -248,6 +253,10 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
 
     if creates:
         data["seats"] = [_created_seat(seat, ok) for seat in data["seats"]]
+        for key, value in list(data.items()):  # decks made of every seat's cards (classic)
+            if key != "seats" and _card_list(value):
+                data[key] = [c if ok(c["id"]) else dict(HIDDEN) for c in value]
+                data[f"{key}_count"] = len(value)
     elif cls is not None and viewer != "judge":  # the judge sees every card: nothing to hide
         for name in cls.card_fields:
             value = data.get(name)
@@ -290,12 +299,16 @@ def _is_card(value: Any) -> bool:
     return isinstance(value, Mapping) and isinstance(value.get("id"), str)
 
 
+def _card_list(value: Any) -> bool:
+    return isinstance(value, list) and all(_is_card(c) for c in value)
+
+
 def _created_seat(seat: Mapping[str, Any], ok: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in seat.items():
         if _is_card(value):
             out[key] = value if ok(value["id"]) else dict(HIDDEN)
-        elif isinstance(value, list) and all(_is_card(c) for c in value):
+        elif _card_list(value):
             out[key] = [c if ok(c["id"]) else dict(HIDDEN) for c in value]
             out[f"{key}_count"] = len(value)
         else:
@@ -331,3 +344,96 @@ def _unchecked_mark(
     if entry.get("unchecked") and can_see(state["cards"][entry["card"]]["known"], viewer, seats):
         return {"unchecked": True}
     return {}
+
+
+# ---------------------------------------------------------------------------- classic table parts
+
+#: A classic seat's trait zones, shown together as its ``traits`` (docs/rules.md B.3).
+_TRAIT_ZONES = ("race", "class", "army")
+
+
+def _classic_table(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
+    """Classic Munchkin's table (docs/rules.md B, C.2): the options, the winners, the decks
+    (their counts: a deck is face down, its order known to no seat) and discards, the combat,
+    a dead character's body being looted and an offered trade."""
+    decks = state["decks"]
+    body = state.get("body")
+    trade = state.get("trade")
+    return {
+        "options": dict(state.get("options") or {}),
+        "winners": list(state.get("winners") or []),
+        "first": state.get("first"),
+        "decks": {
+            "door": len(decks["door"]),
+            "treasure": len(decks["treasure"]),
+            "door_discard": _cards(state, decks["door_discard"], viewer, seats),
+            "treasure_discard": _cards(state, decks["treasure_discard"], viewer, seats),
+        },
+        "combat": _classic_combat(state, viewer, seats),
+        "body": None
+        if body is None
+        else {
+            "dead": body["dead"],
+            "cards": _cards(state, body["cards"], viewer, seats),
+            "order": list(body["order"]),
+        },
+        "trade": None
+        if trade is None
+        else {
+            "player": trade["player"],
+            "with": trade["with"],
+            "give": _cards(state, trade["give"], viewer, seats),
+            "get": _cards(state, trade["get"], viewer, seats),
+        },
+    }
+
+
+def _classic_combat(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, Any] | None:
+    """The combat (docs/rules.md B.5-B.9): its fighters, each monster with its level, enhancers
+    and strength, both sides' strengths and its stage; every card in it is face up."""
+    c = state.get("combat")
+    if not c:
+        return None
+
+    def monster(entry: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "card": _card(state, entry["card"], viewer, seats),
+            "level": entry.get("level"),
+            "enhancers": _cards(state, entry["enhancers"], viewer, seats),
+            "strength": entry.get("strength"),
+        }
+
+    return {
+        "player": c["player"],
+        "helper": c["helper"],
+        "bribe": c["bribe"],
+        "asked": c["asked"],
+        "declined": list(c["declined"]),
+        "monsters": [monster(e) for e in c["monsters"]],
+        "one_shots": [
+            {**x, "card": _card(state, x["card"], viewer, seats)} for x in c["one_shots"]
+        ],
+        "player_strength": c["player_strength"],
+        "monster_strength": c["monster_strength"],
+        "stage": c["stage"],
+        "passed": list(c["passed"]),
+        "runs": {k: list(v) for k, v in c["runs"].items()},
+        "caught": [list(x) for x in c["caught"]],
+        "treasures": c["treasures"],
+    }
+
+
+def _classic_seat(state: State, seat: str, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
+    """A classic seat (docs/rules.md B.3): its scalars, ``traits`` {race, class, army}, its
+    cards in play, its curses and helpers, and its hand: counted for everyone, shown only to
+    the viewers who share the seat's knowledge (the seat, the table, the judge; A.4)."""
+    st = state["seats"][seat]
+    zones: Mapping[str, list[str]] = st["zones"]
+    out: dict[str, Any] = {k: v for k, v in st.items() if k != "zones" and _scalar(v)}
+    out["traits"] = {z: _cards(state, zones[z], viewer, seats) for z in _TRAIT_ZONES}
+    for zone in ("equipped", "carried", "curses", "helpers"):
+        out[zone] = _cards(state, zones[zone], viewer, seats)
+    out["hand_count"] = len(zones["hand"])
+    if viewer == "judge" or seat in seats_of(viewer, seats):
+        out["hand"] = _cards(state, zones["hand"], viewer, seats)
+    return out

@@ -160,7 +160,7 @@ class GameLog(EventStore):
                 listed = [
                     {"id": _new_card_id(used), **card}
                     for pos, entry in enumerate(entries or [])
-                    for card in self._resolve(entry, f"{where}.{pos}")
+                    for card in self._resolve(entry, f"{where}.{pos}", rs, name)
                 ]
                 spec_seat[name] = listed
                 shown["cards"] += [{"id": c["id"], "name": c["name"]} for c in listed]
@@ -172,6 +172,7 @@ class GameLog(EventStore):
             "mode": request["mode"],
             "format": request["format"],
             "labels": dict(request.get("labels") or {}),
+            **({"options": dict(request["options"])} if "options" in request else {}),
             "seats": seats,
             "catalog": self.catalog,  # a new game's cards are checked against it
         }
@@ -281,8 +282,28 @@ class GameLog(EventStore):
             raise IdempotencyKeyReusedError()
         return BatchOutcome(response=record.response, replayed=True)
 
-    def _resolve(self, entry: Any, where: str) -> list[dict[str, Any]]:
-        """Card definitions for one deck entry: a full definition or ``{name, count?}``."""
+    def _resolve(
+        self, entry: Any, where: str, rs: Any = None, field: str = ""
+    ) -> list[dict[str, Any]]:
+        """Card definitions for one deck entry: a full definition or ``{name, count?}``.
+
+        A ruleset with its own cards resolves them itself (``resolve_entry(field, entry)``:
+        the classic sets' definitions and sample catalogs, docs/rules.md B.1); the others use
+        the server's catalog of the Munchkin CCG."""
+        resolve = getattr(rs, "resolve_entry", None)
+        if resolve is not None:
+            try:
+                found: list[dict[str, Any]] = resolve(field, entry)
+            except InvalidCommand as exc:
+                raise InvalidCommand(
+                    exc.code,
+                    exc.message,
+                    fields={
+                        where if k == field else f"{where}.{k}": v for k, v in exc.fields.items()
+                    }
+                    or {where: [exc.message]},
+                ) from None
+            return found
         if isinstance(entry, Mapping) and entry.keys() <= {"name", "count"}:
             name = entry.get("name")
             count = entry.get("count", 1)
@@ -624,14 +645,25 @@ class GameLog(EventStore):
         except RecordConflictError:
             raise GameAlreadyExistsError(game_id) from None
         self.trust(game_id)  # Game.adopt verified its chain
-        cards = {
-            seat["seat"]: {
-                "hero": {"id": seat["hero"]["id"], "name": seat["hero"]["name"]},
-                "cards": [{"id": c["id"], "name": c["name"]} for c in seat["deck"]],
-            }
-            for seat in created["seats"]
-        }
+        cards = {seat["seat"]: _shown_cards(seat) for seat in created["seats"]}
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
+
+
+def _shown_cards(seat: Mapping[str, Any]) -> dict[str, Any]:
+    """An imported seat's cards as game creation shows them: its one-card fields by name
+    (the CCG's ``hero``) and every card it brought in ``cards`` (none for a ruleset whose
+    creation event keeps the cards in its decks, not in the seats)."""
+    shown: dict[str, Any] = {"cards": []}
+    for key, value in seat.items():
+        if isinstance(value, Mapping) and isinstance(value.get("id"), str):
+            shown[key] = {"id": value["id"], "name": value.get("name")}
+        elif isinstance(value, list):
+            shown["cards"] += [
+                {"id": c["id"], "name": c.get("name")}
+                for c in value
+                if isinstance(c, Mapping) and isinstance(c.get("id"), str)
+            ]
+    return shown
 
 
 def _issue_tokens(game: Game) -> tuple[dict[str, str], GameAccess]:

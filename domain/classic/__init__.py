@@ -7,11 +7,11 @@ rules' sections: :mod:`~domain.classic.play` (setup B.1, the turn B.4, cards B.3
 readers), :mod:`~domain.classic.state` (the fold, C.2), :mod:`~domain.classic.moves` (legal
 commands) and :mod:`~domain.classic.cards` (card data).
 
-Importing this package defines the rulesets but does not register them: until the HTTP API,
-the exports and the viewer carry classic games (issue #14's next step), they stay out of
-``domain.RULESETS`` so that the API's list of rulesets (its OpenAPI enum, schemathesis) is
-unchanged. :func:`register_classic` (or importing :mod:`domain.classic.plugin`, e.g. with
-``MUNCHLOG_RULESETS=domain.classic.plugin``) registers them.
+:func:`register_classic` registers the three rulesets in ``domain.RULESETS``; importing
+:mod:`domain` does (after the Munchkin CCG), so that the HTTP API, the views, the exports and
+the demo carry classic games (issue #14). ``service.games`` resolves a seat's ``doors`` and
+``treasures`` with :meth:`ClassicRuleset.resolve_entry`; an import re-creates a game's first
+event from :meth:`ClassicRuleset.creation_spec`.
 
 >>> DELUXE.name, DELUXE.seat_names, DELUXE.min_seats, DELUXE.max_seats
 ('munchkin-deluxe', ('A', 'B', 'C', 'D', 'E', 'F'), 3, 6)
@@ -173,6 +173,8 @@ class ClassicRuleset:
     max_seats = MAX_SEATS
     command_types: tuple[str, ...] = COMMAND_TYPES
     card_fields: Mapping[str, str] = {"doors": "many", "treasures": "many"}
+    #: The optional rules a game may turn on (docs/rules.md B.16): ``{name: bool}``.
+    options: tuple[str, ...] = OPTIONS
 
     def __init__(self, rules: SetRules) -> None:
         self.rules = rules
@@ -181,6 +183,25 @@ class ClassicRuleset:
 
     def create(self, spec: Mapping[str, Any]) -> list[Step]:
         return create(self.rules, spec)
+
+    def resolve_entry(self, field: str, entry: Any) -> list[dict[str, Any]]:
+        """The card definitions one entry of a seat's ``doors`` or ``treasures`` stands for:
+        a definition of this set, or ``{"name", "count"?}`` from its sample catalog (B.1).
+        The service calls it (``service.games``) before giving each card its id."""
+        deck = {"doors": "door", "treasures": "treasure"}[field]
+        if isinstance(entry, Mapping) and "id" in entry:
+            entry = {k: v for k, v in entry.items() if k != "id"}
+        return resolve_cards([entry], self.name, deck, field)
+
+    def creation_spec(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``create`` spec that makes the ``ClassicGameCreated`` ``data`` again (an import
+        checks a game's creation so, ``projections.exports.importing``): the decks, in their
+        order, brought by the first seat."""
+        seats = [{**seat, "doors": [], "treasures": []} for seat in data["seats"]]
+        if seats:
+            seats[0].update(doors=list(data["doors"]), treasures=list(data["treasures"]))
+        keys = ("game_id", "mode", "format", "labels", "options")
+        return {**{k: data[k] for k in keys}, "seats": seats}
 
     def decide(self, state: State, command: Mapping[str, Any]) -> list[Step]:
         return decide(state, command)
@@ -219,6 +240,7 @@ __all__ = [
     "OLD_WEST",
     "SEATS",
     "ClassicRuleset",
+    "create",
     "decide",
     "register_classic",
 ]

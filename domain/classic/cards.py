@@ -334,7 +334,8 @@ def resolve_cards(entries: Any, ruleset: str, deck: str, field: str) -> list[Car
     for entry in entries:
         if isinstance(entry, Mapping) and set(entry) <= {"name", "count", "id"} and "name" in entry:
             catalog = catalog if catalog is not None else sample_catalog(ruleset)
-            found = catalog.get(entry["name"])
+            name = entry["name"]
+            found = catalog.get(name) if isinstance(name, str) else None
             count = entry.get("count", 1)
             if found is None or not _is_int(count, 1) or count > 200:
                 raise InvalidCommand(

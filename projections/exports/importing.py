@@ -117,7 +117,11 @@ def _check_created(event: Event) -> None:
         raise ImportRejected(1, "not_game_created", f"first event is {event.type}")
     try:
         rs = find_ruleset(str(data["ruleset"]))
-        spec = {k: data[k] for k in ("game_id", "mode", "format", "labels", "seats")}
+        creation_spec = getattr(rs, "creation_spec", None)  # a ruleset's own creation fields
+        if creation_spec is not None:
+            spec = creation_spec(data)
+        else:
+            spec = {k: data[k] for k in ("game_id", "mode", "format", "labels", "seats")}
         again = rs.create(spec)
     except DomainError as exc:
         raise ImportRejected(1, "setup_rejected", f"{exc.code}: {exc}") from None

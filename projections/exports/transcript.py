@@ -12,6 +12,9 @@ from projections.exports.walk import GameVisitor, Turn, walk
 
 #: Tags written first and in this order (as PGN's Seven Tag Roster); other labels follow.
 ROSTER = ("event", "site", "date", "round", "table")
+#: Classic events that may open a combat (docs/rules.md B.4): each starts a new line, so that
+#: the door, the help, the fight and its outcome read as one line of table talk.
+COMBAT_OPENERS = ("DoorKicked", "LookedForTrouble")
 
 
 def _tag(name: str, value: Any) -> str:
@@ -30,7 +33,8 @@ class TranscriptExporter(GameVisitor[str]):
     :class:`Narrator`, joined with `` · ``, naming the acting seat when it changes, wrapped at
     ``width`` columns; each fight gets its own indented line. An event recorded from a card
     whose text is not encoded ends in ``[unchecked]`` (docs/cards.md), as the viewer may see
-    it. The last line is the result, as in PGN.
+    it. A classic game's combat gets its line from the door kicked (or the trouble looked
+    for) to its end (:data:`COMBAT_OPENERS`). The last line is the result, as in PGN.
     """
 
     needs_turns = True
@@ -101,7 +105,7 @@ class TranscriptExporter(GameVisitor[str]):
             seat = turn.seat if entry.get("seat") != "judge" else None
             self.current = [f"{label} {seat}:" if seat else f"{label}:"]
             self.last_actor = seat
-        elif etype == "FightStarted":
+        elif etype == "FightStarted" or (etype in COMBAT_OPENERS and len(self.current) > 1):
             self._flush(turn_over=False)
             self.last_actor = None
         for phrase in self.narrator.describe(entry):
@@ -112,7 +116,7 @@ class TranscriptExporter(GameVisitor[str]):
             if self.current and not self.current[-1].endswith(":"):
                 self.current.append("·")
             self.current.append(text)
-        if etype == "FightEnded":
+        if etype in ("FightEnded", "CombatEnded"):
             self._flush(turn_over=False)
             self.last_actor = None
 

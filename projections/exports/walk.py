@@ -41,6 +41,8 @@ def game_result(records: Iterable[Record]) -> str:
         event = record["event"]
         if event.get("type") == "GameEnded":
             result = str(event["winner"])
+        elif event.get("type") == "GameWon":  # classic: shared victories (docs/rules.md B.16)
+            result = "+".join(str(w) for w in event.get("winners") or ())
         elif event.get("type") == "TableRestored":
             result = str(event["winner"]) if event.get("status") == "finished" else "*"
     return result
@@ -73,7 +75,10 @@ def game_header(
         "mode": created["mode"],
         "game_format": created["format"],
         "viewer": viewer,
-        "complete": sees_whole_log(viewer),
+        # whole: every event, and every card of the creation (a classic game's decks are
+        # known to no seat, so only the judge's export of it is complete, docs/rules.md B.1)
+        "complete": sees_whole_log(viewer)
+        and (viewer == "judge" or all(bool(known) for known in visible.values())),
         "seats": [
             {
                 "seat": s["seat"],
@@ -119,6 +124,9 @@ def record_from_entry(entry: Mapping[str, Any]) -> Record:
             }
             for seat in data["seats"]
         ]
+        for key in [k for k in data if k.endswith("_count")]:
+            if isinstance(data.get(key[: -len("_count")]), list):
+                del data[key]
     fields = {key: entry.get(key) for key in STORED_FIELDS}
     event = {
         "type": entry.get("type"),

@@ -175,12 +175,13 @@ def test_seats_must_be_in_seating_order_and_options_known() -> None:
     assert err.value.code == "request/invalid_options"
 
 
-def test_registration_is_explicit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the API carries classic games, importing domain.classic registers nothing."""
-    assert not set(CLASSIC) & set(RULESETS)
-    monkeypatch.setattr("domain.ruleset.RULESETS", dict(RULESETS))
+def test_the_three_sets_are_registered_with_the_ccg() -> None:
+    """Importing ``domain`` registers the classic rulesets next to the CCG (issue #14);
+    registering them again changes nothing."""
     from domain import ruleset
 
+    assert set(CLASSIC) | {"munchkin-ccg"} <= set(RULESETS)
+    before = dict(RULESETS)
     register_classic()
-    assert set(CLASSIC) <= set(ruleset.RULESETS)
+    assert before == RULESETS
     assert ruleset.find_ruleset("munchkin-old-west") is CLASSIC["munchkin-old-west"]

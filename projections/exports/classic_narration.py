@@ -1,0 +1,263 @@
+"""Narration of classic Munchkin's events (docs/rules.md B): a transcript that reads like the
+table talk, e.g. ``T4 C: kicks open the door: Sample Tax Wraith (L6) · D: helps for 2
+treasures · C: wins 15 to 10 …``.
+
+Cards the viewer may not see (ids its entry leaves out) read as ``a card``; a face-down loot
+as ``loots the room (face down)``; a charity gift the viewer did not give nor get as ``a card
+to B`` (docs/rules.md A.4, B.13).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.classic import CLASSIC
+from projections.exports.narration import NARRATORS, Narrator, Phrase
+
+Data = Mapping[str, Any]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class ClassicNarrator(Narrator):
+    """The classic sets' events (``on_<EventType>``); see the module docstring."""
+
+    def __init__(self, cards: Mapping[str, Mapping[str, Any]], seats: Any) -> None:
+        super().__init__(cards, seats)
+        self.bribe: Mapping[str, Any] | None = None
+
+    # -- words ------------------------------------------------------------------------------
+
+    def monster(self, cid: Any) -> str:
+        """A monster by name with its level, ``Net Troll (L10)``."""
+        card = self.cards.get(cid) if isinstance(cid, str) else None
+        if card is None or card.get("kind") != "monster":
+            return self.name(cid)
+        return f"{self.name(cid)} (L{card.get('level')})"
+
+    def losses(self, d: Data) -> str:
+        parts = []
+        if d.get("levels"):
+            parts.append(f"loses {_plural(int(d['levels']), 'level')}")
+        if d.get("lost"):
+            parts.append(f"loses {self.names(d['lost'])}")
+        if d.get("hand"):
+            parts.append("discards the hand")
+        return ", ".join(parts) or "no harm done"
+
+    @staticmethod
+    def bribe_words(bribe: Any) -> str:
+        if not isinstance(bribe, Mapping) or not bribe:
+            return ""
+        words = [
+            _plural(int(v), str(k).rstrip("s")) if isinstance(v, int) else f"{k} {v}"
+            for k, v in bribe.items()
+        ]
+        return " for " + ", ".join(words)
+
+    # -- setup ------------------------------------------------------------------------------
+
+    def on_ClassicGameCreated(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        doors = d.get("doors_count", len(d.get("doors") or ()))
+        treasures = d.get("treasures_count", len(d.get("treasures") or ()))
+        on = [k for k, v in (d.get("options") or {}).items() if v]
+        rules = f" ({', '.join(on)})" if on else ""
+        return [Phrase(None, f"{doors} Doors and {treasures} Treasures shuffled{rules}")]
+
+    def on_CardsDealt(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"is dealt {self.names([*d['doors'], *d['treasures']])}")]
+
+    def on_FirstPlayerDetermined(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        rolls = ", ".join(f"{s} {r}" for s, r in d["rolls"].items())
+        then = f"{d['first']} goes first" if d["first"] else f"{', '.join(d['tied'])} roll again"
+        return [Phrase(None, f"rolls {rolls}: {then}")]
+
+    def on_SeatReady(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "is ready", minor=True)]
+
+    # -- the turn ---------------------------------------------------------------------------
+
+    def on_TurnBegan(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"turn {d['turn']}", minor=True)]
+
+    def on_CharacterReturned(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "comes back as a new character")]
+
+    def on_PhaseEntered(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], d["phase"].replace("_", " "), minor=True)]
+
+    def on_DiscardReshuffled(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"the {d['deck']} discards are shuffled into a new deck")]
+
+    def on_DoorKicked(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"kicks open the door: {self.monster(d['card'])}")]
+
+    def on_CardTakenToHand(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"takes {self.name(d['card'])} into the hand")]
+
+    def on_LookedForTrouble(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"looks for trouble: {self.monster(d['monster'])}")]
+
+    def on_RoomLooted(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        card = d.get("card")
+        what = f": {self.name(card)}" if isinstance(card, str) else " (face down)"
+        return [Phrase(d["player"], f"loots the room{what}")]
+
+    def on_ListenedAtDoor(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        card = d.get("card")
+        what = f": {self.name(card)}" if isinstance(card, str) else ""
+        return [Phrase(d["player"], f"listens at the door{what}")]
+
+    def on_CharityResolved(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        gifts = d.get("gifts") or {}
+        given = ", ".join(f"{self.name(c)} to {s}" for c, s in gifts.items())
+        parts = [f"gives {given}"] if given else []
+        if d.get("discarded"):
+            parts.append(f"discards {self.names(d['discarded'])}")
+        return [Phrase(d["player"], "charity: " + ("; ".join(parts) or "nothing"))]
+
+    def on_ClassicTurnEnded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "ends the turn", minor=True)]
+
+    def on_ClassicConceded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "concedes")]
+
+    def on_GameWon(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        winners = " and ".join(d["winners"])
+        verb = "wins" if len(d["winners"]) == 1 else "win"
+        return [Phrase(None, f"{winners} {verb} ({str(d['reason']).replace('_', ' ')})")]
+
+    # -- cards in play ----------------------------------------------------------------------
+
+    def on_CharacterCardPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"plays {self.name(d['card'])} ({d['trait_kind']})")]
+
+    def on_ItemPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        how = "equipped" if d.get("equipped") else "carried"
+        return [Phrase(d["player"], f"plays {self.name(d['card'])} ({how})")]
+
+    def on_ItemEquipped(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"equips {self.name(d['card'])}")]
+
+    def on_ItemUnequipped(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"unequips {self.name(d['card'])}")]
+
+    def on_HelperPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"takes on {self.name(d['card'])}")]
+
+    def on_ClassicCardDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        bonus = f" (+{d['bonus']} in the combat)" if d.get("bonus") else ""
+        return [Phrase(d["player"], f"discards {self.name(d['card'])}{bonus}")]
+
+    def on_ItemsSold(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        gain = f": up {_plural(int(d['levels']), 'level')}" if d.get("levels") else ""
+        return [Phrase(d["player"], f"sells {self.names(d['cards'])} for {d['gold']} gp{gain}")]
+
+    def on_GoUpALevelPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        whom = "" if d["target"] == d["by"] else f" on {d['target']}"
+        return [Phrase(d["by"], f"plays {self.name(d['card'])}{whom}: up a level")]
+
+    def on_CurseApplied(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        how = "from the door" if d.get("from_door") else f"played by {d['by']}"
+        stays = ", it stays" if d.get("stays") else ""
+        text = f"{self.name(d['card'])} ({how}) hits {d['victim']}: {self.losses(d)}{stays}"
+        return [Phrase(None, text)]
+
+    def on_TradeOffered(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"offers {self.names(d['give'])} to {d['with_seat']} for {self.names(d['get'])}"
+        return [Phrase(d["player"], text)]
+
+    def on_ItemsTraded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"trades {self.names(d['give'])} with {d['with_seat']} for {self.names(d['get'])}"
+        return [Phrase(d["player"], text)]
+
+    def on_CardsGiven(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"gives {self.names(d['cards'])} to {d['to']}")]
+
+    # -- combat -----------------------------------------------------------------------------
+
+    def on_CombatStarted(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        self.bribe = None
+        return [Phrase(d["player"], f"fights {self.monster(d['monster'])}", minor=True)]
+
+    def on_MonsterJoined(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        via = f" with {self.name(d['card'])}" if d.get("card") else ""
+        return [Phrase(d["by"], f"adds {self.monster(d['monster'])} to the combat{via}")]
+
+    def on_EnhancerPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        card = self.cards.get(d["card"]) if isinstance(d.get("card"), str) else None
+        bonus = card.get("bonus") if card else None
+        sign = f" ({bonus:+d})" if isinstance(bonus, int) and bonus else ""
+        text = f"plays {self.name(d['card'])}{sign} on {self.name(d['monster'])}"
+        return [Phrase(d["by"], text)]
+
+    def on_OneShotPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        bonus = f" {d['bonus']:+d}" if d.get("bonus") else ""
+        removed = f", removing {self.name(d['removed'])}" if d.get("removed") else ""
+        text = f"plays {self.name(d['card'])} for the {d['side']}{bonus}{removed}"
+        return [Phrase(d["by"], text)]
+
+    def on_HelpRequested(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        self.bribe = d.get("bribe")
+        text = f"asks {d['helper']} for help{self.bribe_words(d.get('bribe'))}"
+        return [Phrase(d["player"], text)]
+
+    def on_HelpAccepted(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["helper"], f"helps{self.bribe_words(self.bribe)}")]
+
+    def on_HelpDeclined(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        self.bribe = None
+        return [Phrase(d["helper"], "declines to help")]
+
+    def on_CombatPassed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], "passes", minor=True)]
+
+    def on_CombatWon(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        score = f"wins {d['player_strength']} to {d['monster_strength']}"
+        killed = f": kills {self.names(d['killed'])}" if d.get("killed") else ""
+        return [Phrase(d["player"], score + killed)]
+
+    def on_LevelsGained(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"goes up to Level {d['level']}")]
+
+    def on_TreasuresDrawn(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        cards = d.get("cards") or []
+        if d.get("face") == "up":
+            return [Phrase(d["player"], f"draws {self.names(cards)} face up")]
+        shown = [c for c in cards if isinstance(c, str)]
+        what = f": {self.names(shown)}" if shown else ""
+        return [Phrase(d["player"], f"draws {_plural(len(cards), 'Treasure')} face down{what}")]
+
+    def on_RunAwayRolled(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        mod = f"{d['modifier']:+d}" if d.get("modifier") else ""
+        result = "escapes" if d.get("escaped") else "is caught"
+        text = f"rolls {d['roll']}{mod} to run from {self.name(d['monster'])}: {result}"
+        return [Phrase(d["player"], text)]
+
+    def on_SidekickSacrificed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"sacrifices {self.name(d['card'])} and escapes")]
+
+    def on_BadStuffApplied(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"Bad Stuff of {self.name(d['monster'])}: {self.losses(d)}"
+        return [Phrase(d["player"], text)]
+
+    def on_CombatEnded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        self.bribe = None
+        return [Phrase(None, f"the combat ends ({d['outcome']})", minor=True)]
+
+    def on_PlayerDied(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        order = f" (looted by {', '.join(d['order'])})" if d.get("order") else ""
+        return [Phrase(d["player"], f"dies{order}")]
+
+    def on_BodyLooted(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["picker"], f"takes {self.name(d['card'])} from {d['dead']}'s body")]
+
+    def on_BodyDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"the rest of {d['dead']}'s body is discarded", minor=True)]
+
+
+for _name in CLASSIC:
+    NARRATORS[_name] = ClassicNarrator
