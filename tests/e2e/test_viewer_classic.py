@@ -28,8 +28,10 @@ pytestmark = pytest.mark.e2e
 ORGANIZER = "e2e-classic-organizer-token"
 TIMEOUT_MS = 15_000
 
-#: The tables laid out: (ruleset, seats); the six-seat one is Age of Sigmar (armies as traits).
+#: The tables laid out in full: seats -> ruleset; the six-seat one is Age of Sigmar (armies as
+#: traits). :data:`GRIDS` are the other table sizes, whose grid alone is checked.
 TABLES = {3: "munchkin-deluxe", 6: "munchkin-age-of-sigmar"}
+GRIDS = {4: "munchkin-old-west", 5: "munchkin-deluxe"}
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 800)}
 #: The seat that looks at the table in the one-seat views.
 ONE_SEAT = "B"
@@ -89,7 +91,7 @@ def classic_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str,
     try:
         transport = FlaskTransport(app)
         games: dict[int, tuple[DemoResult, int]] = {}
-        for seats, ruleset in TABLES.items():
+        for seats, ruleset in {**TABLES, **GRIDS}.items():
             game = record_demo_game(
                 transport, ORGANIZER, seed=1, ruleset=ruleset, seats=seats, max_actions=150
             )
@@ -244,5 +246,41 @@ def test_a_classic_table_is_laid_out_for_each_viewer_and_screen(
         png = page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000
         assert distinct_colours(context, png) > 20
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("device", sorted(VIEWPORTS))
+@pytest.mark.parametrize("seats", sorted(GRIDS))
+def test_four_and_five_seats_fill_the_grid(
+    browser: Any, classic_live: dict[str, Any], seats: int, device: str
+) -> None:
+    """Four seats sit two by two on a desktop, five three and two; a phone stacks them all."""
+    game, version = classic_live["games"][seats]
+    width, height = VIEWPORTS[device]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=device == "phone"
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        token = game.tokens["judge"]
+        page.goto(f"{classic_live['base']}/games/{game.game_id}#token={token}&v={version}")
+        wait_for_version(page, version)
+        boxes = page.locator(".seat[data-seat]").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [e.dataset.seat, Math.round(r.x), Math.round(r.y)]; })"
+        )
+        assert [seat for seat, _, _ in boxes] == list("ABCDEF"[:seats])
+        rows: dict[int, list[str]] = {}
+        for seat, _, y in boxes:
+            rows.setdefault(y, []).append(seat)
+        if device == "phone":
+            assert len(rows) == seats
+            assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+        else:
+            assert list(rows.values()) == (
+                [["A", "B"], ["C", "D"]] if seats == 4 else [["A", "B", "C"], ["D", "E"]]
+            )
     finally:
         context.close()
