@@ -337,7 +337,7 @@
   }
   function zone(seat, name, cards, extra) {
     return el("div", { class: "zone", "data-zone": seat + "-" + name }, [
-      el("div", { class: "zone-name", text: name + (extra || "") }),
+      el("div", { class: "zone-name", text: name.replace(/_/g, " ") + (extra || "") }),
       el("div", { class: "cards" }, cards),
     ]);
   }
