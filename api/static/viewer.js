@@ -289,14 +289,15 @@
   function card(c, opts) {
     opts = opts || {};
     const judge = app.tl && app.tl.viewer === "judge";
-    if (!c || c.hidden || (c.face === "down" && !judge && !opts.showDown)) {
+    if (!c || c.hidden || (c.face === "down" && !judge && !opts.showDown && !opts.inHand)) {
       return el("div", { class: "c back", "data-hidden": "true", title: "face down" }, [el("span", { text: "?" })]);
     }
     const cls = ["c"];
     if (c.zapped) cls.push("zapped");
-    if (c.face === "down") cls.push("face-down");
+    if (c.face === "down" && !opts.inHand) cls.push("face-down");
     if (c.type === "hero") cls.push("hero");
     // The CCG's numbers in short; any other ruleset's numeric card fields as "name value".
+    if (c.kind && c.deck) return classicCard(c, cls, opts);
     const stats = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
       c.cost != null ? c.cost + "g" : null, c.rank != null ? "R" + c.rank : null,
       ...Object.entries(c).filter(([k, v]) => typeof v === "number" && !CARD_NUMBERS.includes(k)).map(([k, v]) => k + " " + v),
@@ -312,9 +313,31 @@
       c.damage ? el("span", { class: "dmg", text: c.damage }) : null,
     ]);
   }
+  // A classic card (docs/rules.md B): its kind and the numbers a player looks for.
+  function classicLine(c) {
+    const plus = (n) => (n > 0 ? "+" + n : n < 0 ? String(n) : null);
+    const bits = [c.kind === "item" && c.slot ? c.slot : c.kind];
+    if (c.kind === "monster") bits.push("L" + c.level, c.treasures != null ? c.treasures + " tr" : null);
+    else if (["race", "class", "army"].includes(c.kind)) bits.push(c.trait && c.trait !== c.name ? c.trait : null);
+    else bits.push(plus(c.bonus));
+    if (c.big) bits.push("big");
+    if (c.value) bits.push(c.value + " gp");
+    return bits.filter(Boolean).join(" · ");
+  }
+  function classicCard(c, cls, opts) {
+    cls.push("k-" + String(c.deck));
+    return el("div", {
+      class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
+      title: c.name + (c.text ? ": " + c.text : "") + (c.face === "down" && !opts.inHand ? " (face down)" : ""),
+    }, [
+      el("span", { class: "n", text: c.name }),
+      c.custom ? el("span", { class: "badge custom", "data-badge": "custom", title: "custom card: not the catalog's", text: "custom" }) : null,
+      el("span", { class: "t", text: classicLine(c) }),
+    ]);
+  }
   function zone(seat, name, cards, extra) {
     return el("div", { class: "zone", "data-zone": seat + "-" + name }, [
-      el("div", { class: "zone-name", text: name + (extra || "") }),
+      el("div", { class: "zone-name", text: name.replace(/_/g, " ") + (extra || "") }),
       el("div", { class: "cards" }, cards),
     ]);
   }
@@ -330,8 +353,10 @@
     if (!box) {
       box = el("div", { id: "seat-" + seat, class: "seat", "data-seat": seat, style: { borderLeftColor: seatColor(seat) } });
       const first = app.seats.length ? app.seats[0] : seat;
-      // the first seat sits at the bottom, the others across the table, in seating order
-      if (seat === first) $("seats-bottom").append(box); else $("seats-top").append(box);
+      // the first seat sits at the bottom, the others across the table, in seating order;
+      // a classic table lays every seat out in seating order
+      if (seat === first && $("seats-top").dataset.layout !== "classic") $("seats-bottom").append(box);
+      else $("seats-top").append(box);
     }
     return box;
   }
@@ -362,9 +387,127 @@
     }).filter(Boolean);
   }
 
-  function drawBoard(st) {
+  // ------------------------------------------------------------------ classic board
+  // Classic Munchkin (docs/rules.md B): 3-6 seats in seating order, a grid on a wide screen and
+  // a stack on a phone; the combat, the decks and discards between them and the timeline.
+  // Everything shown is what the API gave this viewer: another seat's hand is only its count.
+  const TRAITS = ["race", "class", "army"];
+  function plainValue(v) {
+    if (v === null || v === undefined) return "";
+    if (Array.isArray(v)) return v.map(plainValue).join(", ");
+    if (typeof v === "object") return v.name ? v.name : Object.entries(v).map(([k, x]) => k + " " + plainValue(x)).join(", ");
+    return String(v);
+  }
+  function classicSeat(seat, s, st) {
+    const box = seatBox(seat);
+    const active = st.active_seat === seat;
+    const won = (st.winners || []).includes(seat);
+    box.classList.toggle("active", active);
+    box.classList.toggle("dead", !!s.dead);
+    box.dataset.active = active ? "true" : "false";
+    const traitCards = [];
+    const traitKinds = [];
+    for (const t of TRAITS) {
+      const cards = (s.traits && s.traits[t]) || [];
+      if (cards.length) traitKinds.push(t);
+      for (const c of cards) traitCards.push(card(c));
+    }
+    // a hand is face down by nature: its cards are shown plain to whoever may see them
+    const hand = s.hand ? s.hand.map((c) => card(c, { inHand: true })) : backs(s.hand_count || 0);
+    const handCount = s.hand_count != null ? s.hand_count : hand.length;
+    box.replaceChildren(...[
+      el("div", { class: "seat-head" }, [
+        el("b", { text: seat + " · " + s.player }),
+        el("span", { class: "stat", "data-stat": "level", text: "level " + s.level }),
+        active ? el("span", { class: "turn-mark", "data-active-mark": "", text: "\u25B6 to play" }) : null,
+        s.dead ? el("b", { class: "dead-mark", "data-dead": "", text: "dead" }) : null,
+        won ? el("b", { class: "won-mark", "data-winner": "", text: "winner" }) : null,
+      ]),
+      zone(seat, "traits", traitCards, traitKinds.length ? " (" + traitKinds.join(", ") + ")" : " (none)"),
+      zone(seat, "equipped", (s.equipped || []).map((c) => card(c))),
+      zone(seat, "carried", (s.carried || []).map((c) => card(c))),
+      zone(seat, "hand", hand, " (" + handCount + ")"),
+      (s.curses || []).length ? zone(seat, "curses", s.curses.map((c) => card(c))) : null,
+      (s.helpers || []).length ? zone(seat, "helpers", s.helpers.map((c) => card(c))) : null,
+    ].filter(Boolean));
+  }
+  function classicWhere(st) {
+    const seatName = (x) => x + (st.seats && st.seats[x] ? " (" + st.seats[x].player + ")" : "");
+    return [
+      "turn " + st.turn, st.phase, st.active_seat ? seatName(st.active_seat) + " to play" : null, st.status,
+      (st.winners || []).length ? "winners " + st.winners.join(", ") : null,
+    ].filter(Boolean).join(" · ");
+  }
+  function classicCombat(c) {
+    const box = el("div", { class: "combat", "data-combat": "" });
+    const side = [el("b", { text: c.player }), " fights · strength ",
+      el("span", { class: "strength", "data-strength": "player", text: String(c.player_strength) })];
+    if (c.helper) side.push(" · helped by ", el("b", { "data-helper": c.helper, text: c.helper }));
+    if (c.asked) side.push(" · asks " + c.asked + " to help");
+    if (c.bribe) side.push(el("span", { "data-bribe": "", text: " · bribe: " + plainValue(c.bribe) }));
+    const monsters = (c.monsters || []).map((m) => el("div", { class: "monster", "data-monster": m.card && m.card.id ? m.card.id : "" }, [
+      el("div", { class: "cards" }, [card(m.card), ...(m.enhancers || []).map((x) => card(x))]),
+      el("div", { class: "count", text: "level " + m.level + " · strength " + m.strength + ((m.enhancers || []).length ? " · " + m.enhancers.length + " enhancer(s)" : "") }),
+    ]));
+    const shots = (c.one_shots || []).map((x) => card(x.card));
+    box.append(...[
+      el("div", { class: "combat-head" }, [el("b", { text: "Combat" }), " · " + c.stage]),
+      el("div", { class: "combat-sides" }, [
+        el("div", { class: "side-player" }, side),
+        el("div", { class: "vs", text: "vs" }),
+        el("div", { class: "side-monsters" }, ["monsters strength ",
+          el("span", { class: "strength", "data-strength": "monsters", text: String(c.monster_strength) })]),
+      ]),
+      el("div", { class: "monsters" }, monsters),
+      shots.length ? zone("combat", "one-shots", shots) : null,
+      (c.passed || []).length ? el("div", { class: "count", text: "passed: " + c.passed.join(", ") }) : null,
+    ].filter(Boolean));
+    return box;
+  }
+  const PILE_SHOWN = 6;
+  function pile(name, cards) {
+    const all = cards || [];
+    const top = all.slice(-PILE_SHOWN).reverse(); // the top of a discard pile first
+    return zone("decks", name, top.map((c) => card(c)), " (" + all.length + (all.length > top.length ? ", top " + top.length : "") + ")");
+  }
+  function drawClassic(st) {
     const seats = Object.keys(st.seats || {}).sort();
-    if (seats.join() !== app.seats.join()) { app.seats = seats; $("seats-top").replaceChildren(); $("seats-bottom").replaceChildren(); }
+    if (seats.join() !== app.seats.join() || $("seats-top").dataset.layout !== "classic") {
+      app.seats = seats;
+      $("seats-top").replaceChildren();
+      $("seats-bottom").replaceChildren();
+    }
+    $("seats-top").dataset.layout = "classic";
+    $("seats-top").dataset.count = String(seats.length);
+    for (const seat of seats) classicSeat(seat, st.seats[seat], st);
+    const fb = $("fight");
+    fb.classList.toggle("empty", !st.combat);
+    const d = st.decks || {};
+    const extra = [];
+    if (st.body) {
+      extra.push(zone("decks", "body of " + st.body.dead, (st.body.cards || []).map((c) => card(c)),
+        st.body.order && st.body.order.length ? " (looting order " + st.body.order.join(", ") + ")" : ""));
+    }
+    if (st.trade) {
+      extra.push(el("div", { class: "count", "data-trade": "" , text: st.trade.player + " offers " + st.trade.with + " a trade: " +
+        plainValue(st.trade.give) + " for " + plainValue(st.trade.get) }));
+    }
+    fb.replaceChildren(...[
+      el("div", { class: "where", "data-where": "", text: classicWhere(st) }),
+      st.combat ? classicCombat(st.combat) : null,
+      el("div", { class: "decks", "data-decks": "" }, [
+        el("div", { class: "count", text: "door deck " + d.door + " · treasure deck " + d.treasure }),
+        el("div", { class: "piles" }, [pile("door_discard", d.door_discard), pile("treasure_discard", d.treasure_discard)]),
+      ]),
+      ...extra,
+    ].filter(Boolean));
+  }
+
+  function drawBoard(st) {
+    if (st.decks && "combat" in st) return drawClassic(st);
+    const seats = Object.keys(st.seats || {}).sort();
+    if (seats.join() !== app.seats.join() || $("seats-top").dataset.layout) {
+      delete $("seats-top").dataset.layout; app.seats = seats; $("seats-top").replaceChildren(); $("seats-bottom").replaceChildren(); }
     $("seats-top").dataset.count = String(Math.max(0, seats.length - 1));
     for (const seat of seats) {
       const s = st.seats[seat];
