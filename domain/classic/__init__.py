@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.classic import combat, play
+from domain.classic import combat, corrections, play
 from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
 from domain.classic.cards import resolve_cards
 from domain.classic.decision import Command, Decision, seat_value
@@ -210,12 +210,14 @@ class ClassicRuleset:
         return legal_commands(state, seat)
 
     def decide_correction(self, state: State, command: Mapping[str, Any]) -> Event:
-        raise InvalidCommand("request/unknown_correction", f"{self.name} has no corrections yet")
+        """The judge's forced effect (docs/rules.md B.17): :mod:`domain.classic.corrections`."""
+        return corrections.decide_correction(state, command)
 
     def backup(
         self, point: State, current: State, later: Sequence[Record]
     ) -> list[tuple[int, list[Step]]]:
-        raise ImpossibleCommand("ruling/backup_impossible", f"{self.name} has no backups yet")
+        """Undo every event of ``later``, newest first (docs/rules.md B.17)."""
+        return corrections.undo_steps(point, current, later)
 
 
 DELUXE = ClassicRuleset(SETS["munchkin-deluxe"])

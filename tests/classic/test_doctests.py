@@ -7,7 +7,12 @@ import importlib
 
 import pytest
 
-MODULES = ["domain.classic", "domain.classic.cards", "domain.classic.sets"]
+MODULES = [
+    "domain.classic",
+    "domain.classic.cards",
+    "domain.classic.corrections",
+    "domain.classic.sets",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

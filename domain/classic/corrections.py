@@ -1,0 +1,645 @@
+"""The judge's classic corrections (docs/rules.md B.17, after A.14): forced effects and backups.
+
+A judge corrects a classic game by recording new facts, never by rolling back or deleting one.
+
+**Forced effects.** :func:`decide_correction` turns one correction command plus ``corrects:
+<version>`` (the event it corrects) into one ``ClassicJudge*`` event with ``seat="judge"``,
+``corrects`` and ``forced_by_judge=True``; no rule is checked (the judge states the fact), only
+what the table could not be in is refused:
+
+* ``set_level {player, level}`` -- a seat's level (1..10);
+* ``move {card, to, player?}`` -- a card to a zone of a seat (``player``: ``hand``,
+  ``equipped``, ``carried``, ``race``/``class``/``army``, ``curses``, ``helpers``) or to a
+  deck or discard pile (``door``, ``treasure``, ``door_discard``, ``treasure_discard``; no
+  ``player``); ``give_curse {card, player}`` and ``take_curse {card}`` (to the Door discards)
+  are the same move for a Curse or Trap;
+* ``set_dead {player, dead}`` -- mark a seat's character dead or alive (the flag alone);
+* ``end_combat {}`` -- end the combat: its cards go to the discards, the turn to charity;
+* ``set_turn {player?, phase?}`` -- the active seat and/or the turn's phase (no combat on).
+
+Who knows a moved card follows the table (docs/rules.md B.1, A.4): a card put into a hand is
+known to its new holder and to whoever knew it already; a card shuffled into a deck to nobody;
+any other zone is face up for every seat. The event carries that ``known`` list, so the fold
+decides nothing, and names its card in ``card_fields``, so ``projections.views.event_view``
+shows the id only to the seats that knew the card before or after.
+
+**Backups.** :func:`undo_steps` (the ruleset's ``backup``) undoes every event after a version,
+newest first, each with facts that set part of the state back verbatim
+(:class:`ClassicCardRestored` per card, :class:`ClassicTableRestored`,
+:class:`ClassicSeatRestored`), computed by :func:`backup_events` from the states as the CCG's
+``domain.ccg.corrections.undo_steps`` does. A restored card is named only to the seats that knew
+it before or after its restoration, so a hand put back stays hidden from the other seats.
+
+>>> s = {"version": 4, "status": "playing", "seats": {"A": {}, "B": {}, "C": {}}}
+>>> decide_correction(s, {"type": "set_level", "player": "B", "level": 3, "corrects": 4})
+ClassicJudgeLevelSet(seat='judge', cause=None, violation=None, unchecked=False, player='B', level=3, corrects=4, forced_by_judge=True)
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from domain.classic import events as ev
+from domain.classic.state import (
+    DECK_ZONES,
+    SEAT_ZONES,
+    _combat_ended,
+    _pile,
+    _place,
+    _refresh,
+    _remove,
+)
+from domain.envelope import Record
+from domain.errors import ImpossibleCommand, InvalidCommand, UnknownVersion
+from domain.events import Event, Json, register_event
+from domain.fold import CopyOnWriteState, State, apply_record, evolve, handles
+from domain.ruleset import Step
+
+Draft = CopyOnWriteState
+
+# --------------------------------------------------------------------------- forced effects
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicJudgeLevelSet(Event):
+    """The judge set ``player``'s level to correct event ``corrects`` (docs/rules.md B.3)."""
+
+    player: str
+    level: int
+    corrects: int
+    forced_by_judge: bool = True
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicJudgeCardMoved(Event):
+    """The judge moved ``card`` to zone ``to`` of ``player`` (a seat zone) or to a deck or
+    discard pile (``player`` None), known afterwards to the seats ``known``; an offered trade
+    that named the card is withdrawn (``ends_trade``) (docs/rules.md B.1, B.12)."""
+
+    card: str
+    player: str | None
+    to: str
+    known: list[str]
+    ends_trade: bool = False
+    corrects: int
+    forced_by_judge: bool = True
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicJudgeDeathSet(Event):
+    """The judge marked ``player``'s character dead or alive (the flag alone, docs/rules.md
+    B.9: no body is laid out, no card moves)."""
+
+    player: str
+    dead: bool
+    corrects: int
+    forced_by_judge: bool = True
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicJudgeCombatEnded(ev.CombatEnded):
+    """The judge ended the combat (its cards to the discards, like a ``CombatEnded``); the
+    turn goes on in ``phase`` when it is the fighting player's (docs/rules.md B.4, B.5)."""
+
+    phase: str | None = None
+    corrects: int
+    forced_by_judge: bool = True
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicJudgeTurnSet(Event):
+    """The judge made ``active`` the active seat, in ``phase`` (docs/rules.md B.4)."""
+
+    active: str
+    phase: str
+    corrects: int
+    forced_by_judge: bool = True
+
+
+#: The correction commands a judge may force, and the event each becomes.
+JUDGE_EFFECTS: dict[str, type[Event]] = {
+    "set_level": ClassicJudgeLevelSet,
+    "move": ClassicJudgeCardMoved,
+    "give_curse": ClassicJudgeCardMoved,
+    "take_curse": ClassicJudgeCardMoved,
+    "set_dead": ClassicJudgeDeathSet,
+    "end_combat": ClassicJudgeCombatEnded,
+    "set_turn": ClassicJudgeTurnSet,
+}
+#: The phases ``set_turn`` may name (a combat is begun by the rules, not by the judge).
+TURN_PHASES = ("kick_door", "look_for_trouble", "loot", "charity")
+#: The card kinds each seat zone may hold (``hand``: any); a trait zone also takes a multi
+#: card (Super Munchkin, Half-Breed, Alliance) for that trait (docs/rules.md B.11, B.12).
+ZONE_KINDS: dict[str, tuple[str, ...]] = {
+    "equipped": ("item",),
+    "carried": ("item", "one_shot"),
+    "race": ("race",),
+    "class": ("class",),
+    "army": ("army",),
+    "curses": ("curse", "trap"),
+    "helpers": ("hireling", "sidekick", "steed"),
+}
+CURSE_KINDS = ("curse", "trap")
+
+
+def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> Event:
+    """The forced effect for one classic correction command (docs/rules.md B.17), unchecked by
+    the rules.
+
+    Raises :class:`InvalidCommand` (400) for a malformed command (``request/unknown_correction``,
+    ``request/missing_field``, ``request/invalid_number``, ``request/invalid_seat``,
+    ``request/invalid_zone``, ``request/invalid_phase``, ``request/invalid_flag``),
+    :class:`UnknownVersion` (404) for a ``corrects`` version the game has not reached, and
+    :class:`ImpossibleCommand` (422) for what the table cannot be in: an unknown card
+    (``command/unknown_card``), a card of the wrong kind or deck for the zone
+    (``command/wrong_zone``), a card still in the combat (``command/card_in_combat``), a Curse
+    that is on nobody (``command/card_not_there``), no combat to end (``command/no_combat``), a
+    turn set while a combat is on (``command/combat_on``) or while the game is not being played
+    (``command/not_playing``).
+
+    >>> s = {"version": 9, "status": "playing", "seats": {"A": {}, "B": {}, "C": {}},
+    ...      "cards": {"t1": {"def": {"deck": "treasure", "kind": "item"}, "owner": "A",
+    ...                       "zone": "hand", "known": ["A"]}}}
+    >>> decide_correction(s, {"type": "move", "card": "t1", "to": "treasure", "corrects": 8})
+    ClassicJudgeCardMoved(seat='judge', cause=None, violation=None, unchecked=False, card='t1', player=None, to='treasure', known=[], ends_trade=False, corrects=8, forced_by_judge=True)
+    """
+    if not isinstance(command, Mapping):
+        raise InvalidCommand("request/invalid_command", "a correction is a JSON object")
+    kind = command.get("type")
+    cls: Any = JUDGE_EFFECTS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise InvalidCommand(
+            "request/unknown_correction",
+            f"unknown correction {kind!r}",
+            {"type": [f"one of {', '.join(JUDGE_EFFECTS)}"]},
+        )
+    current = int(state.get("version", 0))
+    corrects = _int(command, "corrects", lo=1, hi=None)
+    if corrects > current:
+        raise UnknownVersion(corrects, current)
+    base: dict[str, Any] = {"seat": "judge", "corrects": corrects}
+    seats = list(state.get("seats") or {})
+    if kind == "set_level":
+        return cls(**base, player=_seat(command, "player", seats), level=_int(command, "level"))
+    if kind == "set_dead":
+        dead = command.get("dead")
+        if not isinstance(dead, bool):
+            raise InvalidCommand("request/invalid_flag", "'dead' is true or false", {"dead": []})
+        return cls(**base, player=_seat(command, "player", seats), dead=dead)
+    if kind == "end_combat":
+        return _end_combat(state, base)
+    if kind == "set_turn":
+        return _set_turn(state, command, seats, base)
+    return _move(state, command, str(kind), seats, base)
+
+
+def _end_combat(state: Mapping[str, Any], base: dict[str, Any]) -> Event:
+    c = state.get("combat")
+    if not c:
+        raise ImpossibleCommand("command/no_combat", "there is no combat to end")
+    ids: list[str] = []
+    for entry in [*c["monsters"], *c["removed"]]:
+        ids += [entry["card"], *entry["enhancers"]]
+    ids += [s["card"] for s in c["one_shots"]]
+    ids = [cid for cid in ids if state["cards"][cid]["zone"] == "combat"]
+    mine = state.get("active") == c["player"] and state.get("status") == "playing"
+    return ClassicJudgeCombatEnded(
+        **base,
+        player=c["player"],
+        outcome="judge",
+        discarded=ids,
+        phase="charity" if mine else None,
+    )
+
+
+def _set_turn(
+    state: Mapping[str, Any], command: Mapping[str, Any], seats: list[str], base: dict[str, Any]
+) -> Event:
+    if "player" not in command and "phase" not in command:
+        raise InvalidCommand(
+            "request/missing_field", "'player' and/or 'phase' is required", {"player": []}
+        )
+    active = _seat(command, "player", seats) if "player" in command else state.get("active")
+    phase = command.get("phase", state.get("phase"))
+    if phase not in TURN_PHASES:
+        raise InvalidCommand(
+            "request/invalid_phase",
+            f"'phase' is one of {', '.join(TURN_PHASES)}",
+            {"phase": list(TURN_PHASES)},
+        )
+    if state.get("status") != "playing":
+        raise ImpossibleCommand("command/not_playing", "the game is not being played")
+    if state.get("combat"):
+        raise ImpossibleCommand("command/combat_on", "a combat is on: end it first (end_combat)")
+    return ClassicJudgeTurnSet(**base, active=str(active), phase=str(phase))
+
+
+def _move(
+    state: Mapping[str, Any],
+    command: Mapping[str, Any],
+    kind: str,
+    seats: list[str],
+    base: dict[str, Any],
+) -> Event:
+    cid = _str(command, "card")
+    card = (state.get("cards") or {}).get(cid)
+    if card is None:
+        raise ImpossibleCommand("command/unknown_card", f"no card {cid!r} in this game")
+    defn = card["def"]
+    player: str | None
+    if kind == "give_curse":
+        to, player = "curses", _seat(command, "player", seats)
+    elif kind == "take_curse":
+        if card["zone"] != "curses" or defn.get("kind") not in CURSE_KINDS:
+            raise ImpossibleCommand("command/card_not_there", f"{cid} is not a Curse on a seat")
+        to, player = "door_discard", None
+    else:
+        to = _str(command, "to")
+        if to in SEAT_ZONES:
+            player = _seat(command, "player", seats)
+        elif to in DECK_ZONES:
+            if command.get("player") is not None:
+                raise InvalidCommand(
+                    "request/invalid_seat", f"a card in {to!r} has no holder", {"player": []}
+                )
+            player = None
+        else:
+            raise InvalidCommand(
+                "request/invalid_zone",
+                f"'to' is one of {', '.join((*SEAT_ZONES, *DECK_ZONES))}",
+                {"to": [*SEAT_ZONES, *DECK_ZONES]},
+            )
+    if kind == "give_curse" and defn.get("kind") not in CURSE_KINDS:
+        raise ImpossibleCommand("command/wrong_zone", f"{cid} is not a Curse or Trap")
+    if to in DECK_ZONES and not to.startswith(str(defn.get("deck"))):
+        raise ImpossibleCommand("command/wrong_zone", f"{cid} is a {defn.get('deck')} card")
+    allowed = ZONE_KINDS.get(to)
+    if allowed is not None and defn.get("kind") not in allowed and defn.get("multi") != to:
+        raise ImpossibleCommand(
+            "command/wrong_zone", f"a {defn.get('kind')} card cannot be in {to!r}"
+        )
+    if card["zone"] == "combat":
+        raise ImpossibleCommand(
+            "command/card_in_combat", f"{cid} is in the combat: end it first (end_combat)"
+        )
+    if to == "hand":
+        known = sorted({*card["known"], str(player)})
+    elif to in ("door", "treasure"):
+        known = []
+    else:
+        known = sorted(seats)
+    trade = state.get("trade") or {}
+    ends_trade = cid in [*trade.get("give", ()), *trade.get("get", ())]
+    return ClassicJudgeCardMoved(
+        **base, card=cid, player=player, to=to, known=known, ends_trade=ends_trade
+    )
+
+
+def _str(command: Mapping[str, Any], key: str) -> str:
+    value = command.get(key)
+    if not isinstance(value, str) or not value:
+        raise InvalidCommand("request/missing_field", f"'{key}' is required", {key: ["a string"]})
+    return value
+
+
+def _int(command: Mapping[str, Any], key: str, *, lo: int = 1, hi: int | None = 10) -> int:
+    value = command.get(key)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < lo
+        or (hi is not None and value > hi)
+    ):
+        bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise InvalidCommand(
+            "request/invalid_number", f"'{key}' must be a whole number {bounds}", {key: [bounds]}
+        )
+    return value
+
+
+def _seat(command: Mapping[str, Any], key: str, seats: list[str]) -> str:
+    value = command.get(key)
+    if value not in seats:
+        raise InvalidCommand(
+            "request/invalid_seat", f"'{key}' must be one of {', '.join(seats)}", {key: seats}
+        )
+    return str(value)
+
+
+@handles(ClassicJudgeLevelSet)
+def _set_level(e: ClassicJudgeLevelSet, d: Draft) -> None:
+    d.seat(e.player)["level"] = e.level
+    _refresh(d)
+
+
+@handles(ClassicJudgeCardMoved)
+def _moved(e: ClassicJudgeCardMoved, d: Draft) -> None:
+    _place(d, e.card, e.player, e.to, e.known)
+    if e.ends_trade:
+        d.state["trade"] = None
+    _refresh(d)
+
+
+@handles(ClassicJudgeDeathSet)
+def _death(e: ClassicJudgeDeathSet, d: Draft) -> None:
+    d.seat(e.player)["dead"] = e.dead
+
+
+@handles(ClassicJudgeCombatEnded)
+def _judge_combat_ended(e: ClassicJudgeCombatEnded, d: Draft) -> None:
+    _combat_ended(e, d)
+    if e.phase is not None:
+        d.state["phase"] = e.phase
+
+
+@handles(ClassicJudgeTurnSet)
+def _turn_set(e: ClassicJudgeTurnSet, d: Draft) -> None:
+    d.state.update(active=e.active, phase=e.phase)
+
+
+# --------------------------------------------------------------------------- restorations
+
+#: The fields of a card a backup restores (its ``def`` never changes).
+CARD_FIELDS = ("owner", "zone", "face", "known")
+#: The fields of a seat a backup restores (``player`` never changes; zones card by card).
+SEAT_FIELDS = ("level", "dead", "eliminated", "ready", "dealt", "needs_deal")
+#: The table's fields a backup restores (cards and seats apart).
+TABLE_FIELDS = (
+    "status",
+    "winner",
+    "winners",
+    "turn",
+    "active",
+    "phase",
+    "first",
+    "tied",
+    "listened",
+    "combat",
+    "body",
+    "trade",
+)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicCardRestored(Event):
+    """A card was put back exactly as it was (judge backup, docs/rules.md B.17): its holder,
+    zone, face and who knows it, at ``position`` in its zone's list (a seat zone or a deck;
+    ``None`` for a card in the combat, a body or on the table, whose lists the table's
+    restoration carries). The card leaves whatever list held it first."""
+
+    card: str
+    owner: str | None
+    zone: str
+    face: str
+    known: list[str]
+    position: int | None
+    undoes: int | None = None
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicSeatRestored(Event):
+    """A seat's level and flags were put back (judge backup, docs/rules.md B.17)."""
+
+    player: str
+    level: int
+    dead: bool
+    eliminated: str | None
+    ready: bool
+    dealt: bool
+    needs_deal: bool
+    undoes: int | None = None
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassicTableRestored(Event):
+    """The table's shared state was put back: status, winners, turn, active seat, phase, the
+    first-player roll, the combat, a body being looted and an offered trade (judge backup,
+    docs/rules.md B.17). Every card these name is face up for every seat (B.5, B.9, B.12)."""
+
+    status: str
+    winner: str | None
+    winners: list[str]
+    turn: int
+    active: str | None
+    phase: str
+    first: str | None
+    tied: list[str]
+    listened: bool
+    combat: dict[str, Json] | None
+    body: dict[str, Json] | None
+    trade: dict[str, Json] | None
+    undoes: int | None = None
+
+
+#: The events a classic backup may contain.
+RESTORATIONS: tuple[type[Event], ...] = (
+    ClassicCardRestored,
+    ClassicTableRestored,
+    ClassicSeatRestored,
+)
+
+
+@handles(ClassicCardRestored)
+def _restore_card(e: ClassicCardRestored, d: Draft) -> None:
+    _remove(d, e.card)
+    d.card(e.card).update(owner=e.owner, zone=e.zone, face=e.face, known=list(e.known))
+    cards: list[str] | None = None
+    if e.zone in DECK_ZONES:
+        cards = _pile(d, e.zone)
+    elif e.zone in SEAT_ZONES and e.owner is not None:
+        cards = d.zone(e.owner, e.zone)
+    if cards is not None:
+        cards.insert(len(cards) if e.position is None else e.position, e.card)
+
+
+@handles(ClassicSeatRestored)
+def _restore_seat(e: ClassicSeatRestored, d: Draft) -> None:
+    d.seat(e.player).update({k: copy.deepcopy(getattr(e, k)) for k in SEAT_FIELDS})
+
+
+@handles(ClassicTableRestored)
+def _restore_table(e: ClassicTableRestored, d: Draft) -> None:
+    d.state.update({k: copy.deepcopy(getattr(e, k)) for k in TABLE_FIELDS})
+
+
+# --------------------------------------------------------------------------- backups
+
+#: State keys a backup leaves alone: the version counts events, and the judge's record of
+#: disputes and rulings outlives the backup it may have ordered.
+NOT_RESTORED = frozenset({"version", "disputes"})
+
+
+class BackupImpossible(ValueError):
+    """The two states cannot be reconciled by a backup (they are of different games)."""
+
+
+def backup_events(
+    point: State, current: State, *, seat: str = "judge", undoes: int | None = None
+) -> list[Step]:
+    """The restoring events that turn ``current`` back into ``point``, each with the state
+    after it: folded onto ``current`` they give ``point`` in everything but ``version`` and
+    ``disputes``, zone lists in the same order included. Only what differs is restored: the
+    cards zone list by zone list from the front, then the other cards, the table, the seats.
+
+    Raises :class:`BackupImpossible` for states of different games (or a result that does not
+    match, which would be a bug).
+    """
+    for key in ("game_id", "ruleset", "rules_version", "mode", "format"):
+        if point.get(key) != current.get(key):
+            raise BackupImpossible(f"the states differ in {key!r}: not the same game")
+    if point.get("status") in (None, "new") or current.get("status") in (None, "new"):
+        raise BackupImpossible("a backup needs two states of a created game")
+    if set(point["cards"]) != set(current["cards"]) or set(point["seats"]) != set(current["seats"]):
+        raise BackupImpossible("the states hold different cards or seats: not the same game")
+    backup = _Backup(point, current, seat, undoes)
+    backup.cards()
+    backup.table()
+    backup.seats()
+    if _restorable(backup.work) != _restorable(point):
+        raise BackupImpossible("the backup does not reproduce the earlier state")
+    return backup.steps
+
+
+class _Backup:
+    """:func:`backup_events` in progress: the steps so far and the state they lead to."""
+
+    def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
+        self.point = point
+        self.work = current
+        self.seat = seat
+        self.undoes = undoes
+        self.steps: list[Step] = []
+
+    def emit(self, event: Event) -> None:
+        self.work = evolve(self.work, event)
+        self.steps.append(Step(event, self.work))
+
+    def differs(self, cid: str) -> bool:
+        a, b = self.work["cards"][cid], self.point["cards"][cid]
+        return any(a.get(k) != b.get(k) for k in CARD_FIELDS)
+
+    def cards(self) -> None:
+        """Rebuild each list from its front: once its cards 0..i-1 are in place, later
+        restorations only take cards from behind them, so those stay in place."""
+        for target, same_list in _lists(self.point):
+            for i, cid in enumerate(target):
+                now = same_list(self.work)
+                if i >= len(now) or now[i] != cid or self.differs(cid):
+                    self.restore_card(cid, i)
+        for cid in sorted(self.point["cards"]):
+            if self.differs(cid):
+                self.restore_card(cid, None)
+
+    def restore_card(self, cid: str, position: int | None) -> None:
+        card = self.point["cards"][cid]
+        self.emit(
+            ClassicCardRestored(
+                seat=self.seat,
+                undoes=self.undoes,
+                card=cid,
+                owner=card["owner"],
+                zone=card["zone"],
+                face=card["face"],
+                known=list(card["known"]),
+                position=position,
+            )
+        )
+
+    def table(self) -> None:
+        p = self.point
+        if all(self.work.get(k) == p.get(k) for k in TABLE_FIELDS):
+            return
+        fields: dict[str, Any] = {k: copy.deepcopy(p.get(k)) for k in TABLE_FIELDS}
+        self.emit(ClassicTableRestored(seat=self.seat, undoes=self.undoes, **fields))
+
+    def seats(self) -> None:
+        for player, want in self.point["seats"].items():
+            if any(self.work["seats"][player].get(k) != want.get(k) for k in SEAT_FIELDS):
+                fields: dict[str, Any] = {k: want.get(k) for k in SEAT_FIELDS}
+                self.emit(
+                    ClassicSeatRestored(seat=self.seat, undoes=self.undoes, player=player, **fields)
+                )
+
+
+def _restorable(state: State) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k not in NOT_RESTORED}
+
+
+def _lists(state: State) -> list[tuple[list[str], Any]]:
+    """Every card list a card restoration rebuilds (decks, seat zones), each with a getter for
+    the same list in another state."""
+    out: list[tuple[list[str], Any]] = [
+        (list(state["decks"][z]), lambda s, z=z: s["decks"][z]) for z in DECK_ZONES
+    ]
+    for seat in state["seats"]:
+        for zone in SEAT_ZONES:
+            out.append(
+                (
+                    list(state["seats"][seat]["zones"][zone]),
+                    lambda s, seat=seat, zone=zone: s["seats"][seat]["zones"][zone],
+                )
+            )
+    return out
+
+
+def undo_steps(
+    point: State, current: State, later: Sequence[Record], *, seat: str = "judge"
+) -> list[tuple[int, list[Step]]]:
+    """A backup as a judge does it (docs/rules.md B.17, A.14): undo each event after ``point``,
+    newest first, skipping nothing (the classic rulesets' ``backup``).
+
+    ``later`` are the records after ``point`` (versions ``point + 1`` .. now, in order) and
+    ``current`` the state after the last of them. Returns ``[(version, steps)]`` for every one
+    of those versions, newest first: the steps restore what that event changed to its value
+    just before it (:func:`backup_events` with ``undoes=version``), folded in order from
+    ``current``; empty for an event that changed nothing a backup restores (a dispute).
+
+    Raises :class:`BackupImpossible` when ``later`` does not continue ``point``.
+    """
+    states = [point]
+    expected = int(point["version"]) + 1
+    for record in later:
+        if int(record["version"]) != expected:
+            raise BackupImpossible(f"expected the record of version {expected}")
+        states.append(apply_record(states[-1], record))
+        expected += 1
+    work = current
+    undone: list[tuple[int, list[Step]]] = []
+    for index in range(len(later) - 1, -1, -1):
+        version = int(later[index]["version"])
+        steps = backup_events(states[index], work, seat=seat, undoes=version)
+        if steps:
+            work = steps[-1].state
+        undone.append((version, steps))
+    return undone
+
+
+__all__ = [
+    "JUDGE_EFFECTS",
+    "RESTORATIONS",
+    "BackupImpossible",
+    "ClassicCardRestored",
+    "ClassicJudgeCardMoved",
+    "ClassicJudgeCombatEnded",
+    "ClassicJudgeDeathSet",
+    "ClassicJudgeLevelSet",
+    "ClassicJudgeTurnSet",
+    "ClassicSeatRestored",
+    "ClassicTableRestored",
+    "backup_events",
+    "decide_correction",
+    "undo_steps",
+]
