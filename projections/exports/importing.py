@@ -25,7 +25,8 @@ class ImportRejected(ValueError):
     Reasons: ``version_gap``, ``prev_hash_mismatch``, ``hash_mismatch``, ``out_of_order``,
     ``duplicate_version``, ``bad_event``,
     ``incomplete_export``, ``not_game_created``, ``setup_rejected``, ``setup_mismatch``,
-    ``after_game_end``, ``invariant``, ``visibility_mismatch``; ``detail`` explains.
+    ``after_game_end``, ``unfoldable``, ``invariant``, ``visibility_mismatch``; ``detail``
+    explains.
     """
 
     def __init__(self, version: int, reason: str, detail: str = "") -> None:
@@ -74,8 +75,9 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
     It does not check that each event was *legal* (e.g. that a Loot fit the level), nor the
     hash chain (:func:`verify_records` does). Raises :class:`ImportRejected` at the first
     event that fails, with ``reason`` ``version_gap``, ``bad_event``, ``not_game_created``,
-    ``setup_rejected``, ``setup_mismatch``, ``after_game_end``, ``invariant`` or
-    ``visibility_mismatch``.
+    ``setup_rejected``, ``setup_mismatch``, ``after_game_end``, ``unfoldable`` (an event that
+    cannot follow the game so far: an attack card with no fight, a card the game never had),
+    ``invariant`` or ``visibility_mismatch``.
     """
     state = initial_state()
     expected = 1
@@ -93,7 +95,14 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
             raise ImportRejected(expected, "not_game_created", f"a second {event.type}")
         if state.get("status") == "finished" and event.seat != "judge":
             raise ImportRejected(expected, "after_game_end", f"{event.type} by {event.seat}")
-        after = evolve(state, event)
+        try:
+            after = evolve(state, event)
+        except (LookupError, TypeError, ValueError, AttributeError) as exc:
+            # A recorded game's events always fold (they were decided on that very state); a
+            # forged or reordered export's may not: it is refused, never a server error.
+            raise ImportRejected(
+                expected, "unfoldable", f"{event.type} cannot follow the game so far ({exc!r})"
+            ) from None
         check = _INVARIANTS.get(str(after.get("ruleset")))
         problems = check(after, max_level=max_level) if check is not None else []
         if problems:

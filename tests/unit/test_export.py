@@ -374,6 +374,19 @@ def test_replay_rejects_player_events_after_the_end(game: Any) -> None:
     assert rejection([*records, after]) == (len(records) + 1, "after_game_end")
 
 
+def test_replay_rejects_an_event_that_cannot_follow_the_game_so_far(game: Any) -> None:
+    """A forged export whose attack card is committed before any fight (or names a card the game
+    never had) is refused as ``unfoldable``, not a server error (hypothesis found the first)."""
+    _, records = game
+    committed = next(r for r in records if r["event"]["type"] == "AttackCardCommitted")
+    early = [*copy.deepcopy(records[:3]), {**committed, "version": 4}]
+    assert rejection(early) == (4, "unfoldable")
+    drawn = copy.deepcopy(records)
+    first = next(r for r in drawn if r["event"]["type"] == "CardDrawn")
+    first["event"]["card"] = "no-such-card"
+    assert rejection(drawn) == (first["version"], "unfoldable")
+
+
 def test_import_reports_a_broken_chain_with_its_version(game: Any) -> None:
     _, records = game
     export = export_json(records, "judge")
