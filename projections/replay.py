@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import domain.ccg.corrections as corr
+import domain.classic.corrections as classic_corr
 from domain.errors import UnknownVersion
 from domain.fold import State, apply_record, initial_state
 from projections.views import can_see
@@ -202,9 +203,12 @@ _STACK_CARD_FIELDS = ("ability", "plan", "done", "unchecked")
 # ---------------------------------------------------------------------------- corrections
 
 
-#: Stored event types of the judge's corrections: backup restorations and forced effects.
+#: Stored event types of the judge's corrections: backup restorations and forced effects, the
+#: CCG's (docs/rules.md A.14) and classic Munchkin's (B.17).
 CORRECTION_TYPES = frozenset(
-    [c.__name__ for c in corr.RESTORATIONS] + [c.__name__ for c in corr.JUDGE_EFFECTS.values()]
+    c.__name__
+    for module in (corr, classic_corr)
+    for c in (*module.RESTORATIONS, *module.JUDGE_EFFECTS.values())
 )
 
 
@@ -213,6 +217,8 @@ def is_correction(event: Mapping[str, Any]) -> bool:
 
     >>> is_correction({"type": "CardRestored"}), is_correction({"type": "CardDrawn"})
     (True, False)
+    >>> is_correction({"type": "ClassicJudgeLevelSet"})
+    True
     """
     return event.get("type") in CORRECTION_TYPES
 

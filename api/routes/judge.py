@@ -289,11 +289,15 @@ class Ruling(MethodView):
         Recorded together, all or nothing, after the dispute: first the **backup** when
         `backup_to` names an event (every event after it is undone, newest first, one undo per
         event, each restoration carrying `undoes`; the originals stay), then the
-        **corrections** (effect commands `damage`, `heal`, `move`, `stash`, `discard`,
-        `remove`, `zap`, `unzap`, `reveal_card`, `collect`, `take_gold`, `lose_gold`, `steal`,
-        `set_level`, `set_marker`, each with `corrects: <version>`; recorded with seat
+        **corrections** (effect commands, each with `corrects: <version>`; recorded with seat
         `judge`, `forced_by_judge: true`, no rule checked), then the `RulingRecorded` event
         with the note and the penalty (a record: a game loss does not end the game by itself).
+        The corrections are the game's ruleset's: the CCG's `damage`, `heal`, `move`, `stash`,
+        `discard`, `remove`, `zap`, `unzap`, `reveal_card`, `collect`, `take_gold`,
+        `lose_gold`, `steal`, `set_level`, `set_marker` (docs/rules.md A.14); classic
+        Munchkin's `set_level`, `move`, `give_curse`, `take_curse`, `set_dead`, `end_combat`,
+        `set_turn` (docs/rules.md B.17). A malformed correction is 400, a `corrects` or
+        `backup_to` version the game has not reached 404, one the table cannot be in 422.
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)

@@ -229,8 +229,9 @@ def _set_turn(
             "request/missing_field", "'player' and/or 'phase' is required", {"player": []}
         )
     active = _seat(command, "player", seats) if "player" in command else state.get("active")
+    # a phase left out keeps the table's, which is "combat" during a combat: that is 422 below
     phase = command.get("phase", state.get("phase"))
-    if phase not in TURN_PHASES:
+    if "phase" in command and phase not in TURN_PHASES:
         raise InvalidCommand(
             "request/invalid_phase",
             f"'phase' is one of {', '.join(TURN_PHASES)}",
@@ -238,7 +239,7 @@ def _set_turn(
         )
     if state.get("status") != "playing":
         raise ImpossibleCommand("command/not_playing", "the game is not being played")
-    if state.get("combat"):
+    if state.get("combat") or phase not in TURN_PHASES:
         raise ImpossibleCommand("command/combat_on", "a combat is on: end it first (end_combat)")
     return ClassicJudgeTurnSet(**base, active=str(active), phase=str(phase))
 

@@ -159,6 +159,8 @@ def test_a_card_in_the_combat_moves_only_after_the_combat() -> None:
     err = refused(g, type="move", card=rat, to="door_discard")
     assert isinstance(err, ImpossibleCommand) and err.code == "command/card_in_combat"
     assert refused(g, type="set_turn", phase="charity").code == "command/combat_on"
+    # without a phase the table's ("combat") is kept: the combat is what refuses it, not the body
+    assert refused(g, type="set_turn", player="B").code == "command/combat_on"
     event = correct(g, type="end_combat")
     assert isinstance(event, ClassicJudgeCombatEnded)
     assert g.state["combat"] is None and g.state["phase"] == "charity"
