@@ -6,9 +6,9 @@ Run from the repository root::
     PYTHONPATH=. python bench/domain_bench.py --clock cpu   # the figures in bench/RESULTS.md
     PYTHONPATH=. python bench/domain_bench.py --quick       # a smoke run (CI-sized)
 
-Two seeded workloads, both strict games of the sample catalog's encoded cards (every activation,
-cost, effect and trigger checked against its card, issue #13), driven by ``legal_commands``
-(the policy's own cost is not timed):
+Seeded workloads (``--workloads``, default ``ccg,classic``), all strict games driven by
+``legal_commands`` (the policy's own cost is not timed). The CCG ones play the sample catalog's
+encoded cards (every activation, cost, effect and trigger checked against its card, issue #13):
 
 1. **random games**: uniformly random legal commands, as the property tests play them
    (``tests.builders.RandomGame``: prime format, 40-card decks). They end by damage after a few
@@ -17,6 +17,15 @@ cost, effect and trigger checked against its card, issue #13), driven by ``legal
    Thief's deck runs out (``bench/long_game.py``): no damage, and every turn each seat uses the
    abilities its cards in play offer (Hero, ten Piggy Banks, a Location) with the card's exact
    cost and effects. The default deck takes it past 10,000 events.
+
+The classic one (issue #14) plays 6-seat strict ``munchkin-deluxe`` games
+(``bench/classic_game.py``): a seeded uniform choice among every seat's legal commands, no
+concession, from setup on.
+
+3. **classic games**: ``--classic-games`` games, each until a seat wins or
+   ``--classic-cap`` events, bucketed by event index;
+4. **classic long game**: one game whose seed runs on without a winner, stopped at
+   ``--classic-long`` events (default 10,000).
 
 Per command, the time of ``decide(state, command)`` (the ``Game`` aggregate adopts the states it
 returns, folding nothing again) is spread evenly over its events and charged to their indices.
@@ -47,8 +56,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import classic_game
 from bench.long_game import DEFAULT_DECK, HEROES, choose, decks
 from tests.builders import RS, RandomGame, game_spec, random_policy
+from tests.classic.helpers import Game
 
 Command = dict[str, Any]
 BUCKETS: list[tuple[str, int, int]] = [
@@ -63,6 +74,7 @@ BUCKETS: list[tuple[str, int, int]] = [
     ("~10000 (9500-10500)", 9500, 10500),
 ]
 CLOCKS: dict[str, Callable[[], int]] = {"wall": time.perf_counter_ns, "cpu": time.process_time_ns}
+WORKLOADS = ("ccg", "classic")
 
 
 class Timer:
@@ -73,12 +85,18 @@ class Timer:
         self.clock = clock
         self.best_of = max(1, best_of)
 
-    def run(self, game: RandomGame, seat: str, command: Command) -> None:
+    def run(
+        self,
+        game: RandomGame | Game,
+        seat: str,
+        command: Command,
+        decide: Callable[[Any, Command], list[Any]] = RS.decide,
+    ) -> None:
         clock = self.clock
         best = None
         for _ in range(self.best_of):  # decide is a pure function: the same steps each time
             t0 = clock()
-            steps = RS.decide(game.state, command)
+            steps = decide(game.state, command)
             t1 = clock()
             best = t1 - t0 if best is None else min(best, t1 - t0)
         start = len(game.events)
@@ -132,6 +150,32 @@ def long_game(
     return game, timer
 
 
+def play_classic(
+    seed: int, cap: int, clock: Callable[[], int], best_of: int = 1
+) -> tuple[Game, Timer]:
+    """One classic game (``bench/classic_game.py``) until a seat wins or ``cap`` events."""
+    game = classic_game.classic_game(seed)
+    rng = random.Random(seed)
+    timer = Timer(clock, best_of)
+    while game.state["status"] != "finished" and len(game.events) < cap:
+        command = classic_game.choose(game, rng)
+        if command is None:
+            break
+        timer.run(game, command["seat"], command, game.rs.decide)
+    return game, timer
+
+
+def classic_games(
+    games: int, seed: int, cap: int, clock: Callable[[], int], best_of: int = 1
+) -> tuple[list[dict[int, float]], list[Game]]:
+    samples, played = [], []
+    for n in range(games):
+        game, timer = play_classic(seed * 100_003 + n, cap, clock, best_of)
+        samples.append(timer.ns)
+        played.append(game)
+    return samples, played
+
+
 # ---------------------------------------------------------------------------- report
 
 
@@ -173,50 +217,125 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="time each command N times on the same state and keep the fastest (a noisy machine)",
     )
+    parser.add_argument(
+        "--workloads",
+        default=",".join(WORKLOADS),
+        help=f"comma-separated, among {', '.join(WORKLOADS)}",
+    )
+    parser.add_argument(
+        "--classic-games", type=int, default=12, help="classic games per repeat (6 seats)"
+    )
+    parser.add_argument(
+        "--classic-cap", type=int, default=3000, help="classic games: events at most a game"
+    )
+    parser.add_argument(
+        "--classic-long", type=int, default=10_000, help="classic long game: events it runs"
+    )
+    parser.add_argument(
+        "--classic-long-seed",
+        type=int,
+        default=classic_game.LONG_SEED,
+        help="classic long game: its seed (the default runs on with no winner)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--quick", action="store_true", help="20 games, deck 60, 1 repeat")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="20 games, deck 60; classic: 4 games of 600 events at most, long 1,500; 1 repeat",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.deck, args.repeat = 20, 60, 1
+        args.classic_games, args.classic_cap, args.classic_long = 4, 600, 1500
     clock = CLOCKS[args.clock]
+    workloads = [w.strip() for w in args.workloads.split(",") if w.strip()]
+    unknown = sorted(set(workloads) - set(WORKLOADS))
+    if unknown or not workloads:
+        parser.error(f"--workloads: unknown {unknown}; choose among {', '.join(WORKLOADS)}")
 
     load_before = load()
     gc.collect()
-    started = time.perf_counter()
-    rand_runs, long_runs = [], []
+    rand_runs, long_runs, classic_runs, classic_long_runs = [], [], [], []
     long_events = 0
+    played: list[Game] = []
+    walls = dict.fromkeys(WORKLOADS, 0.0)
     for _ in range(args.repeat):
-        samples = random_games(args.games, args.seed, clock, args.best_of)
-        rand_runs.append(bucket_means(samples))
-        game, ltimer = long_game(args.seed, args.deck, clock, args.best_of)
-        long_runs.append(bucket_means([ltimer.ns]))
-        long_events = len(game.events)
-        end = game.state
-    elapsed = time.perf_counter() - started
+        t0 = time.perf_counter()
+        if "ccg" in workloads:
+            samples = random_games(args.games, args.seed, clock, args.best_of)
+            rand_runs.append(bucket_means(samples))
+            game, ltimer = long_game(args.seed, args.deck, clock, args.best_of)
+            long_runs.append(bucket_means([ltimer.ns]))
+            long_events = len(game.events)
+            end = game.state
+        t1 = time.perf_counter()
+        walls["ccg"] += t1 - t0
+        if "classic" in workloads:
+            csamples, played = classic_games(
+                args.classic_games, args.seed, args.classic_cap, clock, args.best_of
+            )
+            classic_runs.append(bucket_means(csamples))
+            clong, ctimer = play_classic(
+                args.classic_long_seed, args.classic_long, clock, args.best_of
+            )
+            classic_long_runs.append(bucket_means([ctimer.ns]))
+        walls["classic"] += time.perf_counter() - t1
 
-    elim = {seat: end["seats"][seat]["eliminated"] for seat in ("A", "B")}
     print(
         f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, "
         f"{platform.machine()} {platform.system()}; date {dt.date.today().isoformat()}; "
         f"load average (1, 5, 15 min) before {load_before}, after {load()}"
     )
     print(f"command: PYTHONPATH=. python bench/domain_bench.py {' '.join(argv or sys.argv[1:])}")
-    print(
-        f"seed {args.seed}, clock {args.clock}, best of {args.best_of}, "
-        f"{args.games} random games x {args.repeat} "
-        f"repeats; long game: deck {args.deck} a seat, {long_events:,} events "
-        f"({end['turn']} turns, ended {elim}, winner {end['winner']}); wall {elapsed:.1f} s"
-    )
-    print()
-    print(table("Random games (median of repeats)", median_buckets(rand_runs), args.clock))
-    print()
-    print(
-        table(
-            f"Long game, {long_events:,} events (median of repeats)",
-            median_buckets(long_runs),
-            args.clock,
+    if "ccg" in workloads:
+        elim = {seat: end["seats"][seat]["eliminated"] for seat in ("A", "B")}
+        print(
+            f"seed {args.seed}, clock {args.clock}, best of {args.best_of}, "
+            f"{args.games} random games x {args.repeat} "
+            f"repeats; long game: deck {args.deck} a seat, {long_events:,} events "
+            f"({end['turn']} turns, ended {elim}, winner {end['winner']}); wall {walls['ccg']:.1f} s"
         )
-    )
+    if "classic" in workloads:
+        won = sum(1 for g in played if g.state["status"] == "finished")
+        lengths = sorted(len(g.events) for g in played)
+        print(
+            f"classic ({classic_game.RULESET}, {classic_game.SEATS} seats, strict): seed "
+            f"{args.seed}, clock {args.clock}, best of {args.best_of}, {args.classic_games} "
+            f"games x {args.repeat} repeats, cap {args.classic_cap:,} events: {won} won, "
+            f"{sum(lengths):,} events (from {lengths[0]:,} to {lengths[-1]:,}); long game: seed "
+            f"{args.classic_long_seed}, {len(clong.events):,} events ({clong.state['turn']} "
+            f"turns, {clong.state['status']}, winners {clong.state['winners']})"
+            + f"; wall {walls['classic']:.1f} s"
+        )
+    if "ccg" in workloads:
+        print()
+        print(table("Random games (median of repeats)", median_buckets(rand_runs), args.clock))
+        print()
+        print(
+            table(
+                f"Long game, {long_events:,} events (median of repeats)",
+                median_buckets(long_runs),
+                args.clock,
+            )
+        )
+    if "classic" in workloads:
+        print()
+        print(
+            table(
+                f"Classic games, {classic_game.SEATS} seats (median of repeats)",
+                median_buckets(classic_runs),
+                args.clock,
+            )
+        )
+        print()
+        print(
+            table(
+                f"Classic long game, {classic_game.SEATS} seats, {len(clong.events):,} events "
+                "(median of repeats)",
+                median_buckets(classic_long_runs),
+                args.clock,
+            )
+        )
     return 0
 
 
