@@ -47,8 +47,8 @@ from domain.ccg.state import SEATS, ZONES, push_stack_entry, remove_from_zone
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Json, register_event
-from domain.fold import CopyOnWriteState, State, apply_record, evolve, handles
-from domain.ruleset import Step
+from domain.fold import CopyOnWriteState, State, evolve, handles
+from domain.ruleset import BackupImpossible, Step, undo_each
 
 # --------------------------------------------------------------------------- restorations
 
@@ -562,10 +562,6 @@ RESTORATIONS: tuple[type[ev.Event], ...] = (
 NOT_RESTORED = frozenset({"version", "disputes"})
 
 
-class BackupImpossible(ValueError):
-    """The two states cannot be reconciled by a backup (e.g. they are of different games)."""
-
-
 def _position(state: State, cid: str) -> int | None:
     card = state["cards"][cid]
     cards = _zone_list(state, card)
@@ -748,32 +744,6 @@ def _zone_lists(state: State) -> list[tuple[list[str], Any]]:
 def undo_steps(
     point: State, current: State, later: Sequence[Record], *, seat: str = "judge"
 ) -> list[tuple[int, list[Step]]]:
-    """A backup the way tournament judges do it (docs/rules.md A.14): undo each event after
-    ``point``, newest first, skipping nothing. (The CCG ruleset's ``backup``.)
-
-    ``later`` are the records after ``point`` (versions ``point + 1`` .. now, in order) and
-    ``current`` the state after the last of them. Returns ``[(version, steps)]`` for every one
-    of those versions, newest first: the steps restore what that one event changed to its value
-    just before it (:func:`backup_events` from the state before it, each with
-    ``undoes=version``), folded in order from ``current``; the list is empty for an event that
-    changed nothing a backup restores (a dispute, a ruling). They lead back to ``point`` in
-    everything but ``version`` and ``disputes``.
-
-    Raises :class:`BackupImpossible` when ``later`` does not continue ``point``.
-    """
-    states = [point]
-    expected = int(point["version"]) + 1
-    for record in later:
-        if int(record["version"]) != expected:
-            raise BackupImpossible(f"expected the record of version {expected}")
-        states.append(apply_record(states[-1], record))
-        expected += 1
-    work = current
-    undone: list[tuple[int, list[Step]]] = []
-    for index in range(len(later) - 1, -1, -1):
-        version = int(later[index]["version"])
-        steps = backup_events(states[index], work, seat=seat, undoes=version)
-        if steps:
-            work = steps[-1].state
-        undone.append((version, steps))
-    return undone
+    """The CCG ruleset's ``backup``: :func:`domain.ruleset.undo_each` with this module's
+    :func:`backup_events` (docs/rules.md A.14)."""
+    return undo_each(point, current, later, backup_events, seat=seat)

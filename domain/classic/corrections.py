@@ -55,8 +55,8 @@ from domain.classic.state import (
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand, UnknownVersion
 from domain.events import Event, Json, register_event
-from domain.fold import CopyOnWriteState, State, apply_record, evolve, handles
-from domain.ruleset import Step
+from domain.fold import CopyOnWriteState, State, evolve, handles
+from domain.ruleset import BackupImpossible, Step, undo_each
 
 Draft = CopyOnWriteState
 
@@ -483,10 +483,6 @@ def _restore_table(e: ClassicTableRestored, d: Draft) -> None:
 NOT_RESTORED = frozenset({"version", "disputes"})
 
 
-class BackupImpossible(ValueError):
-    """The two states cannot be reconciled by a backup (they are of different games)."""
-
-
 def backup_events(
     point: State, current: State, *, seat: str = "judge", undoes: int | None = None
 ) -> list[Step]:
@@ -599,33 +595,9 @@ def _lists(state: State) -> list[tuple[list[str], Any]]:
 def undo_steps(
     point: State, current: State, later: Sequence[Record], *, seat: str = "judge"
 ) -> list[tuple[int, list[Step]]]:
-    """A backup as a judge does it (docs/rules.md B.17, A.14): undo each event after ``point``,
-    newest first, skipping nothing (the classic rulesets' ``backup``).
-
-    ``later`` are the records after ``point`` (versions ``point + 1`` .. now, in order) and
-    ``current`` the state after the last of them. Returns ``[(version, steps)]`` for every one
-    of those versions, newest first: the steps restore what that event changed to its value
-    just before it (:func:`backup_events` with ``undoes=version``), folded in order from
-    ``current``; empty for an event that changed nothing a backup restores (a dispute).
-
-    Raises :class:`BackupImpossible` when ``later`` does not continue ``point``.
-    """
-    states = [point]
-    expected = int(point["version"]) + 1
-    for record in later:
-        if int(record["version"]) != expected:
-            raise BackupImpossible(f"expected the record of version {expected}")
-        states.append(apply_record(states[-1], record))
-        expected += 1
-    work = current
-    undone: list[tuple[int, list[Step]]] = []
-    for index in range(len(later) - 1, -1, -1):
-        version = int(later[index]["version"])
-        steps = backup_events(states[index], work, seat=seat, undoes=version)
-        if steps:
-            work = steps[-1].state
-        undone.append((version, steps))
-    return undone
+    """The classic rulesets' ``backup``: :func:`domain.ruleset.undo_each` with this module's
+    :func:`backup_events` (docs/rules.md B.17, A.14)."""
+    return undo_each(point, current, later, backup_events, seat=seat)
 
 
 __all__ = [
