@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from domain.envelope import Record
-from domain.errors import InvalidCommand
+from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Event
 from domain.fold import State, apply_record
 
@@ -137,3 +137,24 @@ def undo_each(
             work = steps[-1].state
         undone.append((version, steps))
     return undone
+
+
+def handler_for(state: State, command: Any, handlers: Mapping[str, Callable[..., None]]) -> Any:
+    """The handler of ``command`` among a ruleset's ``handlers`` (by ``type``), once the command
+    is a JSON object of a known type and the game is created and not over: what every ruleset's
+    ``decide`` checks first."""
+    if not isinstance(command, Mapping):
+        raise InvalidCommand("request/invalid_command", "a command is a JSON object")
+    kind = command.get("type")
+    handler = handlers.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise InvalidCommand(
+            "request/unknown_command",
+            f"unknown command type {kind!r}",
+            {"type": [f"one of {', '.join(handlers)}"]},
+        )
+    if state.get("status") in (None, "new"):
+        raise ImpossibleCommand("command/no_game", "the game has not been created")
+    if state["status"] == "finished":
+        raise ImpossibleCommand("command/game_over", "the game is over")
+    return handler

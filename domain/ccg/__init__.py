@@ -26,10 +26,9 @@ from domain.ccg.fights import commitment
 from domain.ccg.moves import legal_commands
 from domain.ccg.state import SEATS
 from domain.envelope import Record
-from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Event
 from domain.fold import State
-from domain.ruleset import Step, register
+from domain.ruleset import Step, handler_for, register
 
 HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "draw_opening": setup.decide_draw_opening,
@@ -85,19 +84,7 @@ def decide(state: State, command: Command) -> list[Step]:
     The engine's own steps that follow (warmup, checks, strikes, cooldown, eliminations) are
     included, so the returned list is everything that happens until a player must act again.
     """
-    if not isinstance(command, Mapping):
-        raise InvalidCommand("request/invalid_command", "a command is a JSON object")
-    handler = HANDLERS.get(command.get("type"))  # type: ignore[arg-type]
-    if handler is None:
-        raise InvalidCommand(
-            "request/unknown_command",
-            f"unknown command type {command.get('type')!r}",
-            {"type": [f"one of {', '.join(COMMAND_TYPES)}"]},
-        )
-    if state.get("status") in (None, "new"):
-        raise ImpossibleCommand("command/no_game", "the game has not been created")
-    if state["status"] == "finished":
-        raise ImpossibleCommand("command/game_over", "the game is over")
+    handler = handler_for(state, command, HANDLERS)
     seat_arg(command)
     decision = Decision(state, command)
     if state.get("stack") and command["type"] not in WHILE_RESOLVING:

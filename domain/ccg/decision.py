@@ -17,43 +17,19 @@ from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.end import check_eliminations
 from domain.ccg.state import SEATS
-from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
+from domain.decision import DecisionCore
+from domain.errors import InvalidCommand
 from domain.fold import State, evolve
 from domain.ruleset import Step
 
 Command = Mapping[str, Any]
 
 
-class Decision:
-    """One decision in progress: the evolving state, the steps so far, the violations."""
+class Decision(DecisionCore):
+    """One decision in progress (:class:`domain.decision.DecisionCore`) and how this ruleset
+    emits its events."""
 
-    __slots__ = ("cause", "command", "seat", "state", "steps", "strict", "violations")
-
-    def __init__(self, state: State, command: Command) -> None:
-        self.state = state
-        self.command = command
-        self.steps: list[Step] = []
-        self.violations: list[str] = []
-        self.strict = state.get("mode", "strict") != "record"
-        self.seat: str = command.get("seat", "rules")
-        self.cause: int | None = None
-
-    # -- checks ---------------------------------------------------------------------------
-
-    def check(self, ok: bool, code: str, message: str, rule: str) -> None:
-        """A rule of the game: raise in strict mode, flag the events in record mode."""
-        if ok:
-            return
-        if self.strict:
-            raise RuleViolation(code, message, rule)
-        if code not in self.violations:
-            self.violations.append(code)
-
-    @staticmethod
-    def require(ok: bool, code: str, message: str) -> None:
-        """A physical possibility: always raise when it does not hold."""
-        if not ok:
-            raise ImpossibleCommand(code, message)
+    __slots__ = ()
 
     # -- emitting -------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Event
 from domain.fold import State, evolve, initial_state
-from domain.ruleset import RULESETS, Ruleset, Step, register
+from domain.ruleset import RULESETS, Ruleset, Step, handler_for, register
 
 SEATS = ("A", "B", "C", "D", "E", "F")
 MIN_SEATS, MAX_SEATS = 3, 6
@@ -73,19 +73,7 @@ OPTIONS = ("listen_at_door", "shared_victory")
 
 def decide(state: State, command: Command) -> list[Step]:
     """The steps ``command`` produces in ``state``, or a :class:`domain.errors.DomainError`."""
-    if not isinstance(command, Mapping):
-        raise InvalidCommand("request/invalid_command", "a command is a JSON object")
-    handler = HANDLERS.get(command.get("type"))  # type: ignore[arg-type]
-    if handler is None:
-        raise InvalidCommand(
-            "request/unknown_command",
-            f"unknown command type {command.get('type')!r}",
-            {"type": [f"one of {', '.join(COMMAND_TYPES)}"]},
-        )
-    if state.get("status") in (None, "new"):
-        raise ImpossibleCommand("command/no_game", "the game has not been created")
-    if state["status"] == "finished":
-        raise ImpossibleCommand("command/game_over", "the game is over")
+    handler = handler_for(state, command, HANDLERS)
     seat = seat_value(state, command.get("seat"), "seat")
     if state["seats"][seat]["eliminated"] is not None:
         raise ImpossibleCommand("command/conceded", f"{seat} has left the game")

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.classic.cards import MAX_NUMBER
-from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
+from domain.decision import DecisionCore
+from domain.errors import InvalidCommand
 from domain.events import Event
 from domain.fold import State, evolve
 from domain.ruleset import Step
@@ -19,28 +20,11 @@ from domain.ruleset import Step
 Command = Mapping[str, Any]
 
 
-class Decision:
-    """One decision in progress: the evolving state, the steps so far, the violations."""
+class Decision(DecisionCore):
+    """One decision in progress (:class:`domain.decision.DecisionCore`) and how this ruleset
+    emits its events."""
 
-    __slots__ = ("cause", "command", "seat", "state", "steps", "strict", "violations")
-
-    def __init__(self, state: State, command: Command) -> None:
-        self.state = state
-        self.command = command
-        self.steps: list[Step] = []
-        self.violations: list[str] = []
-        self.strict = state.get("mode", "strict") != "record"
-        self.seat: str = str(command.get("seat", "rules"))
-        self.cause: int | None = None
-
-    def check(self, ok: bool, code: str, message: str, rule: str) -> None:
-        """A rule of the game: raise in strict mode, flag the events in record mode."""
-        if ok:
-            return
-        if self.strict:
-            raise RuleViolation(code, message, rule)
-        if code not in self.violations:
-            self.violations.append(code)
+    __slots__ = ()
 
     def refuse(self, ok: bool, code: str, message: str, section: str) -> None:
         """A rule whose breach the table could not be left in: strict mode raises
@@ -49,12 +33,6 @@ class Decision:
             return
         self.check(False, f"rule/{code}", message, section)
         self.require(False, f"command/{code}", message)
-
-    @staticmethod
-    def require(ok: bool, code: str, message: str) -> None:
-        """A physical possibility: always raise when it does not hold."""
-        if not ok:
-            raise ImpossibleCommand(code, message)
 
     def emit(self, cls: type[Event], *, actor: str | None = None, **fields: Any) -> None:
         """Fold one event (``actor="rules"`` for the engine's own steps)."""

@@ -15,6 +15,7 @@ here (or a check that an earlier one always shadows) fails CI.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import traceback
@@ -857,7 +858,7 @@ def check_sites() -> set[tuple[str, int, str]]:
 def raising_site(error: RuleViolation) -> tuple[str, int, str]:
     """The engine's ``decision.check(...)`` call that raised ``error``: (file, line, code)."""
     frames = traceback.extract_tb(error.__traceback__)
-    decision_py = ENGINE / "decision.py"
+    decision_py = Path(inspect.getfile(decision_module.Decision.check)).resolve()
     checks = [
         i
         for i, f in enumerate(frames)
