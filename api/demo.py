@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import Catalog, event_from_dict, evolve, find_ruleset, initial_state, sample_catalog
+from domain.classic.moves import driver_commands
+from domain.classic.rules import card_def, character_strength, player_wins
 
 RULESET = "munchkin-ccg"
 DECK_SIZE = 40
@@ -164,8 +166,6 @@ def classic_priority(state: Mapping[str, Any], cmd: Mapping[str, Any]) -> int:
     what a win gives, win the fights a seat can win, flee the others, help, build the character
     (play, equip, sell for a level), then kick the door and end the turn; everything else last.
     The demo plays the best of every seat's legal commands (ties broken by its seeded die)."""
-    from domain.classic.rules import card_def, character_strength, player_wins
-
     kind, seat = cmd["type"], cmd["seat"]
     combat = state.get("combat")
     if kind in ("deal", "roll_first", "loot_body", "take_treasure", "bad_stuff"):
@@ -250,12 +250,6 @@ def classic_demo_spec(ruleset: str, *, seed: int = 0, seats: int = CLASSIC_SEATS
     }
 
 
-def _classic_driver(state: Any, seat: str) -> list[dict[str, Any]]:
-    from domain.classic.moves import driver_commands
-
-    return driver_commands(state, seat)
-
-
 def _list_count(seat: Mapping[str, Any], key: str) -> bool:
     """Whether ``key`` is the ``<list>_count`` the judge's view adds to a created seat."""
     return key.endswith("_count") and isinstance(seat.get(key.removesuffix("_count")), list)
@@ -316,7 +310,7 @@ def record_demo_game(
             break
         # the demo holds the judge's state: a classic draw names the cards it takes from the
         # decks (driver_commands, never shown to a seat: docs/rules.md A.4)
-        legal = rs.legal_commands if ruleset == RULESET else _classic_driver
+        legal = rs.legal_commands if ruleset == RULESET else driver_commands
         options = [
             cmd if "seat" in cmd else {**cmd, "seat": seat}
             for seat in state["seats"]
