@@ -49,7 +49,8 @@ def check_seat_facing(state: State, seat: str) -> None:
 def test_a_seat_is_told_no_card_it_may_not_see(rs: str, seats: int, seed: int) -> None:
     rng = random.Random(seed)
     doors, treasures = random_decks(rs, rng)
-    g = new_game(rs, doors, treasures, seats, mode="strict", options={})
+    options = {"listen_at_door": rng.random() < 0.5}  # the listen: a draw before the kick
+    g = new_game(rs, doors, treasures, seats, mode="strict", options=options)
     for _ in range(60):
         for seat in g.state["seats"]:
             check_seat_facing(g.state, seat)
