@@ -241,7 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     d.add_argument("--seats", type=int, default=4, help="a classic game's seats, 3 to 6")
     d.add_argument(
-        "--actions", type=int, help="stop after this many actions (classic default: 400)"
+        "--actions", type=int, help="stop after this many actions (default: when the game is over)"
     )
     d.set_defaults(func=demo)
 

@@ -2,9 +2,10 @@
 
 The demo is a client like any other: it creates a game with the organizer token, then, until the
 game is over, reads the log with the judge token, folds it into the domain state, asks
-``legal_commands`` what each seat may do, picks one with a seeded ``random.Random`` (never
-conceding, so the game ends by elimination) and posts it with the table token, with
-``expected_version`` and an ``Idempotency-Key``. The same seed gives the same game.
+``legal_commands`` what each seat may do (a classic game: ``driver_commands``, which name the
+cards a draw takes), picks one with a seeded ``random.Random`` (never conceding; a classic
+game by a policy that seeks a winner, :func:`classic_choice`) and posts it with the table
+token, with ``expected_version`` and an ``Idempotency-Key``. The same seed gives the same game.
 
 It talks either to an app in this process (Flask test client) or to a running server
 (``requests``), through a :class:`Transport`.
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import Catalog, event_from_dict, evolve, find_ruleset, initial_state, sample_catalog
+from domain.classic.moves import driver_commands
+from domain.classic.rules import card_def, character_strength, player_wins
 
 RULESET = "munchkin-ccg"
 DECK_SIZE = 40
@@ -149,9 +152,75 @@ def domain_event_from_view(view: Mapping[str, Any]) -> Any:
     return event_from_dict(data)
 
 
-#: Classic commands the demo picks only when nothing else is legal: they shuffle cards about
-#: without moving the game on (docs/rules.md B.12).
+#: Classic commands that shuffle cards about without moving the game on (docs/rules.md B.12).
 CLASSIC_CHURN = frozenset({"unequip", "trade", "give", "discard", "sell"})
+#: How often the classic demo picks any onward command (not the policy's best): the game stays
+#: varied (curses, wandering monsters, trades refused…) and still finishes.
+CLASSIC_WANDER = 0.05
+#: The classic demo's cap on actions (a seeded game finishes long before: see the tests).
+CLASSIC_ACTIONS = 3000
+
+
+def classic_priority(state: Mapping[str, Any], cmd: Mapping[str, Any]) -> int:
+    """How much ``cmd`` moves a classic game towards a winner (docs/rules.md B.3-B.7): take
+    what a win gives, win the fights a seat can win, flee the others, help, build the character
+    (play, equip, sell for a level), then kick the door and end the turn; everything else last.
+    The demo plays the best of every seat's legal commands (ties broken by its seeded die)."""
+    kind, seat = cmd["type"], cmd["seat"]
+    combat = state.get("combat")
+    if kind in ("deal", "roll_first", "loot_body", "take_treasure", "bad_stuff"):
+        return 100
+    if state.get("status") == "setup":
+        return {"play": 90, "ready": 50}.get(kind, 0)
+    if combat is not None:
+        winning = player_wins(state, combat)
+        fighter = seat == combat["player"]
+        if kind == "pass":
+            return 90 if winning or not fighter else 0
+        if kind == "accept_help":
+            return 85
+        if kind == "run_away":
+            return 60 if combat["stage"] == "fight" else 90
+        if fighter and not winning and kind == "play" and cmd.get("target") is None:
+            return 80 if card_def(state, cmd["card"])["kind"] == "one_shot" else 0
+        if fighter and not winning and kind == "ask_help":
+            return 70
+        return 0
+    if kind == "equip":
+        return 95
+    if kind == "sell":
+        return 93 if state["seats"][seat]["level"] < 9 else 0
+    if kind == "play" and cmd.get("target") is None:
+        return 92 if card_def(state, cmd["card"])["kind"] != "monster" else 0
+    if kind == "kick_door":
+        return 80
+    if kind == "look_for_trouble":
+        card = card_def(state, cmd["card"])
+        level = card.get("level")
+        return 85 if isinstance(level, int) and level < character_strength(state, seat) else 0
+    if kind == "loot":
+        return 75 if state.get("phase") == "look_for_trouble" else 0
+    if kind == "charity":
+        return 80
+    if kind == "end_turn":
+        return 70
+    return 0
+
+
+def classic_choice(
+    state: Mapping[str, Any], options: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """The demo's classic command among ``options`` (every seat's legal commands but a
+    concession): now and then (:data:`CLASSIC_WANDER`) any onward one, else one of the best by
+    :func:`classic_priority`."""
+    onward = [c for c in options if c["type"] not in CLASSIC_CHURN] or options
+    if rng.random() < CLASSIC_WANDER:
+        return rng.choice(onward)
+    scored = [(classic_priority(state, c), c) for c in options]
+    best = max(score for score, _ in scored)
+    return rng.choice([c for score, c in scored if score == best])
+
+
 CLASSIC_SEATS = 4
 
 
@@ -202,9 +271,10 @@ def record_demo_game(
     ruleset: str = RULESET,
     seats: int = CLASSIC_SEATS,
 ) -> DemoResult:
-    """Create a game and play it over HTTP (the CCG to the end, a classic game (``seats``
-    players) for ``max_actions``, default 400: random play reaches Level 10 slowly); return
-    what a person needs to look."""
+    """Create a game and play it over HTTP to the end (or ``max_actions``) and return what a
+    person needs to look. The CCG's commands are seeded random picks among the legal ones; a
+    classic game (``seats`` players) follows :func:`classic_choice`, which seeks progress
+    (random play reaches Level 10 slowly)."""
     rng = random.Random(seed)
     rs = find_ruleset(ruleset)
     if ruleset == RULESET:
@@ -212,7 +282,7 @@ def record_demo_game(
         limit = 5000 if max_actions is None else max_actions
     else:
         spec = classic_demo_spec(ruleset, seed=seed, seats=seats)
-        limit = 400 if max_actions is None else max_actions
+        limit = CLASSIC_ACTIONS if max_actions is None else max_actions
     created = _expect(
         *transport("POST", "/api/games", token=organizer_token, json=spec),
         201,
@@ -238,18 +308,19 @@ def record_demo_game(
             continue
         if state["status"] == "finished" or actions >= limit:
             break
+        # the demo holds the judge's state: a classic draw names the cards it takes from the
+        # decks (driver_commands, never shown to a seat: docs/rules.md A.4)
+        legal = rs.legal_commands if ruleset == RULESET else driver_commands
         options = [
-            cmd if "seat" in cmd else {**cmd, "seat": seat}  # a classic command: its seat
+            cmd if "seat" in cmd else {**cmd, "seat": seat}
             for seat in state["seats"]
-            for cmd in rs.legal_commands(state, seat)
+            for cmd in legal(state, seat)
             if cmd["type"] != "concede"
         ]
-        onward = [c for c in options if c["type"] not in CLASSIC_CHURN]
-        if ruleset != RULESET and onward and rng.random() < 0.9:
-            options = onward
         if not options:
             raise DemoError(f"no legal command at version {version}")
-        command = {k: v for k, v in rng.choice(options).items() if k != "salt"}
+        pick = rng.choice(options) if ruleset == RULESET else classic_choice(state, options, rng)
+        command = {k: v for k, v in pick.items() if k != "salt"}
         actions += 1
         _expect(
             *transport(

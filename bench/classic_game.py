@@ -1,10 +1,10 @@
 """The classic workload of ``bench/domain_bench.py``: seeded strict 6-seat games of a classic set
-(docs/rules.md B; ``munchkin-deluxe`` by default), played over ``legal_commands``.
+(docs/rules.md B; ``munchkin-deluxe`` by default), played over ``driver_commands``.
 
 A game is made as the classic property tests make theirs (``tests/classic/test_random_games.py``):
 two 70-card decks drawn, with repetition, from the set's sample catalog by a seeded generator,
 seat A bringing both. The policy (:func:`choose`) is that of the random games, minus conceding
-and stray commands: a seeded uniform choice among every seat's ``legal_commands``, so each
+and stray commands: a seeded uniform choice among every seat's ``driver_commands``, so each
 command is legal in strict mode and a seed always plays the same game. Such a game ends when a
 seat reaches Level 10 by a kill (a few hundred to a few thousand events) or runs on: the
 benchmark stops it at a length cap. With the default seeds, :data:`LONG_SEED` runs past 10,000
@@ -42,7 +42,7 @@ def choose(game: Game, rng: random.Random) -> Command | None:
     legal = [
         c
         for seat in state["seats"]
-        for c in game.rs.legal_commands(state, seat)
+        for c in game.rs.driver_commands(state, seat)
         if c["type"] != "concede"
     ]
     return rng.choice(legal) if legal else None

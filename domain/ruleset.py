@@ -51,7 +51,9 @@ class Ruleset(Protocol):
         ...
 
     def legal_commands(self, state: State, seat: str) -> list[dict[str, Any]]:
-        """Concrete commands ``seat`` may send now, each accepted by ``decide`` in strict mode."""
+        """Concrete commands ``seat`` may send now, each accepted by ``decide`` in strict mode,
+        naming no card the seat may not see (docs/rules.md A.4): a classic draw comes without
+        the cards it draws (``domain.classic.moves.legal_commands``)."""
         ...
 
     def decide_correction(self, state: State, command: Mapping[str, Any]) -> Event:

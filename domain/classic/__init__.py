@@ -27,7 +27,7 @@ from domain.classic import state as _state  # noqa: F401  (registers the fold ha
 from domain.classic.cards import resolve_cards
 from domain.classic.decision import Command, Decision, seat_value
 from domain.classic.events import ClassicGameCreated
-from domain.classic.moves import legal_commands
+from domain.classic.moves import driver_commands, legal_commands
 from domain.classic.sets import SETS, SetRules
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
@@ -195,7 +195,14 @@ class ClassicRuleset:
         return decide(state, command)
 
     def legal_commands(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """What ``seat`` may do now, naming no card it may not see (a draw without its cards:
+        :func:`domain.classic.moves.legal_commands`, docs/rules.md A.4)."""
         return legal_commands(state, seat)
+
+    def driver_commands(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """INTERNAL, never to be shown to a seat: every legal command with the cards a draw
+        takes from the decks (:func:`domain.classic.moves.driver_commands`)."""
+        return driver_commands(state, seat)
 
     def decide_correction(self, state: State, command: Mapping[str, Any]) -> Event:
         """The judge's forced effect (docs/rules.md B.17): :mod:`domain.classic.corrections`."""

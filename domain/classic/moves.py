@@ -3,6 +3,10 @@
 Candidates are built from the state (the top cards of the decks, the cards in the seat's hand
 and in play, every die roll) and each is kept only if :func:`domain.classic.decide` accepts it
 in strict mode, so every command returned is legal (docs/rules.md B).
+
+Two lists, because a draw names cards no seat knows (docs/rules.md A.4):
+:func:`driver_commands` (internal: the drivers that hold the whole state) and
+:func:`legal_commands` (the ruleset's, what a seat may be shown: no card it may not see).
 """
 
 from __future__ import annotations
@@ -231,8 +235,16 @@ def candidates(state: State, seat: str) -> Iterator[Cmd]:
         yield from _anytime(state, seat)
 
 
-def legal_commands(state: State, seat: str) -> list[dict[str, Any]]:
-    """Concrete commands ``seat`` may send now, each accepted by ``decide`` in strict mode."""
+def driver_commands(state: State, seat: str) -> list[dict[str, Any]]:
+    """INTERNAL, never to be shown to a seat: every concrete command ``seat`` may send now,
+    each accepted by ``decide`` in strict mode, for a driver that holds the whole state (the
+    demo with the judge's token, the benchmarks, the random-game tests).
+
+    A draw names the cards it draws (``kick_door``, ``loot``, ``deal``, ``take_treasure``: the
+    tops of the decks, known to no seat, docs/rules.md B.1), because the table names them until
+    the server deals (issue #14); so these commands carry ids the seat may not see (A.4). What
+    a seat may be told is :func:`legal_commands`.
+    """
     from domain.classic import decide
 
     strict = state if state.get("mode", "strict") == "strict" else {**state, "mode": "strict"}
@@ -249,4 +261,43 @@ def legal_commands(state: State, seat: str) -> list[dict[str, Any]]:
         except DomainError:
             continue
         out.append(cmd)
+    return out
+
+
+#: The command fields that name cards (a card, a list of cards, or ``gifts``: cards to seats).
+CARD_FIELDS = ("card", "cards", "monster", "target", "choices", "give", "get", "gifts")
+DRAW_FIELDS = ("doors", "treasures")
+
+
+def _hidden(state: State, seat: str, value: Any) -> bool:
+    """Whether ``value`` (an id, a list of ids, a dict keyed by ids) names a card ``seat`` may
+    not see (docs/rules.md A.4); a string that is no card id (a seat, ``"monster"``) names none.
+    """
+    cards = state["cards"]
+    ids = list(value) if isinstance(value, list | dict) else [value]
+    return any(isinstance(c, str) and c in cards and seat not in cards[c]["known"] for c in ids)
+
+
+def legal_commands(state: State, seat: str) -> list[dict[str, Any]]:
+    """What ``seat`` may do now, in words it may be shown: :func:`driver_commands` with no card
+    the seat may not see (docs/rules.md A.4).
+
+    A command that names only cards the seat knows is as :func:`driver_commands` gives it
+    (accepted by ``decide`` in strict mode). A draw from a face-down deck names cards known to
+    no seat: it is given without them (and without the ``choices`` its hidden card asks for),
+    e.g. ``{"type": "kick_door", "seat": "A"}``, the form a server-supplied draw will take
+    (issue #14); a driver fills them in from the table.
+    """
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for cmd in driver_commands(state, seat):
+        hidden = [
+            k for k in (*CARD_FIELDS, *DRAW_FIELDS) if k in cmd and _hidden(state, seat, cmd[k])
+        ]
+        if hidden:
+            cmd = {k: v for k, v in cmd.items() if k not in (*hidden, "choices")}
+        key = repr(sorted(cmd.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(cmd)
     return out

@@ -5,6 +5,11 @@ treasures · C: wins 15 to 10 …``.
 Cards the viewer may not see (ids its entry leaves out) read as ``a card``; a face-down loot
 as ``loots the room (face down)``; a charity gift the viewer did not give nor get as ``a card
 to B`` (docs/rules.md A.4, B.13).
+
+The judge's corrections and backups (``domain.classic.corrections``, docs/rules.md B.17) read
+as the judge's words, e.g. ``Judge: moves a card to B's hand (correcting event 12)`` and
+``Judge: returns Hat to A's hand (undoing event 40)``: the card is named only to a viewer
+whose entry shows it (one that knew it before or after), the zone to everyone.
 """
 
 from __future__ import annotations
@@ -20,6 +25,46 @@ Data = Mapping[str, Any]
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+#: The words for a zone without a holder (decks and discards) or a seat zone (``{}``: the seat).
+_PLACES = {
+    "door": "the Door deck",
+    "treasure": "the Treasure deck",
+    "door_discard": "the Door discards",
+    "treasure_discard": "the Treasure discards",
+    "hand": "{}'s hand",
+    "equipped": "{}'s equipped Items",
+    "carried": "{}'s carried Items",
+    "race": "{}'s Race",
+    "class": "{}'s Class",
+    "army": "{}'s Army",
+    "curses": "the Curses on {}",
+    "helpers": "{}'s helpers",
+    "combat": "the combat",
+    "body": "the body being looted",
+    "table": "the table",
+}
+
+
+def place(zone: Any, owner: Any = None) -> str:
+    """A zone in words, with its holder (docs/rules.md B.1).
+
+    >>> place("hand", "B"), place("treasure_discard"), place("curses", "C"), place("moon")
+    ("B's hand", 'the Treasure discards', 'the Curses on C', 'the moon')
+    """
+    words = _PLACES.get(str(zone), f"the {zone}")
+    if "{}" in words:
+        return words.format(owner) if owner is not None else words.format("a seat")
+    return words
+
+
+def _correcting(d: Data) -> str:
+    return f" (correcting event {d['corrects']})" if d.get("corrects") is not None else ""
+
+
+def _undoing(d: Data) -> str:
+    return f" (undoing event {d['undoes']})" if d.get("undoes") is not None else ""
 
 
 class ClassicNarrator(Narrator):
@@ -257,6 +302,67 @@ class ClassicNarrator(Narrator):
 
     def on_BodyDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(None, f"the rest of {d['dead']}'s body is discarded", minor=True)]
+
+    # -- the judge (domain.classic.corrections, docs/rules.md B.17) ------------------------
+
+    def on_ClassicJudgeLevelSet(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"sets {d['player']}'s level to {d['level']}{_correcting(d)}"
+        return [Phrase(who, text)]
+
+    def on_ClassicJudgeCardMoved(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        if d.get("to") == "curses":
+            text = f"puts {self.name(d['card'])} on {d['player']}"
+        else:
+            text = f"moves {self.name(d['card'])} to {place(d['to'], d.get('player'))}"
+        withdrawn = ", withdrawing the offered trade" if d.get("ends_trade") else ""
+        return [Phrase(who, f"{text}{withdrawn}{_correcting(d)}")]
+
+    def on_ClassicJudgeDeathSet(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        state = "dead" if d.get("dead") else "alive"
+        return [Phrase(who, f"marks {d['player']}'s character {state}{_correcting(d)}")]
+
+    def on_ClassicJudgeCombatEnded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        self.bribe = None
+        cards = d.get("discarded") or []
+        gone = f": {self.names(cards)} to the discards" if cards else ""
+        then = f"; {d['player']} goes on to {str(d['phase']).replace('_', ' ')}"
+        text = f"ends {d['player']}'s combat{gone}{then if d.get('phase') else ''}"
+        return [Phrase(who, text + _correcting(d))]
+
+    def on_ClassicJudgeTurnSet(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        phase = str(d["phase"]).replace("_", " ")
+        return [Phrase(who, f"makes it {d['active']}'s turn ({phase}){_correcting(d)}")]
+
+    def on_ClassicCardRestored(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        where = place(d["zone"], d.get("owner"))
+        return [Phrase(who, f"returns {self.name(d['card'])} to {where}{_undoing(d)}")]
+
+    def on_ClassicSeatRestored(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        parts = [f"Level {d['level']}", "dead" if d.get("dead") else "alive"]
+        if d.get("eliminated"):
+            parts.append(f"out ({str(d['eliminated']).replace('_', ' ')})")
+        return [Phrase(who, f"restores {d['player']}: {', '.join(parts)}{_undoing(d)}")]
+
+    def on_ClassicTableRestored(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        if d.get("status") == "setup" or not d.get("active"):
+            where = str(d.get("status"))
+        else:
+            where = f"turn {d['turn']}, {d['active']} to play ({str(d['phase']).replace('_', ' ')})"
+        parts = [where]
+        if d.get("winners"):
+            parts.append(f"won by {' and '.join(d['winners'])}")
+        combat = d.get("combat")
+        if isinstance(combat, Mapping):
+            monsters = [
+                m.get("card") for m in combat.get("monsters") or () if isinstance(m, Mapping)
+            ]
+            parts.append(f"{combat.get('player')} fighting {self.names(monsters)}")
+        body = d.get("body")
+        if isinstance(body, Mapping) and body.get("dead"):
+            parts.append(f"{body['dead']}'s body being looted")
+        if d.get("trade"):
+            parts.append("a trade on offer")
+        return [Phrase(who, f"restores the table: {'; '.join(parts)}{_undoing(d)}")]
 
 
 for _name in CLASSIC:

@@ -6,14 +6,16 @@ contract's command types, redacted per viewer (a leak property for 3-6 seats: a 
 face-down loot or treasure, a charity gift are known only to those who saw them; the
 creation's decks to no seat), exported in every format, imported again and verified.
 
-Commands are picked from the domain's ``legal_commands`` on the judge's state, folded from the
-judge's view of the log (no API offers legal commands: a seat's would name deck tops).
+Commands are picked from the domain's ``driver_commands`` on the judge's state, folded from the
+judge's view of the log (no API offers legal commands; a driver's name deck tops, a seat's own
+``legal_commands`` leave them out).
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -102,7 +104,7 @@ def play_out(
         choices = [
             {**cmd, "seat": seat}
             for seat in state["seats"]
-            for cmd in rs.legal_commands(state, seat)
+            for cmd in rs.driver_commands(state, seat)
         ]
         keep = [c for c in choices if c["type"] != "concede"]
         onward = [c for c in keep if c["type"] not in CLASSIC_CHURN]  # as the demo: move on
@@ -479,6 +481,34 @@ def test_the_demo_records_a_classic_game(app: Flask, ruleset: str) -> None:
     assert events == [
         (e["type"], e["seat"]) for e in get(client, other, "/events?limit=1000", "judge")["events"]
     ]  # the same seed, the same game
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_demo_plays_a_classic_game_to_a_winner(
+    make_app: Callable[[], Flask], ruleset: str
+) -> None:
+    """``munchlog demo --ruleset …`` with its defaults (seed 0, 4 seats) plays strict legal
+    commands until a seat wins (api/demo.py ``classic_choice``; docs/rules.md B.3, B.16), and
+    the stored log folds to the state the server shows, in this app and in a new one."""
+    from api.demo import FlaskTransport, record_demo_game
+    from projections.views import state_view
+
+    app = make_app()
+    result = record_demo_game(FlaskTransport(app), ORGANIZER_TOKEN, ruleset=ruleset)
+    assert result.status == "finished" and result.winner
+    game = {"game_id": result.game_id, "judge_token": result.tokens["judge"]}
+    folded = judge_state(app.test_client(), game)
+    assert folded["status"] == "finished" and folded["winners"]
+    assert "+".join(folded["winners"]) == result.winner == folded["winner"]
+    assert result.version == folded["version"]
+    tens = [s for s in folded["winners"] if folded["seats"][s]["level"] == 10]
+    assert tens, "a classic game is won at Level 10"  # the demo never concedes (B.16)
+    for after in range(0, result.version, 1000):
+        page = get(app.test_client(), game, f"/events?after={after}&limit=1000", "judge")
+        assert all(e["violation"] is None for e in page["events"])  # strict: all legal
+    shown = get(app.test_client(), game, "/state", "judge")
+    assert shown == state_view(folded, "judge")
+    assert get(make_app().test_client(), game, "/state", "judge") == shown  # from the store
 
 
 # ---------------------------------------------------------------------------- histories

@@ -1,6 +1,6 @@
 """Random legal classic games for 3-6 seats in the three sets (docs/rules.md B, C.2).
 
-Each game is driven by ``legal_commands`` of every seat (a concession is rare), with now and
+Each game is driven by ``driver_commands`` of every seat (a concession is rare), with now and
 then a stray command from any seat, legal or not (refused with a domain error, or recorded with
 its violation in record mode); after every
 command: levels stay in 1-10, every card is in exactly one place, a hand card is known to its
@@ -104,7 +104,7 @@ def play(
     options = {"listen_at_door": rng.random() < 0.3, "shared_victory": rng.random() < 0.5}
     g = new_game(rs, doors, treasures, seats, mode=mode, options=options)
     for _ in range(limit):
-        cmds = [c for s in g.state["seats"] for c in g.rs.legal_commands(g.state, s)]
+        cmds = [c for s in g.state["seats"] for c in g.rs.driver_commands(g.state, s)]
         if not cmds:
             break
         keep = [c for c in cmds if c["type"] != "concede"]

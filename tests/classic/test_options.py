@@ -1,0 +1,101 @@
+"""The optional rules a classic game may turn on (``options``, docs/rules.md B.15; the Deluxe and
+Age of Sigmar rulesheets' *Faster Play Rules*, which Old West may use as house rules, D.C9), in
+each of the three sets.
+
+*Listen At The Door*: at the start of the turn, a face-down Door into the hand (``loot`` before
+kicking, seen by its drawer only, once a turn); looting the room then draws a face-down
+Treasure, not a Door. *Shared victories*: the helper of a fight in which the main player reaches
+Level 10 wins too, whatever its level.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import evolve
+from domain.classic import CLASSIC
+from domain.classic.moves import driver_commands
+from projections.views import state_view
+from tests.classic.helpers import Game, ready_all, started, top_door, top_treasures
+from tests.classic.test_rules import RAT, UP, kick, ups
+
+SETS = sorted(CLASSIC)
+BLANK = "Sample Blank Door"
+
+
+def listening(ruleset: str, on: bool = True) -> Game:
+    g = started(ruleset, [], [], options={"listen_at_door": on})
+    ready_all(g)
+    return g
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_listening_draws_a_face_down_door_once_a_turn(ruleset: str) -> None:
+    g = listening(ruleset)
+    door = top_door(g, BLANK)
+    hand = len(g.seat("A")["zones"]["hand"])
+    events = g.do("A", "loot", card=door)
+    assert [e.type for e in events] == ["ListenedAtDoor"]
+    assert door in g.seat("A")["zones"]["hand"] and len(g.seat("A")["zones"]["hand"]) == hand + 1
+    assert g.state["cards"][door]["known"] == ["A"]  # face down: A's alone (A.4)
+    for seat in "BC":
+        assert door not in str(state_view(g.state, seat))
+        assert state_view(g.state, seat)["seats"]["A"]["hand_count"] == hand + 1
+    assert g.state["phase"] == "kick_door"  # then the door is kicked as usual
+    again = g.refused("A", "loot", card=top_door(g, BLANK))
+    assert again.code == "rule/wrong_phase"  # a second listen is a loot, after the kick
+    kick(g, BLANK)
+    assert g.refused("A", "loot", card=top_door(g, BLANK)).code == "rule/wrong_deck"
+    treasure = top_treasures(g, 1)[0]
+    g.do("A", "loot", card=treasure)  # the loot is a face-down Treasure
+    assert g.state["cards"][treasure]["known"] == ["A"] and g.state["phase"] == "charity"
+    charity = next(c for c in driver_commands(g.state, "A") if c["type"] == "charity")
+    g.do("A", "charity", gifts=charity["gifts"])  # a hand of 10: 5 to charity (B.13)
+    g.do("A", "end_turn")
+    assert g.state["active"] == "B" and not g.state["listened"]
+    assert g.do("B", "loot", card=top_door(g, BLANK))[0].type == "ListenedAtDoor"  # B's turn
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_without_listening_the_loot_is_a_door_after_the_kick(ruleset: str) -> None:
+    g = listening(ruleset, on=False)
+    assert g.refused("A", "loot", card=top_door(g, BLANK)).code == "rule/wrong_phase"
+    kick(g, BLANK)
+    assert g.refused("A", "loot", card=top_treasures(g, 1)[0]).code == "rule/wrong_deck"
+    door = top_door(g, BLANK)
+    assert next(e.type for e in g.do("A", "loot", card=door)) == "RoomLooted"
+    assert g.state["cards"][door]["known"] == ["A"]
+
+
+def helped_kill_to_level_10(ruleset: str, shared: bool, helper_level: int) -> Game:
+    """A at Level 9 kills a Rat helped by C (at ``helper_level``): A reaches Level 10."""
+    hands = {"B": ([], ["Go Up a Level"] * 4), "C": ([], ["Go Up a Level"] * 4)}
+    g = started(ruleset, [RAT], [*[UP] * 8], hands=hands, options={"shared_victory": shared})
+    ready_all(g)
+    ups(g, "B", "A", 4)
+    ups(g, "C", "A", 4)
+    if helper_level > 1:  # the judge sets it (docs/rules.md B.17): no more Level cards needed
+        command = {"type": "set_level", "player": "C", "level": helper_level, "corrects": 1}
+        event = g.rs.decide_correction(g.state, command)
+        g.state = evolve(g.state, event)
+        g.events.append(event)
+    assert (g.seat("A")["level"], g.seat("C")["level"]) == (9, helper_level)
+    kick(g, "Rat")
+    g.do("A", "ask_help", helper="C")
+    g.do("C", "accept_help")
+    g.do("B", "pass")
+    g.do("C", "pass")
+    return g
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+@pytest.mark.parametrize("shared", [True, False])
+def test_shared_victory_makes_the_helper_win_whatever_its_level(ruleset: str, shared: bool) -> None:
+    for helper_level in (1, 4):
+        g = helped_kill_to_level_10(ruleset, shared, helper_level)
+        assert g.state["status"] == "finished" and g.seat("A")["level"] == 10
+        assert g.seat("C")["level"] < 10
+        assert g.state["winners"] == (["A", "C"] if shared else ["A"])
+        assert g.state["winner"] == ("A+C" if shared else "A")
+        won = [e for e in g.events if e.type == "GameWon"]
+        assert len(won) == 1 and won[0].winners == g.state["winners"]  # type: ignore[attr-defined]
