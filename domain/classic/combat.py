@@ -130,6 +130,10 @@ def end_combat(d: Decision, outcome: str) -> None:
         ids += [e["card"], *e["enhancers"]]
     ids += [s["card"] for s in c["one_shots"]]
     d.emit(ev.CombatEnded, actor=RULES, player=c["player"], outcome=outcome, discarded=ids)
+    for seat in fighters(c):  # "next combat" Curses took effect in this one (B.10)
+        for cid in d.state["seats"][seat]["zones"]["curses"]:
+            if card_def(d.state, cid).get("next_combat"):
+                d.emit(ev.CurseExpired, actor=RULES, player=seat, card=cid)
     if d.state["active"] == c["player"] and d.state["status"] == "playing":
         d.emit(ev.PhaseEntered, actor=RULES, player=c["player"], phase="charity")
 
@@ -252,6 +256,7 @@ def decide_run_away(d: Decision, command: Command) -> None:
     assert c is not None
     monster = str_arg(command, "monster")
     roll = int_arg(command, "roll", 1, 6)
+    choices = ids_arg(command, "choices", required=False)
     d.require(d.seat in fighters(c), "command/not_fighting", f"{d.seat} is not in the combat")
     d.require(
         monster in [e["card"] for e in c["monsters"]],
@@ -278,6 +283,12 @@ def decide_run_away(d: Decision, command: Command) -> None:
         modifier=modifier,
         escaped=escaped,
     )
+    hurts = card_def(d.state, monster).get("escape_bad_stuff") or []
+    if escaped and hurts:  # some monsters hurt even those who escape (B.8)
+        lost, levels, hand, dies = apply_effects(d, d.seat, hurts, choices, "B.8")
+        d.emit(ev.HurtOnEscape, player=d.seat, monster=monster, lost=lost, levels=levels, hand=hand)
+        if dies:
+            die(d, d.seat)
     finish_run(d)
 
 

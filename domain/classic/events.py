@@ -550,6 +550,48 @@ class BodyDiscarded(Event):
     card_fields: ClassVar[tuple[str, ...]] = ("cards",)
 
 
+# --------------------------------------------------------------------------- added later (B.2, B.8, B.10)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CurseExpired(Event):
+    """The "next combat" Curse or Trap ``card`` in front of ``player`` took effect in the
+    combat that just ended and was discarded (docs/rules.md B.10)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CurseRemoved(Event):
+    """``by`` removed the Curse or Trap ``card`` in front of ``victim``: with the card
+    ``remover`` (a card that removes Curses), or with none (a discard at will, only ever
+    recorded as a violation); both go to the discards (docs/rules.md B.10)."""
+
+    by: str
+    victim: str
+    card: str
+    remover: str | None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "remover")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HurtOnEscape(Event):
+    """``player`` escaped ``monster``, which hurt it anyway (its ``escape_bad_stuff``):
+    ``lost`` cards, ``levels`` lost, ``hand`` discarded (docs/rules.md B.8)."""
+
+    player: str
+    monster: str
+    lost: list[str]
+    levels: int
+    hand: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("monster", "lost", "hand")
+
+
 def all_event_types() -> list[type[Event]]:
     """Every classic event class (for tests and narration)."""
     return [

@@ -352,7 +352,7 @@ def curse(d: Decision, cid: str, victim: str, choices: list[str], *, from_door: 
         levels=levels,
         hand=hand,
         from_door=from_door,
-        stays=bool(card.get("persistent")),
+        stays=bool(card.get("persistent") or card.get("next_combat")),
     )
     if dies:
         die(d, victim)
@@ -531,6 +531,8 @@ def decide_play(d: Decision, command: Command) -> None:
         )
         d.require(d.state.get("combat") is not None, "command/no_combat", "no combat to join")
         _join(d, command, cid, None)
+    elif kind == "other" and card["def"].get("removes_curse"):
+        _remove_curse(d, command, cid)
     elif kind == "other" and card["def"].get("wandering"):
         monster = str_arg(command, "target")
         d.in_zone(monster, d.seat, "hand")
@@ -540,6 +542,19 @@ def decide_play(d: Decision, command: Command) -> None:
         d.require(
             False, "command/not_playable", f"{card['def']['name']!r} has no play the engine knows"
         )
+
+
+def _remove_curse(d: Decision, command: Command, cid: str) -> None:
+    """A card that removes Curses takes the Curse or Trap ``target`` from in front of any seat,
+    at any time; both are discarded (docs/rules.md B.10)."""
+    target = str_arg(command, "target")
+    cursed = d.card(target)
+    d.require(
+        cursed["zone"] == "curses" and cursed["owner"] is not None,
+        "command/card_not_there",
+        f"{target!r} is not a Curse in front of a seat",
+    )
+    d.emit(ev.CurseRemoved, by=d.seat, victim=cursed["owner"], card=target, remover=cid)
 
 
 def decide_equip(d: Decision, command: Command) -> None:
@@ -564,10 +579,14 @@ def decide_discard(d: Decision, command: Command) -> None:
     may be abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West,
     B.2)."""
     cid = str_arg(command, "card")
-    zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers")
+    zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers", "curses")
     card = d.in_zone(cid, d.seat, *zones)
     rules = SETS[d.state["ruleset"]]
     kind = card["def"]["kind"]
+    if card["zone"] == "curses":  # kept until removed by a card or spent (B.10)
+        d.check(False, "rule/cannot_discard", "a Curse stays until a card removes it", "B.10")
+        d.emit(ev.CurseRemoved, by=d.seat, victim=d.seat, card=cid, remover=None)
+        return
     if card["zone"] == "helpers":
         if kind == "sidekick" and rules.sidekick_sacrifice and fighting(d, d.seat):
             _sacrifice(d, cid)

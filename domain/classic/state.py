@@ -570,3 +570,26 @@ def _body_discarded(e: ev.BodyDiscarded, d: Draft) -> None:
     for cid in e.cards:
         _discard(d, cid)
     d.state["body"] = None
+
+
+# ============================================================================ added later (B.8, B.10)
+
+
+@handles(ev.CurseExpired)
+def _curse_expired(e: ev.CurseExpired, d: Draft) -> None:
+    _discard(d, e.card)
+    _refresh(d)
+
+
+@handles(ev.CurseRemoved)
+def _curse_removed(e: ev.CurseRemoved, d: Draft) -> None:
+    _discard(d, e.card)
+    if e.remover is not None:
+        _discard(d, e.remover)
+    _refresh(d)
+
+
+@handles(ev.HurtOnEscape)
+def _hurt_on_escape(e: ev.HurtOnEscape, d: Draft) -> None:
+    _hurt(d, e.player, e.lost, e.levels, e.hand)
+    _refresh(d)

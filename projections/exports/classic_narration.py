@@ -258,6 +258,18 @@ class ClassicNarrator(Narrator):
     def on_BodyDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(None, f"the rest of {d['dead']}'s body is discarded", minor=True)]
 
+    def on_CurseExpired(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"is rid of {self.name(d['card'])} (its combat is over)")]
+
+    def on_CurseRemoved(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        how = f"with {self.name(d['remover'])}" if d.get("remover") else "at will"
+        whose = "" if d["victim"] == d["by"] else f" from {d['victim']}"
+        return [Phrase(d["by"], f"removes {self.name(d['card'])}{whose} {how}")]
+
+    def on_HurtOnEscape(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"escapes but {self.name(d['monster'])} hurts anyway: {self.losses(d)}"
+        return [Phrase(d["player"], text)]
+
 
 for _name in CLASSIC:
     NARRATORS[_name] = ClassicNarrator

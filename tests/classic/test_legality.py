@@ -36,6 +36,10 @@ ROLES: dict[str, dict[str, str]] = {
         "restricted": "Sample Kite Shield",
         "oneshot": "Sample Flaming Potion",
         "levelup": "Sample Bribe the Game Master",
+        "persist": "Sample Curse: Duck Feet",
+        "nextcombat": "Sample Curse: Stage Fright",
+        "remover": "Sample Curse Eraser",
+        "hurts": "Sample Sticky Ooze",
     },
     "munchkin-old-west": {
         "trait1": "Sample Cowboy",
@@ -53,6 +57,10 @@ ROLES: dict[str, dict[str, str]] = {
         "restricted": "Sample Peace Pipe",
         "oneshot": "Sample Snake Oil",
         "levelup": "Sample Saloon Brawl",
+        "persist": "Sample Trap: Bear Trap",
+        "nextcombat": "Sample Trap: Saddle Burr",
+        "remover": "Sample Snake Charm",
+        "hurts": "Sample Cactus Cat",
     },
     "munchkin-age-of-sigmar": {
         "trait1": "Sample Stormcast Recruit",
@@ -70,6 +78,10 @@ ROLES: dict[str, dict[str, str]] = {
         "restricted": "Sample Grot Stabba",
         "oneshot": "Sample War Cry",
         "levelup": "Sample Glorious Victory",
+        "persist": "Sample Curse: Itching Rash",
+        "nextcombat": "Sample Curse: Cold Feet",
+        "remover": "Sample Cleansing Rite",
+        "hurts": "Sample Gheist Hound",
     },
 }
 TOAD, SLUG = "Sample Grumpy Toad", "Sample Lava Slug"
@@ -118,6 +130,24 @@ def position(rs: str, name: str) -> Game:
                 doors=g.state["decks"]["door"][:4],
                 treasures=g.state["decks"]["treasure"][:4],
             )
+        return g
+    if name in ("cursed", "hurt"):  # B.8, B.10: A cursed by B (a Curse that stays) / hurt
+        g = started(
+            rs,
+            doors,
+            treasures,
+            3,
+            hands={
+                "A": ([r["plain"]], [r["remover"]]),
+                "B": ([r["persist"], r["nextcombat"]], []),
+                "C": ([], [r["remover"]]),
+            },
+        )
+        ready_all(g)
+        if name == "cursed":
+            g.do("B", "play", card=g.id(r["persist"]), target="A")
+        else:  # A (Level 1) against a monster that hurts even those who escape
+            g.do("A", "kick_door", card=top_door(g, r["hurts"]))
         return g
     if name == "nine":  # A at Level 9, its turn, kick phase
         up = [r["levelup"]] * 4
@@ -463,6 +493,22 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
         "B.12",
         "violation",
     ),
+    ("cursed", "A", "discard", {"card": "@incurses"}, "rule/cannot_discard", "B.10", "violation"),
+    ("cursed", "C", "play", {"card": "@remover", "target": "@incurses"}, None, None, None),
+    ("cursed", "A", "play", {"card": "@remover", "target": "@incurses"}, None, None, None),
+    (
+        "cursed",
+        "C",
+        "play",
+        {"card": "@remover", "target": "@plain"},
+        "command/card_not_there",
+        None,
+        "command/card_not_there",
+    ),
+    ("cursed", "B", "play", {"card": "@nextcombat", "target": "C"}, None, None, None),
+    ("hurt", "B", "play", {"card": "@nextcombat", "target": "A"}, None, None, None),
+    ("hurt", "A", "run_away", {"monster": "@fighting", "roll": 6}, None, None, None),
+    ("hurt", "A", "run_away", {"monster": "@fighting", "roll": 1}, None, None, None),
 ]
 
 
@@ -482,6 +528,10 @@ def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
         "1treasures": lambda: top_treasures(g, 1),
         "treasure": lambda: decks["treasure"][0],
         "slug": lambda: g.id(SLUG),
+        "incurses": lambda: next(
+            c for st in g.state["seats"].values() for c in st["zones"]["curses"]
+        ),
+        "fighting": lambda: g.state["combat"]["monsters"][0]["card"],
         "toad": lambda: g.id(TOAD),
     }
     if key in special:

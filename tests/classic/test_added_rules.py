@@ -1,0 +1,303 @@
+"""Classic rules modelled after the first release, one behaviour per test, each citing its
+docs/rules.md section: "next combat" Curses and removing Curses (B.10), monsters that hurt even
+those who escape (B.8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.classic.cards import normalize_card
+from domain.errors import InvalidCommand, RuleViolation
+from tests.classic.helpers import Game, ready_all, started, top_door
+
+
+def door(name: str, kind: str, **fields: Any) -> dict[str, Any]:
+    return {"name": name, "deck": "door", "kind": kind, "text": name, **fields}
+
+
+def treasure(name: str, kind: str, **fields: Any) -> dict[str, Any]:
+    return {"name": name, "deck": "treasure", "kind": kind, "text": name, **fields}
+
+
+OGRE = door("Ogre", "monster", level=12, treasures=3, bad_stuff=[{"lose_item": "any"}])
+RAT = door("Rat", "monster", level=1, treasures=1, bad_stuff=[{"lose_levels": 1}])
+FRIGHT = door("Stage Fright", "curse", next_combat=True, bonus=-3, run_away=-1)
+CHICKEN = door("Chicken on Your Head", "curse", persistent=True, bonus=-1, run_away=-1)
+ERASER = treasure("Curse Eraser", "other", removes_curse=True)
+SWORD = treasure("Sword", "item", slot="1hand", bonus=3, value=600)
+DAGGER = treasure("Dagger", "item", slot="1hand", bonus=1, value=300)
+UP = treasure("Go Up a Level", "level_up")
+#: Level 8: hurts even those who escape (B.8).
+STINGER = door(
+    "Stinger",
+    "monster",
+    level=8,
+    treasures=2,
+    bad_stuff=[{"lose_levels": 2}],
+    escape_bad_stuff=[{"lose_levels": 1}],
+)
+GRABBER = door(
+    "Grabber",
+    "monster",
+    level=8,
+    treasures=2,
+    bad_stuff=[{"lose_levels": 2}],
+    escape_bad_stuff=[{"lose_item": "any"}],
+)
+DEADLY = door("Deadly", "monster", level=8, treasures=2, escape_bad_stuff=[{"die": True}])
+
+
+def kick(g: Game, name: str, **fields: Any) -> list[Any]:
+    return g.do(g.state["active"], "kick_door", card=top_door(g, name), **fields)
+
+
+def types(events: list[Any]) -> list[str]:
+    return [e.type for e in events]
+
+
+# ============================================================================ cards
+
+
+def test_the_new_card_fields_are_optional_with_defaults() -> None:
+    """B.8, B.10: older definitions (without the new fields) still load, as before."""
+    curse = normalize_card(door("C", "curse", persistent=True), "munchkin-deluxe")
+    assert curse["next_combat"] is False and curse["persistent"] is True
+    monster = normalize_card(door("M", "monster", level=1, treasures=1), "munchkin-old-west")
+    assert monster["escape_bad_stuff"] == []
+    other = normalize_card(door("O", "other"), "munchkin-age-of-sigmar")
+    assert other["removes_curse"] is False
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("next_combat", "yes"), ("escape_bad_stuff", [{"explode": 1}]), ("removes_curse", 1)],
+)
+def test_the_new_card_fields_are_checked(field: str, value: Any) -> None:
+    """B.8, B.10: a malformed new field is ``request/invalid_card`` naming it."""
+    kind = {"next_combat": "curse", "escape_bad_stuff": "monster", "removes_curse": "other"}[field]
+    raw = door("X", kind, level=1, treasures=1, **{field: value})
+    with pytest.raises(InvalidCommand) as err:
+        normalize_card(raw, "munchkin-deluxe")
+    assert err.value.code == "request/invalid_card" and field in (err.value.fields or {})
+
+
+# ============================================================================ next combat (B.10)
+
+
+def test_a_next_combat_curse_waits_then_counts_then_goes() -> None:
+    """B.10: played outside a combat, a "next combat" Curse waits in front of its victim,
+    counts in the victim's next combat (strength and Run Away) and is discarded when that
+    combat ends."""
+    g = started("munchkin-deluxe", [FRIGHT, OGRE], [], hands={"B": (["Stage Fright"], [])})
+    ready_all(g)
+    fright = g.id("Stage Fright")
+    applied = g.do("B", "play", card=fright, target="A")
+    assert applied[0].type == "CurseApplied" and applied[0].stays is True
+    assert g.seat("A")["zones"]["curses"] == [fright]
+    kick(g, "Ogre")
+    assert g.state["combat"]["player_strength"] == 1 - 3
+    ran = g.do("A", "run_away", monster=g.id("Ogre"), roll=6)
+    assert ran[0].modifier == -1 and ran[0].escaped is True
+    assert types(ran)[1:] == ["CombatEnded", "CurseExpired", "PhaseEntered"]
+    assert (ran[2].player, ran[2].card) == ("A", fright)
+    assert g.seat("A")["zones"]["curses"] == []
+    assert g.state["cards"][fright]["zone"] == "door_discard"
+    assert g.refold() == g.state
+
+
+def test_a_next_combat_curse_played_in_the_victims_combat_counts_in_it() -> None:
+    """B.10 (DX, AoS *Curses* note): a "next combat" Curse played on a fighter during its
+    combat counts in that combat; on a seat not fighting, it waits for that seat's own."""
+    two = door("Stage Fright", "curse", next_combat=True, bonus=-3)
+    g = started(
+        "munchkin-deluxe",
+        [two, two, RAT],
+        [SWORD],
+        hands={"A": ([], ["Sword"]), "B": (["Stage Fright", "Stage Fright"], [])},
+    )
+    g.do("A", "play", card=g.id("Sword"))
+    ready_all(g)
+    kick(g, "Rat")
+    g.do("C", "pass")
+    assert g.state["combat"]["player_strength"] == 4
+    g.do("B", "play", card=g.id("Stage Fright", 1), target="C")  # C is not fighting: waits
+    g.do("B", "play", card=g.id("Stage Fright", 0), target="A")
+    c = g.state["combat"]
+    assert (c["player_strength"], c["monster_strength"], c["passed"]) == (1, 1, [])
+    g.do("B", "pass")
+    g.do("C", "pass")
+    assert g.state["combat"]["stage"] == "fight"  # a tie: the monster wins (B.5)
+    ended = g.do("A", "run_away", monster=g.id("Rat"), roll=6)
+    expired = [e for e in ended if e.type == "CurseExpired"]
+    assert [(e.player, e.card) for e in expired] == [("A", g.id("Stage Fright", 0))]
+    assert g.seat("C")["zones"]["curses"] == [g.id("Stage Fright", 1)]
+    assert g.refold() == g.state
+
+
+def test_a_next_combat_curse_counts_for_a_helper_and_goes_after() -> None:
+    """B.10: the victim's next combat is one it fights in, as the player or as the helper."""
+    g = started("munchkin-deluxe", [FRIGHT, OGRE], [], hands={"C": (["Stage Fright"], [])})
+    ready_all(g)
+    g.do("C", "play", card=g.id("Stage Fright"), target="B")
+    kick(g, "Ogre")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    assert g.state["combat"]["player_strength"] == 1 + 1 - 3
+    g.do("A", "run_away", monster=g.id("Ogre"), roll=6)
+    ended = g.do("B", "run_away", monster=g.id("Ogre"), roll=6)
+    assert [e.player for e in ended if e.type == "CurseExpired"] == ["B"]
+    assert g.seat("B")["zones"]["curses"] == []
+
+
+# ============================================================================ removing Curses (B.10)
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar"]
+)
+def test_a_card_that_removes_curses_takes_one_off_any_seat_at_any_time(ruleset: str) -> None:
+    """B.10: a persistent Curse (a Trap in Old West) stays until removed; a card that removes
+    Curses does it at any time, even in another seat's combat; both are discarded."""
+    curse = {**CHICKEN, "kind": "trap" if ruleset == "munchkin-old-west" else "curse"}
+    g = started(
+        ruleset,
+        [curse, OGRE],
+        [ERASER],
+        hands={"B": (["Chicken on Your Head"], []), "C": ([], ["Curse Eraser"])},
+    )
+    ready_all(g)
+    chicken, eraser = g.id("Chicken on Your Head"), g.id("Curse Eraser")
+    g.do("B", "play", card=chicken, target="A")
+    kick(g, "Ogre")
+    assert g.state["combat"]["player_strength"] == 0
+    removed = g.do("C", "play", card=eraser, target=chicken)
+    assert removed[0].type == "CurseRemoved"
+    assert (removed[0].by, removed[0].victim, removed[0].remover) == ("C", "A", eraser)
+    assert g.seat("A")["zones"]["curses"] == []
+    assert g.state["combat"]["player_strength"] == 1
+    assert {g.state["cards"][c]["zone"] for c in (chicken, eraser)} == {
+        "door_discard",
+        "treasure_discard",
+    }
+    assert g.refold() == g.state
+
+
+def test_the_remover_needs_a_curse_in_play() -> None:
+    """B.10: naming a card that is not a Curse in front of a seat is impossible."""
+    g = started(
+        "munchkin-deluxe",
+        [CHICKEN],
+        [ERASER],
+        hands={"A": (["Chicken on Your Head"], ["Curse Eraser"])},
+    )
+    ready_all(g)
+    err = g.refused("A", "play", card=g.id("Curse Eraser"), target=g.id("Chicken on Your Head"))
+    assert err.code == "command/card_not_there"
+    err = g.refused("A", "play", card=g.id("Curse Eraser"))
+    assert isinstance(err, InvalidCommand)
+
+
+def test_a_curse_is_not_discarded_at_will_strict_and_record() -> None:
+    """B.10: a Curse kept in front of its victim stays until a card removes it (or, a "next
+    combat" one, until its combat ends): discarding it is ``rule/cannot_discard``; record mode
+    records it with its violation."""
+    for mode in ("strict", "record"):
+        g = started(
+            "munchkin-deluxe", [CHICKEN], [], hands={"B": (["Chicken on Your Head"], [])}, mode=mode
+        )
+        ready_all(g)
+        chicken = g.id("Chicken on Your Head")
+        g.do("B", "play", card=chicken, target="A")
+        if mode == "strict":
+            err = g.refused("A", "discard", card=chicken)
+            assert isinstance(err, RuleViolation)
+            assert (err.code, err.rule) == ("rule/cannot_discard", "B.10")
+            continue
+        events = g.do("A", "discard", card=chicken)
+        assert events[0].type == "CurseRemoved" and events[0].remover is None
+        assert events[0].violation == "rule/cannot_discard"
+        assert g.seat("A")["zones"]["curses"] == [] and g.refold() == g.state
+
+
+# ============================================================================ hurt on escape (B.8)
+
+
+def test_a_monster_can_hurt_those_who_escape() -> None:
+    """B.8: "some monsters hurt you even if you get away": its ``escape_bad_stuff`` hits the
+    fighter who escapes, at once; a fighter it catches takes its Bad Stuff only."""
+    g = started("munchkin-deluxe", [STINGER], [UP, UP], hands={"A": ([], ["Go Up a Level"] * 2)})
+    ready_all(g)
+    for cid in g.ids("Go Up a Level")[:2]:
+        g.do("A", "play", card=cid, target="A")
+    kick(g, "Stinger")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    ran = g.do("A", "run_away", monster=g.id("Stinger"), roll=5)
+    assert types(ran) == ["RunAwayRolled", "HurtOnEscape"]
+    assert (ran[1].player, ran[1].levels) == ("A", 1) and g.seat("A")["level"] == 2
+    caught = g.do("B", "run_away", monster=g.id("Stinger"), roll=1)
+    assert types(caught) == ["RunAwayRolled"]
+    hurt = g.do("B", "bad_stuff", monster=g.id("Stinger"))
+    assert "HurtOnEscape" not in types(hurt) and g.state["combat"] is None
+    assert g.refold() == g.state
+
+
+def test_the_escaped_victim_names_its_choice() -> None:
+    """B.8, D.C15: when the hurt on escape takes one of several cards, the run names it
+    (``choices``); a card that does not qualify is ``rule/wrong_choice``."""
+    g = started(
+        "munchkin-deluxe",
+        [GRABBER, RAT],
+        [SWORD, DAGGER],
+        hands={"A": (["Rat"], ["Sword", "Dagger"])},
+    )
+    g.do("A", "play", card=g.id("Sword"))
+    g.do("A", "play", card=g.id("Dagger"))
+    ready_all(g)
+    kick(g, "Grabber")
+    grabber = g.id("Grabber")
+    err = g.refused("A", "run_away", monster=grabber, roll=6)
+    assert err.code == "request/missing_choice"
+    err = g.refused("A", "run_away", monster=grabber, roll=6, choices=[g.id("Rat")])
+    assert err.code == "command/card_not_there"
+    ran = g.do("A", "run_away", monster=grabber, roll=6, choices=[g.id("Dagger")])
+    assert ran[1].type == "HurtOnEscape" and ran[1].lost == [g.id("Dagger")]
+    assert g.seat("A")["zones"]["equipped"] == [g.id("Sword")]
+
+
+def test_hurt_on_escape_can_kill() -> None:
+    """B.8, B.9: a deadly hurt on escape kills: the body is laid out, the combat is over."""
+    g = started("munchkin-old-west", [DEADLY], [])
+    ready_all(g)
+    kick(g, "Deadly")
+    ran = g.do("A", "run_away", monster=g.id("Deadly"), roll=6)
+    assert types(ran)[:3] == ["RunAwayRolled", "HurtOnEscape", "PlayerDied"]
+    assert g.seat("A")["dead"] and g.state["combat"] is None
+    assert g.refold() == g.state
+
+
+# ============================================================================ narration
+
+
+def test_the_new_events_read_like_table_talk() -> None:
+    """B.8, B.10: the transcript names the expired and removed Curses and the hurt on escape."""
+    from tests.unit.test_classic_narration import talk
+
+    g = started(
+        "munchkin-deluxe",
+        [FRIGHT, CHICKEN, STINGER],
+        [ERASER, UP],
+        hands={"B": (["Stage Fright", "Chicken on Your Head"], []), "C": ([], ["Curse Eraser"])},
+    )
+    ready_all(g)
+    g.do("B", "play", card=g.id("Chicken on Your Head"), target="A")
+    g.do("C", "play", card=g.id("Curse Eraser"), target=g.id("Chicken on Your Head"))
+    g.do("B", "play", card=g.id("Stage Fright"), target="A")
+    kick(g, "Stinger")
+    g.do("A", "run_away", monster=g.id("Stinger"), roll=6)
+    said = talk(g, "B")
+    assert "C: removes Chicken on Your Head from A with Curse Eraser" in said
+    assert "A: escapes but Stinger hurts anyway: no harm done" in said  # Level 1 stays 1
+    assert "A: is rid of Stage Fright (its combat is over)" in said
