@@ -628,6 +628,14 @@ def decide_sell(d: Decision, command: Command) -> None:
     defs = [card_def(d.state, c) for c in cards]
     ok = all(c["kind"] in ("item", "one_shot") for c in defs)
     d.check(ok, "rule/not_sellable", "only Items and one-shots sell", "B.12")
+    if SETS[d.state["ruleset"]].received_items_wait:  # Old West (B.2)
+        waiting = [c for c in cards if c in (d.state.get("received") or ())]
+        d.check(
+            not waiting,
+            "rule/received_this_turn",
+            f"Items received this turn are sold from your next turn: {', '.join(waiting)}",
+            "B.2",
+        )
     gold = sum(c.get("value", 0) for c in defs)
     d.check(gold >= SELL_PRICE, "rule/sell_too_little", f"{gold} gp buys no level", "B.12")
     level = d.state["seats"][d.seat]["level"]

@@ -157,6 +157,7 @@ def _created(e: ev.ClassicGameCreated, d: Draft) -> None:
         body=None,
         trade=None,
         listened=False,
+        received=[],  # Items received (trade, gift) this turn (Old West, docs/rules.md B.2)
     )
     s["cards"] = {}
     for deck, defs in (("door", e.doors), ("treasure", e.treasures)):
@@ -220,6 +221,7 @@ def _turn(e: ev.TurnBegan, d: Draft) -> None:
         phase="kick_door",
         trade=None,
         listened=False,
+        received=[],
     )
 
 
@@ -380,16 +382,20 @@ def _traded(e: ev.ItemsTraded, d: Draft) -> None:
     for cid in e.get:
         _public(d, cid, e.player, "carried")
     d.state["trade"] = None
+    d.state["received"] = [*(d.state.get("received") or ()), *e.give, *e.get]
 
 
 @handles(ev.CardsGiven)
 def _given(e: ev.CardsGiven, d: Draft) -> None:
+    received = list(d.state.get("received") or ())
     for cid in e.cards:
         card = d.state["cards"][cid]
         if card["zone"] == "hand":
             _place(d, cid, e.to, "hand", [*card["known"], e.player, e.to])
         else:
             _public(d, cid, e.to, "carried")
+            received.append(cid)  # an Item in play changes hands (B.2)
+    d.state["received"] = received
     _refresh(d)
 
 

@@ -301,3 +301,95 @@ def test_the_new_events_read_like_table_talk() -> None:
     assert "C: removes Chicken on Your Head from A with Curse Eraser" in said
     assert "A: escapes but Stinger hurts anyway: no harm done" in said  # Level 1 stays 1
     assert "A: is rid of Stage Fright (its combat is over)" in said
+
+
+# ============================================================================ Old West: received Items (B.2)
+
+
+KNIFE = treasure("Knife", "item", slot="1hand", bonus=1, value=700)
+GUN = treasure("Gun", "item", slot="1hand", bonus=2, value=700)
+
+
+def received_game(ruleset: str, mode: str = "strict") -> Game:
+    """A's turn: C trades its Gun (in play) for A's Knife (in play); each seat also holds
+    three 100 gp Pebbles."""
+    g = started(
+        ruleset, [], [KNIFE, GUN], hands={"A": ([], ["Knife"]), "C": ([], ["Gun"])}, mode=mode
+    )
+    g.do("A", "play", card=g.id("Knife"))
+    g.do("C", "play", card=g.id("Gun"))
+    ready_all(g)
+    g.do("A", "trade", **{"with": "C", "give": [g.id("Knife")], "get": [g.id("Gun")]})
+    g.do("C", "accept_trade")
+    return g
+
+
+def pebbles(g: Game, seat: str) -> list[str]:
+    hand = g.seat(seat)["zones"]["hand"]
+    return [c for c in hand if g.state["cards"][c]["def"]["name"] == "Sample Pebble"][:3]
+
+
+def pass_turn(g: Game) -> None:
+    """The active seat kicks a blank door, loots one, discards down to 5 (all at Level 1)."""
+    seat = g.state["active"]
+    kick(g, "Sample Blank Door")
+    g.do(seat, "loot", card=top_door(g, "Sample Blank Door"))
+    hand = g.seat(seat)["zones"]["hand"]
+    doors = [c for c in hand if g.state["cards"][c]["def"]["deck"] == "door"]
+    g.do(seat, "charity", gifts=dict.fromkeys(doors[: len(hand) - 5], seat))
+    g.do(seat, "end_turn")
+
+
+def test_old_west_items_received_this_turn_are_sold_from_the_next_turn() -> None:
+    """B.2 (OW *Trading*): "any item you receive in a trade ... you can't sell it until it's
+    your turn": an Item received on your own turn is sold from your next turn; one received
+    on another seat's turn, on your own."""
+    g = received_game("munchkin-old-west")
+    err = g.refused("A", "sell", cards=[g.id("Gun"), *pebbles(g, "A")])
+    assert isinstance(err, RuleViolation)
+    assert (err.code, err.rule) == ("rule/received_this_turn", "B.2")
+    pass_turn(g)
+    pass_turn(g)
+    assert g.state["active"] == "C" and g.state["received"] == []
+    sold = g.do("C", "sell", cards=[g.id("Knife"), *pebbles(g, "C")])
+    assert sold[0].type == "ItemsSold" and sold[0].levels == 1
+    assert g.refold() == g.state
+
+
+def test_old_west_selling_a_received_item_is_recorded_with_its_violation() -> None:
+    """B.2: record mode records the sale, flagged."""
+    g = received_game("munchkin-old-west", mode="record")
+    sold = g.do("A", "sell", cards=[g.id("Gun"), *pebbles(g, "A")])
+    assert sold[0].violation == "rule/received_this_turn" and g.seat("A")["level"] == 2
+
+
+@pytest.mark.parametrize("ruleset", ["munchkin-deluxe", "munchkin-age-of-sigmar"])
+def test_other_sets_sell_received_items_at_once(ruleset: str) -> None:
+    """B.2: the wait is Old West's only."""
+    g = received_game(ruleset)
+    sold = g.do("A", "sell", cards=[g.id("Gun"), *pebbles(g, "A")])
+    assert sold[0].type == "ItemsSold" and sold[0].violation is None
+
+
+def test_a_backup_across_a_trade_restores_the_received_items() -> None:
+    """B.2, B.17: the Items received this turn are part of the table a backup restores; a
+    stored version 1 ClassicTableRestored (before they were kept) loads with none."""
+    from domain.classic.corrections import ClassicTableRestored
+    from domain.events import event_from_dict
+    from tests.classic.test_judge import check_backup
+
+    g = received_game("munchkin-old-west")
+    assert g.state["received"] == [g.id("Knife"), g.id("Gun")]
+    check_backup(g, len(g.events) - 2)  # back to before the trade was accepted
+    old = {
+        "type": "ClassicTableRestored",
+        "v": 1,
+        "seat": "judge",
+        "cause": None,
+        "violation": None,
+        **{k: g.state[k] for k in ("status", "winner", "winners", "turn", "active", "phase")},
+        **{k: g.state[k] for k in ("first", "tied", "listened", "combat", "body", "trade")},
+        "undoes": 5,
+    }
+    loaded = event_from_dict(old)
+    assert isinstance(loaded, ClassicTableRestored) and loaded.received == []
