@@ -244,8 +244,48 @@ def decide_accept_help(d: Decision, command: Command) -> None:
     d.emit(ev.HelpAccepted, helper=d.seat)
 
 
+def for_the_win(d: Decision, c: Mapping[str, Any]) -> bool:
+    """Whether the player's kill would take it to Level 10 (docs/rules.md D.C7)."""
+    level = d.state["seats"][c["player"]]["level"]
+    return bool(c["monsters"]) and level + reward_levels(d.state, c["monsters"]) >= MAX_LEVEL
+
+
+def force_help(d: Decision, command: Command, cid: str) -> None:
+    """The player plays a card that compels ``target`` to help: never in a fight for the win
+    (AoS *Asking For Help*; every set, docs/rules.md D.C7), otherwise as asking (B.7)."""
+    c = check_fight(d, "forcing help", "B.7")
+    helper = str_arg(command, "target")
+    d.require(helper in d.state["seats"], "command/unknown_seat", f"no seat {helper!r}")
+    d.check(d.seat == c["player"], "rule/not_your_combat", "only the player gets help", "B.7")
+    d.check(c["helper"] is None, "rule/already_helped", "one helper at most", "B.7")
+    d.check(c["asked"] is None, "rule/help_pending", f"{c['asked']} has not answered yet", "B.7")
+    ok = helper != c["player"] and helper in alive(d.state)
+    d.check(ok, "rule/invalid_helper", f"{helper} cannot help (self, dead or out)", "B.7")
+    d.check(
+        not for_the_win(d, c),
+        "rule/help_for_the_win",
+        "nobody is forced to help in a fight for the win",
+        "D.C7",
+    )
+    d.emit(ev.HelpForced, player=d.seat, helper=helper, card=cid)
+
+
 def decide_decline_help(d: Decision, command: Command) -> None:
+    """Decline when asked (B.7); or, as the helper, back out: only a forced helper, and only
+    once the fight is for the win (docs/rules.md D.C7)."""
     c = check_fight(d, "declining", "B.7")
+    if c["helper"] == d.seat and c["asked"] != d.seat:
+        forced = c.get("forced") == d.seat
+        d.check(forced, "rule/voluntary_helper", "a voluntary helper does not back out", "D.C7")
+        d.check(
+            for_the_win(d, c),
+            "rule/not_for_the_win",
+            "a forced helper backs out only of a fight for the win",
+            "D.C7",
+        )
+        d.emit(ev.HelperReleased, helper=d.seat)
+        settle(d)
+        return
     d.require(c["asked"] == d.seat, "command/not_asked", f"{d.seat} was not asked to help")
     d.emit(ev.HelpDeclined, helper=d.seat)
 

@@ -592,6 +592,27 @@ class HurtOnEscape(Event):
     card_fields: ClassVar[tuple[str, ...]] = ("monster", "lost", "hand")
 
 
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelpForced(Event):
+    """``player`` played ``card`` (a card that compels help) and ``helper`` helps it in its
+    combat without being asked (docs/rules.md B.7, D.C7)."""
+
+    player: str
+    helper: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelperReleased(Event):
+    """The forced ``helper`` backed out of a combat that became a fight for the win
+    (docs/rules.md D.C7)."""
+
+    helper: str
+
+
 def all_event_types() -> list[type[Event]]:
     """Every classic event class (for tests and narration)."""
     return [

@@ -17,6 +17,7 @@ from domain.classic.combat import (
     die,
     end_combat,
     finish_run,
+    force_help,
     in_fight,
     settle,
     win,
@@ -533,6 +534,8 @@ def decide_play(d: Decision, command: Command) -> None:
         _join(d, command, cid, None)
     elif kind == "other" and card["def"].get("removes_curse"):
         _remove_curse(d, command, cid)
+    elif kind == "other" and card["def"].get("forces_help"):
+        force_help(d, command, cid)
     elif kind == "other" and card["def"].get("wandering"):
         monster = str_arg(command, "target")
         d.in_zone(monster, d.seat, "hand")

@@ -599,3 +599,22 @@ def _curse_removed(e: ev.CurseRemoved, d: Draft) -> None:
 def _hurt_on_escape(e: ev.HurtOnEscape, d: Draft) -> None:
     _hurt(d, e.player, e.lost, e.levels, e.hand)
     _refresh(d)
+
+
+@handles(ev.HelpForced)
+def _help_forced(e: ev.HelpForced, d: Draft) -> None:
+    _discard(d, e.card)
+    if d.state.get("combat"):
+        c = _combat(d)
+        c["helper"], c["forced"] = e.helper, e.helper
+        _refresh(d)
+
+
+@handles(ev.HelperReleased)
+def _helper_released(e: ev.HelperReleased, d: Draft) -> None:
+    if d.state.get("combat"):
+        c = _combat(d)
+        if c["helper"] == e.helper:
+            c["helper"] = None
+        c["forced"] = None
+        _refresh(d)

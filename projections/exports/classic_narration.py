@@ -270,6 +270,13 @@ class ClassicNarrator(Narrator):
         text = f"escapes but {self.name(d['monster'])} hurts anyway: {self.losses(d)}"
         return [Phrase(d["player"], text)]
 
+    def on_HelpForced(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"plays {self.name(d['card'])}: {d['helper']} must help"
+        return [Phrase(d["player"], text)]
+
+    def on_HelperReleased(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["helper"], "backs out of the fight for the win (forced to help)")]
+
 
 for _name in CLASSIC:
     NARRATORS[_name] = ClassicNarrator

@@ -393,3 +393,100 @@ def test_a_backup_across_a_trade_restores_the_received_items() -> None:
     }
     loaded = event_from_dict(old)
     assert isinstance(loaded, ClassicTableRestored) and loaded.received == []
+
+
+# ============================================================================ forced help (D.C7)
+
+
+ORDER = door("Press-Gang Order", "other", forces_help=True)
+TROLL = door("Troll", "monster", level=10, treasures=3, bad_stuff=[{"lose_levels": 1}])
+
+
+def forcing_game(level: int, mode: str = "strict") -> Game:
+    """A (at ``level``) fights a Level 10 Troll, holding a card that compels help."""
+    g = started(
+        "munchkin-age-of-sigmar",
+        [ORDER, TROLL],
+        [UP] * 8,
+        hands={
+            "A": (["Press-Gang Order"], []),
+            "B": ([], [UP["name"]] * 4),
+            "C": ([], [UP["name"]] * 4),
+        },
+        mode=mode,
+    )
+    ready_all(g)
+    ups = [
+        c
+        for s in "BC"
+        for c in g.seat(s)["zones"]["hand"]
+        if g.state["cards"][c]["def"]["kind"] == "level_up"
+    ]
+    for cid in ups[: level - 1]:
+        g.do(g.state["cards"][cid]["owner"], "play", card=cid, target="A")
+    assert g.seat("A")["level"] == level
+    kick(g, "Troll")
+    return g
+
+
+def test_a_card_forces_a_seat_to_help() -> None:
+    """D.C7, B.7: the card makes the seat the helper unasked; its strength counts."""
+    g = forcing_game(3)
+    order = g.id("Press-Gang Order")
+    forced = g.do("A", "play", card=order, target="C")
+    assert forced[0].type == "HelpForced" and (forced[0].helper, forced[0].card) == ("C", order)
+    c = g.state["combat"]
+    assert (c["helper"], c["player_strength"]) == ("C", 3 + 1)
+    assert g.state["cards"][order]["zone"] == "door_discard"
+    assert g.refold() == g.state
+
+
+def test_nobody_is_forced_to_help_in_a_fight_for_the_win() -> None:
+    """D.C7 (AoS *Asking For Help*; every set): forcing help fails in a fight for the win;
+    record mode records it, flagged."""
+    g = forcing_game(9)
+    err = g.refused("A", "play", card=g.id("Press-Gang Order"), target="B")
+    assert isinstance(err, RuleViolation)
+    assert (err.code, err.rule) == ("rule/help_for_the_win", "D.C7")
+    g = forcing_game(9, mode="record")
+    forced = g.do("A", "play", card=g.id("Press-Gang Order"), target="B")
+    assert forced[0].violation == "rule/help_for_the_win" and g.state["combat"]["helper"] == "B"
+
+
+def test_a_forced_helper_backs_out_only_once_the_fight_is_for_the_win() -> None:
+    """D.C7: "if you force someone to help and then the fight becomes one for the win, your
+    helper gets to back out"; not before; a voluntary helper never does."""
+    g = forcing_game(8)
+    g.do("A", "play", card=g.id("Press-Gang Order"), target="B")
+    err = g.refused("B", "decline_help")
+    assert isinstance(err, RuleViolation) and err.code == "rule/not_for_the_win"
+    up = next(
+        c for c in g.seat("C")["zones"]["hand"] if g.state["cards"][c]["def"]["kind"] == "level_up"
+    )
+    g.do("C", "play", card=up, target="A")  # Level 9: the Troll's kill would be the win
+    left = g.do("B", "decline_help")
+    assert left[0].type == "HelperReleased" and left[0].helper == "B"
+    assert g.state["combat"]["helper"] is None and g.state["combat"]["player_strength"] == 9
+    assert g.refold() == g.state
+    voluntary = forcing_game(9)
+    voluntary.do("A", "ask_help", helper="B")
+    voluntary.do("B", "accept_help")
+    err = voluntary.refused("B", "decline_help")
+    assert isinstance(err, RuleViolation)
+    assert (err.code, err.rule) == ("rule/voluntary_helper", "D.C7")
+
+
+def test_forced_help_reads_like_table_talk() -> None:
+    """D.C7: the transcript says who was forced and who backed out."""
+    from tests.unit.test_classic_narration import talk
+
+    g = forcing_game(8)
+    g.do("A", "play", card=g.id("Press-Gang Order"), target="B")
+    up = next(
+        c for c in g.seat("C")["zones"]["hand"] if g.state["cards"][c]["def"]["kind"] == "level_up"
+    )
+    g.do("C", "play", card=up, target="A")
+    g.do("B", "decline_help")
+    said = talk(g, "C")
+    assert "A: plays Press-Gang Order: B must help" in said
+    assert "B: backs out of the fight for the win (forced to help)" in said

@@ -40,6 +40,7 @@ ROLES: dict[str, dict[str, str]] = {
         "nextcombat": "Sample Curse: Stage Fright",
         "remover": "Sample Curse Eraser",
         "hurts": "Sample Sticky Ooze",
+        "forcer": "Sample Press-Gang Order",
     },
     "munchkin-old-west": {
         "trait1": "Sample Cowboy",
@@ -61,6 +62,7 @@ ROLES: dict[str, dict[str, str]] = {
         "nextcombat": "Sample Trap: Saddle Burr",
         "remover": "Sample Snake Charm",
         "hurts": "Sample Cactus Cat",
+        "forcer": "Sample Posse Summons",
     },
     "munchkin-age-of-sigmar": {
         "trait1": "Sample Stormcast Recruit",
@@ -82,6 +84,7 @@ ROLES: dict[str, dict[str, str]] = {
         "nextcombat": "Sample Curse: Cold Feet",
         "remover": "Sample Cleansing Rite",
         "hurts": "Sample Gheist Hound",
+        "forcer": "Sample Call to Arms",
     },
 }
 TOAD, SLUG = "Sample Grumpy Toad", "Sample Lava Slug"
@@ -149,6 +152,28 @@ def position(rs: str, name: str) -> Game:
         else:  # A (Level 1) against a monster that hurts even those who escape
             g.do("A", "kick_door", card=top_door(g, r["hurts"]))
         return g
+    if name in ("force1", "force9", "forced", "forced_win", "helped9"):  # D.C7, against Level 10
+        ups = [r["levelup"]] * 4
+        g = started(
+            rs,
+            doors,
+            treasures,
+            3,
+            hands={"A": ([r["forcer"], r["plain"]], []), "B": ([], ups), "C": ([], ups)},
+        )
+        ready_all(g)
+        lift = {"force9": 8, "helped9": 8, "forced_win": 7}.get(name, 0)
+        for i in range(lift):
+            g.do("BC"[i // 4], "play", card=_own(g, "BC"[i // 4], r["levelup"]), target="A")
+        g.do("A", "kick_door", card=top_door(g, SLUG))
+        if name in ("forced", "forced_win"):
+            g.do("A", "play", card=g.id(r["forcer"]), target="B")
+        if name == "forced_win":  # the fight becomes one for the win
+            g.do("C", "play", card=_own(g, "C", r["levelup"]), target="A")
+        if name == "helped9":
+            g.do("A", "ask_help", helper="B")
+            g.do("B", "accept_help")
+        return g
     if name == "nine":  # A at Level 9, its turn, kick phase
         up = [r["levelup"]] * 4
         g = started(
@@ -204,6 +229,11 @@ def position(rs: str, name: str) -> Game:
     if name == "caught":
         g.do("A", "run_away", monster=g.id(SLUG), roll=1)
     return g
+
+
+def _own(g: Game, seat: str, name: str) -> str:
+    hand = g.seat(seat)["zones"]["hand"]
+    return next(c for c in hand if g.state["cards"][c]["def"]["name"] == name)
 
 
 def card(rs: str, role: str, n: int = 0) -> Callable[[Game], str]:
@@ -512,6 +542,30 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ("hurt", "B", "play", {"card": "@nextcombat", "target": "A"}, None, None, None),
     ("hurt", "A", "run_away", {"monster": "@fighting", "roll": 6}, None, None, None),
     ("hurt", "A", "run_away", {"monster": "@fighting", "roll": 1}, None, None, None),
+    ("force1", "A", "play", {"card": "@forcer", "target": "B"}, None, None, None),
+    (
+        "force1",
+        "A",
+        "play",
+        {"card": "@forcer", "target": "A"},
+        "rule/invalid_helper",
+        "B.7",
+        "violation",
+    ),
+    (
+        "force9",
+        "A",
+        "play",
+        {"card": "@forcer", "target": "B"},
+        "rule/help_for_the_win",
+        "D.C7",
+        "violation",
+    ),
+    ("forced", "B", "decline_help", {}, "rule/not_for_the_win", "D.C7", "violation"),
+    ("forced", "C", "decline_help", {}, "command/not_asked", None, "command/not_asked"),
+    ("forced", "A", "ask_help", {"helper": "C"}, "rule/already_helped", "B.7", "violation"),
+    ("forced_win", "B", "decline_help", {}, None, None, None),
+    ("helped9", "B", "decline_help", {}, "rule/voluntary_helper", "D.C7", "violation"),
 ]
 
 
