@@ -613,6 +613,19 @@ class HelperReleased(Event):
     helper: str
 
 
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemGivenToHireling(Event):
+    """``player``'s Hireling ``hireling`` now carries its Item ``card``: the Item counts as
+    equipped, outside the slot and Big limits, and is listed with the helpers (Deluxe,
+    docs/rules.md B.2)."""
+
+    player: str
+    card: str
+    hireling: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "hireling")
+
+
 def all_event_types() -> list[type[Event]]:
     """Every classic event class (for tests and narration)."""
     return [

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.classic import events as ev
+from domain.classic.cards import HELPER_KINDS
 from domain.classic.combat import (
     RULES,
     apply_effects,
@@ -499,8 +500,9 @@ def decide_play(d: Decision, command: Command) -> None:
     elif kind == "item":
         _play_item(d, command, cid)
     elif kind in rules.helper_kinds:
-        own_turn(d, "a helper card")
-        no_combat(d, "a helper card")
+        if kind != "hireling":  # a Hireling is played at any time, on any turn (B.2, B.14)
+            own_turn(d, "a helper card")
+            no_combat(d, "a helper card")
         held = [
             c
             for c in d.state["seats"][d.seat]["zones"]["helpers"]
@@ -560,8 +562,27 @@ def _remove_curse(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.CurseRemoved, by=d.seat, victim=cursed["owner"], card=target, remover=cid)
 
 
+def _give_to_hireling(d: Decision, cid: str, hireling: str) -> None:
+    """Deluxe: a Hireling carries one Item for its owner, never handed over in a combat
+    (docs/rules.md B.2)."""
+    d.in_zone(cid, d.seat, "carried", "equipped")
+    held = d.in_zone(hireling, d.seat, "helpers")
+    d.require(
+        held["def"]["kind"] == "hireling", "command/card_not_there", f"no Hireling {hireling!r}"
+    )
+    d.check(not fighting(d, d.seat), "rule/in_combat", "no Item to a Hireling in a combat", "B.2")
+    zone = d.state["seats"][d.seat]["zones"]["helpers"]
+    items = [c for c in zone if card_def(d.state, c)["kind"] != "hireling"]
+    hirelings = len(zone) - len(items)
+    d.check(len(items) < hirelings, "rule/hireling_full", "a Hireling carries one Item", "B.2")
+    d.emit(ev.ItemGivenToHireling, player=d.seat, card=cid, hireling=hireling)
+
+
 def decide_equip(d: Decision, command: Command) -> None:
     cid = str_arg(command, "card")
+    if command.get("hireling") is not None:
+        _give_to_hireling(d, cid, str_arg(command, "hireling"))
+        return
     d.in_zone(cid, d.seat, "carried")
     d.check(not fighting(d, d.seat), "rule/in_combat", "no equipping in a combat", "B.12")
     item = card_def(d.state, cid)
@@ -571,8 +592,14 @@ def decide_equip(d: Decision, command: Command) -> None:
 
 
 def decide_unequip(d: Decision, command: Command) -> None:
+    """Unequip an Item, or take back the one a Hireling carries (B.2, B.12)."""
     cid = str_arg(command, "card")
-    d.in_zone(cid, d.seat, "equipped")
+    card = d.in_zone(cid, d.seat, "equipped", "helpers")
+    d.require(
+        card["zone"] == "equipped" or card["def"]["kind"] not in HELPER_KINDS,
+        "command/card_not_there",
+        f"{cid!r} is a helper, not an Item",
+    )
     d.check(not fighting(d, d.seat), "rule/in_combat", "no unequipping in a combat", "B.12")
     d.emit(ev.ItemUnequipped, player=d.seat, card=cid)
 
@@ -625,7 +652,7 @@ def _sacrifice(d: Decision, cid: str) -> None:
 def decide_sell(d: Decision, command: Command) -> None:
     cards = ids_arg(command, "cards")
     for cid in cards:
-        d.in_zone(cid, d.seat, "hand", "equipped", "carried")
+        d.in_zone(cid, d.seat, "hand", "equipped", "carried", "helpers")  # B.2: a Hireling's
     own_turn(d, "selling")
     no_combat(d, "selling", "B.12")
     defs = [card_def(d.state, c) for c in cards]

@@ -62,17 +62,18 @@ def _trait_bonus(state: State, seat: str, have: set[str]) -> int:
 
 
 def character_strength(state: State, seat: str) -> int:
-    """Level + equipped Items that count + trait, helper and Curse bonuses (B.5, B.10)."""
+    """Level + equipped Items that count (and one a Hireling carries, B.2) + trait, helper and
+    Curse bonuses (B.5, B.10)."""
     st = state["seats"][seat]
     have = traits(state, seat)
     total = st["level"] + _trait_bonus(state, seat, have)
-    for cid in st["zones"]["equipped"]:
-        item = card_def(state, cid)
-        if usable(item, have):
-            total += item.get("bonus", 0)
-            total += sum(b["bonus"] for b in item.get("bonus_with") or () if b["trait"] in have)
-    for cid in [*st["zones"]["helpers"], *st["zones"]["curses"]]:
-        total += card_def(state, cid).get("bonus", 0)
+    for cid in [*st["zones"]["equipped"], *st["zones"]["helpers"], *st["zones"]["curses"]]:
+        card = card_def(state, cid)
+        if card.get("kind") != "item":  # a helper or a Curse
+            total += card.get("bonus", 0)
+        elif usable(card, have):  # equipped, or carried by a Hireling (docs/rules.md B.2)
+            total += card.get("bonus", 0)
+            total += sum(b["bonus"] for b in card.get("bonus_with") or () if b["trait"] in have)
     return total
 
 
@@ -155,7 +156,9 @@ def run_modifier(state: State, seat: str, monster: str) -> int:
             item = card_def(state, cid)
             if usable(item, have):
                 total += item.get("run_away", 0)
-        total += sum(h.get("run_away", 0) for h in helpers)
+        total += sum(
+            h.get("run_away", 0) for h in helpers if h.get("kind") != "item" or usable(h, have)
+        )
     total += sum(card_def(state, cid).get("run_away", 0) for cid in st["zones"]["curses"])
     combat = state.get("combat")
     if combat:

@@ -618,3 +618,9 @@ def _helper_released(e: ev.HelperReleased, d: Draft) -> None:
             c["helper"] = None
         c["forced"] = None
         _refresh(d)
+
+
+@handles(ev.ItemGivenToHireling)
+def _to_hireling(e: ev.ItemGivenToHireling, d: Draft) -> None:
+    _public(d, e.card, e.player, "helpers")
+    _refresh(d)

@@ -277,6 +277,10 @@ class ClassicNarrator(Narrator):
     def on_HelperReleased(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(d["helper"], "backs out of the fight for the win (forced to help)")]
 
+    def on_ItemGivenToHireling(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"gives {self.name(d['card'])} to {self.name(d['hireling'])} to carry"
+        return [Phrase(d["player"], text)]
+
 
 for _name in CLASSIC:
     NARRATORS[_name] = ClassicNarrator

@@ -490,3 +490,89 @@ def test_forced_help_reads_like_table_talk() -> None:
     said = talk(g, "C")
     assert "A: plays Press-Gang Order: B must help" in said
     assert "B: backs out of the fight for the win (forced to help)" in said
+
+
+# ============================================================================ a Hireling's Item (Deluxe, B.2)
+
+
+SQUIRE = treasure("Squire", "hireling", bonus=1)
+LADDER = treasure("Ladder", "item", slot=None, big=True, bonus=2, value=500)
+CART = treasure("Cart", "item", slot=None, big=True, bonus=3, value=500)
+
+
+def hireling_game(mode: str = "strict") -> Game:
+    """Deluxe: A has a Squire (Hireling) and a Big Ladder in play, a Big Cart in hand."""
+    g = started(
+        "munchkin-deluxe",
+        [OGRE],
+        [SQUIRE, LADDER, CART, SWORD],
+        hands={"A": ([], ["Squire", "Ladder", "Cart", "Sword"])},
+        mode=mode,
+    )
+    g.do("A", "play", card=g.id("Ladder"))
+    ready_all(g)
+    g.do("A", "play", card=g.id("Squire"))
+    return g
+
+
+def test_a_hireling_is_played_at_any_time() -> None:
+    """B.2, B.14 (DX *When You May Take Actions*): a Hireling on another seat's turn, even
+    during a combat."""
+    g = started("munchkin-deluxe", [OGRE], [SQUIRE], hands={"B": ([], ["Squire"])})
+    ready_all(g)
+    kick(g, "Ogre")
+    played = g.do("B", "play", card=g.id("Squire"))
+    assert played[0].type == "HelperPlayed" and played[0].violation is None
+    assert g.seat("B")["zones"]["helpers"] == [g.id("Squire")]
+
+
+def test_a_hireling_carries_one_item_outside_the_limits() -> None:
+    """B.2: a Hireling carries one Item for its owner; it counts as equipped (its bonus in the
+    combat), outside the slot and Big limits; a second Item is ``rule/hireling_full``."""
+    g = hireling_game()
+    ladder, squire = g.id("Ladder"), g.id("Squire")
+    given = g.do("A", "equip", card=ladder, hireling=squire)
+    assert given[0].type == "ItemGivenToHireling" and given[0].hireling == squire
+    assert g.seat("A")["zones"]["helpers"] == [squire, ladder]
+    g.do("A", "play", card=g.id("Cart"))  # a second Big Item: the Ladder is the Squire's
+    assert g.seat("A")["zones"]["equipped"] == [g.id("Cart")]
+    g.do("A", "play", card=g.id("Sword"))
+    err = g.refused("A", "equip", card=g.id("Sword"), hireling=squire)
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/hireling_full", "B.2")
+    kick(g, "Ogre")
+    assert g.state["combat"]["player_strength"] == 1 + 1 + 2 + 3 + 3  # Squire, Ladder, Cart, Sword
+    assert g.refold() == g.state
+
+
+def test_no_item_goes_to_a_hireling_in_a_combat_and_it_comes_back_outside() -> None:
+    """B.2: "You cannot give a Hireling an Item to carry while you are in combat"; record
+    mode records it, flagged; out of combat the Item comes back (``unequip``)."""
+    g = hireling_game()
+    kick(g, "Ogre")
+    err = g.refused("A", "equip", card=g.id("Ladder"), hireling=g.id("Squire"))
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/in_combat", "B.2")
+    g = hireling_game(mode="record")
+    kick(g, "Ogre")
+    given = g.do("A", "equip", card=g.id("Ladder"), hireling=g.id("Squire"))
+    assert given[0].violation == "rule/in_combat"
+    g.do("A", "run_away", monster=g.id("Ogre"), roll=6)
+    back = g.do("A", "unequip", card=g.id("Ladder"))
+    assert back[0].type == "ItemUnequipped" and g.seat("A")["zones"]["carried"] == [g.id("Ladder")]
+    err = g.refused("A", "unequip", card=g.id("Squire"))
+    assert err.code == "command/card_not_there"
+
+
+def test_only_a_hireling_carries_items() -> None:
+    """B.2: naming a card that is not one's Hireling is impossible."""
+    g = hireling_game()
+    err = g.refused("A", "equip", card=g.id("Ladder"), hireling=g.id("Cart"))
+    assert err.code == "command/card_not_there"
+
+
+def test_a_hirelings_item_reads_like_table_talk() -> None:
+    """B.2: the transcript says which Item the Hireling carries."""
+    from tests.unit.test_classic_narration import talk
+
+    g = hireling_game()
+    g.do("A", "equip", card=g.id("Ladder"), hireling=g.id("Squire"))
+    assert "A: gives Ladder to Squire to carry" in talk(g, "B")

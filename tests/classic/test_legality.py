@@ -174,6 +174,24 @@ def position(rs: str, name: str) -> Game:
             g.do("A", "ask_help", helper="B")
             g.do("B", "accept_help")
         return g
+    if name.startswith("hireling"):  # Deluxe (B.2): A's Hireling, its Items; B holds one
+        squire = "Sample Hired Squire"
+        g = started(
+            rs,
+            doors,
+            treasures,
+            3,
+            hands={"A": ([], [squire, r["big"], r["onehand"], r["hat"]]), "B": ([], [squire])},
+        )
+        ready_all(g)
+        g.do("A", "play", card=_own(g, "A", squire))
+        g.do("A", "play", card=g.id(r["big"]))
+        g.do("A", "play", card=g.id(r["onehand"]))  # carried: the big weapon takes both hands
+        if name == "hireling_full":
+            g.do("A", "equip", card=g.id(r["onehand"]), hireling=_value(rs, g, "A", "@squire"))
+        if name == "hireling_fight":
+            g.do("A", "kick_door", card=top_door(g, SLUG))
+        return g
     if name == "nine":  # A at Level 9, its turn, kick phase
         up = [r["levelup"]] * 4
         g = started(
@@ -585,7 +603,28 @@ SET_ROWS: dict[
         ),
     ],
     "munchkin-deluxe": [
-        ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None)
+        ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None),
+        ("hireling", "A", "equip", {"card": "@onehand", "hireling": "@squire"}, None, None, None),
+        ("hireling", "B", "play", {"card": "@squire"}, None, None, None),
+        (
+            "hireling_full",
+            "A",
+            "equip",
+            {"card": "@big", "hireling": "@squire"},
+            "rule/hireling_full",
+            "B.2",
+            "violation",
+        ),
+        (
+            "hireling_fight",
+            "A",
+            "equip",
+            {"card": "@onehand", "hireling": "@squire"},
+            "rule/in_combat",
+            "B.2",
+            "violation",
+        ),
+        ("hireling_fight", "B", "play", {"card": "@squire"}, None, None, None),
     ],
     "munchkin-age-of-sigmar": [
         ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None)
@@ -619,6 +658,7 @@ def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
             c for st in g.state["seats"].values() for c in st["zones"]["curses"]
         ),
         "fighting": lambda: g.state["combat"]["monsters"][0]["card"],
+        "squire": lambda: _value(rs, g, seat, "@Sample Hired Squire"),
         "toad": lambda: g.id(TOAD),
     }
     if key in special:
