@@ -60,6 +60,7 @@ POWERS = {
     "bonus_per_other": int,
     "helper_levels": int,
     "run_away": int,
+    "backstab": int,  # discard a card: -N to a fighter, once per victim per combat (B.2)
 }
 
 

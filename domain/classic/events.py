@@ -626,6 +626,19 @@ class ItemGivenToHireling(Event):
     card_fields: ClassVar[tuple[str, ...]] = ("card", "hireling")
 
 
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Backstabbed(Event):
+    """``by`` (a Thief) discarded ``card`` to backstab ``victim``, a fighter: ``bonus`` (a
+    penalty) to the victim's side for this combat (Deluxe, docs/rules.md B.2)."""
+
+    by: str
+    card: str
+    victim: str
+    bonus: int
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
 def all_event_types() -> list[type[Event]]:
     """Every classic event class (for tests and narration)."""
     return [

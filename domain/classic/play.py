@@ -611,6 +611,9 @@ def decide_discard(d: Decision, command: Command) -> None:
     cid = str_arg(command, "card")
     zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers", "curses")
     card = d.in_zone(cid, d.seat, *zones)
+    if command.get("target") is not None:
+        _backstab(d, cid, str_arg(command, "target"))
+        return
     rules = SETS[d.state["ruleset"]]
     kind = card["def"]["kind"]
     if card["zone"] == "curses":  # kept until removed by a card or spent (B.10)
@@ -634,6 +637,25 @@ def decide_discard(d: Decision, command: Command) -> None:
         d.check(ok, "rule/cannot_discard", "only as a power, in your own combat", "B.12")
         bonus = 1 if ok else 0
     d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=bonus)
+
+
+def _backstab(d: Decision, cid: str, victim: str) -> None:
+    """Deluxe Thief: discard a card to give a fighter -N in this combat, once per victim per
+    combat (``backstab`` power; docs/rules.md B.2, B.6 *Interfering With Combat*)."""
+    c = check_fight(d, "a backstab", "B.2")
+    d.require(victim in fighters(c), "command/not_fighting", f"{victim} is not in the combat")
+    power = has_power(d.state, d.seat, "backstab")
+    d.check(bool(power), "rule/no_backstab", "only a Thief backstabs", "B.2")
+    done = [b for b in c.get("backstabs", ()) if b["by"] == d.seat and b["victim"] == victim]
+    d.check(not done, "rule/already_backstabbed", f"{victim} was backstabbed already", "B.2")
+    d.check(
+        d.card(cid)["zone"] != "curses",
+        "rule/cannot_discard",
+        "a Curse kept as a reminder does not power a backstab",
+        "B.10",
+    )
+    penalty = -abs(int(power)) if power else 0
+    d.emit(ev.Backstabbed, by=d.seat, card=cid, victim=victim, bonus=penalty)
 
 
 def _sacrifice(d: Decision, cid: str) -> None:

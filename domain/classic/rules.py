@@ -109,6 +109,7 @@ def strengths(state: State, combat: Mapping[str, Any] | None = None) -> tuple[in
     side = fighters(c)
     player = sum(character_strength(state, s) for s in side) + sum(c["discard_bonus"].values())
     monster = sum(monster_strength_of(state, e, side) for e in c["monsters"])
+    player += sum(b["bonus"] for b in c.get("backstabs", ()))  # Deluxe Thief (B.2)
     for shot in c["one_shots"]:
         if shot["side"] == "player":
             player += shot["bonus"]

@@ -624,3 +624,13 @@ def _helper_released(e: ev.HelperReleased, d: Draft) -> None:
 def _to_hireling(e: ev.ItemGivenToHireling, d: Draft) -> None:
     _public(d, e.card, e.player, "helpers")
     _refresh(d)
+
+
+@handles(ev.Backstabbed)
+def _backstabbed(e: ev.Backstabbed, d: Draft) -> None:
+    _discard(d, e.card)
+    if d.state.get("combat"):
+        c = _combat(d)
+        stab = {"by": e.by, "victim": e.victim, "bonus": e.bonus}
+        c["backstabs"] = [*c.get("backstabs", ()), stab]
+        _refresh(d)

@@ -281,6 +281,10 @@ class ClassicNarrator(Narrator):
         text = f"gives {self.name(d['card'])} to {self.name(d['hireling'])} to carry"
         return [Phrase(d["player"], text)]
 
+    def on_Backstabbed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"backstabs {d['victim']} ({d['bonus']:+d}), discarding {self.name(d['card'])}"
+        return [Phrase(d["by"], text)]
+
 
 for _name in CLASSIC:
     NARRATORS[_name] = ClassicNarrator

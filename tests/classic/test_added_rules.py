@@ -576,3 +576,77 @@ def test_a_hirelings_item_reads_like_table_talk() -> None:
     g = hireling_game()
     g.do("A", "equip", card=g.id("Ladder"), hireling=g.id("Squire"))
     assert "A: gives Ladder to Squire to carry" in talk(g, "B")
+
+
+# ============================================================================ Thief backstab (Deluxe, B.2)
+
+
+THIEF = door("Thief", "class", trait="Thief", powers={"backstab": 2})
+JUNK = door("Junk", "other")
+
+
+def backstab_game(mode: str = "strict") -> Game:
+    """Deluxe: B is a Thief with two Junk cards; A (with a Sword) fights a Rat, C helps."""
+    g = started(
+        "munchkin-deluxe",
+        [THIEF, JUNK, JUNK, RAT],
+        [SWORD],
+        hands={"A": ([], ["Sword"]), "B": (["Thief", "Junk", "Junk"], [])},
+        mode=mode,
+    )
+    g.do("A", "play", card=g.id("Sword"))
+    g.do("B", "play", card=g.id("Thief"))
+    ready_all(g)
+    kick(g, "Rat")
+    g.do("A", "ask_help", helper="C")
+    g.do("C", "accept_help")
+    return g
+
+
+def test_a_thief_backstabs_a_fighter_once_per_combat() -> None:
+    """B.2 (DX *Interfering With Combat*: "Backstab a player in combat, if you're a Thief"):
+    the Thief discards a card, the victim's side gets the power's penalty for this combat, once
+    per victim; the passes start again."""
+    g = backstab_game()
+    junk = g.id("Junk", 0)
+    g.do("C", "pass")
+    assert g.state["combat"]["player_strength"] == 1 + 3 + 1
+    stab = g.do("B", "discard", card=junk, target="A")
+    assert stab[0].type == "Backstabbed" and (stab[0].victim, stab[0].bonus) == ("A", -2)
+    c = g.state["combat"]
+    assert (c["player_strength"], c["passed"]) == (5 - 2, [])
+    assert g.state["cards"][junk]["zone"] == "door_discard"
+    err = g.refused("B", "discard", card=g.id("Junk", 1), target="A")
+    assert isinstance(err, RuleViolation) and err.code == "rule/already_backstabbed"
+    g.do("B", "discard", card=g.id("Junk", 1), target="C")  # another victim: allowed
+    assert g.state["combat"]["player_strength"] == 5 - 4
+    assert g.refold() == g.state
+
+
+def test_only_a_thief_backstabs_and_only_a_fighter() -> None:
+    """B.2: no power, ``rule/no_backstab`` (recorded with its violation in record mode); a
+    seat not in the combat cannot be backstabbed; none outside a combat."""
+    g = backstab_game()
+    g.do("B", "discard", card=g.id("Thief"))  # no longer a Thief
+    err = g.refused("B", "discard", card=g.id("Junk", 0), target="A")
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/no_backstab", "B.2")
+    g = backstab_game(mode="record")
+    g.do("B", "discard", card=g.id("Thief"))
+    stab = g.do("B", "discard", card=g.id("Junk", 0), target="A")
+    assert stab[0].violation == "rule/no_backstab" and stab[0].bonus == 0
+    assert (
+        g.refused("B", "discard", card=g.id("Junk", 1), target="B").code == "command/not_fighting"
+    )
+    g = started("munchkin-deluxe", [THIEF, JUNK], [], hands={"B": (["Thief", "Junk"], [])})
+    g.do("B", "play", card=g.id("Thief"))
+    ready_all(g)
+    assert g.refused("B", "discard", card=g.id("Junk"), target="A").code == "command/no_combat"
+
+
+def test_a_backstab_reads_like_table_talk() -> None:
+    """B.2: the transcript names the Thief, the victim and the penalty."""
+    from tests.unit.test_classic_narration import talk
+
+    g = backstab_game()
+    g.do("B", "discard", card=g.id("Junk", 0), target="A")
+    assert "B: backstabs A (-2), discarding Junk" in talk(g, "C")

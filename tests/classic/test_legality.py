@@ -174,6 +174,21 @@ def position(rs: str, name: str) -> Game:
             g.do("A", "ask_help", helper="B")
             g.do("B", "accept_help")
         return g
+    if name.startswith("backstab"):  # Deluxe (B.2): B a Thief, A fighting a Level 10
+        thief, plain = "Sample Thief", r["plain"]
+        g = started(
+            rs,
+            doors,
+            treasures,
+            3,
+            hands={"B": ([thief, plain, plain], []), "C": ([plain], [])},
+        )
+        g.do("B", "play", card=_own(g, "B", thief))
+        ready_all(g)
+        g.do("A", "kick_door", card=top_door(g, SLUG))
+        if name == "backstabbed":
+            g.do("B", "discard", card=_own(g, "B", plain), target="A")
+        return g
     if name.startswith("hireling"):  # Deluxe (B.2): A's Hireling, its Items; B holds one
         squire = "Sample Hired Squire"
         g = started(
@@ -625,6 +640,34 @@ SET_ROWS: dict[
             "violation",
         ),
         ("hireling_fight", "B", "play", {"card": "@squire"}, None, None, None),
+        ("backstab", "B", "discard", {"card": "@plain", "target": "A"}, None, None, None),
+        (
+            "backstab",
+            "C",
+            "discard",
+            {"card": "@plain", "target": "A"},
+            "rule/no_backstab",
+            "B.2",
+            "violation",
+        ),
+        (
+            "backstabbed",
+            "B",
+            "discard",
+            {"card": "@plain", "target": "A"},
+            "rule/already_backstabbed",
+            "B.2",
+            "violation",
+        ),
+        (
+            "backstab",
+            "B",
+            "discard",
+            {"card": "@plain", "target": "C"},
+            "command/not_fighting",
+            None,
+            "command/not_fighting",
+        ),
     ],
     "munchkin-age-of-sigmar": [
         ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None)
