@@ -4,8 +4,8 @@ Every definition has ``name``, ``text``, ``deck`` (``"door"`` or ``"treasure"``)
 each kind adds its own fields (the contract of issue #14, listed in :data:`KINDS`). A few card
 powers the rules need are small optional fields (``powers`` on a character card, ``when`` on a
 monster, ``bonus_with`` on an item, ``doses``/``removes`` on a one-shot,
-``escape_bad_stuff`` on a monster, ``next_combat`` on a Curse or Trap, ``removes_curse`` and
-``forces_help`` on an ``other`` card): docs/rules.md B.7, B.8, B.10, B.11, B.12 list them. Every field added after the first
+``escape_bad_stuff`` on a monster, ``next_combat`` on a Curse or Trap, ``removes_curse``,
+``forces_help`` and ``cheat`` on an ``other`` card): docs/rules.md B.7, B.8, B.10, B.11, B.12 list them. Every field added after the first
 release is optional with a default, so older games and catalogs still load. :func:`normalize_card` fills the defaults and refuses a malformed card with
 ``request/invalid_card`` naming each bad field.
 
@@ -273,6 +273,10 @@ def _other(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     if not isinstance(forces_help, bool):
         errors.add("forces_help", "true or false")
     card["forces_help"] = forces_help is True  # compels another seat to help (D.C7)
+    cheat = raw.get("cheat", False)
+    if not isinstance(cheat, bool):
+        errors.add("cheat", "true or false")
+    card["cheat"] = cheat is True  # Cheat!: one Item equipped past every limit (B.2)
 
 
 _KIND_FIELDS = {

@@ -388,6 +388,7 @@ TABLE_FIELDS = (
     "body",
     "trade",
     "received",
+    "cheats",
 )
 
 
@@ -428,8 +429,8 @@ class ClassicSeatRestored(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClassicTableRestored(Event):
     """The table's shared state was put back: status, winners, turn, active seat, phase, the
-    first-player roll, the combat, a body being looted, an offered trade and the Items received
-    this turn (judge backup, docs/rules.md B.17). Every card these name is face up for every
+    first-player roll, the combat, a body being looted, an offered trade, the Items received
+    this turn and the Items the Cheat! cards hold (judge backup, docs/rules.md B.17). Every card these name is face up for every
     seat (B.5, B.9, B.12)."""
 
     status: str
@@ -446,13 +447,14 @@ class ClassicTableRestored(Event):
     trade: dict[str, Json] | None
     undoes: int | None = None
     received: list[str] = field(default_factory=list)
+    cheats: dict[str, Json] = field(default_factory=dict)
     class_version: ClassVar[int] = 2
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
-        """Version 1 was recorded before the Items received this turn were kept (Old West,
-        docs/rules.md B.2): it restores none."""
-        return {**data, "received": []}
+        """Version 1 was recorded before the Items received this turn and the Cheat! cards'
+        Items were kept (docs/rules.md B.2): it restores none."""
+        return {**data, "received": [], "cheats": {}}
 
 
 #: The events a classic backup may contain.

@@ -639,6 +639,30 @@ class Backstabbed(Event):
     card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
 
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheatPlayed(Event):
+    """``player`` attached Cheat! ``card`` to its Item ``item``: the Item is equipped and counts
+    past the slot, Big and trait limits while the Cheat! stays with it; the Cheat! is listed
+    with the helpers (docs/rules.md B.2)."""
+
+    player: str
+    card: str
+    item: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "item")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheatDiscarded(Event):
+    """The Cheat! ``card`` in front of ``player`` lost its Item (gone, or no longer equipped)
+    and was discarded (docs/rules.md B.2)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
 def all_event_types() -> list[type[Event]]:
     """Every classic event class (for tests and narration)."""
     return [

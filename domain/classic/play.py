@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.classic import events as ev
-from domain.classic.cards import HELPER_KINDS
 from domain.classic.combat import (
     RULES,
     apply_effects,
@@ -27,6 +26,7 @@ from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
 from domain.classic.rules import (
     alive,
     card_def,
+    cheated,
     fighters,
     hands_used,
     has_power,
@@ -369,7 +369,10 @@ def _target_seat(d: Decision, command: Command, default: str | None) -> str:
 def _slot_free(d: Decision, seat: str, cid: str) -> bool:
     item = card_def(d.state, cid)
     slot = item.get("slot")
-    equipped = [c for c in d.state["seats"][seat]["zones"]["equipped"] if c != cid]
+    free = cheated(d.state, seat)  # a Cheat!'s Item takes no slot (B.2)
+    equipped = [
+        c for c in d.state["seats"][seat]["zones"]["equipped"] if c != cid and c not in free
+    ]
     if slot is None:
         return True
     if slot in ("1hand", "2hands"):
@@ -379,7 +382,12 @@ def _slot_free(d: Decision, seat: str, cid: str) -> bool:
 
 def _bigs(d: Decision, seat: str) -> list[str]:
     zones = d.state["seats"][seat]["zones"]
-    return [c for c in [*zones["equipped"], *zones["carried"]] if card_def(d.state, c).get("big")]
+    free = cheated(d.state, seat)  # a Cheat!'s Item is past the Big limit (B.2)
+    return [
+        c
+        for c in [*zones["equipped"], *zones["carried"]]
+        if card_def(d.state, c).get("big") and c not in free
+    ]
 
 
 def _play_trait(d: Decision, cid: str, kind: str) -> None:
@@ -538,6 +546,8 @@ def decide_play(d: Decision, command: Command) -> None:
         _remove_curse(d, command, cid)
     elif kind == "other" and card["def"].get("forces_help"):
         force_help(d, command, cid)
+    elif kind == "other" and card["def"].get("cheat"):
+        _play_cheat(d, command, cid)
     elif kind == "other" and card["def"].get("wandering"):
         monster = str_arg(command, "target")
         d.in_zone(monster, d.seat, "hand")
@@ -562,6 +572,33 @@ def _remove_curse(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.CurseRemoved, by=d.seat, victim=cursed["owner"], card=target, remover=cid)
 
 
+def _play_cheat(d: Decision, command: Command, cid: str) -> None:
+    """Cheat!: attached to one of the player's Items in play, which is equipped and counts past
+    the slot, Big and trait limits while the Cheat! stays with it; an equip change, so never
+    in one's combat (docs/rules.md B.2, B.12)."""
+    item = str_arg(command, "target")
+    target = d.in_zone(item, d.seat, "carried", "equipped")
+    d.require(target["def"]["kind"] == "item", "command/card_not_there", f"{item!r}: no Item")
+    d.check(not fighting(d, d.seat), "rule/in_combat", "no equip change in a combat", "B.12")
+    helpers = d.state["seats"][d.seat]["zones"]["helpers"]
+    held = {(d.state.get("cheats") or {}).get(c) for c in helpers}
+    d.check(item not in held, "rule/already_cheated", f"{item!r} has a Cheat! already", "B.2")
+    d.emit(ev.CheatPlayed, player=d.seat, card=cid, item=item)
+
+
+def drop_loose_cheats(d: Decision) -> None:
+    """After every command: a Cheat! whose Item is gone or no longer equipped is discarded
+    (docs/rules.md B.2)."""
+    cheats = d.state.get("cheats")
+    if not cheats:
+        return
+    for seat, st in d.state["seats"].items():
+        zones = st["zones"]
+        for cid in zones["helpers"]:
+            if cid in cheats and cheats[cid] not in zones["equipped"]:
+                d.emit(ev.CheatDiscarded, actor=RULES, player=seat, card=cid)
+
+
 def _give_to_hireling(d: Decision, cid: str, hireling: str) -> None:
     """Deluxe: a Hireling carries one Item for its owner, never handed over in a combat
     (docs/rules.md B.2)."""
@@ -572,8 +609,8 @@ def _give_to_hireling(d: Decision, cid: str, hireling: str) -> None:
     )
     d.check(not fighting(d, d.seat), "rule/in_combat", "no Item to a Hireling in a combat", "B.2")
     zone = d.state["seats"][d.seat]["zones"]["helpers"]
-    items = [c for c in zone if card_def(d.state, c)["kind"] != "hireling"]
-    hirelings = len(zone) - len(items)
+    items = [c for c in zone if card_def(d.state, c)["kind"] in ("item", "one_shot")]
+    hirelings = sum(1 for c in zone if card_def(d.state, c)["kind"] == "hireling")
     d.check(len(items) < hirelings, "rule/hireling_full", "a Hireling carries one Item", "B.2")
     d.emit(ev.ItemGivenToHireling, player=d.seat, card=cid, hireling=hireling)
 
@@ -596,9 +633,9 @@ def decide_unequip(d: Decision, command: Command) -> None:
     cid = str_arg(command, "card")
     card = d.in_zone(cid, d.seat, "equipped", "helpers")
     d.require(
-        card["zone"] == "equipped" or card["def"]["kind"] not in HELPER_KINDS,
+        card["zone"] == "equipped" or card["def"]["kind"] in ("item", "one_shot"),
         "command/card_not_there",
-        f"{cid!r} is a helper, not an Item",
+        f"{cid!r} is a helper or a Cheat!, not an Item",
     )
     d.check(not fighting(d, d.seat), "rule/in_combat", "no unequipping in a combat", "B.12")
     d.emit(ev.ItemUnequipped, player=d.seat, card=cid)

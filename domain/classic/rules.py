@@ -61,17 +61,27 @@ def _trait_bonus(state: State, seat: str, have: set[str]) -> int:
     return total
 
 
+def cheated(state: State, seat: str) -> set[str]:
+    """The equipped Items of ``seat`` a Cheat! card in front of it holds (docs/rules.md B.2)."""
+    zones = state["seats"][seat]["zones"]
+    cheats = state.get("cheats") or {}
+    return {cheats[c] for c in zones["helpers"] if cheats.get(c) in zones["equipped"]}
+
+
 def character_strength(state: State, seat: str) -> int:
     """Level + equipped Items that count (and one a Hireling carries, B.2) + trait, helper and
     Curse bonuses (B.5, B.10)."""
     st = state["seats"][seat]
     have = traits(state, seat)
     total = st["level"] + _trait_bonus(state, seat, have)
+    cheat = cheated(state, seat) if state.get("cheats") else set()
     for cid in [*st["zones"]["equipped"], *st["zones"]["helpers"], *st["zones"]["curses"]]:
         card = card_def(state, cid)
-        if card.get("kind") != "item":  # a helper or a Curse
+        if card.get("kind") != "item":  # a helper, a Cheat! or a Curse
             total += card.get("bonus", 0)
-        elif usable(card, have):  # equipped, or carried by a Hireling (docs/rules.md B.2)
+        elif cid in cheat or usable(
+            card, have
+        ):  # equipped, or carried by a Hireling (docs/rules.md B.2)
             total += card.get("bonus", 0)
             total += sum(b["bonus"] for b in card.get("bonus_with") or () if b["trait"] in have)
     return total
@@ -153,9 +163,10 @@ def run_modifier(state: State, seat: str, monster: str) -> int:
         total += sum(h.get("run_away", 0) for h in steeds)  # replaces the character's own (B.2)
     else:
         total += sum((c.get("powers") or {}).get("run_away", 0) for c in trait_cards(state, seat))
+        cheat = cheated(state, seat) if state.get("cheats") else set()
         for cid in st["zones"]["equipped"]:
             item = card_def(state, cid)
-            if usable(item, have):
+            if cid in cheat or usable(item, have):
                 total += item.get("run_away", 0)
         total += sum(
             h.get("run_away", 0) for h in helpers if h.get("kind") != "item" or usable(h, have)

@@ -158,6 +158,7 @@ def _created(e: ev.ClassicGameCreated, d: Draft) -> None:
         trade=None,
         listened=False,
         received=[],  # Items received (trade, gift) this turn (Old West, docs/rules.md B.2)
+        cheats={},  # Cheat! card -> the Item it lets count (docs/rules.md B.2)
     )
     s["cards"] = {}
     for deck, defs in (("door", e.doors), ("treasure", e.treasures)):
@@ -634,3 +635,18 @@ def _backstabbed(e: ev.Backstabbed, d: Draft) -> None:
         stab = {"by": e.by, "victim": e.victim, "bonus": e.bonus}
         c["backstabs"] = [*c.get("backstabs", ()), stab]
         _refresh(d)
+
+
+@handles(ev.CheatPlayed)
+def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
+    _public(d, e.card, e.player, "helpers")
+    _public(d, e.item, e.player, "equipped")
+    d.state["cheats"] = {**(d.state.get("cheats") or {}), e.card: e.item}
+    _refresh(d)
+
+
+@handles(ev.CheatDiscarded)
+def _cheat_discarded(e: ev.CheatDiscarded, d: Draft) -> None:
+    _discard(d, e.card)
+    d.state["cheats"] = {k: v for k, v in (d.state.get("cheats") or {}).items() if k != e.card}
+    _refresh(d)

@@ -285,6 +285,13 @@ class ClassicNarrator(Narrator):
         text = f"backstabs {d['victim']} ({d['bonus']:+d}), discarding {self.name(d['card'])}"
         return [Phrase(d["by"], text)]
 
+    def on_CheatPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"cheats with {self.name(d['item'])} ({self.name(d['card'])})"
+        return [Phrase(d["player"], text)]
+
+    def on_CheatDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"discards {self.name(d['card'])} (its Item is gone)")]
+
 
 for _name in CLASSIC:
     NARRATORS[_name] = ClassicNarrator

@@ -650,3 +650,104 @@ def test_a_backstab_reads_like_table_talk() -> None:
     g = backstab_game()
     g.do("B", "discard", card=g.id("Junk", 0), target="A")
     assert "B: backstabs A (-2), discarding Junk" in talk(g, "C")
+
+
+# ============================================================================ Cheat! (B.2)
+
+
+CHEAT = treasure("Cheat!", "other", cheat=True)
+WAND = treasure("Wizard Wand", "item", slot="1hand", bonus=4, value=400, usable_by=["Wizard"])
+HAT = treasure("Hat", "item", slot="headgear", bonus=1, value=200)
+HAT2 = treasure("Top Hat", "item", slot="headgear", bonus=2, value=200)
+
+
+def cheat_game(ruleset: str = "munchkin-deluxe", mode: str = "strict") -> Game:
+    """A carries a Wand it may not use and a second Headgear; it holds two Cheat! cards."""
+    g = started(
+        ruleset,
+        [OGRE],
+        [CHEAT, CHEAT, WAND, HAT, HAT2, SWORD],
+        hands={"A": ([], ["Cheat!", "Cheat!", "Wizard Wand", "Hat"]), "C": ([], ["Top Hat"])},
+        mode=mode,
+    )
+    for name in ("Wizard Wand", "Hat"):
+        g.do("A", "play", card=g.id(name))
+    g.do("C", "play", card=g.id("Top Hat"))
+    ready_all(g)
+    return g
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar"]
+)
+def test_cheat_makes_an_item_count_past_its_limits(ruleset: str) -> None:
+    """B.2 (Cheat! in every set; DX *Items*: "unless you have a card that lets you ignore these
+    limits, such as Hireling or Cheat!"): the Item is equipped and counts though A may not use
+    it; a second Headgear counts beside the first."""
+    g = cheat_game(ruleset)
+    wand, hat = g.id("Wizard Wand"), g.id("Hat")
+    assert g.seat("A")["zones"]["carried"] == [wand]
+    played = g.do("A", "play", card=g.id("Cheat!", 0), target=wand)
+    assert played[0].type == "CheatPlayed" and played[0].item == wand
+    assert g.seat("A")["zones"]["equipped"] == [hat, wand]
+    assert g.seat("A")["zones"]["helpers"] == [g.id("Cheat!", 0)]
+    g.do("A", "trade", **{"with": "C", "give": [], "get": [g.id("Top Hat")]})
+    g.do("C", "accept_trade")
+    g.do("A", "play", card=g.id("Cheat!", 1), target=g.id("Top Hat"))
+    kick(g, "Ogre")
+    assert g.state["combat"]["player_strength"] == 1 + 4 + 1 + 2
+    assert g.refold() == g.state
+
+
+def test_a_cheat_goes_when_its_item_goes() -> None:
+    """B.2: a Cheat! stays with its Item; when the Item leaves play or is unequipped, the
+    Cheat! is discarded (the engine's step after the command)."""
+    g = cheat_game()
+    wand, cheat = g.id("Wizard Wand"), g.id("Cheat!", 0)
+    g.do("A", "play", card=cheat, target=wand)
+    events = g.do("A", "unequip", card=wand)
+    assert [e.type for e in events] == ["ItemUnequipped", "CheatDiscarded"]
+    assert (events[1].seat, events[1].card) == ("rules", cheat)
+    assert g.state["cards"][cheat]["zone"] == "treasure_discard"
+    assert g.seat("A")["zones"]["helpers"] == [] and g.state["cheats"] == {}
+    assert g.refold() == g.state
+
+
+def test_one_cheat_per_item_and_none_in_ones_combat() -> None:
+    """B.2, B.12: a second Cheat! on the same Item is ``rule/already_cheated``; attaching one
+    is an equip change, ``rule/in_combat`` in one's combat; only an Item in play takes one."""
+    g = cheat_game()
+    wand = g.id("Wizard Wand")
+    g.do("A", "play", card=g.id("Cheat!", 0), target=wand)
+    err = g.refused("A", "play", card=g.id("Cheat!", 1), target=wand)
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == (
+        "rule/already_cheated",
+        "B.2",
+    )
+    err = g.refused("A", "play", card=g.id("Cheat!", 1), target=g.id("Cheat!", 0))
+    assert err.code == "command/card_not_there"
+    kick(g, "Ogre")
+    err = g.refused("A", "play", card=g.id("Cheat!", 1), target=g.id("Hat"))
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/in_combat", "B.12")
+
+
+def test_a_backup_restores_the_cheats() -> None:
+    """B.2, B.17: which Item a Cheat! holds is table state a backup restores."""
+    from tests.classic.test_judge import check_backup
+
+    g = cheat_game()
+    g.do("A", "play", card=g.id("Cheat!", 0), target=g.id("Wizard Wand"))
+    g.do("A", "unequip", card=g.id("Wizard Wand"))
+    check_backup(g, len(g.events) - 3)
+
+
+def test_cheat_reads_like_table_talk() -> None:
+    """B.2: the transcript names the Cheat! and its Item, and its discard."""
+    from tests.unit.test_classic_narration import talk
+
+    g = cheat_game()
+    g.do("A", "play", card=g.id("Cheat!", 0), target=g.id("Wizard Wand"))
+    g.do("A", "unequip", card=g.id("Wizard Wand"))
+    said = talk(g, "B")
+    assert "A: cheats with Wizard Wand (Cheat!)" in said
+    assert "A: discards Cheat! (its Item is gone)" in said

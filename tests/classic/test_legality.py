@@ -41,6 +41,7 @@ ROLES: dict[str, dict[str, str]] = {
         "remover": "Sample Curse Eraser",
         "hurts": "Sample Sticky Ooze",
         "forcer": "Sample Press-Gang Order",
+        "cheat": "Sample Cheat Sheet",
     },
     "munchkin-old-west": {
         "trait1": "Sample Cowboy",
@@ -63,6 +64,7 @@ ROLES: dict[str, dict[str, str]] = {
         "remover": "Sample Snake Charm",
         "hurts": "Sample Cactus Cat",
         "forcer": "Sample Posse Summons",
+        "cheat": "Sample Cheat Sheet",
     },
     "munchkin-age-of-sigmar": {
         "trait1": "Sample Stormcast Recruit",
@@ -85,6 +87,7 @@ ROLES: dict[str, dict[str, str]] = {
         "remover": "Sample Cleansing Rite",
         "hurts": "Sample Gheist Hound",
         "forcer": "Sample Call to Arms",
+        "cheat": "Sample Cheat Sheet",
     },
 }
 TOAD, SLUG = "Sample Grumpy Toad", "Sample Lava Slug"
@@ -188,6 +191,21 @@ def position(rs: str, name: str) -> Game:
         g.do("A", "kick_door", card=top_door(g, SLUG))
         if name == "backstabbed":
             g.do("B", "discard", card=_own(g, "B", plain), target="A")
+        return g
+    if name.startswith("cheat"):  # B.2: A's Item it may not use, carried; two Cheat! cards
+        g = started(
+            rs,
+            doors,
+            treasures,
+            3,
+            hands={"A": ([], [r["cheat"], r["cheat"], r["restricted"]])},
+        )
+        g.do("A", "play", card=g.id(r["restricted"]))  # carried: not usable by A
+        ready_all(g)
+        if name == "cheated":
+            g.do("A", "play", card=_own(g, "A", r["cheat"]), target=g.id(r["restricted"]))
+        if name == "cheat_fight":
+            g.do("A", "kick_door", card=top_door(g, SLUG))
         return g
     if name.startswith("hireling"):  # Deluxe (B.2): A's Hireling, its Items; B holds one
         squire = "Sample Hired Squire"
@@ -575,6 +593,34 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ("hurt", "B", "play", {"card": "@nextcombat", "target": "A"}, None, None, None),
     ("hurt", "A", "run_away", {"monster": "@fighting", "roll": 6}, None, None, None),
     ("hurt", "A", "run_away", {"monster": "@fighting", "roll": 1}, None, None, None),
+    ("cheat", "A", "play", {"card": "@hand:cheat", "target": "@restricted"}, None, None, None),
+    (
+        "cheated",
+        "A",
+        "play",
+        {"card": "@hand:cheat", "target": "@restricted"},
+        "rule/already_cheated",
+        "B.2",
+        "violation",
+    ),
+    (
+        "cheat_fight",
+        "A",
+        "play",
+        {"card": "@hand:cheat", "target": "@restricted"},
+        "rule/in_combat",
+        "B.12",
+        "violation",
+    ),
+    (
+        "cheat",
+        "A",
+        "play",
+        {"card": "@hand:cheat", "target": "@hand:cheat"},
+        "command/card_not_there",
+        None,
+        "command/card_not_there",
+    ),
     ("force1", "A", "play", {"card": "@forcer", "target": "B"}, None, None, None),
     (
         "force1",
@@ -706,6 +752,10 @@ def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
     }
     if key in special:
         return special[key]()
+    if key.startswith("hand:"):
+        name = ROLES[rs][key[5:]]
+        hand = g.seat(seat)["zones"]["hand"]
+        return next(c for c in hand if g.state["cards"][c]["def"]["name"] == name)
     if key.startswith("gifts"):
         hand = g.seat(seat)["zones"]["hand"]
         n, to = int(key[5]), key[6]
