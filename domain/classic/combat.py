@@ -112,15 +112,27 @@ def die(d: Decision, seat: str) -> None:
     left_of = seats[i + 1 :] + seats[:i]
     others = [s for s in left_of if s in alive(d.state)]
     order = sorted(others, key=lambda s: -d.state["seats"][s]["level"])
+    c = d.state.get("combat")
+    helped = c is not None and c["helper"] == seat
     d.emit(ev.PlayerDied, actor=RULES, player=seat, body=body, order=order)
     if not body or not order:
         d.emit(ev.BodyDiscarded, actor=RULES, dead=seat, cards=list(d.state["body"]["cards"]))
+    if helped:  # the dead helper's "next combat" Curses took effect in this one (B.10)
+        expire_curses(d, [seat])
     c = d.state.get("combat")
     if c is not None and c["player"] == seat:
         end_combat(d, "died")  # the rest of the combat is skipped (D.C5)
 
 
 # ============================================================================ ending a combat
+
+
+def expire_curses(d: Decision, seats: Sequence[str]) -> None:
+    """The "next combat" Curses of ``seats`` took effect in the combat now over (B.10)."""
+    for seat in seats:
+        for cid in d.state["seats"][seat]["zones"]["curses"]:
+            if card_def(d.state, cid).get("next_combat"):
+                d.emit(ev.CurseExpired, actor=RULES, player=seat, card=cid)
 
 
 def end_combat(d: Decision, outcome: str) -> None:
@@ -130,10 +142,7 @@ def end_combat(d: Decision, outcome: str) -> None:
         ids += [e["card"], *e["enhancers"]]
     ids += [s["card"] for s in c["one_shots"]]
     d.emit(ev.CombatEnded, actor=RULES, player=c["player"], outcome=outcome, discarded=ids)
-    for seat in fighters(c):  # "next combat" Curses took effect in this one (B.10)
-        for cid in d.state["seats"][seat]["zones"]["curses"]:
-            if card_def(d.state, cid).get("next_combat"):
-                d.emit(ev.CurseExpired, actor=RULES, player=seat, card=cid)
+    expire_curses(d, fighters(c))
     if d.state["active"] == c["player"] and d.state["status"] == "playing":
         d.emit(ev.PhaseEntered, actor=RULES, player=c["player"], phase="charity")
 

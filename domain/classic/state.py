@@ -641,7 +641,11 @@ def _backstabbed(e: ev.Backstabbed, d: Draft) -> None:
 def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
     _public(d, e.card, e.player, "helpers")
     _public(d, e.item, e.player, "equipped")
-    d.state["cheats"] = {**(d.state.get("cheats") or {}), e.card: e.item}
+    cards = d.state["cards"]  # (a Cheat! looted from a body leaves a stale entry: dropped)
+    cheats = {
+        k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
+    }
+    d.state["cheats"] = {**cheats, e.card: e.item}
     _refresh(d)
 
 

@@ -751,3 +751,19 @@ def test_cheat_reads_like_table_talk() -> None:
     said = talk(g, "B")
     assert "A: cheats with Wizard Wand (Cheat!)" in said
     assert "A: discards Cheat! (its Item is gone)" in said
+
+
+def test_a_helper_dying_in_its_next_combat_is_rid_of_the_curse() -> None:
+    """B.10: a helper who dies in the combat had its "next combat" there: the Curse goes."""
+    caught = door("Killer", "monster", level=12, treasures=1, bad_stuff=[{"die": True}])
+    g = started("munchkin-deluxe", [FRIGHT, caught], [], hands={"C": (["Stage Fright"], [])})
+    ready_all(g)
+    g.do("C", "play", card=g.id("Stage Fright"), target="B")
+    kick(g, "Killer")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    g.do("A", "run_away", monster=g.id("Killer"), roll=6)
+    g.do("B", "run_away", monster=g.id("Killer"), roll=1)
+    died = g.do("B", "bad_stuff", monster=g.id("Killer"))
+    assert "CurseExpired" in types(died) and g.seat("B")["zones"]["curses"] == []
+    assert g.refold() == g.state
