@@ -87,6 +87,7 @@ def decide(state: State, command: Command) -> list[Step]:
         )
     handler(decision, command)
     combat.settle(decision)  # a death or a departure may complete the passes (D.C1)
+    play.drop_loose_cheats(decision)  # a Cheat! whose Item left is discarded (B.2)
     return decision.steps
 
 

@@ -3,8 +3,10 @@
 Every definition has ``name``, ``text``, ``deck`` (``"door"`` or ``"treasure"``) and ``kind``;
 each kind adds its own fields (the contract of issue #14, listed in :data:`KINDS`). A few card
 powers the rules need are small optional fields (``powers`` on a character card, ``when`` on a
-monster, ``bonus_with`` on an item, ``doses``/``removes`` on a one-shot): docs/rules.md B.11,
-B.12 list them. :func:`normalize_card` fills the defaults and refuses a malformed card with
+monster, ``bonus_with`` on an item, ``doses``/``removes`` on a one-shot,
+``escape_bad_stuff`` on a monster, ``next_combat`` on a Curse or Trap, ``removes_curse``,
+``forces_help`` and ``cheat`` on an ``other`` card): docs/rules.md B.7, B.8, B.10, B.11, B.12 list them. Every field added after the first
+release is optional with a default, so older games and catalogs still load. :func:`normalize_card` fills the defaults and refuses a malformed card with
 ``request/invalid_card`` naming each bad field.
 
 >>> normalize_card({"name": "Sample Rat", "deck": "door", "kind": "monster", "level": 1,
@@ -58,6 +60,7 @@ POWERS = {
     "bonus_per_other": int,
     "helper_levels": int,
     "run_away": int,
+    "backstab": int,  # discard a card: -N to a fighter, once per victim per combat (B.2)
 }
 
 
@@ -146,6 +149,10 @@ def _monster(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     card["bad_stuff"] = normalize_effects(raw.get("bad_stuff"), "bad_stuff", errors)
     card["vs"] = _vs(raw, "vs", errors)
     card["run_away"] = _int(raw, "run_away", errors, lo=-MAX_NUMBER)
+    # Bad Stuff even for those who escape (docs/rules.md B.8): optional, none by default.
+    card["escape_bad_stuff"] = normalize_effects(
+        raw.get("escape_bad_stuff"), "escape_bad_stuff", errors
+    )
     when = raw.get("when") or []
     card["when"] = []
     if isinstance(when, list):
@@ -222,12 +229,14 @@ def _one_shot(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
 
 def _curse(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     """A Curse or Trap: its effects now; a ``persistent`` one stays in front of its victim with
-    a combat ``bonus`` and a ``run_away`` modifier (docs/rules.md B.10)."""
+    a combat ``bonus`` and a ``run_away`` modifier until removed; a ``next_combat`` one stays
+    with them only until the end of the victim's next combat (docs/rules.md B.10)."""
     card["effects"] = normalize_effects(raw.get("effects"), "effects", errors)
-    persistent = raw.get("persistent", False)
-    if not isinstance(persistent, bool):
-        errors.add("persistent", "true or false")
-    card["persistent"] = persistent is True
+    for key in ("persistent", "next_combat"):
+        flag = raw.get(key, False)
+        if not isinstance(flag, bool):
+            errors.add(key, "true or false")
+        card[key] = flag is True
     card["bonus"] = _int(raw, "bonus", errors, lo=-MAX_NUMBER)
     card["run_away"] = _int(raw, "run_away", errors, lo=-MAX_NUMBER)
 
@@ -256,6 +265,18 @@ def _other(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     if multi is not None and multi not in ALL_TRAIT_KINDS:
         errors.add("multi", f"one of {', '.join(ALL_TRAIT_KINDS)} or null")
     card["multi"] = multi
+    removes_curse = raw.get("removes_curse", False)
+    if not isinstance(removes_curse, bool):
+        errors.add("removes_curse", "true or false")
+    card["removes_curse"] = removes_curse is True  # removes a Curse or Trap in play (B.10)
+    forces_help = raw.get("forces_help", False)
+    if not isinstance(forces_help, bool):
+        errors.add("forces_help", "true or false")
+    card["forces_help"] = forces_help is True  # compels another seat to help (D.C7)
+    cheat = raw.get("cheat", False)
+    if not isinstance(cheat, bool):
+        errors.add("cheat", "true or false")
+    card["cheat"] = cheat is True  # Cheat!: one Item equipped past every limit (B.2)
 
 
 _KIND_FIELDS = {

@@ -112,15 +112,27 @@ def die(d: Decision, seat: str) -> None:
     left_of = seats[i + 1 :] + seats[:i]
     others = [s for s in left_of if s in alive(d.state)]
     order = sorted(others, key=lambda s: -d.state["seats"][s]["level"])
+    c = d.state.get("combat")
+    helped = c is not None and c["helper"] == seat
     d.emit(ev.PlayerDied, actor=RULES, player=seat, body=body, order=order)
     if not body or not order:
         d.emit(ev.BodyDiscarded, actor=RULES, dead=seat, cards=list(d.state["body"]["cards"]))
+    if helped:  # the dead helper's "next combat" Curses took effect in this one (B.10)
+        expire_curses(d, [seat])
     c = d.state.get("combat")
     if c is not None and c["player"] == seat:
         end_combat(d, "died")  # the rest of the combat is skipped (D.C5)
 
 
 # ============================================================================ ending a combat
+
+
+def expire_curses(d: Decision, seats: Sequence[str]) -> None:
+    """The "next combat" Curses of ``seats`` took effect in the combat now over (B.10)."""
+    for seat in seats:
+        for cid in d.state["seats"][seat]["zones"]["curses"]:
+            if card_def(d.state, cid).get("next_combat"):
+                d.emit(ev.CurseExpired, actor=RULES, player=seat, card=cid)
 
 
 def end_combat(d: Decision, outcome: str) -> None:
@@ -130,6 +142,7 @@ def end_combat(d: Decision, outcome: str) -> None:
         ids += [e["card"], *e["enhancers"]]
     ids += [s["card"] for s in c["one_shots"]]
     d.emit(ev.CombatEnded, actor=RULES, player=c["player"], outcome=outcome, discarded=ids)
+    expire_curses(d, fighters(c))
     if d.state["active"] == c["player"] and d.state["status"] == "playing":
         d.emit(ev.PhaseEntered, actor=RULES, player=c["player"], phase="charity")
 
@@ -240,8 +253,48 @@ def decide_accept_help(d: Decision, command: Command) -> None:
     d.emit(ev.HelpAccepted, helper=d.seat)
 
 
+def for_the_win(d: Decision, c: Mapping[str, Any]) -> bool:
+    """Whether the player's kill would take it to Level 10 (docs/rules.md D.C7)."""
+    level = d.state["seats"][c["player"]]["level"]
+    return bool(c["monsters"]) and level + reward_levels(d.state, c["monsters"]) >= MAX_LEVEL
+
+
+def force_help(d: Decision, command: Command, cid: str) -> None:
+    """The player plays a card that compels ``target`` to help: never in a fight for the win
+    (AoS *Asking For Help*; every set, docs/rules.md D.C7), otherwise as asking (B.7)."""
+    c = check_fight(d, "forcing help", "B.7")
+    helper = str_arg(command, "target")
+    d.require(helper in d.state["seats"], "command/unknown_seat", f"no seat {helper!r}")
+    d.check(d.seat == c["player"], "rule/not_your_combat", "only the player gets help", "B.7")
+    d.check(c["helper"] is None, "rule/already_helped", "one helper at most", "B.7")
+    d.check(c["asked"] is None, "rule/help_pending", f"{c['asked']} has not answered yet", "B.7")
+    ok = helper != c["player"] and helper in alive(d.state)
+    d.check(ok, "rule/invalid_helper", f"{helper} cannot help (self, dead or out)", "B.7")
+    d.check(
+        not for_the_win(d, c),
+        "rule/help_for_the_win",
+        "nobody is forced to help in a fight for the win",
+        "D.C7",
+    )
+    d.emit(ev.HelpForced, player=d.seat, helper=helper, card=cid)
+
+
 def decide_decline_help(d: Decision, command: Command) -> None:
+    """Decline when asked (B.7); or, as the helper, back out: only a forced helper, and only
+    once the fight is for the win (docs/rules.md D.C7)."""
     c = check_fight(d, "declining", "B.7")
+    if c["helper"] == d.seat and c["asked"] != d.seat:
+        forced = c.get("forced") == d.seat
+        d.check(forced, "rule/voluntary_helper", "a voluntary helper does not back out", "D.C7")
+        d.check(
+            for_the_win(d, c),
+            "rule/not_for_the_win",
+            "a forced helper backs out only of a fight for the win",
+            "D.C7",
+        )
+        d.emit(ev.HelperReleased, helper=d.seat)
+        settle(d)
+        return
     d.require(c["asked"] == d.seat, "command/not_asked", f"{d.seat} was not asked to help")
     d.emit(ev.HelpDeclined, helper=d.seat)
 
@@ -252,6 +305,7 @@ def decide_run_away(d: Decision, command: Command) -> None:
     assert c is not None
     monster = str_arg(command, "monster")
     roll = int_arg(command, "roll", 1, 6)
+    choices = ids_arg(command, "choices", required=False)
     d.require(d.seat in fighters(c), "command/not_fighting", f"{d.seat} is not in the combat")
     d.require(
         monster in [e["card"] for e in c["monsters"]],
@@ -278,6 +332,12 @@ def decide_run_away(d: Decision, command: Command) -> None:
         modifier=modifier,
         escaped=escaped,
     )
+    hurts = card_def(d.state, monster).get("escape_bad_stuff") or []
+    if escaped and hurts:  # some monsters hurt even those who escape (B.8)
+        lost, levels, hand, dies = apply_effects(d, d.seat, hurts, choices, "B.8")
+        d.emit(ev.HurtOnEscape, player=d.seat, monster=monster, lost=lost, levels=levels, hand=hand)
+        if dies:
+            die(d, d.seat)
     finish_run(d)
 
 

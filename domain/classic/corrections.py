@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from domain.classic import events as ev
@@ -387,6 +387,8 @@ TABLE_FIELDS = (
     "combat",
     "body",
     "trade",
+    "received",
+    "cheats",
 )
 
 
@@ -427,8 +429,9 @@ class ClassicSeatRestored(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClassicTableRestored(Event):
     """The table's shared state was put back: status, winners, turn, active seat, phase, the
-    first-player roll, the combat, a body being looted and an offered trade (judge backup,
-    docs/rules.md B.17). Every card these name is face up for every seat (B.5, B.9, B.12)."""
+    first-player roll, the combat, a body being looted, an offered trade, the Items received
+    this turn and the Items the Cheat! cards hold (judge backup, docs/rules.md B.17). Every card these name is face up for every
+    seat (B.5, B.9, B.12)."""
 
     status: str
     winner: str | None
@@ -443,6 +446,15 @@ class ClassicTableRestored(Event):
     body: dict[str, Json] | None
     trade: dict[str, Json] | None
     undoes: int | None = None
+    received: list[str] = field(default_factory=list)
+    cheats: dict[str, Json] = field(default_factory=dict)
+    class_version: ClassVar[int] = 2
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
+        """Version 1 was recorded before the Items received this turn and the Cheat! cards'
+        Items were kept (docs/rules.md B.2): it restores none."""
+        return {**data, "received": [], "cheats": {}}
 
 
 #: The events a classic backup may contain.

@@ -550,6 +550,119 @@ class BodyDiscarded(Event):
     card_fields: ClassVar[tuple[str, ...]] = ("cards",)
 
 
+# --------------------------------------------------------------------------- added later (B.2, B.8, B.10)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CurseExpired(Event):
+    """The "next combat" Curse or Trap ``card`` in front of ``player`` took effect in the
+    combat that just ended and was discarded (docs/rules.md B.10)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CurseRemoved(Event):
+    """``by`` removed the Curse or Trap ``card`` in front of ``victim``: with the card
+    ``remover`` (a card that removes Curses), or with none (a discard at will, only ever
+    recorded as a violation); both go to the discards (docs/rules.md B.10)."""
+
+    by: str
+    victim: str
+    card: str
+    remover: str | None
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "remover")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HurtOnEscape(Event):
+    """``player`` escaped ``monster``, which hurt it anyway (its ``escape_bad_stuff``):
+    ``lost`` cards, ``levels`` lost, ``hand`` discarded (docs/rules.md B.8)."""
+
+    player: str
+    monster: str
+    lost: list[str]
+    levels: int
+    hand: list[str]
+    card_fields: ClassVar[tuple[str, ...]] = ("monster", "lost", "hand")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelpForced(Event):
+    """``player`` played ``card`` (a card that compels help) and ``helper`` helps it in its
+    combat without being asked (docs/rules.md B.7, D.C7)."""
+
+    player: str
+    helper: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HelperReleased(Event):
+    """The forced ``helper`` backed out of a combat that became a fight for the win
+    (docs/rules.md D.C7)."""
+
+    helper: str
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ItemGivenToHireling(Event):
+    """``player``'s Hireling ``hireling`` now carries its Item ``card``: the Item counts as
+    equipped, outside the slot and Big limits, and is listed with the helpers (Deluxe,
+    docs/rules.md B.2)."""
+
+    player: str
+    card: str
+    hireling: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "hireling")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Backstabbed(Event):
+    """``by`` (a Thief) discarded ``card`` to backstab ``victim``, a fighter: ``bonus`` (a
+    penalty) to the victim's side for this combat (Deluxe, docs/rules.md B.2)."""
+
+    by: str
+    card: str
+    victim: str
+    bonus: int
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheatPlayed(Event):
+    """``player`` attached Cheat! ``card`` to its Item ``item``: the Item is equipped and counts
+    past the slot, Big and trait limits while the Cheat! stays with it; the Cheat! is listed
+    with the helpers (docs/rules.md B.2)."""
+
+    player: str
+    card: str
+    item: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "item")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheatDiscarded(Event):
+    """The Cheat! ``card`` in front of ``player`` lost its Item (gone, or no longer equipped)
+    and was discarded (docs/rules.md B.2)."""
+
+    player: str
+    card: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+
+
 def all_event_types() -> list[type[Event]]:
     """Every classic event class (for tests and narration)."""
     return [

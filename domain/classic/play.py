@@ -17,6 +17,7 @@ from domain.classic.combat import (
     die,
     end_combat,
     finish_run,
+    force_help,
     in_fight,
     settle,
     win,
@@ -25,6 +26,7 @@ from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
 from domain.classic.rules import (
     alive,
     card_def,
+    cheated,
     fighters,
     hands_used,
     has_power,
@@ -352,7 +354,7 @@ def curse(d: Decision, cid: str, victim: str, choices: list[str], *, from_door: 
         levels=levels,
         hand=hand,
         from_door=from_door,
-        stays=bool(card.get("persistent")),
+        stays=bool(card.get("persistent") or card.get("next_combat")),
     )
     if dies:
         die(d, victim)
@@ -367,7 +369,10 @@ def _target_seat(d: Decision, command: Command, default: str | None) -> str:
 def _slot_free(d: Decision, seat: str, cid: str) -> bool:
     item = card_def(d.state, cid)
     slot = item.get("slot")
-    equipped = [c for c in d.state["seats"][seat]["zones"]["equipped"] if c != cid]
+    free = cheated(d.state, seat)  # a Cheat!'s Item takes no slot (B.2)
+    equipped = [
+        c for c in d.state["seats"][seat]["zones"]["equipped"] if c != cid and c not in free
+    ]
     if slot is None:
         return True
     if slot in ("1hand", "2hands"):
@@ -377,7 +382,12 @@ def _slot_free(d: Decision, seat: str, cid: str) -> bool:
 
 def _bigs(d: Decision, seat: str) -> list[str]:
     zones = d.state["seats"][seat]["zones"]
-    return [c for c in [*zones["equipped"], *zones["carried"]] if card_def(d.state, c).get("big")]
+    free = cheated(d.state, seat)  # a Cheat!'s Item is past the Big limit (B.2)
+    return [
+        c
+        for c in [*zones["equipped"], *zones["carried"]]
+        if card_def(d.state, c).get("big") and c not in free
+    ]
 
 
 def _play_trait(d: Decision, cid: str, kind: str) -> None:
@@ -498,8 +508,9 @@ def decide_play(d: Decision, command: Command) -> None:
     elif kind == "item":
         _play_item(d, command, cid)
     elif kind in rules.helper_kinds:
-        own_turn(d, "a helper card")
-        no_combat(d, "a helper card")
+        if kind != "hireling":  # a Hireling is played at any time, on any turn (B.2, B.14)
+            own_turn(d, "a helper card")
+            no_combat(d, "a helper card")
         held = [
             c
             for c in d.state["seats"][d.seat]["zones"]["helpers"]
@@ -531,6 +542,12 @@ def decide_play(d: Decision, command: Command) -> None:
         )
         d.require(d.state.get("combat") is not None, "command/no_combat", "no combat to join")
         _join(d, command, cid, None)
+    elif kind == "other" and card["def"].get("removes_curse"):
+        _remove_curse(d, command, cid)
+    elif kind == "other" and card["def"].get("forces_help"):
+        force_help(d, command, cid)
+    elif kind == "other" and card["def"].get("cheat"):
+        _play_cheat(d, command, cid)
     elif kind == "other" and card["def"].get("wandering"):
         monster = str_arg(command, "target")
         d.in_zone(monster, d.seat, "hand")
@@ -542,8 +559,67 @@ def decide_play(d: Decision, command: Command) -> None:
         )
 
 
+def _remove_curse(d: Decision, command: Command, cid: str) -> None:
+    """A card that removes Curses takes the Curse or Trap ``target`` from in front of any seat,
+    at any time; both are discarded (docs/rules.md B.10)."""
+    target = str_arg(command, "target")
+    cursed = d.card(target)
+    d.require(
+        cursed["zone"] == "curses" and cursed["owner"] is not None,
+        "command/card_not_there",
+        f"{target!r} is not a Curse in front of a seat",
+    )
+    d.emit(ev.CurseRemoved, by=d.seat, victim=cursed["owner"], card=target, remover=cid)
+
+
+def _play_cheat(d: Decision, command: Command, cid: str) -> None:
+    """Cheat!: attached to one of the player's Items in play, which is equipped and counts past
+    the slot, Big and trait limits while the Cheat! stays with it; an equip change, so never
+    in one's combat (docs/rules.md B.2, B.12)."""
+    item = str_arg(command, "target")
+    target = d.in_zone(item, d.seat, "carried", "equipped")
+    d.require(target["def"]["kind"] == "item", "command/card_not_there", f"{item!r}: no Item")
+    d.check(not fighting(d, d.seat), "rule/in_combat", "no equip change in a combat", "B.12")
+    helpers = d.state["seats"][d.seat]["zones"]["helpers"]
+    held = {(d.state.get("cheats") or {}).get(c) for c in helpers}
+    d.check(item not in held, "rule/already_cheated", f"{item!r} has a Cheat! already", "B.2")
+    d.emit(ev.CheatPlayed, player=d.seat, card=cid, item=item)
+
+
+def drop_loose_cheats(d: Decision) -> None:
+    """After every command: a Cheat! whose Item is gone or no longer equipped is discarded
+    (docs/rules.md B.2)."""
+    cheats = d.state.get("cheats")
+    if not cheats:
+        return
+    for seat, st in d.state["seats"].items():
+        zones = st["zones"]
+        for cid in zones["helpers"]:
+            if cid in cheats and cheats[cid] not in zones["equipped"]:
+                d.emit(ev.CheatDiscarded, actor=RULES, player=seat, card=cid)
+
+
+def _give_to_hireling(d: Decision, cid: str, hireling: str) -> None:
+    """Deluxe: a Hireling carries one Item for its owner, never handed over in a combat
+    (docs/rules.md B.2)."""
+    d.in_zone(cid, d.seat, "carried", "equipped")
+    held = d.in_zone(hireling, d.seat, "helpers")
+    d.require(
+        held["def"]["kind"] == "hireling", "command/card_not_there", f"no Hireling {hireling!r}"
+    )
+    d.check(not fighting(d, d.seat), "rule/in_combat", "no Item to a Hireling in a combat", "B.2")
+    zone = d.state["seats"][d.seat]["zones"]["helpers"]
+    items = [c for c in zone if card_def(d.state, c)["kind"] in ("item", "one_shot")]
+    hirelings = sum(1 for c in zone if card_def(d.state, c)["kind"] == "hireling")
+    d.check(len(items) < hirelings, "rule/hireling_full", "a Hireling carries one Item", "B.2")
+    d.emit(ev.ItemGivenToHireling, player=d.seat, card=cid, hireling=hireling)
+
+
 def decide_equip(d: Decision, command: Command) -> None:
     cid = str_arg(command, "card")
+    if command.get("hireling") is not None:
+        _give_to_hireling(d, cid, str_arg(command, "hireling"))
+        return
     d.in_zone(cid, d.seat, "carried")
     d.check(not fighting(d, d.seat), "rule/in_combat", "no equipping in a combat", "B.12")
     item = card_def(d.state, cid)
@@ -553,8 +629,14 @@ def decide_equip(d: Decision, command: Command) -> None:
 
 
 def decide_unequip(d: Decision, command: Command) -> None:
+    """Unequip an Item, or take back the one a Hireling carries (B.2, B.12)."""
     cid = str_arg(command, "card")
-    d.in_zone(cid, d.seat, "equipped")
+    card = d.in_zone(cid, d.seat, "equipped", "helpers")
+    d.require(
+        card["zone"] == "equipped" or card["def"]["kind"] in ("item", "one_shot"),
+        "command/card_not_there",
+        f"{cid!r} is a helper or a Cheat!, not an Item",
+    )
     d.check(not fighting(d, d.seat), "rule/in_combat", "no unequipping in a combat", "B.12")
     d.emit(ev.ItemUnequipped, player=d.seat, card=cid)
 
@@ -564,10 +646,17 @@ def decide_discard(d: Decision, command: Command) -> None:
     may be abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West,
     B.2)."""
     cid = str_arg(command, "card")
-    zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers")
+    zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers", "curses")
     card = d.in_zone(cid, d.seat, *zones)
+    if command.get("target") is not None:
+        _backstab(d, cid, str_arg(command, "target"))
+        return
     rules = SETS[d.state["ruleset"]]
     kind = card["def"]["kind"]
+    if card["zone"] == "curses":  # kept until removed by a card or spent (B.10)
+        d.check(False, "rule/cannot_discard", "a Curse stays until a card removes it", "B.10")
+        d.emit(ev.CurseRemoved, by=d.seat, victim=d.seat, card=cid, remover=None)
+        return
     if card["zone"] == "helpers":
         if kind == "sidekick" and rules.sidekick_sacrifice and fighting(d, d.seat):
             _sacrifice(d, cid)
@@ -587,6 +676,25 @@ def decide_discard(d: Decision, command: Command) -> None:
     d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=bonus)
 
 
+def _backstab(d: Decision, cid: str, victim: str) -> None:
+    """Deluxe Thief: discard a card to give a fighter -N in this combat, once per victim per
+    combat (``backstab`` power; docs/rules.md B.2, B.6 *Interfering With Combat*)."""
+    c = check_fight(d, "a backstab", "B.2")
+    d.require(victim in fighters(c), "command/not_fighting", f"{victim} is not in the combat")
+    power = has_power(d.state, d.seat, "backstab")
+    d.check(bool(power), "rule/no_backstab", "only a Thief backstabs", "B.2")
+    done = [b for b in c.get("backstabs", ()) if b["by"] == d.seat and b["victim"] == victim]
+    d.check(not done, "rule/already_backstabbed", f"{victim} was backstabbed already", "B.2")
+    d.check(
+        d.card(cid)["zone"] != "curses",
+        "rule/cannot_discard",
+        "a Curse kept as a reminder does not power a backstab",
+        "B.10",
+    )
+    penalty = -abs(int(power)) if power else 0
+    d.emit(ev.Backstabbed, by=d.seat, card=cid, victim=victim, bonus=penalty)
+
+
 def _sacrifice(d: Decision, cid: str) -> None:
     """Old West: a fighter sacrifices its Sidekick and escapes every monster it has not rolled
     against yet (docs/rules.md B.2, D.C12)."""
@@ -603,12 +711,20 @@ def _sacrifice(d: Decision, cid: str) -> None:
 def decide_sell(d: Decision, command: Command) -> None:
     cards = ids_arg(command, "cards")
     for cid in cards:
-        d.in_zone(cid, d.seat, "hand", "equipped", "carried")
+        d.in_zone(cid, d.seat, "hand", "equipped", "carried", "helpers")  # B.2: a Hireling's
     own_turn(d, "selling")
     no_combat(d, "selling", "B.12")
     defs = [card_def(d.state, c) for c in cards]
     ok = all(c["kind"] in ("item", "one_shot") for c in defs)
     d.check(ok, "rule/not_sellable", "only Items and one-shots sell", "B.12")
+    if SETS[d.state["ruleset"]].received_items_wait:  # Old West (B.2)
+        waiting = [c for c in cards if c in (d.state.get("received") or ())]
+        d.check(
+            not waiting,
+            "rule/received_this_turn",
+            f"Items received this turn are sold from your next turn: {', '.join(waiting)}",
+            "B.2",
+        )
     gold = sum(c.get("value", 0) for c in defs)
     d.check(gold >= SELL_PRICE, "rule/sell_too_little", f"{gold} gp buys no level", "B.12")
     level = d.state["seats"][d.seat]["level"]

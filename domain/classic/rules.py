@@ -61,18 +61,29 @@ def _trait_bonus(state: State, seat: str, have: set[str]) -> int:
     return total
 
 
+def cheated(state: State, seat: str) -> set[str]:
+    """The equipped Items of ``seat`` a Cheat! card in front of it holds (docs/rules.md B.2)."""
+    zones = state["seats"][seat]["zones"]
+    cheats = state.get("cheats") or {}
+    return {cheats[c] for c in zones["helpers"] if cheats.get(c) in zones["equipped"]}
+
+
 def character_strength(state: State, seat: str) -> int:
-    """Level + equipped Items that count + trait, helper and Curse bonuses (B.5, B.10)."""
+    """Level + equipped Items that count (and one a Hireling carries, B.2) + trait, helper and
+    Curse bonuses (B.5, B.10)."""
     st = state["seats"][seat]
     have = traits(state, seat)
     total = st["level"] + _trait_bonus(state, seat, have)
-    for cid in st["zones"]["equipped"]:
-        item = card_def(state, cid)
-        if usable(item, have):
-            total += item.get("bonus", 0)
-            total += sum(b["bonus"] for b in item.get("bonus_with") or () if b["trait"] in have)
-    for cid in [*st["zones"]["helpers"], *st["zones"]["curses"]]:
-        total += card_def(state, cid).get("bonus", 0)
+    cheat = cheated(state, seat) if state.get("cheats") else set()
+    for cid in [*st["zones"]["equipped"], *st["zones"]["helpers"], *st["zones"]["curses"]]:
+        card = card_def(state, cid)
+        if card.get("kind") != "item":  # a helper, a Cheat! or a Curse
+            total += card.get("bonus", 0)
+        elif cid in cheat or usable(
+            card, have
+        ):  # equipped, or carried by a Hireling (docs/rules.md B.2)
+            total += card.get("bonus", 0)
+            total += sum(b["bonus"] for b in card.get("bonus_with") or () if b["trait"] in have)
     return total
 
 
@@ -108,6 +119,7 @@ def strengths(state: State, combat: Mapping[str, Any] | None = None) -> tuple[in
     side = fighters(c)
     player = sum(character_strength(state, s) for s in side) + sum(c["discard_bonus"].values())
     monster = sum(monster_strength_of(state, e, side) for e in c["monsters"])
+    player += sum(b["bonus"] for b in c.get("backstabs", ()))  # Deluxe Thief (B.2)
     for shot in c["one_shots"]:
         if shot["side"] == "player":
             player += shot["bonus"]
@@ -151,11 +163,14 @@ def run_modifier(state: State, seat: str, monster: str) -> int:
         total += sum(h.get("run_away", 0) for h in steeds)  # replaces the character's own (B.2)
     else:
         total += sum((c.get("powers") or {}).get("run_away", 0) for c in trait_cards(state, seat))
+        cheat = cheated(state, seat) if state.get("cheats") else set()
         for cid in st["zones"]["equipped"]:
             item = card_def(state, cid)
-            if usable(item, have):
+            if cid in cheat or usable(item, have):
                 total += item.get("run_away", 0)
-        total += sum(h.get("run_away", 0) for h in helpers)
+        total += sum(
+            h.get("run_away", 0) for h in helpers if h.get("kind") != "item" or usable(h, have)
+        )
     total += sum(card_def(state, cid).get("run_away", 0) for cid in st["zones"]["curses"])
     combat = state.get("combat")
     if combat:

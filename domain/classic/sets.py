@@ -33,6 +33,9 @@ class SetRules:
     steed_replaces_run_away: bool = False
     #: A fighter may sacrifice its Sidekick to escape every monster (Old West, B.2, D.C12).
     sidekick_sacrifice: bool = False
+    #: An Item received (trade or gift) on your own turn is sold from your next turn only
+    #: (Old West, docs/rules.md B.2).
+    received_items_wait: bool = False
     #: The optional rules this set's rulesheet offers (B.15; D.C9 lets Old West opt in too).
     options: tuple[str, ...] = ("listen_at_door", "shared_victory")
 
@@ -55,6 +58,7 @@ OLD_WEST = SetRules(
     join_tags=("undead",),
     non_lethal_treasure=True,
     sidekick_sacrifice=True,
+    received_items_wait=True,
 )
 AGE_OF_SIGMAR = SetRules(
     name="munchkin-age-of-sigmar",

@@ -157,6 +157,8 @@ def _created(e: ev.ClassicGameCreated, d: Draft) -> None:
         body=None,
         trade=None,
         listened=False,
+        received=[],  # Items received (trade, gift) this turn (Old West, docs/rules.md B.2)
+        cheats={},  # Cheat! card -> the Item it lets count (docs/rules.md B.2)
     )
     s["cards"] = {}
     for deck, defs in (("door", e.doors), ("treasure", e.treasures)):
@@ -220,6 +222,7 @@ def _turn(e: ev.TurnBegan, d: Draft) -> None:
         phase="kick_door",
         trade=None,
         listened=False,
+        received=[],
     )
 
 
@@ -380,16 +383,20 @@ def _traded(e: ev.ItemsTraded, d: Draft) -> None:
     for cid in e.get:
         _public(d, cid, e.player, "carried")
     d.state["trade"] = None
+    d.state["received"] = [*(d.state.get("received") or ()), *e.give, *e.get]
 
 
 @handles(ev.CardsGiven)
 def _given(e: ev.CardsGiven, d: Draft) -> None:
+    received = list(d.state.get("received") or ())
     for cid in e.cards:
         card = d.state["cards"][cid]
         if card["zone"] == "hand":
             _place(d, cid, e.to, "hand", [*card["known"], e.player, e.to])
         else:
             _public(d, cid, e.to, "carried")
+            received.append(cid)  # an Item in play changes hands (B.2)
+    d.state["received"] = received
     _refresh(d)
 
 
@@ -570,3 +577,80 @@ def _body_discarded(e: ev.BodyDiscarded, d: Draft) -> None:
     for cid in e.cards:
         _discard(d, cid)
     d.state["body"] = None
+
+
+# ============================================================================ added later (B.8, B.10)
+
+
+@handles(ev.CurseExpired)
+def _curse_expired(e: ev.CurseExpired, d: Draft) -> None:
+    _discard(d, e.card)
+    _refresh(d)
+
+
+@handles(ev.CurseRemoved)
+def _curse_removed(e: ev.CurseRemoved, d: Draft) -> None:
+    _discard(d, e.card)
+    if e.remover is not None:
+        _discard(d, e.remover)
+    _refresh(d)
+
+
+@handles(ev.HurtOnEscape)
+def _hurt_on_escape(e: ev.HurtOnEscape, d: Draft) -> None:
+    _hurt(d, e.player, e.lost, e.levels, e.hand)
+    _refresh(d)
+
+
+@handles(ev.HelpForced)
+def _help_forced(e: ev.HelpForced, d: Draft) -> None:
+    _discard(d, e.card)
+    if d.state.get("combat"):
+        c = _combat(d)
+        c["helper"], c["forced"] = e.helper, e.helper
+        _refresh(d)
+
+
+@handles(ev.HelperReleased)
+def _helper_released(e: ev.HelperReleased, d: Draft) -> None:
+    if d.state.get("combat"):
+        c = _combat(d)
+        if c["helper"] == e.helper:
+            c["helper"] = None
+        c["forced"] = None
+        _refresh(d)
+
+
+@handles(ev.ItemGivenToHireling)
+def _to_hireling(e: ev.ItemGivenToHireling, d: Draft) -> None:
+    _public(d, e.card, e.player, "helpers")
+    _refresh(d)
+
+
+@handles(ev.Backstabbed)
+def _backstabbed(e: ev.Backstabbed, d: Draft) -> None:
+    _discard(d, e.card)
+    if d.state.get("combat"):
+        c = _combat(d)
+        stab = {"by": e.by, "victim": e.victim, "bonus": e.bonus}
+        c["backstabs"] = [*c.get("backstabs", ()), stab]
+        _refresh(d)
+
+
+@handles(ev.CheatPlayed)
+def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
+    _public(d, e.card, e.player, "helpers")
+    _public(d, e.item, e.player, "equipped")
+    cards = d.state["cards"]  # (a Cheat! looted from a body leaves a stale entry: dropped)
+    cheats = {
+        k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
+    }
+    d.state["cheats"] = {**cheats, e.card: e.item}
+    _refresh(d)
+
+
+@handles(ev.CheatDiscarded)
+def _cheat_discarded(e: ev.CheatDiscarded, d: Draft) -> None:
+    _discard(d, e.card)
+    d.state["cheats"] = {k: v for k, v in (d.state.get("cheats") or {}).items() if k != e.card}
+    _refresh(d)

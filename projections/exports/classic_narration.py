@@ -364,6 +364,42 @@ class ClassicNarrator(Narrator):
             parts.append("a trade on offer")
         return [Phrase(who, f"restores the table: {'; '.join(parts)}{_undoing(d)}")]
 
+    # -- the rules added later: curses, escape, forced help, Hirelings, backstab, Cheat! ----
+
+    def on_CurseExpired(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"is rid of {self.name(d['card'])} (its combat is over)")]
+
+    def on_CurseRemoved(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        how = f"with {self.name(d['remover'])}" if d.get("remover") else "at will"
+        whose = "" if d["victim"] == d["by"] else f" from {d['victim']}"
+        return [Phrase(d["by"], f"removes {self.name(d['card'])}{whose} {how}")]
+
+    def on_HurtOnEscape(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"escapes but {self.name(d['monster'])} hurts anyway: {self.losses(d)}"
+        return [Phrase(d["player"], text)]
+
+    def on_HelpForced(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"plays {self.name(d['card'])}: {d['helper']} must help"
+        return [Phrase(d["player"], text)]
+
+    def on_HelperReleased(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["helper"], "backs out of the fight for the win (forced to help)")]
+
+    def on_ItemGivenToHireling(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"gives {self.name(d['card'])} to {self.name(d['hireling'])} to carry"
+        return [Phrase(d["player"], text)]
+
+    def on_Backstabbed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"backstabs {d['victim']} ({d['bonus']:+d}), discarding {self.name(d['card'])}"
+        return [Phrase(d["by"], text)]
+
+    def on_CheatPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"cheats with {self.name(d['item'])} ({self.name(d['card'])})"
+        return [Phrase(d["player"], text)]
+
+    def on_CheatDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["player"], f"discards {self.name(d['card'])} (its Item is gone)")]
+
 
 for _name in CLASSIC:
     NARRATORS[_name] = ClassicNarrator

@@ -40,6 +40,7 @@ def test_a_monster_gets_its_defaults() -> None:
         "bad_stuff": [],
         "vs": [],
         "run_away": 0,
+        "escape_bad_stuff": [],
         "when": [],
     }
 
