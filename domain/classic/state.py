@@ -29,11 +29,7 @@ def _everyone(d: Draft) -> list[str]:
 
 def _once(d: Draft, key: str) -> bool:
     """True the first time ``key`` is asked for in this event (the draft's copy-once record)."""
-    mark = ("classic", key)
-    if mark in d._done:
-        return False
-    d._done.add(mark)
-    return True
+    return d.once(("classic", key))
 
 
 def _pile(d: Draft, zone: str) -> list[str]:
