@@ -15,11 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.classic import events as ev
-from domain.classic.rules import fighters, monster_strength_of, strengths
+from domain.classic.rules import combat_strengths
 from domain.fold import CopyOnWriteState, handles
 
 SEAT_ZONES = ("hand", "equipped", "carried", "race", "class", "army", "curses", "helpers")
 DECK_ZONES = ("door", "treasure", "door_discard", "treasure_discard")
+_SEAT_ZONES, _DECK_ZONES = frozenset(SEAT_ZONES), frozenset(DECK_ZONES)
 Draft = CopyOnWriteState
 
 
@@ -51,12 +52,15 @@ def _body(d: Draft) -> dict[str, Any]:
 
 def _remove(d: Draft, cid: str) -> None:
     card = d.state["cards"][cid]
-    zone, owner = card["zone"], card["owner"]
-    if zone in DECK_ZONES:
+    _take_out(d, cid, card["zone"], card["owner"])
+
+
+def _take_out(d: Draft, cid: str, zone: str, owner: str | None) -> None:
+    if zone in _DECK_ZONES:
         _pile(d, zone).remove(cid)
     elif zone == "body":
         _body(d)["cards"].remove(cid)
-    elif owner is not None and zone in SEAT_ZONES:
+    elif owner is not None and zone in _SEAT_ZONES:
         ids = d.zone(owner, zone)
         if cid in ids:
             ids.remove(cid)
@@ -64,15 +68,17 @@ def _remove(d: Draft, cid: str) -> None:
 
 def _place(d: Draft, cid: str, owner: str | None, zone: str, known: list[str]) -> None:
     """Move ``cid`` to ``owner``'s ``zone`` (a seat zone, a deck, ``combat``, ``table``)."""
-    _remove(d, cid)
+    old = d.state["cards"][cid]
+    _take_out(d, cid, old["zone"], old["owner"])
     card = d.card(cid)
-    card.update(owner=owner, zone=zone, known=sorted(set(known)))
-    card["face"] = "up" if len(card["known"]) == len(d.state["seats"]) else "down"
-    if zone in DECK_ZONES:
+    seen = sorted(set(known))
+    card["owner"], card["zone"], card["known"] = owner, zone, seen
+    card["face"] = "up" if len(seen) == len(d.state["seats"]) else "down"
+    if zone in _DECK_ZONES:
         _pile(d, zone).append(cid)
     elif zone == "body":
         _body(d)["cards"].append(cid)
-    elif owner is not None and zone in SEAT_ZONES:
+    elif owner is not None and zone in _SEAT_ZONES:
         d.zone(owner, zone).append(cid)
 
 
@@ -114,13 +120,14 @@ def _refresh(d: Draft) -> None:
     if not c:
         return
     c = _combat(d)
-    player, monster = strengths(d.state, c)
+    player, monster, each = combat_strengths(d.state, c)
     if (player, monster) != (c["player_strength"], c["monster_strength"]):
         c["passed"] = []
     c["player_strength"], c["monster_strength"] = player, monster
-    for entry in c["monsters"]:
-        entry["level"] = d.state["cards"][entry["card"]]["def"].get("level", 0)
-        entry["strength"] = monster_strength_of(d.state, entry, fighters(c))
+    cards = d.state["cards"]
+    for entry, strength in zip(c["monsters"], each, strict=True):
+        entry["level"] = cards[entry["card"]]["def"].get("level", 0)
+        entry["strength"] = strength
 
 
 def _level(d: Draft, seat: str, level: int) -> None:
