@@ -68,10 +68,14 @@ def _take_out(d: Draft, cid: str, zone: str, owner: str | None) -> None:
 
 def _place(d: Draft, cid: str, owner: str | None, zone: str, known: list[str]) -> None:
     """Move ``cid`` to ``owner``'s ``zone`` (a seat zone, a deck, ``combat``, ``table``)."""
+    _move(d, cid, owner, zone, sorted(set(known)))
+
+
+def _move(d: Draft, cid: str, owner: str | None, zone: str, seen: list[str]) -> None:
+    """:func:`_place` with ``seen`` already sorted and distinct."""
     old = d.state["cards"][cid]
     _take_out(d, cid, old["zone"], old["owner"])
     card = d.card(cid)
-    seen = sorted(set(known))
     card["owner"], card["zone"], card["known"] = owner, zone, seen
     card["face"] = "up" if len(seen) == len(d.state["seats"]) else "down"
     if zone in _DECK_ZONES:
@@ -84,11 +88,11 @@ def _place(d: Draft, cid: str, owner: str | None, zone: str, known: list[str]) -
 
 def _discard(d: Draft, cid: str) -> None:
     deck = d.state["cards"][cid]["def"]["deck"]
-    _place(d, cid, None, f"{deck}_discard", _everyone(d))
+    _move(d, cid, None, f"{deck}_discard", sorted(d.state["seats"]))
 
 
 def _public(d: Draft, cid: str, owner: str | None, zone: str) -> None:
-    _place(d, cid, owner, zone, _everyone(d))
+    _move(d, cid, owner, zone, sorted(d.state["seats"]))
 
 
 def _combat(d: Draft) -> dict[str, Any]:
@@ -238,8 +242,20 @@ def _phase(e: ev.PhaseEntered, d: Draft) -> None:
 
 @handles(ev.DiscardReshuffled)
 def _reshuffled(e: ev.DiscardReshuffled, d: Draft) -> None:
+    cards, discard = d.state["cards"], f"{e.deck}_discard"
+    ids = set(e.cards)
+    kept = [cid for cid in d.state["decks"][discard] if cid not in ids]
+    plain = len(ids) == len(e.cards) == len(d.state["decks"][discard]) - len(kept)
+    if not plain or any(cards[cid]["zone"] != discard for cid in e.cards):
+        for cid in e.cards:  # not a plain reshuffle (a judge's, a record-mode game's): one by one
+            _place(d, cid, None, e.deck, [])
+        return
+    _pile(d, discard)[:] = kept  # every card from its discard pile: the same moves, at once
     for cid in e.cards:
-        _place(d, cid, None, e.deck, [])
+        card = d.card(cid)
+        card["owner"], card["zone"], card["known"] = None, e.deck, []
+        card["face"] = "up" if not d.state["seats"] else "down"
+    _pile(d, e.deck).extend(e.cards)
 
 
 @handles(ev.DoorKicked)
