@@ -51,9 +51,10 @@ def traits(state: State, seat: str) -> set[str]:
 
 def usable(item: Mapping[str, Any], have: set[str]) -> bool:
     """Whether an Item's bonus counts for a character with traits ``have`` (B.12)."""
-    if item.get("usable_by") and not have & set(item["usable_by"]):
+    only = item.get("usable_by")
+    if only and not any(trait in have for trait in only):
         return False
-    return not (have & set(item.get("not_usable_by") or ()))
+    return not any(trait in have for trait in item.get("not_usable_by") or ())
 
 
 def _trait_bonus(state: State, seat: str, have: set[str]) -> int:

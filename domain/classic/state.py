@@ -441,6 +441,7 @@ def _combat_started(e: ev.CombatStarted, d: Draft) -> None:
         "player_strength": None,
         "monster_strength": None,
     }
+    _once(d, "combat")  # a new combat, this event's own: nothing to copy
     _refresh(d)
 
 
