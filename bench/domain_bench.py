@@ -25,7 +25,21 @@ concession, from setup on.
 3. **classic games**: ``--classic-games`` games, each until a seat wins or
    ``--classic-cap`` events, bucketed by event index;
 4. **classic long game**: one game whose seed runs on without a winner, stopped at
-   ``--classic-long`` events (default 10,000).
+   ``--classic-long`` events (default 10,000);
+5. **classic long game replayed**: the last repeat's long game, its ``(state, command)`` pairs
+   kept, then ``decide`` timed over them ``--classic-passes`` times with nothing in between,
+   forward and in reverse order in turn. A cost that depends on the state alone (what the
+   product pays) gives the same buckets both ways; a drift of the process or of the machine
+   over a pass (a quiet machine getting busy, a cache that cools) shows up reversed.
+
+The classic games keep no event objects (:class:`EventCount`: their number only), as the
+product keeps none in memory (the service stores them and keeps one state per game): an earlier
+version kept every game's events, a heap that grew through the run. The garbage collector is
+not what made the long game's single-pass buckets rise with its length on a quiet machine:
+no full collection runs during it, and no collection lands in a timed ``decide`` (checked with
+``gc.callbacks``); the replayed passes show the cost flat, forward and backward, while a live
+pass also times ``decide`` with caches cooled by the policy (``legal_commands`` for six seats,
+about 1 ms of other work before each command), which costs more and drifts with the machine.
 
 Per command, the time of ``decide(state, command)`` (the ``Game`` aggregate adopts the states it
 returns, folding nothing again) is spread evenly over its events and charged to their indices.
@@ -50,7 +64,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +72,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import classic_game
 from bench.long_game import DEFAULT_DECK, HEROES, choose, decks
+from domain.classic import CLASSIC
+from domain.fold import State
 from tests.builders import RS, RandomGame, game_spec, random_policy
 from tests.classic.helpers import Game
 
@@ -150,19 +166,65 @@ def long_game(
     return game, timer
 
 
+class EventCount:
+    """What the classic games keep of their events: how many (``len``), as ``Game.events``.
+
+    The product keeps no events in memory (the service stores them and keeps one state per
+    game), so neither does the bench: a game's thousands of event objects (and, through
+    ``classic_games``, earlier games' ones) would be a heap the product never has."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def extend(self, events: Iterable[Any]) -> None:
+        self.n += sum(1 for _ in events)
+
+
 def play_classic(
-    seed: int, cap: int, clock: Callable[[], int], best_of: int = 1
+    seed: int,
+    cap: int,
+    clock: Callable[[], int],
+    best_of: int = 1,
+    record: list[tuple[State, Command]] | None = None,
 ) -> tuple[Game, Timer]:
-    """One classic game (``bench/classic_game.py``) until a seat wins or ``cap`` events."""
+    """One classic game (``bench/classic_game.py``) until a seat wins or ``cap`` events;
+    ``record`` (a list) receives each ``(state, command)`` decided, for :func:`replay`."""
     game = classic_game.classic_game(seed)
+    game.events = EventCount(len(game.events))  # type: ignore[assignment]
     rng = random.Random(seed)
     timer = Timer(clock, best_of)
     while game.state["status"] != "finished" and len(game.events) < cap:
         command = classic_game.choose(game, rng)
         if command is None:
             break
+        if record is not None:
+            record.append((game.state, command))
         timer.run(game, command["seat"], command, game.rs.decide)
     return game, timer
+
+
+def replay(
+    played: list[tuple[State, Command]], clock: Callable[[], int], reverse: bool
+) -> dict[int, float]:
+    """One timed pass of ``decide`` over a played game's ``(state, command)`` pairs, with no
+    policy in between, in order or ``reverse`` order; the cost charged to event indices as
+    :class:`Timer` does. A cost that depends on the state alone gives the same buckets both
+    ways; a drift of the process or the machine over the pass shows reversed."""
+    ns: dict[int, float] = {}
+    ruleset = CLASSIC[classic_game.RULESET]
+    order = reversed(played) if reverse else iter(played)
+    for state, command in order:
+        t0 = clock()
+        steps = ruleset.decide(state, command)
+        t1 = clock()
+        share = (t1 - t0) / len(steps)
+        for i in range(state["version"] + 1, state["version"] + len(steps) + 1):
+            ns[i] = share
+        del steps  # freed outside the next timed span
+    return ns
 
 
 def classic_games(
@@ -184,6 +246,21 @@ def median_buckets(runs: list[dict[str, tuple[float, int]]]) -> dict[str, tuple[
     return {
         label: (statistics.median(r[label][0] for r in runs), runs[0][label][1]) for label in labels
     }
+
+
+def passes_table(title: str, runs: list[dict[str, tuple[float, int]]], clock: str) -> str:
+    """One column per replay pass (forward, reverse, forward...) and their median."""
+    names = [f"pass {i + 1} ({'reverse' if i % 2 else 'forward'})" for i in range(len(runs))]
+    lines = [
+        f"**{title}**",
+        "",
+        f"| events (index) | {' | '.join(names)} | median | events measured |",
+        "|---|" + "---:|" * (len(runs) + 2),
+    ]
+    for label, (us, n) in median_buckets(runs).items():
+        cells = " | ".join(f"{r[label][0]:.1f}" for r in runs)
+        lines.append(f"| {label} | {cells} | {us:.1f} | {n:,} |")
+    return "\n".join(lines) + f"\n\n(µs/event, {clock} clock)"
 
 
 def table(title: str, buckets: dict[str, tuple[float, int]], clock: str) -> str:
@@ -237,6 +314,12 @@ def main(argv: list[str] | None = None) -> int:
         default=classic_game.LONG_SEED,
         help="classic long game: its seed (the default runs on with no winner)",
     )
+    parser.add_argument(
+        "--classic-passes",
+        type=int,
+        default=4,
+        help="classic long game: timed replays of its decisions, forward and reverse in turn",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--quick",
@@ -255,7 +338,8 @@ def main(argv: list[str] | None = None) -> int:
 
     load_before = load()
     gc.collect()
-    rand_runs, long_runs, classic_runs, classic_long_runs = [], [], [], []
+    rand_runs, long_runs, classic_runs, classic_long_runs, replays = [], [], [], [], []
+    recorded: list[tuple[State, Command]] = []
     long_events = 0
     played: list[Game] = []
     walls = dict.fromkeys(WORKLOADS, 0.0)
@@ -275,11 +359,21 @@ def main(argv: list[str] | None = None) -> int:
                 args.classic_games, args.seed, args.classic_cap, clock, args.best_of
             )
             classic_runs.append(bucket_means(csamples))
+            last = len(classic_long_runs) == args.repeat - 1
             clong, ctimer = play_classic(
-                args.classic_long_seed, args.classic_long, clock, args.best_of
+                args.classic_long_seed,
+                args.classic_long,
+                clock,
+                args.best_of,
+                recorded if last else None,
             )
             classic_long_runs.append(bucket_means([ctimer.ns]))
         walls["classic"] += time.perf_counter() - t1
+    t1 = time.perf_counter()
+    for n in range(args.classic_passes if recorded else 0):
+        replays.append(bucket_means([replay(recorded, clock, reverse=n % 2 == 1)]))
+    walls["classic"] += time.perf_counter() - t1
+    recorded.clear()
 
     print(
         f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, "
@@ -336,6 +430,16 @@ def main(argv: list[str] | None = None) -> int:
                 args.clock,
             )
         )
+        if replays:
+            print()
+            print(
+                passes_table(
+                    f"Classic long game replayed: decide over its {len(clong.events):,} events' "
+                    "states, no policy in between",
+                    replays,
+                    args.clock,
+                )
+            )
     return 0
 
 

@@ -106,6 +106,14 @@ class CopyOnWriteState:
     def card(self, cid: str) -> dict[str, Any]:
         return self._entry("cards", cid)
 
+    def once(self, mark: Any) -> bool:
+        """True the first time ``mark`` (any hashable) is asked for in this event: a ruleset's
+        own copy-once record, for containers this class does not hand out (e.g. a deck list)."""
+        if mark in self._done:
+            return False
+        self._done.add(mark)
+        return True
+
     def top(self, key: str) -> Any:
         """A copied top-level container (a dict or a list, e.g. ``fight`` or ``stack``)."""
         if ("top", key) not in self._done:

@@ -36,33 +36,34 @@ class Decision(DecisionCore):
 
     def emit(self, cls: type[Event], *, actor: str | None = None, **fields: Any) -> None:
         """Fold one event (``actor="rules"`` for the engine's own steps)."""
-        if self.state.get("status") == "finished":
+        state = self.state
+        if state.get("status") == "finished":
             return
-        seat = actor or self.seat
         violation = ",".join(self.violations) if (self.violations and actor is None) else None
-        event = cls(seat=seat, cause=self.cause, violation=violation, **fields)
-        self.state = evolve(self.state, event)
-        self.steps.append(Step(event, self.state))
+        event = cls(seat=actor or self.seat, cause=self.cause, violation=violation, **fields)
+        self.state = state = evolve(state, event)
+        self.steps.append(Step(event, state))
         if self.cause is None:
-            self.cause = self.state["version"]
+            self.cause = state["version"]
 
     # -- readers of the state the decisions share ------------------------------------------
 
     def card(self, cid: str) -> dict[str, Any]:
         card = self.state["cards"].get(cid)
-        self.require(card is not None, "command/unknown_card", f"no card {cid!r} in this game")
-        assert card is not None
+        if card is None:
+            self.require(False, "command/unknown_card", f"no card {cid!r} in this game")
         return dict(card)
 
     def in_zone(self, cid: str, owner: str | None, *zones: str) -> dict[str, Any]:
         """The card exists and is in one of ``owner``'s ``zones`` (else impossible)."""
         card = self.card(cid)
-        where = f"seat {owner}'s " if owner else "the "
-        self.require(
-            card["owner"] == owner and card["zone"] in zones,
-            "command/card_not_there",
-            f"card {cid!r} is not in {where}{' or '.join(zones)}",
-        )
+        if card["owner"] != owner or card["zone"] not in zones:  # the message only when needed
+            where = f"seat {owner}'s " if owner else "the "
+            self.require(
+                False,
+                "command/card_not_there",
+                f"card {cid!r} is not in {where}{' or '.join(zones)}",
+            )
         return card
 
 

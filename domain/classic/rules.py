@@ -39,14 +39,22 @@ def trait_cards(state: State, seat: str) -> list[Mapping[str, Any]]:
 
 def traits(state: State, seat: str) -> set[str]:
     """The Race, Class and Army names ``seat`` has now (docs/rules.md B.11)."""
-    return {c["trait"] for c in trait_cards(state, seat) if c.get("trait")}
+    cards, zones = state["cards"], state["seats"][seat]["zones"]
+    have = set()
+    for kind in ALL_TRAIT_KINDS:
+        for cid in zones[kind]:
+            trait = cards[cid]["def"].get("trait")
+            if trait:
+                have.add(trait)
+    return have
 
 
 def usable(item: Mapping[str, Any], have: set[str]) -> bool:
     """Whether an Item's bonus counts for a character with traits ``have`` (B.12)."""
-    if item.get("usable_by") and not have & set(item["usable_by"]):
+    only = item.get("usable_by")
+    if only and not any(trait in have for trait in only):
         return False
-    return not (have & set(item.get("not_usable_by") or ()))
+    return not any(trait in have for trait in item.get("not_usable_by") or ())
 
 
 def _trait_bonus(state: State, seat: str, have: set[str]) -> int:
@@ -68,11 +76,12 @@ def cheated(state: State, seat: str) -> set[str]:
     return {cheats[c] for c in zones["helpers"] if cheats.get(c) in zones["equipped"]}
 
 
-def character_strength(state: State, seat: str) -> int:
+def character_strength(state: State, seat: str, have: set[str] | None = None) -> int:
     """Level + equipped Items that count (and one a Hireling carries, B.2) + trait, helper and
-    Curse bonuses (B.5, B.10)."""
+    Curse bonuses (B.5, B.10); ``have``: ``seat``'s traits, when the caller knows them."""
     st = state["seats"][seat]
-    have = traits(state, seat)
+    if have is None:
+        have = traits(state, seat)
     total = st["level"] + _trait_bonus(state, seat, have)
     cheat = cheated(state, seat) if state.get("cheats") else set()
     for cid in [*st["zones"]["equipped"], *st["zones"]["helpers"], *st["zones"]["curses"]]:
@@ -103,10 +112,14 @@ def fighters(combat: Mapping[str, Any]) -> list[str]:
 def monster_strength_of(state: State, entry: Mapping[str, Any], against: Iterable[str]) -> int:
     """One monster's strength: level, enhancers, declared conditions and its bonuses against
     the fighters' traits (a shared trait counted once), times its copies (B.5, B.6)."""
-    m = card_def(state, entry["card"])
     have: set[str] = set()
     for seat in against:
         have |= traits(state, seat)
+    return _monster_strength(state, entry, have)
+
+
+def _monster_strength(state: State, entry: Mapping[str, Any], have: set[str]) -> int:
+    m = card_def(state, entry["card"])
     one = m.get("level", 0) + sum(card_def(state, e).get("bonus", 0) for e in entry["enhancers"])
     one += sum(w["bonus"] for w in m.get("when") or () if w["condition"] in entry["conditions"])
     one += sum(v["bonus"] for v in m.get("vs") or () if v["trait"] in have)
@@ -115,17 +128,27 @@ def monster_strength_of(state: State, entry: Mapping[str, Any], against: Iterabl
 
 def strengths(state: State, combat: Mapping[str, Any] | None = None) -> tuple[int, int]:
     """``(player side, monster side)`` of the combat (docs/rules.md B.5)."""
-    c = combat if combat is not None else state["combat"]
-    side = fighters(c)
-    player = sum(character_strength(state, s) for s in side) + sum(c["discard_bonus"].values())
-    monster = sum(monster_strength_of(state, e, side) for e in c["monsters"])
-    player += sum(b["bonus"] for b in c.get("backstabs", ()))  # Deluxe Thief (B.2)
-    for shot in c["one_shots"]:
+    player, monster, _ = combat_strengths(state, combat if combat is not None else state["combat"])
+    return player, monster
+
+
+def combat_strengths(state: State, combat: Mapping[str, Any]) -> tuple[int, int, list[int]]:
+    """``(player side, monster side, each monster's own strength)`` of ``combat`` (B.5, B.6),
+    each fighter's traits read once (the fold keeps all three, :mod:`domain.classic.state`)."""
+    side = fighters(combat)
+    have = {s: traits(state, s) for s in side}
+    player = sum(character_strength(state, s, have[s]) for s in side)
+    player += sum(combat["discard_bonus"].values())
+    both = set().union(*have.values())
+    each = [_monster_strength(state, e, both) for e in combat["monsters"]]
+    monster = sum(each)
+    player += sum(b["bonus"] for b in combat.get("backstabs", ()))  # Deluxe Thief (B.2)
+    for shot in combat["one_shots"]:
         if shot["side"] == "player":
             player += shot["bonus"]
         else:
             monster += shot["bonus"]
-    return player, monster
+    return player, monster, each
 
 
 def player_wins(state: State, combat: Mapping[str, Any] | None = None) -> bool:

@@ -15,11 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.classic import events as ev
-from domain.classic.rules import fighters, monster_strength_of, strengths
+from domain.classic.rules import combat_strengths
 from domain.fold import CopyOnWriteState, handles
 
 SEAT_ZONES = ("hand", "equipped", "carried", "race", "class", "army", "curses", "helpers")
 DECK_ZONES = ("door", "treasure", "door_discard", "treasure_discard")
+_SEAT_ZONES, _DECK_ZONES = frozenset(SEAT_ZONES), frozenset(DECK_ZONES)
 Draft = CopyOnWriteState
 
 
@@ -29,11 +30,7 @@ def _everyone(d: Draft) -> list[str]:
 
 def _once(d: Draft, key: str) -> bool:
     """True the first time ``key`` is asked for in this event (the draft's copy-once record)."""
-    mark = ("classic", key)
-    if mark in d._done:
-        return False
-    d._done.add(mark)
-    return True
+    return d.once(("classic", key))
 
 
 def _pile(d: Draft, zone: str) -> list[str]:
@@ -55,12 +52,15 @@ def _body(d: Draft) -> dict[str, Any]:
 
 def _remove(d: Draft, cid: str) -> None:
     card = d.state["cards"][cid]
-    zone, owner = card["zone"], card["owner"]
-    if zone in DECK_ZONES:
+    _take_out(d, cid, card["zone"], card["owner"])
+
+
+def _take_out(d: Draft, cid: str, zone: str, owner: str | None) -> None:
+    if zone in _DECK_ZONES:
         _pile(d, zone).remove(cid)
     elif zone == "body":
         _body(d)["cards"].remove(cid)
-    elif owner is not None and zone in SEAT_ZONES:
+    elif owner is not None and zone in _SEAT_ZONES:
         ids = d.zone(owner, zone)
         if cid in ids:
             ids.remove(cid)
@@ -68,25 +68,31 @@ def _remove(d: Draft, cid: str) -> None:
 
 def _place(d: Draft, cid: str, owner: str | None, zone: str, known: list[str]) -> None:
     """Move ``cid`` to ``owner``'s ``zone`` (a seat zone, a deck, ``combat``, ``table``)."""
-    _remove(d, cid)
+    _move(d, cid, owner, zone, sorted(set(known)))
+
+
+def _move(d: Draft, cid: str, owner: str | None, zone: str, seen: list[str]) -> None:
+    """:func:`_place` with ``seen`` already sorted and distinct."""
+    old = d.state["cards"][cid]
+    _take_out(d, cid, old["zone"], old["owner"])
     card = d.card(cid)
-    card.update(owner=owner, zone=zone, known=sorted(set(known)))
-    card["face"] = "up" if len(card["known"]) == len(d.state["seats"]) else "down"
-    if zone in DECK_ZONES:
+    card["owner"], card["zone"], card["known"] = owner, zone, seen
+    card["face"] = "up" if len(seen) == len(d.state["seats"]) else "down"
+    if zone in _DECK_ZONES:
         _pile(d, zone).append(cid)
     elif zone == "body":
         _body(d)["cards"].append(cid)
-    elif owner is not None and zone in SEAT_ZONES:
+    elif owner is not None and zone in _SEAT_ZONES:
         d.zone(owner, zone).append(cid)
 
 
 def _discard(d: Draft, cid: str) -> None:
     deck = d.state["cards"][cid]["def"]["deck"]
-    _place(d, cid, None, f"{deck}_discard", _everyone(d))
+    _move(d, cid, None, f"{deck}_discard", sorted(d.state["seats"]))
 
 
 def _public(d: Draft, cid: str, owner: str | None, zone: str) -> None:
-    _place(d, cid, owner, zone, _everyone(d))
+    _move(d, cid, owner, zone, sorted(d.state["seats"]))
 
 
 def _combat(d: Draft) -> dict[str, Any]:
@@ -118,13 +124,14 @@ def _refresh(d: Draft) -> None:
     if not c:
         return
     c = _combat(d)
-    player, monster = strengths(d.state, c)
+    player, monster, each = combat_strengths(d.state, c)
     if (player, monster) != (c["player_strength"], c["monster_strength"]):
         c["passed"] = []
     c["player_strength"], c["monster_strength"] = player, monster
-    for entry in c["monsters"]:
-        entry["level"] = d.state["cards"][entry["card"]]["def"].get("level", 0)
-        entry["strength"] = monster_strength_of(d.state, entry, fighters(c))
+    cards = d.state["cards"]
+    for entry, strength in zip(c["monsters"], each, strict=True):
+        entry["level"] = cards[entry["card"]]["def"].get("level", 0)
+        entry["strength"] = strength
 
 
 def _level(d: Draft, seat: str, level: int) -> None:
@@ -238,8 +245,20 @@ def _phase(e: ev.PhaseEntered, d: Draft) -> None:
 
 @handles(ev.DiscardReshuffled)
 def _reshuffled(e: ev.DiscardReshuffled, d: Draft) -> None:
+    cards, discard = d.state["cards"], f"{e.deck}_discard"
+    ids = set(e.cards)
+    kept = [cid for cid in d.state["decks"][discard] if cid not in ids]
+    plain = len(ids) == len(e.cards) == len(d.state["decks"][discard]) - len(kept)
+    if not plain or any(cards[cid]["zone"] != discard for cid in e.cards):
+        for cid in e.cards:  # not a plain reshuffle (a judge's, a record-mode game's): one by one
+            _place(d, cid, None, e.deck, [])
+        return
+    _pile(d, discard)[:] = kept  # every card from its discard pile: the same moves, at once
     for cid in e.cards:
-        _place(d, cid, None, e.deck, [])
+        card = d.card(cid)
+        card["owner"], card["zone"], card["known"] = None, e.deck, []
+        card["face"] = "up" if not d.state["seats"] else "down"
+    _pile(d, e.deck).extend(e.cards)
 
 
 @handles(ev.DoorKicked)
@@ -429,6 +448,7 @@ def _combat_started(e: ev.CombatStarted, d: Draft) -> None:
         "player_strength": None,
         "monster_strength": None,
     }
+    _once(d, "combat")  # a new combat, this event's own: nothing to copy
     _refresh(d)
 
 
