@@ -229,6 +229,34 @@ def decide_look_for_trouble(d: Decision, command: Command) -> None:
     d.emit(ev.CombatStarted, actor=RULES, player=d.seat, monster=cid, conditions=conditions)
 
 
+#: What the active seat may do before its listen (docs/rules.md B.15, D.C16): the listen
+#: itself (``loot``), a returning character's deal (B.9) and leaving the game.
+BEFORE_LISTEN = frozenset({"loot", "deal", "concede"})
+
+
+def listen_first(d: Decision, kind: str) -> None:
+    """With Listen At The Door on, the listen is the active seat's first action of its turn
+    (docs/rules.md B.15, D.C16): any other command of that seat before it (kicking the door
+    included) breaks the rule; the other seats' plays do not count, nor a dead seat's."""
+    s = d.state
+    if (
+        kind in BEFORE_LISTEN
+        or not s["options"].get("listen_at_door")
+        or s["status"] != "playing"
+        or s["active"] != d.seat
+        or s["phase"] != "kick_door"
+        or s["listened"]
+        or s["seats"][d.seat]["dead"]
+    ):
+        return
+    d.check(
+        False,
+        "rule/listen_first",
+        "with Listen At The Door, the turn begins with the listen (a `loot` of a Door)",
+        "B.15",
+    )
+
+
 def decide_loot(d: Decision, command: Command) -> None:
     """Loot the Room (B.4); with Listen At The Door on, a ``loot`` before kicking is the
     listen, and the loot proper draws a Treasure (B.15)."""

@@ -245,7 +245,8 @@ def position(rs: str, name: str) -> Game:
                     g.do(seat, "play", card=cid, target="A")
         assert g.seat("A")["level"] == 9
         return g
-    g = started(rs, doors, treasures, 3, hands=hands(rs))
+    options = {"listen_at_door": name.startswith("listen")}  # B.15: the listen comes first
+    g = started(rs, doors, treasures, 3, hands=hands(rs), options=options)
     g.do("A", "play", card=g.id(r["trait1"]))
     g.do("A", "play", card=g.id(r["big"]))
     g.do("A", "play", card=g.id(r["onehand"]))  # carried: both hands hold the big weapon
@@ -254,7 +255,10 @@ def position(rs: str, name: str) -> Game:
         g.do("A", "ready")
         return g
     ready_all(g)
-    if name == "kick":  # A's first turn, before the door
+    if name in ("kick", "listen"):  # A's first turn, before the door (and the listen)
+        return g
+    if name == "listened":  # Listen At The Door: A listened, before the door
+        g.do("A", "loot", card=top_door(g, "Sample Blank Door"))
         return g
     if name == "received":  # B.2: B gave A an Item in play on A's turn
         g.do("B", "give", to="A", cards=[g.id(r["restricted"])])
@@ -389,6 +393,32 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ("kick", "A", "play", {"card": "@curse", "target": "B"}, None, None, None),
     ("kick", "B", "play", {"card": "@levelup", "target": "A"}, None, None, None),
     ("kick", "A", "kick_door", {"card": "@door"}, None, None, None),
+    ("listen", "A", "kick_door", {"card": "@door"}, "rule/listen_first", "B.15", "violation"),
+    ("listen", "A", "play", {"card": "@levelup"}, "rule/listen_first", "B.15", "violation"),
+    (
+        "listen",
+        "A",
+        "play",
+        {"card": "@curse", "target": "B"},
+        "rule/listen_first",
+        "B.15",
+        "violation",
+    ),
+    ("listen", "A", "end_turn", {}, "rule/listen_first", "B.15", "violation"),
+    ("listen", "B", "play", {"card": "@levelup", "target": "A"}, None, None, None),
+    ("listen", "A", "loot", {"card": "@door"}, None, None, None),
+    (
+        "listen",
+        "A",
+        "loot",
+        {"card": "@treasure"},
+        "command/card_not_there",
+        None,
+        "command/card_not_there",
+    ),
+    ("listened", "A", "play", {"card": "@levelup"}, None, None, None),
+    ("listened", "A", "kick_door", {"card": "@door"}, None, None, None),
+    ("listened", "A", "loot", {"card": "@door"}, "rule/wrong_phase", "B.4", "violation"),
     ("lft", "A", "kick_door", {"card": "@door"}, "rule/wrong_phase", "B.4", "violation"),
     ("lft", "A", "look_for_trouble", {"card": "@trait2"}, "rule/not_a_monster", "B.4", "violation"),
     ("lft", "A", "loot", {"card": "@treasure"}, "rule/wrong_deck", "B.15", "violation"),
