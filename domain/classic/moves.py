@@ -50,6 +50,21 @@ def _choices(state: State, seat: str, effects: list[Mapping[str, Any]]) -> list[
     return out
 
 
+def _run(state: State, seat: str, monster: str, roll: int) -> Cmd:
+    """A run from ``monster``, naming the choices its hurt on escape asks for (B.8)."""
+    cmd: Cmd = {"type": "run_away", "monster": monster, "roll": roll}
+    hurts = card_def(state, monster).get("escape_bad_stuff") or []
+    choices = _choices(state, seat, hurts)
+    if choices:
+        cmd["choices"] = choices
+    return cmd
+
+
+def _in_play(state: State, seat: str) -> list[str]:
+    zones = state["seats"][seat]["zones"]
+    return [*zones["equipped"], *zones["carried"]]
+
+
 def _setup(state: State, seat: str) -> Iterator[Cmd]:
     st = state["seats"][seat]
     if not st["dealt"]:
@@ -76,9 +91,17 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
                 if other != seat and other not in c["declined"]:
                     yield {"type": "ask_help", "helper": other, "bribe": {"treasures": 1}}
             for roll in range(1, 7):
-                yield {"type": "run_away", "monster": monsters[0], "roll": roll}
+                yield _run(state, seat, monsters[0], roll)
             for cid in [*hand, *state["seats"][seat]["zones"]["carried"]][:6]:
                 yield {"type": "discard", "card": cid}
+            for cid in hand:
+                if card_def(state, cid).get("forces_help"):  # D.C7
+                    for other in alive(state):
+                        if other != seat:
+                            yield {"type": "play", "card": cid, "target": other}
+        if hand:  # a Deluxe Thief's backstab (B.2), one card for each fighter
+            for victim in fighters(c):
+                yield {"type": "discard", "card": hand[0], "target": victim}
         if c["asked"] == seat:
             yield {"type": "accept_help"}
             yield {"type": "decline_help"}
@@ -108,7 +131,7 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
             for m in monsters:
                 if m not in c["runs"].get(seat, []):
                     for roll in range(1, 7):
-                        yield {"type": "run_away", "monster": m, "roll": roll}
+                        yield _run(state, seat, m, roll)
                     break
     elif c["stage"] == "treasure" and seat == c["player"]:
         n = min(
@@ -173,12 +196,27 @@ def _anytime(state: State, seat: str) -> Iterator[Cmd]:
                     "target": target,
                     "choices": _choices(state, target, effects),
                 }
+        elif card.get("removes_curse"):  # any seat, any time (B.10)
+            for other in state["seats"].values():
+                for curse in other["zones"]["curses"]:
+                    yield {"type": "play", "card": cid, "target": curse}
+        elif card.get("cheat"):  # on one's own Item in play (B.2)
+            for item in _in_play(state, seat):
+                if card_def(state, item)["kind"] == "item":
+                    yield {"type": "play", "card": cid, "target": item}
         elif card["kind"] == "level_up" or state["active"] == seat:
             yield {"type": "play", "card": cid}
     for cid in zones["carried"]:
         yield {"type": "equip", "card": cid}
     for cid in zones["equipped"][:2]:
         yield {"type": "unequip", "card": cid}
+    hirelings = [c for c in zones["helpers"] if card_def(state, c)["kind"] == "hireling"]
+    for hireling in hirelings[:1]:  # a Deluxe Hireling carries one Item (B.2)
+        for cid in _in_play(state, seat)[:1]:
+            yield {"type": "equip", "card": cid, "hireling": hireling}
+    for cid in zones["helpers"]:
+        if card_def(state, cid)["kind"] in ("item", "one_shot"):
+            yield {"type": "unequip", "card": cid}
     for kind in ("race", "class", "army", "helpers"):
         for cid in zones[kind]:
             yield {"type": "discard", "card": cid}
