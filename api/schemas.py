@@ -356,6 +356,12 @@ def _classic_card() -> dict[str, Any]:
             "Deluxe Thief: discard a card (`discard {card, target: seat}`) to give a fighter "
             "-N for the combat, once per victim per combat (B.2)",
         ),
+        "steal": whole(
+            "Deluxe Thief: discard a card (`discard {card, steal: an Item, roll}`) to try to "
+            "steal a Small Item in play of another seat; a roll of N or more takes it (B.2, "
+            "D.C17)"
+        ),
+        "steal_penalty": whole("the levels a failed steal costs the Thief (B.2, D.C17)"),
     }
     return {
         "type": "object",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from domain.classic.rules import alive, card_def, fighters, lowest_levels
+from domain.classic.rules import alive, card_def, fighters, has_power, lowest_levels
 from domain.errors import DomainError
 from domain.fold import State
 
@@ -220,6 +220,17 @@ def _anytime(state: State, seat: str) -> Iterator[Cmd]:
     for kind in ("race", "class", "army", "helpers"):
         for cid in zones[kind]:
             yield {"type": "discard", "card": cid}
+    if zones["hand"] and has_power(state, seat, "steal"):  # a Deluxe Thief's theft (B.2)
+        small = [
+            c
+            for other in alive(state)
+            if other != seat
+            for c in _in_play(state, other)
+            if not card_def(state, c).get("big")
+        ]
+        if small:  # one try, its roll varying with the table (both outcomes happen)
+            roll = 1 + len(state["decks"]["door_discard"]) % 6
+            yield {"type": "discard", "card": zones["hand"][0], "steal": small[0], "roll": roll}
     items = sorted(
         (
             c
@@ -303,7 +314,7 @@ def driver_commands(state: State, seat: str) -> list[dict[str, Any]]:
 
 
 #: The command fields that name cards (a card, a list of cards, or ``gifts``: cards to seats).
-CARD_FIELDS = ("card", "cards", "monster", "target", "choices", "give", "get", "gifts")
+CARD_FIELDS = ("card", "cards", "monster", "target", "choices", "give", "get", "gifts", "steal")
 DRAW_FIELDS = ("doors", "treasures")
 
 

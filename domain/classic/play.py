@@ -679,6 +679,9 @@ def decide_discard(d: Decision, command: Command) -> None:
     if command.get("target") is not None:
         _backstab(d, cid, str_arg(command, "target"))
         return
+    if command.get("steal") is not None:
+        _steal(d, cid, str_arg(command, "steal"), int_arg(command, "roll", 1, 6))
+        return
     rules = SETS[d.state["ruleset"]]
     kind = card["def"]["kind"]
     if card["zone"] == "curses":  # kept until removed by a card or spent (B.10)
@@ -721,6 +724,55 @@ def _backstab(d: Decision, cid: str, victim: str) -> None:
     )
     penalty = -abs(int(power)) if power else 0
     d.emit(ev.Backstabbed, by=d.seat, card=cid, victim=victim, bonus=penalty)
+
+
+def _steal(d: Decision, cid: str, item: str, roll: int) -> None:
+    """Deluxe Thief: discard a card to try to steal a Small Item in play of another seat, at any
+    time but never while the Thief or the victim is fighting; a roll of ``steal`` or more takes
+    it (to the Thief's carried Items), else the Thief loses ``steal_penalty`` levels (power
+    ``steal``; docs/rules.md B.2, D.C17)."""
+    target = d.card(item)
+    victim = target["owner"]
+    d.require(
+        victim is not None
+        and victim != d.seat
+        and target["zone"] in ("equipped", "carried")
+        and target["def"]["kind"] == "item",
+        "command/card_not_there",
+        f"{item!r} is not an Item in play of another seat",
+    )
+    d.check(d.state["status"] == "playing", "rule/not_now", "the game has not begun", "B.1")
+    d.check(not d.state["seats"][d.seat]["dead"], "rule/dead_player", "the dead", "B.9")
+    needed = has_power(d.state, d.seat, "steal")
+    d.check(bool(needed), "rule/no_steal", "only a Thief steals", "B.2")
+    d.check(not target["def"].get("big"), "rule/steal_big", "only a Small Item", "B.2")
+    d.check(
+        not fighting(d, d.seat) and not fighting(d, str(victim)),
+        "rule/in_combat",
+        "no stealing while the Thief or the victim is fighting",
+        "B.2",
+    )
+    d.check(
+        d.card(cid)["zone"] != "curses",
+        "rule/cannot_discard",
+        "a Curse kept as a reminder does not power a steal",
+        "B.10",
+    )
+    need = int(needed) if needed else 7  # without the power nothing is stolen (record mode)
+    stolen = roll >= need
+    penalty = 0 if stolen else int(has_power(d.state, d.seat, "steal_penalty") or 0)
+    levels = max(0, min(abs(penalty), d.state["seats"][d.seat]["level"] - 1))
+    d.emit(
+        ev.TheftAttempted,
+        by=d.seat,
+        card=cid,
+        victim=str(victim),
+        item=item,
+        roll=roll,
+        needed=need,
+        stolen=stolen,
+        levels=levels,
+    )
 
 
 def _sacrifice(d: Decision, cid: str) -> None:

@@ -192,6 +192,26 @@ def position(rs: str, name: str) -> Game:
         if name == "backstabbed":
             g.do("B", "discard", card=_own(g, "B", plain), target="A")
         return g
+    if name.startswith("thief"):  # Deluxe (B.2, D.C17): B a Thief; A's Items in play
+        thief, plain = "Sample Thief", r["plain"]
+        g = started(
+            rs,
+            doors,
+            treasures,
+            3,
+            hands={
+                "A": ([], [r["onehand"], r["big"]]),
+                "B": ([thief, plain, plain], []),
+                "C": ([plain], []),
+            },
+        )
+        g.do("A", "play", card=g.id(r["onehand"]))
+        g.do("A", "play", card=g.id(r["big"]))
+        g.do("B", "play", card=_own(g, "B", thief))
+        ready_all(g)
+        if name == "thief_fight":
+            g.do("A", "kick_door", card=top_door(g, SLUG))
+        return g
     if name.startswith("cheat"):  # B.2: A's Item it may not use, carried; two Cheat! cards
         g = started(
             rs,
@@ -744,6 +764,60 @@ SET_ROWS: dict[
             None,
             "command/not_fighting",
         ),
+        (
+            "thief",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@A:onehand", "roll": 4},
+            None,
+            None,
+            None,
+        ),
+        (
+            "thief",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@A:onehand", "roll": 1},
+            None,
+            None,
+            None,
+        ),
+        (
+            "thief",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@A:big", "roll": 6},
+            "rule/steal_big",
+            "B.2",
+            "violation",
+        ),
+        (
+            "thief",
+            "C",
+            "discard",
+            {"card": "@plain", "steal": "@A:onehand", "roll": 6},
+            "rule/no_steal",
+            "B.2",
+            "violation",
+        ),
+        (
+            "thief_fight",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@A:onehand", "roll": 6},
+            "rule/in_combat",
+            "B.2",
+            "violation",
+        ),
+        (
+            "thief",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@C:plain", "roll": 6},
+            "command/card_not_there",
+            None,
+            "command/card_not_there",
+        ),
     ],
     "munchkin-age-of-sigmar": [
         ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None)
@@ -782,6 +856,9 @@ def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
     }
     if key in special:
         return special[key]()
+    if key[:2] in ("A:", "B:", "C:"):  # a card of that role that seat holds or has in play
+        name = ROLES[rs][key[2:]]
+        return next(c for c in g.ids(name) if g.state["cards"][c]["owner"] == key[0])
     if key.startswith("hand:"):
         name = ROLES[rs][key[5:]]
         hand = g.seat(seat)["zones"]["hand"]

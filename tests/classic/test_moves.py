@@ -153,3 +153,17 @@ def test_the_drivers_run_with_the_choices_a_hurt_on_escape_asks() -> None:
     assert sorted(c["roll"] for c in runs) == [1, 2, 3, 4, 5, 6]
     assert all(c["choices"] == [g.id("Sword")] for c in runs)
     check_seat_facing(g.state, "A")
+
+
+def test_the_drivers_try_a_thiefs_steal() -> None:
+    """Deluxe (B.2, D.C17): a Thief is offered a steal of another seat's Small Item; a seat
+    without the power is not; the seat is told it by ids it sees."""
+    g = position("munchkin-deluxe", "thief")
+    dagger = next(
+        c for c in g.ids(ROLES["munchkin-deluxe"]["onehand"]) if g.state["cards"][c]["owner"] == "A"
+    )
+    steals = [c for c in driver_commands(g.state, "B") if "steal" in c]
+    assert [c["steal"] for c in steals] == [dagger] and 1 <= steals[0]["roll"] <= 6
+    assert not any("steal" in c for c in driver_commands(g.state, "C"))
+    check_seat_facing(g.state, "B")
+    assert [c for c in legal_commands(g.state, "B") if "steal" in c] == steals
