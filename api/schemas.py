@@ -292,62 +292,201 @@ CARD_COMPONENTS: dict[str, dict[str, Any]] = {
 
 def _classic_card() -> dict[str, Any]:
     """``ClassicCardDefinition``: a card of a classic set (docs/rules.md B, issue #14's
-    fields; ``domain.classic.cards.normalize_card`` checks it, per set and kind)."""
-    number = _number("a whole number", low=-classic_cards.MAX_NUMBER, nullable=True)
-    effects = {
-        "type": "array",
-        "nullable": True,
-        "items": {
-            "type": "object",
-            "description": "one effect {name: value}: "
-            + "; ".join(
-                f"{name}: {', '.join(values)}" for name, values in classic_cards.EFFECTS.items()
-            ),
-            "minProperties": 1,
-            "maxProperties": 1,
-        },
-    }
-    strings = {"type": "array", "nullable": True, "items": _text(120, "a trait or tag")}
-    trait_bonus = {
-        "type": "array",
-        "nullable": True,
-        "items": {
-            "type": "object",
-            "required": ["trait", "bonus"],
-            "properties": {"trait": _text(120, "a trait"), "bonus": _number("+/-", low=-99_999)},
-        },
+    fields and the optional ones the rules added since, each with its default;
+    ``domain.classic.cards.normalize_card`` checks it, per set and kind)."""
+
+    top = classic_cards.MAX_NUMBER
+
+    def whole(description: str, low: int = -top) -> dict[str, Any]:
+        return {"type": "integer", "minimum": low, "maximum": top, "description": description}
+
+    def number(description: str, low: int = -top) -> dict[str, Any]:
+        return {**whole(description, low), "nullable": True}
+
+    def flag(description: str) -> dict[str, Any]:
+        return {"type": "boolean", "description": description}
+
+    def effects(description: str) -> dict[str, Any]:
+        return {
+            "type": "array",
+            "nullable": True,
+            "description": description,
+            "items": {
+                "type": "object",
+                "description": "one effect {name: value}: "
+                + "; ".join(
+                    f"{name}: {', '.join(values)}" for name, values in classic_cards.EFFECTS.items()
+                ),
+                "minProperties": 1,
+                "maxProperties": 1,
+            },
+        }
+
+    def strings(description: str) -> dict[str, Any]:
+        return {
+            "type": "array",
+            "nullable": True,
+            "description": description,
+            "items": _text(120, "a trait or tag"),
+        }
+
+    def trait_bonus(description: str) -> dict[str, Any]:
+        return {
+            "type": "array",
+            "nullable": True,
+            "description": description,
+            "items": {
+                "type": "object",
+                "required": ["trait", "bonus"],
+                "properties": {
+                    "trait": _text(120, "a trait"),
+                    "bonus": whole("+/-", low=-top),
+                },
+            },
+        }
+
+    powers = {
+        "wins_ties": {"type": "boolean", "description": "the player wins ties (B.5)"},
+        "discard_bonus": whole("up to N cards discarded in your own combat, +1 each (B.11)"),
+        "bonus": whole("combat bonus (B.11)", low=-top),
+        "bonus_per_other": whole("bonus per other living seat with the trait (B.11)"),
+        "helper_levels": whole("levels a helper gains for a kill, Deluxe Elf (B.7)"),
+        "run_away": whole("Run Away modifier (B.8)", low=-top),
+        "backstab": whole(
+            "Deluxe Thief: discard a card (`discard {card, target: seat}`) to give a fighter "
+            "-N for the combat, once per victim per combat (B.2)",
+        ),
+        "steal": whole(
+            "Deluxe Thief: discard a card (`discard {card, steal: an Item, roll}`) to try to "
+            "steal a Small Item in play of another seat; a roll of N or more takes it (B.2, "
+            "D.C17)"
+        ),
+        "steal_penalty": whole("the levels a failed steal costs the Thief (B.2, D.C17)"),
     }
     return {
         "type": "object",
         "description": "a classic Munchkin card (docs/rules.md B): name, text, deck, kind and "
         "the kind's own fields (monster: level, treasures, levels, tags, bad_stuff, vs, "
-        "run_away; curse/trap: effects; race/class/army: trait; enhancer: bonus, treasures; "
-        "item: slot, big, bonus, value, usable_by, not_usable_by; one_shot: bonus, value; "
-        "hireling/sidekick/steed: bonus, run_away, value). A set has its own kinds "
-        "(400 request/invalid_card otherwise)",
+        "run_away, escape_bad_stuff, when; curse/trap: effects, persistent, next_combat, "
+        "bonus, run_away; race/class/army: trait, powers; enhancer: bonus, treasures, copy; "
+        "item: slot, big, bonus, value, usable_by, not_usable_by, bonus_with, run_away; "
+        "one_shot: bonus, value, run_away, doses, removes; hireling/sidekick/steed: bonus, "
+        "run_away, value; other: wandering, multi, removes_curse, forces_help, cheat). Every "
+        "field but name, deck and kind is optional, with the default its description gives. "
+        "A set has its own kinds (400 request/invalid_card otherwise)",
         "required": ["name", "deck", "kind"],
         "properties": {
             "name": _text(120, "the card's name", minLength=1),
             "text": _text(2000, "the printed text", nullable=True),
             "deck": {"type": "string", "enum": ["door", "treasure"]},
             "kind": {"type": "string", "enum": list(classic_cards.KINDS)},
-            **{
-                key: number
-                for key in ("level", "treasures", "levels", "run_away", "bonus", "value")
+            "level": number("monster: its level (required for a monster)", low=0),
+            "treasures": number(
+                "monster: the Treasures it gives (default 0); enhancer: the Treasures it adds "
+                "or takes away (B.7)"
+            ),
+            "levels": number("monster: the levels its kill gives (default 1)", low=0),
+            "run_away": number(
+                "monster, curse/trap, item, one_shot, hireling/sidekick/steed: Run Away "
+                "modifier (default 0, B.8)"
+            ),
+            "bonus": number(
+                "enhancer, curse/trap (a staying one), item, one_shot, helper: combat bonus "
+                "(default 0)"
+            ),
+            "value": number("item, one_shot, helper: gold pieces (default 0, B.12)", low=0),
+            "tags": strings("monster: tags such as undead or chaos (B.6; default none)"),
+            "usable_by": strings("item: only these traits use it (default: anyone, B.12)"),
+            "not_usable_by": strings("item: these traits cannot use it (default none, B.12)"),
+            "bad_stuff": effects("monster: its Bad Stuff (B.9; default none)"),
+            "effects": effects("curse/trap: what it does to its victim (B.10; default none)"),
+            "escape_bad_stuff": effects(
+                "monster: effects that hit each fighter who escapes it by a roll, as Bad "
+                "Stuff; the run names the victim's `choices` (B.8; default none)"
+            ),
+            "vs": trait_bonus("monster: bonus against a trait, e.g. +5 against Elves (B.5)"),
+            "bonus_with": trait_bonus("item: extra bonus for a trait (B.12; default none)"),
+            "when": {
+                "type": "array",
+                "nullable": True,
+                "description": "monster: bonuses that count when the player declares the "
+                "condition (`conditions` on the command, D.C13; default none)",
+                "items": {
+                    "type": "object",
+                    "required": ["condition", "bonus"],
+                    "properties": {
+                        "condition": _text(120, "a condition outside the game, e.g. night"),
+                        "bonus": whole("+/-", low=-top),
+                    },
+                },
             },
-            "tags": strings,
-            "usable_by": strings,
-            "not_usable_by": strings,
-            "bad_stuff": effects,
-            "effects": effects,
-            "vs": trait_bonus,
-            "bonus_with": trait_bonus,
             "trait": _text(120, "the trait a race, class or army card gives", nullable=True),
-            "slot": {"type": "string", "enum": [*classic_cards.SLOTS, None], "nullable": True},
-            "big": {"type": "boolean", "nullable": True},
-            "persistent": {"type": "boolean", "nullable": True},
-            "copy": {"type": "boolean", "nullable": True},
-            "wandering": {"type": "boolean", "nullable": True},
+            "powers": {
+                "type": "object",
+                "nullable": True,
+                "additionalProperties": False,
+                "description": "race/class/army: the character card's powers (B.11, B.2; "
+                "default none)",
+                "properties": powers,
+            },
+            "slot": {
+                "type": "string",
+                "enum": [*classic_cards.SLOTS, None],
+                "nullable": True,
+                "description": "item: where it is equipped (null: no slot, B.12)",
+            },
+            "big": flag("item: a Big Item (default false, B.12)"),
+            "persistent": flag(
+                "curse/trap: stays in front of its victim with its bonus and run_away until a "
+                "card removes it (default false, B.10)"
+            ),
+            "next_combat": flag(
+                "curse/trap: stays with its victim only until the end of its next combat, as "
+                "player or helper (default false, B.10)"
+            ),
+            "copy": flag("enhancer: a Mate or a Twin, doubling its monster (default false, B.6)"),
+            "doses": {
+                "type": "object",
+                "nullable": True,
+                "required": ["max"],
+                "description": "one_shot: played with `choice` 1..max doses, each adding bonus "
+                "and run_away (default: no doses, B.12)",
+                "properties": {
+                    "max": whole("most doses", low=1),
+                    "bonus": whole("bonus per dose", low=-top),
+                    "run_away": whole("Run Away modifier per dose", low=-top),
+                },
+            },
+            "removes": {
+                "type": "string",
+                "enum": ["enhancer", "monster", None],
+                "nullable": True,
+                "description": "one_shot: removes an enhancer or a monster from the combat "
+                "(default null, B.6)",
+            },
+            "wandering": flag(
+                "other: a Wandering Monster, bringing a monster from the hand into a combat "
+                "(default false, B.6)"
+            ),
+            "multi": {
+                "type": "string",
+                "enum": [*classic_cards.ALL_TRAIT_KINDS, None],
+                "nullable": True,
+                "description": "other: a multi card (Super Munchkin, Half-Breed, Alliance) "
+                "allowing one more trait of this kind (default null, B.11)",
+            },
+            "removes_curse": flag(
+                "other: takes a staying Curse or Trap off any seat, at any time "
+                "(`play {card, target: the Curse}`; default false, B.10)"
+            ),
+            "forces_help": flag(
+                "other: compels a seat to help in one's own combat, never in a fight for the "
+                "win (`play {card, target: seat}`; default false, D.C7)"
+            ),
+            "cheat": flag(
+                "other: Cheat!, one's Item in play equipped past the slot, Big and trait limits "
+                "(`play {card, target: the Item}`; default false, B.2)"
+            ),
         },
     }
 

@@ -85,6 +85,7 @@ def decide(state: State, command: Command) -> list[Step]:
             f"{state['body']['dead']}'s body is looted first",
             "B.9",
         )
+    play.listen_first(decision, command["type"])  # Listen At The Door (B.15, D.C16)
     handler(decision, command)
     combat.settle(decision)  # a death or a departure may complete the passes (D.C1)
     play.drop_loose_cheats(decision)  # a Cheat! whose Item left is discarded (B.2)

@@ -61,6 +61,8 @@ POWERS = {
     "helper_levels": int,
     "run_away": int,
     "backstab": int,  # discard a card: -N to a fighter, once per victim per combat (B.2)
+    "steal": int,  # discard a card to try to steal a Small Item: a roll of N or more (B.2)
+    "steal_penalty": int,  # the levels a failed steal costs the Thief (B.2)
 }
 
 

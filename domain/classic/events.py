@@ -663,6 +663,24 @@ class CheatDiscarded(Event):
     card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
 
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TheftAttempted(Event):
+    """``by`` (a Thief) discarded ``card`` to try to steal ``item``, a Small Item in play of
+    ``victim``, rolling ``roll`` (``needed`` or more succeeds): ``stolen``, the Item goes to
+    ``by``'s carried Items; else ``by`` loses ``levels`` levels (Deluxe, docs/rules.md B.2)."""
+
+    by: str
+    card: str
+    victim: str
+    item: str
+    roll: int
+    needed: int
+    stolen: bool
+    levels: int
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "item")
+
+
 def all_event_types() -> list[type[Event]]:
     """Every classic event class (for tests and narration)."""
     return [

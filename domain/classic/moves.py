@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from domain.classic.rules import alive, card_def, fighters, lowest_levels
+from domain.classic.rules import alive, card_def, fighters, has_power, lowest_levels
 from domain.errors import DomainError
 from domain.fold import State
 
@@ -50,6 +50,21 @@ def _choices(state: State, seat: str, effects: list[Mapping[str, Any]]) -> list[
     return out
 
 
+def _run(state: State, seat: str, monster: str, roll: int) -> Cmd:
+    """A run from ``monster``, naming the choices its hurt on escape asks for (B.8)."""
+    cmd: Cmd = {"type": "run_away", "monster": monster, "roll": roll}
+    hurts = card_def(state, monster).get("escape_bad_stuff") or []
+    choices = _choices(state, seat, hurts)
+    if choices:
+        cmd["choices"] = choices
+    return cmd
+
+
+def _in_play(state: State, seat: str) -> list[str]:
+    zones = state["seats"][seat]["zones"]
+    return [*zones["equipped"], *zones["carried"]]
+
+
 def _setup(state: State, seat: str) -> Iterator[Cmd]:
     st = state["seats"][seat]
     if not st["dealt"]:
@@ -76,9 +91,17 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
                 if other != seat and other not in c["declined"]:
                     yield {"type": "ask_help", "helper": other, "bribe": {"treasures": 1}}
             for roll in range(1, 7):
-                yield {"type": "run_away", "monster": monsters[0], "roll": roll}
+                yield _run(state, seat, monsters[0], roll)
             for cid in [*hand, *state["seats"][seat]["zones"]["carried"]][:6]:
                 yield {"type": "discard", "card": cid}
+            for cid in hand:
+                if card_def(state, cid).get("forces_help"):  # D.C7
+                    for other in alive(state):
+                        if other != seat:
+                            yield {"type": "play", "card": cid, "target": other}
+        if hand:  # a Deluxe Thief's backstab (B.2), one card for each fighter
+            for victim in fighters(c):
+                yield {"type": "discard", "card": hand[0], "target": victim}
         if c["asked"] == seat:
             yield {"type": "accept_help"}
             yield {"type": "decline_help"}
@@ -108,7 +131,7 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
             for m in monsters:
                 if m not in c["runs"].get(seat, []):
                     for roll in range(1, 7):
-                        yield {"type": "run_away", "monster": m, "roll": roll}
+                        yield _run(state, seat, m, roll)
                     break
     elif c["stage"] == "treasure" and seat == c["player"]:
         n = min(
@@ -173,15 +196,41 @@ def _anytime(state: State, seat: str) -> Iterator[Cmd]:
                     "target": target,
                     "choices": _choices(state, target, effects),
                 }
+        elif card.get("removes_curse"):  # any seat, any time (B.10)
+            for other in state["seats"].values():
+                for curse in other["zones"]["curses"]:
+                    yield {"type": "play", "card": cid, "target": curse}
+        elif card.get("cheat"):  # on one's own Item in play (B.2)
+            for item in _in_play(state, seat):
+                if card_def(state, item)["kind"] == "item":
+                    yield {"type": "play", "card": cid, "target": item}
         elif card["kind"] == "level_up" or state["active"] == seat:
             yield {"type": "play", "card": cid}
     for cid in zones["carried"]:
         yield {"type": "equip", "card": cid}
     for cid in zones["equipped"][:2]:
         yield {"type": "unequip", "card": cid}
+    hirelings = [c for c in zones["helpers"] if card_def(state, c)["kind"] == "hireling"]
+    for hireling in hirelings[:1]:  # a Deluxe Hireling carries one Item (B.2)
+        for cid in _in_play(state, seat)[:1]:
+            yield {"type": "equip", "card": cid, "hireling": hireling}
+    for cid in zones["helpers"]:
+        if card_def(state, cid)["kind"] in ("item", "one_shot"):
+            yield {"type": "unequip", "card": cid}
     for kind in ("race", "class", "army", "helpers"):
         for cid in zones[kind]:
             yield {"type": "discard", "card": cid}
+    if zones["hand"] and has_power(state, seat, "steal"):  # a Deluxe Thief's theft (B.2)
+        small = [
+            c
+            for other in alive(state)
+            if other != seat
+            for c in _in_play(state, other)
+            if not card_def(state, c).get("big")
+        ]
+        if small:  # one try, its roll varying with the table (both outcomes happen)
+            roll = 1 + len(state["decks"]["door_discard"]) % 6
+            yield {"type": "discard", "card": zones["hand"][0], "steal": small[0], "roll": roll}
     items = sorted(
         (
             c
@@ -265,7 +314,7 @@ def driver_commands(state: State, seat: str) -> list[dict[str, Any]]:
 
 
 #: The command fields that name cards (a card, a list of cards, or ``gifts``: cards to seats).
-CARD_FIELDS = ("card", "cards", "monster", "target", "choices", "give", "get", "gifts")
+CARD_FIELDS = ("card", "cards", "monster", "target", "choices", "give", "get", "gifts", "steal")
 DRAW_FIELDS = ("doors", "treasures")
 
 

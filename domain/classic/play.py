@@ -229,6 +229,34 @@ def decide_look_for_trouble(d: Decision, command: Command) -> None:
     d.emit(ev.CombatStarted, actor=RULES, player=d.seat, monster=cid, conditions=conditions)
 
 
+#: What the active seat may do before its listen (docs/rules.md B.15, D.C16): the listen
+#: itself (``loot``), a returning character's deal (B.9) and leaving the game.
+BEFORE_LISTEN = frozenset({"loot", "deal", "concede"})
+
+
+def listen_first(d: Decision, kind: str) -> None:
+    """With Listen At The Door on, the listen is the active seat's first action of its turn
+    (docs/rules.md B.15, D.C16): any other command of that seat before it (kicking the door
+    included) breaks the rule; the other seats' plays do not count, nor a dead seat's."""
+    s = d.state
+    if (
+        kind in BEFORE_LISTEN
+        or not s["options"].get("listen_at_door")
+        or s["status"] != "playing"
+        or s["active"] != d.seat
+        or s["phase"] != "kick_door"
+        or s["listened"]
+        or s["seats"][d.seat]["dead"]
+    ):
+        return
+    d.check(
+        False,
+        "rule/listen_first",
+        "with Listen At The Door, the turn begins with the listen (a `loot` of a Door)",
+        "B.15",
+    )
+
+
 def decide_loot(d: Decision, command: Command) -> None:
     """Loot the Room (B.4); with Listen At The Door on, a ``loot`` before kicking is the
     listen, and the loot proper draws a Treasure (B.15)."""
@@ -651,6 +679,9 @@ def decide_discard(d: Decision, command: Command) -> None:
     if command.get("target") is not None:
         _backstab(d, cid, str_arg(command, "target"))
         return
+    if command.get("steal") is not None:
+        _steal(d, cid, str_arg(command, "steal"), int_arg(command, "roll", 1, 6))
+        return
     rules = SETS[d.state["ruleset"]]
     kind = card["def"]["kind"]
     if card["zone"] == "curses":  # kept until removed by a card or spent (B.10)
@@ -693,6 +724,55 @@ def _backstab(d: Decision, cid: str, victim: str) -> None:
     )
     penalty = -abs(int(power)) if power else 0
     d.emit(ev.Backstabbed, by=d.seat, card=cid, victim=victim, bonus=penalty)
+
+
+def _steal(d: Decision, cid: str, item: str, roll: int) -> None:
+    """Deluxe Thief: discard a card to try to steal a Small Item in play of another seat, at any
+    time but never while the Thief or the victim is fighting; a roll of ``steal`` or more takes
+    it (to the Thief's carried Items), else the Thief loses ``steal_penalty`` levels (power
+    ``steal``; docs/rules.md B.2, D.C17)."""
+    target = d.card(item)
+    victim = target["owner"]
+    d.require(
+        victim is not None
+        and victim != d.seat
+        and target["zone"] in ("equipped", "carried")
+        and target["def"]["kind"] == "item",
+        "command/card_not_there",
+        f"{item!r} is not an Item in play of another seat",
+    )
+    d.check(d.state["status"] == "playing", "rule/not_now", "the game has not begun", "B.1")
+    d.check(not d.state["seats"][d.seat]["dead"], "rule/dead_player", "the dead", "B.9")
+    needed = has_power(d.state, d.seat, "steal")
+    d.check(bool(needed), "rule/no_steal", "only a Thief steals", "B.2")
+    d.check(not target["def"].get("big"), "rule/steal_big", "only a Small Item", "B.2")
+    d.check(
+        not fighting(d, d.seat) and not fighting(d, str(victim)),
+        "rule/in_combat",
+        "no stealing while the Thief or the victim is fighting",
+        "B.2",
+    )
+    d.check(
+        d.card(cid)["zone"] != "curses",
+        "rule/cannot_discard",
+        "a Curse kept as a reminder does not power a steal",
+        "B.10",
+    )
+    need = int(needed) if needed else 7  # without the power nothing is stolen (record mode)
+    stolen = roll >= need
+    penalty = 0 if stolen else int(has_power(d.state, d.seat, "steal_penalty") or 0)
+    levels = max(0, min(abs(penalty), d.state["seats"][d.seat]["level"] - 1))
+    d.emit(
+        ev.TheftAttempted,
+        by=d.seat,
+        card=cid,
+        victim=str(victim),
+        item=item,
+        roll=roll,
+        needed=need,
+        stolen=stolen,
+        levels=levels,
+    )
 
 
 def _sacrifice(d: Decision, cid: str) -> None:

@@ -674,3 +674,13 @@ def _cheat_discarded(e: ev.CheatDiscarded, d: Draft) -> None:
     _discard(d, e.card)
     d.state["cheats"] = {k: v for k, v in (d.state.get("cheats") or {}).items() if k != e.card}
     _refresh(d)
+
+
+@handles(ev.TheftAttempted)
+def _theft(e: ev.TheftAttempted, d: Draft) -> None:
+    _discard(d, e.card)
+    if e.stolen:
+        _public(d, e.item, e.by, "carried")
+    elif e.levels:
+        _level(d, e.by, d.state["seats"][e.by]["level"] - e.levels)
+    _refresh(d)

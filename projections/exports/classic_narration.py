@@ -400,6 +400,19 @@ class ClassicNarrator(Narrator):
     def on_CheatDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(d["player"], f"discards {self.name(d['card'])} (its Item is gone)")]
 
+    def on_TheftAttempted(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = (
+            f"tries to steal {self.name(d['item'])} from {d['victim']}, discarding "
+            f"{self.name(d['card'])}: rolls {d['roll']} ({d['needed']}+ needed)"
+        )
+        if d["stolen"]:
+            text += ", takes it"
+        elif d.get("levels"):
+            text += f", is caught: loses {_plural(int(d['levels']), 'level')}"
+        else:
+            text += ", fails"
+        return [Phrase(d["by"], text)]
+
 
 for _name in CLASSIC:
     NARRATORS[_name] = ClassicNarrator

@@ -540,3 +540,30 @@ def test_a_classic_history_row_counts_turns_combats_and_shared_victories() -> No
     results = {p: player_games([row], p)[0]["result"] for p in ("Ann", "Bob", "Cyd")}
     assert results == {"Ann": "win", "Bob": "loss", "Cyd": "win"}
     assert totals(player_games([row], "Cyd"))["wins"] == 1
+
+
+def test_the_openapi_documents_every_classic_card_field(client: FlaskClient) -> None:
+    """Every field ``normalize_card`` fills, for every kind of every set, is in the
+    ``ClassicCardDefinition`` schema with a description (docs/rules.md B.2, B.8, B.10, B.11,
+    D.C7: the optional fields of the added rules among them), and so is every power."""
+    from domain.classic.cards import POWERS, kinds_of, normalize_card
+
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    card = schemas["ClassicCardDefinition"]
+    props = card["properties"]
+    filled: set[str] = set()
+    for ruleset, rs in CLASSIC.items():
+        for kind in kinds_of(rs.rules):
+            raw = {"name": "x", "deck": "door", "kind": kind, "level": 1, "trait": "T"}
+            filled |= set(normalize_card(raw, ruleset))
+    added = {"next_combat", "removes_curse", "escape_bad_stuff", "forces_help", "cheat", "when"}
+    assert added <= filled
+    assert filled <= set(props), filled - set(props)
+    for name in filled - {"deck", "kind", "name"}:
+        assert props[name].get("description"), name
+        assert name in card["description"] or name == "text", name
+    powers = props["powers"]["properties"]
+    assert set(powers) == set(POWERS) and all(p["description"] for p in powers.values())
+    assert "discard" in powers["backstab"]["description"]
+    for flag in ("next_combat", "removes_curse", "forces_help", "cheat", "persistent", "big"):
+        assert props[flag]["type"] == "boolean" and not props[flag].get("nullable"), flag

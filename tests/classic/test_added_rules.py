@@ -652,6 +652,130 @@ def test_a_backstab_reads_like_table_talk() -> None:
     assert "B: backstabs A (-2), discarding Junk" in talk(g, "C")
 
 
+# ============================================================================ Thief stealing (Deluxe, B.2)
+
+
+THIEF_STEALS = door(
+    "Thief", "class", trait="Thief", powers={"backstab": 2, "steal": 4, "steal_penalty": 1}
+)
+
+
+def theft_game(mode: str = "strict") -> Game:
+    """Deluxe, A's turn before the door: B a Thief (Level 2) with three Junk cards; A has a
+    Sword (Small) equipped and a Ladder (Big) carried; C holds Junk and no power."""
+    g = started(
+        "munchkin-deluxe",
+        [THIEF_STEALS, JUNK, JUNK, JUNK, JUNK, RAT],
+        [SWORD, LADDER, UP],
+        hands={
+            "A": ([], ["Sword", "Ladder"]),
+            "B": (["Thief", "Junk", "Junk", "Junk"], ["Go Up a Level"]),
+            "C": (["Junk"], []),
+        },
+        mode=mode,
+    )
+    g.do("A", "play", card=g.id("Sword"))
+    g.do("A", "play", card=g.id("Ladder"))
+    g.do("B", "play", card=g.id("Thief"))
+    ready_all(g)
+    g.do("B", "play", card=g.id("Go Up a Level"))  # any time (B.3)
+    return g
+
+
+def _junk(g: Game, seat: str) -> str:
+    return next(
+        c for c in g.seat(seat)["zones"]["hand"] if g.state["cards"][c]["def"]["name"] == "Junk"
+    )
+
+
+def test_a_thief_steals_a_small_item_on_a_good_roll() -> None:
+    """B.2, D.C17: the Thief discards a card and rolls; 4 or more takes a Small Item in play
+    of another seat (to the Thief's carried Items, known to everyone)."""
+    g = theft_game()
+    junk, sword = _junk(g, "B"), g.id("Sword")
+    events = g.do("B", "discard", card=junk, steal=sword, roll=4)
+    assert [e.type for e in events] == ["TheftAttempted"]
+    theft = events[0]
+    assert (theft.victim, theft.item, theft.needed, theft.stolen, theft.levels) == (
+        "A",
+        sword,
+        4,
+        True,
+        0,
+    )
+    assert (
+        sword in g.seat("B")["zones"]["carried"] and sword not in g.seat("A")["zones"]["equipped"]
+    )
+    assert (
+        g.state["cards"][sword]["face"] == "up" and g.state["cards"][junk]["zone"] == "door_discard"
+    )
+    assert g.seat("B")["level"] == 2
+    assert g.refold() == g.state
+
+
+def test_a_failed_steal_costs_the_thief_its_penalty() -> None:
+    """B.2, D.C17: below the roll, the Item stays and the Thief loses ``steal_penalty`` levels
+    (never below Level 1)."""
+    g = theft_game()
+    sword = g.id("Sword")
+    events = g.do("B", "discard", card=_junk(g, "B"), steal=sword, roll=3)
+    assert (events[0].stolen, events[0].levels) == (False, 1)
+    assert sword in g.seat("A")["zones"]["equipped"] and g.seat("B")["level"] == 1
+    events = g.do("B", "discard", card=_junk(g, "B"), steal=sword, roll=1)
+    assert (events[0].stolen, events[0].levels) == (False, 0) and g.seat("B")["level"] == 1
+    assert g.refold() == g.state
+
+
+def test_what_a_thief_cannot_steal() -> None:
+    """B.2, D.C17: no Big Item (``rule/steal_big``), no steal without the power
+    (``rule/no_steal``; record mode flags it and nothing is stolen), none while the Thief or
+    the victim is fighting (``rule/in_combat``), only another seat's Item in play."""
+    g = theft_game()
+    err = g.refused("B", "discard", card=_junk(g, "B"), steal=g.id("Ladder"), roll=6)
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/steal_big", "B.2")
+    err = g.refused("C", "discard", card=_junk(g, "C"), steal=g.id("Sword"), roll=6)
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/no_steal", "B.2")
+    err = g.refused("B", "discard", card=_junk(g, "B"), steal=_junk(g, "C"), roll=6)
+    assert err.code == "command/card_not_there"
+    err = g.refused("B", "discard", card=_junk(g, "B"), steal=g.id("Sword"), roll=7)
+    assert err.code.startswith("request/")
+    kick(g, "Rat")  # A fights: no stealing from A (the Thief's own fight likewise)
+    err = g.refused("B", "discard", card=_junk(g, "B"), steal=g.id("Sword"), roll=6)
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/in_combat", "B.2")
+    r = theft_game(mode="record")
+    events = r.do("C", "discard", card=_junk(r, "C"), steal=r.id("Sword"), roll=6)
+    assert events[0].violation == "rule/no_steal" and not events[0].stolen
+    assert r.id("Sword") in r.seat("A")["zones"]["equipped"]
+
+
+def test_a_backup_undoes_a_steal() -> None:
+    """B.2, B.17: a backup to before a steal and a failed one gives the Item, the discarded
+    cards and the Thief's level back."""
+    from tests.classic.test_judge import check_backup
+
+    g = theft_game()
+    point = len(g.events)
+    g.do("B", "discard", card=_junk(g, "B"), steal=g.id("Sword"), roll=2)
+    g.do("B", "discard", card=_junk(g, "B"), steal=g.id("Sword"), roll=6)
+    assert g.seat("B")["level"] == 1 and g.id("Sword") in g.seat("B")["zones"]["carried"]
+    assert check_backup(g, point) >= 2
+
+
+def test_a_steal_reads_like_table_talk() -> None:
+    """B.2: the transcript names the Thief, the Item, the victim and the roll."""
+    from tests.unit.test_classic_narration import talk
+
+    g = theft_game()
+    g.do("B", "discard", card=_junk(g, "B"), steal=g.id("Sword"), roll=2)
+    g.do("B", "discard", card=_junk(g, "B"), steal=g.id("Sword"), roll=5)
+    lines = talk(g, "C")
+    assert (
+        "B: tries to steal Sword from A, discarding Junk: rolls 2 (4+ needed), is caught: loses 1 level"
+        in lines
+    )
+    assert "B: tries to steal Sword from A, discarding Junk: rolls 5 (4+ needed), takes it" in lines
+
+
 # ============================================================================ Cheat! (B.2)
 
 

@@ -192,6 +192,26 @@ def position(rs: str, name: str) -> Game:
         if name == "backstabbed":
             g.do("B", "discard", card=_own(g, "B", plain), target="A")
         return g
+    if name.startswith("thief"):  # Deluxe (B.2, D.C17): B a Thief; A's Items in play
+        thief, plain = "Sample Thief", r["plain"]
+        g = started(
+            rs,
+            doors,
+            treasures,
+            3,
+            hands={
+                "A": ([], [r["onehand"], r["big"]]),
+                "B": ([thief, plain, plain], []),
+                "C": ([plain], []),
+            },
+        )
+        g.do("A", "play", card=g.id(r["onehand"]))
+        g.do("A", "play", card=g.id(r["big"]))
+        g.do("B", "play", card=_own(g, "B", thief))
+        ready_all(g)
+        if name == "thief_fight":
+            g.do("A", "kick_door", card=top_door(g, SLUG))
+        return g
     if name.startswith("cheat"):  # B.2: A's Item it may not use, carried; two Cheat! cards
         g = started(
             rs,
@@ -245,7 +265,8 @@ def position(rs: str, name: str) -> Game:
                     g.do(seat, "play", card=cid, target="A")
         assert g.seat("A")["level"] == 9
         return g
-    g = started(rs, doors, treasures, 3, hands=hands(rs))
+    options = {"listen_at_door": name.startswith("listen")}  # B.15: the listen comes first
+    g = started(rs, doors, treasures, 3, hands=hands(rs), options=options)
     g.do("A", "play", card=g.id(r["trait1"]))
     g.do("A", "play", card=g.id(r["big"]))
     g.do("A", "play", card=g.id(r["onehand"]))  # carried: both hands hold the big weapon
@@ -254,7 +275,10 @@ def position(rs: str, name: str) -> Game:
         g.do("A", "ready")
         return g
     ready_all(g)
-    if name == "kick":  # A's first turn, before the door
+    if name in ("kick", "listen"):  # A's first turn, before the door (and the listen)
+        return g
+    if name == "listened":  # Listen At The Door: A listened, before the door
+        g.do("A", "loot", card=top_door(g, "Sample Blank Door"))
         return g
     if name == "received":  # B.2: B gave A an Item in play on A's turn
         g.do("B", "give", to="A", cards=[g.id(r["restricted"])])
@@ -389,6 +413,32 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ("kick", "A", "play", {"card": "@curse", "target": "B"}, None, None, None),
     ("kick", "B", "play", {"card": "@levelup", "target": "A"}, None, None, None),
     ("kick", "A", "kick_door", {"card": "@door"}, None, None, None),
+    ("listen", "A", "kick_door", {"card": "@door"}, "rule/listen_first", "B.15", "violation"),
+    ("listen", "A", "play", {"card": "@levelup"}, "rule/listen_first", "B.15", "violation"),
+    (
+        "listen",
+        "A",
+        "play",
+        {"card": "@curse", "target": "B"},
+        "rule/listen_first",
+        "B.15",
+        "violation",
+    ),
+    ("listen", "A", "end_turn", {}, "rule/listen_first", "B.15", "violation"),
+    ("listen", "B", "play", {"card": "@levelup", "target": "A"}, None, None, None),
+    ("listen", "A", "loot", {"card": "@door"}, None, None, None),
+    (
+        "listen",
+        "A",
+        "loot",
+        {"card": "@treasure"},
+        "command/card_not_there",
+        None,
+        "command/card_not_there",
+    ),
+    ("listened", "A", "play", {"card": "@levelup"}, None, None, None),
+    ("listened", "A", "kick_door", {"card": "@door"}, None, None, None),
+    ("listened", "A", "loot", {"card": "@door"}, "rule/wrong_phase", "B.4", "violation"),
     ("lft", "A", "kick_door", {"card": "@door"}, "rule/wrong_phase", "B.4", "violation"),
     ("lft", "A", "look_for_trouble", {"card": "@trait2"}, "rule/not_a_monster", "B.4", "violation"),
     ("lft", "A", "loot", {"card": "@treasure"}, "rule/wrong_deck", "B.15", "violation"),
@@ -714,6 +764,60 @@ SET_ROWS: dict[
             None,
             "command/not_fighting",
         ),
+        (
+            "thief",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@A:onehand", "roll": 4},
+            None,
+            None,
+            None,
+        ),
+        (
+            "thief",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@A:onehand", "roll": 1},
+            None,
+            None,
+            None,
+        ),
+        (
+            "thief",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@A:big", "roll": 6},
+            "rule/steal_big",
+            "B.2",
+            "violation",
+        ),
+        (
+            "thief",
+            "C",
+            "discard",
+            {"card": "@plain", "steal": "@A:onehand", "roll": 6},
+            "rule/no_steal",
+            "B.2",
+            "violation",
+        ),
+        (
+            "thief_fight",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@A:onehand", "roll": 6},
+            "rule/in_combat",
+            "B.2",
+            "violation",
+        ),
+        (
+            "thief",
+            "B",
+            "discard",
+            {"card": "@plain", "steal": "@C:plain", "roll": 6},
+            "command/card_not_there",
+            None,
+            "command/card_not_there",
+        ),
     ],
     "munchkin-age-of-sigmar": [
         ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None)
@@ -752,6 +856,9 @@ def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
     }
     if key in special:
         return special[key]()
+    if key[:2] in ("A:", "B:", "C:"):  # a card of that role that seat holds or has in play
+        name = ROLES[rs][key[2:]]
+        return next(c for c in g.ids(name) if g.state["cards"][c]["owner"] == key[0])
     if key.startswith("hand:"):
         name = ROLES[rs][key[5:]]
         hand = g.seat(seat)["zones"]["hand"]

@@ -99,3 +99,57 @@ def test_shared_victory_makes_the_helper_win_whatever_its_level(ruleset: str, sh
         assert g.state["winner"] == ("A+C" if shared else "A")
         won = [e for e in g.events if e.type == "GameWon"]
         assert len(won) == 1 and won[0].winners == g.state["winners"]  # type: ignore[attr-defined]
+
+
+def _own(g: Game, seat: str, name: str) -> str:
+    hand = g.seat(seat)["zones"]["hand"]
+    return next(c for c in hand if g.state["cards"][c]["def"]["name"] == name)
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_strict_the_listen_comes_before_anything_else_of_the_turn(ruleset: str) -> None:
+    """docs/rules.md B.15, D.C16: the listen is the active seat's first action; the other
+    seats' any-time plays do not count."""
+    hands = {"A": ([], ["Go Up a Level"] * 2), "B": ([], ["Go Up a Level"] * 2)}
+    g = started(ruleset, [], [UP] * 4, hands=hands, options={"listen_at_door": True})
+    ready_all(g)
+    door = top_door(g, BLANK)
+    kicked = g.refused("A", "kick_door", card=door)
+    assert (kicked.code, getattr(kicked, "rule", None)) == ("rule/listen_first", "B.15")
+    played = g.refused("A", "play", card=_own(g, "A", "Go Up a Level"))
+    assert played.code == "rule/listen_first"
+    assert {c["type"] for c in driver_commands(g.state, "A")} == {"loot", "concede"}
+    events = g.do("B", "play", card=_own(g, "B", "Go Up a Level"), target="A")
+    assert events[0].violation is None and g.seat("A")["level"] == 2  # B's play: any time
+    events = g.do("A", "loot", card=door)
+    assert [(e.type, e.violation) for e in events] == [("ListenedAtDoor", None)]
+    events = g.do("A", "play", card=_own(g, "A", "Go Up a Level"))  # after the listen: free
+    assert events[0].violation is None and g.seat("A")["level"] == 3
+    assert g.do("A", "kick_door", card=top_door(g, BLANK))[0].violation is None
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_record_flags_every_action_before_the_listen(ruleset: str) -> None:
+    hands = {"A": ([], ["Go Up a Level"] * 2)}
+    g = started(ruleset, [], [UP] * 2, hands=hands, options={"listen_at_door": True}, mode="record")
+    ready_all(g)
+    events = g.do("A", "play", card=_own(g, "A", "Go Up a Level"))
+    assert events[0].violation == "rule/listen_first" and g.seat("A")["level"] == 2
+    events = g.do("A", "loot", card=top_door(g, BLANK))  # the late listen: still the listen
+    assert [(e.type, e.violation) for e in events] == [("ListenedAtDoor", None)]
+    assert g.do("A", "kick_door", card=top_door(g, BLANK))[0].violation is None
+    g.do("A", "loot", card=top_treasures(g, 1)[0])
+    charity = next(c for c in driver_commands(g.state, "A") if c["type"] == "charity")
+    g.do("A", "charity", gifts=charity["gifts"])
+    g.do("A", "end_turn")
+    events = g.do("B", "kick_door", card=top_door(g, BLANK))  # no listen at all: flagged
+    assert events[0].type == "DoorKicked" and events[0].violation == "rule/listen_first"
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_without_the_option_the_turn_may_begin_with_anything(ruleset: str) -> None:
+    hands = {"A": ([], ["Go Up a Level"])}
+    g = started(ruleset, [], [UP], hands=hands, options={"listen_at_door": False})
+    ready_all(g)
+    assert g.do("A", "play", card=_own(g, "A", "Go Up a Level"))[0].violation is None
+    assert g.do("A", "kick_door", card=top_door(g, BLANK))[0].violation is None

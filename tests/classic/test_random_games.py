@@ -143,8 +143,10 @@ def test_random_games(rs: str, seats: int, seed: int, mode: str) -> None:
 
 
 def test_a_long_game_reaches_level_10() -> None:
-    """Some seeded game ends with a kill to Level 10 (the random games are not all cut short)."""
-    for seed in range(10):
+    """Some seeded game ends with a kill to Level 10 (the random games are not all cut short).
+    About one seeded game in eight gets there (most end by a concession or the limit), so
+    twenty seeds are tried; the first that does ends the test."""
+    for seed in range(20):
         g = play("munchkin-deluxe", 3, seed, "strict", strays=0, limit=3000)
         if g.state["status"] == "finished" and any(
             g.state["seats"][w]["level"] == 10 for w in g.state["winners"]
