@@ -36,7 +36,14 @@ times each command N times on the same state (``decide`` is pure) and keeps the 
 shared machine, a floor that other processes hardly move (the repeated call finds its data in the
 caches, so it is a little optimistic). Each workload runs ``--repeat`` times; the table reports
 the median. The machine's load average is printed before and after, since a shared machine moves
-the figures.
+the figures. The events decided are counted, not kept in memory (the service does not hold a
+game's events either); ``--keep-events`` keeps them in the game's list as the test drivers do.
+
+Between two timed calls the harness runs the policy (``legal_commands``), untimed, whose work
+grows as the long game's table fills; what it leaves in the processor's caches is paid by the
+next timed call, so late buckets rise although ``decide`` itself does not (bench/RESULTS.md).
+``--replay`` plays each CCG game untimed first, then times the same commands again with nothing
+run between them: ``decide``'s own cost by game length.
 """
 
 from __future__ import annotations
@@ -78,12 +85,25 @@ WORKLOADS = ("ccg", "classic")
 
 
 class Timer:
-    """Cost per event index: ``ns[i]`` is the time charged to event ``i`` (1-based version)."""
+    """Cost per event index: ``ns[i]`` is the time charged to event ``i`` (1-based version).
 
-    def __init__(self, clock: Callable[[], int], best_of: int = 1) -> None:
+    The events decided are counted (:attr:`count`), not kept: the service does not hold a
+    game's events in memory either (the store does, the aggregate keeps its state). With
+    ``keep_events`` they are appended to ``game.events`` as the test drivers do: the bench's
+    own memory then grows with the game (10,900 events of the long game), which costs the
+    last buckets a little (bench/RESULTS.md), though the garbage collector hardly runs.
+    """
+
+    def __init__(self, clock: Callable[[], int], best_of: int = 1, keep_events: bool = False):
         self.ns: dict[int, float] = {}
         self.clock = clock
         self.best_of = max(1, best_of)
+        self.keep_events = keep_events
+        self.count: int | None = None
+
+    def index(self, game: RandomGame | Game) -> int:
+        """The events of ``game`` so far (its setup's, then every one decided here)."""
+        return len(game.events) if self.count is None else self.count
 
     def run(
         self,
@@ -99,13 +119,15 @@ class Timer:
             steps = decide(game.state, command)
             t1 = clock()
             best = t1 - t0 if best is None else min(best, t1 - t0)
-        start = len(game.events)
+        start = self.index(game)
         if steps and best is not None:
             share = best / len(steps)
             for i in range(start + 1, start + len(steps) + 1):
                 self.ns[i] = self.ns.get(i, 0.0) + share
             game.state = steps[-1].state
-        game.events.extend(step.event for step in steps)
+        self.count = start + len(steps)
+        if self.keep_events:
+            game.events.extend(step.event for step in steps)
 
 
 def bucket_means(samples: list[dict[int, float]]) -> dict[str, tuple[float, int]]:
@@ -123,13 +145,33 @@ def bucket_means(samples: list[dict[int, float]]) -> dict[str, tuple[float, int]
 # ---------------------------------------------------------------------------- workloads
 
 
+def replayed(game: RandomGame, choose: Callable[[], tuple[str, Command]], timer: Timer) -> None:
+    """``--replay``: play ``game`` to its end untimed (``choose`` gives each command), then
+    decide its commands again from its first state, timed, with nothing run between them."""
+    start, commands = game.state, []
+    while not game.finished:
+        seat, command = choose()
+        commands.append((seat, command))
+        game.state = RS.decide(game.state, command)[-1].state
+    game.state = start
+    for seat, command in commands:
+        timer.run(game, seat, command)
+
+
 def random_games(
-    games: int, seed: int, clock: Callable[[], int], best_of: int = 1
+    games: int,
+    seed: int,
+    clock: Callable[[], int],
+    best_of: int = 1,
+    keep: bool = False,
+    replay: bool = False,
 ) -> list[dict[int, float]]:
     samples = []
     for n in range(games):
         game = RandomGame(seed=seed * 100_003 + n)
-        timer = Timer(clock, best_of)
+        timer = Timer(clock, best_of, keep)
+        if replay:
+            replayed(game, game.choose, timer)
         while not game.finished:
             seat, command = game.choose()
             timer.run(game, seat, command)
@@ -138,12 +180,19 @@ def random_games(
 
 
 def long_game(
-    seed: int, deck: int, clock: Callable[[], int], best_of: int = 1
+    seed: int,
+    deck: int,
+    clock: Callable[[], int],
+    best_of: int = 1,
+    keep: bool = False,
+    replay: bool = False,
 ) -> tuple[RandomGame, Timer]:
     spec = game_spec(seed, fmt="casual", heroes=(HEROES["A"], HEROES["B"]), decks=decks(deck))
     game = RandomGame(seed=seed, spec=spec, policy=random_policy(0.0), max_events=10**9)
     rng = random.Random(seed)
-    timer = Timer(clock, best_of)
+    timer = Timer(clock, best_of, keep)
+    if replay:
+        replayed(game, lambda: choose(game.state, rng), timer)
     while not game.finished:
         seat, command = choose(game.state, rng)
         timer.run(game, seat, command)
@@ -151,13 +200,13 @@ def long_game(
 
 
 def play_classic(
-    seed: int, cap: int, clock: Callable[[], int], best_of: int = 1
+    seed: int, cap: int, clock: Callable[[], int], best_of: int = 1, keep: bool = False
 ) -> tuple[Game, Timer]:
     """One classic game (``bench/classic_game.py``) until a seat wins or ``cap`` events."""
     game = classic_game.classic_game(seed)
     rng = random.Random(seed)
-    timer = Timer(clock, best_of)
-    while game.state["status"] != "finished" and len(game.events) < cap:
+    timer = Timer(clock, best_of, keep)
+    while game.state["status"] != "finished" and timer.index(game) < cap:
         command = classic_game.choose(game, rng)
         if command is None:
             break
@@ -166,13 +215,14 @@ def play_classic(
 
 
 def classic_games(
-    games: int, seed: int, cap: int, clock: Callable[[], int], best_of: int = 1
-) -> tuple[list[dict[int, float]], list[Game]]:
+    games: int, seed: int, cap: int, clock: Callable[[], int], best_of: int = 1, keep: bool = False
+) -> tuple[list[dict[int, float]], list[tuple[Game, int]]]:
+    """The samples, and each game with its number of events."""
     samples, played = [], []
     for n in range(games):
-        game, timer = play_classic(seed * 100_003 + n, cap, clock, best_of)
+        game, timer = play_classic(seed * 100_003 + n, cap, clock, best_of, keep)
         samples.append(timer.ns)
-        played.append(game)
+        played.append((game, timer.index(game)))
     return samples, played
 
 
@@ -237,6 +287,18 @@ def main(argv: list[str] | None = None) -> int:
         default=classic_game.LONG_SEED,
         help="classic long game: its seed (the default runs on with no winner)",
     )
+    parser.add_argument(
+        "--keep-events",
+        action="store_true",
+        help="keep every decided event in the game's list, as the test drivers do "
+        "(by default they are counted, not kept: the service does not hold them either)",
+    )
+    parser.add_argument(
+        "--replay",
+        action="store_true",
+        help="CCG workloads: play each game untimed first, then time its commands again with "
+        "nothing between them (the policy's own work, growing with the game, stays out)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--quick",
@@ -256,28 +318,30 @@ def main(argv: list[str] | None = None) -> int:
     load_before = load()
     gc.collect()
     rand_runs, long_runs, classic_runs, classic_long_runs = [], [], [], []
-    long_events = 0
-    played: list[Game] = []
+    long_events = clong_events = 0
+    played: list[tuple[Game, int]] = []
+    keep = args.keep_events
     walls = dict.fromkeys(WORKLOADS, 0.0)
     for _ in range(args.repeat):
         t0 = time.perf_counter()
         if "ccg" in workloads:
-            samples = random_games(args.games, args.seed, clock, args.best_of)
+            samples = random_games(args.games, args.seed, clock, args.best_of, keep, args.replay)
             rand_runs.append(bucket_means(samples))
-            game, ltimer = long_game(args.seed, args.deck, clock, args.best_of)
+            game, ltimer = long_game(args.seed, args.deck, clock, args.best_of, keep, args.replay)
             long_runs.append(bucket_means([ltimer.ns]))
-            long_events = len(game.events)
+            long_events = ltimer.index(game)
             end = game.state
         t1 = time.perf_counter()
         walls["ccg"] += t1 - t0
         if "classic" in workloads:
             csamples, played = classic_games(
-                args.classic_games, args.seed, args.classic_cap, clock, args.best_of
+                args.classic_games, args.seed, args.classic_cap, clock, args.best_of, keep
             )
             classic_runs.append(bucket_means(csamples))
             clong, ctimer = play_classic(
-                args.classic_long_seed, args.classic_long, clock, args.best_of
+                args.classic_long_seed, args.classic_long, clock, args.best_of, keep
             )
+            clong_events = ctimer.index(clong)
             classic_long_runs.append(bucket_means([ctimer.ns]))
         walls["classic"] += time.perf_counter() - t1
 
@@ -291,19 +355,20 @@ def main(argv: list[str] | None = None) -> int:
         elim = {seat: end["seats"][seat]["eliminated"] for seat in ("A", "B")}
         print(
             f"seed {args.seed}, clock {args.clock}, best of {args.best_of}, "
+            f"events {'kept' if keep else 'counted'}{', replayed' if args.replay else ''}, "
             f"{args.games} random games x {args.repeat} "
             f"repeats; long game: deck {args.deck} a seat, {long_events:,} events "
             f"({end['turn']} turns, ended {elim}, winner {end['winner']}); wall {walls['ccg']:.1f} s"
         )
     if "classic" in workloads:
-        won = sum(1 for g in played if g.state["status"] == "finished")
-        lengths = sorted(len(g.events) for g in played)
+        won = sum(1 for g, _ in played if g.state["status"] == "finished")
+        lengths = sorted(n for _, n in played)
         print(
             f"classic ({classic_game.RULESET}, {classic_game.SEATS} seats, strict): seed "
             f"{args.seed}, clock {args.clock}, best of {args.best_of}, {args.classic_games} "
             f"games x {args.repeat} repeats, cap {args.classic_cap:,} events: {won} won, "
             f"{sum(lengths):,} events (from {lengths[0]:,} to {lengths[-1]:,}); long game: seed "
-            f"{args.classic_long_seed}, {len(clong.events):,} events ({clong.state['turn']} "
+            f"{args.classic_long_seed}, {clong_events:,} events ({clong.state['turn']} "
             f"turns, {clong.state['status']}, winners {clong.state['winners']})"
             + f"; wall {walls['classic']:.1f} s"
         )
@@ -330,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(
             table(
-                f"Classic long game, {classic_game.SEATS} seats, {len(clong.events):,} events "
+                f"Classic long game, {classic_game.SEATS} seats, {clong_events:,} events "
                 "(median of repeats)",
                 median_buckets(classic_long_runs),
                 args.clock,
