@@ -340,8 +340,8 @@ def decide_activate(decision: Decision, command: Command) -> None:
         )
     if ability is not None:
         want = ability["cost"]
-        paid = {"zap": zap, "gold": gold, "discard": len(discard)}
-        if any(paid[k] != want[k] for k in ("zap", "gold", "discard")):  # message built only then
+        if zap != want["zap"] or gold != want["gold"] or len(discard) != want["discard"]:
+            paid = {"zap": zap, "gold": gold, "discard": len(discard)}  # the message only then
             decision.check(
                 False,
                 "rule/wrong_cost",
