@@ -32,8 +32,8 @@ concession, from setup on.
    product pays) gives the same buckets both ways; a drift of the process or of the machine
    over a pass (a quiet machine getting busy, a cache that cools) shows up reversed.
 
-The classic games keep no event objects (:class:`EventCount`: their number only), as the
-product keeps none in memory (the service stores them and keeps one state per game): an earlier
+The games keep no event objects (:class:`Timer` counts them; ``--keep-events`` keeps them), as
+the product keeps none in memory (the service stores them and keeps one state per game): an earlier
 version kept every game's events, a heap that grew through the run. The garbage collector is
 not what made the long game's single-pass buckets rise with its length on a quiet machine:
 no full collection runs during it, and no collection lands in a timed ``decide`` (checked with
@@ -50,7 +50,14 @@ times each command N times on the same state (``decide`` is pure) and keeps the 
 shared machine, a floor that other processes hardly move (the repeated call finds its data in the
 caches, so it is a little optimistic). Each workload runs ``--repeat`` times; the table reports
 the median. The machine's load average is printed before and after, since a shared machine moves
-the figures.
+the figures. The events decided are counted, not kept in memory (the service does not hold a
+game's events either); ``--keep-events`` keeps them in the game's list as the test drivers do.
+
+Between two timed calls the harness runs the policy (``legal_commands``), untimed, whose work
+grows as the long game's table fills; what it leaves in the processor's caches is paid by the
+next timed call, so late buckets rise although ``decide`` itself does not (bench/RESULTS.md).
+``--replay`` plays each CCG game untimed first, then times the same commands again with nothing
+run between them: ``decide``'s own cost by game length.
 """
 
 from __future__ import annotations
@@ -64,7 +71,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -94,12 +101,25 @@ WORKLOADS = ("ccg", "classic")
 
 
 class Timer:
-    """Cost per event index: ``ns[i]`` is the time charged to event ``i`` (1-based version)."""
+    """Cost per event index: ``ns[i]`` is the time charged to event ``i`` (1-based version).
 
-    def __init__(self, clock: Callable[[], int], best_of: int = 1) -> None:
+    The events decided are counted (:attr:`count`), not kept: the service does not hold a
+    game's events in memory either (the store does, the aggregate keeps its state). With
+    ``keep_events`` they are appended to ``game.events`` as the test drivers do: the bench's
+    own memory then grows with the game (10,900 events of the long game), which costs the
+    last buckets a little (bench/RESULTS.md), though the garbage collector hardly runs.
+    """
+
+    def __init__(self, clock: Callable[[], int], best_of: int = 1, keep_events: bool = False):
         self.ns: dict[int, float] = {}
         self.clock = clock
         self.best_of = max(1, best_of)
+        self.keep_events = keep_events
+        self.count: int | None = None
+
+    def index(self, game: RandomGame | Game) -> int:
+        """The events of ``game`` so far (its setup's, then every one decided here)."""
+        return len(game.events) if self.count is None else self.count
 
     def run(
         self,
@@ -115,13 +135,15 @@ class Timer:
             steps = decide(game.state, command)
             t1 = clock()
             best = t1 - t0 if best is None else min(best, t1 - t0)
-        start = len(game.events)
+        start = self.index(game)
         if steps and best is not None:
             share = best / len(steps)
             for i in range(start + 1, start + len(steps) + 1):
                 self.ns[i] = self.ns.get(i, 0.0) + share
             game.state = steps[-1].state
-        game.events.extend(step.event for step in steps)
+        self.count = start + len(steps)
+        if self.keep_events:
+            game.events.extend(step.event for step in steps)
 
 
 def bucket_means(samples: list[dict[int, float]]) -> dict[str, tuple[float, int]]:
@@ -139,13 +161,33 @@ def bucket_means(samples: list[dict[int, float]]) -> dict[str, tuple[float, int]
 # ---------------------------------------------------------------------------- workloads
 
 
+def replayed(game: RandomGame, choose: Callable[[], tuple[str, Command]], timer: Timer) -> None:
+    """``--replay``: play ``game`` to its end untimed (``choose`` gives each command), then
+    decide its commands again from its first state, timed, with nothing run between them."""
+    start, commands = game.state, []
+    while not game.finished:
+        seat, command = choose()
+        commands.append((seat, command))
+        game.state = RS.decide(game.state, command)[-1].state
+    game.state = start
+    for seat, command in commands:
+        timer.run(game, seat, command)
+
+
 def random_games(
-    games: int, seed: int, clock: Callable[[], int], best_of: int = 1
+    games: int,
+    seed: int,
+    clock: Callable[[], int],
+    best_of: int = 1,
+    keep: bool = False,
+    replay: bool = False,
 ) -> list[dict[int, float]]:
     samples = []
     for n in range(games):
         game = RandomGame(seed=seed * 100_003 + n)
-        timer = Timer(clock, best_of)
+        timer = Timer(clock, best_of, keep)
+        if replay:
+            replayed(game, game.choose, timer)
         while not game.finished:
             seat, command = game.choose()
             timer.run(game, seat, command)
@@ -154,33 +196,23 @@ def random_games(
 
 
 def long_game(
-    seed: int, deck: int, clock: Callable[[], int], best_of: int = 1
+    seed: int,
+    deck: int,
+    clock: Callable[[], int],
+    best_of: int = 1,
+    keep: bool = False,
+    replay: bool = False,
 ) -> tuple[RandomGame, Timer]:
     spec = game_spec(seed, fmt="casual", heroes=(HEROES["A"], HEROES["B"]), decks=decks(deck))
     game = RandomGame(seed=seed, spec=spec, policy=random_policy(0.0), max_events=10**9)
     rng = random.Random(seed)
-    timer = Timer(clock, best_of)
+    timer = Timer(clock, best_of, keep)
+    if replay:
+        replayed(game, lambda: choose(game.state, rng), timer)
     while not game.finished:
         seat, command = choose(game.state, rng)
         timer.run(game, seat, command)
     return game, timer
-
-
-class EventCount:
-    """What the classic games keep of their events: how many (``len``), as ``Game.events``.
-
-    The product keeps no events in memory (the service stores them and keeps one state per
-    game), so neither does the bench: a game's thousands of event objects (and, through
-    ``classic_games``, earlier games' ones) would be a heap the product never has."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def __len__(self) -> int:
-        return self.n
-
-    def extend(self, events: Iterable[Any]) -> None:
-        self.n += sum(1 for _ in events)
 
 
 def play_classic(
@@ -188,15 +220,15 @@ def play_classic(
     cap: int,
     clock: Callable[[], int],
     best_of: int = 1,
+    keep: bool = False,
     record: list[tuple[State, Command]] | None = None,
 ) -> tuple[Game, Timer]:
     """One classic game (``bench/classic_game.py``) until a seat wins or ``cap`` events;
     ``record`` (a list) receives each ``(state, command)`` decided, for :func:`replay`."""
     game = classic_game.classic_game(seed)
-    game.events = EventCount(len(game.events))  # type: ignore[assignment]
     rng = random.Random(seed)
-    timer = Timer(clock, best_of)
-    while game.state["status"] != "finished" and len(game.events) < cap:
+    timer = Timer(clock, best_of, keep)
+    while game.state["status"] != "finished" and timer.index(game) < cap:
         command = classic_game.choose(game, rng)
         if command is None:
             break
@@ -228,13 +260,14 @@ def replay(
 
 
 def classic_games(
-    games: int, seed: int, cap: int, clock: Callable[[], int], best_of: int = 1
-) -> tuple[list[dict[int, float]], list[Game]]:
+    games: int, seed: int, cap: int, clock: Callable[[], int], best_of: int = 1, keep: bool = False
+) -> tuple[list[dict[int, float]], list[tuple[Game, int]]]:
+    """The samples, and each game with its number of events."""
     samples, played = [], []
     for n in range(games):
-        game, timer = play_classic(seed * 100_003 + n, cap, clock, best_of)
+        game, timer = play_classic(seed * 100_003 + n, cap, clock, best_of, keep)
         samples.append(timer.ns)
-        played.append(game)
+        played.append((game, timer.index(game)))
     return samples, played
 
 
@@ -320,6 +353,18 @@ def main(argv: list[str] | None = None) -> int:
         default=4,
         help="classic long game: timed replays of its decisions, forward and reverse in turn",
     )
+    parser.add_argument(
+        "--keep-events",
+        action="store_true",
+        help="keep every decided event in the game's list, as the test drivers do "
+        "(by default they are counted, not kept: the service does not hold them either)",
+    )
+    parser.add_argument(
+        "--replay",
+        action="store_true",
+        help="CCG workloads: play each game untimed first, then time its commands again with "
+        "nothing between them (the policy's own work, growing with the game, stays out)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--quick",
@@ -340,23 +385,24 @@ def main(argv: list[str] | None = None) -> int:
     gc.collect()
     rand_runs, long_runs, classic_runs, classic_long_runs, replays = [], [], [], [], []
     recorded: list[tuple[State, Command]] = []
-    long_events = 0
-    played: list[Game] = []
+    long_events = clong_events = 0
+    played: list[tuple[Game, int]] = []
+    keep = args.keep_events
     walls = dict.fromkeys(WORKLOADS, 0.0)
     for _ in range(args.repeat):
         t0 = time.perf_counter()
         if "ccg" in workloads:
-            samples = random_games(args.games, args.seed, clock, args.best_of)
+            samples = random_games(args.games, args.seed, clock, args.best_of, keep, args.replay)
             rand_runs.append(bucket_means(samples))
-            game, ltimer = long_game(args.seed, args.deck, clock, args.best_of)
+            game, ltimer = long_game(args.seed, args.deck, clock, args.best_of, keep, args.replay)
             long_runs.append(bucket_means([ltimer.ns]))
-            long_events = len(game.events)
+            long_events = ltimer.index(game)
             end = game.state
         t1 = time.perf_counter()
         walls["ccg"] += t1 - t0
         if "classic" in workloads:
             csamples, played = classic_games(
-                args.classic_games, args.seed, args.classic_cap, clock, args.best_of
+                args.classic_games, args.seed, args.classic_cap, clock, args.best_of, keep
             )
             classic_runs.append(bucket_means(csamples))
             last = len(classic_long_runs) == args.repeat - 1
@@ -365,8 +411,10 @@ def main(argv: list[str] | None = None) -> int:
                 args.classic_long,
                 clock,
                 args.best_of,
+                keep,
                 recorded if last else None,
             )
+            clong_events = ctimer.index(clong)
             classic_long_runs.append(bucket_means([ctimer.ns]))
         walls["classic"] += time.perf_counter() - t1
     t1 = time.perf_counter()
@@ -385,19 +433,20 @@ def main(argv: list[str] | None = None) -> int:
         elim = {seat: end["seats"][seat]["eliminated"] for seat in ("A", "B")}
         print(
             f"seed {args.seed}, clock {args.clock}, best of {args.best_of}, "
+            f"events {'kept' if keep else 'counted'}{', replayed' if args.replay else ''}, "
             f"{args.games} random games x {args.repeat} "
             f"repeats; long game: deck {args.deck} a seat, {long_events:,} events "
             f"({end['turn']} turns, ended {elim}, winner {end['winner']}); wall {walls['ccg']:.1f} s"
         )
     if "classic" in workloads:
-        won = sum(1 for g in played if g.state["status"] == "finished")
-        lengths = sorted(len(g.events) for g in played)
+        won = sum(1 for g, _ in played if g.state["status"] == "finished")
+        lengths = sorted(n for _, n in played)
         print(
             f"classic ({classic_game.RULESET}, {classic_game.SEATS} seats, strict): seed "
             f"{args.seed}, clock {args.clock}, best of {args.best_of}, {args.classic_games} "
             f"games x {args.repeat} repeats, cap {args.classic_cap:,} events: {won} won, "
             f"{sum(lengths):,} events (from {lengths[0]:,} to {lengths[-1]:,}); long game: seed "
-            f"{args.classic_long_seed}, {len(clong.events):,} events ({clong.state['turn']} "
+            f"{args.classic_long_seed}, {clong_events:,} events ({clong.state['turn']} "
             f"turns, {clong.state['status']}, winners {clong.state['winners']})"
             + f"; wall {walls['classic']:.1f} s"
         )
@@ -424,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print(
             table(
-                f"Classic long game, {classic_game.SEATS} seats, {len(clong.events):,} events "
+                f"Classic long game, {classic_game.SEATS} seats, {clong_events:,} events "
                 "(median of repeats)",
                 median_buckets(classic_long_runs),
                 args.clock,
@@ -434,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
             print()
             print(
                 passes_table(
-                    f"Classic long game replayed: decide over its {len(clong.events):,} events' "
+                    f"Classic long game replayed: decide over its {clong_events:,} events' "
                     "states, no policy in between",
                     replays,
                     args.clock,

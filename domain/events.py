@@ -24,8 +24,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, fields
+from types import MemberDescriptorType
 from typing import Any, ClassVar, TypeVar
 
 from domain.errors import InvalidCommand
@@ -80,9 +81,50 @@ E = TypeVar("E", bound=type[Event])
 
 
 def register_event(cls: E) -> E:
-    """Class decorator: make ``cls`` loadable by :func:`event_from_dict` under its name."""
+    """Class decorator: make ``cls`` loadable by :func:`event_from_dict` under its name (and
+    give it :func:`slot_init`'s ``__init__``)."""
     EVENT_TYPES[cls.__name__] = cls
+    init = slot_init(cls)
+    if init is not None:
+        cls.__init__ = init  # type: ignore[method-assign]
     return cls
+
+
+def slot_init(cls: type[Event]) -> Callable[..., None] | None:
+    """An ``__init__`` for a frozen, slotted, keyword-only event dataclass that does what the
+    generated one does, faster: each field is set through its slot's own descriptor instead
+    of ``object.__setattr__`` (a decision builds an event for every state change, so this is
+    on every command's path). The instance is the same: same slots, same values, still
+    frozen (assigning a field afterwards raises ``FrozenInstanceError``). ``None`` (keep the
+    dataclass's) for anything else: a field not in ``__init__`` or positional, a
+    ``__post_init__``, or no slot for a field."""
+    if "__post_init__" in dir(cls):
+        return None
+    params, body = [], []
+    namespace: dict[str, Any] = {"_MISSING": MISSING}
+    for f in fields(cls):
+        slot = getattr(cls, f.name, None)
+        if not f.init or not f.kw_only or not isinstance(slot, MemberDescriptorType):
+            return None
+        name = f.name
+        namespace[f"_set_{name}"] = slot.__set__
+        if f.default is not MISSING:
+            namespace[f"_default_{name}"] = f.default
+            params.append(f"{name}=_default_{name}")
+        elif f.default_factory is not MISSING:
+            namespace[f"_factory_{name}"] = f.default_factory
+            params.append(f"{name}=_MISSING")
+            body.append(f"    if {name} is _MISSING:\n        {name} = _factory_{name}()\n")
+        else:
+            params.append(name)
+        body.append(f"    _set_{name}(self, {name})\n")
+    source = "def __init__(self, *, " + ", ".join(params) + "):\n" + ("".join(body) or "    pass\n")
+    exec(source, namespace)
+    init: Callable[..., None] = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    init.__doc__ = cls.__init__.__doc__
+    return init
 
 
 def event_from_dict(data: Mapping[str, Json]) -> Event:

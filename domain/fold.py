@@ -73,20 +73,26 @@ class CopyOnWriteState:
 
     def __init__(self, state: State) -> None:
         self.state: State = dict(state)
+        #: Marks of what this event has copied already (the zones, the top-level values; a
+        #: ruleset may add its own).
         self._done: set[Any] = set()
-        self._tables: dict[str, dict[str, Any]] = {}
+        #: Per table (``seats``, ``cards``): its copy in :attr:`state` and the keys whose
+        #: entries are copied in it.
+        self._tables: dict[str, tuple[dict[str, Any], set[str]]] = {}
 
     def _entry(self, table: str, key: str) -> dict[str, Any]:
         """``state[table][key]`` (``table``: ``seats`` or ``cards``), copied the first time,
         and ``state[table]`` with it."""
-        entries = self._tables.get(table)
-        if entries is None:
-            entries = self._tables[table] = self.state[table] = dict(self.state[table])
-        done = (table, key)
-        if done not in self._done:
-            self._done.add(done)
-            entries[key] = dict(entries[key])
-        result: dict[str, Any] = entries[key]
+        found = self._tables.get(table)
+        if found is None:
+            found = self._tables[table] = (dict(self.state[table]), set())
+            self.state[table] = found[0]
+        entries, copied = found
+        if key in copied:
+            result: dict[str, Any] = entries[key]
+            return result
+        copied.add(key)
+        result = entries[key] = dict(entries[key])
         return result
 
     def seat(self, seat: str) -> dict[str, Any]:
@@ -117,8 +123,8 @@ class CopyOnWriteState:
 
     def top(self, key: str) -> Any:
         """A copied top-level container (a dict or a list, e.g. ``fight`` or ``stack``)."""
-        if ("top", key) not in self._done:
-            self._done.add(("top", key))
+        if key not in self._done:  # a top-level key: the other marks are tuples
+            self._done.add(key)
             value = self.state[key]
             self.state[key] = dict(value) if isinstance(value, dict) else list(value)
         return self.state[key]
@@ -132,7 +138,8 @@ def initial_state() -> State:
 def evolve(state: State, event: Event) -> State:
     """Return the state after ``event``. Never validates, never raises, never mutates ``state``."""
     draft = CopyOnWriteState(state)
-    handler = _handler_for(type(event))
+    cls = type(event)
+    handler = _RESOLVED[cls] if cls in _RESOLVED else _handler_for(cls)
     if handler is not None:
         handler(event, draft)
     draft.state["version"] = state.get("version", 0) + 1

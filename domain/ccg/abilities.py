@@ -93,20 +93,24 @@ def check_targets(decision: Decision, ability: dict[str, Any] | None, targets: l
     if ability is None:
         return
     filters = ability["targets"]
+    if not filters and not targets:
+        return  # nothing to check (most abilities)
     name = decision.command.get("card")
-    decision.check(
-        len(targets) == len(filters),
-        "rule/wrong_targets",
-        f"this ability names {len(filters)} target(s), not {len(targets)}",
-        "A.11",
-    )
-    for cid, flt in zip(targets, filters, strict=False):
+    if len(targets) != len(filters):  # each message is built only when its check fails
         decision.check(
-            passes_filter(decision.state, decision.seat, cid, flt),
-            "rule/illegal_target",
-            f"{cid!r} is not a legal target for {name!r}: it needs {describe_filter(flt)}",
+            False,
+            "rule/wrong_targets",
+            f"this ability names {len(filters)} target(s), not {len(targets)}",
             "A.11",
         )
+    for cid, flt in zip(targets, filters, strict=False):
+        if not passes_filter(decision.state, decision.seat, cid, flt):
+            decision.check(
+                False,
+                "rule/illegal_target",
+                f"{cid!r} is not a legal target for {name!r}: it needs {describe_filter(flt)}",
+                "A.11",
+            )
 
 
 def describe_filter(flt: dict[str, Any]) -> str:
@@ -138,8 +142,11 @@ def check_conditions(
 ) -> None:
     """Sketchy (the card's keyword or the ability's condition), own turn, in a fight (A.12)."""
     s, seat = decision.state, decision.seat
+    sketchy = card["def"]["keywords"].get("sketchy")
+    if not sketchy and not (ability and ability["conditions"]):
+        return  # no condition to check (most abilities)
     conditions = set(ability["conditions"]) if ability else set()
-    if card["def"]["keywords"].get("sketchy"):
+    if sketchy:
         conditions.add("sketchy")
     if "sketchy" in conditions:
         decision.check(
@@ -233,13 +240,10 @@ def choose_ability(decision: Decision, command: Command, card: dict[str, Any]) -
     activated = ability_index(d, "activated")
     raw = command.get("ability")
     if raw is None:
-        decision.check(
-            bool(activated),
-            "rule/no_such_ability",
-            f"{d['name']} has no ability to activate",
-            "A.11",
-        )
-        if not activated:
+        if not activated:  # the message is built only when the check fails
+            decision.check(
+                False, "rule/no_such_ability", f"{d['name']} has no ability to activate", "A.11"
+            )
             return None
         if len(activated) > 1:
             raise InvalidCommand(
@@ -254,14 +258,16 @@ def choose_ability(decision: Decision, command: Command, card: dict[str, Any]) -
             f"'ability' is the index of one of {d['name']}'s {len(abilities)} abilities",
             {"ability": [f"0..{len(abilities) - 1}"]},
         )
+    if raw in activated:
+        return raw
     decision.check(
-        raw in activated,
+        False,
         "rule/no_such_ability",
         f"{d['name']}'s ability {raw} is not activated by paying a cost "
         f"(it is '{abilities[raw]['trigger']}')",
         "A.11",
     )
-    return raw if raw in activated else None
+    return None
 
 
 def decide_activate(decision: Decision, command: Command) -> None:
@@ -283,9 +289,9 @@ def decide_activate(decision: Decision, command: Command) -> None:
         decision.check(
             bool(kw.get("flaunt")), "rule/not_in_play", "only Flaunt works from the hand", "A.12"
         )
-    elif not hired_monster:
+    elif not hired_monster and not in_play(card):  # the message only when it fails
         decision.check(
-            in_play(card),
+            False,
             "rule/not_in_play",
             f"{card['zone']} card {cid!r} is face down, out of play: it cannot act",
             "A.3",
@@ -334,8 +340,8 @@ def decide_activate(decision: Decision, command: Command) -> None:
         )
     if ability is not None:
         want = ability["cost"]
-        paid = {"zap": zap, "gold": gold, "discard": len(discard)}
-        if any(paid[k] != want[k] for k in ("zap", "gold", "discard")):  # message built only then
+        if zap != want["zap"] or gold != want["gold"] or len(discard) != want["discard"]:
+            paid = {"zap": zap, "gold": gold, "discard": len(discard)}  # the message only then
             decision.check(
                 False,
                 "rule/wrong_cost",
@@ -507,12 +513,11 @@ def expect_effect(
         return
     top = stack[-1]
     name = s["cards"][top["card"]]["def"]["name"]
-    decision.check(
-        not top["canceled"],
-        "rule/ability_canceled",
-        f"{name} was canceled: it does nothing",
-        "A.12",
-    )
+    # Each message below is built only when its check fails (this runs on every effect).
+    if top["canceled"]:
+        decision.check(
+            False, "rule/ability_canceled", f"{name} was canceled: it does nothing", "A.12"
+        )
     plan = top.get("plan")
     if plan is None:
         return
@@ -523,17 +528,14 @@ def expect_effect(
         )
         return
     step = plan[done]
-    decision.check(
-        step["op"] == op,
-        "rule/wrong_effect",
-        f"{name}'s next effect is {step['op']}, not {op}",
-        "A.11",
-    )
     if step["op"] != op:
-        return
-    if step["amount"] is not None and amount is not None:
         decision.check(
-            amount == step["amount"],
+            False, "rule/wrong_effect", f"{name}'s next effect is {step['op']}, not {op}", "A.11"
+        )
+        return
+    if step["amount"] is not None and amount is not None and amount != step["amount"]:
+        decision.check(
+            False,
             "rule/wrong_amount",
             f"{name}'s {op} is {step['amount']}, not {amount}",
             "A.11",
@@ -555,9 +557,9 @@ def expect_effect(
             f"{name} cancels an ability below it on the stack",
             "A.11",
         )
-    elif to != "none":
+    elif to != "none" and target != want:
         decision.check(
-            target == want,
+            False,
             "rule/wrong_target",
             f"{name}'s {op} goes to {want!r} ({to.replace('_', ' ')}), not {target!r}",
             "A.11",

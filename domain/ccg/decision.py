@@ -35,20 +35,24 @@ class Decision(DecisionCore):
 
     def emit(self, cls: type[ev.Event], *, by: str | None = None, **fields: Any) -> None:
         """Fold one event (``by="rules"`` for engine steps) and run the state-based checks."""
-        if self.state.get("status") == "finished":
+        state = self.state
+        if state.get("status") == "finished":
             return
-        seat = by or self.seat
-        violation = ",".join(self.violations) if (self.violations and by is None) else None
-        if by is None and "unchecked" not in fields:
-            stack = self.state.get("stack")
-            if stack and stack[-1]["player"] == seat and stack[-1].get("unchecked"):
-                fields["unchecked"] = True  # an effect of an unchecked card (docs/cards.md)
+        if by is None:
+            seat = self.seat
+            violation = ",".join(self.violations) if self.violations else None
+            if "unchecked" not in fields:
+                stack = state.get("stack")
+                if stack and stack[-1]["player"] == seat and stack[-1].get("unchecked"):
+                    fields["unchecked"] = True  # an effect of an unchecked card (docs/cards.md)
+        else:
+            seat, violation = by or self.seat, None
         event = cls(seat=seat, cause=self.cause, violation=violation, **fields)
-        self.state = evolve(self.state, event)
-        self.steps.append(Step(event, self.state))
+        self.state = state = evolve(state, event)
+        self.steps.append(Step(event, state))
         if self.cause is None:
-            self.cause = self.state["version"]
-        if cls not in (ev.PlayerEliminated, ev.GameEnded) and not self.state.get("stack"):
+            self.cause = state["version"]
+        if not state.get("stack") and cls is not ev.PlayerEliminated and cls is not ev.GameEnded:
             check_eliminations(self)
 
     @property
@@ -99,6 +103,8 @@ def face_arg(command: Command, default: str) -> str:
 
 def ids_arg(command: Command, key: str) -> list[str]:
     value = command.get(key)
+    if type(value) is list and not value:  # the usual case (no targets, no discards): quick
+        return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise InvalidCommand(
             "request/invalid_list", f"'{key}' must be a list of card ids", {key: ["list of ids"]}

@@ -16,15 +16,14 @@ def check_eliminations(decision: Decision) -> None:
     s = decision.state
     if s.get("status") != "playing":
         return
+    seats, cards = s["seats"], s["cards"]
     out = []
-    for seat in SEATS:
-        st = s["seats"][seat]
-        if st["eliminated"]:
-            continue
-        hero = s["cards"][st["hero"]]
-        life = hero["def"].get("life") or 0
-        if hero["damage"] >= life:
-            out.append(seat)
+    for seat in SEATS:  # after every event: kept lean
+        st = seats[seat]
+        if not st["eliminated"]:
+            hero = cards[st["hero"]]
+            if hero["damage"] >= (hero["def"].get("life") or 0):
+                out.append(seat)
     if not out:
         return
     for seat in out:

@@ -40,6 +40,10 @@ def other(seat: str) -> str:
     return "B" if seat == "A" else "A"
 
 
+#: The zones a card in play is in (:func:`in_play`; a stash or DMZ card only face up).
+PLAY_ZONES = frozenset({"hero", "hoard", "stuck", "stash", "dmz"})
+
+
 def in_play(card: dict[str, Any]) -> bool:
     """docs/rules.md A.3: Heroes, hoard cards, face-up stash and DMZ cards are in play (a face-down
     attack card is not, until it is revealed)."""

@@ -6,7 +6,7 @@ from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect, play_mischief
 from domain.ccg.decision import Command, Decision, int_arg, require_in, str_arg
 from domain.ccg.end import end_if_decided
-from domain.ccg.state import drawable, in_play, other
+from domain.ccg.state import PLAY_ZONES, drawable, in_play, other
 from domain.ccg.timing import check_turn
 from domain.ccg.triggers import trigger
 from domain.errors import ImpossibleCommand
@@ -20,11 +20,16 @@ def start_turn(decision: Decision, seat: str, turn: int) -> None:
     s = decision.state
     decision.emit(ev.TurnStarted, by="rules", player=seat, turn=turn)
     decision.emit(ev.RunAwayMarkerFlipped, by="rules", player=seat, side="run_away")
-    zapped = [
+    # The seat's cards in play, in the table's order, found in one pass over the table (most
+    # of its cards are out of play: PLAY_ZONES is the cheap test). Neither unzapping nor a
+    # Bleeding Curse's damage moves a card, so the same cards are the reckoning's.
+    cards = decision.state["cards"]
+    mine = [
         cid
-        for cid, card in decision.state["cards"].items()
-        if card["owner"] == seat and card["zapped"] and in_play(card)
+        for cid, card in cards.items()
+        if card["zone"] in PLAY_ZONES and card["owner"] == seat and in_play(card)
     ]
+    zapped = [cid for cid in mine if cards[cid]["zapped"]]
     decision.emit(ev.CardsUnzapped, by="rules", player=seat, cards=zapped)
     hero_id = s["seats"][seat]["hero"]
     for curse in list(decision.state["cards"][hero_id]["stuck"]):
@@ -38,9 +43,8 @@ def start_turn(decision: Decision, seat: str, turn: int) -> None:
     # Reckoning triggers of the active player's cards in play (docs/rules.md A.8 step 3); the
     # warmup goes on when they have resolved (fights.continue_after_stack).
     put = False
-    for cid, card in list(decision.state["cards"].items()):
-        if card["owner"] == seat and in_play(card):
-            put = trigger(decision, cid, "reckoning", seat) or put
+    for cid in mine:
+        put = trigger(decision, cid, "reckoning", seat) or put
     if put:
         return
     continue_warmup(decision, seat)
@@ -69,9 +73,9 @@ def continue_warmup(decision: Decision, seat: str) -> None:
 
 def loot_rank_total(s: State, seat: str) -> int:
     total = 0
-    for cid, card in s["cards"].items():
-        del cid
-        if card["owner"] == seat and card["def"]["type"] == "loot" and in_play(card):
+    for card in s["cards"].values():
+        in_seats_play = card["zone"] in PLAY_ZONES and card["owner"] == seat and in_play(card)
+        if in_seats_play and card["def"]["type"] == "loot":
             total += card["def"].get("rank") or 0
     return total
 

@@ -11,6 +11,7 @@ import pytest
 
 from domain import EVENT_TYPES, Event, InvalidCommand, event_from_dict, evolve
 from domain.ccg import events as ev
+from domain.events import slot_init
 from tests.builders import RandomGame, cmd, give, play, started_game
 
 #: Stored topics: renaming one breaks every stored game (add a new class + upcaster instead).
@@ -79,6 +80,69 @@ def test_every_event_repr_is_runnable_code(name: str, cls: type[Event]) -> None:
 def test_events_are_frozen(name: str, cls: type[Event]) -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         example(cls).seat = "B"  # type: ignore[misc]
+
+
+def dataclass_twin(cls: type[Event]) -> type[Event]:
+    """``cls`` as ``@dataclass`` alone builds it, without :func:`register_event`'s faster
+    ``__init__`` (same fields, defaults and base classes)."""
+    twin = type(cls.__name__, cls.__bases__, {"__annotations__": {}, "__module__": cls.__module__})
+    names = {f.name for b in cls.__bases__ for f in dataclasses.fields(b)}
+    own = [f for f in dataclasses.fields(cls) if f.name not in names]
+    return dataclasses.make_dataclass(
+        cls.__name__,
+        [(f.name, f.type, dataclasses.field(default=f.default, default_factory=f.default_factory))
+         for f in own],
+        bases=twin.__bases__, frozen=True, slots=True, kw_only=True,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "cls"), ALL, ids=[n for n, _ in ALL])
+def test_the_fast_init_builds_what_the_dataclass_init_builds(name: str, cls: type[Event]) -> None:
+    """register_event's ``__init__`` (domain.events.slot_init) is the dataclass's, faster."""
+    assert "_set_seat" in cls.__init__.__code__.co_names  # it is the one in use
+    twin = dataclass_twin(cls)
+    event = example(cls)
+    given = {f.name: getattr(event, f.name) for f in dataclasses.fields(cls)}
+    required = {
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    }
+    for kwargs in (given, {k: v for k, v in given.items() if k in required}):
+        fast, slow = cls(**kwargs), twin(**kwargs)
+        assert [getattr(fast, f.name) for f in dataclasses.fields(cls)] == [
+            getattr(slow, f.name) for f in dataclasses.fields(twin)
+        ]
+        if not kwargs:
+            continue
+        with pytest.raises(TypeError):
+            cls(**{**kwargs, "no_such_field": 1})
+        if required:
+            missing = dict(kwargs)
+            missing.pop(sorted(required)[0])
+            with pytest.raises(TypeError):
+                cls(**missing)
+    defaults = [
+        f.name for f in dataclasses.fields(cls) if f.default_factory is not dataclasses.MISSING
+    ]
+    if defaults:  # a default factory gives each instance its own value
+        only = {k: v for k, v in given.items() if k in required}
+        assert getattr(cls(**only), defaults[0]) is not getattr(cls(**only), defaults[0])
+
+
+def test_slot_init_keeps_the_dataclass_init_of_what_it_cannot_copy() -> None:
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class Checked(Event):
+        amount: int
+
+        def __post_init__(self) -> None:
+            assert self.amount >= 0
+
+    @dataclass(frozen=True, slots=True)
+    class Positional(Event):
+        amount: int = 0
+
+    assert slot_init(Checked) is None and slot_init(Positional) is None
 
 
 @pytest.mark.parametrize(("name", "cls"), ALL, ids=[n for n, _ in ALL])
