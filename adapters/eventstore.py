@@ -33,18 +33,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
-from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import (
-    DatetimeAsISO,
     JSONTranscoder,
     Notification,
     RecordConflictError,
     Recording,
-    StoredEvent,
     Subscription,
 )
 from eventsourcing.utils import get_topic
@@ -79,9 +76,6 @@ log = logging.getLogger(__name__)
 SNAPSHOT_INTERVAL = 100
 #: Topics of a game's stored events (``Game.Opened`` first, then ``Game.Recorded``).
 GAME_TOPICS = (get_topic(Game.Opened), get_topic(Game.Recorded))
-#: How eventsourcing's JSON transcoder begins the stored state of an event whose first field is
-#: its ``timestamp`` (a ``datetime``, as ``DatetimeAsISO`` writes it) -- :meth:`EventStore._encode`.
-_TIMESTAMP_OPENING = '{"timestamp":{"_type_":"datetime_iso","_data_":"'
 #: Topic of a game's snapshots (the aggregate's class).
 GAME_TOPIC = get_topic(Game)
 #: Seconds the readiness probe waits for the database (:meth:`EventStore.log_head`).
@@ -149,7 +143,7 @@ class EventStore(Application):
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         """eventsourcing's ``EventStore.put``, with the events encoded *before* the writer lock
         is taken: only the insert and its commit are serialised (:meth:`writing`)."""
-        stored = self._encode(processing_event.events)
+        stored = [self.mapper.to_stored_event(e) for e in processing_event.events]
         ids = self._insert(self.recorder, stored, processing_event)
         return [
             Recording(
@@ -164,28 +158,6 @@ class EventStore(Application):
             )
             for event, s, n in zip(processing_event.events, stored, ids or (), strict=False)
         ]
-
-    def _encode(self, events: Sequence[Any]) -> list[StoredEvent]:
-        """``self.mapper.to_stored_event(e)`` for each event: the same stored events, byte for
-        byte. With the default store settings (:attr:`_plain`, ``DatetimeAsISO``) a
-        ``Game.Recorded`` -- every recorded action's event -- is encoded here without the
-        transcoder's per-object callback for its timestamp: the fields after the timestamp are
-        encoded by the transcoder's own encoder and the timestamp is written before them as the
-        callback would (an ISO 8601 time holds nothing JSON escapes). Every other event, or any
-        other setting, goes through the mapper."""
-        mapper = self.mapper
-        transcoding = getattr(mapper.transcoder, "types", {}).get(datetime)
-        fast = (
-            self._plain
-            and type(transcoding) is DatetimeAsISO
-            and transcoding.name == "datetime_iso"
-            and getattr(Game.Recorded, "class_version", 1) == 1
-        )
-        out: list[StoredEvent] = []
-        for event in events:
-            found = _encode_recorded(event, mapper.transcoder) if fast else None
-            out.append(found if found is not None else mapper.to_stored_event(event))
-        return out
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot a game from the aggregate at hand whenever a save takes its version past a
@@ -708,31 +680,6 @@ class _Broken(Exception):
 
 class _Cold(Exception):
     """The game left the cache between the look-up and the fast-forward."""
-
-
-def _encode_recorded(event: Any, transcoder: Any) -> StoredEvent | None:
-    """What eventsourcing's mapper stores for a ``Game.Recorded`` under its plain JSON
-    transcoder (:meth:`EventStore._encode`), or None for any other event."""
-    if type(event) is not Game.Recorded:
-        return None
-    state = dict(vars(event))
-    originator_id = state.pop("originator_id")
-    originator_version = state.pop("originator_version")
-    if (
-        len(state) < 2
-        or next(iter(state)) != "timestamp"
-        or type(state["timestamp"]) is not datetime
-    ):
-        return None
-    timestamp = state.pop("timestamp").isoformat()
-    rest = transcoder.encoder.encode(state)  # '{"event":...}'
-    encoded = f'{_TIMESTAMP_OPENING}{timestamp}"}},{rest[1:]}'
-    return StoredEvent(
-        originator_id=originator_id,
-        originator_version=originator_version,
-        topic=GAME_TOPICS[1],
-        state=encoded.encode("utf8"),
-    )
 
 
 def _check_next(game: Game, event: Any, *, hashes: bool = True) -> None:

@@ -67,12 +67,8 @@ def chain_hash(record: Mapping[str, Json], prev_hash: str) -> str:
     >>> len(chain_hash({k: None for k in RECORD_KEYS}, GENESIS_HASH))
     64
     """
-    return _digest({key: record[key] for key in _HASHED}, prev_hash)
-
-
-def _digest(hashed: Mapping[str, Json], prev_hash: str) -> str:
-    """The hash of ``hashed`` (a mapping of exactly the hashed keys) after ``prev_hash``."""
-    return hashlib.sha256((canonical_json(hashed) + prev_hash).encode("utf-8")).hexdigest()
+    body = canonical_json({key: record[key] for key in _HASHED})
+    return hashlib.sha256((body + prev_hash).encode("utf-8")).hexdigest()
 
 
 def seal(
@@ -87,7 +83,7 @@ def seal(
     """The record of ``event`` at ``version``, chained after ``prev_hash``."""
     values = (version, event, received_at, client_at, visible_to)
     record: Record = dict(zip(_HASHED, values, strict=True))
-    record["hash"] = _digest(record, prev_hash)  # (as chain_hash: it holds just the hashed keys)
+    record["hash"] = chain_hash(record, prev_hash)
     record["prev_hash"] = prev_hash
     return record
 
