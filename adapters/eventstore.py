@@ -128,7 +128,9 @@ class EventStore(Application):
         """eventsourcing's ``save`` for our aggregates, without its per-object Protocol
         ``isinstance`` checks (slow on Python 3.11): collect each aggregate's pending events and
         record them all in one transaction, then take any snapshot that is due."""
-        processing = ProcessingEvent[UUID]()
+        # (not ``ProcessingEvent[UUID]()``: calling a subscripted generic goes through typing's
+        # alias machinery on every save)
+        processing: ProcessingEvent[UUID] = ProcessingEvent()
         for obj in objs:
             processing.events.extend(obj.collect_events())
             processing.aggregates[obj.id] = obj

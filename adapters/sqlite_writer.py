@@ -20,10 +20,11 @@ Where ``fcntl`` does not exist (Windows) only the thread lock is taken.
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -58,6 +59,8 @@ class WriterLock:
         self.path = path
         self._thread_lock = threading.Lock()
         self._fd: int | None = None
+        #: The thread lock and descriptor taken by the holder (released by ``__exit__``).
+        self._held: tuple[threading.Lock, int | None] = (self._thread_lock, None)
         _PER_PROCESS.add(self)
 
     def _file(self) -> int:
@@ -76,18 +79,32 @@ class WriterLock:
         self._fd = None
         self._thread_lock = threading.Lock()
 
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._thread_lock:
-            if fcntl is None:  # pragma: no cover - Windows
-                yield
-                return
-            fd = self._file()
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
+    def __call__(self) -> WriterLock:
+        """``with lock():`` holds the lock (a plain context manager: this is taken once per
+        write, where a generator-based one costs several function calls more)."""
+        return self
+
+    def __enter__(self) -> None:
+        held = self._thread_lock
+        held.acquire()
+        try:
+            fd = None
+            if fcntl is not None:
+                fd = self._file()
+                fcntl.flock(fd, fcntl.LOCK_EX)
+        except BaseException:
+            held.release()
+            raise
+        # Only the holder of the thread lock gets here: no other thread reads this meanwhile.
+        self._held = (held, fd)
+
+    def __exit__(self, *exc_info: object) -> None:
+        held, fd = self._held
+        try:
+            if fd is not None:
                 fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            held.release()
 
 
 def writer_lock_for(env: dict[str, str]) -> WriterLock | None:
@@ -182,13 +199,13 @@ class GroupCommit:
         """Insert every batch of ``group`` together (:meth:`_insert_together`); if that
         conflicts (a batch decided on a stale copy of its game: another writer took its
         version), insert each batch on its own, so only the conflicting ones fail."""
-        from eventsourcing.persistence import IntegrityError
-
         conflict = self._conflict_errors()
         try:
             try:
                 self._insert_together(conn, group)
             except conflict as exc:
+                from eventsourcing.persistence import IntegrityError  # (only needed here)
+
                 if len(group) == 1:
                     raise exc if isinstance(exc, IntegrityError) else IntegrityError(exc) from exc
                 for pending in group:
@@ -212,8 +229,6 @@ class GroupCommit:
 
     def _conflict_errors(self) -> tuple[type[BaseException], ...]:
         """What the insert raises when a batch's version is taken."""
-        import sqlite3
-
         return (sqlite3.IntegrityError,)
 
     def _insert_together(self, conn: Any, group: list[_Pending]) -> None:

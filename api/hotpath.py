@@ -27,6 +27,7 @@ Flask route byte for byte.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 from io import BytesIO
@@ -34,6 +35,7 @@ from typing import Any
 from uuid import UUID
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from api import inputs
 from api.schemas import ActionBatchSchema
@@ -46,6 +48,11 @@ WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 _PATH = re.compile(
     r"/api/games/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/actions"
 )
+#: The route template of the requests this path may answer (``api.metrics``' ``route`` label).
+HOT_ROUTE = "/api/games/<game_id>/actions"
+#: Where the route's template is left in the WSGI environ for ``api.metrics``: by this path for
+#: every request whose path it matches (a Flask route that then runs writes its own over it).
+ROUTE_KEY = "munchlog.route"
 
 
 class RecordHotPath:
@@ -61,12 +68,15 @@ class RecordHotPath:
         #: the provider's compact output (out of debug mode), which the hot path writes itself
         self.compact = provider.compact is True or (provider.compact is None and not app.debug)
         self.mimetype = str(getattr(provider, "mimetype", "application/json"))
+        self._encoder: tuple[tuple[Any, ...], json.JSONEncoder] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         match = _PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if match is None:
+            return self.inner(environ, start_response)
+        environ[ROUTE_KEY] = HOT_ROUTE
         if (
-            match is None
-            or environ.get("REQUEST_METHOD") != "POST"
+            environ.get("REQUEST_METHOD") != "POST"
             or environ.get("QUERY_STRING")
             or "HTTP_IDEMPOTENCY_KEY" in environ
             or environ.get("CONTENT_TYPE", "").partition(";")[0].strip() != "application/json"
@@ -109,12 +119,30 @@ class RecordHotPath:
             response.status_code = 201
             return response(environ, start_response)
         # What the app's JSON provider's ``response`` makes, without the Response object.
-        data = f"{self.app.json.dumps(outcome.response, separators=(',', ':'))}\n".encode()
+        data = f"{self._dumps(outcome.response)}\n".encode()
         start_response(
             "201 CREATED",
             [("Content-Type", self.mimetype), ("Content-Length", str(len(data)))],
         )
         return [data]
+
+    def _dumps(self, obj: Any) -> str:
+        """``app.json.dumps(obj, separators=(",", ":"))``. Flask's own provider calls
+        ``json.dumps``, which makes a new ``JSONEncoder`` each time: this keeps one made with
+        the provider's settings (made again if they change); any other provider is called."""
+        provider: Any = self.app.json
+        if type(provider).dumps is not DefaultJSONProvider.dumps:
+            return str(provider.dumps(obj, separators=(",", ":")))
+        settings = (provider.default, provider.ensure_ascii, provider.sort_keys)
+        if self._encoder is None or self._encoder[0] != settings:
+            encoder = json.JSONEncoder(
+                default=settings[0],
+                ensure_ascii=settings[1],
+                sort_keys=settings[2],
+                separators=(",", ":"),
+            )
+            self._encoder = (settings, encoder)
+        return self._encoder[1].encode(obj)
 
     def _error(
         self, environ: dict[str, Any], start_response: StartResponse, exc: Exception

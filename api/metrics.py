@@ -61,19 +61,20 @@ from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 
+# HOT_ROUTE: the route template of the requests ``api/hotpath.py`` answers without Flask.
+# ROUTE_KEY: where a Flask request (:func:`remember_route`), or the hot path for any path it
+# matches, leaves its route's template in the WSGI environ.
 from api.hotpath import _PATH as HOT_PATH
+from api.hotpath import HOT_ROUTE as HOT_ROUTE
+from api.hotpath import ROUTE_KEY as ROUTE_KEY
 from service.games import Observer
 from service.histories import Lag
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-#: The route template of the requests ``api/hotpath.py`` answers without Flask.
-HOT_ROUTE = "/api/games/<game_id>/actions"
 #: The route label of a request no route matched.
 UNMATCHED = "<unmatched>"
-#: Where a Flask request leaves its route's template in the WSGI environ (:func:`remember_route`).
-ROUTE_KEY = "munchlog.route"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 #: Latency buckets (seconds): recording takes about a millisecond, a long export seconds.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -124,7 +125,7 @@ class Metrics:
     def observe(self, environ: dict[str, Any], status: str, seconds: float) -> None:
         """Count one answered request (see the module docstring for the labels)."""
         route = environ.get(ROUTE_KEY)
-        if route is None:  # no Flask route ran: the hot path answered it (or its handlers)
+        if route is None:  # neither a Flask route nor the hot path (MUNCHLOG_HOTPATH=0) left it
             route = HOT_ROUTE if HOT_PATH.fullmatch(environ.get("PATH_INFO", "")) else UNMATCHED
         method = environ.get("REQUEST_METHOD", "")
         if method not in METHODS:

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 from uuid import UUID, uuid5
@@ -44,17 +43,8 @@ def token_hash(token: str) -> str:
 
 #: The state decided for the stored event being triggered now (its dict, the state after it).
 #: Unset while a game is loaded from the store: then each stored event is folded.
+#: Set (and reset) around ``trigger_event`` by :meth:`Game.open` and :meth:`Game._store`.
 _DECIDED: ContextVar[tuple[dict[str, Any], State] | None] = ContextVar("decided", default=None)
-
-
-@contextmanager
-def _decided(data: dict[str, Any], state: State) -> Iterator[None]:
-    """While triggering the stored event ``data``, let it adopt ``state`` instead of folding."""
-    token = _DECIDED.set((data, state))
-    try:
-        yield
-    finally:
-        _DECIDED.reset(token)
 
 
 def _state_after(state: State, data: dict[str, Any]) -> State:
@@ -127,8 +117,11 @@ class Game(Aggregate):
         visible = knowledge(initial_state(), first.state, first.event)
         data = first.event.to_dict()
         record = seal(1, data, received_at=received_at, visible_to=visible)
-        with _decided(data, first.state):
+        token = _DECIDED.set((data, first.state))  # adopt the decided state, do not fold
+        try:
             game = cls._create(cls.Opened, id=game_id, ruleset=ruleset, **stored_fields(record))
+        finally:
+            _DECIDED.reset(token)
         game._store([(step, None) for step in rest], received_at=received_at)
         return game
 
@@ -165,8 +158,11 @@ class Game(Aggregate):
                 visible_to=visible,
                 prev_hash=self.head_hash,
             )
-            with _decided(data, step.state):
+            token = _DECIDED.set((data, step.state))  # adopt the decided state, do not fold
+            try:
                 self.trigger_event(self.Recorded, **stored_fields(record))
+            finally:
+                _DECIDED.reset(token)
 
     def detached(self) -> Game:
         """A copy safe to execute on while the original stays in the repository's cache.

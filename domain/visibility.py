@@ -24,7 +24,7 @@ about a card it may not see (one activated face down, say).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from domain.events import Event
 from domain.fold import State
@@ -34,7 +34,7 @@ def knowledge(before: State, after: State, event: Event) -> dict[str, list[str]]
     """``{card_id: [seats that may see it]}`` for every card ``event`` names (and, for an
     ``unchecked`` event, the card whose mark it carries: :func:`marked_card`)."""
     ids = event.card_ids()
-    marked = marked_card(before, after, event)
+    marked = marked_card(before, after, event, ids)
     if marked is not None:
         ids = [*ids, marked]
     out: dict[str, list[str]] = {}
@@ -50,14 +50,15 @@ def knowledge(before: State, after: State, event: Event) -> dict[str, list[str]]
     return out
 
 
-def marked_card(before: State, after: State, event: Event) -> str | None:
+def marked_card(before: State, after: State, event: Event, named: Sequence[str]) -> str | None:
     """The card an ``unchecked`` event carries the mark of when the event does not name it:
     the resolving ability's card (the top of a ruleset's ``stack``, entries ``{"card", ...}``,
     before the event, else after it). ``None`` for an event without the mark, or one that names
-    the card on top of the stack (it put the card there, or resolved it)."""
+    the card on top of the stack (it put the card there, or resolved it). ``named``: the
+    event's ``card_ids()``."""
     if not event.unchecked:
         return None
-    ids = set(event.card_ids())
+    ids = set(named)
     tops = [
         str(stack[-1]["card"])
         for stack in (before.get("stack"), after.get("stack"))

@@ -155,6 +155,23 @@ def test_the_everyday_request_is_served_by_the_hot_path_and_answers_as_flask(
     assert json.loads(body)["events"]  # the caller's view of the new events
 
 
+def test_the_hot_path_encodes_with_the_apps_json_settings_as_they_are(twins: Twins) -> None:
+    """The hot path keeps an encoder made with the app's JSON provider's settings: when they
+    change, its answers change with Flask's."""
+    hot = hot_path(twins.apps["hot"])
+    twins.post("table", {"actions": setup_actions(twins.created)})
+    hero = _hero(twins)
+    _, _, before = twins.post(
+        "table", {"actions": [{"type": "activate", "seat": "A", "card": hero}]}
+    )
+    assert before.startswith(b'{"events":')  # Flask's default: sorted keys
+    for app in twins.apps.values():
+        app.json.sort_keys = False  # type: ignore[attr-defined]
+    status, _, after = twins.post("table", {"actions": [{"type": "resolve", "seat": "A"}]})
+    assert status == 201 and after.startswith(b'{"version":')  # as the service made it
+    assert hot.served == 3
+
+
 def test_errors_and_unusual_requests_answer_as_flask(twins: Twins) -> None:
     hot = hot_path(twins.apps["hot"])
     assert isinstance(hot, RecordHotPath)
