@@ -99,7 +99,7 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
                     for other in alive(state):
                         if other != seat:
                             yield {"type": "play", "card": cid, "target": other}
-        if hand:  # a Deluxe Thief's backstab (B.2), one card for each fighter
+        if hand and seat not in fighters(c):  # a Deluxe Thief's backstab (B.2, B.6)
             for victim in fighters(c):
                 yield {"type": "discard", "card": hand[0], "target": victim}
         if c["asked"] == seat:

@@ -709,11 +709,18 @@ def decide_discard(d: Decision, command: Command) -> None:
 
 def _backstab(d: Decision, cid: str, victim: str) -> None:
     """Deluxe Thief: discard a card to give a fighter -N in this combat, once per victim per
-    combat (``backstab`` power; docs/rules.md B.2, B.6 *Interfering With Combat*)."""
+    combat, never in a combat the Thief fights in (``backstab`` power; docs/rules.md B.2, B.6
+    *Interfering With Combat*: "interfere with others' combats")."""
     c = check_fight(d, "a backstab", "B.2")
     d.require(victim in fighters(c), "command/not_fighting", f"{victim} is not in the combat")
     power = has_power(d.state, d.seat, "backstab")
     d.check(bool(power), "rule/no_backstab", "only a Thief backstabs", "B.2")
+    d.check(  # DX *Interfering With Combat*: "interfere with others' combats"
+        d.seat not in fighters(c),
+        "rule/backstab_own_combat",
+        "a Thief backstabs in others' combats, not in its own",
+        "B.6",
+    )
     done = [b for b in c.get("backstabs", ()) if b["by"] == d.seat and b["victim"] == victim]
     d.check(not done, "rule/already_backstabbed", f"{victim} was backstabbed already", "B.2")
     d.check(

@@ -643,6 +643,34 @@ def test_only_a_thief_backstabs_and_only_a_fighter() -> None:
     assert g.refused("B", "discard", card=g.id("Junk"), target="A").code == "command/no_combat"
 
 
+def test_a_thief_does_not_backstab_in_its_own_combat() -> None:
+    """B.6 (DX *Interfering With Combat*: "interfere with others' combats"): a Thief helping in
+    the combat backstabs neither side: ``rule/backstab_own_combat`` (flagged in record mode)."""
+    for mode in ("strict", "record"):
+        g = started(
+            "munchkin-deluxe",
+            [THIEF, JUNK, JUNK, RAT],
+            [SWORD],
+            hands={"A": ([], ["Sword"]), "B": (["Thief", "Junk", "Junk"], [])},
+            mode=mode,
+        )
+        g.do("A", "play", card=g.id("Sword"))
+        g.do("B", "play", card=g.id("Thief"))
+        ready_all(g)
+        kick(g, "Rat")
+        g.do("A", "ask_help", helper="B")
+        g.do("B", "accept_help")
+        for victim in ("A", "B"):
+            if mode == "strict":
+                err = g.refused("B", "discard", card=g.id("Junk", 0), target=victim)
+                assert isinstance(err, RuleViolation)
+                assert (err.code, err.rule) == ("rule/backstab_own_combat", "B.6")
+        if mode == "record":
+            stab = g.do("B", "discard", card=g.id("Junk", 0), target="A")
+            assert stab[0].violation == "rule/backstab_own_combat"
+            assert g.refold() == g.state
+
+
 def test_a_backstab_reads_like_table_talk() -> None:
     """B.2: the transcript names the Thief, the victim and the penalty."""
     from tests.unit.test_classic_narration import talk
