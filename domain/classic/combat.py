@@ -186,9 +186,12 @@ def win(d: Decision) -> None:
         if new == MAX_LEVEL:
             winners.append(seat)
     if winners:
+        reason = "level_10_by_a_kill"
         if d.state["options"].get("shared_victory") and c["helper"] and c["player"] in winners:
+            if c["helper"] not in winners:  # the helper wins whatever its level (B.15)
+                reason = "shared_victory"
             winners = sorted(set(winners) | {c["helper"]}, key=list(d.state["seats"]).index)
-        d.emit(ev.GameWon, actor=RULES, winners=winners, reason="level_10_by_a_kill")
+        d.emit(ev.GameWon, actor=RULES, winners=winners, reason=reason)
         return
     if treasures == 0:
         end_combat(d, "won" if killed else "removed")

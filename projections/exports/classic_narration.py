@@ -67,6 +67,13 @@ def _undoing(d: Data) -> str:
     return f" (undoing event {d['undoes']})" if d.get("undoes") is not None else ""
 
 
+#: How a classic game's end reads (``GameWon.reason``; docs/rules.md B.15, B.16).
+_WIN_REASONS = {
+    "level_10_by_a_kill": "Level 10 by a kill",
+    "shared_victory": "Level 10 by a kill, the helper sharing the victory",
+}
+
+
 class ClassicNarrator(Narrator):
     """The classic sets' events (``on_<EventType>``); see the module docstring."""
 
@@ -173,7 +180,8 @@ class ClassicNarrator(Narrator):
     def on_GameWon(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         winners = " and ".join(d["winners"])
         verb = "wins" if len(d["winners"]) == 1 else "win"
-        return [Phrase(None, f"{winners} {verb} ({str(d['reason']).replace('_', ' ')})")]
+        reason = _WIN_REASONS.get(str(d["reason"]), str(d["reason"]).replace("_", " "))
+        return [Phrase(None, f"{winners} {verb} ({reason})")]
 
     # -- cards in play ----------------------------------------------------------------------
 

@@ -99,6 +99,12 @@ def test_shared_victory_makes_the_helper_win_whatever_its_level(ruleset: str, sh
         assert g.state["winner"] == ("A+C" if shared else "A")
         won = [e for e in g.events if e.type == "GameWon"]
         assert len(won) == 1 and won[0].winners == g.state["winners"]  # type: ignore[attr-defined]
+        reason = "shared_victory" if shared else "level_10_by_a_kill"
+        assert won[0].reason == reason  # type: ignore[attr-defined]
+        from tests.unit.test_classic_narration import talk
+
+        told = "A and C win (Level 10 by a kill, the helper sharing the victory)"
+        assert (told if shared else "A wins (Level 10 by a kill)") in talk(g, "B")
 
 
 def _own(g: Game, seat: str, name: str) -> str:
