@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Event
-from domain.fold import State, apply_record
+from domain.fold import State, apply_record, evolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +95,58 @@ def ruleset_of(state: Mapping[str, Any]) -> Ruleset:
 
 class BackupImpossible(ValueError):
     """The two states cannot be reconciled by a backup (they are of different games)."""
+
+
+class BackupCore:
+    """A ruleset's backup in progress (its ``backup_events``): from ``current``, the restoring
+    steps so far and the state they lead to (:attr:`work`), towards ``point``.
+
+    What every ruleset's backup shares: folding each restoring event, telling whether a card
+    differs from the earlier state, and putting the cards back list by list. A ruleset says
+    which card fields count (:attr:`card_fields`), which card lists a state has (:meth:`lists`)
+    and where a card outside them goes back to (:meth:`leftover_position`), and emits the
+    restorations themselves (``restore_card``)."""
+
+    #: The fields of a card that a backup puts back.
+    card_fields: tuple[str, ...] = ()
+
+    def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
+        self.point = point
+        self.work = current
+        self.seat = seat
+        self.undoes = undoes
+        self.steps: list[Step] = []
+
+    def emit(self, event: Event) -> None:
+        self.work = evolve(self.work, event)
+        self.steps.append(Step(event, self.work))
+
+    def differs(self, cid: str) -> bool:
+        a, b = self.work["cards"][cid], self.point["cards"][cid]
+        return any(a.get(k) != b.get(k) for k in self.card_fields)
+
+    def lists(self, state: State) -> list[tuple[list[str], Any]]:
+        """Every card list of ``state``, each with a getter for the same list in another state."""
+        raise NotImplementedError
+
+    def leftover_position(self, cid: str) -> int | None:
+        """Where a card in none of :meth:`lists` goes back to (``None``: the zone's end)."""
+        return None
+
+    def restore_card(self, cid: str, position: int | None) -> None:
+        raise NotImplementedError
+
+    def cards(self) -> None:
+        """Rebuild each list from its front: once its cards 0..i-1 are in place, later
+        restorations only take cards from behind them, so those stay in place."""
+        for target, same_list in self.lists(self.point):
+            for i, cid in enumerate(target):
+                now = same_list(self.work)
+                if i >= len(now) or now[i] != cid or self.differs(cid):
+                    self.restore_card(cid, i)
+        for cid in sorted(self.point["cards"]):
+            if self.differs(cid):
+                self.restore_card(cid, self.leftover_position(cid))
 
 
 #: ``backup_events(point, current, seat=..., undoes=...)``: a ruleset's restoring steps that turn

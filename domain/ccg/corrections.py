@@ -47,8 +47,8 @@ from domain.ccg.state import SEATS, ZONES, push_stack_entry, remove_from_zone
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Json, register_event
-from domain.fold import CopyOnWriteState, State, evolve, handles
-from domain.ruleset import BackupImpossible, Step, undo_each
+from domain.fold import CopyOnWriteState, State, handles
+from domain.ruleset import BackupCore, BackupImpossible, Step, undo_each
 
 # --------------------------------------------------------------------------- restorations
 
@@ -613,35 +613,16 @@ def backup_events(
     return backup.steps
 
 
-class _Backup:
+class _Backup(BackupCore):
     """:func:`backup_events` in progress: the steps so far and the state they lead to."""
 
-    def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
-        self.point = point
-        self.work = current
-        self.seat = seat
-        self.undoes = undoes
-        self.steps: list[Step] = []
+    card_fields = CARD_FIELDS
 
-    def emit(self, event: ev.Event) -> None:
-        self.work = evolve(self.work, event)
-        self.steps.append(Step(event, self.work))
+    def lists(self, state: State) -> list[tuple[list[str], Any]]:
+        return _zone_lists(state)
 
-    def differs(self, cid: str) -> bool:
-        a, b = self.work["cards"][cid], self.point["cards"][cid]
-        return any(a.get(k) != b.get(k) for k in CARD_FIELDS)
-
-    def cards(self) -> None:
-        """Rebuild each zone list from its front: once cards 0..i-1 are in place, later
-        restorations only take cards from behind them, so those stay in place."""
-        for target, same_list in _zone_lists(self.point):
-            for i, cid in enumerate(target):
-                now = same_list(self.work)
-                if i >= len(now) or now[i] != cid or self.differs(cid):
-                    self.restore_card(cid, i)
-        for cid in sorted(self.point["cards"]):
-            if self.differs(cid):
-                self.restore_card(cid, _position(self.point, cid))
+    def leftover_position(self, cid: str) -> int | None:
+        return _position(self.point, cid)
 
     def restore_card(self, cid: str, position: int | None) -> None:
         fields = {k: self.point["cards"][cid].get(k) for k in CARD_FIELDS}

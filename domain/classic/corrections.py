@@ -55,8 +55,8 @@ from domain.classic.state import (
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand, UnknownVersion
 from domain.events import Event, Json, register_event
-from domain.fold import CopyOnWriteState, State, evolve, handles
-from domain.ruleset import BackupImpossible, Step, undo_each
+from domain.fold import CopyOnWriteState, State, handles
+from domain.ruleset import BackupCore, BackupImpossible, Step, undo_each
 
 Draft = CopyOnWriteState
 
@@ -522,35 +522,13 @@ def backup_events(
     return backup.steps
 
 
-class _Backup:
+class _Backup(BackupCore):
     """:func:`backup_events` in progress: the steps so far and the state they lead to."""
 
-    def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
-        self.point = point
-        self.work = current
-        self.seat = seat
-        self.undoes = undoes
-        self.steps: list[Step] = []
+    card_fields = CARD_FIELDS
 
-    def emit(self, event: Event) -> None:
-        self.work = evolve(self.work, event)
-        self.steps.append(Step(event, self.work))
-
-    def differs(self, cid: str) -> bool:
-        a, b = self.work["cards"][cid], self.point["cards"][cid]
-        return any(a.get(k) != b.get(k) for k in CARD_FIELDS)
-
-    def cards(self) -> None:
-        """Rebuild each list from its front: once its cards 0..i-1 are in place, later
-        restorations only take cards from behind them, so those stay in place."""
-        for target, same_list in _lists(self.point):
-            for i, cid in enumerate(target):
-                now = same_list(self.work)
-                if i >= len(now) or now[i] != cid or self.differs(cid):
-                    self.restore_card(cid, i)
-        for cid in sorted(self.point["cards"]):
-            if self.differs(cid):
-                self.restore_card(cid, None)
+    def lists(self, state: State) -> list[tuple[list[str], Any]]:
+        return _lists(state)
 
     def restore_card(self, cid: str, position: int | None) -> None:
         card = self.point["cards"][cid]
