@@ -345,8 +345,8 @@ def _unequip(e: ev.ItemUnequipped, d: Draft) -> None:
     _refresh(d)
 
 
-@handles(ev.HelperPlayed)
-def _helper(e: ev.HelperPlayed, d: Draft) -> None:
+@handles(ev.HelperPlayed, ev.ItemGivenToHireling)  # an Item a Hireling carries sits with it
+def _helper(e: ev.HelperPlayed | ev.ItemGivenToHireling, d: Draft) -> None:
     _public(d, e.card, e.player, "helpers")
     _refresh(d)
 
@@ -639,12 +639,6 @@ def _helper_released(e: ev.HelperReleased, d: Draft) -> None:
             c["helper"] = None
         c["forced"] = None
         _refresh(d)
-
-
-@handles(ev.ItemGivenToHireling)
-def _to_hireling(e: ev.ItemGivenToHireling, d: Draft) -> None:
-    _public(d, e.card, e.player, "helpers")
-    _refresh(d)
 
 
 @handles(ev.Backstabbed)
