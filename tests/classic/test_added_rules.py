@@ -585,8 +585,9 @@ THIEF = door("Thief", "class", trait="Thief", powers={"backstab": 2})
 JUNK = door("Junk", "other")
 
 
-def backstab_game(mode: str = "strict") -> Game:
-    """Deluxe: B is a Thief with two Junk cards; A (with a Sword) fights a Rat, C helps."""
+def backstab_game(mode: str = "strict", helper: str = "C") -> Game:
+    """Deluxe: B is a Thief with two Junk cards; A (with a Sword) fights a Rat, ``helper``
+    helps."""
     g = started(
         "munchkin-deluxe",
         [THIEF, JUNK, JUNK, RAT],
@@ -598,8 +599,8 @@ def backstab_game(mode: str = "strict") -> Game:
     g.do("B", "play", card=g.id("Thief"))
     ready_all(g)
     kick(g, "Rat")
-    g.do("A", "ask_help", helper="C")
-    g.do("C", "accept_help")
+    g.do("A", "ask_help", helper=helper)
+    g.do(helper, "accept_help")
     return g
 
 
@@ -647,19 +648,7 @@ def test_a_thief_does_not_backstab_in_its_own_combat() -> None:
     """B.6 (DX *Interfering With Combat*: "interfere with others' combats"): a Thief helping in
     the combat backstabs neither side: ``rule/backstab_own_combat`` (flagged in record mode)."""
     for mode in ("strict", "record"):
-        g = started(
-            "munchkin-deluxe",
-            [THIEF, JUNK, JUNK, RAT],
-            [SWORD],
-            hands={"A": ([], ["Sword"]), "B": (["Thief", "Junk", "Junk"], [])},
-            mode=mode,
-        )
-        g.do("A", "play", card=g.id("Sword"))
-        g.do("B", "play", card=g.id("Thief"))
-        ready_all(g)
-        kick(g, "Rat")
-        g.do("A", "ask_help", helper="B")
-        g.do("B", "accept_help")
+        g = backstab_game(mode, helper="B")
         for victim in ("A", "B"):
             if mode == "strict":
                 err = g.refused("B", "discard", card=g.id("Junk", 0), target=victim)
