@@ -39,12 +39,19 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import (
     JSONTranscoder,
+    Mapper,
     Notification,
     RecordConflictError,
     Recording,
+    StoredEvent,
     Subscription,
 )
 from eventsourcing.utils import get_topic
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; eventsourcing's own mapper then
+    orjson = None  # type: ignore[assignment]
 
 from adapters.follow import POLL_INTERVAL, subscribe
 from adapters.pg_writer import PostgresGroupCommit, ddl_lock
@@ -84,6 +91,42 @@ PROBE_TIMEOUT = 2.0
 SOUND_GAMES = 20_000
 
 
+class RecordMapper(Mapper[UUID]):
+    """eventsourcing's mapper, writing a game's stored events (``Game.Opened``,
+    ``Game.Recorded``) with orjson: the state eventsourcing's ``JSONTranscoder`` would write (the
+    same keys in the same order, its ``{"_type_", "_data_"}`` form for the event's timestamp),
+    several times faster, and read back by the same transcoder. Every other event (snapshots,
+    summaries ...) is the parent's. A game event's fields are plain JSON (the envelope hashes
+    them) plus that timestamp; anything orjson will not write (an integer past 64 bits, say)
+    goes the parent's way too. Used only without a cipher or a compressor."""
+
+    FAST = frozenset({Game.Opened, Game.Recorded})
+    #: orjson hands datetimes to the transcoder's own transcoding (as :mod:`json` does).
+    OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME if orjson is not None else 0
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        cls = type(domain_event)
+        if cls not in self.FAST or orjson is None or self.cipher or self.compressor:
+            return super().to_stored_event(domain_event)
+        state = dict(vars(domain_event))
+        originator_id = state.pop("originator_id")
+        originator_version = state.pop("originator_version")
+        class_version = getattr(cls, "class_version", 1)
+        if class_version > 1:
+            state["class_version"] = class_version
+        transcoder = cast(JSONTranscoder, self.transcoder)
+        try:
+            data = orjson.dumps(state, default=transcoder._encode_obj, option=self.OPTIONS)
+        except TypeError:  # orjson.JSONEncodeError: the parent writes it (or says why not)
+            return super().to_stored_event(domain_event)
+        return StoredEvent(
+            originator_id=originator_id,
+            originator_version=originator_version,
+            topic=get_topic(cls),
+            state=data,
+        )
+
+
 class EventStore(Application):
     """eventsourcing's Application, tuned for munchlog (see the module docstring)."""
 
@@ -110,6 +153,19 @@ class EventStore(Application):
         self._damaged: OrderedDict[UUID, None] = OrderedDict()  # warned about (logging only)
         self._sound_lock = threading.Lock()
         self._bad_snapshots: set[tuple[UUID, int]] = set()
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """eventsourcing's mapper, or :class:`RecordMapper` where it writes the same: the JSON
+        transcoder, no cipher, no compressor."""
+        mapper = super().construct_mapper()
+        if (
+            type(mapper) is Mapper
+            and type(mapper.transcoder) is JSONTranscoder
+            and not mapper.cipher
+            and not mapper.compressor
+        ):
+            return RecordMapper(mapper.transcoder)
+        return mapper
 
     def close(self) -> None:
         if self._group_commit is not None:

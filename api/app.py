@@ -45,6 +45,7 @@ from flask import Flask
 
 from api import errors, hotpath, metrics
 from api.auth import ensure_organizer_token
+from api.jsonio import FastJSONProvider
 from api.routes import docs, exports, games, judge, operations
 from domain import Catalog, sample_catalog
 from domain.game import token_hash
@@ -64,6 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         or os.path.abspath("instance")
     )
     app = Flask(__name__, instance_path=os.path.abspath(instance))
+    app.json = FastJSONProvider(app)
     app.config.update(
         API_TITLE="munchlog",
         API_VERSION="0.1.0",

@@ -28,6 +28,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, TypedDict
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; the stdlib alone gives the same bytes
+    orjson = None  # type: ignore[assignment]
+
 from domain.errors import DomainError
 from domain.events import event_from_dict
 
@@ -49,15 +54,53 @@ _HASHED = RECORD_KEYS[:5]
 
 #: One encoder, made once: ``json.dumps(..., sort_keys=True)`` builds a new one on every call.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+#: What in orjson's output may be a float it writes differently from :mod:`json` (``1e-7`` for
+#: ``1e-07``, ``0.00001`` for ``1e-05``): when either is there, the stdlib encodes the value.
+_FLOAT_SPELLINGS = (b"e-", b"0.0000")
+
+
+def canonical_bytes(value: Json) -> bytes:
+    """:func:`canonical_json` as UTF-8 bytes: what the hash chain is computed over.
+
+    orjson writes it when it can, about ten times faster than :mod:`json`; the bytes are the
+    same as the stdlib's (a property test holds them to it, floats, big integers and any text
+    included): orjson sorts keys by code point as ``sort_keys`` does, leaves non-ASCII text as
+    ``ensure_ascii=False`` does and escapes the same characters the same way. Where they
+    differ, orjson gives way: a number orjson cannot hold (past 64 bits), a key that is not a
+    string (``json`` writes ``1`` as ``"1"``), nesting deeper than orjson's limit, a lone
+    surrogate -- orjson refuses those, and a float that it may spell differently
+    (:data:`_FLOAT_SPELLINGS` in its output; strings holding those bytes merely take the slower
+    road). Values are plain JSON (``NaN`` and the infinities never get here: ``api.inputs``
+    refuses them and the domain makes none).
+
+    >>> canonical_bytes({"b": 1e-07, "a": "é"}) == canonical_json({"b": 1e-07, "a": "é"}).encode()
+    True
+    """
+    if orjson is not None:
+        try:
+            out: bytes = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # orjson.JSONEncodeError
+            pass
+        else:
+            if spelled_as_json(out):
+                return out
+    return _CANONICAL.encode(value).encode("utf-8")
+
+
+def spelled_as_json(out: bytes) -> bool:
+    """Whether orjson's ``out`` holds no float :mod:`json` may spell differently
+    (:data:`_FLOAT_SPELLINGS`): then, for a value orjson wrote at all, its bytes are the
+    stdlib's (with the same key order and ``ensure_ascii=False``)."""
+    return _FLOAT_SPELLINGS[0] not in out and _FLOAT_SPELLINGS[1] not in out
 
 
 def canonical_json(value: Json) -> str:
-    """JSON with sorted keys and no spaces: the byte string the hash chain is computed over.
+    """JSON with sorted keys and no spaces: the text the hash chain is computed over.
 
     >>> canonical_json({"b": 1, "a": [1, 2]})
     '{"a":[1,2],"b":1}'
     """
-    return _CANONICAL.encode(value)
+    return canonical_bytes(value).decode("utf-8")
 
 
 def chain_hash(record: Mapping[str, Json], prev_hash: str) -> str:
@@ -67,8 +110,8 @@ def chain_hash(record: Mapping[str, Json], prev_hash: str) -> str:
     >>> len(chain_hash({k: None for k in RECORD_KEYS}, GENESIS_HASH))
     64
     """
-    body = canonical_json({key: record[key] for key in _HASHED})
-    return hashlib.sha256((body + prev_hash).encode("utf-8")).hexdigest()
+    body = canonical_bytes({key: record[key] for key in _HASHED})
+    return hashlib.sha256(body + prev_hash.encode("utf-8")).hexdigest()
 
 
 def seal(
