@@ -93,14 +93,18 @@ SOUND_GAMES = 20_000
 
 class RecordMapper(Mapper[UUID]):
     """eventsourcing's mapper, writing a game's stored events (``Game.Opened``,
-    ``Game.Recorded``) with orjson: the state eventsourcing's ``JSONTranscoder`` would write (the
-    same keys in the same order, its ``{"_type_", "_data_"}`` form for the event's timestamp),
-    several times faster, and read back by the same transcoder. Every other event (snapshots,
-    summaries ...) is the parent's. A game event's fields are plain JSON (the envelope hashes
-    them) plus that timestamp; anything orjson will not write (an integer past 64 bits, say)
-    goes the parent's way too. Used only without a cipher or a compressor."""
+    ``Game.Recorded``) and its snapshots (``Game.Snapshot``) with orjson: the state
+    eventsourcing's ``JSONTranscoder`` would write (the same keys in the same order, its
+    ``{"_type_", "_data_"}`` form for datetimes), several times faster (a snapshot of a
+    300-event game: 615 µs with ``json``, 63 with orjson), and read back by the same transcoder.
 
-    FAST = frozenset({Game.Opened, Game.Recorded})
+    Only these: their fields are plain JSON (the envelope hashes an event's; a snapshot holds the
+    fold's state, which the property tests round-trip through JSON) plus datetimes. Any other
+    event is the parent's: orjson would write a UUID as text, where the transcoder keeps its
+    type. Anything orjson will not write (an integer past 64 bits, say) goes the parent's way
+    too. Used only without a cipher or a compressor."""
+
+    FAST = frozenset({Game.Opened, Game.Recorded, Game.Snapshot})
     #: orjson hands datetimes to the transcoder's own transcoding (as :mod:`json` does).
     OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME if orjson is not None else 0
 

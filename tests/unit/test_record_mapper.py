@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import pytest
+from eventsourcing.domain import Aggregate
+from eventsourcing.domain import event as on_event
 from eventsourcing.persistence import (
     DatetimeAsISO,
     DecimalAsStr,
@@ -39,11 +41,28 @@ def test_a_games_events_are_written_byte_for_byte_as_eventsourcing_writes_them(
 ) -> None:
     fast, slow = RecordMapper(transcoder()), Mapper(transcoder())
     assert {type(e) for e in game_events} == {Game.Opened, Game.Recorded}
+    assert all(orjson_wrote(fast, e) for e in game_events)
     for event in game_events:
         mine, theirs = fast.to_stored_event(event), slow.to_stored_event(event)
         assert mine == theirs
         again = fast.to_domain_event(mine)
         assert type(again) is type(event) and vars(again) == vars(event)
+
+
+def orjson_wrote(mapper: RecordMapper, event: Any) -> bool:
+    """Whether ``mapper`` writes ``event`` without its transcoder's ``json`` encoder."""
+
+    def refuse(obj: Any) -> bytes:
+        raise AssertionError("json wrote it")
+
+    mapper.transcoder.encode = refuse  # type: ignore[method-assign]
+    try:
+        mapper.to_stored_event(event)
+        return True
+    except AssertionError:
+        return False
+    finally:
+        del mapper.transcoder.encode
 
 
 def recorded(**fields: Any) -> Any:
@@ -81,14 +100,34 @@ def test_what_orjson_writes_or_declines_reads_back_the_same(fields: dict[str, An
     )
 
 
-def test_other_events_are_eventsourcings_own() -> None:
-    """A snapshot (any event whose fields are not known to be plain JSON: orjson would write a
-    UUID as text) is written by eventsourcing's mapper."""
+def test_a_games_snapshot_is_written_as_eventsourcing_writes_it() -> None:
     fast, slow = RecordMapper(transcoder()), Mapper(transcoder())
-    game = Game.adopt(uuid4(), records_for(play(5)[1])[:20])
+    game = Game.adopt(uuid4(), records_for(play(5)[1])[:300])
     snapshot = Game.Snapshot.take(game)
+    assert orjson_wrote(fast, snapshot)
     assert fast.to_stored_event(snapshot) == slow.to_stored_event(snapshot)
-    assert vars(fast.to_domain_event(fast.to_stored_event(snapshot))) == vars(snapshot)
+    again = fast.to_domain_event(fast.to_stored_event(snapshot))
+    assert vars(again) == vars(snapshot) and again.mutate(None).state == game.state
+
+
+class Note(Aggregate):
+    """Not a game: its events may hold anything the transcoder knows, a UUID say."""
+
+    @on_event("Noted")
+    def note(self, about: UUID) -> None:
+        self.about = about
+
+
+def test_other_events_are_eventsourcings_own() -> None:
+    """orjson would write a UUID as text; the parent's mapper keeps it a UUID."""
+    fast = RecordMapper(transcoder())
+    note = Note()
+    note.note(uuid4())
+    noted = note.collect_events()[-1]
+    assert not orjson_wrote(fast, noted)
+    stored = fast.to_stored_event(noted)
+    assert stored == Mapper(transcoder()).to_stored_event(noted)
+    assert fast.to_domain_event(stored).about == noted.about
 
 
 def test_the_store_uses_it_on_the_plain_json_transcoder(tmp_path: Any) -> None:
