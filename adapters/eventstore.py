@@ -36,6 +36,7 @@ from contextlib import AbstractContextManager, suppress
 from typing import Any, cast
 from uuid import UUID
 
+import orjson
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import (
     JSONTranscoder,
@@ -47,11 +48,6 @@ from eventsourcing.persistence import (
     Subscription,
 )
 from eventsourcing.utils import get_topic
-
-try:
-    import orjson
-except ImportError:  # pragma: no cover - a dependency; eventsourcing's own mapper then
-    orjson = None  # type: ignore[assignment]
 
 from adapters.follow import POLL_INTERVAL, subscribe
 from adapters.pg_writer import PostgresGroupCommit, ddl_lock
@@ -106,11 +102,11 @@ class RecordMapper(Mapper[UUID]):
 
     FAST = frozenset({Game.Opened, Game.Recorded, Game.Snapshot})
     #: orjson hands datetimes to the transcoder's own transcoding (as :mod:`json` does).
-    OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME if orjson is not None else 0
+    OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         cls = type(domain_event)
-        if cls not in self.FAST or orjson is None or self.cipher or self.compressor:
+        if cls not in self.FAST or self.cipher or self.compressor:
             return super().to_stored_event(domain_event)
         state = dict(vars(domain_event))
         originator_id = state.pop("originator_id")

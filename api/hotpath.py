@@ -27,7 +27,6 @@ Flask route byte for byte.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from io import BytesIO
@@ -35,7 +34,6 @@ from typing import Any
 from uuid import UUID
 
 from flask import Flask
-from flask.json.provider import DefaultJSONProvider
 
 from api import inputs
 from api.schemas import ActionBatchSchema
@@ -68,7 +66,6 @@ class RecordHotPath:
         #: the provider's compact output (out of debug mode), which the hot path writes itself
         self.compact = provider.compact is True or (provider.compact is None and not app.debug)
         self.mimetype = str(getattr(provider, "mimetype", "application/json"))
-        self._encoder: tuple[tuple[Any, ...], json.JSONEncoder] | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         match = _PATH.fullmatch(environ.get("PATH_INFO", ""))
@@ -127,22 +124,10 @@ class RecordHotPath:
         return [data]
 
     def _dumps(self, obj: Any) -> str:
-        """``app.json.dumps(obj, separators=(",", ":"))``. Flask's own provider calls
-        ``json.dumps``, which makes a new ``JSONEncoder`` each time: this keeps one made with
-        the provider's settings (made again if they change); any other provider is called."""
-        provider: Any = self.app.json
-        if type(provider).dumps is not DefaultJSONProvider.dumps:
-            return str(provider.dumps(obj, separators=(",", ":")))
-        settings = (provider.default, provider.ensure_ascii, provider.sort_keys)
-        if self._encoder is None or self._encoder[0] != settings:
-            encoder = json.JSONEncoder(
-                default=settings[0],
-                ensure_ascii=settings[1],
-                sort_keys=settings[2],
-                separators=(",", ":"),
-            )
-            self._encoder = (settings, encoder)
-        return self._encoder[1].encode(obj)
+        """``app.json.dumps(obj, separators=(",", ":"))``, as the provider's compact
+        ``response`` writes it (the app's ``api.jsonio.FastJSONProvider``: orjson where its
+        bytes are ``json``'s)."""
+        return str(self.app.json.dumps(obj, separators=(",", ":")))
 
     def _error(
         self, environ: dict[str, Any], start_response: StartResponse, exc: Exception

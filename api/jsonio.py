@@ -15,14 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from flask.json.provider import DefaultJSONProvider
 
 from domain.envelope import spelled_as_json
-
-try:
-    import orjson
-except ImportError:  # pragma: no cover - a dependency; Flask's own provider then
-    orjson = None  # type: ignore[assignment]
 
 COMPACT = (",", ":")
 
@@ -31,11 +27,7 @@ class FastJSONProvider(DefaultJSONProvider):
     """Flask's default provider; compact output by orjson when the bytes are the same."""
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        if (
-            orjson is not None
-            and kwargs.keys() == {"separators"}
-            and kwargs["separators"] == COMPACT
-        ):
+        if kwargs.keys() == {"separators"} and kwargs["separators"] == COMPACT:
             option = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
             if self.sort_keys:
                 option |= orjson.OPT_SORT_KEYS

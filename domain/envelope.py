@@ -28,10 +28,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, TypedDict
 
-try:
-    import orjson
-except ImportError:  # pragma: no cover - a dependency; the stdlib alone gives the same bytes
-    orjson = None  # type: ignore[assignment]
+import orjson
 
 from domain.errors import DomainError
 from domain.events import event_from_dict
@@ -76,14 +73,13 @@ def canonical_bytes(value: Json) -> bytes:
     >>> canonical_bytes({"b": 1e-07, "a": "é"}) == canonical_json({"b": 1e-07, "a": "é"}).encode()
     True
     """
-    if orjson is not None:
-        try:
-            out: bytes = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-        except TypeError:  # orjson.JSONEncodeError
-            pass
-        else:
-            if spelled_as_json(out):
-                return out
+    try:
+        out: bytes = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError
+        pass
+    else:
+        if spelled_as_json(out):
+            return out
     return _CANONICAL.encode(value).encode("utf-8")
 
 
