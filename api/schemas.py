@@ -306,12 +306,13 @@ def _classic_card() -> dict[str, Any]:
     def flag(description: str) -> dict[str, Any]:
         return {"type": "boolean", "description": description}
 
+    def nullable_array(description: str, items: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "array", "nullable": True, "description": description, "items": items}
+
     def effects(description: str) -> dict[str, Any]:
-        return {
-            "type": "array",
-            "nullable": True,
-            "description": description,
-            "items": {
+        return nullable_array(
+            description,
+            {
                 "type": "object",
                 "description": "one effect {name: value}: "
                 + "; ".join(
@@ -320,22 +321,15 @@ def _classic_card() -> dict[str, Any]:
                 "minProperties": 1,
                 "maxProperties": 1,
             },
-        }
+        )
 
     def strings(description: str) -> dict[str, Any]:
-        return {
-            "type": "array",
-            "nullable": True,
-            "description": description,
-            "items": _text(120, "a trait or tag"),
-        }
+        return nullable_array(description, _text(120, "a trait or tag"))
 
     def trait_bonus(description: str) -> dict[str, Any]:
-        return {
-            "type": "array",
-            "nullable": True,
-            "description": description,
-            "items": {
+        return nullable_array(
+            description,
+            {
                 "type": "object",
                 "required": ["trait", "bonus"],
                 "properties": {
@@ -343,7 +337,7 @@ def _classic_card() -> dict[str, Any]:
                     "bonus": whole("+/-", low=-top),
                 },
             },
-        }
+        )
 
     powers = {
         "wins_ties": {"type": "boolean", "description": "the player wins ties (B.5)"},
