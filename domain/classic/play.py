@@ -707,6 +707,17 @@ def decide_discard(d: Decision, command: Command) -> None:
     d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=bonus)
 
 
+def _spent_card(d: Decision, cid: str, what: str) -> None:
+    """The card a Thief discards to power ``what`` (a backstab, a steal) may not be a Curse kept
+    as a reminder: it stays until a card removes it (docs/rules.md B.10)."""
+    d.check(
+        d.card(cid)["zone"] != "curses",
+        "rule/cannot_discard",
+        f"a Curse kept as a reminder does not power {what}",
+        "B.10",
+    )
+
+
 def _backstab(d: Decision, cid: str, victim: str) -> None:
     """Deluxe Thief: discard a card to give a fighter -N in this combat, once per victim per
     combat, never in a combat the Thief fights in (``backstab`` power; docs/rules.md B.2, B.6
@@ -723,12 +734,7 @@ def _backstab(d: Decision, cid: str, victim: str) -> None:
     )
     done = [b for b in c.get("backstabs", ()) if b["by"] == d.seat and b["victim"] == victim]
     d.check(not done, "rule/already_backstabbed", f"{victim} was backstabbed already", "B.2")
-    d.check(
-        d.card(cid)["zone"] != "curses",
-        "rule/cannot_discard",
-        "a Curse kept as a reminder does not power a backstab",
-        "B.10",
-    )
+    _spent_card(d, cid, "a backstab")
     penalty = -abs(int(power)) if power else 0
     d.emit(ev.Backstabbed, by=d.seat, card=cid, victim=victim, bonus=penalty)
 
@@ -759,12 +765,7 @@ def _steal(d: Decision, cid: str, item: str, roll: int) -> None:
         "no stealing while the Thief or the victim is fighting",
         "B.2",
     )
-    d.check(
-        d.card(cid)["zone"] != "curses",
-        "rule/cannot_discard",
-        "a Curse kept as a reminder does not power a steal",
-        "B.10",
-    )
+    _spent_card(d, cid, "a steal")
     need = int(needed) if needed else 7  # without the power nothing is stolen (record mode)
     stolen = roll >= need
     penalty = 0 if stolen else int(has_power(d.state, d.seat, "steal_penalty") or 0)
