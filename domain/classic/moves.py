@@ -35,7 +35,7 @@ def _choices(state: State, seat: str, effects: list[Mapping[str, Any]]) -> list[
     for effect in effects:
         ((name, arg),) = effect.items()
         if name == "lose_item" and arg != "all":
-            pool = [*zones["equipped"], *zones["carried"]]
+            pool = _in_play(state, seat)
             if arg == "big":
                 pool = [c for c in pool if card_def(state, c).get("big")]
             elif arg != "any":
@@ -61,6 +61,7 @@ def _run(state: State, seat: str, monster: str, roll: int) -> Cmd:
 
 
 def _in_play(state: State, seat: str) -> list[str]:
+    """``seat``'s Items in play: equipped, then carried (docs/rules.md B.2)."""
     zones = state["seats"][seat]["zones"]
     return [*zones["equipped"], *zones["carried"]]
 
@@ -248,14 +249,13 @@ def _anytime(state: State, seat: str) -> Iterator[Cmd]:
         sold.append(cid)
     if gold >= 1000:
         yield {"type": "sell", "cards": sold}
-    table = [*zones["equipped"], *zones["carried"]]
+    table = _in_play(state, seat)
     trade = state.get("trade")
     if trade is not None and trade["with"] == seat:
         yield {"type": "accept_trade"}
     others = [s for s in alive(state) if s != seat]
     if state["active"] == seat and table and others:
-        theirs = state["seats"][others[0]]["zones"]
-        get = [*theirs["equipped"], *theirs["carried"]][:1]
+        get = _in_play(state, others[0])[:1]
         yield {"type": "trade", "with": others[0], "give": table[:1], "get": get}
         yield {"type": "give", "to": others[-1], "cards": table[:1]}
     yield {"type": "concede"}
