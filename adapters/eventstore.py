@@ -39,6 +39,9 @@ from uuid import UUID
 import orjson
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import (
+    EventStore as EventsourcingStore,
+)
+from eventsourcing.persistence import (
     JSONTranscoder,
     Mapper,
     Notification,
@@ -77,6 +80,9 @@ log = logging.getLogger(__name__)
 
 #: A game is snapshotted whenever a save takes its version past a multiple of this.
 SNAPSHOT_INTERVAL = 100
+#: A cached game more than this many events behind the store is folded again from its latest
+#: snapshot rather than fast-forwarded one event at a time (:meth:`EventStore._fast_forward`).
+FAST_FORWARD_LIMIT = SNAPSHOT_INTERVAL
 #: Topics of a game's stored events (``Game.Opened`` first, then ``Game.Recorded``).
 GAME_TOPICS = (get_topic(Game.Opened), get_topic(Game.Recorded))
 #: Topic of a game's snapshots (the aggregate's class).
@@ -127,6 +133,46 @@ class RecordMapper(Mapper[UUID]):
         )
 
 
+class CountedEvents:
+    """The events of stored rows, decoded one at a time as they are iterated (as eventsourcing's
+    ``map``), which also says how many there are (``len``) before any is decoded."""
+
+    __slots__ = ("_events", "_rows")
+
+    def __init__(self, decode: Any, rows: Sequence[Any]) -> None:
+        self._rows = rows
+        self._events = map(decode, rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> CountedEvents:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._events)
+
+
+class CountingEventStore(EventsourcingStore[UUID]):
+    """eventsourcing's event store whose ``get`` returns :class:`CountedEvents`: the
+    fast-forward (:func:`_forward`) sees how far behind a cached game is before it decodes
+    anything."""
+
+    def get(
+        self,
+        originator_id: UUID,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Any:
+        rows = self.recorder.select_events(
+            originator_id=originator_id, gt=gt, lte=lte, desc=desc, limit=limit
+        )
+        return CountedEvents(self.mapper.to_domain_event, rows)
+
+
 class EventStore(Application):
     """eventsourcing's Application, tuned for munchlog (see the module docstring)."""
 
@@ -166,6 +212,14 @@ class EventStore(Application):
         ):
             return RecordMapper(mapper.transcoder)
         return mapper
+
+    def construct_event_store(self) -> EventsourcingStore[UUID]:
+        """eventsourcing's event store, counting what it reads (:class:`CountingEventStore`)
+        when it is eventsourcing's own."""
+        store = super().construct_event_store()
+        if type(store) is EventsourcingStore:
+            return CountingEventStore(mapper=store.mapper, recorder=store.recorder)
+        return store
 
     def close(self) -> None:
         if self._group_commit is not None:
@@ -364,17 +418,55 @@ class EventStore(Application):
     def _fast_forward(self, game_id: UUID) -> Game | None:
         """The cached game with the events written since folded in (``None`` if not cached).
         If anything goes wrong the cached copy is dropped: the caller then folds the game from
-        the store, which names any damage."""
+        the store, which names any damage.
+
+        A copy more than :data:`FAST_FORWARD_LIMIT` events behind (another worker recorded the
+        game meanwhile: a table's connection that moved between workers comes back to a copy
+        hundreds of events old) is not fast-forwarded when the game has a snapshot newer than
+        the copy: the copy is dropped, and the caller folds the game from that snapshot and the
+        events after it (at most a snapshot interval of them, each hashed and linked), as it
+        does for a game that is not cached. Without such a snapshot the copy is fast-forwarded
+        event by event, however far behind."""
         cache = self.repository.cache
         if cache is None:
             return None
         try:
-            cache.get(game_id)
+            cached: Any = cache.get(game_id)
         except KeyError:
             return None
         try:
             found: Any = self.repository.get(
                 game_id, deepcopy_from_cache=False, projector_func=_forward
+            )
+        except _FarBehind:
+            return self._refold(game_id, cached)
+        except Exception:
+            self.forget(game_id)
+            return None
+        return found if isinstance(found, Game) else None
+
+    def _refold(self, game_id: UUID, cached: Any) -> Game | None:
+        """The game folded from its latest snapshot and the events after it, in place of
+        ``cached`` (far behind); fast-forwarded event by event if no snapshot is newer than
+        ``cached``. The game was cached, so this process has verified its chain."""
+        snapshot = self._snapshot_for(game_id, None)
+        if snapshot is None or snapshot.originator_version <= cached.version:
+            return self._fast_forward_all(game_id)
+        try:
+            game = self._fold_rows(game_id, snapshot, None)
+        except Exception:  # the caller folds it again from the store, naming any damage
+            game = None
+        if game is None:
+            self.forget(game_id)
+            return None
+        self.keep(game)
+        return game
+
+    def _fast_forward_all(self, game_id: UUID) -> Game | None:
+        """:meth:`_fast_forward` with no limit on how far behind the cached copy is."""
+        try:
+            found: Any = self.repository.get(
+                game_id, deepcopy_from_cache=False, projector_func=_forward_all
             )
         except Exception:
             self.forget(game_id)
@@ -738,6 +830,10 @@ class _Cold(Exception):
     """The game left the cache between the look-up and the fast-forward."""
 
 
+class _FarBehind(Exception):
+    """The cached game is more than :data:`FAST_FORWARD_LIMIT` events behind the store."""
+
+
 def _check_next(game: Game, event: Any, *, hashes: bool = True) -> None:
     """``event`` is the game's next stored event: a ``Game.Recorded`` that follows the game's
     head hash and (with ``hashes``) whose fields give its own hash (eventsourcing checks the
@@ -765,7 +861,17 @@ def _snapshot_problem(snapshot: Any) -> str | None:
 
 def _forward(aggregate: Any, events: Iterable[Any]) -> Any:
     """Fast-forward a cached game (eventsourcing's projector): each event checked by
-    :func:`_check_next` before it is folded."""
+    :func:`_check_next` before it is folded; :class:`_FarBehind` (before anything is decoded
+    or folded) if there are more than :data:`FAST_FORWARD_LIMIT` of them."""
+    if aggregate is None:
+        raise _Cold()
+    if isinstance(events, CountedEvents) and len(events) > FAST_FORWARD_LIMIT:
+        raise _FarBehind()
+    return _forward_all(aggregate, events)
+
+
+def _forward_all(aggregate: Any, events: Iterable[Any]) -> Any:
+    """:func:`_forward` however many events there are."""
     if aggregate is None:
         raise _Cold()
     for event in events:

@@ -31,7 +31,11 @@ Whichever server runs, these hold (each is tested):
   worker is the quicker to accept. (As nginx's ``keepalive_requests``; neither server has the
   setting. Counted per process rather than per connection because WSGI does not say which
   connection a request came on; the effect is the same on average: a connection lives about
-  100 requests.)
+  1,000 requests, nginx's default.) Not fewer: a connection that moves finds a copy of its game
+  in the other worker's cache that is as old as the last time that worker served it, which
+  costs the first batch a conflict and the game a fold from its latest snapshot
+  (``bench/RESULTS.md``: every 100th response recorded 0.81 of the bare endpoint, every
+  1,000th 0.96, in one run).
 * **No tokens in access logs**: tokens travel only in the ``Authorization`` header, which no
   access log here prints (:class:`AccessLog` logs the path without its query string, as
   ``api/gunicorn_conf.py``'s format does for gunicorn); and the
@@ -67,8 +71,9 @@ THREADS = 4
 #: The GIL switch interval each worker sets (seconds; ``MUNCHLOG_SWITCH_INTERVAL`` overrides it,
 #: for experiments).
 SWITCH_INTERVAL = 0.001
-#: A worker closes the connection of every this-many-th response (:class:`SpreadKeepAlive`).
-KEEPALIVE_REQUESTS = 100
+#: A worker closes the connection of every this-many-th response (:class:`SpreadKeepAlive`;
+#: nginx's ``keepalive_requests`` default).
+KEEPALIVE_REQUESTS = 1000
 #: Seconds a worker may take to finish its requests in flight after SIGTERM.
 GRACEFUL_TIMEOUT = 30
 #: The target each worker loads (a factory: called once per worker, after the fork).

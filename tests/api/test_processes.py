@@ -4,7 +4,8 @@ A worker decides a batch on its cached copy of the game without asking the store
 other worker has written since. These tests make the copies stale on purpose -- two apps on the
 same SQLite file or PostgreSQL schema, each with a warm cache -- and check that staleness never
 shows: batches land after the other worker's events, a refusal is only ever the fresh game's,
-and ``expected_version`` is compared with the stored version, not the cached one.
+and ``expected_version`` is compared with the stored version, not the cached one. A copy far
+behind the store is folded again from the latest snapshot rather than event by event.
 """
 
 from __future__ import annotations
@@ -17,9 +18,13 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from adapters import eventstore
+from adapters.eventstore import FAST_FORWARD_LIMIT, SNAPSHOT_INTERVAL
+from api.demo import FlaskTransport, record_demo_game
 from domain import find_ruleset
 from domain.envelope import verify_records
-from tests.api.helpers import bearer, create_game, judge_state, post_actions
+from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state, post_actions
+from tests.api.test_damaged_storage import Store
 
 RS = find_ruleset("munchkin-ccg")
 
@@ -147,3 +152,81 @@ def _legal(state: dict[str, Any], command: dict[str, Any]) -> bool:
     except DomainError:
         return False
     return True
+
+
+# ---------------------------------------------------------------------------- a copy far behind
+
+
+def _checked_versions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The versions of the stored events this process hashes and links before folding them
+    (``adapters.eventstore._check_next``, which every fold of a stored game event calls)."""
+    checked: list[int] = []
+    real = eventstore._check_next
+
+    def counting(game: Any, event: Any, **kw: Any) -> None:
+        checked.append(event.originator_version)
+        real(game, event, **kw)
+
+    monkeypatch.setattr(eventstore, "_check_next", counting)
+    return checked
+
+
+def _behind(app: Flask, twin: Flask, *, by: int) -> tuple[uuid.UUID, int, Any]:
+    """A long game recorded through ``app``, cached by ``twin`` ``by`` events behind (as a
+    worker that last served the table's connection that long ago)."""
+    result = record_demo_game(FlaskTransport(app), ORGANIZER_TOKEN, seed=1)
+    assert result.version > 3 * SNAPSHOT_INTERVAL
+    gid = uuid.UUID(result.game_id)
+    log = twin.extensions["munchlog"]
+    log.keep(log.game(gid, version=result.version - by))
+    return gid, result.version, log
+
+
+def _as_recorded(app: Flask, gid: uuid.UUID, game: Any, version: int) -> None:
+    recorded = app.extensions["munchlog"].game(gid)
+    assert game.version == recorded.version == version
+    assert game.state == recorded.state
+    assert game.head_hash == recorded.head_hash
+
+
+def test_a_copy_far_behind_is_folded_from_the_latest_snapshot_not_event_by_event(
+    app: Flask, twin: Flask, backend: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gid, version, log = _behind(app, twin, by=3 * FAST_FORWARD_LIMIT)
+    latest = max(Store(backend["MUNCHLOG_DATABASE_URL"]).snapshot_versions(str(gid)))
+    assert latest > version - 3 * FAST_FORWARD_LIMIT
+    checked = _checked_versions(monkeypatch)
+
+    _as_recorded(app, gid, log.game(gid), version)
+    # only the events after the latest snapshot were folded, each hashed and linked
+    assert checked == list(range(latest + 1, version + 1))
+    assert len(checked) < SNAPSHOT_INTERVAL
+    checked.clear()
+    _as_recorded(app, gid, log.game(gid), version)  # and the refolded game is the cached one
+    assert checked == []
+
+
+def test_a_copy_a_little_behind_is_fast_forwarded_event_by_event(
+    app: Flask, twin: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gid, version, log = _behind(app, twin, by=FAST_FORWARD_LIMIT)
+    checked = _checked_versions(monkeypatch)
+    _as_recorded(app, gid, log.game(gid), version)
+    assert checked == list(range(version - FAST_FORWARD_LIMIT + 1, version + 1))
+
+
+def test_a_copy_far_behind_with_no_newer_snapshot_is_fast_forwarded_event_by_event(
+    app: Flask, twin: Flask, backend: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    by = 3 * FAST_FORWARD_LIMIT
+    gid, version, log = _behind(app, twin, by=by)
+    store = Store(backend["MUNCHLOG_DATABASE_URL"])
+    store.run(
+        "DELETE FROM {table} WHERE originator_id = ? AND originator_version > ?",
+        store.key(str(gid)),
+        version - by,
+        table="snapshots",
+    )
+    checked = _checked_versions(monkeypatch)
+    _as_recorded(app, gid, log.game(gid), version)
+    assert checked == list(range(version - by + 1, version + 1))

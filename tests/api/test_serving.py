@@ -39,7 +39,7 @@ def _headers_of(app: Any, n: int) -> list[dict[str, str]]:
     return seen
 
 
-def test_every_hundredth_response_of_a_process_closes_its_connection() -> None:
+def test_every_keepalive_requests_th_response_of_a_process_closes_its_connection() -> None:
     spread = serving.SpreadKeepAlive(_app)
     headers = _headers_of(spread, 2 * serving.KEEPALIVE_REQUESTS)
     closing = [i + 1 for i, h in enumerate(headers) if h.get("Connection") == "close"]
@@ -149,13 +149,15 @@ def test_gunicorn_reads_the_settings_module() -> None:
     assert settings["pre_request"] == "<pre_request()>"
 
 
-def test_gunicorn_closes_a_connection_after_its_hundredth_request_and_not_before() -> None:
+def test_gunicorn_closes_a_connection_after_its_thousandth_request_and_not_before() -> None:
     """gunicorn ignores an app's ``Connection`` header, so its hook does the spread."""
     import logging
     from types import SimpleNamespace
 
+    n = serving.KEEPALIVE_REQUESTS
+    assert n == 1000  # nginx's keepalive_requests default (api/serving.py)
     worker = SimpleNamespace(log=logging.getLogger("test"))
-    for number, closes in ((1, False), (99, False), (100, True), (101, False), (200, True)):
+    for number, closes in ((1, False), (n - 1, False), (n, True), (n + 1, False), (2 * n, True)):
         req = SimpleNamespace(req_number=number, must_close=False, method="GET", path="/")
         gunicorn_conf.pre_request(worker, req)
         assert req.must_close is closes, number
@@ -166,12 +168,12 @@ def server_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def test_munchlog_serve_closes_keep_alive_connections_after_100_responses(
+def test_munchlog_serve_closes_keep_alive_connections_after_1000_responses(
     tmp_path: Path, server_kind: str
 ) -> None:
-    """Through a live ``munchlog serve`` (one worker): responses 1-99 on one connection keep it
-    open, the 100th says ``Connection: close`` and the server closes it (so a long-lived client
-    reconnects, maybe to another worker)."""
+    """Through a live ``munchlog serve`` (one worker): responses 1-999 on one connection keep it
+    open, the 1,000th says ``Connection: close`` and the server closes it (so a long-lived
+    client reconnects, maybe to another worker)."""
     with munchlog_serve(tmp_path, "keepalive-test", server=server_kind) as (port, _):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         sock_ids = set()
