@@ -26,6 +26,7 @@ eventsourcing's persistence.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -33,15 +34,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
+from datetime import UTC, datetime
 from typing import Any, cast
 from uuid import UUID
 
 import orjson
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import (
-    EventStore as EventsourcingStore,
-)
-from eventsourcing.persistence import (
+    DatetimeAsISO,
     JSONTranscoder,
     Mapper,
     Notification,
@@ -49,6 +49,9 @@ from eventsourcing.persistence import (
     Recording,
     StoredEvent,
     Subscription,
+)
+from eventsourcing.persistence import (
+    EventStore as EventsourcingStore,
 )
 from eventsourcing.utils import get_topic
 
@@ -93,6 +96,12 @@ PROBE_TIMEOUT = 2.0
 SOUND_GAMES = 20_000
 
 
+def isoformat_utc(moment: datetime) -> str:
+    """``moment.isoformat()`` for a datetime in UTC, written by orjson (about twice as fast; a
+    property test holds the two equal)."""
+    return orjson.dumps(moment).decode()[1:-1]
+
+
 class RecordMapper(Mapper[UUID]):
     """eventsourcing's mapper, writing a game's stored events (``Game.Opened``,
     ``Game.Recorded``) and its snapshots (``Game.Snapshot``) with orjson: the state
@@ -110,6 +119,13 @@ class RecordMapper(Mapper[UUID]):
     #: orjson hands datetimes to the transcoder's own transcoding (as :mod:`json` does).
     OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME
 
+    @functools.cached_property
+    def _iso_datetimes(self) -> bool:
+        """Whether the transcoder writes datetimes as eventsourcing's ``DatetimeAsISO`` does
+        (then a UTC ``timestamp`` is written here the same way, by :func:`isoformat_utc`)."""
+        transcoder = cast(JSONTranscoder, self.transcoder)
+        return type(transcoder.types.get(datetime)) is DatetimeAsISO
+
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         cls = type(domain_event)
         if cls not in self.FAST or self.cipher or self.compressor:
@@ -120,6 +136,9 @@ class RecordMapper(Mapper[UUID]):
         class_version = getattr(cls, "class_version", 1)
         if class_version > 1:
             state["class_version"] = class_version
+        stamp = state.get("timestamp")
+        if type(stamp) is datetime and stamp.tzinfo is UTC and self._iso_datetimes:
+            state["timestamp"] = {"_type_": DatetimeAsISO.name, "_data_": isoformat_utc(stamp)}
         transcoder = cast(JSONTranscoder, self.transcoder)
         try:
             data = orjson.dumps(state, default=transcoder._encode_obj, option=self.OPTIONS)

@@ -27,6 +27,7 @@ Flask route byte for byte.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from io import BytesIO
@@ -51,6 +52,13 @@ HOT_ROUTE = "/api/games/<game_id>/actions"
 #: Where the route's template is left in the WSGI environ for ``api.metrics``: by this path for
 #: every request whose path it matches (a Flask route that then runs writes its own over it).
 ROUTE_KEY = "munchlog.route"
+
+
+@functools.lru_cache(maxsize=4096)
+def _uuid(text: str) -> UUID:
+    """``UUID(text)`` for a game id the path matched, remembered (UUIDs are immutable): a
+    table's app records into the same game all game long, and parsing one costs microseconds."""
+    return UUID(text)
 
 
 class RecordHotPath:
@@ -89,7 +97,7 @@ class RecordHotPath:
             return self.inner(environ, start_response)
         raw = environ["wsgi.input"].read(size)
         environ["wsgi.input"] = BytesIO(raw)  # for Flask, if it gets the request after all
-        game_id = UUID(match.group(1))
+        game_id = _uuid(match.group(1))
         try:
             role = self.log.access(game_id).role_for(token_hash(token))
             # A game's tokens are its seats', the table's and the judge's, all of whom may record

@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
 
-from adapters.eventstore import EventStore, RecordConflictError
+from adapters.eventstore import EventStore, RecordConflictError, isoformat_utc
 from domain.ccg.cards import CARD_FIELDS, Catalog, normalize_card, sample_catalog
 from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
@@ -110,8 +110,11 @@ class Observer:
 
 
 def utc_now() -> str:
-    """The server clock as ISO 8601 UTC (the envelope's ``received_at``)."""
-    return datetime.now(UTC).isoformat(timespec="microseconds")
+    """The server clock as ISO 8601 UTC with microseconds (the envelope's ``received_at``)."""
+    now = datetime.now(UTC)
+    if now.microsecond:  # orjson, as isoformat(), leaves out a fraction of .000000
+        return isoformat_utc(now)
+    return now.isoformat(timespec="microseconds")
 
 
 class GameLog(EventStore):

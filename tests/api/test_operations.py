@@ -27,7 +27,7 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.app import create_app
-from api.metrics import HOT_ROUTE, UNMATCHED
+from api.metrics import FLUSH_INTERVAL, HOT_ROUTE, UNMATCHED, metrics
 from domain import find_ruleset
 from service.games import GameLog
 from service.histories import MatchHistory
@@ -319,6 +319,29 @@ def test_metrics_count_requests_by_route_template_the_hot_path_included(
     assert "munchlog_http_request_duration_seconds_bucket" in names
 
 
+def test_tallied_counts_reach_the_counters_when_flushed_and_before_every_scrape(
+    client: FlaskClient,
+) -> None:
+    from prometheus_client import REGISTRY
+
+    found = metrics()
+    labels = {"method": "GET", "route": "/tally-test", "status": "200"}
+    child = found.requests.labels(*labels.values())
+
+    def counted() -> float:
+        return REGISTRY.get_sample_value("munchlog_http_requests_total", labels) or 0.0
+
+    start = counted()
+    found.count((child, 2.0), (child, 1.0))
+    assert counted() == start  # tallied, not yet added
+    found.flush()
+    assert counted() == start + 3
+    found.flush()  # the tally was emptied: nothing is added twice
+    assert counted() == start + 3
+    found.count((child, 4.0))
+    assert _value(_scrape(client), "munchlog_http_requests_total", **labels) == start + 7
+
+
 def test_metrics_count_batches_actions_events_lost_races_and_conflicts(
     make_app: Callable[[], Flask],
 ) -> None:
@@ -381,11 +404,13 @@ def test_metrics_report_the_projection_lag_as_readyz_does(app: Flask, client: Fl
 def test_every_scrape_counts_every_worker_of_a_server(tmp_path: Path) -> None:
     """``munchlog serve --workers 2``: prometheus-client's multiprocess mode in a temporary
     directory; whichever worker answers a scrape counts the requests of both (per process, a
-    scrape would see only its own worker's share)."""
+    scrape would see only its own worker's share), each worker's as of at most
+    ``FLUSH_INTERVAL`` seconds ago (its tally is flushed that often)."""
     with munchlog_serve(tmp_path, "metrics-organizer", workers=2) as (port, _env):
         base = f"http://127.0.0.1:{port}"
         for _ in range(40):  # a new connection each: the kernel spreads them over the workers
             assert requests.get(f"{base}/healthz", headers={"Connection": "close"}).ok
+        time.sleep(2 * FLUSH_INTERVAL)
         counts = set()
         for _ in range(8):
             text = requests.get(f"{base}/metrics", headers={"Connection": "close"}).text

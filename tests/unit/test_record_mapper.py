@@ -1,9 +1,12 @@
 """``adapters.eventstore.RecordMapper``: a game's stored events written with orjson are what
-eventsourcing's own mapper (its ``JSONTranscoder``) writes, and read back the same."""
+eventsourcing's own mapper (its ``JSONTranscoder``) writes, and read back the same; the
+timestamps in them and the server clock (``service.games.utc_now``) written by orjson are what
+``isoformat`` writes."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -17,8 +20,10 @@ from eventsourcing.persistence import (
     Mapper,
     UUIDAsHex,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from adapters.eventstore import EventStore, RecordMapper
+from adapters.eventstore import EventStore, RecordMapper, isoformat_utc
 from domain.game import Game
 from tests.unit.seeded_games import play, records_for
 
@@ -138,3 +143,60 @@ def test_the_store_uses_it_on_the_plain_json_transcoder(tmp_path: Any) -> None:
         assert type(store.mapper) is RecordMapper
     finally:
         store.close()
+
+
+@settings(max_examples=300)
+@given(st.datetimes(timezones=st.just(UTC)))
+def test_isoformat_utc_is_isoformat(moment: datetime) -> None:
+    assert isoformat_utc(moment) == moment.isoformat()
+
+
+@pytest.mark.parametrize(
+    "timestamp",
+    [
+        datetime(2024, 5, 1, 10, 0, 0, 0, tzinfo=UTC),  # no fraction: ``isoformat`` leaves it out
+        datetime(2024, 5, 1, 10, 0, 0, 1, tzinfo=UTC),
+        datetime(2024, 5, 1, 12, 0, 0, 5, tzinfo=timezone(timedelta(hours=2))),  # the transcoder's
+        datetime(2024, 5, 1, 10, 0, 0, 5),  # naive: the transcoder's
+    ],
+)
+def test_an_events_timestamp_is_written_as_the_transcoder_writes_it(timestamp: datetime) -> None:
+    fast, slow = RecordMapper(transcoder()), Mapper(transcoder())
+    event = recorded()
+    event.__dict__["timestamp"] = timestamp
+    mine = fast.to_stored_event(event)
+    assert mine == slow.to_stored_event(event)
+    assert fast.to_domain_event(mine).timestamp == timestamp
+
+
+def test_a_transcoder_writing_datetimes_its_own_way_writes_the_timestamp() -> None:
+    class Epoch(DatetimeAsISO):
+        def encode(self, obj: datetime) -> str:
+            return str(obj.timestamp())
+
+    own = JSONTranscoder()
+    for transcoding in (UUIDAsHex(), DecimalAsStr(), Epoch()):
+        own.register(transcoding)
+    stored = RecordMapper(own).to_stored_event(recorded())
+    assert b'"_data_":"1714557600.123456"' in stored.state
+
+
+def test_the_server_clock_always_has_microseconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    import service.games as games
+
+    def clock_at(at: datetime) -> type[datetime]:
+        class Clock(datetime):
+            @classmethod
+            def now(cls, tz: Any = None) -> Any:
+                return at
+
+        return Clock
+
+    for at in (
+        datetime(2026, 1, 2, 3, 4, 5, 0, tzinfo=UTC),
+        datetime(2026, 1, 2, 3, 4, 5, 7, tzinfo=UTC),
+    ):
+        monkeypatch.setattr(games, "datetime", clock_at(at))
+        assert games.utc_now() == at.isoformat(timespec="microseconds")
+    monkeypatch.undo()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00", games.utc_now())
