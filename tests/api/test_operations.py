@@ -24,10 +24,12 @@ import pytest
 import requests
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.app import create_app
-from api.metrics import FLUSH_INTERVAL, HOT_ROUTE, UNMATCHED, metrics
+from api.metrics import BUCKETS, FLUSH_INTERVAL, HOT_ROUTE, UNMATCHED, Tally, metrics
 from domain import find_ruleset
 from service.games import GameLog
 from service.histories import MatchHistory
@@ -424,3 +426,50 @@ def test_every_scrape_counts_every_worker_of_a_server(tmp_path: Path) -> None:
                 )
             )
     assert counts == {40.0}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["201", "422"]),
+            st.one_of(st.sampled_from(BUCKETS), st.floats(0, 20, allow_nan=False)),
+        ),
+        max_size=40,
+    ),
+    st.integers(1, 3),
+)
+def test_a_tally_flushed_adds_what_prometheus_clients_own_calls_add(
+    requests_seen: list[tuple[str, float]], flushes: int
+) -> None:
+    """:class:`api.metrics.Tally` against ``Counter.inc`` and ``Histogram.observe`` one by one,
+    on the bucket bounds themselves and between them, flushed once or several times."""
+    from prometheus_client import CollectorRegistry
+    from prometheus_client import Counter as PCounter
+    from prometheus_client import Histogram as PHistogram
+
+    def metrics_in(registry: CollectorRegistry) -> tuple[Any, Any]:
+        counter = PCounter("t_requests", "", ["status"], registry=registry)
+        histogram = PHistogram("t_seconds", "", ["status"], buckets=BUCKETS, registry=registry)
+        return counter, histogram
+
+    direct, tallied = CollectorRegistry(), CollectorRegistry()
+    (c1, h1), (c2, h2) = metrics_in(direct), metrics_in(tallied)
+    tally = Tally(BUCKETS)
+    for i, (status, seconds) in enumerate(requests_seen):
+        c1.labels(status).inc()
+        h1.labels(status).observe(seconds)
+        tally.request(c2.labels(status), h2.labels(status), seconds)
+        if i % flushes == 0:
+            tally.flush()
+    tally.flush()
+
+    def samples(registry: CollectorRegistry) -> dict[Any, float]:
+        return {
+            (s.name, frozenset(s.labels.items())): s.value
+            for family in registry.collect()
+            for s in family.samples
+            if not s.name.endswith("_created")
+        }
+
+    assert samples(tallied) == pytest.approx(samples(direct))
