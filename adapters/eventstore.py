@@ -256,7 +256,12 @@ class EventStore(Application):
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
         """eventsourcing's ``save`` for our aggregates, without its per-object Protocol
         ``isinstance`` checks (slow on Python 3.11): collect each aggregate's pending events and
-        record them all in one transaction, then take any snapshot that is due."""
+        record them all in one transaction, then take any snapshot that is due.
+
+        eventsourcing's ``Recording`` objects (each with a ``Notification``) are made, returned
+        and passed to ``_notify`` only for a subclass that overrides ``_notify``, eventsourcing's
+        hook for acting on saved events; none here does (the projections follow the store), so
+        the recording path does not make them: the list is then empty."""
         # (not ``ProcessingEvent[UUID]()``: calling a subscripted generic goes through typing's
         # alias machinery on every save)
         processing: ProcessingEvent[UUID] = ProcessingEvent()
@@ -264,29 +269,22 @@ class EventStore(Application):
             processing.events.extend(obj.collect_events())
             processing.aggregates[obj.id] = obj
         processing.saved_kwargs.update(kwargs)
-        recordings = self._record(processing)
+        stored, ids = self._put(processing)
         self._take_snapshots(processing)
+        if type(self)._notify is Application._notify:
+            return []
+        recordings = _recordings(processing.events, stored, ids)
         self._notify(recordings)
         return recordings
 
-    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+    def _put(
+        self, processing_event: ProcessingEvent[UUID]
+    ) -> tuple[list[StoredEvent], Sequence[int] | None]:
         """eventsourcing's ``EventStore.put``, with the events encoded *before* the writer lock
-        is taken: only the insert and its commit are serialised (:meth:`writing`)."""
+        is taken: only the insert and its commit are serialised (:meth:`writing`). Returns the
+        stored events and their notification ids."""
         stored = [self.mapper.to_stored_event(e) for e in processing_event.events]
-        ids = self._insert(self.recorder, stored, processing_event)
-        return [
-            Recording(
-                event,
-                Notification(
-                    originator_id=s.originator_id,
-                    originator_version=s.originator_version,
-                    topic=s.topic,
-                    state=s.state,
-                    id=n,
-                ),
-            )
-            for event, s, n in zip(processing_event.events, stored, ids or (), strict=False)
-        ]
+        return stored, self._insert(self.recorder, stored, processing_event)
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot a game from the aggregate at hand whenever a save takes its version past a
@@ -835,6 +833,25 @@ class StorageUnavailable(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+def _recordings(
+    events: Sequence[Any], stored: Sequence[StoredEvent], ids: Sequence[int] | None
+) -> list[Recording[UUID]]:
+    """eventsourcing's ``Recording`` of each saved event, with its ``Notification``."""
+    return [
+        Recording(
+            event,
+            Notification(
+                originator_id=s.originator_id,
+                originator_version=s.originator_version,
+                topic=s.topic,
+                state=s.state,
+                id=n,
+            ),
+        )
+        for event, s, n in zip(events, stored, ids or (), strict=False)
+    ]
 
 
 class _Broken(Exception):

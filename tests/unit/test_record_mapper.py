@@ -200,3 +200,36 @@ def test_the_server_clock_always_has_microseconds(monkeypatch: pytest.MonkeyPatc
         assert games.utc_now() == at.isoformat(timespec="microseconds")
     monkeypatch.undo()
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00", games.utc_now())
+
+
+@pytest.mark.parametrize("notified", [False, True])
+def test_recordings_are_made_only_for_a_store_that_acts_on_saved_events(
+    tmp_path: Any, notified: bool
+) -> None:
+    """eventsourcing's ``_notify`` hook gets each saved event's ``Recording`` (with its
+    notification id) in a subclass that overrides it; otherwise ``save`` makes none."""
+    seen: list[Any] = []
+
+    class Notified(EventStore):
+        def _notify(self, recordings: list[Any]) -> None:
+            seen.extend(recordings)
+
+    cls = Notified if notified else EventStore
+    store = cls(
+        {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "n.db")}
+    )
+    try:
+        note = Note()
+        note.note(uuid4())
+        saved = store.save(note)
+        if not notified:
+            assert saved == [] and seen == []
+            return
+        assert saved == seen and len(saved) == 2
+        assert [r.notification.originator_version for r in saved] == [1, 2]
+        assert [r.domain_event.originator_version for r in saved] == [1, 2]
+        ids = [r.notification.id for r in saved]
+        assert ids[1] == ids[0] + 1
+        assert store.recorder.max_notification_id() == ids[1]
+    finally:
+        store.close()
