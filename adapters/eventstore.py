@@ -294,6 +294,10 @@ class EventStore(Application):
         for aggregate in processing_event.aggregates.values():
             if not isinstance(aggregate, Game):
                 continue
+            # The save took the game from ``first`` to its version with at most every event of
+            # the save: with fewer events than the version is past a multiple, none was crossed.
+            if aggregate.version % SNAPSHOT_INTERVAL >= len(processing_event.events):
+                continue
             first = aggregate.version - sum(
                 1 for e in processing_event.events if e.originator_id == aggregate.id
             )
