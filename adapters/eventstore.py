@@ -31,6 +31,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, suppress
@@ -94,6 +95,11 @@ GAME_TOPIC = get_topic(Game)
 PROBE_TIMEOUT = 2.0
 #: Games whose stored hash chain this process has verified (:meth:`EventStore.ensure_sound`).
 SOUND_GAMES = 20_000
+#: Seconds a game this process has just saved or read from the store is trusted to be current
+#: (:meth:`EventStore.cached`): a copy untouched for longer is probably behind another worker's
+#: writes (its table's connection moved), so the recording path reads the store first instead of
+#: deciding on it and conflicting at the insert.
+TRUST_CACHE_FOR = 0.5
 
 
 def isoformat_utc(moment: datetime) -> str:
@@ -218,6 +224,8 @@ class EventStore(Application):
         self._damaged: OrderedDict[UUID, None] = OrderedDict()  # warned about (logging only)
         self._sound_lock = threading.Lock()
         self._bad_snapshots: set[tuple[UUID, int]] = set()
+        #: game id -> when this process last saved it or read it from the store (monotonic)
+        self._seen_at: dict[UUID, float] = {}
 
     def construct_mapper(self) -> Mapper[UUID]:
         """eventsourcing's mapper, or :class:`RecordMapper` where it writes the same: the JSON
@@ -328,12 +336,18 @@ class EventStore(Application):
 
     # ------------------------------------------------------------------ the game cache
 
-    def cached(self, game_id: UUID) -> Game | None:
+    def cached(self, game_id: UUID, *, within: float | None = None) -> Game | None:
         """A detached copy of this process's cached game, as of the last time this process saw
-        it (None if it is not cached); it may be behind other processes' writes."""
+        it (None if it is not cached); it may be behind other processes' writes. With ``within``
+        (seconds), only if this process saved it or read it from the store that recently
+        (:data:`TRUST_CACHE_FOR`)."""
         cache = self.repository.cache
         if cache is None:
             return None
+        if within is not None:
+            seen = self._seen_at.get(game_id)
+            if seen is None or time.monotonic() - seen > within:
+                return None
         try:
             cached: Any = cache.get(game_id)
         except KeyError:
@@ -356,6 +370,14 @@ class EventStore(Application):
                 cached = None
             if cached is None or cached.version <= game.version:
                 cache.put(game.id, game)
+                self._seen(game.id)
+
+    def _seen(self, game_id: UUID) -> None:
+        """Remember that this process has just saved the game or read it from the store."""
+        seen = self._seen_at
+        if len(seen) > 4 * SOUND_GAMES:  # a bound, in the rare process that sees that many
+            seen.clear()
+        seen[game_id] = time.monotonic()
 
     # ------------------------------------------------------------------ reading
 
@@ -464,7 +486,10 @@ class EventStore(Application):
         except Exception:
             self.forget(game_id)
             return None
-        return found if isinstance(found, Game) else None
+        if not isinstance(found, Game):
+            return None
+        self._seen(game_id)
+        return found
 
     def _refold(self, game_id: UUID, cached: Any) -> Game | None:
         """The game folded from its latest snapshot and the events after it, in place of
@@ -492,7 +517,10 @@ class EventStore(Application):
         except Exception:
             self.forget(game_id)
             return None
-        return found if isinstance(found, Game) else None
+        if not isinstance(found, Game):
+            return None
+        self._seen(game_id)
+        return found
 
     def _fold_game(self, game_id: UUID, version: int | None) -> Game | None:
         """The game (at ``version``) from its latest usable snapshot and the events after it;

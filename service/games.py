@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
 
-from adapters.eventstore import EventStore, RecordConflictError, isoformat_utc
+from adapters.eventstore import TRUST_CACHE_FOR, EventStore, RecordConflictError, isoformat_utc
 from domain.ccg.cards import CARD_FIELDS, Catalog, normalize_card, sample_catalog
 from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
@@ -215,15 +215,18 @@ class GameLog(EventStore):
             )
         )
         # The first attempt decides on this process's cached copy of the game without asking the
-        # store whether another process has written since (a query per request). That is safe:
-        # versions are contiguous, so saving a batch decided on a stale copy conflicts, and a
-        # refusal (stale expected_version, a rule) is decided again on the fresh game before it
-        # is reported.
+        # store whether another process has written since (a query per request), if this
+        # process saved the game or read it from the store in the last TRUST_CACHE_FOR seconds
+        # (a table recording briskly through this worker); an older copy is probably behind
+        # another worker's writes (the table's connection moved), so the store is read first.
+        # Trusting the copy is safe: versions are contiguous, so saving a batch decided on a
+        # stale copy conflicts, and a refusal (stale expected_version, a rule) is decided again
+        # on the fresh game before it is reported.
         trust_cache = True
         for _attempt in range(MAX_RETRIES):
             # Load the game BEFORE looking for the key: a batch committed in between is then
             # either seen here (replayed) or makes our save conflict (replayed below).
-            game = self.cached(game_id) if trust_cache else None
+            game = self.cached(game_id, within=TRUST_CACHE_FOR) if trust_cache else None
             if game is None:
                 game, trust_cache = self.game(game_id), False
             if _attempt == 0:

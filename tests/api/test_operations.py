@@ -345,8 +345,12 @@ def test_tallied_counts_reach_the_counters_when_flushed_and_before_every_scrape(
 
 
 def test_metrics_count_batches_actions_events_lost_races_and_conflicts(
-    make_app: Callable[[], Flask],
+    make_app: Callable[[], Flask], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import service.games
+
+    # a worker decides on its cached copy however long ago it saw the game (TRUST_CACHE_FOR)
+    monkeypatch.setattr(service.games, "TRUST_CACHE_FOR", 1e9)
     app, twin = make_app(), make_app()  # two processes on one store
     client = app.test_client()
     game = create_game(client)

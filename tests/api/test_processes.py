@@ -18,15 +18,25 @@ from typing import Any
 import pytest
 from flask import Flask
 
+import service.games as games
 from adapters import eventstore
 from adapters.eventstore import FAST_FORWARD_LIMIT, SNAPSHOT_INTERVAL
 from api.demo import FlaskTransport, record_demo_game
 from domain import find_ruleset
 from domain.envelope import verify_records
+from domain.game import Game
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state, post_actions
 from tests.api.test_damaged_storage import Store
 
 RS = find_ruleset("munchkin-ccg")
+
+
+@pytest.fixture(autouse=True)
+def trusting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker trusts its cached copy however long ago it last saw the game (in production
+    only for ``TRUST_CACHE_FOR`` seconds), so these tests decide on stale copies on purpose,
+    whatever the machine's speed."""
+    monkeypatch.setattr(games, "TRUST_CACHE_FOR", 1e9)
 
 
 @pytest.fixture
@@ -230,3 +240,42 @@ def test_a_copy_far_behind_with_no_newer_snapshot_is_fast_forwarded_event_by_eve
     checked = _checked_versions(monkeypatch)
     _as_recorded(app, gid, log.game(gid), version)
     assert checked == list(range(version - by + 1, version + 1))
+
+
+# ---------------------------------------------------------------------------- a copy not seen lately
+
+
+@pytest.mark.parametrize("trusted_for", [1e9, 0.0])
+def test_a_copy_not_seen_lately_is_read_from_the_store_before_deciding(
+    app: Flask, twin: Flask, monkeypatch: pytest.MonkeyPatch, trusted_for: float
+) -> None:
+    """A worker decides on its cached copy only if it saved the game or read it from the store
+    within ``TRUST_CACHE_FOR`` seconds; an older copy is fast-forwarded first, so the batch is
+    decided once, on the current game, instead of first on the stale copy (where it would
+    conflict at the insert or be refused, and be decided again)."""
+    monkeypatch.setattr(games, "TRUST_CACHE_FOR", trusted_for)
+    game, state = _game_cached_by_both(app, twin)
+    gid = game["game_id"]
+    rng = random.Random(5)
+    for _ in range(6):  # the other worker moves the game on
+        options = [c for s in ("A", "B") for c in RS.legal_commands(state, s)]
+        step = rng.choice([c for c in options if c["type"] != "concede"])
+        assert post_actions(twin.test_client(), gid, game["table_token"], [step]).status_code == 201
+        state = judge_state(twin.test_client(), game)
+    decided_on: list[int] = []
+    execute = Game.execute
+
+    def counting(self: Game, *args: Any, **kw: Any) -> None:
+        decided_on.append(self.version)
+        execute(self, *args, **kw)
+
+    monkeypatch.setattr(Game, "execute", counting)
+    options = [c for s in ("A", "B") for c in RS.legal_commands(state, s)]
+    step = next(c for c in options if c["type"] != "concede")
+    done = post_actions(app.test_client(), gid, game["table_token"], [step])
+    assert done.status_code == 201, done.get_json()
+    assert done.get_json()["version"] == state["version"] + len(done.get_json()["events"])
+    if trusted_for:
+        assert decided_on[0] < state["version"] and decided_on[-1] == state["version"]
+    else:
+        assert decided_on == [state["version"]]
