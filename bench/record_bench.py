@@ -17,7 +17,8 @@ picks another), with the same load generator (wrk) for munchlog and the bare end
    median latency of the actions around #10 and around #2,000.
 
 The 8-way runs are interleaved rounds (munchlog, bare, bare + lock, peer, then the PostgreSQL
-pair), so that all of them see the same machine; each figure is the median round.
+pair; each round starts one run later than the one before, so that no run always follows the
+same one), so that all of them see the same machine; each figure is the median round.
 
 Each munchlog request is a one-action batch, alternately ``activate`` (the active hero's ability)
 and ``resolve``: legal forever in strict mode, so games can be as long as we like.
@@ -434,20 +435,35 @@ def main() -> int:
             pg_eight, pg_games = eight_games_file(pg_base, tmp, "pg_eight", 1)
         print(f"munchlog ({kind}), 1 game ...", flush=True)
         results["one_game"] = wrk(base, one, 1, args.seconds)
-        for n in range(1, args.rounds + 1):
-            print(f"round {n}/{args.rounds}: {', '.join(names)} ...", flush=True)
-            rounds["eight_games"].append(wrk(base, eight, 8, args.seconds))
+
+        def eight_games() -> dict[str, Any]:
+            result = wrk(base, eight, 8, args.seconds)
             settle(base, games)
-            for name, bare_base in bare_bases.items():
-                rounds[name].append(wrk(bare_base, bare, 8, args.seconds))
-            if peer_port is not None:
-                rounds["peer"].append(
-                    peer_conc(args.peer, peer_port, 8, args.peer_moves, args.peer_reps)
-                )
-            if pg_url:
-                rounds["pg_eight_games"].append(wrk(pg_base, pg_eight, 8, args.seconds))
-                settle(pg_base, pg_games)
-                rounds["pg_bare"].append(wrk(pg_bare, bare, 8, args.seconds))
+            return result
+
+        def pg_eight_games() -> dict[str, Any]:
+            result = wrk(pg_base, pg_eight, 8, args.seconds)
+            settle(pg_base, pg_games)
+            return result
+
+        runs: dict[str, Any] = {"eight_games": eight_games}
+        for name, bare_base in bare_bases.items():
+            runs[name] = lambda bare_base=bare_base: wrk(bare_base, bare, 8, args.seconds)
+        if peer_port is not None:
+            runs["peer"] = lambda: peer_conc(
+                args.peer, peer_port, 8, args.peer_moves, args.peer_reps
+            )
+        if pg_url:
+            runs["pg_eight_games"] = pg_eight_games
+            runs["pg_bare"] = lambda: wrk(pg_bare, bare, 8, args.seconds)
+        for n in range(1, args.rounds + 1):
+            # Each round starts one run later (a rotation), so that no run always follows the
+            # same one: PostgreSQL's runs leave its server writing for a while, and whichever
+            # run came next would always pay for it.
+            order = names[(n - 1) % len(names) :] + names[: (n - 1) % len(names)]
+            print(f"round {n}/{args.rounds}: {', '.join(order)} ...", flush=True)
+            for name in order:
+                rounds[name].append(runs[name]())
         print(f"latency over {args.latency_actions} actions ...", flush=True)
         results["latency"] = latency_run(base, args.latency_actions)
         if peer_port is not None:
@@ -521,7 +537,8 @@ def write_results(r: dict[str, Any], args: argparse.Namespace) -> None:
         f"{r['workers']} workers x {r['threads']} threads, access log on, SQLite with "
         "`synchronous=FULL` (every commit fsynced); load from `wrk` on the same cores). Each "
         "munchlog request is a one-action batch (`activate` / `resolve`, alternating). The 8-way "
-        f"runs are {args.rounds} interleaved rounds of {args.seconds} s; the table shows the "
+        f"runs are {args.rounds} interleaved rounds of {args.seconds} s, each starting one run "
+        "later than the one before; the table shows the "
         "median round and the range. The peer is boardgame.io 0.50.2's own server in memory "
         f"(nothing kept), 8 matches, moves over socket.io, {args.peer_reps} runs of "
         f"8 x {args.peer_moves} moves per round (its median).",
