@@ -11,7 +11,9 @@ Storage is configuration (eventsourcing's ``PERSISTENCE_MODULE``, ``SQLITE_DBNAM
   takes a due snapshot from the aggregate at hand (eventsourcing's default reads it back).
 * Games are cached per process and fast-forwarded from the store on read; the recording path
   decides on a detached copy of the cached game and puts the saved copy back (:meth:`cached`,
-  :meth:`keep`).
+  :meth:`keep`). A copy more than :data:`FAST_FORWARD_LIMIT` events behind is folded again from
+  the latest snapshot instead, and the recording path trusts a copy only if this process saved
+  or read the game in the last :data:`TRUST_CACHE_FOR` seconds.
 * :meth:`read_records` reads a game's stored envelopes with one ``json.loads`` each.
 * **A damaged row is data, not a crash** (docs/DESIGN.md "Damaged storage"): every reader of a
   game's rows decodes them one at a time and names a row that does not decode, a missing
