@@ -480,18 +480,9 @@ class EventStore(Application):
         except KeyError:
             return None
         try:
-            found: Any = self.repository.get(
-                game_id, deepcopy_from_cache=False, projector_func=_forward
-            )
+            return self._forwarded(game_id, _forward)
         except _FarBehind:
             return self._refold(game_id, cached)
-        except Exception:
-            self.forget(game_id)
-            return None
-        if not isinstance(found, Game):
-            return None
-        self._seen(game_id)
-        return found
 
     def _refold(self, game_id: UUID, cached: Any) -> Game | None:
         """The game folded from its latest snapshot and the events after it, in place of
@@ -499,7 +490,7 @@ class EventStore(Application):
         ``cached``. The game was cached, so this process has verified its chain."""
         snapshot = self._snapshot_for(game_id, None)
         if snapshot is None or snapshot.originator_version <= cached.version:
-            return self._fast_forward_all(game_id)
+            return self._forwarded(game_id, _forward_all)
         try:
             game = self._fold_rows(game_id, snapshot, None)
         except Exception:  # the caller folds it again from the store, naming any damage
@@ -510,12 +501,16 @@ class EventStore(Application):
         self.keep(game)
         return game
 
-    def _fast_forward_all(self, game_id: UUID) -> Game | None:
-        """:meth:`_fast_forward` with no limit on how far behind the cached copy is."""
+    def _forwarded(self, game_id: UUID, projector: Any) -> Game | None:
+        """The cached game fast-forwarded by ``projector`` (:func:`_forward`, which raises
+        :class:`_FarBehind`, or :func:`_forward_all`); if anything else goes wrong the cached
+        copy is dropped and ``None`` returned."""
         try:
             found: Any = self.repository.get(
-                game_id, deepcopy_from_cache=False, projector_func=_forward_all
+                game_id, deepcopy_from_cache=False, projector_func=projector
             )
+        except _FarBehind:
+            raise
         except Exception:
             self.forget(game_id)
             return None
