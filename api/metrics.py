@@ -136,10 +136,6 @@ class Metrics:
             threading.Thread(target=self._flush_forever, name="metrics-flush", daemon=True).start()
             atexit.register(self.flush)
 
-    def count(self, *amounts: tuple[Any, float]) -> None:
-        """Add each ``(counter child, amount)`` to this process's tally."""
-        self.tally.add(*amounts)
-
     def flush(self) -> None:
         """Add this process's tally to prometheus-client's metrics."""
         self.tally.flush()
@@ -268,14 +264,14 @@ class CountingObserver(Observer):
     """The service's :class:`~service.games.Observer`, counting into :class:`Metrics`."""
 
     def __init__(self, found: Metrics) -> None:
-        self._metrics = found
+        self._tally = found.tally
         self._batches = {s: found.batches.labels(s) for s in ("actions", "judge")}
         self._events = {s: found.events.labels(s) for s in ("actions", "judge")}
         self._actions = found.actions
         self._lost = found.lost_races
 
     def recorded(self, source: str, actions: int, events: int) -> None:
-        self._metrics.count(
+        self._tally.add(
             (self._batches[source], 1.0), (self._actions, actions), (self._events[source], events)
         )
 

@@ -334,13 +334,13 @@ def test_tallied_counts_reach_the_counters_when_flushed_and_before_every_scrape(
         return REGISTRY.get_sample_value("munchlog_http_requests_total", labels) or 0.0
 
     start = counted()
-    found.count((child, 2.0), (child, 1.0))
+    found.tally.add((child, 2.0), (child, 1.0))
     assert counted() == start  # tallied, not yet added
     found.flush()
     assert counted() == start + 3
     found.flush()  # the tally was emptied: nothing is added twice
     assert counted() == start + 3
-    found.count((child, 4.0))
+    found.tally.add((child, 4.0))
     assert _value(_scrape(client), "munchlog_http_requests_total", **labels) == start + 7
 
 
