@@ -22,7 +22,8 @@ import os
 import statistics
 import sys
 import tempfile
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -156,18 +157,15 @@ def main() -> int:
     return 0
 
 
-def _serving(name: str, cmd: list[str], root: Path, env: dict[str, str], base: str) -> Any:
+@contextmanager
+def _serving(
+    name: str, cmd: list[str], root: Path, env: dict[str, str], base: str
+) -> Iterator[int | None]:
     """:func:`record_bench.launched`, yielding the server's pid."""
-    from contextlib import contextmanager
-
-    @contextmanager
-    def serving():  # type: ignore[no-untyped-def]
-        before = set(descendants(os.getpid()))
-        with rb.launched(name, cmd, root, env, f"{base}/"):
-            mine = [p for p in descendants(os.getpid()) if p not in before]
-            yield min(mine) if mine else None
-
-    return serving()
+    before = set(descendants(os.getpid()))
+    with rb.launched(name, cmd, root, env, f"{base}/"):
+        mine = [p for p in descendants(os.getpid()) if p not in before]
+        yield min(mine) if mine else None
 
 
 if __name__ == "__main__":
