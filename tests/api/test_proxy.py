@@ -33,20 +33,24 @@ def test_every_refusal_through_the_proxy_is_in_the_json_error_shape(tmp_path: Pa
     )
     if nginx is None:
         pytest.skip("nginx is not installed: deploy/nginx.conf is not checked here")
-    proxy_port = free_port()
     with munchlog_serve(tmp_path, "proxy-organizer") as (port, _):
-        conf = (ROOT / "deploy" / "nginx.conf").read_text()
-        conf = conf.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{port};")
-        conf = conf.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{proxy_port};")
-        conf = conf.replace("pid /tmp/munchlog-nginx.pid;", f"pid {tmp_path}/nginx.pid;")
-        # a daemon keeps stderr open: log to a file here
-        conf = conf.replace("error_log stderr;", f"error_log {tmp_path}/error.log;")
-        (tmp_path / "nginx.conf").write_text(conf)
-        started = subprocess.run(
-            [nginx, "-p", str(ROOT), "-c", str(tmp_path / "nginx.conf")],
-            capture_output=True,
-            text=True,
-        )
+        # a free port may be taken by another process before nginx binds it: then try another
+        for _attempt in range(3):
+            proxy_port = free_port()
+            conf = (ROOT / "deploy" / "nginx.conf").read_text()
+            conf = conf.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{port};")
+            conf = conf.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{proxy_port};")
+            conf = conf.replace("pid /tmp/munchlog-nginx.pid;", f"pid {tmp_path}/nginx.pid;")
+            # a daemon keeps stderr open: log to a file here
+            conf = conf.replace("error_log stderr;", f"error_log {tmp_path}/error.log;")
+            (tmp_path / "nginx.conf").write_text(conf)
+            started = subprocess.run(
+                [nginx, "-p", str(ROOT), "-c", str(tmp_path / "nginx.conf")],
+                capture_output=True,
+                text=True,
+            )
+            if "Address already in use" not in started.stderr:
+                break
         if started.returncode != 0 and "Permission denied" in started.stderr:
             pytest.skip(f"nginx cannot start here: {started.stderr.strip()}")
         assert started.returncode == 0, started.stderr
