@@ -124,12 +124,19 @@ def organizer_only(view: F) -> F:
 
 
 def any_viewer(view: F) -> F:
-    """A route of no game that anyone may call: a token, if sent, must be the organizer's
-    (401 otherwise), checked before anything is parsed."""
+    """A public route of no game: the same answer for everyone, so a token that is not the
+    organizer's (a seat's token belongs to its game, and a client may send it everywhere)
+    reads as a spectator's instead of a 401. A malformed ``Authorization`` header is still
+    401, checked before anything is parsed."""
 
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        current_viewer(None)
+        try:
+            current_viewer(None)
+        except Unauthorized as error:
+            if error.code != "auth/invalid_token":
+                raise
+            g.munchlog_viewer = "spectator"
         return view(*args, **kwargs)
 
     return cast(F, wrapper)

@@ -8,6 +8,7 @@ raised                                     status  code
 =========================================  ======  =============================================
 malformed request (schema, JSON, domain    400     ``request/...``
 ``InvalidCommand``)
+a query parameter the schema refuses       400     ``request/invalid_query`` (+``fields``)
 a string with U+0000 or a lone surrogate,  400     ``request/invalid_body`` (+``fields``: where)
 a number beyond a 64-bit integer
 (``api.inputs``)
@@ -243,7 +244,8 @@ def init_app(app: Flask) -> None:
 class Parser(FlaskParser):
     """webargs parser for flask-smorest: every JSON body is read by :func:`api.inputs.loads`
     and every query string checked by :func:`api.inputs.check_query` before the schema loads
-    it; validation errors become ``request/invalid_body``."""
+    it; validation errors become ``request/invalid_body`` (``request/invalid_query`` when
+    only the query string is wrong)."""
 
     DEFAULT_VALIDATION_STATUS = 400
 
@@ -269,11 +271,28 @@ class Parser(FlaskParser):
         messages = (
             error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
         )
+        if set(messages) == {"query"}:  # a query parameter (?limit=5000), not the body
+            raise BadRequest(
+                "request/invalid_query",
+                "the query string is not valid: " + "; ".join(_field_problems(messages["query"])),
+                fields=messages["query"],
+            )
         fields = messages.get("json", messages)
         raise BadRequest("request/invalid_body", "the request body is not valid", fields=fields)
 
     def _handle_invalid_json_error(self, error: Any, req: Any, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         raise BadRequest("request/invalid_json", "the request body is not valid JSON")
+
+
+def _field_problems(fields: Any) -> list[str]:
+    """``{"limit": ["Must be ..."]}`` as ``["limit: Must be ..."]`` (for one-line messages)."""
+    if not isinstance(fields, dict):
+        return [str(fields)]
+    problems = []
+    for name, value in sorted(fields.items(), key=lambda item: str(item[0])):
+        text = " ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+        problems.append(f"{name}: {text}")
+    return problems
 
 
 class ErrorDetailSchema(ma.Schema):
@@ -305,7 +324,7 @@ class ErrorSchema(ma.Schema):
 ERROR_RESPONSES = {
     400: "a malformed request: request/invalid_json, request/invalid_encoding, "
     "request/too_deep, request/invalid_body (+fields: which field, as the schema or "
-    "api.inputs found it), request/... of the rules' argument checks (+fields), "
+    "api.inputs found it), request/invalid_query (a query parameter, +fields), request/... of the rules' argument checks (+fields), "
     "import/not_an_export",
     401: "no token, or a token that is not valid here: auth/missing_token, "
     "auth/invalid_token, auth/malformed_header (with WWW-Authenticate: Bearer)",

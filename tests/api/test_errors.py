@@ -354,18 +354,23 @@ CASES: list[Case] = [
         "rule/already_drawn",
     ),
     # --- reads and HTTP errors
-    ("state at version 0", _get("{game}/state?at=0"), 400, "request/invalid_body"),
+    ("state at version 0", _get("{game}/state?at=0"), 400, "request/invalid_query"),
     ("state at a future version", _get("{game}/state?at=9999"), 404, "game/version_not_found"),
-    ("events with limit 0", _get("{game}/events?limit=0"), 400, "request/invalid_body"),
+    ("events with limit 0", _get("{game}/events?limit=0"), 400, "request/invalid_query"),
     (
         "events after a negative version",
         _get("{game}/events?after=-1"),
         400,
-        "request/invalid_body",
+        "request/invalid_query",
     ),
     ("a summary with a bad token", _get("{game}", "garbage"), 401, "auth/invalid_token"),
     ("state of an unknown game", _get(f"/api/games/{uuid.uuid4()}/state"), 404, "game/not_found"),
-    ("a list with an unknown status", _get("/api/games?status=bogus"), 400, "request/invalid_body"),
+    (
+        "a list with an unknown status",
+        _get("/api/games?status=bogus"),
+        400,
+        "request/invalid_query",
+    ),
     ("an unknown route", _get("/api/nothing-here"), 404, "request/not_found"),
     ("DELETE a game", lambda c: c.client.delete(c.url()), 405, "request/method_not_allowed"),
     (

@@ -100,7 +100,7 @@ def test_an_unacceptable_type_is_406_and_an_unknown_format_400_in_our_error_shap
     response = client.get(url + "?format=pdf")
     assert response.status_code == 400
     assert set(response.get_json()) == {"error"}
-    assert response.get_json()["error"]["code"] == "request/invalid_body"
+    assert response.get_json()["error"]["code"] == "request/invalid_query"
 
 
 def test_streamed_formats_are_streamed(client: FlaskClient, golden_game: dict[str, Any]) -> None:

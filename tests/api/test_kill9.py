@@ -10,7 +10,8 @@ either the first response read back (``Idempotent-Replayed: true``: it had been 
 fresh one (it had not). Then, per game: every acknowledged event is stored at its version,
 unchanged; the 201s (acknowledged, replayed, fresh) and the setup cover the stored versions
 exactly once each (nothing stored twice, nothing stored that no answer names); ``/verify`` is
-ok. Each round prints its figures (``kill-9 <back end> round <n>: ...``).
+ok. Each round prints its figures (``kill-9 <back end> round <n>: ...``) under ``-v``; under
+``-q`` they stay in the captured output (``-rP`` shows them).
 """
 
 from __future__ import annotations
@@ -216,7 +217,10 @@ def check(base: str, table: Table) -> tuple[int, int]:
 
 
 def test_kill_dash_9_under_load_loses_no_acknowledged_batch_and_doubles_no_resent_one(
-    tmp_path: Path, backend: dict[str, str], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    backend: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
 ) -> None:
     import bench.record_bench as record_bench
     from bench.record_bench import bodies, new_game
@@ -226,8 +230,13 @@ def test_kill_dash_9_under_load_loses_no_acknowledged_batch_and_doubles_no_resen
     totals = dict.fromkeys(("acknowledged", "stored", "resent", "replayed", "lost"), 0)
 
     def say(line: str) -> None:
-        with capsys.disabled():
-            print(f"\n{line}")
+        # the figures are for whoever asks (-v, or -rP's captured output): ``pytest -q``
+        # printed a dozen of these lines between its progress dots
+        if request.config.get_verbosity() > 0:
+            with capsys.disabled():
+                print(f"\n{line}")
+        else:
+            print(line)
 
     server = Server(tmp_path, record_bench.TOKEN, backend)
     server.start()
