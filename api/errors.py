@@ -271,11 +271,12 @@ class Parser(FlaskParser):
         messages = (
             error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
         )
-        if set(messages) == {"query"}:  # a query parameter (?limit=5000), not the body
+        query = messages.get("query")
+        if set(messages) == {"query"} and isinstance(query, dict):  # ?limit=5000: no body
             raise BadRequest(
                 "request/invalid_query",
-                "the query string is not valid: " + "; ".join(_field_problems(messages["query"])),
-                fields=messages["query"],
+                "the query string is not valid: " + "; ".join(_field_problems(query)),
+                fields=query,
             )
         fields = messages.get("json", messages)
         raise BadRequest("request/invalid_body", "the request body is not valid", fields=fields)
