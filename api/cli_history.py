@@ -287,8 +287,11 @@ def import_command(args: argparse.Namespace) -> int:
         if gid in seen:
             refused.append(f"game {gid}: twice in this export")
         seen.add(gid)
+    env = database_of(args.db)
+    database = database_label(env)
+    if refused:  # before the database is opened: nothing is created for a refused file
+        _refuse(refused, args.file, database, len(games))
     log = open_log(args.db)
-    database = database_label(database_of(args.db))
     try:
         for gid in sorted(seen):
             try:
@@ -297,9 +300,7 @@ def import_command(args: argparse.Namespace) -> int:
                 continue
             refused.append(f"game {gid}: already in {database}")
         if refused:
-            for line in refused:
-                print(f"munchlog: refused: {line}", file=sys.stderr)
-            raise CliError(f"nothing imported from {args.file} into {database}", 1)
+            _refuse(refused, args.file, database, len(games))
         started: list[StartedGame] = []
         for imported in checked:
             try:
@@ -326,6 +327,16 @@ def import_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _refuse(refused: list[str], path: str, database: str, games: int) -> None:
+    """Stop a refused import: one line for a one-game file, else a line per refused game and
+    one saying that none was stored."""
+    if games == 1 and len(refused) == 1:
+        raise CliError(f"refused: {refused[0]}", 1)
+    for line in refused:
+        print(f"munchlog: refused: {line}", file=sys.stderr)
+    raise CliError(f"nothing imported from {path} into {database} ({games} games)", 1)
 
 
 def verify_file(path: str) -> list[dict[str, Any]]:

@@ -248,3 +248,53 @@ def test_a_file_that_is_not_a_database_is_one_line(
     code, _, err = run(capsys, "verify", "--game", NO_GAME, "--db", str(bogus))
     assert code == 2
     assert one_line(err).startswith(f"munchlog: cannot open the database {bogus}: ")
+
+
+def test_demo_and_serve_name_the_same_database_from_any_folder(
+    elsewhere: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The README's quick start: ``munchlog demo && munchlog serve``; serve prints where its
+    database is (the server itself is not started here)."""
+    from api import cli, logs, metrics
+
+    started: list[dict[str, object]] = []
+    monkeypatch.setattr(cli.serving, "run", lambda **kw: started.append(kw))
+    monkeypatch.setattr(logs, "configure_logging", lambda: None)
+    monkeypatch.setattr(metrics, "prepare_multiprocess_dir", lambda workers: None)
+    monkeypatch.setenv("MUNCHLOG_INSTANCE", "")  # restored after serve sets it
+    monkeypatch.delenv("MUNCHLOG_INSTANCE")
+    database = tmp_path / "xdg" / "munchlog" / "munchlog.sqlite"
+    code, out, _ = run(capsys, "demo", "--seed", "1", "--actions", "5")
+    assert code == 0 and f"recorded in {database};" in out
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "serve")
+    assert code == 0 and len(started) == 1
+    assert f"database: {database}\n" in out
+    assert os.environ["MUNCHLOG_INSTANCE"] == str(database.parent)  # what its workers open
+
+
+def test_worker_passes_its_batch_size_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``munchlog worker --batch-size`` was parsed and then dropped."""
+    import signal
+
+    from service import worker
+
+    seen: dict[str, object] = {}
+
+    class Recording:
+        def __init__(self, log: object, **kwargs: object) -> None:
+            seen.update(kwargs)
+
+        def run(self, stop: object) -> int:
+            return 0
+
+    from api import logs
+
+    monkeypatch.setattr(worker, "ProjectionWorker", Recording)
+    monkeypatch.setattr(signal, "signal", lambda *a: None)  # pytest's handlers stay
+    monkeypatch.setattr(logs, "configure_logging", lambda: None)
+    assert main(["worker", "--db", str(tmp_path / "w.sqlite"), "--batch-size", "7"]) == 0
+    assert seen["batch_size"] == 7
