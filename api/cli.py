@@ -1,18 +1,29 @@
-"""The ``munchlog`` console script.
+"""``munchlog``: record, replay and export Munchkin games (an event-sourced game log).
+
+Where the data lives: every command uses the same instance folder, whatever the current
+folder: ``$MUNCHLOG_INSTANCE`` if set, else ``$XDG_DATA_HOME/munchlog``, else
+``~/.local/share/munchlog`` (:func:`instance_path`). It holds the SQLite database
+``munchlog.sqlite`` and the generated organizer token. ``--db`` (a SQLite path or a
+``postgresql://`` URL) or ``$MUNCHLOG_DATABASE_URL`` names another database. Commands that only
+read (``export``, ``verify --game``, ``rebuild-projections``) never create a database: they
+stop with ``munchlog: no database at <path>``.
 
 ``munchlog serve [--host --port --db --catalog --workers --threads]``
-    Run the API (granian by default, ``--server gunicorn``; see ``api/serving.py``). Storage: SQLite in the instance folder (``./instance`` or
-    ``$MUNCHLOG_INSTANCE``) unless ``--db`` (a path or ``postgresql://`` URL) or
-    ``$MUNCHLOG_DATABASE_URL`` says otherwise. The organizer token is taken from
-    ``$MUNCHLOG_ORGANIZER_TOKEN`` (then not printed: the output goes to logs) or generated once
-    into ``<instance>/organizer_token`` (then printed, so the operator learns it).
+    Run the API (granian by default, ``--server gunicorn``; see ``api/serving.py``) and print
+    where its database is. The organizer token is taken from ``$MUNCHLOG_ORGANIZER_TOKEN``
+    (then not printed: the output goes to logs) or generated once into
+    ``<instance>/organizer_token`` (then printed, so the operator learns it).
 ``munchlog demo [--url URL --token T --seed N --db --catalog --ruleset R --seats N --actions N]``
     Record a complete sample game through the HTTP API (in this process, or against the server
-    at ``--url``) and print the game id, URLs and tokens.
-``munchlog worker [--db --poll-interval --report-every]``
+    at ``--url``) and print the game id, URLs, tokens and the database it went into.
+``munchlog worker [--db --poll-interval --report-every --batch-size]``
     Keep the projections (the match histories) up to date in this process, following the log
     until SIGTERM or SIGINT (``service/worker.py``); run one beside the app instances when they
     have ``MUNCHLOG_PROJECTIONS=worker``.
+
+Errors are one line on stderr (``munchlog: ...``) and a non-zero exit code: 2 for a wrong
+input (a missing file or database, an unknown ruleset, a usage error), 1 when the command ran
+and found something wrong (a game not found, a refused import, a broken chain).
 """
 
 from __future__ import annotations
@@ -25,12 +36,66 @@ from typing import Any
 
 from api import serving
 from api.auth import ensure_organizer_token
+from api.demo import CLASSIC_SEATS, DEMO_RULESETS
+from api.demo import RULESET as DEMO_RULESET
 from service.histories import BATCH_SIZE
 from service.worker import POLL_INTERVAL, REPORT_EVERY
 
 
+class CliError(Exception):
+    """What went wrong, for one line on stderr (``munchlog: <message>``), and the exit code."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def instance_path() -> str:
+    """The instance folder of every command (module docstring): ``$MUNCHLOG_INSTANCE``, else
+    ``$XDG_DATA_HOME/munchlog``, else ``~/.local/share/munchlog``; never the current folder.
+
+    >>> import os; os.environ["MUNCHLOG_INSTANCE"] = "/srv/m"; instance_path()
+    '/srv/m'
+    >>> del os.environ["MUNCHLOG_INSTANCE"]; os.environ["XDG_DATA_HOME"] = "/d"; instance_path()
+    '/d/munchlog'
+    """
+    configured = os.environ.get("MUNCHLOG_INSTANCE")
+    if configured:
+        return os.path.abspath(os.path.expanduser(configured))
+    data = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(data):  # unset, or relative: the XDG spec says to ignore it
+        data = os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "munchlog")
+
+
+def database_url(db: str | None) -> str | None:
+    """The database a command uses: ``--db``, else ``$MUNCHLOG_DATABASE_URL``, else ``None``
+    (the instance folder's SQLite file)."""
+    return db or os.environ.get("MUNCHLOG_DATABASE_URL") or None
+
+
+def database_label(env: dict[str, str]) -> str:
+    """The database of eventsourcing settings ``env``, for people: a SQLite file's absolute
+    path, or a PostgreSQL URL without its password.
+
+    >>> database_label({"SQLITE_DBNAME": "/i/munchlog.sqlite"})
+    '/i/munchlog.sqlite'
+    >>> database_label({"POSTGRES_USER": "me", "POSTGRES_PASSWORD": "pw", "POSTGRES_HOST": "h",
+    ...                 "POSTGRES_PORT": "5432", "POSTGRES_DBNAME": "d", "POSTGRES_SCHEMA": "s"})
+    'postgresql://me@h:5432/d?schema=s'
+    """
+    if "SQLITE_DBNAME" in env:
+        return os.path.abspath(env["SQLITE_DBNAME"])
+    url = (
+        f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}"
+        f"/{env['POSTGRES_DBNAME']}"
+    )
+    return url + (f"?schema={env['POSTGRES_SCHEMA']}" if "POSTGRES_SCHEMA" in env else "")
+
+
 def _config(args: argparse.Namespace) -> dict[str, Any]:
-    config: dict[str, Any] = {"INSTANCE_PATH": _instance_path()}
+    config: dict[str, Any] = {"INSTANCE_PATH": instance_path()}
     if getattr(args, "db", None):
         config["MUNCHLOG_DATABASE_URL"] = args.db
     if getattr(args, "catalog", None):
@@ -38,16 +103,18 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
     return config
 
 
-def _instance_path() -> str:
-    return os.path.abspath(os.environ.get("MUNCHLOG_INSTANCE") or "instance")
+def _database(db: str | None) -> str:
+    from api.app import database_env
+
+    return database_label(database_env(database_url(db), instance_path()))
 
 
 def _organizer_token() -> tuple[str, str]:
     token = os.environ.get("MUNCHLOG_ORGANIZER_TOKEN")
     if token:
         return token, "from MUNCHLOG_ORGANIZER_TOKEN"
-    path = os.path.join(_instance_path(), "organizer_token")
-    token, created = ensure_organizer_token(_instance_path())
+    path = os.path.join(instance_path(), "organizer_token")
+    token, created = ensure_organizer_token(instance_path())
     return token, ("generated into " if created else "read from ") + path
 
 
@@ -59,7 +126,7 @@ def serve(args: argparse.Namespace) -> int:
     token, origin = _organizer_token()
     # The workers build their apps from the environment (api/app.py's variables), after the
     # fork; api.serving.worker_app drops the secrets from it again.
-    os.environ["MUNCHLOG_INSTANCE"] = _instance_path()
+    os.environ["MUNCHLOG_INSTANCE"] = instance_path()
     if args.db:
         os.environ["MUNCHLOG_DATABASE_URL"] = args.db
     if args.catalog:
@@ -69,6 +136,7 @@ def serve(args: argparse.Namespace) -> int:
     prepare_multiprocess_dir(args.workers)
     base = f"http://{args.host}:{args.port}"
     print(f"munchlog on {base}  (API docs: {base}/api/docs; server: {args.server})", flush=True)
+    print(f"database: {_database(args.db)}", flush=True)
     if os.environ.get("MUNCHLOG_ORGANIZER_TOKEN"):  # the operator has it: not into the logs
         print("organizer token (from MUNCHLOG_ORGANIZER_TOKEN; not printed)", flush=True)
     else:
@@ -109,9 +177,12 @@ def worker(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stopping)
     log = open_log(args.db)
     try:
-        ProjectionWorker(log, poll_interval=args.poll_interval, report_every=args.report_every).run(
-            stop
-        )
+        ProjectionWorker(
+            log,
+            poll_interval=args.poll_interval,
+            report_every=args.report_every,
+            batch_size=args.batch_size,
+        ).run(stop)
     finally:
         log.close()
     return 0
@@ -119,41 +190,62 @@ def worker(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace) -> int:
     from api.demo import (
+        DemoError,
         FlaskTransport,
         HttpTransport,
         Transport,
+        demo_seats,
         file_demo_dispute,
         record_demo_game,
     )
     from domain import Catalog
 
+    try:  # the settings first: nothing is created for a demo that cannot run
+        seats = demo_seats(args.ruleset, args.seats)
+    except DemoError as exc:
+        raise CliError(str(exc)) from None
+    if args.actions is not None and args.actions < 0:
+        raise CliError(f"--actions must be 0 or more, not {args.actions}")
+    catalog = None
+    if args.catalog and not args.url:
+        try:
+            catalog = Catalog.load(args.catalog)
+        except OSError as exc:
+            raise CliError(f"cannot read the catalog {args.catalog}: {exc.strerror}") from None
+        except (ValueError, LookupError, TypeError) as exc:
+            raise CliError(f"the catalog {args.catalog} is not valid: {exc!r}") from None
     transport: Transport
     if args.url:
         token = args.token or os.environ.get("MUNCHLOG_ORGANIZER_TOKEN")
         if not token:
-            print("--url needs --token (or MUNCHLOG_ORGANIZER_TOKEN)", file=sys.stderr)
-            return 2
+            raise CliError("--url needs --token (or MUNCHLOG_ORGANIZER_TOKEN)")
         transport = HttpTransport(args.url)
         base = args.url.rstrip("/")
+        where = f"on {base}"
     else:
         from api.app import create_app
 
         token, _ = _organizer_token()
         config = _config(args)
         config["MUNCHLOG_ORGANIZER_TOKEN"] = token
+        if catalog is not None:
+            config["MUNCHLOG_CATALOG"] = catalog
         transport = FlaskTransport(create_app(config))
         base = "http://127.0.0.1:8000"
-    catalog = Catalog.load(args.catalog) if args.catalog and not args.url else None
-    result = record_demo_game(
-        transport,
-        token,
-        seed=args.seed,
-        catalog=catalog,
-        ruleset=args.ruleset,
-        seats=args.seats,
-        max_actions=args.actions,
-    )
-    dispute = file_demo_dispute(transport, result)
+        where = f"in {_database(args.db)}"
+    try:
+        result = record_demo_game(
+            transport,
+            token,
+            seed=args.seed,
+            catalog=catalog,
+            ruleset=args.ruleset,
+            seats=seats,
+            max_actions=args.actions,
+        )
+        dispute = file_demo_dispute(transport, result)
+    except DemoError as exc:
+        raise CliError(f"the demo stopped: {exc}", 1) from None
     game = f"{base}/api/games/{result.game_id}"
     print(f"game {result.game_id}: {result.status}, winner {result.winner}, ", end="")
     print(f"{result.version} events from {result.actions} actions")
@@ -163,23 +255,38 @@ def demo(args: argparse.Namespace) -> int:
     print(f"  docs     {base}/api/docs")
     print(f"  export   {game}/export?format=text")
     print(f"  replay   {base}/games/{result.game_id}#token={result.tokens['judge']}")
-    print(f"           (as the judge; turn 2 carries dispute {dispute} and its ruling)")
+    if dispute is not None:
+        print(f"           (as the judge; turn 2 carries dispute {dispute} and its ruling)")
+    else:
+        print("           (as the judge; the game stopped before turn 2: no dispute filed)")
     print("tokens (send as 'Authorization: Bearer <token>'):")
     for role, value in result.tokens.items():
         print(f"  {role:<6} {value}")
-    if not args.url:
-        print("recorded in this machine's store; run `munchlog serve` to browse it")
+    if args.url:
+        print(f"recorded {where}")
+    else:
+        print(f"recorded {where}; run `munchlog serve` to browse it")
     return 0
 
 
+DB_HELP = "SQLite file path or postgresql:// URL (default: munchlog.sqlite in the instance folder)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="munchlog", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="munchlog",
+        description="Record, replay and export Munchkin games: an event-sourced game log.",
+        epilog=f"Data: the instance folder {instance_path()} ($MUNCHLOG_INSTANCE, else "
+        "$XDG_DATA_HOME/munchlog, else ~/.local/share/munchlog) holds the SQLite database "
+        "munchlog.sqlite and the organizer token; --db or $MUNCHLOG_DATABASE_URL names another "
+        "database (a SQLite path or a postgresql:// URL).",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("serve", help="run the HTTP API")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", help="SQLite file path or postgresql:// URL")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--db", help=DB_HELP)
     p.add_argument("--catalog", help="card catalog JSON (default: the sample catalog)")
     p.add_argument(
         "--server",
@@ -206,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser(
         "worker", help="keep the match histories up to date (MUNCHLOG_PROJECTIONS=worker)"
     )
-    w.add_argument("--db", help="SQLite file path or postgresql:// URL")
+    w.add_argument("--db", help=DB_HELP)
     w.add_argument(
         "--poll-interval",
         type=float,
@@ -231,15 +338,25 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="record a complete sample game through the API")
     d.add_argument("--url", help="a running server (default: an app in this process)")
     d.add_argument("--token", help="the server's organizer token (with --url)")
-    d.add_argument("--seed", type=int, default=0)
-    d.add_argument("--db", help="SQLite file path or postgresql:// URL (in-process only)")
+    d.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the demo's choices (default 0): the same seed plays the same game",
+    )
+    d.add_argument("--db", help=DB_HELP + " (in-process only)")
     d.add_argument("--catalog", help="card catalog JSON (in-process only)")
     d.add_argument(
         "--ruleset",
-        default="munchkin-ccg",
-        help="munchkin-ccg (default), munchkin-deluxe, munchkin-old-west or munchkin-age-of-sigmar",
+        default=DEMO_RULESET,
+        help=f"{', '.join(DEMO_RULESETS)} (default {DEMO_RULESET})",
     )
-    d.add_argument("--seats", type=int, default=4, help="a classic game's seats, 3 to 6")
+    d.add_argument(
+        "--seats",
+        type=int,
+        help=f"a classic game's seats, 3 to 6 (default {CLASSIC_SEATS}); "
+        f"{DEMO_RULESET} always has 2",
+    )
     d.add_argument(
         "--actions", type=int, help="stop after this many actions (default: when the game is over)"
     )
@@ -253,7 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except CliError as exc:
+        print(f"munchlog: {exc.message}", file=sys.stderr)
+        return exc.code
 
 
 if __name__ == "__main__":

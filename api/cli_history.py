@@ -3,34 +3,41 @@
 ``munchlog export (--game ID | --player NAME | --event LABEL) [--format F] -o FILE [--as V]``
     Write exports straight from the store (``-o -`` for stdout), with a progress bar on stderr.
     One game: ``json`` (default), ``ndjson``, ``csv`` or ``text``; several games: ``ndjson``
-    (a header line starts each game) or ``text`` (transcripts one after another). The operator
-    has the database, so the default viewer is ``judge`` (complete, importable exports);
-    ``--as organizer`` gives the public view. A game whose stored events are damaged is left
-    out and named on stderr and at the end of the file (as ``GET /api/exports`` does); the exit
-    code is then 1.
+    (default; a header line starts each game) or ``text`` (transcripts one after another). The
+    operator has the database, so the default viewer is ``judge`` (complete, importable
+    exports); ``--as organizer`` gives the public view. A game whose stored events are damaged
+    is left out and named on stderr and at the end of the file (as ``GET /api/exports`` does);
+    the exit code is then 1. No game found: one line, exit code 1, no file written.
 ``munchlog import FILE``
     Verify (hash chain, every event replayed) and store a complete export as a new game under
-    its own id; prints the id and the new tokens. Exit code 1 if refused.
+    its own id; prints the id and the new tokens. A multi-game NDJSON export stores each of its
+    games, one line each (id, events, tokens), or none if one is refused. Exit code 1 if
+    refused.
 ``munchlog verify FILE`` / ``munchlog verify --game ID [--db URL]``
     Check an export offline, or a stored game (every row read on its own, its snapshots too, as
     ``GET /api/games/<id>/verify`` does): prints ``{"ok", "checked", "first_broken", "head",
     "problems"}`` as JSON (``first_broken`` is ``{"version", "reason"}`` for the chain or the
-    rules; ``problems`` lists every problem of the chain); exit code 0/1.
+    rules; ``problems`` lists every problem of the chain); a file's report also has
+    ``game_id``, and a multi-game export gets one line per game (a game the export says it
+    left out: ``"left_out": true``); exit code 0 when every game is ok, else 1.
 ``munchlog rebuild-projections``
-    Drop the match-history projection and fold the whole notification log again; games it had
-    to leave out (damaged stored events) are listed on stderr.
+    Drop the match-history projection and fold the whole notification log again, with a
+    progress bar of the notifications read; games it had to leave out (damaged stored events)
+    are listed on stderr.
 
 Every command but ``verify FILE`` takes ``--db`` (a SQLite path or ``postgresql://`` URL; default
-``$MUNCHLOG_DATABASE_URL``, else ``munchlog.sqlite`` in ``$MUNCHLOG_INSTANCE`` or ``./instance``).
+``$MUNCHLOG_DATABASE_URL``, else ``munchlog.sqlite`` in the instance folder:
+:func:`api.cli.instance_path`). ``export``, ``verify --game`` and ``rebuild-projections`` only
+open a database that exists (``munchlog: no database at <path>``, exit code 2); "not found"
+lines name the database.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 from uuid import UUID
@@ -39,10 +46,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from api.app import database_env
+from api.cli import CliError, database_label, database_url, instance_path
 from api.routes.exports import omission, omitted_lines
 from domain.envelope import DamagedRecords, Record, verify_records
 from projections.exports import (
     ExportFormatError,
+    ImportedGame,
     ImportRejected,
     export_csv,
     export_json_text,
@@ -52,9 +61,10 @@ from projections.exports import (
     read_export,
     replay_records,
 )
+from projections.exports.formats import parse_exports
 from projections.views import VIEWERS
 from service.errors import GameAlreadyExistsError, GameNotFoundError
-from service.games import GameLog
+from service.games import GameLog, StartedGame
 from service.histories import MatchHistory
 
 FORMATS = ("json", "ndjson", "csv", "text")
@@ -63,40 +73,80 @@ MULTI_GAME_FORMATS = ("ndjson", "text")
 
 def add_history_commands(sub: Any) -> None:
     """Add ``export``, ``import``, ``verify`` and ``rebuild-projections`` to ``munchlog``."""
+    db_help = (
+        "SQLite file path or postgresql:// URL (default: munchlog.sqlite in the instance folder)"
+    )
     e = sub.add_parser("export", help="export games (one, a player's, an event's) to a file")
     which = e.add_mutually_exclusive_group(required=True)
     which.add_argument("--game", help="a game id")
     which.add_argument("--player", help="every game of this player (either seat)")
     which.add_argument("--event", help="every game with this event label")
-    e.add_argument("--format", choices=FORMATS, default=None, help="default json (one game)")
+    e.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="default json for --game, ndjson for --player/--event (several games: ndjson or text)",
+    )
     e.add_argument("-o", "--output", required=True, help="a file, or - for stdout")
-    e.add_argument("--as", dest="viewer", choices=VIEWERS, default="judge")
-    e.add_argument("--db", help="SQLite file path or postgresql:// URL")
+    e.add_argument(
+        "--as",
+        dest="viewer",
+        choices=VIEWERS,
+        default="judge",
+        help="whose view (default judge: complete, importable; organizer: the public view)",
+    )
+    e.add_argument("--db", help=db_help)
     e.set_defaults(func=export_command)
 
-    i = sub.add_parser("import", help="store a complete export as a new game")
-    i.add_argument("file")
-    i.add_argument("--db", help="SQLite file path or postgresql:// URL")
+    i = sub.add_parser("import", help="store a complete export (one game or several) as new games")
+    i.add_argument("file", help="a complete export: JSON, or NDJSON of one game or several")
+    i.add_argument("--db", help=db_help)
     i.set_defaults(func=import_command)
 
     v = sub.add_parser("verify", help="check an export offline, or a stored game")
-    v.add_argument("file", nargs="?", help="an export (JSON or NDJSON)")
+    v.add_argument("file", nargs="?", help="an export (JSON, or NDJSON of one game or several)")
     v.add_argument("--game", help="a stored game's id instead: check its rows in the store")
-    v.add_argument("--db", help="SQLite file path or postgresql:// URL (with --game)")
+    v.add_argument("--db", help=db_help + " (with --game)")
     v.set_defaults(func=verify_command)
 
     r = sub.add_parser("rebuild-projections", help="rebuild the match histories from scratch")
-    r.add_argument("--db", help="SQLite file path or postgresql:// URL")
+    r.add_argument("--db", help=db_help)
     r.set_defaults(func=rebuild_command)
 
 
-def open_log(db: str | None) -> GameLog:
-    """The GameLog of ``--db`` (or the environment's / the instance folder's database)."""
-    instance = os.path.abspath(os.environ.get("MUNCHLOG_INSTANCE") or "instance")
-    env = database_env(db or os.environ.get("MUNCHLOG_DATABASE_URL"), instance)
+def database_of(db: str | None) -> dict[str, str]:
+    """The eventsourcing settings of ``--db`` (or the environment's / the instance folder's
+    database)."""
+    return database_env(database_url(db), instance_path())
+
+
+def open_log(db: str | None, *, create: bool = True) -> GameLog:
+    """The GameLog of ``--db`` (or the environment's / the instance folder's database).
+
+    ``create=False`` (the commands that read): a SQLite file that does not exist is not
+    created, :class:`CliError` ``no database at <path>`` instead. A database that cannot be
+    opened is a :class:`CliError` too."""
+    env = database_of(db)
+    label = database_label(env)
     if "SQLITE_DBNAME" in env:
-        Path(env["SQLITE_DBNAME"]).parent.mkdir(parents=True, exist_ok=True)
-    return GameLog(env)
+        path = Path(env["SQLITE_DBNAME"])
+        if not create and not path.is_file():
+            hint = "--db" if db else "--db, $MUNCHLOG_DATABASE_URL or $MUNCHLOG_INSTANCE"
+            raise CliError(f"no database at {label} (name the right one with {hint})")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"cannot create the database {label}: {exc.strerror}") from None
+    try:
+        return GameLog(env)
+    except Exception as exc:  # a driver's error (not a database, refused, ...): one line
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CliError(f"cannot open the database {label}: {reason}") from None
+
+
+def _say(line: str) -> None:
+    """One line on stderr, as it is (no wrapping, no markup)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def progress_bar(console: Console) -> Progress:
@@ -112,25 +162,42 @@ def progress_bar(console: Console) -> Progress:
 def _open_output(path: str) -> IO[str]:
     if path == "-":
         return sys.stdout
-    return open(path, "w", encoding="utf-8", newline="")
+    try:
+        return open(path, "w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _read_input(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _game_id(text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        raise CliError(f"not a game id: {text!r}") from None
 
 
 def export_command(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     fmt = args.format or ("json" if args.game else "ndjson")
     if not args.game and fmt not in MULTI_GAME_FORMATS:
-        err.print(f"several games export as {' or '.join(MULTI_GAME_FORMATS)}, not {fmt}")
-        return 2
-    log = open_log(args.db)
+        raise CliError(f"several games export as {' or '.join(MULTI_GAME_FORMATS)}, not {fmt}")
+    gid = _game_id(args.game) if args.game else None
+    log = open_log(args.db, create=False)
+    database = database_label(database_of(args.db))
     omitted: list[dict[str, Any]] = []
     try:
-        if args.game:
+        if gid is not None:
             try:
-                game_ids = [UUID(args.game)]
-                log.current_version(game_ids[0])
-            except (ValueError, GameNotFoundError):
-                err.print(f"no game {args.game}")
-                return 1
+                log.current_version(gid)
+            except GameNotFoundError:
+                raise CliError(f"no game {gid} in {database}", 1) from None
+            game_ids = [gid]
         else:
             history = MatchHistory(log)
             if args.player:
@@ -142,6 +209,9 @@ def export_command(args: argparse.Namespace) -> int:
                     for k in history.skipped(event=args.event)
                 ]
             game_ids = [UUID(row["game_id"]) for row in found]
+            if not game_ids and not omitted:
+                which = f"of player {args.player!r}" if args.player else f"of event {args.event!r}"
+                raise CliError(f"no games {which} in {database}; nothing written", 1)
         out = _open_output(args.output)
         written = 0
         try:
@@ -152,7 +222,12 @@ def export_command(args: argparse.Namespace) -> int:
                         records = log.all_records(gid)
                     except DamagedRecords as exc:
                         omitted.append(omission(str(gid), exc.version, exc.reason))
-                        err.print(f"left out: {exc.message}")
+                        bar.console.print(
+                            f"left out: {exc.message}",
+                            markup=False,
+                            highlight=False,
+                            soft_wrap=True,
+                        )
                     else:
                         out.writelines(_export(records, fmt, args.viewer, first=written == 0))
                         written += 1
@@ -162,9 +237,9 @@ def export_command(args: argparse.Namespace) -> int:
         finally:
             if out is not sys.stdout:
                 out.close()
-        err.print(f"{written} game(s) written to {args.output}")
+        _say(f"{written} game(s) of {database} written to {args.output} (as {args.viewer})")
         if omitted:
-            err.print(f"{len(omitted)} game(s) left out: their stored events are damaged")
+            _say(f"{len(omitted)} game(s) left out: their stored events are damaged")
         return 1 if omitted else 0
     finally:
         log.close()
@@ -181,37 +256,129 @@ def _export(records: list[Record], fmt: str, viewer: str, *, first: bool) -> Ite
         yield ("" if first else "\n") + export_transcript(records, viewer)
 
 
+def _parse_file(path: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The games of the export at ``path`` and the games it says it left out
+    (:func:`parse_exports`); :class:`ExportFormatError` if it is not an export."""
+    data = _read_input(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExportFormatError(f"not UTF-8 text ({exc.reason})") from None
+    return parse_exports(text)
+
+
 def import_command(args: argparse.Namespace) -> int:
     try:
-        imported = import_game(Path(args.file).read_bytes())
-    except (ExportFormatError, ImportRejected) as exc:
-        print(f"refused: {exc}", file=sys.stderr)
-        return 1
+        games, omitted = _parse_file(args.file)
+    except ExportFormatError as exc:
+        raise CliError(f"refused: {args.file} is not a munchlog export: {exc}", 1) from None
+    # every game is checked before any is stored: a refused file changes nothing
+    checked: list[ImportedGame] = []
+    refused: list[str] = []
+    for number, game in enumerate(games, 1):
+        name = f"game {game.get('game_id', f'#{number}')}"
+        try:
+            checked.append(import_game(game))
+        except (ExportFormatError, ImportRejected) as exc:
+            refused.append(f"{name}: {exc}")
+    seen: set[str] = set()
+    for imported in checked:
+        gid = str(imported.records[0]["event"]["game_id"])
+        if gid in seen:
+            refused.append(f"game {gid}: twice in this export")
+        seen.add(gid)
+    env = database_of(args.db)
+    database = database_label(env)
+    if refused:  # before the database is opened: nothing is created for a refused file
+        _refuse(refused, args.file, database, len(games))
     log = open_log(args.db)
     try:
-        started = log.import_game(imported.records)
-    except GameAlreadyExistsError as exc:
-        print(f"refused: {exc.message}", file=sys.stderr)
-        return 1
+        for gid in sorted(seen):
+            try:
+                log.current_version(UUID(gid))
+            except GameNotFoundError:
+                continue
+            refused.append(f"game {gid}: already in {database}")
+        if refused:
+            _refuse(refused, args.file, database, len(games))
+        started: list[StartedGame] = []
+        for imported in checked:
+            try:
+                started.append(log.import_game(imported.records))
+            except GameAlreadyExistsError as exc:  # stored meanwhile by someone else
+                raise CliError(f"refused: {exc.message}", 1) from None
     finally:
         log.close()
-    print(f"game {started.game_id} imported: {started.version} events")
-    print("tokens (send as 'Authorization: Bearer <token>'):")
-    for role, token in started.tokens.items():
-        print(f"  {role:<6} {token}")
+    if len(started) == 1 and not omitted:
+        one = started[0]
+        print(f"game {one.game_id} imported into {database}: {one.version} events")
+        print("tokens (send as 'Authorization: Bearer <token>'):")
+        for role, token in one.tokens.items():
+            print(f"  {role:<6} {token}")
+    else:
+        for done in started:
+            tokens = " ".join(f"{role}={token}" for role, token in done.tokens.items())
+            print(f"game {done.game_id} imported: {done.version} events; tokens {tokens}")
+        print(f"{len(started)} game(s) imported into {database}", file=sys.stderr)
+    for entry in omitted:
+        print(
+            f"munchlog: game {entry.get('game_id')} is not in this export (left out: "
+            f"event {entry.get('version')} {entry.get('reason')})",
+            file=sys.stderr,
+        )
     return 0
 
 
-def verify_file(path: str) -> dict[str, Any]:
-    """The ``verify`` report of an export file: the chain, then (if it holds) the rules."""
+def _refuse(refused: list[str], path: str, database: str, games: int) -> None:
+    """Stop a refused import: one line for a one-game file, else a line per refused game and
+    one saying that none was stored."""
+    if games == 1 and len(refused) == 1:
+        raise CliError(f"refused: {refused[0]}", 1)
+    for line in refused:
+        print(f"munchlog: refused: {line}", file=sys.stderr)
+    raise CliError(f"nothing imported from {path} into {database} ({games} games)", 1)
+
+
+def verify_file(path: str) -> list[dict[str, Any]]:
+    """The ``verify`` reports of an export file, one per game (its chain, then if it holds
+    its rules), then one per game the export says it left out."""
     try:
-        header, records = read_export(Path(path).read_bytes())
-    except (ExportFormatError, UnicodeDecodeError) as exc:
-        return {"ok": False, "checked": 0, "first_broken": None, "error": str(exc)}
+        games, omitted = _parse_file(path)
+    except ExportFormatError as exc:
+        return [{"ok": False, "checked": 0, "first_broken": None, "error": str(exc)}]
+    reports = [verify_game_export(game) for game in games]
+    for entry in omitted:
+        broken = {"version": entry.get("version"), "reason": entry.get("reason")}
+        reports.append(
+            {
+                "game_id": entry.get("game_id"),
+                "ok": False,
+                "checked": 0,
+                "first_broken": broken,
+                "head": None,
+                "left_out": True,
+            }
+        )
+    return reports
+
+
+def verify_game_export(game: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``verify`` report of one game's export object (:func:`parse_exports`)."""
+    game_id = game.get("game_id")
+    try:
+        header, records = read_export(game)
+    except ExportFormatError as exc:
+        return {
+            "game_id": game_id,
+            "ok": False,
+            "checked": 0,
+            "first_broken": None,
+            "error": str(exc),
+        }
     if not header.get("complete"):
         broken = {"version": 1, "reason": "incomplete_export"}
-        return {"ok": False, "checked": 0, "first_broken": broken, "head": None}
-    report: dict[str, Any] = dict(verify_records(records))
+        return {"game_id": game_id, "ok": False, "checked": 0, "first_broken": broken, "head": None}
+    report: dict[str, Any] = {"game_id": game_id, **verify_records(records)}
     if report["ok"]:
         try:
             replay_records(records)
@@ -223,48 +390,51 @@ def verify_file(path: str) -> dict[str, Any]:
 
 def verify_command(args: argparse.Namespace) -> int:
     if (args.file is None) == (args.game is None):
-        print("verify takes an export FILE or --game ID", file=sys.stderr)
-        return 2
+        raise CliError("verify takes an export FILE or --game ID")
     if args.file is not None:
-        report = verify_file(args.file)
+        reports = verify_file(args.file)
     else:
-        found = verify_stored(args.game, args.db)
-        if found is None:
-            print(f"no game {args.game}", file=sys.stderr)
-            return 1
-        report = found
-    print(json.dumps(report, sort_keys=True))
-    return 0 if report["ok"] else 1
+        reports = [verify_stored(args.game, args.db)]
+    for report in reports:
+        print(json.dumps(report, sort_keys=True))
+    return 0 if all(report["ok"] for report in reports) else 1
 
 
-def verify_stored(game_id: str, db: str | None) -> dict[str, Any] | None:
-    """The ``verify`` report of a stored game (``GameLog.verify_game``), ``None`` if none."""
-    log = open_log(db)
+def verify_stored(game_id: str, db: str | None) -> dict[str, Any]:
+    """The ``verify`` report of a stored game (``GameLog.verify_game``); :class:`CliError` if
+    there is no database or no such game in it."""
+    gid = _game_id(game_id)
+    log = open_log(db, create=False)
     try:
-        return log.verify_game(UUID(game_id))
-    except (ValueError, GameNotFoundError):
-        return None
+        return log.verify_game(gid)
+    except GameNotFoundError:
+        raise CliError(f"no game {gid} in {database_label(database_of(db))}", 1) from None
     finally:
         log.close()
 
 
 def rebuild_command(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
-    log = open_log(args.db)
+    log = open_log(args.db, create=False)
     try:
         with progress_bar(err) as bar:
-            task = bar.add_task("rebuilding match histories", total=None)
+            task = bar.add_task("reading the log (notifications)", total=None)
             update: Callable[[int, int], None] = lambda done, total: bar.update(  # noqa: E731
                 task, completed=done, total=total
             )
             history = MatchHistory(log)
             folded = history.rebuild(progress=update)
-        err.print(f"match histories rebuilt: {folded} events folded")
+        games = len(history.rows())
         skipped = history.skipped()
-        if skipped:
-            err.print(f"{len(skipped)} game(s) left out (their stored events are damaged):")
+        _say(
+            f"match histories rebuilt from {database_label(database_of(args.db))}: "
+            f"{history.position()} notifications read ({folded} game events), "
+            f"{games} game(s), {len(skipped)} left out"
+        )
         for k in skipped:
-            err.print(f"  game {k['game_id']}: event {k['version']} ({k['reason']}: {k['detail']})")
+            _say(
+                f"  left out: game {k['game_id']}: event {k['version']} ({k['reason']}: {k['detail']})"
+            )
         return 0
     finally:
         log.close()

@@ -22,6 +22,7 @@ from typing import Any
 from domain import Catalog, event_from_dict, evolve, find_ruleset, initial_state, sample_catalog
 from domain.classic.moves import driver_commands
 from domain.classic.rules import card_def, character_strength, player_wins
+from domain.classic.sets import SETS
 
 RULESET = "munchkin-ccg"
 DECK_SIZE = 40
@@ -73,9 +74,14 @@ class HttpTransport(Transport):
         self.timeout = timeout
 
     def send(self, method: str, path: str, json: Any, headers: dict[str, str]) -> tuple[int, Any]:
-        response = self.session.request(
-            method, self.base_url + path, json=json, headers=headers, timeout=self.timeout
-        )
+        import requests
+
+        try:
+            response = self.session.request(
+                method, self.base_url + path, json=json, headers=headers, timeout=self.timeout
+            )
+        except requests.RequestException as exc:
+            raise DemoError(f"{method} {self.base_url}{path}: {exc.__class__.__name__}") from None
         try:
             body = response.json()
         except ValueError:
@@ -223,6 +229,34 @@ def classic_choice(
 
 CLASSIC_SEATS = 4
 
+#: The rulesets the demo plays: the Munchkin CCG and the classic sets.
+DEMO_RULESETS = (RULESET, *sorted(SETS))
+
+
+def demo_seats(ruleset: str, seats: int | None) -> int:
+    """The seats of a demo game of ``ruleset`` (``seats``: asked for, ``None``: the default);
+    raises :class:`DemoError` for a ruleset the demo does not play, seats outside the
+    ruleset's range, or any seats asked of the Munchkin CCG (always two).
+
+    >>> demo_seats("munchkin-deluxe", None), demo_seats("munchkin-ccg", None)
+    (4, 2)
+    >>> demo_seats("munchkin-deluxe", 7)
+    Traceback (most recent call last):
+    api.demo.DemoError: munchkin-deluxe takes 3 to 6 seats, not 7
+    """
+    if ruleset not in DEMO_RULESETS:
+        raise DemoError(f"unknown ruleset {ruleset!r}; the demo plays {', '.join(DEMO_RULESETS)}")
+    rs = find_ruleset(ruleset)
+    if ruleset == RULESET:
+        if seats is not None:
+            raise DemoError(f"{RULESET} always has 2 seats: --seats is for the classic rulesets")
+        return rs.min_seats
+    if seats is None:
+        return CLASSIC_SEATS
+    if not rs.min_seats <= seats <= rs.max_seats:
+        raise DemoError(f"{ruleset} takes {rs.min_seats} to {rs.max_seats} seats, not {seats}")
+    return seats
+
 
 def classic_demo_spec(ruleset: str, *, seed: int = 0, seats: int = CLASSIC_SEATS) -> dict[str, Any]:
     """A classic game (docs/rules.md B): ``seats`` players; each brings a share of the set's
@@ -345,24 +379,21 @@ def record_demo_game(
     )
 
 
-def file_demo_dispute(transport: Transport, result: DemoResult, turn: int = 2) -> str:
+def file_demo_dispute(transport: Transport, result: DemoResult, turn: int = 2) -> str | None:
     """Pin a contested turn on the demo game: seat B disputes it, the judge rules (a warning).
 
-    Returns the dispute id. Nothing is rolled back: the dispute and the ruling are new events.
+    Returns the dispute id, or ``None`` when the game stopped before ``turn`` (``--actions``).
+    Nothing is rolled back: the dispute and the ruling are new events.
     """
-    opened = _expect(
-        *transport(
-            "POST",
-            f"/api/games/{result.game_id}/disputes",
-            token=result.tokens["B"],
-            json={
-                "turn": turn,
-                "statement": "B says A's plays in this turn went out of order.",
-            },
-        ),
-        201,
-        "open dispute",
+    status, body = transport(
+        "POST",
+        f"/api/games/{result.game_id}/disputes",
+        token=result.tokens["B"],
+        json={"turn": turn, "statement": "B says A's plays in this turn went out of order."},
     )
+    if status == 404 and (body or {}).get("error", {}).get("code") == "game/turn_not_found":
+        return None
+    opened = _expect(status, body, 201, "open dispute")
     dispute_id = str(opened["dispute"]["dispute_id"])
     _expect(
         *transport(

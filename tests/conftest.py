@@ -45,6 +45,19 @@ def require_postgres() -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_real_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test touches the user's munchlog data: for the session, the default instance folder
+    (``api.cli.instance_path``: ``$MUNCHLOG_INSTANCE``, else ``$XDG_DATA_HOME/munchlog``) is a
+    temporary one, and no ``$MUNCHLOG_DATABASE_URL`` of the shell leaks into a test."""
+    home = tmp_path_factory.mktemp("data-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_DATA_HOME", str(home))
+        mp.setenv("MUNCHLOG_INSTANCE", str(home / "munchlog"))
+        mp.delenv("MUNCHLOG_DATABASE_URL", raising=False)
+        yield
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
     """Storage settings for one test: a new SQLite file, or a new PostgreSQL schema."""

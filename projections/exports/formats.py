@@ -20,7 +20,8 @@ client_at, data}`` (``projections.views.event_view``), with ``hash``, ``prev_has
 whose text is not encoded (docs/cards.md), shown only to a viewer who may see that card.
 
 :func:`read_export` reads the JSON and NDJSON exports back to a header and records
-(:func:`parse_export` reads their text).
+(:func:`parse_export` reads their text); :func:`parse_exports` splits a multi-game NDJSON
+export (one game's lines after another, ``GET /api/exports``) into its games.
 """
 
 from __future__ import annotations
@@ -214,26 +215,66 @@ def read_export(source: str | bytes | Mapping[str, Any]) -> tuple[dict[str, Any]
     return header, [record_from_entry(e) for e in events]
 
 
+#: The ``format`` of the line that ends a multi-game NDJSON export when it left games out.
+OMITTED_FORMAT = "munchlog-omitted"
+
+
 def parse_export(text: str, loads: Callable[[str], Any] = json.loads) -> Mapping[str, Any]:
     """The JSON of an export's text as one object: the canonical JSON as it is, an NDJSON
     export's header with its lines as ``events``. Each JSON text is read by ``loads`` (the
-    API passes its checked reader, ``api.inputs.loads``); what is not JSON is
-    :class:`ExportFormatError`.
+    API passes its checked reader, ``api.inputs.loads``); what is not JSON, or holds several
+    games (:func:`parse_exports` reads those), is :class:`ExportFormatError`.
+    """
+    games, _ = parse_exports(text, loads)
+    if len(games) > 1:
+        raise ExportFormatError(
+            f"this export holds {len(games)} games: give them one at a time "
+            "(munchlog import takes a multi-game export)"
+        )
+    return games[0]
+
+
+def parse_exports(
+    text: str, loads: Callable[[str], Any] = json.loads
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every game of an export's text, each as :func:`parse_export` gives it, and the games a
+    multi-game NDJSON export says it left out (its ``munchlog-omitted`` line: ``{"game_id",
+    "version", "reason"}`` each).
+
+    A multi-game NDJSON export (``GET /api/exports``, ``munchlog export --player/--event``) is
+    one game's lines after another: a header line (an object with ``format``) starts each
+    game; the entries never have a ``format``. Raises :class:`ExportFormatError` when the text
+    is not JSON, is empty, or holds no game.
     """
     try:
         parsed: Any = loads(text)
     except json.JSONDecodeError:
         parsed = None
     if isinstance(parsed, dict) and "events" in parsed:
-        return parsed
+        return [parsed], []
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         raise ExportFormatError("empty export")
-    try:
-        header = loads(lines[0])
-        events = [loads(line) for line in lines[1:]]
-    except json.JSONDecodeError as exc:
-        raise ExportFormatError(f"bad JSON on a line: {exc.msg}") from None
-    if not isinstance(header, dict):
-        raise ExportFormatError("the first line must be the header object")
-    return {**header, "events": events}
+    games: list[dict[str, Any]] = []
+    omitted: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        try:
+            obj = loads(line)
+        except json.JSONDecodeError as exc:
+            raise ExportFormatError(f"bad JSON on line {number}: {exc.msg}") from None
+        if isinstance(obj, dict) and obj.get("format") == OMITTED_FORMAT:
+            found = obj.get("omitted")
+            if not isinstance(found, list) or not all(isinstance(o, dict) for o in found):
+                raise ExportFormatError(f"line {number}: 'omitted' must be a list of objects")
+            omitted.extend(found)
+        elif number == 1 or (isinstance(obj, dict) and "format" in obj):
+            if not isinstance(obj, dict):
+                raise ExportFormatError("the first line must be the header object")
+            games.append({**obj, "events": []})
+        elif games:
+            games[-1]["events"].append(obj)
+        else:
+            raise ExportFormatError(f"line {number} comes before any game's header")
+    if not games:
+        raise ExportFormatError("the export holds no game")
+    return games, omitted

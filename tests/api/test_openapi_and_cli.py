@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.cli import main
+from api.cli import build_parser, main
 from api.schemas import BatchResultSchema
 from tests.api.helpers import create_game, post_actions
 
@@ -142,6 +142,36 @@ def test_munchlog_demo_records_a_game_and_prints_tokens(
     assert (tmp_path / "instance" / "munchlog.sqlite").exists()
     assert token_file.read_text().strip() not in out
     assert os.environ["MUNCHLOG_INSTANCE"] == str(tmp_path / "instance")
+
+
+def test_every_command_and_option_of_munchlog_says_what_it_is(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue #28 item 13: ``munchlog --help`` says what munchlog is and where its data lives;
+    every option and argument has a help, defaults included."""
+    import argparse
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "console script" not in out and "``" not in out
+    assert "Record, replay and export Munchkin games" in out
+    assert "~/.local/share/munchlog" in out and "$MUNCHLOG_INSTANCE" in out
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {action.dest}"
+        for name, command in sub.choices.items()
+        for action in command._actions
+        if not isinstance(action, argparse._HelpAction) and not action.help
+    ]
+    assert missing == []
+    export = sub.choices["export"]
+    viewer = next(a for a in export._actions if a.dest == "viewer")
+    assert viewer.help is not None and "default judge" in viewer.help
+    assert "default 0" in str(
+        next(a for a in sub.choices["demo"]._actions if a.dest == "seed").help
+    )
 
 
 #: Who may call each operation and which errors it can send (issue 12: "the OpenAPI says which
