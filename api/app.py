@@ -15,7 +15,8 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
 ``MUNCHLOG_ORGANIZER_TOKEN``
     the organizer's token; default: generated once into ``<instance>/organizer_token`` (0600).
 ``MUNCHLOG_INSTANCE`` / ``INSTANCE_PATH``
-    the instance folder; default ``./instance``.
+    the instance folder; default :func:`default_instance_path` (``$XDG_DATA_HOME/munchlog``,
+    else ``~/.local/share/munchlog``: never the current folder).
 ``EVENTSOURCING_ENV``
     extra eventsourcing settings (e.g. ``{"POSTGRES_POOL_SIZE": "10"}``).
 ``MAX_CONTENT_LENGTH``
@@ -55,14 +56,33 @@ DEFAULT_MAX_CONTENT_LENGTH = 1024 * 1024
 SQLITE_FILE = "munchlog.sqlite"
 
 
+def default_instance_path(environ: Mapping[str, str] = os.environ) -> str:
+    """The instance folder of the app and of every command: ``$MUNCHLOG_INSTANCE``, else
+    ``$XDG_DATA_HOME/munchlog``, else ``~/.local/share/munchlog``; never the current folder.
+
+    >>> default_instance_path({"MUNCHLOG_INSTANCE": "/srv/m", "XDG_DATA_HOME": "/d"})
+    '/srv/m'
+    >>> default_instance_path({"XDG_DATA_HOME": "/d"})
+    '/d/munchlog'
+    >>> default_instance_path({"XDG_DATA_HOME": "relative"}).endswith("/.local/share/munchlog")
+    True
+    """
+    configured = environ.get("MUNCHLOG_INSTANCE")
+    if configured:
+        return os.path.abspath(os.path.expanduser(configured))
+    data = environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(data):  # unset, or relative: the XDG spec says to ignore it
+        data = os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "munchlog")
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask app and its GameLog from ``config`` (see the module docstring)."""
     config = dict(config or {})
     instance = (
         config.get("INSTANCE_PATH")
         or config.get("MUNCHLOG_INSTANCE")
-        or os.environ.get("MUNCHLOG_INSTANCE")
-        or os.path.abspath("instance")
+        or default_instance_path()
     )
     app = Flask(__name__, instance_path=os.path.abspath(instance))
     app.json = FastJSONProvider(app)

@@ -52,21 +52,10 @@ class CliError(Exception):
 
 
 def instance_path() -> str:
-    """The instance folder of every command (module docstring): ``$MUNCHLOG_INSTANCE``, else
-    ``$XDG_DATA_HOME/munchlog``, else ``~/.local/share/munchlog``; never the current folder.
+    """The instance folder of every command: :func:`api.app.default_instance_path`."""
+    from api.app import default_instance_path
 
-    >>> import os; os.environ["MUNCHLOG_INSTANCE"] = "/srv/m"; instance_path()
-    '/srv/m'
-    >>> del os.environ["MUNCHLOG_INSTANCE"]; os.environ["XDG_DATA_HOME"] = "/d"; instance_path()
-    '/d/munchlog'
-    """
-    configured = os.environ.get("MUNCHLOG_INSTANCE")
-    if configured:
-        return os.path.abspath(os.path.expanduser(configured))
-    data = os.environ.get("XDG_DATA_HOME", "")
-    if not os.path.isabs(data):  # unset, or relative: the XDG spec says to ignore it
-        data = os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(data, "munchlog")
+    return default_instance_path()
 
 
 def database_url(db: str | None) -> str | None:
@@ -231,7 +220,7 @@ def demo(args: argparse.Namespace) -> int:
         if catalog is not None:
             config["MUNCHLOG_CATALOG"] = catalog
         transport = FlaskTransport(create_app(config))
-        base = "http://127.0.0.1:8000"
+        base = f"http://127.0.0.1:{os.environ.get('MUNCHLOG_PORT') or 8000}"  # serve's default
         where = f"in {_database(args.db)}"
     try:
         result = record_demo_game(
@@ -285,7 +274,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="run the HTTP API")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=os.environ.get("MUNCHLOG_PORT") or 8000,  # argparse applies type= to it
+        help="port to listen on (default $MUNCHLOG_PORT, else 8000)",
+    )
     p.add_argument("--db", help=DB_HELP)
     p.add_argument("--catalog", help="card catalog JSON (default: the sample catalog)")
     p.add_argument(

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,3 +54,87 @@ def test_the_curl_walkthrough_records_a_short_game(tmp_path: Path) -> None:
     assert '"code":"rule/not_your_turn"' in lines[2]
     assert lines[-2] == "('finished', 'A', 1)"
     assert lines[-1] == "['GameCreated', 'OpeningHandDrawn', 'OpeningHandDrawn']"
+
+
+# ----------------------------------------------------------------------------- as rendered
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _tokens() -> list[Any]:
+    from markdown_it import MarkdownIt
+
+    return list(MarkdownIt("commonmark").enable("table").parse(README))
+
+
+def _cells(row: str) -> int:
+    """The cells of a source table row: its unescaped pipes, less the two at its ends."""
+    return len(re.split(r"(?<!\\)\|", row.strip())) - 2
+
+
+def test_every_table_renders_as_a_table() -> None:
+    """A blank line inside "The API in brief" split it: its last eight rows rendered as a
+    paragraph of raw pipes. Every line that starts with a pipe, outside code, must belong to a
+    rendered table, and every row of a table must have its header's cells."""
+    tokens = _tokens()
+    lines = README.splitlines()
+    in_tables: set[int] = set()
+    in_code: set[int] = set()
+    tables = 0
+    for token in tokens:
+        if token.type == "table_open" and token.map:
+            tables += 1
+            start, end = token.map
+            in_tables.update(range(start, end))
+            rows = [lines[n] for n in range(start, end) if n != start + 1]
+            header = _cells(rows[0])
+            wrong = [row for row in rows if _cells(row) != header]
+            assert not wrong, (lines[start], wrong)
+        if token.type in ("fence", "code_block") and token.map:
+            in_code.update(range(*token.map))
+    stray = [
+        f"README.md:{n + 1}: {line}"
+        for n, line in enumerate(lines)
+        if line.lstrip().startswith("|") and n not in in_tables and n not in in_code
+    ]
+    assert tables >= 3
+    assert not stray, stray
+
+
+def test_every_local_link_of_the_readme_leads_somewhere() -> None:
+    targets = [
+        token.attrs["href"]
+        for block in _tokens()
+        for token in block.children or []
+        if token.type == "link_open"
+    ]
+    local = [t.split("#")[0] for t in targets if not re.match(r"[a-z]+:", str(t))]
+    assert local, targets
+    missing = [t for t in local if t and not (ROOT / t).exists()]
+    assert not missing, missing
+
+
+def test_the_curl_walkthrough_is_shown_as_it_runs() -> None:
+    """The README's walk-through did not run as shown (``ORG=<organizer token>`` is redirect
+    syntax; ``$GAME``, ``$TABLE`` and ``$B`` were never set; two steps were bare JSON): it is
+    now ``docs/walkthrough.sh`` itself, from its first variable on, which the suite runs."""
+    script = (ROOT / "docs" / "walkthrough.sh").read_text(encoding="utf-8")
+    body = script[script.index("M=${M:-") :].rstrip("\n")
+    blocks = re.findall(r"```bash\n(.+?)\n```", README, re.S)
+    assert body in blocks
+
+
+def test_commands_after_the_quick_start_say_which_munchlog() -> None:
+    """Bare ``munchlog …`` lines followed the quick start without saying how to reach the
+    virtualenv's script: every command shown runs ``.venv/bin/munchlog``."""
+    for block in re.findall(r"```bash\n(.+?)\n```", README, re.S):
+        for line in block.splitlines():
+            assert not re.match(r"\s*munchlog\b", line), line
+
+
+def test_the_readme_says_what_the_tests_need_and_stays_short() -> None:
+    head = README.split("---")[0]
+    for need in ("chromium", "nginx", "PostgreSQL", "minutes"):
+        assert need in head, need
+    # a user's README: measurements live in bench/RESULTS.md, design in docs/DESIGN.md
+    assert len(README.split()) <= 2600, len(README.split())

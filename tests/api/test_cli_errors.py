@@ -298,3 +298,27 @@ def test_worker_passes_its_batch_size_on(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(logs, "configure_logging", lambda: None)
     assert main(["worker", "--db", str(tmp_path / "w.sqlite"), "--batch-size", "7"]) == 0
     assert seen["batch_size"] == 7
+
+
+def test_munchlog_port_sets_serves_port_and_the_demos_links(
+    elsewhere: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``MUNCHLOG_PORT`` moves the quick start off 8000 (a second clone beside a running one,
+    the newcomer test): serve listens there and the demo's links point there."""
+    from api import cli, logs, metrics
+
+    started: list[dict[str, object]] = []
+    monkeypatch.setattr(cli.serving, "run", lambda **kw: started.append(kw))
+    monkeypatch.setattr(logs, "configure_logging", lambda: None)
+    monkeypatch.setattr(metrics, "prepare_multiprocess_dir", lambda workers: None)
+    monkeypatch.setenv("MUNCHLOG_PORT", "8123")
+    code, out, _ = run(capsys, "demo", "--seed", "1", "--actions", "5")
+    assert code == 0 and "http://127.0.0.1:8123/games/" in out and ":8000" not in out
+    assert run(capsys, "serve")[0] == 0 and started[0]["port"] == 8123
+    assert run(capsys, "serve", "--port", "9001")[0] == 0 and started[1]["port"] == 9001
+    monkeypatch.setenv("MUNCHLOG_PORT", "eighty")
+    with pytest.raises(SystemExit) as exited:
+        main(["serve"])
+    assert exited.value.code == 2 and "invalid int value: 'eighty'" in capsys.readouterr().err
