@@ -80,9 +80,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Flask app and its GameLog from ``config`` (see the module docstring)."""
     config = dict(config or {})
     instance = (
-        config.get("INSTANCE_PATH")
-        or config.get("MUNCHLOG_INSTANCE")
-        or default_instance_path()
+        config.get("INSTANCE_PATH") or config.get("MUNCHLOG_INSTANCE") or default_instance_path()
     )
     app = Flask(__name__, instance_path=os.path.abspath(instance))
     app.json = FastJSONProvider(app)

@@ -160,7 +160,15 @@ def test_the_readmes_two_commands_in_order_then_the_demos_replay_link(
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
     readme_tests = subprocess.run(
-        [".venv/bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_readme.py"],
+        [
+            ".venv/bin/python",
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_readme.py",
+        ],
         cwd=clone,
         env=env,
         capture_output=True,
