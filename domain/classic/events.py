@@ -397,6 +397,19 @@ class OneShotPlayed(Event):
 
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterChasedAway(Event):
+    """The fighter ``by`` chased the ``monster`` away with its ``trait``, one the
+    monster's card names (``chased_by``): out of the combat, not killed (docs/rules.md B.6,
+    B.7)."""
+
+    by: str
+    monster: str
+    trait: str
+    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HelpRequested(Event):
     """``player`` asked ``helper`` to help, offering ``bribe`` (docs/rules.md B.7, D.C6)."""
 
