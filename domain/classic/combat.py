@@ -358,9 +358,7 @@ def decide_chase_away(d: Decision, command: Command) -> None:
     d.require(d.seat in fighters(c), "command/not_fighting", f"{d.seat} is not in the combat")
     trait = can_chase(d.state, d.seat, monster)
     named = ", ".join(card_def(d.state, monster).get("chased_by") or ()) or "no trait"
-    d.check(
-        trait is not None, "rule/cannot_chase", f"{monster!r} is chased away by {named}", "B.7"
-    )
+    d.check(trait is not None, "rule/cannot_chase", f"{monster!r} is chased away by {named}", "B.7")
     d.emit(ev.MonsterChasedAway, by=d.seat, monster=monster, trait=trait or "")
     if not d.state["combat"]["monsters"]:
         win(d)  # the last monster gone: the combat ends at once (docs/rules.md B.6)
