@@ -536,7 +536,7 @@ def decide_play(d: Decision, command: Command) -> None:
     if d.state["status"] == "setup":
         st = d.state["seats"][d.seat]
         d.check(not st["ready"], "rule/already_ready", "character creation is over", "B.1")
-        ok = kind in ("item", "other") or kind in rules.trait_kinds
+        ok = kind in ("item", "one_shot", "other") or kind in rules.trait_kinds
         d.check(ok, "rule/not_now", "only character cards and Items at creation", "B.1")
     if kind in rules.trait_kinds:
         _play_trait(d, cid, kind)
