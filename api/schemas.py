@@ -341,7 +341,10 @@ def _classic_card() -> dict[str, Any]:
 
     powers = {
         "wins_ties": {"type": "boolean", "description": "the player wins ties (B.5)"},
-        "discard_bonus": whole("up to N cards discarded in your own combat, +1 each (B.11)"),
+        "discard_bonus": whole(
+            "up to N cards discarded in a combat one fights, as the player or the helper, "
+            "+1 each, once per combat (B.11, B.7)"
+        ),
         "bonus": whole("combat bonus (B.11)", low=-top),
         "bonus_per_other": whole("bonus per other living seat with the trait (B.11)"),
         "helper_levels": whole("levels a helper gains for a kill, Deluxe Elf (B.7)"),

@@ -254,8 +254,8 @@ class HelperPlayed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClassicCardDiscarded(Event):
-    """``player`` discarded ``card``; ``bonus`` is what it gave to its own combat (a discard
-    power such as the Warrior's, docs/rules.md B.11)."""
+    """``player`` discarded ``card``; ``bonus`` is what it gave to the combat it fights, as the
+    player or the helper (a discard power such as the Warrior's, docs/rules.md B.7, B.11)."""
 
     player: str
     card: str
