@@ -257,7 +257,8 @@ class ClassicNarrator(Narrator):
         return [Phrase(d["by"], text)]
 
     def on_MonsterChasedAway(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        text = f"chases {self.monster(d['monster'])} away (a {d['trait']})"
+        trait = f" (a {d['trait']})" if d.get("trait") else ""
+        text = f"chases {self.monster(d['monster'])} away{trait}"
         return [Phrase(d["by"], text)]
 
     def on_HelpRequested(self, d: Data, who: Any, e: Any) -> list[Phrase]:
