@@ -341,7 +341,10 @@ def _classic_card() -> dict[str, Any]:
 
     powers = {
         "wins_ties": {"type": "boolean", "description": "the player wins ties (B.5)"},
-        "discard_bonus": whole("up to N cards discarded in your own combat, +1 each (B.11)"),
+        "discard_bonus": whole(
+            "up to N cards discarded in a combat one fights, as the player or the helper, "
+            "+1 each, once per combat (B.11, B.7)"
+        ),
         "bonus": whole("combat bonus (B.11)", low=-top),
         "bonus_per_other": whole("bonus per other living seat with the trait (B.11)"),
         "helper_levels": whole("levels a helper gains for a kill, Deluxe Elf (B.7)"),
@@ -361,7 +364,7 @@ def _classic_card() -> dict[str, Any]:
         "type": "object",
         "description": "a classic Munchkin card (docs/rules.md B): name, text, deck, kind and "
         "the kind's own fields (monster: level, treasures, levels, tags, bad_stuff, vs, "
-        "run_away, escape_bad_stuff, when; curse/trap: effects, persistent, next_combat, "
+        "run_away, escape_bad_stuff, when, chased_by; curse/trap: effects, persistent, next_combat, "
         "bonus, run_away; race/class/army: trait, powers; enhancer: bonus, treasures, copy; "
         "item: slot, big, bonus, value, usable_by, not_usable_by, bonus_with, run_away; "
         "one_shot: bonus, value, run_away, doses, removes; hireling/sidekick/steed: bonus, "
@@ -398,7 +401,14 @@ def _classic_card() -> dict[str, Any]:
                 "monster: effects that hit each fighter who escapes it by a roll, as Bad "
                 "Stuff; the run names the victim's `choices` (B.8; default none)"
             ),
-            "vs": trait_bonus("monster: bonus against a trait, e.g. +5 against Elves (B.5)"),
+            "vs": trait_bonus(
+                "monster: bonus against a trait of the player or the helper, counted once, "
+                "e.g. +5 against Elves (B.5, B.7)"
+            ),
+            "chased_by": strings(
+                "monster: traits that chase it away: a fighter with one, the player or the "
+                "helper, may `chase_away {monster}` (a removal, no level; B.7; default none)"
+            ),
             "bonus_with": trait_bonus("item: extra bonus for a trait (B.12; default none)"),
             "when": {
                 "type": "array",

@@ -57,6 +57,7 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "decline_help": combat.decide_decline_help,
     "pass": combat.decide_pass,
     "run_away": combat.decide_run_away,
+    "chase_away": combat.decide_chase_away,
     "bad_stuff": combat.decide_bad_stuff,
     "take_treasure": combat.decide_take_treasure,
     "give": play.decide_give,

@@ -4,8 +4,9 @@ Every definition has ``name``, ``text``, ``deck`` (``"door"`` or ``"treasure"``)
 each kind adds its own fields (the contract of issue #14, listed in :data:`KINDS`). A few card
 powers the rules need are small optional fields (``powers`` on a character card, ``when`` on a
 monster, ``bonus_with`` on an item, ``doses``/``removes`` on a one-shot,
-``escape_bad_stuff`` on a monster, ``next_combat`` on a Curse or Trap, ``removes_curse``,
-``forces_help`` and ``cheat`` on an ``other`` card): docs/rules.md B.7, B.8, B.10, B.11, B.12 list them. Every field added after the first
+``escape_bad_stuff`` and ``chased_by`` on a monster, ``next_combat`` on a Curse or Trap,
+``removes_curse``, ``forces_help`` and ``cheat`` on an ``other`` card): docs/rules.md B.7, B.8,
+B.10, B.11, B.12 list them. Every field added after the first
 release is optional with a default, so older games and catalogs still load. :func:`normalize_card` fills the defaults and refuses a malformed card with
 ``request/invalid_card`` naming each bad field.
 
@@ -150,6 +151,8 @@ def _monster(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     card["tags"] = [t.lower() for t in _strings(raw, "tags", errors)]
     card["bad_stuff"] = normalize_effects(raw.get("bad_stuff"), "bad_stuff", errors)
     card["vs"] = _vs(raw, "vs", errors)
+    # Traits that chase it away (`chase_away`, the player or the helper, B.7): none by default.
+    card["chased_by"] = _strings(raw, "chased_by", errors)
     card["run_away"] = _int(raw, "run_away", errors, lo=-MAX_NUMBER)
     # Bad Stuff even for those who escape (docs/rules.md B.8): optional, none by default.
     card["escape_bad_stuff"] = normalize_effects(

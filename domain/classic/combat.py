@@ -14,6 +14,7 @@ from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
 from domain.classic.rules import (
     MAX_LEVEL,
     alive,
+    can_chase,
     card_def,
     fighters,
     has_power,
@@ -316,8 +317,7 @@ def decide_run_away(d: Decision, command: Command) -> None:
         f"{monster!r} is not a monster in this combat",
     )
     d.refuse(c["stage"] != "treasure", "combat_decided", "the combat is won", "B.8")
-    if c["stage"] == "fight":
-        d.check(d.seat == c["player"], "rule/player_runs_first", "the player runs first", "B.8")
+    if c["stage"] == "fight":  # either fighter may run first: their choice (B.8)
         d.check(not player_wins(d.state, c), "rule/winning_combat", "you are winning: fight", "B.8")
     d.check(
         monster not in c["runs"].get(d.seat, []),
@@ -342,6 +342,26 @@ def decide_run_away(d: Decision, command: Command) -> None:
         if dies:
             die(d, d.seat)
     finish_run(d)
+
+
+def decide_chase_away(d: Decision, command: Command) -> None:
+    """A fighter (the player or the helper) whose trait the monster's card names
+    (``chased_by``) chases it away: the monster's vulnerability applies to the helper too
+    (docs/rules.md B.7). A non-lethal removal: no level, Treasure as the set says (B.6, D.C2)."""
+    c = check_fight(d, "chasing a monster away", "B.7")
+    monster = str_arg(command, "monster")
+    d.require(
+        monster in [e["card"] for e in c["monsters"]],
+        "command/card_not_there",
+        f"{monster!r} is not a monster in this combat",
+    )
+    d.require(d.seat in fighters(c), "command/not_fighting", f"{d.seat} is not in the combat")
+    trait = can_chase(d.state, d.seat, monster)
+    named = ", ".join(card_def(d.state, monster).get("chased_by") or ()) or "no trait"
+    d.check(trait is not None, "rule/cannot_chase", f"{monster!r} is chased away by {named}", "B.7")
+    d.emit(ev.MonsterChasedAway, by=d.seat, monster=monster, trait=trait or "")
+    if not d.state["combat"]["monsters"]:
+        win(d)  # the last monster gone: the combat ends at once (docs/rules.md B.6)
 
 
 def decide_bad_stuff(d: Decision, command: Command) -> None:

@@ -254,8 +254,8 @@ class HelperPlayed(Event):
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClassicCardDiscarded(Event):
-    """``player`` discarded ``card``; ``bonus`` is what it gave to its own combat (a discard
-    power such as the Warrior's, docs/rules.md B.11)."""
+    """``player`` discarded ``card``; ``bonus`` is what it gave to the combat it fights, as the
+    player or the helper (a discard power such as the Warrior's, docs/rules.md B.7, B.11)."""
 
     player: str
     card: str
@@ -393,6 +393,19 @@ class OneShotPlayed(Event):
     run_away: int = 0
     removed: str | None = None
     card_fields: ClassVar[tuple[str, ...]] = ("card", "removed")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterChasedAway(Event):
+    """The fighter ``by`` chased the ``monster`` away with its ``trait``, one the
+    monster's card names (``chased_by``): out of the combat, not killed (docs/rules.md B.6,
+    B.7)."""
+
+    by: str
+    monster: str
+    trait: str
+    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
 
 
 @register_event

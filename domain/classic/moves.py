@@ -91,15 +91,20 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
             for other in alive(state):
                 if other != seat and other not in c["declined"]:
                     yield {"type": "ask_help", "helper": other, "bribe": {"treasures": 1}}
+        if seat in fighters(c):  # the player or the helper: its powers count (B.7, B.8)
             for roll in range(1, 7):
                 yield _run(state, seat, monsters[0], roll)
             for cid in [*hand, *state["seats"][seat]["zones"]["carried"]][:6]:
                 yield {"type": "discard", "card": cid}
+        if seat == c["player"]:
             for cid in hand:
                 if card_def(state, cid).get("forces_help"):  # D.C7
                     for other in alive(state):
                         if other != seat:
                             yield {"type": "play", "card": cid, "target": other}
+        if seat in fighters(c):
+            for m in monsters:
+                yield {"type": "chase_away", "monster": m}
         if hand and seat not in fighters(c):  # a Deluxe Thief's backstab (B.2, B.6)
             for victim in fighters(c):
                 yield {"type": "discard", "card": hand[0], "target": victim}
@@ -107,7 +112,7 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
             yield {"type": "accept_help"}
             yield {"type": "decline_help"}
         yield {"type": "pass"}
-        for cid in hand:
+        for cid in [*hand, *state["seats"][seat]["zones"]["carried"]]:  # one-shots: B.12
             kind = card_def(state, cid)["kind"]
             if kind in ("enhancer", "monster"):
                 yield {"type": "play", "card": cid, "target": monsters[0]}

@@ -448,6 +448,15 @@ def _play_item(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=fits and not command.get("carried"))
 
 
+def _one_shot_to_table(d: Decision, cid: str) -> None:
+    """A one-shot from the hand outside a combat goes on the table, carried (never equipped),
+    to be used later "from your hand or from the table" (DX and AoS *"One-Shot" Treasures*):
+    a Treasure is played to the table on your own turn, never during a combat (B.12, B.14)."""
+    if d.state["status"] != "setup":
+        own_turn(d, "putting a one-shot on the table")
+    d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=False)
+
+
 def _play_one_shot(d: Decision, command: Command, cid: str) -> None:
     c = check_fight(d, "a one-shot", "B.12")
     card = card_def(d.state, cid)
@@ -527,7 +536,7 @@ def decide_play(d: Decision, command: Command) -> None:
     if d.state["status"] == "setup":
         st = d.state["seats"][d.seat]
         d.check(not st["ready"], "rule/already_ready", "character creation is over", "B.1")
-        ok = kind in ("item", "other") or kind in rules.trait_kinds
+        ok = kind in ("item", "one_shot", "other") or kind in rules.trait_kinds
         d.check(ok, "rule/not_now", "only character cards and Items at creation", "B.1")
     if kind in rules.trait_kinds:
         _play_trait(d, cid, kind)
@@ -559,6 +568,8 @@ def decide_play(d: Decision, command: Command) -> None:
         curse(d, cid, target, ids_arg(command, "choices", required=False), from_door=False)
     elif kind == "enhancer":
         _play_enhancer(d, command, cid)
+    elif kind == "one_shot" and d.state.get("combat") is None and card["zone"] == "hand":
+        _one_shot_to_table(d, cid)
     elif kind == "one_shot":
         _play_one_shot(d, command, cid)
     elif kind == "monster":
@@ -648,7 +659,12 @@ def decide_equip(d: Decision, command: Command) -> None:
     if command.get("hireling") is not None:
         _give_to_hireling(d, cid, str_arg(command, "hireling"))
         return
-    d.in_zone(cid, d.seat, "carried")
+    card = d.in_zone(cid, d.seat, "carried")
+    d.require(
+        card["def"]["kind"] == "item",
+        "command/not_playable",
+        f"{card['def']['name']!r} is a one-shot: used, never equipped",
+    )
     d.check(not fighting(d, d.seat), "rule/in_combat", "no equipping in a combat", "B.12")
     item = card_def(d.state, cid)
     d.check(usable(item, traits(d.state, d.seat)), "rule/not_usable", "not for you", "B.12")
@@ -701,8 +717,8 @@ def decide_discard(d: Decision, command: Command) -> None:
         c = in_fight(d)
         power = has_power(d.state, d.seat, "discard_bonus")
         used = c["discard_bonus"].get(d.seat, 0) if c else 0
-        ok = c is not None and c["player"] == d.seat and bool(power) and used < int(power)
-        d.check(ok, "rule/cannot_discard", "only as a power, in your own combat", "B.12")
+        ok = c is not None and d.seat in fighters(c) and bool(power) and used < int(power)
+        d.check(ok, "rule/cannot_discard", "only as a power, in a combat you fight", "B.12")
         bonus = 1 if ok else 0
     d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=bonus)
 

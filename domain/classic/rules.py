@@ -109,6 +109,19 @@ def fighters(combat: Mapping[str, Any]) -> list[str]:
     return [combat["player"]] + ([combat["helper"]] if combat["helper"] else [])
 
 
+def side_has_power(state: State, combat: Mapping[str, Any], power: str) -> bool:
+    """Whether the player or the helper has ``power``: a fighter's powers count in the combat
+    it fights, as the player or the helper ("and vice versa", docs/rules.md B.7)."""
+    return any(has_power(state, seat, power) for seat in fighters(combat))
+
+
+def can_chase(state: State, seat: str, monster: str) -> str | None:
+    """The trait of ``seat`` that chases ``monster`` away (its card's ``chased_by``), if any:
+    the monster's vulnerability applies to the helper too (docs/rules.md B.7)."""
+    have = traits(state, seat)
+    return next((t for t in card_def(state, monster).get("chased_by") or () if t in have), None)
+
+
 def monster_strength_of(state: State, entry: Mapping[str, Any], against: Iterable[str]) -> int:
     """One monster's strength: level, enhancers, declared conditions and its bonuses against
     the fighters' traits (a shared trait counted once), times its copies (B.5, B.6)."""
@@ -152,12 +165,11 @@ def combat_strengths(state: State, combat: Mapping[str, Any]) -> tuple[int, int,
 
 
 def player_wins(state: State, combat: Mapping[str, Any] | None = None) -> bool:
-    """Strictly higher, or tied with a wins-ties power (docs/rules.md B.5)."""
+    """Strictly higher, or tied with a wins-ties power of the player or the helper (B.5, B.7:
+    "if a Warrior helps you, you will win if your combined total ties that of the monster")."""
     c = combat if combat is not None else state["combat"]
     player, monster = strengths(state, c)
-    return player > monster or (
-        player == monster and bool(has_power(state, c["player"], "wins_ties"))
-    )
+    return player > monster or (player == monster and side_has_power(state, c, "wins_ties"))
 
 
 def reward_treasures(state: State, entries: Iterable[Mapping[str, Any]]) -> int:

@@ -492,6 +492,16 @@ def _one_shot(e: ev.OneShotPlayed, d: Draft) -> None:
     _refresh(d)
 
 
+@handles(ev.MonsterChasedAway)
+def _chased(e: ev.MonsterChasedAway, d: Draft) -> None:
+    c = _combat(d)
+    for entry in list(c["monsters"]):
+        if entry["card"] == e.monster:
+            c["monsters"].remove(entry)
+            c["removed"].append(entry)
+    _refresh(d)
+
+
 @handles(ev.HelpRequested)
 def _asked(e: ev.HelpRequested, d: Draft) -> None:
     c = _combat(d)

@@ -189,6 +189,9 @@ class ClassicNarrator(Narrator):
         return [Phrase(d["player"], f"plays {self.name(d['card'])} ({d['trait_kind']})")]
 
     def on_ItemPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        card = self.cards.get(d["card"]) if isinstance(d.get("card"), str) else None
+        if card is not None and card.get("kind") == "one_shot":  # used later (B.12)
+            return [Phrase(d["player"], f"puts {self.name(d['card'])} on the table (carried)")]
         how = "equipped" if d.get("equipped") else "carried"
         return [Phrase(d["player"], f"plays {self.name(d['card'])} ({how})")]
 
@@ -251,6 +254,11 @@ class ClassicNarrator(Narrator):
         bonus = f" {d['bonus']:+d}" if d.get("bonus") else ""
         removed = f", removing {self.name(d['removed'])}" if d.get("removed") else ""
         text = f"plays {self.name(d['card'])} for the {d['side']}{bonus}{removed}"
+        return [Phrase(d["by"], text)]
+
+    def on_MonsterChasedAway(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        trait = f" (a {d['trait']})" if d.get("trait") else ""
+        text = f"chases {self.monster(d['monster'])} away{trait}"
         return [Phrase(d["by"], text)]
 
     def on_HelpRequested(self, d: Data, who: Any, e: Any) -> list[Phrase]:

@@ -42,6 +42,7 @@ def test_a_monster_gets_its_defaults() -> None:
         "run_away": 0,
         "escape_bad_stuff": [],
         "when": [],
+        "chased_by": [],
     }
 
 

@@ -245,6 +245,24 @@ def position(rs: str, name: str) -> Game:
         if name == "hireling_fight":
             g.do("A", "kick_door", card=top_door(g, SLUG))
         return g
+    if name in ("warrior_helped", "count"):  # Deluxe (B.7): B a Warrior / a Cleric, helping A
+        trait = "Sample Warrior" if name == "warrior_helped" else "Sample Cleric"
+        monster = SLUG if name == "warrior_helped" else "Sample Garlic-Shy Count"
+        g = started(rs, doors, treasures, 3, hands={"B": ([trait, r["plain"], r["plain"]], [])})
+        g.do("B", "play", card=_own(g, "B", trait))
+        ready_all(g)
+        g.do("A", "kick_door", card=top_door(g, monster))
+        g.do("A", "ask_help", helper="B")
+        g.do("B", "accept_help")
+        return g
+    if name.startswith("tabled"):  # B.12: A put a one-shot on the table; another in hand
+        shot = r["oneshot"]
+        g = started(rs, doors, treasures, 3, hands={"A": ([], [shot, shot]), "B": ([], [shot])})
+        ready_all(g)
+        g.do("A", "play", card=_own(g, "A", shot))
+        if name == "tabled_fight":
+            g.do("A", "kick_door", card=top_door(g, SLUG))
+        return g
     if name == "nine":  # A at Level 9, its turn, kick phase
         up = [r["levelup"]] * 4
         g = started(
@@ -299,6 +317,9 @@ def position(rs: str, name: str) -> Game:
     g.do("A", "kick_door", card=top_door(g, SLUG))  # fight_lose: Level 10
     if name == "asked":
         g.do("A", "ask_help", helper="B")
+    if name == "helped":  # B helps, the side still losing (B.7, B.8)
+        g.do("A", "ask_help", helper="B")
+        g.do("B", "accept_help")
     if name == "passed":
         g.do("B", "pass")
     if name == "caught":
@@ -695,6 +716,45 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ("forced", "A", "ask_help", {"helper": "C"}, "rule/already_helped", "B.7", "violation"),
     ("forced_win", "B", "decline_help", {}, None, None, None),
     ("helped9", "B", "decline_help", {}, "rule/voluntary_helper", "D.C7", "violation"),
+    # issue #24: the helper's powers (B.7), either fighter runs first (B.8), one-shots on the
+    # table (B.12)
+    ("helped", "B", "discard", {"card": "@enhancer"}, "rule/cannot_discard", "B.12", "violation"),
+    ("helped", "B", "run_away", {"monster": "@slug", "roll": 6}, None, None, None),
+    ("helped", "B", "run_away", {"monster": "@slug", "roll": 1}, None, None, None),
+    ("helped", "A", "chase_away", {"monster": "@slug"}, "rule/cannot_chase", "B.7", "violation"),
+    (
+        "helped",
+        "C",
+        "chase_away",
+        {"monster": "@slug"},
+        "command/not_fighting",
+        None,
+        "command/not_fighting",
+    ),
+    (
+        "kick",
+        "A",
+        "chase_away",
+        {"monster": "@plain"},
+        "command/no_combat",
+        None,
+        "command/no_combat",
+    ),
+    ("kick", "B", "play", {"card": "@oneshot"}, "rule/not_your_turn", "B.14", "violation"),
+    ("tabled", "A", "play", {"card": "@hand:oneshot"}, None, None, None),
+    ("tabled", "B", "play", {"card": "@hand:oneshot"}, "rule/not_your_turn", "B.14", "violation"),
+    (
+        "tabled",
+        "A",
+        "equip",
+        {"card": "@tabled"},
+        "command/not_playable",
+        None,
+        "command/not_playable",
+    ),
+    ("tabled", "A", "play", {"card": "@tabled"}, "command/no_combat", None, "command/no_combat"),
+    ("tabled_fight", "A", "play", {"card": "@tabled"}, None, None, None),
+    ("tabled_fight", "A", "play", {"card": "@hand:oneshot"}, None, None, None),
 ]
 
 
@@ -737,6 +797,26 @@ SET_ROWS: dict[
         ),
         ("hireling_fight", "B", "play", {"card": "@squire"}, None, None, None),
         ("backstab", "B", "discard", {"card": "@plain", "target": "A"}, None, None, None),
+        ("warrior_helped", "B", "discard", {"card": "@plain"}, None, None, None),
+        (
+            "warrior_helped",
+            "A",
+            "discard",
+            {"card": "@Sample Blank Door"},
+            "rule/cannot_discard",
+            "B.12",
+            "violation",
+        ),
+        ("count", "B", "chase_away", {"monster": "@Sample Garlic-Shy Count"}, None, None, None),
+        (
+            "count",
+            "A",
+            "chase_away",
+            {"monster": "@Sample Garlic-Shy Count"},
+            "rule/cannot_chase",
+            "B.7",
+            "violation",
+        ),
         (
             "backstab",
             "C",
@@ -853,6 +933,7 @@ def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
         "fighting": lambda: g.state["combat"]["monsters"][0]["card"],
         "squire": lambda: _value(rs, g, seat, "@Sample Hired Squire"),
         "toad": lambda: g.id(TOAD),
+        "tabled": lambda: g.seat("A")["zones"]["carried"][0],
     }
     if key in special:
         return special[key]()

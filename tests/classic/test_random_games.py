@@ -4,7 +4,11 @@ Each game is driven by ``driver_commands`` of every seat (a concession is rare),
 then a stray command from any seat, legal or not (refused with a domain error, or recorded with
 its violation in record mode); after every
 command: levels stay in 1-10, every card is in exactly one place, a hand card is known to its
-owner and a deck card to nobody. At the end: the fold of the events equals the state the
+owner and a deck card to nobody, a one-shot is never equipped; in strict mode, what each
+command decided keeps issue #24's rules (a tie is won only with a fighter's ``wins_ties``, a
+discard bonus only for a fighter with the power, a chase only by a fighter with a trait the
+monster names, a one-shot put on the table is carried, a run by the player or the helper). At
+the end: the fold of the events equals the state the
 decisions built, every event survives a JSON round trip, no seat's view shows a card it does
 not know, and the outcome is consistent (winners only when finished; a winner at Level 10, or
 the last player left).
@@ -22,6 +26,7 @@ from hypothesis import strategies as st
 from domain import event_from_dict
 from domain.classic import CLASSIC
 from domain.classic.moves import candidates
+from domain.classic.rules import card_def, fighters, has_power, traits
 from domain.classic.state import DECK_ZONES, SEAT_ZONES
 from domain.errors import DomainError
 from projections.views import state_view
@@ -54,10 +59,31 @@ def check_position(state: dict[str, Any]) -> None:
     ids = places(state)
     table = [cid for cid, c in state["cards"].items() if c["zone"] == "table"]
     assert sorted(ids + table) == sorted(state["cards"]), "a card is lost or in two places"
+    for seat, st_ in state["seats"].items():
+        for cid in st_["zones"]["equipped"]:
+            assert card_def(state, cid)["kind"] != "one_shot", (seat, cid)
     if state["status"] != "finished":
         assert state["winners"] == []
         if state["mode"] == "strict":
             assert all(s["level"] < 10 for s in state["seats"].values())
+
+
+def check_facts(before: dict[str, Any], events: list[Any]) -> None:
+    """What a strict command decided, against the state it was decided on (issue #24)."""
+    c = before.get("combat")
+    side = fighters(c) if c else []
+    for e in events:
+        if e.type == "ClassicCardDiscarded" and e.bonus:
+            assert e.player in side and has_power(before, e.player, "discard_bonus"), e
+        elif e.type == "MonsterChasedAway":
+            assert e.by in side and e.trait in traits(before, e.by), e
+            assert e.trait in card_def(before, e.monster)["chased_by"], e
+        elif e.type == "CombatWon" and e.killed and e.player_strength == e.monster_strength:
+            assert any(has_power(before, s, "wins_ties") for s in fighters(before["combat"])), e
+        elif e.type == "ItemPlayed" and card_def(before, e.card)["kind"] == "one_shot":
+            assert not e.equipped, e
+        elif e.type == "RunAwayRolled":
+            assert e.player in side, e
 
 
 def _shown(value: Any) -> list[str]:
@@ -109,8 +135,11 @@ def play(
             break
         keep = [c for c in cmds if c["type"] != "concede"]
         cmd = rng.choice(cmds if (rng.random() < 0.003 or not keep) else keep)
-        g.do(cmd.pop("seat"), cmd.pop("type"), **cmd)
+        before = g.state
+        events = g.do(cmd.pop("seat"), cmd.pop("type"), **cmd)
         check_position(g.state)
+        if mode == "strict":
+            check_facts(before, events)
         if rng.random() < strays and g.state["status"] != "finished":
             stray(g, rng)
             check_position(g.state)
@@ -156,3 +185,26 @@ def test_a_long_game_reaches_level_10() -> None:
             assert last.reason == ("shared_victory" if below else "level_10_by_a_kill")
             return
     raise AssertionError("no seeded game reached Level 10")
+
+
+def test_random_games_put_one_shots_on_the_table_and_let_the_helper_run_first() -> None:
+    """The random games reach issue #24's new moves (so ``check_facts`` sees them): a one-shot
+    put on the table in every set, and a helper who runs before its player in some game."""
+    tabled: set[str] = set()
+    helper_first = 0
+    for rs in sorted(CLASSIC):
+        for seed in range(6):
+            g = play(rs, 3, seed, "strict")
+            helper, first = None, False
+            for e in g.events:
+                if e.type == "CombatStarted":
+                    helper, first = None, True
+                elif e.type == "HelpAccepted":
+                    helper = e.helper
+                elif e.type == "RunAwayRolled":
+                    helper_first += first and e.player == helper
+                    first = False
+                elif e.type == "ItemPlayed" and card_def(g.state, e.card)["kind"] == "one_shot":
+                    tabled.add(rs)
+    assert tabled == set(CLASSIC)
+    assert helper_first >= 1
