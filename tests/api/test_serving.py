@@ -4,6 +4,7 @@ The live tests run ``munchlog serve`` as a user would, under each server."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from api import gunicorn_conf, serving
-from tests.live import munchlog_serve
+from tests.live import ServerEnv, munchlog_serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,7 +112,8 @@ def test_a_worker_app_has_the_short_switch_interval_and_no_secrets_in_its_enviro
     try:
         for name in serving.SECRET_ENV:
             assert name not in os.environ
-        assert isinstance(app.wsgi_app, serving.SpreadKeepAlive)
+        assert isinstance(app.wsgi_app, serving.WholeBody)  # outermost: the body comes first
+        assert isinstance(app.wsgi_app.app, serving.SpreadKeepAlive)
         client = app.test_client()
         listed = client.get(
             "/api/games", headers={"Authorization": "Bearer secret-organizer-token"}
@@ -309,5 +311,135 @@ def test_slow_clients_do_not_stall_the_service(tmp_path: Path) -> None:
             assert response.status == 200
             assert elapsed < 2.0, elapsed  # not waiting for a slow client to give up
         finally:
+            for s in slow:
+                s.close()
+
+
+def test_a_second_serve_on_a_taken_port_refuses_with_one_line_and_a_non_zero_exit(
+    tmp_path: Path, server_kind: str
+) -> None:
+    """granian binds with SO_REUSEPORT: without a check, a second ``munchlog serve`` on the same
+    port (another database) would listen beside the first, and the kernel would hand requests
+    to either at random."""
+    first = tmp_path / "first"
+    first.mkdir()
+    with munchlog_serve(first, "port-owner", server=server_kind) as (port, env):
+        env = ServerEnv({**env, "MUNCHLOG_INSTANCE": str(tmp_path / "second")}, env.process)
+        cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--server"]
+        cmd += [server_kind, "--db", str(tmp_path / "other.sqlite")]
+        second = subprocess.Popen(
+            cmd,
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its workers too are stopped if it did start
+        )
+        try:
+            out, err = second.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(second.pid, signal.SIGKILL)
+            out, err = second.communicate()
+            raise AssertionError(f"a second server started on port {port}: {out}{err}") from None
+        errors = err.strip().splitlines()
+        assert second.returncode != 0
+        assert len(errors) == 1, err  # one line, no traceback
+        assert f"port {port}" in errors[0] and "in use" in errors[0], errors[0]
+        assert "Listening" not in out + err
+        # the first server is the one answering, alone
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 200
+
+
+def test_a_port_another_program_holds_is_refused_before_any_server_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+
+    monkeypatch.setenv("MUNCHLOG_ACCESS_LOG", "0")  # run() sets them for the workers
+    monkeypatch.setenv("MUNCHLOG_THREADS", str(serving.THREADS))
+    started: list[int] = []
+    monkeypatch.setattr(serving, "_run_granian", lambda *args: started.append(args[2]))
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        with pytest.raises(serving.PortInUse) as refused:
+            serving.run(host="127.0.0.1", port=port)
+        assert started == []
+    assert refused.value.code == (
+        f"munchlog serve: port {port} on 127.0.0.1 is in use (another server is listening "
+        "there): stop it or choose another --port"
+    )
+    serving.run(host="127.0.0.1", port=port)  # free again: the server starts
+    assert started == [port]
+
+
+@pytest.mark.parametrize("slow_clients", [8, 32, 128])
+def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clients: int) -> None:
+    """Clients that send a POST's headers (authorized: the app would read the body) with
+    ``Content-Length: 100000``, then a byte a second: granian hands the body to WSGI as a stream
+    its Rust runtime fills, so a thread that reads it waits for the client. Those threads are
+    not the app's (``api.serving.WholeBody``): ``/healthz`` and a normal POST are answered at
+    once while all of them hang, with 8, 32 and 128 of them (2 workers x 4 app threads)."""
+    import socket
+
+    from bench.record_bench import game_body
+
+    token = "slow-bodies"
+    with munchlog_serve(tmp_path, token, workers=2) as (port, _):
+        head = (
+            "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Authorization: Bearer {token}\r\nContent-Length: 100000\r\n\r\n"
+        ).encode()
+        slow: list[socket.socket] = []
+        stop = threading.Event()
+
+        def drip() -> None:  # a byte a second on every slow connection
+            while not stop.wait(1.0):
+                for s in slow:
+                    with contextlib.suppress(OSError):
+                        s.sendall(b" ")
+
+        dripping = threading.Thread(target=drip, daemon=True)
+        try:
+            for _ in range(slow_clients):
+                s = socket.create_connection(("127.0.0.1", port), timeout=10)
+                s.sendall(head + b"{")
+                slow.append(s)
+            dripping.start()
+            time.sleep(1.5)  # every slow request has reached a worker
+            body = json.dumps(game_body("quick", {"event": "slow-bodies"})).encode()
+            for method, path, payload, expected in (
+                ("GET", "/healthz", None, 200),
+                ("POST", "/api/games", body, 201),
+                ("GET", "/healthz", None, 200),
+            ):
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                started = time.monotonic()
+                conn.request(
+                    method,
+                    path,
+                    body=payload,
+                    headers={
+                        "Authorization": f"Bearer {token}",
+                        "Content-Type": "application/json",
+                    },
+                )
+                response = conn.getresponse()
+                response.read()
+                elapsed = time.monotonic() - started
+                conn.close()
+                assert response.status == expected, (method, path)
+                assert elapsed < 3.0, (method, path, elapsed)  # not waiting behind a slow body
+            # the slow clients are still being waited for, not answered or dropped
+            for s in slow[:4]:
+                s.settimeout(0.1)
+                with pytest.raises(TimeoutError):
+                    s.recv(1)
+        finally:
+            stop.set()
             for s in slow:
                 s.close()
