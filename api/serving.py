@@ -276,10 +276,12 @@ class WholeBody:
 
 def _body_limit(app: Any) -> Callable[[str], int]:
     """The largest body ``app`` reads at ``path`` (:class:`WholeBody`)."""
+    from api.app import DEFAULT_MAX_CONTENT_LENGTH
     from api.routes.exports import IMPORT_MAX_BYTES
 
-    default = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
-    imports = int(app.config.get("MUNCHLOG_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES)
+    config = getattr(app, "config", {})
+    default = int(config.get("MAX_CONTENT_LENGTH") or DEFAULT_MAX_CONTENT_LENGTH)
+    imports = int(config.get("MUNCHLOG_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES)
 
     def limit(path: str) -> int:
         return imports if path == "/api/games/import" else default
@@ -304,9 +306,31 @@ def worker_app() -> Any:
         app.wsgi_app = AccessLog(  # type: ignore[method-assign]
             app.wsgi_app, as_json=log_format() == "json"
         )
+    return _whole_body(app)
+
+
+def _whole_body(app: Any) -> Any:
+    """``app`` (a Flask app, or any WSGI callable) behind :class:`WholeBody`, with the
+    worker's ``MUNCHLOG_THREADS`` app slots."""
     slots = int(os.environ.get("MUNCHLOG_THREADS") or THREADS)
-    app.wsgi_app = WholeBody(app.wsgi_app, slots, _body_limit(app))  # type: ignore[method-assign]
-    return app
+    if hasattr(app, "wsgi_app"):
+        app.wsgi_app = WholeBody(app.wsgi_app, slots, _body_limit(app))
+        return app
+    return WholeBody(app, slots, _body_limit(app))
+
+
+#: Where :func:`run` leaves a target other than :data:`TARGET` for :func:`other_app`.
+TARGET_ENV = "MUNCHLOG_SERVE_TARGET"
+
+
+def other_app() -> Any:
+    """The factory :func:`run` serves for a target other than :func:`worker_app` (the
+    benchmarks' bare endpoints): that target's app, behind the same :class:`WholeBody`, so it
+    is served with the same threads as munchlog."""
+    import importlib
+
+    module, _, factory = os.environ[TARGET_ENV].partition(":")
+    return _whole_body(getattr(importlib.import_module(module), factory)())
 
 
 def run(
@@ -327,6 +351,9 @@ def run(
         raise ValueError(f"unknown server {server!r} (one of {', '.join(SERVERS)})")
     check_port(host, port)
     os.environ["MUNCHLOG_THREADS"] = str(threads)  # the app threads of each worker (WholeBody)
+    if target != TARGET:  # served behind WholeBody too
+        os.environ[TARGET_ENV] = target
+        target = "api.serving:other_app"
     if server == "granian":
         # munchlog's own access log (AccessLog, in each worker), not granian's
         os.environ["MUNCHLOG_ACCESS_LOG"] = "1" if access_log else "0"

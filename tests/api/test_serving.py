@@ -443,3 +443,89 @@ def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clien
             stop.set()
             for s in slow:
                 s.close()
+
+
+class _SlowInput:
+    """A ``wsgi.input`` whose ``read`` waits until ``arrived`` is set (a client still sending)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.arrived = threading.Event()
+        self.reads: list[int | None] = []
+
+    def read(self, size: int | None = None) -> bytes:
+        self.reads.append(size)
+        assert self.arrived.wait(30)
+        return self.data if size is None else self.data[:size]
+
+
+def _ignore(*args: Any) -> None:
+    """A ``start_response`` that keeps nothing."""
+
+
+def _echo(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [environ["wsgi.input"].read()]
+
+
+def test_a_body_is_read_before_the_request_takes_an_app_slot() -> None:
+    """With one app slot: a request whose body is still coming holds no slot, so another
+    request is served meanwhile; the slow one then runs with its whole body."""
+    gate = serving.WholeBody(_echo, 1, lambda path: 100)
+    slow = _SlowInput(b'{"a": 1}')
+    answers: dict[str, bytes] = {}
+
+    def call(name: str, environ: dict[str, Any]) -> None:
+        answers[name] = b"".join(gate(environ, lambda *a: None))
+
+    waiting = threading.Thread(
+        target=call, args=("slow", {"CONTENT_LENGTH": "8", "wsgi.input": slow})
+    )
+    waiting.start()
+    while not slow.reads:  # the slow request is waiting for its body
+        time.sleep(0.01)
+    call("quick", {"CONTENT_LENGTH": "5", "wsgi.input": __import__("io").BytesIO(b"hello")})
+    assert answers == {"quick": b"hello"}  # served through the only slot
+    slow.arrived.set()
+    waiting.join(30)
+    assert answers["slow"] == b'{"a": 1}' and slow.reads == [8]
+
+
+def test_the_body_read_first_is_bounded_by_the_apps_limit() -> None:
+    """A Content-Length over the limit is not read (the app refuses it unread, 413); a chunked
+    body is read up to one byte past the limit, for the app to refuse."""
+    seen: list[Any] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        seen.append(environ["wsgi.input"])
+        return []
+
+    gate = serving.WholeBody(app, 2, lambda path: 1000 if path == "/big" else 10)
+    over = _SlowInput(b"x" * 11)
+    over.arrived.set()
+    gate({"CONTENT_LENGTH": "11", "PATH_INFO": "/", "wsgi.input": over}, _ignore)
+    assert over.reads == [] and seen[-1] is over
+    chunked = _SlowInput(b"y" * 50)
+    chunked.arrived.set()
+    gate({"HTTP_TRANSFER_ENCODING": "chunked", "PATH_INFO": "/", "wsgi.input": chunked}, _ignore)
+    assert chunked.reads == [11] and seen[-1].read() == b"y" * 11
+    big = _SlowInput(b"z" * 500)
+    big.arrived.set()
+    gate({"CONTENT_LENGTH": "500", "PATH_INFO": "/big", "wsgi.input": big}, _ignore)
+    assert big.reads == [500] and seen[-1].read() == b"z" * 500
+    get = _SlowInput(b"")
+    gate({"PATH_INFO": "/", "wsgi.input": get}, _ignore)  # no body: nothing read
+    assert get.reads == []
+
+
+def test_another_target_is_served_behind_the_same_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m api.serving TARGET`` (the benchmarks' bare endpoints) serves TARGET's app
+    with the same app slots and body reading as munchlog's."""
+    monkeypatch.setenv(serving.TARGET_ENV, "bench.bare_app:create_app")
+    monkeypatch.setenv("MUNCHLOG_THREADS", "3")
+    monkeypatch.setenv("BARE_DB", str(tmp_path / "bare.sqlite"))
+    app = serving.other_app()
+    assert isinstance(app.wsgi_app, serving.WholeBody)
+    assert app.wsgi_app._slots.qsize() == 3
