@@ -87,6 +87,7 @@ WORKERS = 2
 THREADS = 4
 #: Threads per worker that may wait for a request's body, beside the :data:`THREADS` that run
 #: the app (:class:`WholeBody`): granian's own default for WSGI is 256 in all.
+#: ``MUNCHLOG_BODY_READERS`` overrides it.
 BODY_READERS = 256
 #: The GIL switch interval each worker sets (seconds; ``MUNCHLOG_SWITCH_INTERVAL`` overrides it,
 #: for experiments).
@@ -415,7 +416,7 @@ def _run_granian(target: str, host: str, port: int, workers: int, threads: int) 
         factory=True,
         workers=workers,
         # the app runs in `threads` of them (WholeBody); the others may wait for bodies
-        blocking_threads=threads + BODY_READERS,
+        blocking_threads=threads + int(os.environ.get("MUNCHLOG_BODY_READERS") or BODY_READERS),
         workers_kill_timeout=GRACEFUL_TIMEOUT,
         log_access=False,  # AccessLog writes it
         log_dictconfig=granian_log_config(),  # its own lines as JSON too, if so configured

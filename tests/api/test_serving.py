@@ -529,3 +529,31 @@ def test_another_target_is_served_behind_the_same_gate(
     app = serving.other_app()
     assert isinstance(app.wsgi_app, serving.WholeBody)
     assert app.wsgi_app._slots.qsize() == 3
+
+
+def test_granian_has_body_readers_beside_the_app_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """granian's blocking threads are the app's ``threads`` (:class:`serving.WholeBody`'s slots,
+    passed to the workers as ``MUNCHLOG_THREADS``) plus the threads that may wait for bodies."""
+    import granian
+
+    from tests.live import free_port
+
+    built: list[dict[str, Any]] = []
+
+    class Granian:
+        def __init__(self, target: str, **options: Any) -> None:
+            built.append({"target": target, **options})
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(granian, "Granian", Granian)
+    monkeypatch.setenv("MUNCHLOG_ACCESS_LOG", "0")  # run() sets them for the workers
+    monkeypatch.setenv("MUNCHLOG_THREADS", "0")
+    monkeypatch.delenv("MUNCHLOG_BODY_READERS", raising=False)
+    serving.run(port=free_port(), threads=3)
+    assert built[-1]["blocking_threads"] == 3 + serving.BODY_READERS == 259
+    assert built[-1]["target"] == serving.TARGET and os.environ["MUNCHLOG_THREADS"] == "3"
+    monkeypatch.setenv("MUNCHLOG_BODY_READERS", "12")
+    serving.run(port=free_port())
+    assert built[-1]["blocking_threads"] == serving.THREADS + 12
