@@ -120,7 +120,19 @@ def test_the_proxy_routes_only_the_api_and_the_viewer(tmp_path: Path) -> None:
         }
         private = {
             path: (_request(proxy_port, "GET", path), _request(port, "GET", path))
-            for path in ("/healthz", "/readyz", "/metrics", "/", "/apix", "/gamesx/1")
+            for path in (
+                "/healthz",
+                "/readyz",
+                "/metrics",
+                "/",
+                "/apix",
+                "/gamesx/1",
+                # dot segments are resolved before a location is chosen
+                "/api/../healthz",
+                "/api/%2e%2e/metrics",
+                "/static/..%2freadyz",
+                "//healthz",
+            )
         }
     viewer = public.pop("/games/00000000-0000-4000-8000-000000000000")
     assert viewer[0] == 404  # munchlog's own answer: there is no such game
