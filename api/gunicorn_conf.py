@@ -13,6 +13,9 @@ To run gunicorn by hand with the same settings::
 * **The keep-alive spread**: gunicorn drops the ``Connection`` header an app sets (so
   :class:`api.serving.SpreadKeepAlive` has no effect here); :func:`pre_request` closes each
   connection after its :data:`api.serving.KEEPALIVE_REQUESTS`-th response instead.
+* **The body before the app**: :class:`api.serving.WholeBody` reads each request's body before
+  the app runs, as under granian; here it has no threads to spare (``threads`` are its app
+  slots and gunicorn's only threads), so a slow client holds one of them.
 * Facing the Internet, put a buffering proxy (nginx) in front of it, as of granian.
 """
 

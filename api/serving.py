@@ -9,9 +9,14 @@ GIL, where gunicorn does that work in Python.
 
 The production command (what ``munchlog serve`` runs)::
 
-    MUNCHLOG_ACCESS_LOG=1 granian --interface wsgi --factory --workers 2 \\
-        --blocking-threads 4 --workers-kill-timeout 30 --host 0.0.0.0 --port 8000 \\
+    MUNCHLOG_ACCESS_LOG=1 MUNCHLOG_THREADS=4 granian --interface wsgi --factory --workers 2 \\
+        --blocking-threads 260 --workers-kill-timeout 30 --host 0.0.0.0 --port 8000 \\
         api.serving:worker_app
+
+(4 app threads a worker, ``MUNCHLOG_THREADS``, and :data:`BODY_READERS` more that may wait
+for request bodies: ``--blocking-threads`` is their sum.) ``munchlog serve`` first checks that
+nothing listens on its port (:func:`check_port`): granian's ``SO_REUSEPORT`` would otherwise
+let a second server share it.
 
 Whichever server runs, these hold (each is tested):
 
@@ -46,20 +51,32 @@ Whichever server runs, these hold (each is tested):
   in flight (up to :data:`GRACEFUL_TIMEOUT` seconds) and exit. A write is acknowledged only
   after its transaction is committed (``synchronous=FULL`` on SQLite), so even ``kill -9``
   loses no acknowledged write.
-* **Slow clients do not hold a worker**: granian reads headers and bodies on its Rust runtime
-  and calls the app only with a complete request (tested: 24 clients holding half-sent requests
-  do not delay another). gunicorn parses requests in Python; behind the Internet, put a buffering
-  proxy (nginx) in front of either.
+* **Slow clients do not hold an app thread**: granian reads headers on its Rust runtime and
+  calls the app only once they are complete; the body it hands over as a stream that the
+  runtime fills as the client sends it, so :class:`WholeBody` reads it in one of granian's
+  threads *before* the request takes one of the worker's :data:`THREADS` app slots. A thread
+  waiting for a body waits in Rust, without the GIL, and each worker has :data:`BODY_READERS`
+  of them beside the app's (tested: 8, 32 and 128 clients sending a body a byte a second do
+  not delay ``/healthz`` or a normal POST; 24 holding half-sent headers or bodies do not delay
+  another request). The wait has no time limit here (granian has none for bodies): past
+  :data:`BODY_READERS` slow bodies at once in a worker, requests wait again. gunicorn parses
+  requests in Python threads; facing the Internet, put a buffering proxy (nginx, which reads
+  the whole body, with ``client_body_timeout``, before it passes a request on) in front of
+  either.
 """
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import os
+import queue
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
+from io import BytesIO
 from typing import Any
 
 SERVERS = ("granian", "gunicorn")
@@ -68,6 +85,10 @@ DEFAULT_SERVER = "granian"
 #: 2 and as much as 8; one worker per core).
 WORKERS = 2
 THREADS = 4
+#: Threads per worker that may wait for a request's body, beside the :data:`THREADS` that run
+#: the app (:class:`WholeBody`): granian's own default for WSGI is 256 in all.
+#: ``MUNCHLOG_BODY_READERS`` overrides it.
+BODY_READERS = 256
 #: The GIL switch interval each worker sets (seconds; ``MUNCHLOG_SWITCH_INTERVAL`` overrides it,
 #: for experiments).
 SWITCH_INTERVAL = 0.001
@@ -211,6 +232,64 @@ class SpreadKeepAlive:
         return self.app(environ, closing)
 
 
+class WholeBody:
+    """WSGI middleware: read the request's body whole, then run the app in one of ``slots``
+    app threads (the outermost layer of each worker's app, :func:`worker_app`).
+
+    granian hands the body to WSGI as a stream that its Rust runtime fills as the client sends
+    it: ``wsgi.input.read`` waits for the client, without the GIL but in the thread that called
+    the app. A client that sends its headers and then a byte a second would hold that thread
+    for as long as it likes, and 8 of them every thread of 2 workers. So each worker runs the
+    app in at most ``slots`` threads (:data:`THREADS`; a request takes a slot only once its body
+    is here), and granian has :data:`BODY_READERS` more threads per worker that may wait for
+    bodies in the meantime; a slow body holds one of those, never an app thread.
+
+    A body with a ``Content-Length`` up to ``limit(path)`` (the app's ``MAX_CONTENT_LENGTH``;
+    an import's own limit for ``POST /api/games/import``) is read here and handed on as a
+    ``BytesIO``; a chunked one is read up to ``limit + 1`` bytes (the app refuses a longer one);
+    a longer ``Content-Length`` is not read at all: the app answers 413 without reading it.
+    Under gunicorn, which gives each connection one of its own threads, ``slots`` is the
+    thread count and this only reads the body first.
+    """
+
+    def __init__(self, app: WSGIApp, slots: int, limit: Callable[[str], int]) -> None:
+        self.app = app
+        self.limit = limit
+        # SimpleQueue: get and put in C (about 0.3 us), and a waiting get drops the GIL
+        self._slots: queue.SimpleQueue[None] = queue.SimpleQueue()
+        for _ in range(max(1, slots)):
+            self._slots.put(None)
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        length = environ.get("CONTENT_LENGTH", "")
+        if length:
+            if length.isdigit() and 0 < int(length) <= self.limit(environ.get("PATH_INFO", "")):
+                environ["wsgi.input"] = BytesIO(environ["wsgi.input"].read(int(length)))
+        elif "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            limit = self.limit(environ.get("PATH_INFO", ""))
+            environ["wsgi.input"] = BytesIO(environ["wsgi.input"].read(limit + 1))
+        self._slots.get()
+        try:
+            return self.app(environ, start_response)
+        finally:
+            self._slots.put(None)
+
+
+def _body_limit(app: Any) -> Callable[[str], int]:
+    """The largest body ``app`` reads at ``path`` (:class:`WholeBody`)."""
+    from api.app import DEFAULT_MAX_CONTENT_LENGTH
+    from api.routes.exports import IMPORT_MAX_BYTES
+
+    config = getattr(app, "config", {})
+    default = int(config.get("MAX_CONTENT_LENGTH") or DEFAULT_MAX_CONTENT_LENGTH)
+    imports = int(config.get("MUNCHLOG_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES)
+
+    def limit(path: str) -> int:
+        return imports if path == "/api/games/import" else default
+
+    return limit
+
+
 def worker_app() -> Any:
     """Build one worker's app: the GIL switch interval, the app from the environment (the
     variables ``api.app`` documents; ``munchlog serve`` sets them from its options), the
@@ -228,7 +307,31 @@ def worker_app() -> Any:
         app.wsgi_app = AccessLog(  # type: ignore[method-assign]
             app.wsgi_app, as_json=log_format() == "json"
         )
-    return app
+    return _whole_body(app)
+
+
+def _whole_body(app: Any) -> Any:
+    """``app`` (a Flask app, or any WSGI callable) behind :class:`WholeBody`, with the
+    worker's ``MUNCHLOG_THREADS`` app slots."""
+    slots = int(os.environ.get("MUNCHLOG_THREADS") or THREADS)
+    if hasattr(app, "wsgi_app"):
+        app.wsgi_app = WholeBody(app.wsgi_app, slots, _body_limit(app))
+        return app
+    return WholeBody(app, slots, _body_limit(app))
+
+
+#: Where :func:`run` leaves a target other than :data:`TARGET` for :func:`other_app`.
+TARGET_ENV = "MUNCHLOG_SERVE_TARGET"
+
+
+def other_app() -> Any:
+    """The factory :func:`run` serves for a target other than :func:`worker_app` (the
+    benchmarks' bare endpoints): that target's app, behind the same :class:`WholeBody`, so it
+    is served with the same threads as munchlog."""
+    import importlib
+
+    module, _, factory = os.environ[TARGET_ENV].partition(":")
+    return _whole_body(getattr(importlib.import_module(module), factory)())
 
 
 def run(
@@ -241,7 +344,17 @@ def run(
     threads: int = THREADS,
     access_log: bool = True,
 ) -> None:
-    """Serve the WSGI app factory ``target`` (``"module:function"``) until SIGTERM/SIGINT."""
+    """Serve the WSGI app factory ``target`` (``"module:function"``) until SIGTERM/SIGINT.
+
+    Raises :class:`PortInUse` (a ``SystemExit``: one line, exit status 1) if something already
+    listens on ``host:port``, before any server starts."""
+    if server not in SERVERS:
+        raise ValueError(f"unknown server {server!r} (one of {', '.join(SERVERS)})")
+    check_port(host, port)
+    os.environ["MUNCHLOG_THREADS"] = str(threads)  # the app threads of each worker (WholeBody)
+    if target != TARGET:  # served behind WholeBody too
+        os.environ[TARGET_ENV] = target
+        target = "api.serving:other_app"
     if server == "granian":
         # munchlog's own access log (AccessLog, in each worker), not granian's
         os.environ["MUNCHLOG_ACCESS_LOG"] = "1" if access_log else "0"
@@ -249,8 +362,43 @@ def run(
     elif server == "gunicorn":
         os.environ["MUNCHLOG_ACCESS_LOG"] = "0"  # gunicorn's own (api/gunicorn_conf.py)
         _run_gunicorn(target, host, port, workers, threads, access_log)
-    else:
-        raise ValueError(f"unknown server {server!r} (one of {', '.join(SERVERS)})")
+
+
+class PortInUse(SystemExit):
+    """``munchlog serve`` cannot listen where it was told to (:func:`check_port`). A
+    ``SystemExit`` whose code is the message: uncaught, Python prints it as one line on stderr
+    and exits with status 1."""
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse ``host:port`` if another socket listens there (or it cannot be bound at all).
+
+    granian binds its socket with ``SO_REUSEPORT``, so a second server on a port that is taken
+    would start beside the first, and the kernel would hand each connection to either (two
+    databases answering at random). A probe socket without ``SO_REUSEPORT`` cannot bind where
+    anything listens; with ``SO_REUSEADDR``, as the servers, the closed connections of a server
+    that just stopped (``TIME_WAIT``) do not count. Several workers of one ``serve`` share its
+    one socket and are not concerned."""
+    try:
+        addresses = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as exc:
+        raise PortInUse(f"munchlog serve: cannot listen on {host}: {exc.strerror}") from None
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    raise PortInUse(
+                        f"munchlog serve: port {port} on {host} is in use (another server is "
+                        "listening there): stop it or choose another --port"
+                    ) from None
+                raise PortInUse(
+                    f"munchlog serve: cannot listen on {host} port {port}: {exc.strerror}"
+                ) from None
 
 
 def _run_granian(target: str, host: str, port: int, workers: int, threads: int) -> None:
@@ -267,7 +415,8 @@ def _run_granian(target: str, host: str, port: int, workers: int, threads: int) 
         websockets=False,
         factory=True,
         workers=workers,
-        blocking_threads=threads,
+        # the app runs in `threads` of them (WholeBody); the others may wait for bodies
+        blocking_threads=threads + int(os.environ.get("MUNCHLOG_BODY_READERS") or BODY_READERS),
         workers_kill_timeout=GRACEFUL_TIMEOUT,
         log_access=False,  # AccessLog writes it
         log_dictconfig=granian_log_config(),  # its own lines as JSON too, if so configured

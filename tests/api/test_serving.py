@@ -4,6 +4,7 @@ The live tests run ``munchlog serve`` as a user would, under each server."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from api import gunicorn_conf, serving
-from tests.live import munchlog_serve
+from tests.live import ServerEnv, munchlog_serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,7 +112,8 @@ def test_a_worker_app_has_the_short_switch_interval_and_no_secrets_in_its_enviro
     try:
         for name in serving.SECRET_ENV:
             assert name not in os.environ
-        assert isinstance(app.wsgi_app, serving.SpreadKeepAlive)
+        assert isinstance(app.wsgi_app, serving.WholeBody)  # outermost: the body comes first
+        assert isinstance(app.wsgi_app.app, serving.SpreadKeepAlive)
         client = app.test_client()
         listed = client.get(
             "/api/games", headers={"Authorization": "Bearer secret-organizer-token"}
@@ -311,3 +313,247 @@ def test_slow_clients_do_not_stall_the_service(tmp_path: Path) -> None:
         finally:
             for s in slow:
                 s.close()
+
+
+def test_a_second_serve_on_a_taken_port_refuses_with_one_line_and_a_non_zero_exit(
+    tmp_path: Path, server_kind: str
+) -> None:
+    """granian binds with SO_REUSEPORT: without a check, a second ``munchlog serve`` on the same
+    port (another database) would listen beside the first, and the kernel would hand requests
+    to either at random."""
+    first = tmp_path / "first"
+    first.mkdir()
+    with munchlog_serve(first, "port-owner", server=server_kind) as (port, env):
+        env = ServerEnv({**env, "MUNCHLOG_INSTANCE": str(tmp_path / "second")}, env.process)
+        cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--server"]
+        cmd += [server_kind, "--db", str(tmp_path / "other.sqlite")]
+        second = subprocess.Popen(
+            cmd,
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its workers too are stopped if it did start
+        )
+        try:
+            out, err = second.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(second.pid, signal.SIGKILL)
+            out, err = second.communicate()
+            raise AssertionError(f"a second server started on port {port}: {out}{err}") from None
+        errors = err.strip().splitlines()
+        assert second.returncode != 0
+        assert len(errors) == 1, err  # one line, no traceback
+        assert f"port {port}" in errors[0] and "in use" in errors[0], errors[0]
+        assert "Listening" not in out + err
+        # the first server is the one answering, alone
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 200
+
+
+def test_a_port_another_program_holds_is_refused_before_any_server_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+
+    monkeypatch.setenv("MUNCHLOG_ACCESS_LOG", "0")  # run() sets them for the workers
+    monkeypatch.setenv("MUNCHLOG_THREADS", str(serving.THREADS))
+    started: list[int] = []
+    monkeypatch.setattr(serving, "_run_granian", lambda *args: started.append(args[2]))
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        with pytest.raises(serving.PortInUse) as refused:
+            serving.run(host="127.0.0.1", port=port)
+        assert started == []
+    assert refused.value.code == (
+        f"munchlog serve: port {port} on 127.0.0.1 is in use (another server is listening "
+        "there): stop it or choose another --port"
+    )
+    serving.run(host="127.0.0.1", port=port)  # free again: the server starts
+    assert started == [port]
+
+
+@pytest.mark.parametrize("slow_clients", [8, 32, 128])
+def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clients: int) -> None:
+    """Clients that send a POST's headers (authorized: the app would read the body) with
+    ``Content-Length: 100000``, then a byte a second: granian hands the body to WSGI as a stream
+    its Rust runtime fills, so a thread that reads it waits for the client. Those threads are
+    not the app's (``api.serving.WholeBody``): ``/healthz`` and a normal POST are answered at
+    once while all of them hang, with 8, 32 and 128 of them (2 workers x 4 app threads)."""
+    import socket
+
+    from bench.record_bench import game_body
+
+    token = "slow-bodies"
+    with munchlog_serve(tmp_path, token, workers=2) as (port, _):
+        head = (
+            "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Authorization: Bearer {token}\r\nContent-Length: 100000\r\n\r\n"
+        ).encode()
+        slow: list[socket.socket] = []
+        stop = threading.Event()
+
+        def drip() -> None:  # a byte a second on every slow connection
+            while not stop.wait(1.0):
+                for s in slow:
+                    with contextlib.suppress(OSError):
+                        s.sendall(b" ")
+
+        dripping = threading.Thread(target=drip, daemon=True)
+        try:
+            for _ in range(slow_clients):
+                s = socket.create_connection(("127.0.0.1", port), timeout=10)
+                s.sendall(head + b"{")
+                slow.append(s)
+            dripping.start()
+            time.sleep(1.5)  # every slow request has reached a worker
+            body = json.dumps(game_body("quick", {"event": "slow-bodies"})).encode()
+            # 8 requests on new connections: each goes to either worker
+            for method, path, payload, expected in 4 * (
+                ("GET", "/healthz", None, 200),
+                ("POST", "/api/games", body, 201),
+            ):
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                started = time.monotonic()
+                conn.request(
+                    method,
+                    path,
+                    body=payload,
+                    headers={
+                        "Authorization": f"Bearer {token}",
+                        "Content-Type": "application/json",
+                    },
+                )
+                response = conn.getresponse()
+                response.read()
+                elapsed = time.monotonic() - started
+                conn.close()
+                assert response.status == expected, (method, path)
+                assert elapsed < 3.0, (method, path, elapsed)  # not waiting behind a slow body
+            # the slow clients are still being waited for, not answered or dropped
+            for s in slow[:4]:
+                s.settimeout(0.1)
+                with pytest.raises(TimeoutError):
+                    s.recv(1)
+        finally:
+            stop.set()
+            for s in slow:
+                s.close()
+
+
+class _SlowInput:
+    """A ``wsgi.input`` whose ``read`` waits until ``arrived`` is set (a client still sending)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.arrived = threading.Event()
+        self.reads: list[int | None] = []
+
+    def read(self, size: int | None = None) -> bytes:
+        self.reads.append(size)
+        assert self.arrived.wait(30)
+        return self.data if size is None else self.data[:size]
+
+
+def _ignore(*args: Any) -> None:
+    """A ``start_response`` that keeps nothing."""
+
+
+def _echo(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [environ["wsgi.input"].read()]
+
+
+def test_a_body_is_read_before_the_request_takes_an_app_slot() -> None:
+    """With one app slot: a request whose body is still coming holds no slot, so another
+    request is served meanwhile; the slow one then runs with its whole body."""
+    gate = serving.WholeBody(_echo, 1, lambda path: 100)
+    slow = _SlowInput(b'{"a": 1}')
+    answers: dict[str, bytes] = {}
+
+    def call(name: str, environ: dict[str, Any]) -> None:
+        answers[name] = b"".join(gate(environ, lambda *a: None))
+
+    waiting = threading.Thread(
+        target=call, args=("slow", {"CONTENT_LENGTH": "8", "wsgi.input": slow})
+    )
+    waiting.start()
+    while not slow.reads:  # the slow request is waiting for its body
+        time.sleep(0.01)
+    call("quick", {"CONTENT_LENGTH": "5", "wsgi.input": __import__("io").BytesIO(b"hello")})
+    assert answers == {"quick": b"hello"}  # served through the only slot
+    slow.arrived.set()
+    waiting.join(30)
+    assert answers["slow"] == b'{"a": 1}' and slow.reads == [8]
+
+
+def test_the_body_read_first_is_bounded_by_the_apps_limit() -> None:
+    """A Content-Length over the limit is not read (the app refuses it unread, 413); a chunked
+    body is read up to one byte past the limit, for the app to refuse."""
+    seen: list[Any] = []
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        seen.append(environ["wsgi.input"])
+        return []
+
+    gate = serving.WholeBody(app, 2, lambda path: 1000 if path == "/big" else 10)
+    over = _SlowInput(b"x" * 11)
+    over.arrived.set()
+    gate({"CONTENT_LENGTH": "11", "PATH_INFO": "/", "wsgi.input": over}, _ignore)
+    assert over.reads == [] and seen[-1] is over
+    chunked = _SlowInput(b"y" * 50)
+    chunked.arrived.set()
+    gate({"HTTP_TRANSFER_ENCODING": "chunked", "PATH_INFO": "/", "wsgi.input": chunked}, _ignore)
+    assert chunked.reads == [11] and seen[-1].read() == b"y" * 11
+    big = _SlowInput(b"z" * 500)
+    big.arrived.set()
+    gate({"CONTENT_LENGTH": "500", "PATH_INFO": "/big", "wsgi.input": big}, _ignore)
+    assert big.reads == [500] and seen[-1].read() == b"z" * 500
+    get = _SlowInput(b"")
+    gate({"PATH_INFO": "/", "wsgi.input": get}, _ignore)  # no body: nothing read
+    assert get.reads == []
+
+
+def test_another_target_is_served_behind_the_same_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m api.serving TARGET`` (the benchmarks' bare endpoints) serves TARGET's app
+    with the same app slots and body reading as munchlog's."""
+    monkeypatch.setenv(serving.TARGET_ENV, "bench.bare_app:create_app")
+    monkeypatch.setenv("MUNCHLOG_THREADS", "3")
+    monkeypatch.setenv("BARE_DB", str(tmp_path / "bare.sqlite"))
+    app = serving.other_app()
+    assert isinstance(app.wsgi_app, serving.WholeBody)
+    assert app.wsgi_app._slots.qsize() == 3
+
+
+def test_granian_has_body_readers_beside_the_app_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """granian's blocking threads are the app's ``threads`` (:class:`serving.WholeBody`'s slots,
+    passed to the workers as ``MUNCHLOG_THREADS``) plus the threads that may wait for bodies."""
+    import granian
+
+    from tests.live import free_port
+
+    built: list[dict[str, Any]] = []
+
+    class Granian:
+        def __init__(self, target: str, **options: Any) -> None:
+            built.append({"target": target, **options})
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(granian, "Granian", Granian)
+    monkeypatch.setenv("MUNCHLOG_ACCESS_LOG", "0")  # run() sets them for the workers
+    monkeypatch.setenv("MUNCHLOG_THREADS", "0")
+    monkeypatch.delenv("MUNCHLOG_BODY_READERS", raising=False)
+    serving.run(port=free_port(), threads=3)
+    assert built[-1]["blocking_threads"] == 3 + serving.BODY_READERS == 259
+    assert built[-1]["target"] == serving.TARGET and os.environ["MUNCHLOG_THREADS"] == "3"
+    monkeypatch.setenv("MUNCHLOG_BODY_READERS", "12")
+    serving.run(port=free_port())
+    assert built[-1]["blocking_threads"] == serving.THREADS + 12
