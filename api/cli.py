@@ -112,6 +112,7 @@ def serve(args: argparse.Namespace) -> int:
     from api.metrics import prepare_multiprocess_dir
 
     configure_logging()  # MUNCHLOG_LOG_FORMAT / _LEVEL checked before any worker starts
+    serving.check_port(args.host, args.port)  # before the banner: a taken port is one line
     token, origin = _organizer_token()
     # The workers build their apps from the environment (api/app.py's variables), after the
     # fork; api.serving.worker_app drops the secrets from it again.

@@ -262,6 +262,7 @@ def test_demo_and_serve_name_the_same_database_from_any_folder(
 
     started: list[dict[str, object]] = []
     monkeypatch.setattr(cli.serving, "run", lambda **kw: started.append(kw))
+    monkeypatch.setattr(cli.serving, "check_port", lambda host, port: None)
     monkeypatch.setattr(logs, "configure_logging", lambda: None)
     monkeypatch.setattr(metrics, "prepare_multiprocess_dir", lambda workers: None)
     monkeypatch.setenv("MUNCHLOG_INSTANCE", "")  # restored after serve sets it
@@ -311,6 +312,7 @@ def test_munchlog_port_sets_serves_port_and_the_demos_links(
 
     started: list[dict[str, object]] = []
     monkeypatch.setattr(cli.serving, "run", lambda **kw: started.append(kw))
+    monkeypatch.setattr(cli.serving, "check_port", lambda host, port: None)
     monkeypatch.setattr(logs, "configure_logging", lambda: None)
     monkeypatch.setattr(metrics, "prepare_multiprocess_dir", lambda workers: None)
     monkeypatch.setenv("MUNCHLOG_PORT", "8123")
