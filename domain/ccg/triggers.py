@@ -34,8 +34,9 @@ def trigger(decision: Decision, cid: str, kind: str, player: str) -> bool:
 
 
 def trigger_level_gained(decision: Decision, seat: str) -> bool:
-    """"When you gain a level" (docs/rules.md A.8, D.21): each ``level_gained`` ability of
-    ``seat``'s cards in play goes on the stack once, in the table's order; whether any was put.
+    """The "when you gain a level" abilities (docs/rules.md A.8, D.21): each ``level_gained``
+    ability of ``seat``'s cards in play goes on the stack once, in the table's order; whether
+    any was put.
     The caller calls this only for a level actually gained, so never from level 10 ("abilities
     that trigger when you gain a level cannot activate if you are already at level 10")."""
     put = False
