@@ -17,6 +17,7 @@ import pytest
 
 from domain import ImpossibleCommand, RuleViolation
 from domain.ccg import events as ev
+from projections.exports.narration import narrate
 from tests import builders as b
 from tests.builders import BARD, State, cmd, of_type, play, types
 
@@ -204,3 +205,27 @@ def test_a_lost_level_keeps_the_loot_in_play_but_blocks_new_loot() -> None:
     s, _ = b.give(s, "B", "Sample Leather Armor", "hoard")  # rank 1: total 2 = level 2
     s, _ = play(s, cmd("lose_level", "A", source=card, target="B", amount=1), cmd("resolve", "A"))
     assert level(s, "B") == 1 and b.card_id(s, "B", "Sample Rusty Sword", "hoard")
+
+
+def told(e: ev.Event, state: State) -> list[str]:
+    """The export narration of one event."""
+    data = e.to_dict()
+    entry = {"type": data["type"], "seat": e.seat, "cause": e.cause, "data": data}
+    return narrate({**entry, "violation": e.violation}, state)
+
+
+def test_the_narration_tells_each_level_change_and_the_level_trigger() -> None:
+    s, card = promoted(at=3)
+    s, _ = b.give(s, "A", CHOIR_BOY, "hoard")
+    s, events = play(s, cmd("gain_level", "A", source=card, target="A", amount=1))
+    gained, triggered = events
+    assert told(gained, s) == ["A gains a level: level 4 (Sample Holy Promotion)"]
+    assert told(triggered, s) == ["A: Sample Choir Boy's level-gain ability triggers"]
+    s, card = prayed("record", at=1)
+    s, events = play(s, cmd("lose_level", "A", source=card, target="B", amount=1))
+    assert told(events[0], s) == [
+        "B stays at level 1 (Sample Humbling Prayer) [violation: rule/level_limit]"
+    ]
+    s, card = prayed(at=3)
+    s, events = play(s, cmd("lose_level", "A", source=card, target="B", amount=1))
+    assert told(events[0], s) == ["B loses a level: level 2 (Sample Humbling Prayer)"]

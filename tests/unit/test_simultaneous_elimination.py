@@ -55,7 +55,7 @@ def told(e: ev.Event, state: State) -> list[str]:
     """The export narration of one event."""
     data = e.to_dict()
     entry = {"type": data["type"], "seat": e.seat, "cause": e.cause, "data": data}
-    return narrate(entry, state)
+    return narrate({**entry, "violation": e.violation}, state)
 
 
 def test_both_heroes_reaching_their_life_at_the_same_check_is_a_draw() -> None:

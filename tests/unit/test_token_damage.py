@@ -14,6 +14,7 @@ import pytest
 
 from domain import RuleViolation
 from domain.ccg import events as ev
+from projections.exports.narration import narrate
 from tests import builders as b
 from tests.builders import BARD, State, cmd, of_type, play, types
 
@@ -55,6 +56,14 @@ def test_collect_on_an_ally_deals_the_tokens_as_damage() -> None:
     assert (dealt.source, dealt.target, dealt.amount, dealt.violation) == (monk, monk, 1, None)
     card = s["cards"][monk]
     assert (card["damage"], card["tokens"], card["zone"]) == (1, 0, "hoard")
+
+
+def test_the_narration_tells_the_tokens_as_damage() -> None:
+    s, monk = with_monk()
+    s, events = collect_once(s, monk)
+    dealt = events[1].to_dict()
+    entry = {"type": "DamageDealt", "seat": "A", "cause": events[1].cause, "data": dealt}
+    assert narrate(entry, s) == [f"{MONK} takes 1 damage from its own tokens"]
 
 
 def test_the_second_collect_squishes_the_monk() -> None:
