@@ -481,8 +481,10 @@ def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool
         return card is not None and card["damage"] > 0
     if op in ("put_on_bottom", "put_on_top"):
         return bool(st["zones"]["hand"])
-    if op in ("take_gold", "collect"):
+    if op == "take_gold":
         return True
+    if op == "collect":  # tokens on a card with life are damage: it must be in play (A.10)
+        return card is None or life_of(card, s) is None or in_play(card)
     if op == "steal_gold":
         return bool(s["seats"][other(seat)]["gold"])
     if op == "cancel":

@@ -115,3 +115,14 @@ def test_collect_on_a_face_down_card_with_life_is_refused_strict_flagged_in_reco
     s, pot = b.give(s, "B", "Sample Plant Pot", "stash")
     s, events = play(s, cmd("collect", "A", source=b.hero(s, "A"), card=pot, amount=1))
     assert [(e.type, e.violation) for e in events] == [("DamageDealt", "rule/not_in_play")]
+
+
+def test_a_monk_stashed_face_down_before_its_collect_may_resolve_without_it() -> None:
+    """The tokens would be damage on a card out of play (A.3): what cannot be done may be left
+    out (A.11 partial resolution), rather than leaving the ability stuck."""
+    s, monk = with_monk()
+    s, _ = play(s, cmd("activate", "A", card=monk))
+    s = b.judge(s, ev.CardMoved(seat="judge", card=monk, to="stash", face="down"))
+    assert cmd("resolve", "A") in b.RS.legal_commands(s, "A")
+    s, events = play(s, cmd("resolve", "A"))
+    assert of_type(events, ev.AbilityResolved)[0].outcome == "partial"
