@@ -26,6 +26,7 @@ from hypothesis.stateful import (
 )
 
 from domain import Event, apply_record, event_from_dict, initial_state, sample_catalog
+from domain.ccg import events as ev
 from domain.ccg.damage import life_of
 from domain.ccg.state import ZONES
 from projections.views import event_view, state_view
@@ -236,13 +237,15 @@ def test_the_cleric_games_use_every_new_effect() -> None:
         game = RandomGame(seed=seed, spec=cleric_spec(seed))
         game.run()
         for e in game.events:
-            if e.type in ("LevelGained", "LevelLost"):
+            if isinstance(e, ev.LevelGained | ev.LevelLost):
                 seen.add(e.type)
-            elif e.type == "AbilityTriggered" and e.trigger == "level_gained":
+            elif isinstance(e, ev.AbilityTriggered) and e.trigger == "level_gained":
                 seen.add("level_gained")
-            elif e.type == "DamageDealt" and e.source is not None and e.source == e.target:
+            elif not isinstance(e, ev.DamageDealt) or e.source is None:
+                continue
+            elif e.source == e.target:
                 seen.add("tokens as damage")
-            elif e.type == "DamageDealt" and e.seat == "rules" and e.source is not None:
+            elif e.seat == "rules":
                 name = game.state["cards"][e.source]["def"]["name"]
                 seen.add("each Hero" if name == "Sample Divine Wrath" else "rules damage")
         if {"LevelGained", "LevelLost", "level_gained", "tokens as damage", "each Hero"} <= seen:
