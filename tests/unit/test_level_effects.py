@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from domain import ImpossibleCommand, RuleViolation
+from domain import ImpossibleCommand, InvalidCommand, RuleViolation, normalize_card
 from domain.ccg import events as ev
 from projections.exports.narration import narrate
 from tests import builders as b
@@ -229,3 +229,41 @@ def test_the_narration_tells_each_level_change_and_the_level_trigger() -> None:
     s, card = prayed(at=3)
     s, events = play(s, cmd("lose_level", "A", source=card, target="B", amount=1))
     assert told(events[0], s) == ["B loses a level: level 2 (Sample Humbling Prayer)"]
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        {"op": "gain_level", "to": "self"},
+        {"op": "lose_level", "to": "none"},
+        {"op": "heal", "to": "each_hero"},
+    ],
+)
+def test_a_level_effect_names_a_hero_and_each_hero_is_for_damage(effect: dict[str, Any]) -> None:
+    raw = {"name": "X", "type": "mischief", "abilities": [{"effects": [effect]}]}
+    with pytest.raises(InvalidCommand) as info:
+        normalize_card(raw)
+    assert info.value.code == "request/invalid_card"
+    assert "abilities.0.effects.0.to" in info.value.fields
+
+
+def test_level_effects_and_the_level_trigger_are_card_data() -> None:
+    card = normalize_card(
+        {
+            "name": "X",
+            "type": "ally",
+            "life": 1,
+            "abilities": [
+                {"trigger": "level_gained", "effects": [{"op": "lose_level", "amount": 2}]}
+            ],
+        }
+    )
+    (ability,) = card["abilities"]
+    assert ability["trigger"] == "level_gained"
+    assert ability["effects"][0] == {
+        "op": "lose_level",
+        "amount": 2,
+        "to": "opposing_hero",
+        "index": None,
+        "if": None,
+    }
