@@ -68,6 +68,8 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "remove": effects.decide_remove,
     "move": effects.decide_move,
     "prevent": effects.decide_prevent,
+    "gain_level": effects.decide_gain_level,
+    "lose_level": effects.decide_lose_level,
 }
 #: What may be recorded while an ability resolves (docs/rules.md A.11): its controller's
 #: effects and resolution, interrupts, and conceding. Anything else waits for the stack.

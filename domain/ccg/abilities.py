@@ -19,7 +19,7 @@ from domain.ccg.cards import abilities_of, ability_index, is_unchecked
 from domain.ccg.decision import Command, Decision, card_of, ids_arg, int_arg, require_in, str_arg
 from domain.ccg.end import check_eliminations, end_if_decided
 from domain.ccg.fights import after_card_left, cheat_check, continue_after_stack, strike
-from domain.ccg.state import SEATS, in_play, other
+from domain.ccg.state import MAX_LEVEL, MIN_LEVEL, SEATS, in_play, other
 from domain.ccg.timing import window_open
 from domain.errors import InvalidCommand
 from domain.fold import State
@@ -453,6 +453,8 @@ def referent(s: State, entry: dict[str, Any], step: dict[str, Any]) -> str | Non
         return str(s["seats"][fight["defender"]]["hero"]) if fight else None
     if to == "monster":
         return fight.get("card")
+    if to == "each_hero":
+        return "each_hero"  # both Heroes at once (effects.damage_each_hero)
     return None
 
 
@@ -466,14 +468,23 @@ def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool
     st = s["seats"][seat]
     target = referent(s, entry, step)
     card = s["cards"].get(target) if target else None
+    if target == "each_hero":
+        return True  # a Hero is always in play
+    if op in ("gain_level", "lose_level"):
+        if card is None or card["def"]["type"] != "hero":
+            return False
+        level = s["seats"][card["owner"]]["level"]
+        return bool(level < MAX_LEVEL if op == "gain_level" else level > MIN_LEVEL)
     if op == "damage":
         return card is not None and in_play(card) and life_of(card, s) is not None
     if op == "heal":
         return card is not None and card["damage"] > 0
     if op in ("put_on_bottom", "put_on_top"):
         return bool(st["zones"]["hand"])
-    if op in ("take_gold", "collect"):
+    if op == "take_gold":
         return True
+    if op == "collect":  # tokens on a card with life are damage: it must be in play (A.10)
+        return card is None or life_of(card, s) is None or in_play(card)
     if op == "steal_gold":
         return bool(s["seats"][other(seat)]["gold"])
     if op == "cancel":

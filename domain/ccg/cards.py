@@ -345,9 +345,18 @@ def _shown(value: Any) -> str:
 
 #: When an ability happens (docs/rules.md A.9, A.11): ``activated`` by paying its cost,
 #: ``played`` (a Mischief's text, when it is played), and the mandatory triggers the engine puts
-#: on the stack itself.
-TRIGGERS = ("activated", "played", "hired", "survivor", "reckoning", "end_of_fight")
-MANDATORY_TRIGGERS = ("hired", "survivor", "reckoning", "end_of_fight")
+#: on the stack itself (``level_gained``: when its controller gains a level, never from level 10,
+#: docs/rules.md A.8).
+TRIGGERS = (
+    "activated",
+    "played",
+    "hired",
+    "survivor",
+    "reckoning",
+    "end_of_fight",
+    "level_gained",
+)
+MANDATORY_TRIGGERS = ("hired", "survivor", "reckoning", "end_of_fight", "level_gained")
 #: An ability's cost parts (docs/rules.md A.11): zap the card, pay gold, discard cards.
 COST_PARTS = ("zap", "gold", "discard")
 #: Conditions (docs/rules.md A.12 Sketchy, A.12 Smack / D.14 "on your turn").
@@ -373,12 +382,15 @@ EFFECT_OPS: dict[str, tuple[str, bool]] = {
     "stash": ("stash", False),
     "remove": ("remove", False),
     "reveal": ("reveal_card", False),
+    "gain_level": ("gain_level", True),
+    "lose_level": ("lose_level", True),
 }
 #: Who an effect applies to, when it is not one of the ability's targets (``"target"`` with
 #: ``"index"``): ``self`` (the ability's card), ``your_hero`` / ``opposing_hero`` (the
 #: controller's and the other seat's Hero), ``defending_hero`` (in a fight), ``monster`` (the
 #: fight's attack card), ``your_hand`` (a card the controller chooses from its hand),
-#: ``ability`` (an ability on the stack below), ``none`` (the effect names no card).
+#: ``ability`` (an ability on the stack below), ``none`` (the effect names no card),
+#: ``each_hero`` (both Heroes at once: ``damage`` only, one command, docs/rules.md D.9).
 REFERENTS = (
     "target",
     "self",
@@ -389,6 +401,7 @@ REFERENTS = (
     "your_hand",
     "ability",
     "none",
+    "each_hero",
 )
 #: The referent an op uses when the effect names none.
 DEFAULT_REFERENT = {
@@ -411,7 +424,11 @@ DEFAULT_REFERENT = {
     "stash": "target",
     "remove": "target",
     "reveal": "target",
+    "gain_level": "your_hero",
+    "lose_level": "opposing_hero",
 }
+#: The referents a level effect may name: a Hero (a level is its player's, docs/rules.md A.2).
+LEVEL_REFERENTS = ("target", "your_hero", "opposing_hero", "defending_hero")
 #: Target filter fields: card ``types``, ``controller`` (``you``/``opponent``/``any``),
 #: ``zones`` (``in_play`` by default, or a list of zones), ``damaged`` (has damage on it).
 FILTER_ZONES = ("in_play", "hero", "hoard", "stash", "dmz", "hand", "stack")
@@ -577,6 +594,10 @@ def _normalize_effect(
     to = raw.get("to", DEFAULT_REFERENT[op])
     if to not in REFERENTS:
         errors[f"{where}.to"] = [f"one of {', '.join(REFERENTS)}"]
+    elif to == "each_hero" and op != "damage":
+        errors[f"{where}.to"] = ["'each_hero' is for 'damage' only"]
+    elif op in ("gain_level", "lose_level") and to not in LEVEL_REFERENTS:
+        errors[f"{where}.to"] = [f"a Hero: one of {', '.join(LEVEL_REFERENTS)}"]
     index = raw.get("index")
     if index is None:
         index = 0

@@ -29,12 +29,19 @@ class Decision(DecisionCore):
     """One decision in progress (:class:`domain.decision.DecisionCore`) and how this ruleset
     emits its events."""
 
-    __slots__ = ()
+    __slots__ = ("held",)
+
+    def __init__(self, state: State, command: Mapping[str, Any]) -> None:
+        super().__init__(state, command)
+        #: While set, the state check waits: one atomic event recorded as several stored
+        #: events (damage to each Hero at once) is checked once, after all of them (D.9).
+        self.held = False
 
     # -- emitting -------------------------------------------------------------------------
 
     def emit(self, cls: type[ev.Event], *, by: str | None = None, **fields: Any) -> None:
-        """Fold one event (``by="rules"`` for engine steps) and run the state-based checks."""
+        """Fold one event (``by="rules"`` for engine steps) and run the state check after it:
+        after every event, while an ability resolves too (docs/rules.md D.9)."""
         state = self.state
         if state.get("status") == "finished":
             return
@@ -52,7 +59,7 @@ class Decision(DecisionCore):
         self.steps.append(Step(event, state))
         if self.cause is None:
             self.cause = state["version"]
-        if not state.get("stack") and cls is not ev.PlayerEliminated and cls is not ev.GameEnded:
+        if not self.held and cls is not ev.PlayerEliminated and cls is not ev.GameEnded:
             check_eliminations(self)
 
     @property

@@ -18,8 +18,18 @@ from domain.ccg.decision import (
     require_in,
     str_arg,
 )
+from domain.ccg.end import check_eliminations
 from domain.ccg.fights import after_card_left
-from domain.ccg.state import SEATS, in_play, next_step, other, takes_from_top
+from domain.ccg.state import (
+    MAX_LEVEL,
+    MIN_LEVEL,
+    SEATS,
+    in_play,
+    next_step,
+    other,
+    takes_from_top,
+)
+from domain.ccg.triggers import trigger_level_gained
 from domain.errors import InvalidCommand
 
 MOVE_TARGETS = ("hand", "deck_bottom", "deck_top", "hoard", "stash", "discard")
@@ -98,6 +108,9 @@ def decide_cancel(decision: Decision, command: Command) -> None:
 
 def decide_damage(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
+    if command.get("target") == "each_hero":
+        damage_each_hero(decision, command, source)
+        return
     target, card = target_card(decision, command)
     amount = int_arg(command, "amount")
     expect_effect(decision, "damage", amount=amount, target=target)
@@ -123,6 +136,27 @@ def decide_damage(decision: Decision, command: Command) -> None:
     if squish_if_dead(decision, target):
         after_card_left(decision)
     heal_by_life_o_suction(decision, source, amount)
+
+
+def damage_each_hero(decision: Decision, command: Command, source: str | None) -> None:
+    """X damage on each Hero at once (``"target": "each_hero"``): one atomic event, recorded as
+    a ``DamageDealt`` per Hero (the other seat's first, the second by the rules), and one state
+    check after both, so that two Heroes reaching their life together leave together and the
+    game is a draw (docs/rules.md A.13, D.9). No Hero is targeted (Stealthy does not stop it)."""
+    amount = int_arg(command, "amount")
+    expect_effect(decision, "damage", amount=amount, target="each_hero")
+    seats = decision.state["seats"]
+    heroes = [seats[other(decision.seat)]["hero"], seats[decision.seat]["hero"]]
+    decision.held = True
+    try:
+        for n, hero in enumerate(heroes):
+            by = None if n == 0 else "rules"
+            decision.emit(ev.DamageDealt, by=by, source=source, target=hero, amount=amount)
+    finally:
+        decision.held = False
+    check_eliminations(decision)
+    for _ in heroes:
+        heal_by_life_o_suction(decision, source, amount)
 
 
 def decide_heal(decision: Decision, command: Command) -> None:
@@ -168,13 +202,72 @@ def decide_collect(decision: Decision, command: Command) -> None:
     card = card_of(decision, cid)
     amount = int_arg(command, "amount")
     expect_effect(decision, "collect", amount=amount, target=cid)
+    if life_of(card, decision.state) is None:
+        decision.emit(ev.TokensCollected, source=source, card=cid, amount=amount)
+        return
+    # Tokens on any card with a life icon are always damage (docs/rules.md A.10): putting
+    # them there deals that damage, which can squish the card.
     decision.check(
-        life_of(card, decision.state) is None,
-        "rule/tokens_are_damage",
-        "tokens put on a card with life are damage: record them as damage",
-        "A.10",
+        in_play(card),
+        "rule/not_in_play",
+        f"{cid!r} is out of play (face down or not on the table): tokens cannot go on it",
+        "A.3",
     )
-    decision.emit(ev.TokensCollected, source=source, card=cid, amount=amount)
+    decision.emit(ev.DamageDealt, source=source, target=cid, amount=amount)
+    if squish_if_dead(decision, cid):
+        after_card_left(decision)
+    heal_by_life_o_suction(decision, source, amount)
+
+
+def level_target(decision: Decision, command: Command) -> tuple[str, str]:
+    """The Hero a level effect names (``target``: a seat or its Hero's id): the Hero's id and
+    its player. A level is a player's (its Hero's): another card has none."""
+    cid, card = target_card(decision, command)
+    decision.require(
+        card["def"]["type"] == "hero" and decision.state["seats"][card["owner"]]["hero"] == cid,
+        "command/not_a_hero",
+        f"{cid!r} is not a player's Hero: only a Hero's player has a level",
+    )
+    return cid, str(card["owner"])
+
+
+def decide_gain_level(decision: Decision, command: Command) -> None:
+    """An ability raises a level by X, never past 10 (docs/rules.md A.2, A.8): a gain at level
+    10 is refused (recorded in record mode, changing nothing), a gain past it stops at 10. A
+    level gained puts its player's "when you gain a level" abilities on the stack (D.21)."""
+    source = effect_context(decision, command)
+    cid, seat = level_target(decision, command)
+    amount = int_arg(command, "amount")
+    expect_effect(decision, "gain_level", amount=amount, target=cid)
+    level = int(decision.state["seats"][seat]["level"])
+    decision.check(
+        level < MAX_LEVEL,
+        "rule/level_limit",
+        f"{seat} is at level {MAX_LEVEL}: a level never goes past {MAX_LEVEL}",
+        "A.2",
+    )
+    new = min(MAX_LEVEL, level + amount)
+    decision.emit(ev.LevelGained, source=source, player=seat, amount=new - level, level=new)
+    if new > level and not decision.finished:
+        trigger_level_gained(decision, seat)
+
+
+def decide_lose_level(decision: Decision, command: Command) -> None:
+    """An ability lowers a level by X, never below 1 (docs/rules.md A.1, A.2): a loss at level 1
+    is refused (recorded in record mode, changing nothing), a loss past it stops at 1."""
+    source = effect_context(decision, command)
+    cid, seat = level_target(decision, command)
+    amount = int_arg(command, "amount")
+    expect_effect(decision, "lose_level", amount=amount, target=cid)
+    level = int(decision.state["seats"][seat]["level"])
+    decision.check(
+        level > MIN_LEVEL,
+        "rule/level_limit",
+        f"{seat} is at level {MIN_LEVEL}: a level never goes below {MIN_LEVEL}",
+        "A.2",
+    )
+    new = max(MIN_LEVEL, level - amount)
+    decision.emit(ev.LevelLost, source=source, player=seat, amount=level - new, level=new)
 
 
 def decide_stick(decision: Decision, command: Command) -> None:

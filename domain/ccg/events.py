@@ -693,6 +693,32 @@ class LevelIncreased(Event):
 
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LevelGained(Event):
+    """An ability's effect raised ``player``'s level by ``amount`` to ``level`` (docs/rules.md
+    A.8: never past 10; ``amount`` is what was gained, 0 for a gain flagged at level 10)."""
+
+    source: str | None
+    player: str
+    amount: int
+    level: int
+    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LevelLost(Event):
+    """An ability's effect lowered ``player``'s level by ``amount`` to ``level`` (docs/rules.md
+    A.8: never below 1; ``amount`` is what was lost)."""
+
+    source: str | None
+    player: str
+    amount: int
+    level: int
+    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GoldRefilled(Event):
     """Cooldown step 2: purse filled from the stockpile up to the level (docs/rules.md A.8)."""
 

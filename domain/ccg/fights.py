@@ -442,7 +442,8 @@ def finish_fight(decision: Decision, squished: bool) -> None:
 
 def continue_after_stack(decision: Decision) -> None:
     """The stack emptied: the rules go on where mandatory triggers stopped them (the end of a
-    fight, the warmup after reckoning; docs/rules.md A.8, A.9 step 8)."""
+    fight, the warmup after reckoning, the cooldown after a level gain; docs/rules.md A.8, A.9
+    step 8)."""
     s = decision.state
     if decision.finished:
         return
@@ -460,3 +461,7 @@ def continue_after_stack(decision: Decision) -> None:
         from domain.ccg.turn import continue_warmup
 
         continue_warmup(decision, s["active"])
+    elif s.get("phase") == "cooldown" and s.get("step") == "level":
+        from domain.ccg.turn import continue_cooldown
+
+        continue_cooldown(decision, s["active"])

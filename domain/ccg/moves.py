@@ -169,7 +169,7 @@ def _effect_commands(s: State, seat: str, top: dict[str, Any], step: dict[str, A
     amount = step["amount"]
     target = referent(s, top, step)
     st = s["seats"][seat]
-    if op in ("damage", "heal"):
+    if op in ("damage", "heal", "gain_level", "lose_level"):
         return [{**base, "type": op, "target": target, "amount": amount}]
     if op == "take_gold":
         return [{**base, "type": "take_gold", "amount": amount}]

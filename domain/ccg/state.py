@@ -42,6 +42,8 @@ def other(seat: str) -> str:
 
 #: The zones a card in play is in (:func:`in_play`; a stash or DMZ card only face up).
 PLAY_ZONES = frozenset({"hero", "hoard", "stuck", "stash", "dmz"})
+#: A level counter goes from 1 to 10 (docs/rules.md A.2, A.8).
+MIN_LEVEL, MAX_LEVEL = 1, 10
 
 
 def in_play(card: dict[str, Any]) -> bool:
@@ -874,6 +876,12 @@ def _(e: ev.DefenderCardsReturned, draft: CopyOnWriteState) -> None:
 
 @handles(ev.LevelIncreased)
 def _(e: ev.LevelIncreased, draft: CopyOnWriteState) -> None:
+    draft.seat(e.player)["level"] = e.level
+
+
+@handles(ev.LevelGained, ev.LevelLost)
+def _(e: ev.LevelGained | ev.LevelLost, draft: CopyOnWriteState) -> None:
+    advance(draft, e)
     draft.seat(e.player)["level"] = e.level
 
 

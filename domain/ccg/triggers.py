@@ -1,11 +1,13 @@
-"""Mandatory triggers (docs/rules.md A.8 reckoning, A.9 steps 4 and 8; docs/cards.md): the
-engine puts them on the stack itself, each once, for the seat that resolves them."""
+"""Mandatory triggers (docs/rules.md A.8 reckoning and level gains, A.9 steps 4 and 8;
+docs/cards.md): the engine puts them on the stack itself, each once, for the seat that resolves
+them."""
 
 from __future__ import annotations
 
 from domain.ccg import events as ev
 from domain.ccg.cards import ability_index
 from domain.ccg.decision import Decision
+from domain.ccg.state import PLAY_ZONES, in_play
 
 
 def trigger(decision: Decision, cid: str, kind: str, player: str) -> bool:
@@ -28,4 +30,27 @@ def trigger(decision: Decision, cid: str, kind: str, player: str) -> bool:
             ev.AbilityTriggered, by="rules", player=player, card=cid, ability=index, trigger=kind
         )
         put = True
+    return put
+
+
+def trigger_level_gained(decision: Decision, seat: str) -> bool:
+    """The "when you gain a level" abilities (docs/rules.md A.8, D.21): each ``level_gained``
+    ability of ``seat``'s cards in play goes on the stack once, in the table's order; whether
+    any was put.
+    The caller calls this only for a level actually gained, so never from level 10 ("abilities
+    that trigger when you gain a level cannot activate if you are already at level 10")."""
+    put = False
+    for cid, card in decision.state["cards"].items():
+        if card["owner"] != seat or card["zone"] not in PLAY_ZONES or not in_play(card):
+            continue
+        for index in ability_index(card["def"], "level_gained"):
+            decision.emit(
+                ev.AbilityTriggered,
+                by="rules",
+                player=seat,
+                card=cid,
+                ability=index,
+                trigger="level_gained",
+            )
+            put = True
     return put

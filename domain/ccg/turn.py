@@ -6,13 +6,11 @@ from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect, play_mischief
 from domain.ccg.decision import Command, Decision, int_arg, require_in, str_arg
 from domain.ccg.end import end_if_decided
-from domain.ccg.state import PLAY_ZONES, drawable, in_play, other
+from domain.ccg.state import MAX_LEVEL, PLAY_ZONES, drawable, in_play, other
 from domain.ccg.timing import check_turn
-from domain.ccg.triggers import trigger
+from domain.ccg.triggers import trigger, trigger_level_gained
 from domain.errors import ImpossibleCommand
 from domain.fold import State
-
-MAX_LEVEL = 10
 
 
 def start_turn(decision: Decision, seat: str, turn: int) -> None:
@@ -206,7 +204,17 @@ def decide_end_turn(decision: Decision, command: Command) -> None:
     st = decision.state["seats"][seat]
     if st["level"] < MAX_LEVEL:
         decision.emit(ev.LevelIncreased, by="rules", player=seat, level=st["level"] + 1)
-    st = decision.state["seats"][seat]
+        # "When you gain a level" abilities (never from level 10): the cooldown goes on once
+        # they have resolved (fights.continue_after_stack).
+        if trigger_level_gained(decision, seat):
+            return
+    continue_cooldown(decision, seat)
+
+
+def continue_cooldown(decision: Decision, seat: str) -> None:
+    """Cooldown steps 2-3, then the other seat's turn (docs/rules.md A.8)."""
+    s = decision.state
+    st = s["seats"][seat]
     if st["gold"] < st["level"]:
         decision.emit(ev.GoldRefilled, by="rules", player=seat, amount=st["level"] - st["gold"])
     decision.emit(ev.TurnEnded, by="rules", player=seat, turn=s["turn"])

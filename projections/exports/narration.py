@@ -79,7 +79,14 @@ _TRIGGERS = {
     "survivor": "Survivor:",
     "reckoning": "reckoning",
     "end_of_fight": "end-of-fight",
+    "level_gained": "level-gain",
 }
+
+
+def _levels(n: int) -> str:
+    return "a level" if n == 1 else f"{n} levels"
+
+
 _DAMAGE_REASONS = {
     "limp_away": "limping away",
     "caught_cheating": "caught cheating",
@@ -385,6 +392,8 @@ class CcgNarrator(Narrator):
         if d.get("kind") == "combat" and d["target"] == self.attack.get("card"):
             defender = self.attack.get("defender", "the defender")
             return [Phrase(None, f"{defender}'s weapons deal {amount} to {target}{blocked}")]
+        if d.get("source") is not None and d["source"] == d["target"]:  # Collect on itself
+            return [Phrase(None, f"{target} takes {amount} damage from its own tokens")]
         if d.get("source") is not None:
             return [Phrase(None, f"{self.name(d['source'])} deals {amount} to {target}{blocked}")]
         minor = e.get("cause") is not None and e.get("cause") == self.consequences_of
@@ -436,7 +445,21 @@ class CcgNarrator(Narrator):
         self.attack = {}
         return [Phrase(None, _OUTCOMES.get(d["outcome"], f"fight over: {d['outcome']}"))]
 
-    # cooldown, end (A.8, A.13)
+    # cooldown, levels, end (A.8, A.13)
+
+    def on_LevelGained(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        """A level an ability gave (docs/rules.md A.2, A.8): never past 10."""
+        by = f" ({self.name(d['source'])})" if d.get("source") is not None else ""
+        if not d["amount"]:
+            return [Phrase(None, f"{d['player']} stays at level {d['level']}{by}")]
+        return [Phrase(None, f"{d['player']} gains {_levels(d['amount'])}: level {d['level']}{by}")]
+
+    def on_LevelLost(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        """A level an ability took (docs/rules.md A.2): never below 1."""
+        by = f" ({self.name(d['source'])})" if d.get("source") is not None else ""
+        if not d["amount"]:
+            return [Phrase(None, f"{d['player']} stays at level {d['level']}{by}")]
+        return [Phrase(None, f"{d['player']} loses {_levels(d['amount'])}: level {d['level']}{by}")]
 
     def on_GameEnded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         winner = d["winner"]

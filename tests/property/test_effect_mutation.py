@@ -15,10 +15,20 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import RuleViolation
-from tests.builders import RS, Move, RandomGame
+from domain import RuleViolation, sample_catalog
+from tests.builders import BARD, RS, Move, RandomGame, game_spec, prime_deck
 
 SCALE = 10 if os.environ.get("MUNCHLOG_HYPOTHESIS") == "heavy" else 1
+#: The sample catalog's cleric cards (level effects, tokens on an Ally, damage to each Hero):
+#: two Wandering Bards may play them in prime (docs/rules.md A.6).
+CLERIC = sorted(n for n, d in sample_catalog().cards.items() if d["class"] == "cleric")
+
+
+def cleric_spec(seed: int) -> dict[str, Any]:
+    deck = prime_deck(BARD)[: 40 - 2 * len(CLERIC)] + CLERIC * 2
+    return game_spec(seed, heroes=(BARD, BARD), decks={"A": deck, "B": deck})
+
+
 EFFECT_TYPES = {
     "damage",
     "heal",
@@ -32,6 +42,8 @@ EFFECT_TYPES = {
     "cancel",
     "spill",
     "modify_cost",
+    "gain_level",
+    "lose_level",
 }
 #: An op swapped for another with the same fields (so only the op differs).
 OTHER_OP = {
@@ -42,6 +54,8 @@ OTHER_OP = {
     "collect": "take_gold",
     "prevent": "take_gold",
     "stick": "damage",
+    "gain_level": "lose_level",
+    "lose_level": "gain_level",
 }
 
 
@@ -94,11 +108,13 @@ def mutate(move: Move, kind: str) -> dict[str, Any] | None:
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     pick=st.integers(min_value=0, max_value=10**6),
     kind=st.sampled_from(["amount", "target", "op", "source"]),
+    cleric=st.booleans(),
 )
 def test_a_mutated_effect_command_is_refused_in_strict_mode(
-    seed: int, pick: int, kind: str
+    seed: int, pick: int, kind: str, cleric: bool
 ) -> None:
-    moves = checked_effects(RandomGame(seed=seed))
+    spec = cleric_spec(seed) if cleric else None
+    moves = checked_effects(RandomGame(seed=seed, spec=spec))
     candidates = [(m, c) for m in moves if (c := mutate(m, kind)) is not None]
     if not candidates:
         return

@@ -25,10 +25,13 @@ from hypothesis.stateful import (
     rule,
 )
 
-from domain import Event, apply_record, event_from_dict, initial_state
+from domain import Event, apply_record, event_from_dict, initial_state, sample_catalog
+from domain.ccg import events as ev
+from domain.ccg.damage import life_of
 from domain.ccg.state import ZONES
 from projections.views import event_view, state_view
 from tests.builders import (
+    BARD,
     RS,
     SEATS,
     RandomGame,
@@ -36,6 +39,7 @@ from tests.builders import (
     all_legal,
     game_spec,
     json_round_trip,
+    prime_deck,
     random_policy,
     records,
 )
@@ -120,6 +124,17 @@ def check_outcome(s: State) -> None:
         assert out == set(SEATS) - {s["winner"]}
 
 
+def check_no_hero_left_at_its_life(s: State) -> None:
+    """docs/rules.md D.9: the state check runs after every atomic event, while an ability
+    resolves too, so after any command no Hero still in a game in play has damage >= life."""
+    if s["status"] != "playing":
+        return
+    for seat in SEATS:
+        if not s["seats"][seat]["eliminated"]:
+            hero = s["cards"][s["seats"][seat]["hero"]]
+            assert hero["damage"] < (life_of(hero, s) or 0), (seat, hero["damage"])
+
+
 def check_events_round_trip(events: Iterable[Event]) -> None:
     for e in events:
         assert event_from_dict(json.loads(json.dumps(e.to_dict()))) == e, e
@@ -162,6 +177,7 @@ def test_every_listed_command_is_legal_and_the_log_replays_to_the_live_state(see
         assert all(e.violation is None for e in move.events)
         check_numbers(move.after)
         check_outcome(move.after)
+        check_no_hero_left_at_its_life(move.after)
         if n % 7 == 0:
             check_zones(move.after)
             assert json_round_trip(move.after) == move.after
@@ -180,6 +196,61 @@ def test_many_random_games_end_with_a_winner_or_a_draw(seed: int) -> None:
     check_numbers(game.state)
     check_outcome(game.state)
     assert replay(game.events) == game.state
+
+
+# ---------------------------------------------------------------------------- levels, tokens, each Hero
+
+#: The sample catalog's cleric cards (issue #24): level effects, a level-gain trigger, tokens on
+#: an Ally (damage) and damage to each Hero. A Wandering Bard may play them in prime (A.6).
+CLERIC = sorted(n for n, d in sample_catalog().cards.items() if d["class"] == "cleric")
+
+
+def cleric_spec(seed: int) -> dict[str, Any]:
+    """Two Wandering Bards, each deck 30 neutral cards and the cleric cards twice (prime)."""
+    deck = prime_deck(BARD)[: 40 - 2 * len(CLERIC)] + CLERIC * 2
+    return game_spec(seed, heroes=(BARD, BARD), decks={"A": deck, "B": deck})
+
+
+@settings(max_examples=60 * SCALE)
+@given(seed=SEEDS)
+def test_games_with_level_effects_token_damage_and_damage_to_each_hero(seed: int) -> None:
+    """docs/rules.md A.2, A.10, D.9, D.21: levels stay 1-10, no Hero lingers at its life, the
+    outcome matches the eliminations, every listed command is legal and the log replays."""
+    game = RandomGame(seed=seed, spec=cleric_spec(seed))
+    for n, move in enumerate(game.moves()):
+        assert all(e.violation is None for e in move.events)
+        check_numbers(move.after)
+        check_outcome(move.after)
+        check_no_hero_left_at_its_life(move.after)
+        if n % 5 == 0:
+            check_every_listed_command_is_accepted(move.before)
+    assert game.finished
+    check_zones(game.state)
+    check_finished_game(game)
+
+
+def test_the_cleric_games_use_every_new_effect() -> None:
+    """Over a few seeds the random cleric games gain and lose levels, trigger on a level gained,
+    put tokens on the Penitent Monk as damage and hit each Hero at once."""
+    seen: set[str] = set()
+    for seed in range(12):
+        game = RandomGame(seed=seed, spec=cleric_spec(seed))
+        game.run()
+        for e in game.events:
+            if isinstance(e, ev.LevelGained | ev.LevelLost):
+                seen.add(e.type)
+            elif isinstance(e, ev.AbilityTriggered) and e.trigger == "level_gained":
+                seen.add("level_gained")
+            elif not isinstance(e, ev.DamageDealt) or e.source is None:
+                continue
+            elif e.source == e.target:
+                seen.add("tokens as damage")
+            elif e.seat == "rules":
+                name = game.state["cards"][e.source]["def"]["name"]
+                seen.add("each Hero" if name == "Sample Divine Wrath" else "rules damage")
+        if {"LevelGained", "LevelLost", "level_gained", "tokens as damage", "each Hero"} <= seen:
+            return
+    raise AssertionError(f"only {sorted(seen)} in 12 cleric games")
 
 
 # ---------------------------------------------------------------------------- views never leak

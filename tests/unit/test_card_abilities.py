@@ -253,6 +253,55 @@ def sneaky_dagger() -> None:
     assert b.damage(s, "A") == 1 and s["cards"][dagger]["zapped"]
 
 
+def cleric_game() -> State:
+    """Two Wandering Bards with cleric cards (prime: a Wanderer plays one class, A.6)."""
+    cleric = [n for n, d in sample_catalog().cards.items() if d["class"] == "cleric"]
+    deck = b.prime_deck(b.BARD)[: 40 - 2 * len(cleric)] + cleric * 2
+    s, _ = b.started_game(heroes=(b.BARD, b.BARD), decks={"A": deck, "B": deck})
+    return b.add_gold(s, "A", 9)
+
+
+def holy_promotion() -> None:
+    s, card = b.give(cleric_game(), "A", "Sample Holy Promotion")
+    s, _ = play(s, cmd("play", "A", card=card, gold=2))
+    s, events = resolve_all(s, "A")
+    assert s["seats"]["A"]["level"] == 2
+    assert [e.type for e in events] == ["LevelGained", "AbilityResolved"]
+
+
+def humbling_prayer() -> None:
+    s = b.with_level(cleric_game(), "B", 4)
+    s, card = b.give(s, "A", "Sample Humbling Prayer")
+    s, _ = play(s, cmd("play", "A", card=card, gold=1, targets=[b.hero(s, "B")]))
+    s, _ = resolve_all(s, "A")
+    assert s["seats"]["B"]["level"] == 3
+
+
+def choir_boy() -> None:
+    s, boy = b.give(cleric_game(), "A", "Sample Choir Boy", "hoard")
+    before = gold(s, "A")
+    s, _ = play(s, cmd("end_turn", "A"))  # the cooldown's level (A.8) triggers it
+    assert s["stack"][-1]["card"] == boy and s["stack"][-1]["kind"] == "level_gained"
+    s, events = resolve_all(s, "A")
+    assert gold(s, "A") == before + 1 and s["active"] == "B"
+    assert "TurnEnded" in [e.type for e in events], "the cooldown goes on after it"
+
+
+def penitent_monk() -> None:
+    s, monk = b.give(cleric_game(), "A", "Sample Penitent Monk", "hoard")
+    s, _ = play(s, cmd("activate", "A", card=monk))
+    s, events = resolve_all(s, "A")
+    assert [e.type for e in events] == ["DamageDealt", "AbilityResolved"]
+    assert (s["cards"][monk]["damage"], s["cards"][monk]["tokens"]) == (1, 0)
+
+
+def divine_wrath() -> None:
+    s, card = b.give(cleric_game(), "A", "Sample Divine Wrath")
+    s, _ = play(s, cmd("play", "A", card=card, gold=3))
+    s, _ = resolve_all(s, "A")
+    assert (b.damage(s, "A"), b.damage(s, "B")) == (2, 2)
+
+
 SCENARIOS = {
     "Sample Orc Warrior": orc_warrior,
     "Sample Gnome Thief": gnome_thief,
@@ -274,6 +323,11 @@ SCENARIOS = {
     "Sample Spilled Ale": spilled_ale,
     "Sample Piggy Bank": piggy_bank,
     "Sample Sneaky Dagger": sneaky_dagger,
+    "Sample Holy Promotion": holy_promotion,
+    "Sample Humbling Prayer": humbling_prayer,
+    "Sample Choir Boy": choir_boy,
+    "Sample Penitent Monk": penitent_monk,
+    "Sample Divine Wrath": divine_wrath,
 }
 
 

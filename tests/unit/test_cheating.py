@@ -464,9 +464,11 @@ def p_damage_face_down(mode: str) -> tuple[State, dict[str, Any]]:
     return s, cmd("damage", "A", source=b.hero(s, "A"), target=moth, amount=1)
 
 
-def p_tokens_on_life(mode: str) -> tuple[State, dict[str, Any]]:
+def p_tokens_on_face_down_life(mode: str) -> tuple[State, dict[str, Any]]:
+    """Tokens on a card with life are damage (A.10): a face-down one cannot be hit (A.3)."""
     s = casual_unchecked(mode)
-    return s, cmd("collect", "A", source=b.hero(s, "A"), card=b.hero(s, "B"), amount=3)
+    s, moth = b.give(s, "B", "Sample Grave Moth", "stash")
+    return s, cmd("collect", "A", source=b.hero(s, "A"), card=moth, amount=1)
 
 
 def p_prevent_nothing(mode: str) -> tuple[State, dict[str, Any]]:
@@ -684,7 +686,12 @@ ATTEMPTS = [
         "own face-down attack card activated", p_attack_card_activated, "rule/not_in_play", "A.3"
     ),
     Attempt("a face-down stash card damaged", p_damage_face_down, "rule/not_in_play", "A.3"),
-    Attempt("tokens on a card with life", p_tokens_on_life, "rule/tokens_are_damage", "A.10"),
+    Attempt(
+        "tokens on a face-down card with life",
+        p_tokens_on_face_down_life,
+        "rule/not_in_play",
+        "A.3",
+    ),
     Attempt(
         "Prevent with no damage coming", p_prevent_nothing, "rule/no_damage_to_prevent", "A.12"
     ),

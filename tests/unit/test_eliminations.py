@@ -58,10 +58,10 @@ def test_a_player_who_must_draw_from_an_empty_deck_is_eliminated_at_the_draw_ste
     assert (s["status"], s["winner"]) == ("finished", "A")
 
 
-#: A Hero whose ability hits both Heroes (a custom card, so a casual game).
-BOTH_HEROES = {
+#: A Hero whose ability hits one Hero, then the other (a custom card, so a casual game).
+ONE_THEN_THE_OTHER = {
     WARRIOR: {
-        "text": "Zap: deal 1 damage to each Hero.",
+        "text": "Zap: deal 1 damage to the opposing Hero, then 1 to your own.",
         "abilities": [
             {
                 "cost": {"zap": True},
@@ -75,8 +75,10 @@ BOTH_HEROES = {
 }
 
 
-def test_both_heroes_falling_to_one_ability_is_a_draw_checked_when_it_resolves() -> None:
-    s, _ = started_game(fmt="casual", changes=BOTH_HEROES)
+def test_a_hero_reaching_its_life_mid_ability_is_out_at_once_the_rest_is_moot() -> None:
+    """The state check runs after every atomic event, while an ability resolves too (D.9): the
+    first damage eliminates B, the game is over before the second one."""
+    s, _ = started_game(fmt="casual", changes=ONE_THEN_THE_OTHER)
     s = with_damage(s, "A", 19)  # Orc Warrior, life 20
     s = with_damage(s, "B", 17)  # Gnome Thief, life 18
     a = hero(s, "A")
@@ -84,17 +86,12 @@ def test_both_heroes_falling_to_one_ability_is_a_draw_checked_when_it_resolves()
         s,
         cmd("activate", "A", card=a),
         cmd("damage", "A", source=a, target="B", amount=1),
-        cmd("damage", "A", source=a, target="A", amount=1),
     )
-    assert types(events) == ["AbilityActivated", "DamageDealt", "DamageDealt"], (
-        "no check while it resolves"
-    )
-    assert s["status"] == "playing"
-    s, events = play(s, cmd("resolve", "A"))
-    assert types(events) == ["AbilityResolved", "PlayerEliminated", "PlayerEliminated", "GameEnded"]
-    assert {e.player for e in of_type(events, ev.PlayerEliminated)} == {"A", "B"}
-    assert of_type(events, ev.GameEnded)[0].winner == "draw"
-    assert (s["status"], s["winner"]) == ("finished", "draw")
+    assert types(events) == ["AbilityActivated", "DamageDealt", "PlayerEliminated", "GameEnded"]
+    assert (s["status"], s["winner"]) == ("finished", "A")
+    with pytest.raises(ImpossibleCommand) as info:
+        RS.decide(s, cmd("damage", "A", source=a, target="A", amount=1))
+    assert info.value.code == "command/game_over"
 
 
 def test_a_caught_cheater_can_lose_to_its_own_bluff() -> None:

@@ -625,11 +625,29 @@ def _(mode: str) -> Case:
 row("rule/nothing_to_heal", "A.10", "an unchecked ability healing an undamaged Hero")(
     at(unchecked_resolving, lambda s: cmd("heal", "A", source=hero(s, "A"), target="A", amount=1))
 )
-row("rule/tokens_are_damage", "A.10", "an unchecked ability collecting tokens on a Hero")(
-    at(
-        unchecked_resolving,
-        lambda s: cmd("collect", "A", source=hero(s, "A"), card=hero(s, "A"), amount=1),
-    )
+
+
+@row("rule/not_in_play", "A.3", "an unchecked ability's tokens on a face-down card with life")
+def _(mode: str) -> Case:
+    s, pot = give(unchecked_resolving(mode), "B", POT, "stash")
+    return s, cmd("collect", "A", source=hero(s, "A"), card=pot, amount=1)
+
+
+def at_level(level: int) -> Position:
+    """:func:`unchecked_resolving` with B at ``level`` (a judge's correction)."""
+
+    def position(mode: str) -> State:
+        s = unchecked_resolving(mode)
+        return judge(s, ev.LevelIncreased(seat="judge", player="B", level=level))
+
+    return position
+
+
+row("rule/level_limit", "A.2", "an unchecked ability raising a level past 10")(
+    at(at_level(10), lambda s: cmd("gain_level", "A", source=hero(s, "A"), target="B", amount=1))
+)
+row("rule/level_limit", "A.2", "an unchecked ability lowering a level below 1")(
+    at(at_level(1), lambda s: cmd("lose_level", "A", source=hero(s, "A"), target="B", amount=1))
 )
 row("rule/wrong_target", "A.10", "an unchecked ability stealing gold from its own seat")(
     at(
