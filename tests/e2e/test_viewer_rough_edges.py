@@ -211,14 +211,14 @@ def test_the_judge_first_screen_reads_as_lines_not_json(
     browser: Any, live: dict[str, Any], key: str
 ) -> None:
     with viewer(browser, live, key, "judge", 1) as (page, errors):
+        shown = page.locator("#event").inner_text()
+        assert len(shown) < 2000, len(shown)  # every deck summed up, not printed
+        assert '"' not in shown and not raw_in(shown), raw_in(shown)
+        assert "by the rules" in shown
+        assert re.search(r"\d+ cards: Sample [A-Z]", shown), shown  # decks: counted, by name
         head = page.locator("#event .ev-type")
         assert head.get_attribute("data-type") in ("GameCreated", "ClassicGameCreated")
         assert head.inner_text() in ("Game created", "Classic game created")
-        shown = page.locator("#event").inner_text()
-        assert len(shown) < 2000, len(shown)  # every deck summed up, not printed
-        assert "by the rules" in shown
-        assert '"' not in shown and not raw_in(shown), raw_in(shown)
-        assert re.search(r"\d+ cards: Sample [A-Z]", shown), shown  # decks: counted, by name
         raw = page.locator("#event details")
         assert raw.count() == 1 and raw.get_attribute("open") is None
         assert page.locator("#event details pre").is_hidden()
@@ -421,13 +421,13 @@ def test_every_viewer_and_screen_shows_whole_names_and_stats(
     with viewer(browser, live, key, viewer_name, entry["shown"], size) as (page, errors):
         names = page.locator("#app .c .n")
         assert names.count() > 3
+        assert names.evaluate_all(MID_WORD_JS) == []
+        assert page.evaluate(CUT_JS) == []
         styles = names.evaluate_all(
             "els => [...new Set(els.map(e => { const s = getComputedStyle(e);"
             " return [s.wordBreak, s.overflowWrap, s.hyphens].join(' '); }))]"
         )
         assert styles == ["normal normal manual"], styles
-        assert names.evaluate_all(MID_WORD_JS) == []
-        assert page.evaluate(CUT_JS) == []
         if device == "phone":
             overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
             assert overflow <= 0, overflow
