@@ -47,6 +47,8 @@
     if (x === null || x === undefined) return "";
     return String(x).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z])([A-Z][a-z])/g, "$1 $2").toLowerCase().trim();
   }
+  // a key as words, a seat ("A") as it is
+  function label(k) { return /^[A-Z]$/.test(k) || app.seats.includes(k) ? k : words(k); }
   function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
   const IDENT = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
   const CARD_ID = /^[0-9a-f]{16}$/;
@@ -77,18 +79,20 @@
         const parts = counted.slice(0, MAX).map(([n, k]) => (k > 1 ? n + " ×" + k : n));
         if (counted.length > MAX) parts.push("and " + plural(counted.length - MAX, "other name") );
         if (hidden) parts.push(plural(hidden, "face-down card"));
+        if (!shown.length) return parts.join(", "); // "40 face-down cards"
         return v.length > MAX ? plural(v.length, "card") + ": " + parts.join(", ") : parts.join(", ");
       }
       if (depth > 2) return plural(v.length, "entry", "entries");
       const parts = v.slice(0, 8).map((x) => human(x, depth + 1));
-      return parts.join(depth ? ", " : "; ") + (v.length > 8 ? " and " + (v.length - 8) + " more" : "");
+      const flat = v.every((x) => x === null || typeof x !== "object");
+      return parts.join(depth || flat ? ", " : "; ") + (v.length > 8 ? " and " + (v.length - 8) + " more" : "");
     }
     if (typeof v === "object") {
       if (v.hidden) return "a face-down card";
       if (typeof v.name === "string" && ("id" in v || "kind" in v || "type" in v)) return v.name;
       if (depth > 2) return "…";
       const parts = Object.entries(v).filter(([k, x]) => x !== null && x !== undefined && !(typeof x === "string" && NOT_SHOWN.test(x)))
-        .map(([k, x]) => words(k) + " " + human(x, depth + 1));
+        .map(([k, x]) => label(k) + " " + human(x, depth + 1));
       return parts.length ? parts.join(depth ? ", " : " · ") : "none";
     }
     return String(v);

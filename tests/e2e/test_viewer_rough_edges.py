@@ -335,7 +335,9 @@ def test_ninety_turns_each_keep_their_number_on_the_turn_bar(
                 width: e.getBoundingClientRect().width, fits: e.scrollWidth <= e.clientWidth}))"""
         )
         assert len(bars) >= six["turns"]
-        assert all(b["text"] == b["turn"] for b in bars), [b for b in bars if b["text"] != b["turn"]]
+        assert all(b["text"] == b["turn"] for b in bars), [
+            b for b in bars if b["text"] != b["turn"]
+        ]
         assert all(b["fits"] and b["width"] >= 18 for b in bars), min(b["width"] for b in bars)
         # the last turn is in sight at the last version, the first at the first
         for version, turn in ((six["last"], None), (1, "0")):
@@ -346,7 +348,9 @@ def test_ninety_turns_each_keep_their_number_on_the_turn_bar(
             box = current.bounding_box()
             wrap = page.locator("#track-wrap").bounding_box()
             assert box is not None and wrap is not None
-            assert wrap["x"] <= box["x"] and box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 1
+            assert (
+                wrap["x"] <= box["x"] and box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 1
+            )
         # a turn's stretch is a way in: click turn 80
         page.locator('.tb-turn[data-turn="80"]').first.click()
         page.wait_for_selector("#turn:text-is('80')")
