@@ -253,7 +253,8 @@
   function scrollTrackTo(v) {
     const wrap = $("track-wrap");
     if (wrap.scrollWidth <= wrap.clientWidth) return;
-    const x = (pct(v) / 100) * $("track").scrollWidth;
+    const bar = $("turnbar");
+    const x = bar.offsetLeft + (pct(v) / 100) * bar.offsetWidth;
     if (x < wrap.scrollLeft + 24 || x > wrap.scrollLeft + wrap.clientWidth - 24) wrap.scrollLeft = Math.max(0, x - wrap.clientWidth / 2);
   }
   function activeSeatOfTurn(t) {
