@@ -10,8 +10,10 @@
   const GAME = document.body.dataset.gameId;
   const API = "/api/games/" + GAME;
   const KEY = "munchlog-token:" + GAME;
+  const WATCH = "munchlog-spectator:" + GAME; // this tab follows the game as a spectator
   const $ = (id) => document.getElementById(id);
-  const app = { token: null, role: null, as: null, tl: null, version: 0, seq: 0, detail: null, seats: [] };
+  const app = { token: null, role: null, as: null, tl: null, version: 0, seq: 0, detail: null, seats: [],
+    players: {}, focus: null, runs: [], names: {} };
   // Whom each viewer may look as (?as=), for a game with these seats (the API checks it too).
   function asAllowed(role, seats) {
     if (role === "judge") return ["judge", ...seats, "table", "spectator"];
@@ -39,6 +41,62 @@
     return e;
   }
   function status(text) { $("status").textContent = text || ""; }
+  // An identifier as words for people: "CardDrawn" -> "card drawn", "look_for_trouble" ->
+  // "look for trouble"; nothing for null. Only for identifiers: names are shown as they are.
+  function words(x) {
+    if (x === null || x === undefined) return "";
+    return String(x).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z])([A-Z][a-z])/g, "$1 $2").toLowerCase().trim();
+  }
+  // a key as words, a seat ("A") as it is
+  function label(k) { return /^[A-Z]$/.test(k) || app.seats.includes(k) ? k : words(k); }
+  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
+  const IDENT = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
+  const CARD_ID = /^[0-9a-f]{16}$/;
+  const NOT_SHOWN = /^([0-9a-f]{32,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/; // hashes, salts, uuids
+  function plural(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
+  // Any value of an event as a short phrase: cards by name, lists counted, nothing raw.
+  function human(v, depth) {
+    depth = depth || 0;
+    if (v === null || v === undefined) return "none";
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (typeof v === "number") return String(v);
+    if (typeof v === "string") {
+      if (CARD_ID.test(v)) return (app.known && app.known[v]) || "a card";
+      if (NOT_SHOWN.test(v)) return "(a code)";
+      if (IDENT.test(v)) return words(v);
+      return v;
+    }
+    if (Array.isArray(v)) {
+      if (!v.length) return "none";
+      const cards = v.every((x) => x === null || (x && typeof x === "object" && ("hidden" in x || ("id" in x && "name" in x))) || (typeof x === "string" && CARD_ID.test(x)));
+      if (cards) {
+        const names = v.map((x) => (x === null || x.hidden ? null : typeof x === "string" ? human(x) : x.name));
+        const hidden = names.filter((x) => x === null).length;
+        const shown = names.filter((x) => x !== null);
+        const counted = [];
+        for (const n of shown) { const c = counted.find((x) => x[0] === n); if (c) c[1] += 1; else counted.push([n, 1]); }
+        const MAX = 6;
+        const parts = counted.slice(0, MAX).map(([n, k]) => (k > 1 ? n + " ×" + k : n));
+        if (counted.length > MAX) parts.push("and " + plural(counted.length - MAX, "other name") );
+        if (hidden) parts.push(plural(hidden, "face-down card"));
+        if (!shown.length) return parts.join(", "); // "40 face-down cards"
+        return v.length > MAX ? plural(v.length, "card") + ": " + parts.join(", ") : parts.join(", ");
+      }
+      if (depth > 2) return plural(v.length, "entry", "entries");
+      const parts = v.slice(0, 8).map((x) => human(x, depth + 1));
+      const flat = v.every((x) => x === null || typeof x !== "object");
+      return parts.join(depth || flat ? ", " : "; ") + (v.length > 8 ? " and " + (v.length - 8) + " more" : "");
+    }
+    if (typeof v === "object") {
+      if (v.hidden) return "a face-down card";
+      if (typeof v.name === "string" && ("id" in v || "kind" in v || "type" in v)) return v.name;
+      if (depth > 2) return "…";
+      const parts = Object.entries(v).filter(([k, x]) => x !== null && x !== undefined && !(typeof x === "string" && NOT_SHOWN.test(x)))
+        .map(([k, x]) => label(k) + " " + human(x, depth + 1));
+      return parts.length ? parts.join(depth ? ", " : " · ") : "none";
+    }
+    return String(v);
+  }
   function fragment() { return new URLSearchParams(location.hash.replace(/^#/, "")); }
   function setFragment(v) {
     const p = new URLSearchParams();
@@ -52,7 +110,9 @@
     const q = new URLSearchParams(params || {});
     if (app.as && app.as !== app.role) q.set("as", app.as);
     const url = API + path + (q.toString() ? "?" + q.toString() : "");
-    const r = await fetch(url, { headers: { Authorization: "Bearer " + app.token }, cache: "no-store" });
+    // a spectator has no token and sends no Authorization header (the API's "spectator")
+    const headers = app.token ? { Authorization: "Bearer " + app.token } : {};
+    const r = await fetch(url, { headers: headers, cache: "no-store" });
     const body = await r.json().catch(() => null);
     if (!r.ok) {
       const err = new Error((body && body.error && body.error.message) || "HTTP " + r.status);
@@ -68,6 +128,9 @@
     $("signin").hidden = false;
     $("sign-out").hidden = true;
     $("signin-error").textContent = message || "";
+    $("viewer-label").textContent = "";
+    $("viewer-label").dataset.viewer = "";
+    $("as-wrap").hidden = true;
     $("token-input").focus();
   }
   $("signin-form").addEventListener("submit", (ev) => {
@@ -76,9 +139,12 @@
     $("token-input").value = "";
     if (token) start(token, null);
   });
+  $("watch").addEventListener("click", () => start(null, fragment().get("v")));
   $("sign-out").addEventListener("click", () => {
     sessionStorage.removeItem(KEY);
+    sessionStorage.removeItem(WATCH);
     app.token = null;
+    app.tl = null;
     showSignin("");
   });
   $("as-select").addEventListener("change", () => {
@@ -91,10 +157,13 @@
     try {
       app.as = null;
       const own = await api("/timeline");
-      sessionStorage.setItem(KEY, token);
+      if (token) { sessionStorage.setItem(KEY, token); sessionStorage.removeItem(WATCH); }
+      else { sessionStorage.removeItem(KEY); sessionStorage.setItem(WATCH, "1"); }
+      app.names = {};
       app.role = own.viewer;
       const summary = await api("");
       app.seats = Object.keys(summary.players || {}).sort();
+      app.players = summary.players || {};
       $("players").textContent = app.seats.map((s) => s + " " + summary.players[s]).join(" · ");
       const wanted = fragment().get("as");
       const opts = asAllowed(app.role, app.seats);
@@ -102,13 +171,15 @@
       $("signin").hidden = true;
       $("app").hidden = false;
       $("sign-out").hidden = false;
+      $("sign-out").textContent = token ? "sign out" : "sign in";
       $("as-select").replaceChildren(...opts.map((v) => el("option", { value: v, text: v, selected: v === app.as })));
       $("as-wrap").hidden = opts.length < 2;
       if (app.as === app.role) useTimeline(own, wantedV);
       else await loadTimeline(wantedV);
     } catch (e) {
       sessionStorage.removeItem(KEY);
-      showSignin(e.status === 401 ? "That token is not valid for this game." : e.message);
+      sessionStorage.removeItem(WATCH);
+      showSignin(e.status === 401 ? (token ? "That token is not valid for this game." : "This game needs a token.") : e.message);
     }
   }
 
@@ -136,10 +207,11 @@
 
   // ------------------------------------------------------------------ timeline
   function turnOf(v) { const e = app.tl.timeline[v - 1]; return e ? e.turn : 0; }
-  function pct(v) { return ((v - 0.5) / Math.max(1, app.tl.version)) * 100; }
 
   // The bar shows stretches of one turn in version order; after a backup a turn shows again
   // (its undo stretch is marked), so turns are drawn as runs of the timeline, not as ranges.
+  // Every run gets the same width (at least --turn-w, the track scrolls when they do not fit),
+  // so a 90-turn game keeps every turn's number; a version sits inside its run's box.
   function runs() {
     const out = [];
     for (const e of app.tl.timeline) {
@@ -150,36 +222,67 @@
     }
     return out;
   }
+  // where version v sits on the track, in % of its width
+  function pct(v) {
+    const rs = app.runs;
+    if (!rs || !rs.length) return 0;
+    let i = rs.findIndex((r) => v <= r.last);
+    if (i < 0) i = rs.length - 1;
+    const r = rs[i];
+    const within = (Math.min(r.last, Math.max(r.first, v)) - r.first + 0.5) / (r.last - r.first + 1);
+    return ((i + within) / rs.length) * 100;
+  }
   function drawTurnbar() {
     const bar = $("turnbar");
     bar.replaceChildren();
-    const unit = 100 / Math.max(1, app.tl.version);
-    for (const r of runs()) {
-      const left = (r.first - 1) * unit;
-      const w = (r.last - r.first + 1) * unit;
+    app.runs = runs();
+    const n = app.runs.length;
+    $("track").style.width = "calc(max(100%, " + n + " * var(--turn-w)))";
+    app.runs.forEach((r, i) => {
       bar.append(el("div", {
         class: "tb-turn" + (r.undo ? " undo" : ""), "data-turn": r.turn,
         "data-active": r.undo ? "" : activeSeatOfTurn(r.turn), tabindex: 0, role: "button",
-        title: (r.undo ? "judge's backup through turn " : "turn ") + r.turn + " (" + r.first + "-" + r.last + ")",
-        style: { left: left + "%", width: w + "%" }, text: w > 1.5 ? r.turn : "",
+        title: (r.undo ? "judge's backup through turn " : "turn ") + r.turn + " (events " + r.first + " to " + r.last + ")",
+        style: { left: (i * 100) / n + "%", width: 100 / n + "%" }, text: String(r.turn),
         onclick: () => select(r.first),
         onkeydown: (ev) => { if (ev.key === "Enter") select(r.first); },
       }));
-    }
+    });
+  }
+  // keep the current turn in sight in a track that scrolls (never scrolls the page itself)
+  function scrollTrackTo(v) {
+    const wrap = $("track-wrap");
+    if (wrap.scrollWidth <= wrap.clientWidth) return;
+    const bar = $("turnbar");
+    const x = bar.offsetLeft + (pct(v) / 100) * bar.offsetWidth;
+    if (x < wrap.scrollLeft + 24 || x > wrap.scrollLeft + wrap.clientWidth - 24) wrap.scrollLeft = Math.max(0, x - wrap.clientWidth / 2);
   }
   function activeSeatOfTurn(t) {
     const p = app.tl.series.find((pt) => pt.turn === t);
     return t > 0 && p && p.active ? p.active : "";
   }
 
+  // A dispute's pin sits on what it contests (its turn, or its range of events), with the range
+  // marked under it; a ruling's pin on the ruling itself. A dispute with no range: on its opening.
+  function contested(d) {
+    const from = d.from_version != null ? d.from_version : d.to_version;
+    const to = d.to_version != null ? d.to_version : d.from_version;
+    return from != null ? { from: from, to: to } : { from: d.opened_at, to: d.opened_at };
+  }
   function drawPins() {
     const box = $("pins");
     box.replaceChildren();
     for (const d of app.tl.disputes) {
+      const c = contested(d);
+      const what = d.turn != null ? "turn " + d.turn : c.from === c.to ? "event " + c.from : "events " + c.from + " to " + c.to;
+      const left = pct(c.from), right = pct(c.to);
+      box.append(el("div", { class: "range", "data-range": d.dispute_id, style: { left: Math.min(left, right) + "%", width: Math.max(0.3, Math.abs(right - left)) + "%" } }));
       box.append(el("button", {
-        type: "button", class: "pin open", "data-dispute": d.dispute_id, "data-version": d.opened_at,
-        title: d.dispute_id + " opened by " + d.raised_by + ": " + d.statement,
-        style: { left: pct(d.opened_at) + "%" }, text: "!", onclick: () => select(d.opened_at),
+        type: "button", class: "pin open", "data-dispute": d.dispute_id, "data-version": c.from,
+        "data-turn": d.turn != null ? d.turn : turnOf(c.from),
+        title: "dispute " + d.dispute_id + " by " + d.raised_by + " about " + what + ": " + d.statement,
+        "aria-label": "dispute " + d.dispute_id + " about " + what,
+        style: { left: (left + right) / 2 + "%" }, text: "!", onclick: () => select(c.from),
       }));
       for (const r of d.rulings) {
         box.append(el("button", {
@@ -196,14 +299,18 @@
     list.replaceChildren();
     if (!app.tl.disputes.length) list.append(el("li", { text: "none" }));
     for (const d of app.tl.disputes) {
-      const range = d.from_version ? " (events " + d.from_version + "-" + d.to_version + ")" : "";
+      const c = contested(d);
+      const what = d.turn != null ? "turn " + d.turn : c.from === c.to ? "event " + c.from : "events " + c.from + " to " + c.to;
       const kids = [
-        el("button", { type: "button", class: "evlink", text: d.dispute_id, onclick: () => select(d.opened_at) }),
-        " by " + d.raised_by + range + ": " + d.statement + " ",
-        el("b", { text: d.status }),
+        el("button", { type: "button", class: "evlink", title: "the dispute's own event", text: "dispute " + d.dispute_id, onclick: () => select(d.opened_at) }),
+        " by " + d.raised_by + " about ",
+        el("button", { type: "button", class: "evlink", "data-contested": d.dispute_id, text: what, onclick: () => select(c.from) }),
+        d.turn != null && d.from_version != null ? " (events " + c.from + " to " + c.to + ")" : "",
+        ": " + d.statement + " ",
+        el("b", { text: words(d.status) }),
       ];
       for (const r of d.rulings) {
-        const pen = r.penalty ? " — " + r.penalty.kind + " for " + r.penalty.seat : "";
+        const pen = r.penalty ? " — " + words(r.penalty.kind) + (r.penalty.seat ? " for " + r.penalty.seat : "") : "";
         const bk = r.backup_to ? " — backed up to " + r.backup_to + " (" + r.undone.length + " undone)" : "";
         kids.push(el("div", { class: "judge-mark" }, [
           el("button", { type: "button", class: "evlink", "data-ruling-link": d.dispute_id, text: "ruling #" + r.version, onclick: () => select(r.version) }),
@@ -215,13 +322,18 @@
   }
 
   // ------------------------------------------------------------------ chart (inline SVG)
+  // One small chart per counter, a line per seat; a legend names the seats in their colours and
+  // picks one seat out (the others fade), so six lines stay readable. Lines of equal values are
+  // drawn a pixel apart, seat by seat, so none hides another.
+  const CHART = { W: 300, H: 62, PAD: 18 };
+  function chartX(i, n) { return CHART.PAD + (n < 2 ? 0 : (i * (CHART.W - CHART.PAD - 4)) / (n - 1)); }
   function drawChart() {
     const pts = app.tl.series;
     const box = $("chart");
     box.replaceChildren();
     if (!pts.length) return;
     const NS = "http://www.w3.org/2000/svg";
-    const W = 300, H = 62, PAD = 18;
+    const { W, H } = CHART;
     const mk = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v)); return e; };
     const seats = app.seats.filter((s) => pts.some((p) => p[s]));
     const keys = [];
@@ -229,35 +341,79 @@
     const order = ["level", "damage", "gold"];
     keys.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99) || a.localeCompare(b));
     const val = (p, seat, key) => (p[seat] && p[seat][key]) || 0;
+    if (seats.length > 1) {
+      const legend = el("div", { class: "legend", role: "group", "aria-label": "pick a seat out" });
+      for (const seat of seats) {
+        const b = el("button", {
+          type: "button", "data-legend": seat, "aria-pressed": app.focus === seat ? "true" : "false",
+          title: "pick " + seat + " out (again: every seat)", text: seat + (app.players[seat] ? " " + app.players[seat] : ""),
+          onclick: () => { app.focus = app.focus === seat ? null : seat; focusChart(); },
+        });
+        b.style.setProperty("--seat", seatColor(seat));
+        legend.append(b);
+      }
+      box.append(legend);
+    }
     for (const key of keys) {
       const max = Math.max(1, ...pts.map((p) => Math.max(...seats.map((s) => val(p, s, key)))));
-      const x = (i) => PAD + (pts.length < 2 ? 0 : (i * (W - PAD - 4)) / (pts.length - 1));
-      const y = (val) => H - 10 - (val * (H - 20)) / max;
-      const svg = mk("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": key + " of each seat over the turns", "data-chart": key });
-      svg.append(mk("line", { x1: PAD, y1: H - 10, x2: W - 4, y2: H - 10, stroke: "#ccc" }));
-      const t = mk("text", { x: 2, y: 10, class: "lbl" }); t.textContent = key + " (max " + max + ")"; svg.append(t);
-      for (const seat of seats) {
-        const d = pts.map((p, i) => (i ? "L" : "M") + x(i).toFixed(1) + " " + y(val(p, seat, key)).toFixed(1)).join(" ");
-        svg.append(mk("path", { d: d, fill: "none", stroke: seatColor(seat), "stroke-width": 1.6, "data-seat": seat }));
-      }
+      const y = (v) => H - 10 - (v * (H - 20)) / max;
+      const svg = mk("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": words(key) + " of each seat over the turns", "data-chart": key });
+      svg.append(mk("line", { x1: CHART.PAD, y1: H - 10, x2: W - 4, y2: H - 10, stroke: "#ccc" }));
+      const t = mk("text", { x: 2, y: 10, class: "lbl" }); t.textContent = words(key) + " (up to " + max + ")"; svg.append(t);
+      seats.forEach((seat, si) => {
+        const off = seats.length > 1 ? (si - (seats.length - 1) / 2) * 1.1 : 0;
+        const d = pts.map((p, i) => (i ? "L" : "M") + chartX(i, pts.length).toFixed(1) + " " + (y(val(p, seat, key)) + off).toFixed(1)).join(" ");
+        const path = mk("path", { d: d, fill: "none", stroke: seatColor(seat), "stroke-width": 1.6, "data-seat": seat });
+        const tip = mk("title", {}); tip.textContent = seat + " " + words(key); path.append(tip);
+        svg.append(path);
+      });
       const cur = mk("line", { class: "cursor", x1: 0, x2: 0, y1: 4, y2: H - 10, stroke: "#ffb300", "stroke-width": 2 });
       svg.append(cur);
       svg.addEventListener("click", (ev) => {
         const r = svg.getBoundingClientRect();
-        const i = Math.round((((ev.clientX - r.left) / r.width) * W - PAD) / ((W - PAD - 4) / Math.max(1, pts.length - 1)));
+        const i = Math.round((((ev.clientX - r.left) / r.width) * W - CHART.PAD) / ((W - CHART.PAD - 4) / Math.max(1, pts.length - 1)));
         const p = pts[Math.min(pts.length - 1, Math.max(0, i))];
         if (p) select(p.version);
       });
       box.append(svg);
+    }
+    focusChart();
+  }
+  function focusChart() {
+    for (const b of document.querySelectorAll("#chart [data-legend]")) b.setAttribute("aria-pressed", b.dataset.legend === app.focus ? "true" : "false");
+    for (const p of document.querySelectorAll("#chart path[data-seat]")) {
+      const picked = app.focus && p.dataset.seat === app.focus;
+      p.toggleAttribute("data-dim", !!app.focus && !picked);
+      p.toggleAttribute("data-focus", !!picked);
+      if (picked) p.parentNode.insertBefore(p, p.parentNode.querySelector(".cursor")); // on top
     }
   }
   function moveChartCursor(v) {
     const pts = app.tl.series;
     let i = pts.findIndex((p) => p.version >= v);
     if (i < 0) i = pts.length - 1;
-    const W = 300, PAD = 18;
-    const x = PAD + (pts.length < 2 ? 0 : (i * (W - PAD - 4)) / (pts.length - 1));
+    const x = chartX(i, pts.length);
     for (const c of document.querySelectorAll("#chart .cursor")) { c.setAttribute("x1", x); c.setAttribute("x2", x); }
+  }
+
+  // ------------------------------------------------------------------ card names
+  // The names of the cards this view was told about, by id: from the game's first event as
+  // this view sees it (every deck, for a judge; what a seat may see, for a seat) and from the
+  // event shown (its data, the table after it and what moved). Only what the API gave.
+  function collectNames(x, into, depth) {
+    if (!x || typeof x !== "object" || depth > 12) return into;
+    if (Array.isArray(x)) { for (const y of x) collectNames(y, into, depth + 1); return into; }
+    if (typeof x.name === "string") {
+      if (typeof x.id === "string") into[x.id] = x.name;
+      if (typeof x.card === "string") into[x.card] = x.name;
+    }
+    for (const v of Object.values(x)) if (v && typeof v === "object") collectNames(v, into, depth + 1);
+    return into;
+  }
+  function knownNames() {
+    const key = app.as || "";
+    if (!app.names[key]) app.names[key] = api("/events/1").then((d) => collectNames(d, {}, 0)).catch(() => ({}));
+    return app.names[key];
   }
 
   // ------------------------------------------------------------------ selecting a point
@@ -270,12 +426,14 @@
     $("turn").textContent = turnOf(v);
     for (const t of document.querySelectorAll(".tb-turn")) t.classList.toggle("current", Number(t.dataset.turn) === turnOf(v));
     moveChartCursor(v);
+    scrollTrackTo(v);
     setFragment(v);
     const seq = ++app.seq;
     try {
-      const detail = await api("/events/" + v);
+      const [detail, known] = await Promise.all([api("/events/" + v), knownNames()]);
       if (seq !== app.seq) return; // a newer selection won
       app.detail = detail;
+      app.known = collectNames([detail.event, detail.diff, detail.state], Object.assign({}, known), 0);
       drawBoard(detail.state);
       drawEvent(detail);
       $("version").dataset.version = String(v);
@@ -288,8 +446,9 @@
   // ------------------------------------------------------------------ board
   function card(c, opts) {
     opts = opts || {};
-    const judge = app.tl && app.tl.viewer === "judge";
-    if (!c || c.hidden || (c.face === "down" && !judge && !opts.showDown && !opts.inHand)) {
+    // A card the API names is one this viewer may see (its own stash face down, say): shown
+    // by name and marked face down; a card without a name is only a back.
+    if (!c || c.hidden || typeof c.name !== "string") {
       return el("div", { class: "c back", "data-hidden": "true", title: "face down" }, [el("span", { text: "?" })]);
     }
     const cls = ["c"];
@@ -300,7 +459,7 @@
     if (c.kind && c.deck) return classicCard(c, cls, opts);
     const stats = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
       c.cost != null ? c.cost + "g" : null, c.rank != null ? "R" + c.rank : null,
-      ...Object.entries(c).filter(([k, v]) => typeof v === "number" && !CARD_NUMBERS.includes(k)).map(([k, v]) => k + " " + v),
+      ...Object.entries(c).filter(([k, v]) => typeof v === "number" && !CARD_NUMBERS.includes(k)).map(([k, v]) => words(k) + " " + v),
     ].filter(Boolean).join(" ");
     return el("div", {
       class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
@@ -309,14 +468,15 @@
       el("span", { class: "n", text: c.name }),
       // a card that is not the catalog's (a casual game's own card, docs/cards.md)
       c.custom ? el("span", { class: "badge custom", "data-badge": "custom", title: "custom card: not the catalog's", text: "custom" }) : null,
-      el("span", { class: "t", text: (c.subtype || c.type || "") + (stats ? " · " + stats : "") }),
+      el("span", { class: "t", text: words(c.subtype || c.type || "") + (stats ? " · " + stats : "") }),
+      c.face === "down" && !opts.inHand ? el("span", { class: "fd", text: "face down" }) : null,
       c.damage ? el("span", { class: "dmg", text: c.damage }) : null,
     ]);
   }
   // A classic card (docs/rules.md B): its kind and the numbers a player looks for.
   function classicLine(c) {
     const plus = (n) => (n > 0 ? "+" + n : n < 0 ? String(n) : null);
-    const bits = [c.kind === "item" && c.slot ? c.slot : c.kind];
+    const bits = [words(c.kind === "item" && c.slot ? c.slot : c.kind)];
     if (c.kind === "monster") bits.push("L" + c.level, c.treasures != null ? c.treasures + " tr" : null);
     else if (["race", "class", "army"].includes(c.kind)) bits.push(c.trait && c.trait !== c.name ? c.trait : null);
     else bits.push(plus(c.bonus));
@@ -333,6 +493,7 @@
       el("span", { class: "n", text: c.name }),
       c.custom ? el("span", { class: "badge custom", "data-badge": "custom", title: "custom card: not the catalog's", text: "custom" }) : null,
       el("span", { class: "t", text: classicLine(c) }),
+      c.face === "down" && !opts.inHand ? el("span", { class: "fd", text: "face down" }) : null,
     ]);
   }
   function zone(seat, name, cards, extra) {
@@ -364,12 +525,12 @@
     const out = [];
     for (const [k, v] of Object.entries(s)) {
       if (NOT_STATS.includes(k) || k.endsWith("_count") || typeof v !== "number") continue;
-      out.push([k, k + " " + v]);
+      out.push([k, words(k) + " " + v]);
     }
     const order = ["level", "gold"];
     out.sort((a, b) => (order.indexOf(a[0]) + 1 || 99) - (order.indexOf(b[0]) + 1 || 99) || a[0].localeCompare(b[0]));
     if (s.damage != null) out.splice(Math.min(1, out.length), 0, ["damage", "damage " + s.damage + (s.life != null ? "/" + s.life : "")]);
-    if (s.marker != null) out.push(["marker", s.marker === "limp_away" ? "Limp Away" : "Run Away"]);
+    if (s.marker != null) out.push(["marker", s.marker === "limp_away" ? "Limp Away" : s.marker === "run_away" ? "Run Away" : words(s.marker)]);
     return out.map(([k, text]) => el("span", { class: "stat", "data-stat": k, text: text }));
   }
   function zones(seat, s) {
@@ -378,7 +539,7 @@
     names.sort((a, b) => (ZONE_ORDER.indexOf(a) + 1 || 50) - (ZONE_ORDER.indexOf(b) + 1 || 50) || a.localeCompare(b));
     return names.map((name) => {
       if (name === "hand") {
-        const hand = s.hand ? s.hand.map((c) => card(c, { showDown: true })) : backs(s.hand_count);
+        const hand = s.hand ? s.hand.map((c) => card(c, { inHand: true })) : backs(s.hand_count);
         return zone(seat, "hand", hand, " (" + (s.hand_count != null ? s.hand_count : hand.length) + ")");
       }
       const cards = [].concat(s[name]);
@@ -395,8 +556,8 @@
   function plainValue(v) {
     if (v === null || v === undefined) return "";
     if (Array.isArray(v)) return v.map(plainValue).join(", ");
-    if (typeof v === "object") return v.name ? v.name : Object.entries(v).map(([k, x]) => k + " " + plainValue(x)).join(", ");
-    return String(v);
+    if (typeof v === "object") return v.name ? v.name : Object.entries(v).map(([k, x]) => words(k) + " " + plainValue(x)).join(", ");
+    return human(v);
   }
   function classicSeat(seat, s, st) {
     const box = seatBox(seat);
@@ -434,7 +595,7 @@
   function classicWhere(st) {
     const seatName = (x) => x + (st.seats && st.seats[x] ? " (" + st.seats[x].player + ")" : "");
     return [
-      "turn " + st.turn, st.phase, st.active_seat ? seatName(st.active_seat) + " to play" : null, st.status,
+      "turn " + st.turn, words(st.phase), st.active_seat ? seatName(st.active_seat) + " to play" : null, words(st.status),
       (st.winners || []).length ? "winners " + st.winners.join(", ") : null,
     ].filter(Boolean).join(" · ");
   }
@@ -451,7 +612,7 @@
     ]));
     const shots = (c.one_shots || []).map((x) => card(x.card));
     box.append(...[
-      el("div", { class: "combat-head" }, [el("b", { text: "Combat" }), " · " + c.stage]),
+      el("div", { class: "combat-head" }, [el("b", { text: "Combat" }), " · " + words(c.stage)]),
       el("div", { class: "combat-sides" }, [
         el("div", { class: "side-player" }, side),
         el("div", { class: "vs", text: "vs" }),
@@ -478,6 +639,7 @@
       $("seats-bottom").replaceChildren();
     }
     $("seats-top").dataset.layout = "classic";
+    $("board").dataset.layout = "classic";
     $("seats-top").dataset.count = String(seats.length);
     for (const seat of seats) classicSeat(seat, st.seats[seat], st);
     const fb = $("fight");
@@ -492,19 +654,24 @@
       extra.push(el("div", { class: "count", "data-trade": "" , text: st.trade.player + " offers " + st.trade.with + " a trade: " +
         plainValue(st.trade.give) + " for " + plainValue(st.trade.get) }));
     }
+    // the combat first (above the seats: in sight on a laptop even at six seats), the decks after
     fb.replaceChildren(...[
       el("div", { class: "where", "data-where": "", text: classicWhere(st) }),
       st.combat ? classicCombat(st.combat) : null,
-      el("div", { class: "decks", "data-decks": "" }, [
-        el("div", { class: "count", text: "door deck " + d.door + " · treasure deck " + d.treasure }),
-        el("div", { class: "piles" }, [pile("door_discard", d.door_discard), pile("treasure_discard", d.treasure_discard)]),
-      ]),
       ...extra,
     ].filter(Boolean));
+    const db = $("decks-box");
+    db.hidden = false;
+    db.replaceChildren(el("div", { class: "decks fight", "data-decks": "" }, [
+      el("div", { class: "count", text: "door deck " + d.door + " · treasure deck " + d.treasure }),
+      el("div", { class: "piles" }, [pile("door_discard", d.door_discard), pile("treasure_discard", d.treasure_discard)]),
+    ]));
   }
 
   function drawBoard(st) {
     if (st.decks && "combat" in st) return drawClassic(st);
+    delete $("board").dataset.layout;
+    $("decks-box").hidden = true;
     const seats = Object.keys(st.seats || {}).sort();
     if (seats.join() !== app.seats.join() || $("seats-top").dataset.layout) {
       delete $("seats-top").dataset.layout; app.seats = seats; $("seats-top").replaceChildren(); $("seats-bottom").replaceChildren(); }
@@ -518,7 +685,7 @@
           el("b", { text: seat + " · " + s.player }),
           ...stats(s),
           s.deck_count != null ? el("span", { class: "count", text: "deck " + s.deck_count }) : null,
-          s.eliminated ? el("b", { text: "eliminated (" + s.eliminated + ")" }) : null,
+          s.eliminated ? el("b", { text: "eliminated (" + words(s.eliminated) + ")" }) : null,
         ]),
         ...zones(seat, s),
       ]);
@@ -527,25 +694,48 @@
     const fb = $("fight");
     fb.classList.toggle("empty", !f);
     if (!f) {
-      const where = [("fight" in st ? "no fight · " : "") + "turn " + st.turn, st.phase ? st.phase + (st.step ? " / " + st.step : "") : null,
-        st.active_seat ? st.active_seat + " to play" : null, st.status, st.winner ? "winner " + st.winner : null];
+      const where = [("fight" in st ? "no fight · " : "") + "turn " + st.turn, st.phase ? words(st.phase) + (st.step ? " / " + words(st.step) : "") : null,
+        st.active_seat ? st.active_seat + " to play" : null, words(st.status), st.winner ? "winner " + st.winner : null];
       fb.replaceChildren(el("span", { text: where.filter(Boolean).join(" · ") }));
       return;
     }
     fb.replaceChildren(
-      el("div", { text: "Fight: " + f.attacker + " attacks " + f.defender + " · " + f.stage + " · " + f.gold + " gold committed" + (f.monster ? " · monster " + (f.monster.power != null ? "P" + f.monster.power : "") + (f.monster.life != null ? " L" + f.monster.life : "") : "") }),
+      el("div", { text: "Fight: " + f.attacker + " attacks " + f.defender + " · " + words(f.stage) + " · " + f.gold + " gold committed" + (f.monster ? " · monster " + (f.monster.power != null ? "P" + f.monster.power : "") + (f.monster.life != null ? " L" + f.monster.life : "") : "") }),
       zone("fight", "attack", f.attack_card ? [card(f.attack_card)] : []),
       zone("fight", "defender", (f.defender_cards || []).map((c) => card(c))),
     );
   }
 
   // ------------------------------------------------------------------ event detail
-  function evButton(e) {
-    return el("button", { type: "button", class: "evlink", text: "#" + e.version + " " + e.type, onclick: () => select(e.version) });
+  // An event as lines for people: its type in words, who did it, the table talk, then its
+  // facts (cards by name, lists counted; codes and empty facts left out). The raw event is
+  // behind a "details" disclosure for whoever wants it.
+  function seatWords(seat) {
+    if (seat === "rules") return "the rules";
+    if (seat === "judge") return "the judge";
+    return seat + (app.players[seat] ? " (" + app.players[seat] + ")" : "");
   }
+  function evButton(e) {
+    return el("button", { type: "button", class: "evlink", "data-type": e.type, text: "#" + e.version + " " + words(e.type), onclick: () => select(e.version) });
+  }
+  const EVENT_HIDDEN_KEYS = ["game_id", "salt", "commitment"];
+  function facts(data) {
+    const out = [];
+    for (const [k, v] of Object.entries(data || {})) {
+      if (EVENT_HIDDEN_KEYS.includes(k) || v === null || v === undefined) continue;
+      if (typeof v === "string" && NOT_SHOWN.test(v)) continue;
+      if (k === "corrects" || k === "undoes") continue; // shown in the head line
+      // a short list of records (the seats of a new game, say): one line each
+      const lines = Array.isArray(v) && v.length > 1 && v.length <= 8 && v.every((x) => x && typeof x === "object" && !Array.isArray(x) && !("hidden" in x) && !("id" in x && "name" in x));
+      out.push(el("dt", { "data-key": k, text: words(k) }),
+        lines ? el("dd", {}, v.map((x) => el("div", { text: human(x, 1) }))) : el("dd", { text: human(v) }));
+    }
+    return out;
+  }
+  // table talk with any identifier in it as words ("(shared_victory)" -> "(shared victory)")
+  function talk(line) { return String(line).replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (m) => words(m)); }
   function drawEvent(d) {
     const e = d.event;
-    const data = Object.entries(e.data || {}).map(([k, v]) => [el("dt", { text: k }), el("dd", { text: JSON.stringify(v) })]).flat();
     const judgeBits = [];
     if (e.data && e.data.corrects != null) judgeBits.push("corrects #" + e.data.corrects);
     if (e.data && e.data.undoes != null) judgeBits.push("undoes #" + e.data.undoes);
@@ -555,17 +745,20 @@
     const unchecked = e.unchecked === true
       ? el("span", { class: "badge unchecked", "data-badge": "unchecked", title: "recorded from a card whose text is not encoded: the rules did not check it", text: "unchecked" })
       : null;
-    $("event").replaceChildren(
-      el("div", {}, [el("b", { text: e.type }), " by " + e.seat + " · turn " + d.turn, unchecked ? " " : "", unchecked,
-        e.violation ? el("span", { class: "badge violation", "data-badge": "violation", text: e.violation }) : null,
+    const raw = el("details", { class: "raw" }, [el("summary", { text: "the raw event" }), el("pre", { text: JSON.stringify(e, null, 1) })]);
+    $("event").replaceChildren(...[
+      el("div", { class: "ev-head" }, [el("b", { class: "ev-type", "data-type": e.type, text: capital(words(e.type)) }),
+        " by " + seatWords(e.seat) + " · turn " + d.turn, unchecked ? " " : "", unchecked,
+        e.violation ? el("span", { class: "badge violation", "data-badge": "violation", text: human(e.violation) }) : null,
         judgeBits.length ? el("span", { class: "judge-mark", text: " · " + judgeBits.join(", ") }) : ""]),
-      (d.narration || []).length ? el("p", { class: "narration", "data-narration": "" , text: d.narration.join(" · ") }) : null,
-      el("dl", {}, data),
+      (d.narration || []).length ? el("p", { class: "narration", "data-narration": "", text: d.narration.map(talk).join(" · ") }) : null,
+      el("dl", {}, facts(e.data)),
       ...list("caused by (nearest first)", d.causes.map(evButton)),
       ...list("caused", d.effects.map(evButton)),
       ...list("corrected by", d.corrected_by.map(ref)),
       ...list("undone by", d.undone_by.map(ref)),
-    );
+      raw,
+    ].filter(Boolean));
   }
 
   // ------------------------------------------------------------------ controls
@@ -605,5 +798,6 @@
   }
   const token = fromUrl || sessionStorage.getItem(KEY);
   if (token) start(token, frag.get("v"));
+  else if (sessionStorage.getItem(WATCH)) start(null, frag.get("v"));
   else showSignin("");
 })();

@@ -157,7 +157,9 @@ def test_a_judge_scrubs_to_the_contested_turn_and_sees_the_table_as_the_api_does
 
         page.locator(f'.pin.ruling[data-ruling="{live["dispute"]}"]').click()
         wait_for_version(page, live["ruling_version"])
-        assert page.locator("#event b").first.inner_text() == "RulingRecorded"
+        head = page.locator("#event .ev-type")
+        assert head.get_attribute("data-type") == "RulingRecorded"
+        assert head.inner_text() == "Ruling recorded"
         assert page.locator("#chart svg[data-chart='gold'] path[data-seat='A']").count() == 1
         assert all(url.startswith(live["base"]) for url in requests), requests
     finally:
