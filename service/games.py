@@ -360,6 +360,15 @@ class GameLog(EventStore):
             raise GameNotFoundError(game_id)
         return game
 
+    def snapshot_turn(self, game_id: UUID, version: int) -> tuple[int, int] | None:
+        """``(version, turn)`` of the game's latest usable snapshot at or before ``version``
+        (``None`` if there is none): where a turn's replay may start folding
+        (:meth:`service.replays.Replays.turn`)."""
+        snapshot = self._snapshot_for(game_id, version)
+        if snapshot is None:
+            return None
+        return int(snapshot.originator_version), int(snapshot.state["state"].get("turn") or 0)
+
     def access(self, game_id: UUID) -> GameAccess:
         """The token hashes of a game; :class:`GameNotFoundError` if there is no such game."""
         cached = self._access_cache.get(game_id)
