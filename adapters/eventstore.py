@@ -217,85 +217,6 @@ class CountingEventStore(EventsourcingStore[UUID]):
         return CountedEvents(self.mapper.to_domain_event, rows)
 
 
-def _whole(name: str, default: int, env: Mapping[str, str]) -> int:
-    """Setting ``name`` (from ``env``, else the process environment): a whole number >= 0,
-    ``default`` when unset; ``ValueError`` naming the variable otherwise."""
-    value = str(env.get(name) or os.environ.get(name) or "").strip()
-    if not value:
-        return default
-    if not value.isdigit():
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
-    return int(value)
-
-
-class SizedCache(LRUCache[UUID, Any]):
-    """eventsourcing's LRU cache of aggregates, bounded by estimated bytes as well as by count:
-    putting an aggregate evicts the least recently used ones until the cached ones' estimated
-    bytes are within ``max_bytes`` (the one just put stays, unless it alone is larger, in which
-    case it is not kept). A game's size is estimated from its state's JSON
-    (:data:`STATE_BYTES_PER_JSON_BYTE`), measured again when its version has crossed a multiple
-    of :data:`SNAPSHOT_INTERVAL` since (about 1 ms for the long game, once per 100 events);
-    other aggregates count :data:`SMALL_AGGREGATE_BYTES`."""
-
-    def __init__(self, maxsize: int, max_bytes: int) -> None:
-        super().__init__(maxsize)
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        #: key -> (estimated bytes, the game's version // SNAPSHOT_INTERVAL when estimated)
-        self.sizes: dict[UUID, tuple[int, int]] = {}
-        self._sizes_lock = threading.Lock()
-
-    def size_of(self, key: UUID, value: Any) -> tuple[int, int]:
-        if not isinstance(value, Game):
-            return SMALL_AGGREGATE_BYTES, -1
-        bucket = value.version // SNAPSHOT_INTERVAL
-        known = self.sizes.get(key)
-        if known is not None and known[1] == bucket:
-            return known
-        try:
-            return STATE_BYTES_PER_JSON_BYTE * len(orjson.dumps(value.state)), bucket
-        except TypeError:  # not plain JSON: a rough figure
-            return STATE_BYTES_PER_JSON_BYTE * len(repr(value.state)), bucket
-
-    def get(self, key: UUID, *, evict: bool = False) -> Any:
-        found = super().get(key, evict=evict)
-        if evict:
-            self._forget(key)
-        return found
-
-    def put(self, key: UUID, value: Any) -> Any:
-        if value is None:
-            return None, None
-        size = self.size_of(key, value)
-        if size[0] > self.max_bytes:
-            with suppress(KeyError):
-                self.get(key, evict=True)  # not an older copy either
-            return None, None
-        result = super().put(key, value)
-        evicted_key = result[0] if result else None
-        with self._sizes_lock:
-            if evicted_key is not None:
-                self.bytes -= self.sizes.pop(evicted_key, (0, 0))[0]
-            self.bytes += size[0] - self.sizes.get(key, (0, 0))[0]
-            self.sizes[key] = size
-            over = self.bytes > self.max_bytes
-        while over:
-            with self.lock:
-                oldest = self.root[self.NEXT]
-                victim = oldest[self.KEY] if oldest is not self.root else None
-            if victim is None or victim == key:
-                break
-            with suppress(KeyError):
-                self.get(victim, evict=True)
-            with self._sizes_lock:
-                over = self.bytes > self.max_bytes
-        return result
-
-    def _forget(self, key: UUID) -> None:
-        with self._sizes_lock:
-            self.bytes -= self.sizes.pop(key, (0, 0))[0]
-
-
 class EventStore(Application):
     """eventsourcing's Application, tuned for munchlog (see the module docstring)."""
 
@@ -1051,3 +972,82 @@ def _project(aggregate: Any, events: Iterable[Any]) -> Any:
     for event in events:
         aggregate = event.mutate(aggregate)
     return aggregate
+
+
+def _whole(name: str, default: int, env: Mapping[str, str]) -> int:
+    """Setting ``name`` (from ``env``, else the process environment): a whole number >= 0,
+    ``default`` when unset; ``ValueError`` naming the variable otherwise."""
+    value = str(env.get(name) or os.environ.get(name) or "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return int(value)
+
+
+class SizedCache(LRUCache[UUID, Any]):
+    """eventsourcing's LRU cache of aggregates, bounded by estimated bytes as well as by count:
+    putting an aggregate evicts the least recently used ones until the cached ones' estimated
+    bytes are within ``max_bytes`` (the one just put stays, unless it alone is larger, in which
+    case it is not kept). A game's size is estimated from its state's JSON
+    (:data:`STATE_BYTES_PER_JSON_BYTE`), measured again when its version has crossed a multiple
+    of :data:`SNAPSHOT_INTERVAL` since (about 1 ms for the long game, once per 100 events);
+    other aggregates count :data:`SMALL_AGGREGATE_BYTES`."""
+
+    def __init__(self, maxsize: int, max_bytes: int) -> None:
+        super().__init__(maxsize)
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        #: key -> (estimated bytes, the game's version // SNAPSHOT_INTERVAL when estimated)
+        self.sizes: dict[UUID, tuple[int, int]] = {}
+        self._sizes_lock = threading.Lock()
+
+    def size_of(self, key: UUID, value: Any) -> tuple[int, int]:
+        if not isinstance(value, Game):
+            return SMALL_AGGREGATE_BYTES, -1
+        bucket = value.version // SNAPSHOT_INTERVAL
+        known = self.sizes.get(key)
+        if known is not None and known[1] == bucket:
+            return known
+        try:
+            return STATE_BYTES_PER_JSON_BYTE * len(orjson.dumps(value.state)), bucket
+        except TypeError:  # not plain JSON: a rough figure
+            return STATE_BYTES_PER_JSON_BYTE * len(repr(value.state)), bucket
+
+    def get(self, key: UUID, *, evict: bool = False) -> Any:
+        found = super().get(key, evict=evict)
+        if evict:
+            self._forget(key)
+        return found
+
+    def put(self, key: UUID, value: Any) -> Any:
+        if value is None:
+            return None, None
+        size = self.size_of(key, value)
+        if size[0] > self.max_bytes:
+            with suppress(KeyError):
+                self.get(key, evict=True)  # not an older copy either
+            return None, None
+        result = super().put(key, value)
+        evicted_key = result[0] if result else None
+        with self._sizes_lock:
+            if evicted_key is not None:
+                self.bytes -= self.sizes.pop(evicted_key, (0, 0))[0]
+            self.bytes += size[0] - self.sizes.get(key, (0, 0))[0]
+            self.sizes[key] = size
+            over = self.bytes > self.max_bytes
+        while over:
+            with self.lock:
+                oldest = self.root[self.NEXT]
+                victim = oldest[self.KEY] if oldest is not self.root else None
+            if victim is None or victim == key:
+                break
+            with suppress(KeyError):
+                self.get(victim, evict=True)
+            with self._sizes_lock:
+                over = self.bytes > self.max_bytes
+        return result
+
+    def _forget(self, key: UUID) -> None:
+        with self._sizes_lock:
+            self.bytes -= self.sizes.pop(key, (0, 0))[0]
