@@ -300,7 +300,11 @@ class Replays:
         at version ``current``): its events folded from the latest state before it starts."""
         if not 0 <= turn <= last_turn:
             raise _not_played(turn)
-        start, state = self._start_of(game_id, turn, current, last_turn)
+        start, state, head = self._start_of(game_id, turn, current, last_turn)
+        if head is not None:  # a snapshot's state: the next event must follow its head
+            first = self.log.records(game_id, after=start, limit=1)
+            if first and first[0]["prev_hash"] != head:
+                state = self.state(game_id, start)  # folded and checked as any past state
         versions: list[int] = []
         records: list[Record] = []
         before = after = state
@@ -331,15 +335,17 @@ class Replays:
 
     def _start_of(
         self, game_id: UUID, turn: int, current: int, last_turn: int
-    ) -> tuple[int, State]:
-        """``(version, state)``: a point before ``turn`` starts (its state's turn is lower),
+    ) -> tuple[int, State, str | None]:
+        """``(version, state, head)``: a point before ``turn`` starts (its state's turn is lower),
         at most about two snapshot intervals before it when the game's snapshots allow: the
         latest snapshot found so, searched by interpolation and bisection among the game's
-        snapshots (:data:`TURN_PROBES` read at most; the turns found are remembered)."""
+        snapshots (:data:`TURN_PROBES` read at most; the turns found are remembered). ``head``
+        is the hash a snapshot read here ends with (``None`` for a state read otherwise)."""
         lo_v, lo_t = 0, 0
         hi_v, hi_t = current, last_turn
+        lo_state: tuple[State, str] | None = None
         if turn == 0:
-            return 0, initial_state()
+            return 0, initial_state(), None
         probes = self._probes.get(game_id) or {}
         for v, t in probes.items():
             if t < turn and v > lo_v:
@@ -355,20 +361,22 @@ class Replays:
             else:
                 guess = (lo_v + hi_v) // 2
             guess = max(lo_v + SNAPSHOT_INTERVAL, min(hi_v - 1, guess))
-            snapshot = self.log.snapshot_turn(game_id, guess)
+            snapshot = self.log.snapshot_at(game_id, guess)
             if snapshot is None or snapshot[0] <= lo_v:
                 break  # no snapshot between: fold from lo
-            v, t = snapshot
-            found[v] = t
+            v, state, head = snapshot
+            t = found[v] = int(state.get("turn") or 0)
             if t < turn:
-                lo_v, lo_t = v, t
+                lo_v, lo_t, lo_state = v, t, (state, head)
             else:
                 hi_v, hi_t = v, t
         if found != probes:
             self._probes.put(game_id, found)
         if lo_v == 0:
-            return 0, initial_state()
-        return lo_v, self.state(game_id, lo_v)
+            return 0, initial_state(), None
+        if lo_state is not None:
+            return lo_v, lo_state[0], lo_state[1]
+        return lo_v, self.state(game_id, lo_v), None
 
     def event(self, game_id: UUID, version: int) -> EventReplay:
         """Event ``version`` with what led to it and what it caused."""
