@@ -113,9 +113,10 @@ TRUST_CACHE_FOR = 0.5
 #: events as at 200; a game larger than the whole budget is not cached.
 GAME_CACHE_GAMES = 2000
 GAME_CACHE_MB = 256
-#: Bytes of Python objects per byte of a game state's JSON (measured on the long game's state:
-#: 1.81 MB traced by ``tracemalloc``, 386 KB of JSON).
-STATE_BYTES_PER_JSON_BYTE = 5
+#: Bytes of Python objects per byte of a game state's JSON, rounded up (measured with
+#: ``tracemalloc``: the long game's state, 802 cards, 1.81 MB for 386 KB of JSON, 4.7; with
+#: 60-card decks 5.2).
+STATE_BYTES_PER_JSON_BYTE = 6
 #: What a cached aggregate other than a game (its access, summary, an idempotency record) is
 #: taken to cost.
 SMALL_AGGREGATE_BYTES = 2048

@@ -10,8 +10,8 @@ again (a scrubbing viewer). One :class:`Replays` per :class:`~service.games.Game
 bytes (:class:`BoundedLRU`; :func:`estimated_bytes`): the indexes by
 ``MUNCHLOG_REPLAY_INDEX_MB`` (default :data:`INDEX_MB`) and :data:`INDEX_GAMES` games, the
 states by ``MUNCHLOG_REPLAY_STATES_MB`` (default :data:`STATES_MB`) and :data:`STATES` states.
-An index costs about :data:`INDEX_BYTES_PER_EVENT` bytes an event plus one state (a game of
-25,000 events: about 13 MB); a state of the long game's 800 cards about 1.8 MB.
+An index costs about :data:`INDEX_BYTES_PER_EVENT` bytes an event plus one state (the long
+game of 25,837 events: 4.8 MB measured); a state of the long game's 802 cards about 1.8 MB.
 
 **A turn without the whole game** (:meth:`Replays.turn`): the index is built by folding every
 event (seconds for a game of 20,000 actions), so a turn is found without it unless it is already
@@ -34,7 +34,7 @@ from uuid import UUID
 
 import orjson
 
-from adapters.eventstore import SNAPSHOT_INTERVAL
+from adapters.eventstore import SNAPSHOT_INTERVAL, STATE_BYTES_PER_JSON_BYTE
 from domain import event_from_dict, evolve, initial_state
 from domain.envelope import Record
 from domain.errors import NotFound, UnknownVersion
@@ -78,12 +78,9 @@ STATES = 1024
 #: process (``MUNCHLOG_REPLAY_INDEX_MB``, ``MUNCHLOG_REPLAY_STATES_MB``).
 INDEX_MB = 64
 STATES_MB = 64
-#: Bytes of Python objects per byte of a state's JSON (measured: the long game's state at 25,000
-#: events, 802 cards: 1.81 MB traced by ``tracemalloc``, 386 KB of JSON).
-STATE_BYTES_PER_JSON_BYTE = 5
-#: Bytes an event costs a :class:`ReplayIndex` besides its state (measured: 489 on the long
-#: game: its timeline entry, cause, turn and chart).
-INDEX_BYTES_PER_EVENT = 500
+#: Bytes an event costs a :class:`ReplayIndex` besides its state (measured on the long game:
+#: 116 for its timeline entry, cause, turn and chart; 418 before the index was made compact).
+INDEX_BYTES_PER_EVENT = 150
 #: At most this many snapshots are read to find where a turn starts (:meth:`Replays.turn`).
 TURN_PROBES = 12
 #: Records read at once while folding a turn.

@@ -191,7 +191,7 @@ def test_the_replay_caches_are_bounded_by_estimated_bytes(
     app, gid, _ = long_game
     monkeypatch.setenv("MUNCHLOG_REPLAY_STATES_MB", "2")
     monkeypatch.setenv("MUNCHLOG_REPLAY_INDEX_MB", "1")
-    from service.replays import Replays
+    from service.replays import Replays, _index_bytes
 
     replays = Replays(app.extensions["munchlog"])
     version = app.extensions["munchlog"].current_version(gid)
@@ -199,8 +199,16 @@ def test_the_replay_caches_are_bounded_by_estimated_bytes(
         replays.state(gid, v)
     stats = replays.stats()
     assert 0 < stats["states"] < 11 and 0 < stats["state_bytes"] <= 2 * 1024 * 1024
-    replays.index(gid)  # about 1,500 events and a state: more than 1 MB, so not kept
+    index = replays.index(gid)  # about 1,500 events and a state: within 1 MB
+    assert replays.stats()["indexes"] == 1
+    assert 0 < replays.stats()["index_bytes"] == _index_bytes(index) <= 1024 * 1024
+    monkeypatch.setenv("MUNCHLOG_REPLAY_INDEX_MB", "0")
+    replays = Replays(app.extensions["munchlog"])
+    replays.index(gid)  # larger than the whole budget: not kept
     assert replays.stats()["indexes"] == 0 and replays.cached_index(gid) is None
+    monkeypatch.setenv("MUNCHLOG_REPLAY_STATES_MB", "2.5")
+    with pytest.raises(ValueError, match="MUNCHLOG_REPLAY_STATES_MB"):
+        Replays(app.extensions["munchlog"])
 
 
 def test_bounded_lru_evicts_past_its_count_and_its_bytes() -> None:
@@ -216,3 +224,32 @@ def test_bounded_lru_evicts_past_its_count_and_its_bytes() -> None:
     assert lru.get("f") is None and lru.bytes == 95
     lru.put("b", "b")  # measured again when put again
     assert lru.bytes == 86
+
+
+def test_the_estimates_are_at_least_what_a_state_and_an_index_cost(
+    long_game: tuple[Flask, UUID, str],
+) -> None:
+    """The byte budgets hold only if the estimates do not fall short: measured with
+    ``tracemalloc`` on the long game (the index was 418 bytes an event before it was made
+    compact; it is estimated at 150)."""
+    import tracemalloc
+
+    from projections.replay import ReplayIndex
+    from service.replays import _index_bytes, estimated_bytes
+
+    app, gid, _ = long_game
+    log = app.extensions["munchlog"]
+    records = log.records(gid)
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        state = log.game(gid, version=len(records) - 1).state
+        state_cost = tracemalloc.get_traced_memory()[0] - start
+        start = tracemalloc.get_traced_memory()[0]
+        index = ReplayIndex()
+        index.extend(records)
+        index_cost = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+    assert state_cost <= estimated_bytes(state) < 3 * state_cost
+    assert index_cost <= _index_bytes(index) < 3 * index_cost
