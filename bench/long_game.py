@@ -169,8 +169,10 @@ def rss_mb(pids: list[int]) -> float:
 def main(argv: list[str] | None = None) -> int:
     """Record ``--actions`` actions of the long game, one a request, into a live
     ``munchlog serve`` (``--workers``, SQLite in a temp folder or ``--db``); report the server's
-    resident memory (all its processes) before, after the recording and after the replay's
-    reads, and the wall time of ``GET /turns/1``, ``/turns/<last>`` and ``/timeline``.
+    resident memory (all its processes) before, after the recording, after the replay's
+    reads and after ``--scrub`` random ``GET /events/<v>`` (each keeps two states in the
+    replay's cache), and the wall time of ``GET /turns/1``, ``/turns/<last>`` and
+    ``/timeline``.
 
     The client keeps its own copy of the state (the game's records read once from its export,
     then each command decided locally by the same rules, which are deterministic), so the
@@ -196,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deck", type=int, default=400, help="cards a seat (400: 20,000 actions)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--db", default=None, help="a postgresql:// URL (default: SQLite)")
+    parser.add_argument(
+        "--scrub", type=int, default=200, help="random GET /events/<v> after the reads"
+    )
     parser.add_argument("--seed", type=int, default=4)
     parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for the server")
     args = parser.parse_args(argv)
@@ -269,6 +274,13 @@ def main(argv: list[str] | None = None) -> int:
             f"events/{version // 2}": timed(f"/api/games/{gid}/events/{version // 2}", judge),
         }
         after_reads = rss_mb(pids())
+        scrub = random.Random(args.seed)
+        t0 = time.perf_counter()
+        for _ in range(args.scrub):
+            timed(f"/api/games/{gid}/events/{scrub.randint(1, version)}", judge)
+        scrubbed = (time.perf_counter() - t0) * 1000 / max(1, args.scrub)
+        after_scrub = rss_mb(pids())
+        per_process = {pid: rss_mb([pid]) for pid in pids()}
         conn.close()
     backend = "PostgreSQL" if args.db else "SQLite"
     print(
@@ -279,6 +291,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"# server RSS (all processes): {base_rss:.0f} MB at start, {after_recording:.0f} MB "
         f"after recording, {after_reads:.0f} MB after the reads below"
+    )
+    print(
+        f"# then {args.scrub} GET /events/<random v> (a viewer scrubbing; {scrubbed:.0f} ms "
+        f"each on average): {after_scrub:.0f} MB; by process: "
+        + ", ".join(f"{mb:.0f}" for mb in per_process.values())
     )
     for name, ms in reads.items():
         print(f"GET {name}: {ms:.0f} ms")
