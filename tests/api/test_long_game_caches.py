@@ -253,3 +253,26 @@ def test_the_estimates_are_at_least_what_a_state_and_an_index_cost(
         tracemalloc.stop()
     assert state_cost <= estimated_bytes(state) < 3 * state_cost
     assert index_cost <= _index_bytes(index) < 3 * index_cost
+
+
+def test_the_index_is_built_from_pages_of_records(
+    long_game: tuple[Flask, UUID, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All of a long game's records at once, freed while the index's entries live on, left the
+    process tens of MB larger than the index (fragmented): they are read a page at a time."""
+    from service.replays import INDEX_PAGE, Replays
+
+    app, gid, _ = long_game
+    log = app.extensions["munchlog"]
+    read: list[int] = []
+    records = log.records
+
+    def counting(game_id: UUID, **kwargs: Any) -> Any:
+        found = records(game_id, **kwargs)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(log, "records", counting)
+    index = Replays(log).index(gid)
+    assert index.version == log.current_version(gid) > INDEX_PAGE
+    assert sum(read) == index.version and max(read) <= INDEX_PAGE
