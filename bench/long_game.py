@@ -273,8 +273,14 @@ def main(argv: list[str] | None = None) -> int:
             "timeline": timed(f"/api/games/{gid}/timeline", judge),
             f"events/{version // 2}": timed(f"/api/games/{gid}/events/{version // 2}", judge),
         }
-        after_reads = rss_mb(pids())
         scrub = random.Random(args.seed)
+        turns = sorted(
+            timed(f"/api/games/{gid}/turns/{n}", judge)
+            for n in scrub.sample(range(last_turn + 1), min(50, last_turn + 1))
+        )
+        reads["turns/<random> x50, median"] = turns[len(turns) // 2]
+        reads["turns/<random> x50, max"] = turns[-1]
+        after_reads = rss_mb(pids())
         t0 = time.perf_counter()
         for _ in range(args.scrub):
             timed(f"/api/games/{gid}/events/{scrub.randint(1, version)}", judge)
