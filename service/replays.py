@@ -249,7 +249,13 @@ class Replays:
 
     def turn_versions(self, game_id: UUID, turn: int) -> list[int]:
         """The versions recorded during ``turn`` (``game/turn_not_found`` if none)."""
-        return self.turn(game_id, turn).versions
+        index = self.cached_index(game_id)
+        if index is None:
+            return self.turn(game_id, turn).versions
+        versions = index.turns.get(turn)
+        if not versions:
+            raise _not_played(turn)
+        return list(versions)
 
     def state_for(
         self,
@@ -281,13 +287,14 @@ class Replays:
         have taken back) from the index, built."""
         index = self.cached_index(game_id)
         if index is None:
-            current = self.log.current_version(game_id)  # GameNotFoundError
+            self.log.current_version(game_id)  # GameNotFoundError
             self.log.ensure_sound(game_id)
-            now = cast(State, self.log.game(game_id).state)
+            game = self.log.game(game_id)
+            now = cast(State, game.state)
             if now.get("disputes"):
                 index = self.index(game_id)
             else:
-                return self._fold_turn(game_id, turn, current, int(now.get("turn") or 0))
+                return self._fold_turn(game_id, turn, game.version, int(now.get("turn") or 0))
         versions = index.turns.get(turn)
         if not versions:
             raise _not_played(turn)

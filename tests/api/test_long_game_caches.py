@@ -276,3 +276,39 @@ def test_the_index_is_built_from_pages_of_records(
     index = Replays(log).index(gid)
     assert index.version == log.current_version(gid) > INDEX_PAGE
     assert sum(read) == index.version and max(read) <= INDEX_PAGE
+
+
+def test_a_turn_after_a_backup_is_read_from_the_index(tmp_path: Path) -> None:
+    """A judge's backup takes the game back to an earlier turn, so its turns no longer follow
+    its versions: a game with a dispute answers ``/turns/<n>`` from the whole index, which holds
+    both stretches of the turn played again."""
+    app = _app(tmp_path)
+    log = app.extensions["munchlog"]
+    try:
+        gid, judge = _record(app, 400, deck=40)
+        client = app.test_client()
+        headers = {"Authorization": f"Bearer {judge}"}
+        base = f"/api/games/{gid}"
+        turns = client.get(f"{base}/timeline", headers=headers).get_json()["turns"]
+        point = turns["3"]["first"] + 2
+        opened = client.post(
+            f"{base}/disputes",
+            json={"from_version": point + 1, "statement": "back up"},
+            headers=headers,
+        )
+        assert opened.status_code == 201, opened.get_json()
+        did = opened.get_json()["dispute"]["dispute_id"]
+        ruled = client.post(
+            f"{base}/disputes/{did}/ruling",
+            json={"ruling": "backed up", "backup_to": point},
+            headers=headers,
+        )
+        assert ruled.status_code == 201, ruled.get_json()
+        expected = client.get(f"{base}/turns/3", headers=headers).get_json()
+        assert expected["versions"][-1] == log.current_version(gid)  # both stretches of turn 3
+        assert expected["versions"][0] == turns["3"]["first"]
+        log.replays._indexes.clear()
+        log.replays.forget_states()
+        assert client.get(f"{base}/turns/3", headers=headers).get_json() == expected
+    finally:
+        log.close()
