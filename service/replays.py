@@ -295,15 +295,18 @@ class Replays:
                 index = self.index(game_id)
             else:
                 return self._fold_turn(game_id, turn, game.version, int(now.get("turn") or 0))
-        versions = index.turns.get(turn)
+        versions = list(index.turns.get(turn) or ())
         if not versions:
             raise _not_played(turn)
-        return TurnReplay(
-            versions=list(versions),
-            records=self._records_of(game_id, list(versions)),
-            before=self.state(game_id, versions[0] - 1),
-            after=self.state(game_id, versions[-1]),
-        )
+        records = self._records_of(game_id, versions)
+        before = self.state(game_id, versions[0] - 1)
+        if versions[-1] - versions[0] + 1 != len(versions):  # played again after a backup
+            return TurnReplay(versions, records, before, self.state(game_id, versions[-1]))
+        after = before
+        for record in records:  # the turn's own events, rather than another rebuild
+            after = apply_record(after, record)
+        self.remember(game_id, versions[-1], after)
+        return TurnReplay(versions, records, before, after)
 
     def _fold_turn(self, game_id: UUID, turn: int, current: int, last_turn: int) -> TurnReplay:
         """Turn ``turn`` of a game whose turns follow its versions (``last_turn`` is its turn
