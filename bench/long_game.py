@@ -147,3 +147,166 @@ def choose(state: State, rng: random.Random) -> tuple[str, Command]:
     if command["type"] == "attack":
         command = {**command, "salt": f"{rng.getrandbits(128):032x}"}
     return seat, command
+
+
+# ---------------------------------------------------------------------------- the server bench
+
+
+def rss_mb(pids: list[int]) -> float:
+    """The summed resident set size of ``pids``, in MB (from ``/proc/<pid>/status``)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record ``--actions`` actions of the long game, one a request, into a live
+    ``munchlog serve`` (``--workers``, SQLite in a temp folder or ``--db``); report the server's
+    resident memory (all its processes) before, after the recording, after the replay's
+    reads and after ``--scrub`` random ``GET /events/<v>`` (each keeps two states in the
+    replay's cache), and the wall time of ``GET /turns/1``, ``/turns/<last>`` and
+    ``/timeline``.
+
+    The client keeps its own copy of the state (the game's records read once from its export,
+    then each command decided locally by the same rules, which are deterministic), so the
+    recording requests are the only load.
+    """
+    import argparse
+    import http.client
+    import json
+    import sys
+    import tempfile
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root))
+    from bench.variants_bench import descendants
+    from domain.fold import apply_record, initial_state
+    from projections.exports.importing import read_export
+    from tests.live import munchlog_serve
+
+    parser = argparse.ArgumentParser(description="the long game over HTTP: memory and replay")
+    parser.add_argument("--actions", type=int, default=20_000)
+    parser.add_argument("--deck", type=int, default=400, help="cards a seat (400: 20,000 actions)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--db", default=None, help="a postgresql:// URL (default: SQLite)")
+    parser.add_argument(
+        "--scrub", type=int, default=200, help="random GET /events/<v> after the reads"
+    )
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--env", action="append", default=[], help="KEY=VALUE for the server")
+    args = parser.parse_args(argv)
+    organizer = "long-game-organizer-token"
+    extra = dict(item.split("=", 1) for item in args.env)
+    if args.db:
+        extra["MUNCHLOG_DATABASE_URL"] = args.db
+    with (
+        tempfile.TemporaryDirectory(prefix="long-game-") as folder,
+        munchlog_serve(Path(folder), organizer, workers=args.workers, extra_env=extra) as (
+            port,
+            env,
+        ),
+    ):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+        def call(method: str, path: str, token: str, body: Any = None) -> tuple[int, bytes]:
+            headers = {"Authorization": f"Bearer {token}"}
+            data = None
+            if body is not None:
+                data = json.dumps(body).encode()
+                headers["Content-Type"] = "application/json"
+            conn.request(method, path, body=data, headers=headers)
+            response = conn.getresponse()
+            return response.status, response.read()
+
+        def timed(path: str, token: str) -> float:
+            start = time.perf_counter()
+            status, data = call("GET", path, token)
+            elapsed = (time.perf_counter() - start) * 1000
+            if status != 200:
+                raise SystemExit(f"{path}: HTTP {status} {data[:300]!r}")
+            return elapsed
+
+        time.sleep(1.0)  # the workers have built their apps
+        pids = lambda: descendants(env.process.pid)  # noqa: E731
+        call("GET", "/healthz", organizer)
+        base_rss = rss_mb(pids())
+        status, data = call("POST", "/api/games", organizer, api_spec(args.deck))
+        if status != 201:
+            raise SystemExit(f"creating the game: HTTP {status} {data[:300]!r}")
+        created = json.loads(data)
+        gid, table, judge = created["game_id"], created["table_token"], created["judge_token"]
+        _, export = call("GET", f"/api/games/{gid}/export?format=json", judge)
+        state = initial_state()
+        for record in read_export(export.decode())[1]:
+            state = apply_record(state, record)
+        rng = random.Random(args.seed)
+        actions, t0 = 0, time.perf_counter()
+        while actions < args.actions and state["status"] != "finished":
+            _, chosen = choose(state, rng)
+            command = {k: v for k, v in chosen.items() if k != "salt"}  # the server's to choose
+            steps = RS.decide(state, dict(chosen))
+            status, data = call("POST", f"/api/games/{gid}/actions", table, {"actions": [command]})
+            if status != 201:
+                raise SystemExit(f"action {actions + 1}: HTTP {status} {data[:300]!r}")
+            if steps:
+                state = steps[-1].state
+            actions += 1
+        recorded = time.perf_counter() - t0
+        version, last_turn = state["version"], int(state["turn"])
+        _, body = call("GET", f"/api/games/{gid}", judge)
+        if json.loads(body)["version"] != version:
+            raise SystemExit("the client's copy of the game is not the server's")
+        after_recording = rss_mb(pids())
+        reads = {
+            "turns/1 (first)": timed(f"/api/games/{gid}/turns/1", judge),
+            f"turns/{last_turn} (last)": timed(f"/api/games/{gid}/turns/{last_turn}", judge),
+            "turns/1 (again)": timed(f"/api/games/{gid}/turns/1", judge),
+            "timeline": timed(f"/api/games/{gid}/timeline", judge),
+            f"events/{version // 2}": timed(f"/api/games/{gid}/events/{version // 2}", judge),
+        }
+        scrub = random.Random(args.seed)
+        turns = sorted(
+            timed(f"/api/games/{gid}/turns/{n}", judge)
+            for n in scrub.sample(range(last_turn + 1), min(50, last_turn + 1))
+        )
+        reads["turns/<random> x50, median"] = turns[len(turns) // 2]
+        reads["turns/<random> x50, max"] = turns[-1]
+        after_reads = rss_mb(pids())
+        t0 = time.perf_counter()
+        for _ in range(args.scrub):
+            timed(f"/api/games/{gid}/events/{scrub.randint(1, version)}", judge)
+        scrubbed = (time.perf_counter() - t0) * 1000 / max(1, args.scrub)
+        after_scrub = rss_mb(pids())
+        per_process = {pid: rss_mb([pid]) for pid in pids()}
+        conn.close()
+    backend = "PostgreSQL" if args.db else "SQLite"
+    print(
+        f"# long game over HTTP: {actions} actions, {version} events, {last_turn} turns, "
+        f"{backend}, {args.workers} worker(s); recorded in {recorded:.0f} s "
+        f"({actions / recorded:.0f} actions/s)"
+    )
+    print(
+        f"# server RSS (all processes): {base_rss:.0f} MB at start, {after_recording:.0f} MB "
+        f"after recording, {after_reads:.0f} MB after the reads below"
+    )
+    print(
+        f"# then {args.scrub} GET /events/<random v> (a viewer scrubbing; {scrubbed:.0f} ms "
+        f"each on average): {after_scrub:.0f} MB; by process: "
+        + ", ".join(f"{mb:.0f}" for mb in per_process.values())
+    )
+    for name, ms in reads.items():
+        print(f"GET {name}: {ms:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

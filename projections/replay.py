@@ -21,6 +21,7 @@ or a clock; the HTTP layer loads the records and hands them over.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -267,6 +268,10 @@ class ReplayIndex:
     ``dispute`` when present: nothing a viewer may not see), the judge events that correct or
     undo it, and, per stretch of one turn, the active seat and the Heroes' level, damage and
     gold at its end (the chart). ``state`` is the judge's state at ``version``.
+
+    Kept compact (a game of 25,000 events is indexed in memory for each process that replays
+    it): a version's entry is one tuple with its type and seat interned, and its cause one slot
+    of a list; :attr:`timeline` makes the entries' dicts when asked.
     """
 
     def __init__(self) -> None:
@@ -274,12 +279,24 @@ class ReplayIndex:
         self.state: State = initial_state()
         self.turn = 0
         self.turns: dict[int, list[int]] = {}
-        self.cause_of: dict[int, int | None] = {}
+        #: per version (from 1): ``(turn, type, seat, cause, extra)``, ``extra`` the entry's
+        #: ``corrects`` / ``undoes`` / ``dispute`` (a dict) or None
+        self._entries: list[tuple[int, str, Any, int | None, dict[str, Any] | None]] = []
         self.children: dict[int, list[int]] = {}
         self.corrected_by: dict[int, list[int]] = {}
         self.undone_by: dict[int, list[int]] = {}
-        self.timeline: list[dict[str, Any]] = []
         self.series: list[dict[str, Any]] = []
+
+    @property
+    def timeline(self) -> list[dict[str, Any]]:
+        """The public timeline entry of each version, oldest first (made on each call)."""
+        out = []
+        for version, (turn, etype, seat, cause, extra) in enumerate(self._entries, 1):
+            entry = {"version": version, "turn": turn, "type": etype, "seat": seat, "cause": cause}
+            if extra:
+                entry.update(extra)
+            out.append(entry)
+        return out
 
     def extend(self, records: Iterable[Record]) -> None:
         """Add the records after :attr:`version` (older ones are ignored)."""
@@ -292,7 +309,7 @@ class ReplayIndex:
             self._add(version, record["event"])
 
     def _add(self, version: int, event: Mapping[str, Any]) -> None:
-        etype = str(event.get("type"))
+        etype = sys.intern(str(event.get("type")))
         self.state = apply_record(self.state, {"event": event})
         new_turn = int(self.state.get("turn") or 0)  # a new turn, or a backup to another
         if new_turn != self.turn:
@@ -301,24 +318,21 @@ class ReplayIndex:
         self.version = version
         self.turns.setdefault(self.turn, []).append(version)
         cause = event.get("cause")
-        self.cause_of[version] = None if cause is None else int(cause)
+        cause = None if cause is None else int(cause)
         if cause is not None:
-            self.children.setdefault(int(cause), []).append(version)
-        entry: dict[str, Any] = {
-            "version": version,
-            "turn": self.turn,
-            "type": etype,
-            "seat": event.get("seat"),
-            "cause": cause,
-        }
+            self.children.setdefault(cause, []).append(version)
+        extra: dict[str, Any] | None = None
         for key, links in (("corrects", self.corrected_by), ("undoes", self.undone_by)):
             target = event.get(key)
             if target is not None:
-                entry[key] = target
+                extra = {**(extra or {}), key: target}
                 links.setdefault(int(target), []).append(version)
         if etype in ("DisputeOpened", "RulingRecorded"):
-            entry["dispute"] = event.get("dispute")
-        self.timeline.append(entry)
+            extra = {**(extra or {}), "dispute": event.get("dispute")}
+        seat = event.get("seat")
+        self._entries.append(
+            (self.turn, etype, sys.intern(seat) if isinstance(seat, str) else seat, cause, extra)
+        )
         if self.state.get("seats"):
             if not self.series:
                 self.series.append({})
@@ -332,23 +346,26 @@ class ReplayIndex:
     def turn_of(self, version: int) -> int:
         if not 1 <= version <= self.version:
             raise UnknownVersion(version, self.version)
-        return int(self.timeline[version - 1]["turn"])
+        return self._entries[version - 1][0]
+
+    def _cause(self, version: int) -> int | None:
+        return self._entries[version - 1][3] if 1 <= version <= self.version else None
 
     def causes(self, version: int) -> list[int]:
         """The chain of ``cause`` links that led to ``version``, nearest first (a player's own
         action has none)."""
-        if version not in self.cause_of:
+        if not 1 <= version <= self.version:
             raise UnknownVersion(version, self.version)
         out: list[int] = []
-        cause = self.cause_of[version]
+        cause = self._cause(version)
         while cause is not None and cause not in out and cause != version:
             out.append(cause)
-            cause = self.cause_of.get(cause)
+            cause = self._cause(cause)
         return out
 
     def effects(self, version: int) -> list[int]:
         """Everything ``version`` caused, directly or not, in version order."""
-        if version not in self.cause_of:
+        if not 1 <= version <= self.version:
             raise UnknownVersion(version, self.version)
         found: set[int] = set()
         todo = [version]

@@ -360,6 +360,17 @@ class GameLog(EventStore):
             raise GameNotFoundError(game_id)
         return game
 
+    def snapshot_at(self, game_id: UUID, version: int) -> tuple[int, State, str] | None:
+        """``(version, state, head hash)`` of the game's latest usable snapshot at or before
+        ``version`` (``None`` if there is none): where a turn's replay may start folding
+        (:meth:`service.replays.Replays.turn`, which checks that the next event follows the
+        head hash)."""
+        snapshot = self._snapshot_for(game_id, version)
+        if snapshot is None:
+            return None
+        found = snapshot.state
+        return int(snapshot.originator_version), found["state"], str(found["head_hash"])
+
     def access(self, game_id: UUID) -> GameAccess:
         """The token hashes of a game; :class:`GameNotFoundError` if there is no such game."""
         cached = self._access_cache.get(game_id)
