@@ -71,6 +71,17 @@ def own_turn(d: Decision, what: str) -> None:
     )
 
 
+def own_turn_or_received(d: Decision, cid: str, what: str) -> None:
+    """``what`` (a card put in play) on one's own turn, or at any time the card was just
+    received: it came to the hand from another seat, a body or charity during this turn (DX
+    and AoS *When You May Take Actions*: "Play a card that you have just received"; *Rewards*:
+    "Treasure cards can be played as soon as you get them, even if you are the helper";
+    docs/rules.md B.14). Setup has no turns."""
+    if d.state["status"] == "setup" or cid in (d.state.get("got") or ()):
+        return
+    own_turn(d, what)
+
+
 def fighting(d: Decision, seat: str) -> bool:
     c = d.state.get("combat")
     return c is not None and seat in fighters(c)
@@ -419,8 +430,7 @@ def _bigs(d: Decision, seat: str) -> list[str]:
 
 
 def _play_trait(d: Decision, cid: str, kind: str) -> None:
-    if d.state["status"] != "setup":
-        own_turn(d, "a new Race, Class or Army")
+    own_turn_or_received(d, cid, "a new Race, Class or Army")
     zone = d.state["seats"][d.seat]["zones"][kind]
     defs = [card_def(d.state, c) for c in zone]
     card = card_def(d.state, cid)
@@ -438,8 +448,7 @@ def _play_trait(d: Decision, cid: str, kind: str) -> None:
 
 
 def _play_item(d: Decision, command: Command, cid: str) -> None:
-    if d.state["status"] != "setup":
-        own_turn(d, "playing an Item")
+    own_turn_or_received(d, cid, "playing an Item")
     no_combat(d, "playing an Item")
     item = card_def(d.state, cid)
     if item.get("big"):
@@ -452,8 +461,7 @@ def _one_shot_to_table(d: Decision, cid: str) -> None:
     """A one-shot from the hand outside a combat goes on the table, carried (never equipped),
     to be used later "from your hand or from the table" (DX and AoS *"One-Shot" Treasures*):
     a Treasure is played to the table on your own turn, never during a combat (B.12, B.14)."""
-    if d.state["status"] != "setup":
-        own_turn(d, "putting a one-shot on the table")
+    own_turn_or_received(d, cid, "putting a one-shot on the table")
     d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=False)
 
 
@@ -546,7 +554,7 @@ def decide_play(d: Decision, command: Command) -> None:
         _play_item(d, command, cid)
     elif kind in rules.helper_kinds:
         if kind != "hireling":  # a Hireling is played at any time, on any turn (B.2, B.14)
-            own_turn(d, "a helper card")
+            own_turn_or_received(d, cid, "a helper card")
             no_combat(d, "a helper card")
         held = [
             c

@@ -301,6 +301,9 @@ def position(rs: str, name: str) -> Game:
     if name == "received":  # B.2: B gave A an Item in play on A's turn
         g.do("B", "give", to="A", cards=[g.id(r["restricted"])])
         return g
+    if name == "gift":  # B.14: C gave B an Item from its hand on A's turn
+        g.do("C", "give", to="B", cards=[_own(g, "C", r["hat"])])
+        return g
     if name == "lft":  # a harmless door kicked: look for trouble or loot
         g.do("A", "kick_door", card=top_door(g, "Sample Blank Door"))
         return g
@@ -755,6 +758,9 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ("tabled", "A", "play", {"card": "@tabled"}, "command/no_combat", None, "command/no_combat"),
     ("tabled_fight", "A", "play", {"card": "@tabled"}, None, None, None),
     ("tabled_fight", "A", "play", {"card": "@hand:oneshot"}, None, None, None),
+    # issue #24, the trace: a card just received is played at once (B.14)
+    ("gift", "B", "play", {"card": "@got"}, None, None, None),
+    ("gift", "B", "play", {"card": "@hand:hat"}, "rule/not_your_turn", "B.14", "violation"),
 ]
 
 
@@ -934,6 +940,7 @@ def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
         "squire": lambda: _value(rs, g, seat, "@Sample Hired Squire"),
         "toad": lambda: g.id(TOAD),
         "tabled": lambda: g.seat("A")["zones"]["carried"][0],
+        "got": lambda: g.state["got"][0],
     }
     if key in special:
         return special[key]()

@@ -1,0 +1,109 @@
+"""The defects the paragraph-by-paragraph trace (docs/rules.md, "Trace: the classic
+rulebooks") found, one behaviour per test; each cites the rulebook paragraph (DX, OW, AoS:
+docs/rules.md *Official sources*) and its docs/rules.md section."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.classic.helpers import Game, ready_all, started, top_door, top_treasures
+from tests.classic.test_traced_rules import RAT, SWORD, kick
+
+SETS = ("munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar")
+
+
+def record(g: Game) -> dict[str, Any]:
+    return {**g.state, "mode": "record"}
+
+
+# ============================================================================ just received (B.14)
+
+
+def _helped_kill(ruleset: str) -> Game:
+    """B helped A kill the Rat on A's turn; A took the Treasure and gave B the Sword."""
+    g = started(ruleset, [RAT], [SWORD, SWORD], hands={"A": ([], [])})
+    ready_all(g)
+    kick(g, "Rat")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    g.do("C", "pass")
+    g.do("B", "pass")
+    g.do("A", "take_treasure", cards=top_treasures(g, 1))
+    assert g.state["combat"] is None
+    return g
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_the_helper_plays_the_treasure_it_just_received(ruleset: str) -> None:
+    """B.14 (DX *When You May Take Actions* ¶6 "Play a card that you have just received", DX
+    and AoS *Rewards* ¶3 "even if you are the helper", OW *Treasure* ¶2): an Item given to the
+    helper on the player's turn goes to the helper's table at once."""
+    g = _helped_kill(ruleset)
+    sword = next(
+        c for c in g.seat("A")["zones"]["hand"] if g.state["cards"][c]["def"]["name"] == "Sword"
+    )
+    g.do("A", "give", to="B", cards=[sword])
+    played = g.do("B", "play", card=sword)
+    assert played[0].type == "ItemPlayed" and played[0].violation is None
+    assert sword in g.seat("B")["zones"]["equipped"]
+    assert g.refold() == g.state
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_card_held_from_before_still_waits_for_its_owners_turn(ruleset: str) -> None:
+    """B.14 (DX *When You May Take Actions* ¶9): an Item B had before A's turn is still played
+    on B's own turn only; what B got last turn is no longer "just received"."""
+    g = started(ruleset, [], [SWORD, SWORD], hands={"B": ([], ["Sword"])})
+    ready_all(g)
+    own = g.id("Sword", 0)
+    assert g.state["cards"][own]["owner"] == "B"
+    assert g.refused("B", "play", card=own).code == "rule/not_your_turn"
+    flagged = g.rs.decide(record(g), {"type": "play", "seat": "B", "card": own})
+    assert flagged[0].event.violation == "rule/not_your_turn"
+    # a gift on A's turn, kept until B's turn is over and A's next one
+    other = next(
+        c
+        for c in g.seat("A")["zones"]["hand"]
+        if g.state["cards"][c]["def"]["name"] == "Sample Pebble"
+    )
+    g.do("A", "give", to="B", cards=[other])
+    assert other in g.state["got"]
+    g.do("A", "kick_door", card=top_door(g, "Sample Blank Door"))
+    g.do("A", "loot", card=top_door(g, "Sample Blank Door"))
+    hand = g.seat("A")["zones"]["hand"]
+    g.do("A", "charity", gifts=dict.fromkeys(hand[: len(hand) - 5], "A"))
+    g.do("A", "end_turn")
+    assert g.state["got"] == []
+
+
+def test_a_backup_across_a_gift_restores_the_cards_just_received() -> None:
+    """B.14, B.17: the cards just received are part of the table a backup restores; a stored
+    version 2 ClassicTableRestored (before they were kept) loads with none."""
+    from domain.classic.corrections import ClassicTableRestored
+    from domain.events import event_from_dict
+    from tests.classic.test_judge import check_backup
+
+    g = _helped_kill("munchkin-deluxe")
+    sword = next(
+        c for c in g.seat("A")["zones"]["hand"] if g.state["cards"][c]["def"]["name"] == "Sword"
+    )
+    g.do("A", "give", to="B", cards=[sword])
+    g.do("B", "play", card=sword)
+    assert g.state["got"] == [sword]
+    check_backup(g, len(g.events) - 3)  # back to before the Treasure was taken
+    old = {
+        "type": "ClassicTableRestored",
+        "v": 2,
+        "seat": "judge",
+        "cause": None,
+        "violation": None,
+        **{k: g.state[k] for k in ("status", "winner", "winners", "turn", "active", "phase")},
+        **{k: g.state[k] for k in ("first", "tied", "listened", "combat", "body", "trade")},
+        "received": [],
+        "cheats": {},
+        "undoes": 5,
+    }
+    loaded = event_from_dict(old)
+    assert isinstance(loaded, ClassicTableRestored) and loaded.got == []
