@@ -325,6 +325,13 @@ def decide_run_away(d: Decision, command: Command) -> None:
         f"{d.seat} already rolled against {monster}",
         "B.8",
     )
+    owed = [m for s, m in c["caught"] if s == d.seat]
+    d.check(  # "suffer Bad Stuff from each one that catches you as soon as it catches you"
+        not owed,
+        "rule/bad_stuff_first",
+        f"{d.seat} suffers the Bad Stuff of {', '.join(owed)} before rolling again",
+        "B.8",
+    )
     modifier = run_modifier(d.state, d.seat, monster)
     escaped = roll + modifier >= 5
     d.emit(

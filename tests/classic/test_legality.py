@@ -327,6 +327,9 @@ def position(rs: str, name: str) -> Game:
         g.do("B", "pass")
     if name == "caught":
         g.do("A", "run_away", monster=g.id(SLUG), roll=1)
+    if name == "caught2":  # B.8: two monsters; A caught by the first, its Bad Stuff unpaid
+        g.do("B", "play", card=g.id(r["wandering"]), target=g.id(r["undead"]))
+        g.do("A", "run_away", monster=g.id(SLUG), roll=1)
     return g
 
 
@@ -613,6 +616,24 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
         "command/not_caught",
     ),
     ("caught", "C", "pass", {}, "rule/combat_decided", "B.5", "violation"),
+    (
+        "caught2",
+        "A",
+        "run_away",
+        {"monster": "@undead", "roll": 6},
+        "rule/bad_stuff_first",
+        "B.8",
+        "violation",
+    ),
+    (
+        "caught2",
+        "A",
+        "run_away",
+        {"monster": "@slug", "roll": 6},
+        "rule/already_ran",
+        "B.8",
+        "violation",
+    ),
     (
         "treasure",
         "A",

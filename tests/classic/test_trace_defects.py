@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.classic.helpers import Game, ready_all, started, top_door, top_treasures
-from tests.classic.test_traced_rules import RAT, SWORD, kick
+from tests.classic.test_traced_rules import OGRE, RAT, SWORD, door, kick, treasure
 
 SETS = ("munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar")
 
@@ -107,3 +107,49 @@ def test_a_backup_across_a_gift_restores_the_cards_just_received() -> None:
     }
     loaded = event_from_dict(old)
     assert isinstance(loaded, ClassicTableRestored) and loaded.got == []
+
+
+# ============================================================================ Bad Stuff at once (B.8)
+
+BOOTS = treasure("Boots", "item", slot="footgear", bonus=0, run_away=2, value=400)
+WANDER = door("Wander", "other", wandering=True)
+
+
+def _caught_by_the_ogre(ruleset: str, mode: str = "strict") -> Game:
+    """A (Boots: +2 to run away) fights the Ogre and a Rat; the Ogre (Bad Stuff: an Item) caught
+    A, whose Bad Stuff is unpaid."""
+    g = started(
+        ruleset,
+        [OGRE, RAT, WANDER],
+        [BOOTS],
+        hands={"A": ([], ["Boots"]), "B": (["Rat", "Wander"], [])},
+        mode=mode,
+    )
+    g.do("A", "play", card=g.id("Boots"))
+    ready_all(g)
+    kick(g, "Ogre")
+    g.do("B", "play", card=g.id("Wander"), target=g.id("Rat"))
+    g.do("A", "run_away", monster=g.id("Ogre"), roll=1)
+    assert g.state["combat"]["caught"] == [["A", g.id("Ogre")]]
+    return g
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_bad_stuff_is_paid_before_the_next_roll(ruleset: str) -> None:
+    """B.8 (DX *Running Away* ¶3, OW *Running Away* ¶7, AoS *Running Away* ¶4): "suffer Bad
+    Stuff from each one that catches you as soon as it catches you": the Boots the Ogre takes
+    add nothing to the roll against the Rat."""
+    g = _caught_by_the_ogre(ruleset)
+    err = g.refused("A", "run_away", monster=g.id("Rat"), roll=3)
+    assert err.code == "rule/bad_stuff_first" and err.rule == "B.8"  # type: ignore[attr-defined]
+    g.do("A", "bad_stuff", monster=g.id("Ogre"))
+    assert g.id("Boots") not in g.seat("A")["zones"]["equipped"]
+    rolled = g.do("A", "run_away", monster=g.id("Rat"), roll=3)
+    assert rolled[0].modifier == 0 and not rolled[0].escaped  # type: ignore[attr-defined]
+
+
+def test_record_mode_flags_a_roll_before_the_bad_stuff() -> None:
+    """B.8, record mode: the early roll is recorded with its violation."""
+    g = _caught_by_the_ogre("munchkin-deluxe", mode="record")
+    rolled = g.do("A", "run_away", monster=g.id("Rat"), roll=3)
+    assert rolled[0].violation == "rule/bad_stuff_first"
