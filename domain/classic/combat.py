@@ -169,8 +169,9 @@ def win(d: Decision) -> None:
     )
     gains = [(c["player"], reward_levels(d.state, killed), "kill")]
     helper_levels = has_power(d.state, c["helper"], "helper_levels") if c["helper"] else None
-    if helper_levels and killed:
-        gains.append((c["helper"], int(helper_levels) * len(killed), "helper"))
+    if helper_levels and killed:  # "one level for each monster slain": a Mate's copy too (B.6)
+        slain = sum(1 + e["copies"] for e in killed)
+        gains.append((c["helper"], int(helper_levels) * slain, "helper"))
     winners = []
     for seat, levels, reason in gains:
         level = d.state["seats"][seat]["level"]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.classic.helpers import Game, ready_all, started, top_door, top_treasures
-from tests.classic.test_traced_rules import OGRE, RAT, SWORD, door, kick, treasure
+from tests.classic.test_traced_rules import OGRE, RAT, SWORD, door, kick, trait, treasure
 
 SETS = ("munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar")
 
@@ -153,3 +153,29 @@ def test_record_mode_flags_a_roll_before_the_bad_stuff() -> None:
     g = _caught_by_the_ogre("munchkin-deluxe", mode="record")
     rolled = g.do("A", "run_away", monster=g.id("Rat"), roll=3)
     assert rolled[0].violation == "rule/bad_stuff_first"
+
+
+# ============================================================================ the Elf helper (B.7)
+
+MATE = door("Mate", "enhancer", bonus=0, copy=True)
+
+
+def test_an_elf_helper_gains_a_level_for_each_monster_slain_a_mates_copy_too() -> None:
+    """B.7 (DX *Asking For Help* ¶4: "unless he's an Elf, in which case he gains one level for
+    each monster slain"), B.6 (a Mate is a second monster): the player and the Elf both gain
+    two levels."""
+    elf = trait("munchkin-deluxe", "Elf", powers={"helper_levels": 1, "bonus": 3})
+    g = started(
+        "munchkin-deluxe", [RAT, MATE, elf], [], hands={"B": (["Elf"], []), "C": (["Mate"], [])}
+    )
+    g.do("B", "play", card=g.id("Elf"))
+    ready_all(g)
+    kick(g, "Rat")
+    g.do("C", "play", card=g.id("Mate"))
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    g.do("C", "pass")
+    g.do("B", "pass")
+    gained = {e.player: e.levels for e in g.events if e.type == "LevelsGained"}  # type: ignore[attr-defined]
+    assert gained == {"A": 2, "B": 2}
+    assert g.seat("B")["level"] == 3
