@@ -444,6 +444,14 @@ def _play_trait(d: Decision, cid: str, kind: str) -> None:
         )
         held = sum(1 for c in defs if c["kind"] != "other")
         d.check(held <= multis, "rule/trait_limit", f"one {kind} without a multi card", "B.11")
+    else:  # DX: "as long as you have an appropriate card … to attach it to"; AoS: an Army
+        held = sum(1 for c in defs if c["kind"] != "other")
+        d.check(
+            held > multis,
+            "rule/nothing_to_attach",
+            f"a {card['name']!r} attaches to a {kind} card of yours without one",
+            "B.11",
+        )
     d.emit(ev.CharacterCardPlayed, player=d.seat, card=cid, trait_kind=kind)
 
 

@@ -42,6 +42,7 @@ ROLES: dict[str, dict[str, str]] = {
         "hurts": "Sample Sticky Ooze",
         "forcer": "Sample Press-Gang Order",
         "cheat": "Sample Cheat Sheet",
+        "multi": "Sample Super Munchkin",
     },
     "munchkin-old-west": {
         "trait1": "Sample Cowboy",
@@ -65,6 +66,7 @@ ROLES: dict[str, dict[str, str]] = {
         "hurts": "Sample Cactus Cat",
         "forcer": "Sample Posse Summons",
         "cheat": "Sample Cheat Sheet",
+        "multi": "Sample Double Trouble",
     },
     "munchkin-age-of-sigmar": {
         "trait1": "Sample Stormcast Recruit",
@@ -88,6 +90,7 @@ ROLES: dict[str, dict[str, str]] = {
         "hurts": "Sample Gheist Hound",
         "forcer": "Sample Call to Arms",
         "cheat": "Sample Cheat Sheet",
+        "multi": "Sample Alliance",
     },
 }
 TOAD, SLUG = "Sample Grumpy Toad", "Sample Lava Slug"
@@ -226,6 +229,12 @@ def position(rs: str, name: str) -> Game:
             g.do("A", "play", card=_own(g, "A", r["cheat"]), target=g.id(r["restricted"]))
         if name == "cheat_fight":
             g.do("A", "kick_door", card=top_door(g, SLUG))
+        return g
+    if name.startswith("multi"):  # B.11: A holds a multi card and a character card
+        g = started(rs, doors, treasures, 3, hands={"A": ([r["multi"], r["trait1"]], [])})
+        if name == "multi_attached":
+            g.do("A", "play", card=g.id(r["trait1"]))
+        ready_all(g)
         return g
     if name.startswith("hireling"):  # Deluxe (B.2): A's Hireling, its Items; B holds one
         squire = "Sample Hired Squire"
@@ -779,6 +788,9 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ("tabled", "A", "play", {"card": "@tabled"}, "command/no_combat", None, "command/no_combat"),
     ("tabled_fight", "A", "play", {"card": "@tabled"}, None, None, None),
     ("tabled_fight", "A", "play", {"card": "@hand:oneshot"}, None, None, None),
+    # issue #24, the trace: a multi card needs a card to attach to (B.11)
+    ("multi", "A", "play", {"card": "@multi"}, "rule/nothing_to_attach", "B.11", "violation"),
+    ("multi_attached", "A", "play", {"card": "@multi"}, None, None, None),
     # issue #24, the trace: a card just received is played at once (B.14)
     ("gift", "B", "play", {"card": "@got"}, None, None, None),
     ("gift", "B", "play", {"card": "@hand:hat"}, "rule/not_your_turn", "B.14", "violation"),

@@ -179,3 +179,33 @@ def test_an_elf_helper_gains_a_level_for_each_monster_slain_a_mates_copy_too() -
     gained = {e.player: e.levels for e in g.events if e.type == "LevelsGained"}  # type: ignore[attr-defined]
     assert gained == {"A": 2, "B": 2}
     assert g.seat("B")["level"] == 3
+
+
+# ============================================================================ multi cards (B.11)
+
+MULTI = {"munchkin-deluxe": "class", "munchkin-old-west": "class", "munchkin-age-of-sigmar": "army"}
+
+
+def multi(ruleset: str) -> dict[str, Any]:
+    return door("Twice", "other", multi=MULTI[ruleset])
+
+
+def trait_of(ruleset: str, name: str, **fields: Any) -> dict[str, Any]:
+    return door(name, MULTI[ruleset], trait=name, **fields)
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_multi_card_needs_a_character_card_to_attach_to(ruleset: str) -> None:
+    """B.11 (DX *Super Munchkin and Half-Breed* ¶1: "as long as you have an appropriate card
+    … to attach it to"; AoS *Alliance* ¶1: "as long as you have an Army to attach it to"):
+    refused (strict) or flagged (record) with nothing to attach to; then allowed."""
+    cards = [multi(ruleset), trait_of(ruleset, "Rider"), trait_of(ruleset, "Scout")]
+    g = started(ruleset, cards, [], hands={"A": (["Twice", "Rider", "Scout"], [])})
+    err = g.refused("A", "play", card=g.id("Twice"))
+    assert err.code == "rule/nothing_to_attach" and err.rule == "B.11"  # type: ignore[attr-defined]
+    flagged = g.rs.decide(record(g), {"type": "play", "seat": "A", "card": g.id("Twice")})
+    assert flagged[0].event.violation == "rule/nothing_to_attach"
+    g.do("A", "play", card=g.id("Rider"))
+    g.do("A", "play", card=g.id("Twice"))
+    g.do("A", "play", card=g.id("Scout"))  # the second card the multi card allows
+    assert len(g.seat("A")["zones"][MULTI[ruleset]]) == 3
