@@ -452,6 +452,8 @@ class ClassicTableRestored(Event):
     cheats: dict[str, Json] = field(default_factory=dict)
     got: list[str] = field(default_factory=list)
     class_version: ClassVar[int] = 3
+    #: The cards just received are hand cards: each shown only to a seat that knows it.
+    card_fields: ClassVar[tuple[str, ...]] = ("got",)
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:

@@ -26,6 +26,7 @@ from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
 from domain.classic.rules import (
     alive,
     card_def,
+    card_traits,
     cheated,
     fighters,
     hands_used,
@@ -33,8 +34,7 @@ from domain.classic.rules import (
     living,
     lowest_levels,
     player_wins,
-    traits,
-    usable,
+    usable_by,
 )
 from domain.classic.sets import SETS
 from domain.errors import InvalidCommand
@@ -437,7 +437,7 @@ def _play_trait(d: Decision, cid: str, kind: str) -> None:
     multis = sum(1 for c in defs if c["kind"] == "other")
     if card["kind"] != "other":
         d.check(
-            card["trait"] not in traits(d.state, d.seat),
+            card["trait"] not in card_traits(d.state, d.seat),
             "rule/duplicate_trait",
             f"{d.seat} is a {card['trait']} already",
             "B.11",
@@ -461,7 +461,7 @@ def _play_item(d: Decision, command: Command, cid: str) -> None:
     item = card_def(d.state, cid)
     if item.get("big"):
         d.check(not _bigs(d, d.seat), "rule/big_limit", "one Big Item at a time", "B.12")
-    fits = _slot_free(d, d.seat, cid) and usable(item, traits(d.state, d.seat))
+    fits = _slot_free(d, d.seat, cid) and usable_by(d.state, d.seat, item)
     d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=fits and not command.get("carried"))
 
 
@@ -683,7 +683,7 @@ def decide_equip(d: Decision, command: Command) -> None:
     )
     d.check(not fighting(d, d.seat), "rule/in_combat", "no equipping in a combat", "B.12")
     item = card_def(d.state, cid)
-    d.check(usable(item, traits(d.state, d.seat)), "rule/not_usable", "not for you", "B.12")
+    d.check(usable_by(d.state, d.seat, item), "rule/not_usable", "not for you", "B.12")
     d.check(_slot_free(d, d.seat, cid), "rule/slot_full", f"no free {item['slot']}", "B.12")
     d.emit(ev.ItemEquipped, player=d.seat, card=cid)
 

@@ -236,6 +236,15 @@ def position(rs: str, name: str) -> Game:
             g.do("A", "play", card=g.id(r["trait1"]))
         ready_all(g)
         return g
+    if name.startswith("halfbreed"):  # Deluxe (B.11): A an Elf, an Item forbidden to Elves
+        elf, half, ladder = "Sample Elf", "Sample Half-Breed", "Sample Tall Ladder"
+        g = started(rs, doors, treasures, 3, hands={"A": ([elf, half], [ladder])})
+        g.do("A", "play", card=g.id(elf))
+        g.do("A", "play", card=g.id(ladder))  # carried: forbidden to Elves
+        if name == "halfbreed_played":
+            g.do("A", "play", card=g.id(half))  # a lone Elf with Half-Breed: no disadvantages
+        ready_all(g)
+        return g
     if name.startswith("hireling"):  # Deluxe (B.2): A's Hireling, its Items; B holds one
         squire = "Sample Hired Squire"
         g = started(
@@ -814,6 +823,16 @@ SET_ROWS: dict[
     ],
     "munchkin-deluxe": [
         ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None),
+        (
+            "halfbreed",
+            "A",
+            "equip",
+            {"card": "@Sample Tall Ladder"},
+            "rule/not_usable",
+            "B.12",
+            "violation",
+        ),
+        ("halfbreed_played", "A", "equip", {"card": "@Sample Tall Ladder"}, None, None, None),
         ("hireling", "A", "equip", {"card": "@onehand", "hireling": "@squire"}, None, None, None),
         ("hireling", "B", "play", {"card": "@squire"}, None, None, None),
         (

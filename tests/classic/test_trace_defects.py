@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from domain.classic.rules import monster_strength_of
 from tests.classic.helpers import Game, ready_all, started, top_door, top_treasures
 from tests.classic.test_traced_rules import OGRE, RAT, SWORD, door, kick, trait, treasure
 
@@ -209,3 +210,87 @@ def test_a_multi_card_needs_a_character_card_to_attach_to(ruleset: str) -> None:
     g.do("A", "play", card=g.id("Twice"))
     g.do("A", "play", card=g.id("Scout"))  # the second card the multi card allows
     assert len(g.seat("A")["zones"][MULTI[ruleset]]) == 3
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_lone_trait_with_a_multi_card_has_none_of_its_disadvantages(ruleset: str) -> None:
+    """B.11 (DX *Super Munchkin and Half-Breed* ¶2: "none of the disadvantages (you can equip
+    Items forbidden to that Class, and monsters do not get bonuses because of your Class)";
+    AoS *Alliance* ¶2; Old West read as Deluxe): the monster's +5 against the Rider is gone,
+    its -1 against the Rider stays, the Item forbidden to Riders counts; a second card of the
+    kind brings the disadvantages back (AoS *Alliance* ¶3)."""
+    bane = door("Bane", "monster", level=2, treasures=1, vs=[{"trait": "Rider", "bonus": 5}])
+    soft = door("Soft", "monster", level=2, treasures=1, vs=[{"trait": "Rider", "bonus": -1}])
+    spear = treasure("Spear", "item", slot="1hand", bonus=2, value=100, not_usable_by=["Rider"])
+    cards = [bane, soft, multi(ruleset), trait_of(ruleset, "Rider"), trait_of(ruleset, "Scout")]
+    g = started(ruleset, cards, [spear], hands={"A": (["Twice", "Rider", "Scout"], ["Spear"])})
+    g.do("A", "play", card=g.id("Rider"))
+    g.do("A", "play", card=g.id("Spear"))
+    assert g.id("Spear") in g.seat("A")["zones"]["carried"]  # forbidden to a plain Rider
+    g.do("A", "play", card=g.id("Twice"))
+    g.do("A", "equip", card=g.id("Spear"))  # no longer forbidden
+    ready_all(g)
+    kick(g, "Bane")
+    c = g.state["combat"]
+    assert (c["player_strength"], c["monster_strength"]) == (3, 2)  # not 2+5
+    assert g.refold() == g.state
+    soft_entry = {"card": g.id("Soft"), "enhancers": [], "conditions": [], "copies": 0}
+    assert monster_strength_of(g.state, soft_entry, ["A"]) == 1  # the penalty still counts
+
+
+def test_the_disadvantages_come_back_with_a_second_card_of_the_kind() -> None:
+    """B.11 (AoS *Alliance* ¶3: two Armies, both disadvantages): with two Classes and Super
+    Munchkin the monster's bonus and the Item's ban count again."""
+    ruleset = "munchkin-deluxe"
+    bane = door("Bane", "monster", level=2, treasures=1, vs=[{"trait": "Rider", "bonus": 5}])
+    spear = treasure("Spear", "item", slot="1hand", bonus=2, value=100, not_usable_by=["Rider"])
+    cards = [bane, multi(ruleset), trait_of(ruleset, "Rider"), trait_of(ruleset, "Scout")]
+    g = started(ruleset, cards, [spear], hands={"A": (["Twice", "Rider", "Scout"], ["Spear"])})
+    for name in ("Rider", "Twice", "Spear", "Scout"):
+        g.do("A", "play", card=g.id(name))
+    ready_all(g)
+    kick(g, "Bane")
+    c = g.state["combat"]
+    assert (c["player_strength"], c["monster_strength"]) == (1, 7)
+
+
+# ============================================================================ no Race: Human (B.11)
+
+
+def test_no_race_card_makes_a_deluxe_character_human() -> None:
+    """B.11 (DX *Character Stats, Race* ¶1: "If you have no Race card in front of you, you are
+    human"): a monster's bonus against Humans and a Human-only Item count until a Race card is
+    played; a Human Race card may still be played."""
+    ruleset = "munchkin-deluxe"
+    hunter = door("Hunter", "monster", level=2, treasures=1, vs=[{"trait": "Human", "bonus": 3}])
+    elf = door("Elf", "race", trait="Elf")
+    coin = treasure("Coin", "item", slot=None, bonus=1, value=100, usable_by=["Human"])
+    g = started(ruleset, [hunter, hunter, elf], [coin], hands={"A": (["Elf"], ["Coin"])})
+    g.do("A", "play", card=g.id("Coin"))
+    assert g.id("Coin") in g.seat("A")["zones"]["equipped"]
+    ready_all(g)
+    kick(g, "Hunter")
+    c = g.state["combat"]
+    assert (c["player_strength"], c["monster_strength"]) == (2, 5)
+    g.do("A", "play", card=g.id("Elf"))  # a new Race in combat: no longer Human
+    c = g.state["combat"]
+    assert (c["player_strength"], c["monster_strength"]) == (1, 2)
+    assert g.refold() == g.state
+
+
+@pytest.mark.parametrize("ruleset", ["munchkin-old-west", "munchkin-age-of-sigmar"])
+def test_old_west_and_age_of_sigmar_characters_have_no_default_race(ruleset: str) -> None:
+    """B.2: only Deluxe has Races; elsewhere nobody is Human by default."""
+    hunter = door("Hunter", "monster", level=2, treasures=1, vs=[{"trait": "Human", "bonus": 3}])
+    g = started(ruleset, [hunter], [])
+    ready_all(g)
+    kick(g, "Hunter")
+    assert g.state["combat"]["monster_strength"] == 2
+
+
+def test_a_human_race_card_is_played_by_a_character_with_no_race() -> None:
+    """B.11: being Human by default is no Race card: a Human Race card is not a duplicate."""
+    human = door("Human", "race", trait="Human")
+    g = started("munchkin-deluxe", [human], [], hands={"A": (["Human"], [])})
+    played = g.do("A", "play", card=g.id("Human"))
+    assert played[0].type == "CharacterCardPlayed"
