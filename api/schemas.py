@@ -385,7 +385,7 @@ def _classic_card() -> dict[str, Any]:
             "levels": number("monster: the levels its kill gives (default 1)", low=0),
             "run_away": number(
                 "monster, curse/trap, item, one_shot, hireling/sidekick/steed: Run Away "
-                "modifier (default 0, B.8)"
+                "modifier (default 0, B.8; an AoS Steed's replaces the others, a 0 none, B.2)"
             ),
             "bonus": number(
                 "enhancer, curse/trap (a staying one), item, one_shot, helper: combat bonus "

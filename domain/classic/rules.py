@@ -244,9 +244,11 @@ def run_modifier(state: State, seat: str, monster: str) -> int:
     against = exposed(state, seat, have)
     total = card_def(state, monster).get("run_away", 0)
     helpers = [card_def(state, cid) for cid in st["zones"]["helpers"]]
-    steeds = [h for h in helpers if h["kind"] == "steed"]
+    # AoS: "If a Steed has a Run Away bonus or penalty, that bonus or penalty replaces any
+    # others you might have" (B.2): a Steed's 0 is neither, and replaces nothing.
+    steeds = [h for h in helpers if h["kind"] == "steed" and h.get("run_away")]
     if steeds and SETS[state["ruleset"]].steed_replaces_run_away:
-        total += sum(h.get("run_away", 0) for h in steeds)  # replaces the character's own (B.2)
+        total += sum(h["run_away"] for h in steeds)  # replaces the character's own (B.2)
     else:
         total += sum((c.get("powers") or {}).get("run_away", 0) for c in trait_cards(state, seat))
         cheat = cheated(state, seat) if state.get("cheats") else set()

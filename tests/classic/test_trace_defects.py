@@ -294,3 +294,26 @@ def test_a_human_race_card_is_played_by_a_character_with_no_race() -> None:
     g = started("munchkin-deluxe", [human], [], hands={"A": (["Human"], [])})
     played = g.do("A", "play", card=g.id("Human"))
     assert played[0].type == "CharacterCardPlayed"
+
+
+# ============================================================================ Steeds (B.2)
+
+
+@pytest.mark.parametrize(("run_away", "modifier"), [(None, 2), (0, 2), (1, 1), (-1, -1)])
+def test_an_aos_steed_without_a_run_away_modifier_replaces_nothing(
+    run_away: int | None, modifier: int
+) -> None:
+    """B.2 (AoS *Items, Steeds* ¶2: "If a Steed has a Run Away bonus or penalty, that bonus
+    or penalty replaces any others"): a Steed with none (no field, or 0: neither a bonus nor a
+    penalty) leaves the Boots' +2; one with a bonus or a penalty replaces it."""
+    fields = {} if run_away is None else {"run_away": run_away}
+    steed = treasure("Horse", "steed", bonus=1, value=300, **fields)
+    g = started(
+        "munchkin-age-of-sigmar", [OGRE], [steed, BOOTS], hands={"A": ([], ["Horse", "Boots"])}
+    )
+    ready_all(g)
+    g.do("A", "play", card=g.id("Horse"))
+    g.do("A", "play", card=g.id("Boots"))
+    kick(g, "Ogre")
+    rolled = g.do("A", "run_away", monster=g.id("Ogre"), roll=3)
+    assert rolled[0].modifier == modifier  # type: ignore[attr-defined]
