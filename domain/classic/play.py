@@ -702,9 +702,9 @@ def decide_unequip(d: Decision, command: Command) -> None:
 
 
 def decide_discard(d: Decision, command: Command) -> None:
-    """Discard a trait (any time, B.11), a card for a discard power (B.11), a Steed (AoS: it
-    may be abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West,
-    B.2)."""
+    """Discard a trait (any time, B.11), a card for a discard power (B.11: any card in the hand
+    or in play, a trait or a helper card too, each giving its +1), a Steed (AoS: it may be
+    abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West, B.2)."""
     cid = str_arg(command, "card")
     zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers", "curses")
     card = d.in_zone(cid, d.seat, *zones)
@@ -720,23 +720,33 @@ def decide_discard(d: Decision, command: Command) -> None:
         d.check(False, "rule/cannot_discard", "a Curse stays until a card removes it", "B.10")
         d.emit(ev.CurseRemoved, by=d.seat, victim=d.seat, card=cid, remover=None)
         return
+    # DX and OW *Class*: "You may discard any card, in play or in your hand, to power a special
+    # ability": a character card and a helper card too (B.11), the power read before it goes.
+    c = in_fight(d)
+    power = has_power(d.state, d.seat, "discard_bonus")
+    used = c["discard_bonus"].get(d.seat, 0) if c else 0
+    powered = c is not None and d.seat in fighters(c) and bool(power) and used < int(power)
     if card["zone"] == "helpers":
         if kind == "sidekick" and rules.sidekick_sacrifice and fighting(d, d.seat):
             _sacrifice(d, cid)
             return
-        ok = kind == "steed" and rules.steed_replaces_run_away
+        ok = powered or (kind == "steed" and rules.steed_replaces_run_away)
         d.check(ok, "rule/cannot_discard", f"a {kind} stays until lost or given", "B.12")
-        d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=0)
+        if kind == "hireling":  # its Item would be left with no Hireling to carry it (B.2)
+            zone = d.state["seats"][d.seat]["zones"]["helpers"]
+            items = sum(1 for h in zone if card_def(d.state, h)["kind"] in ("item", "one_shot"))
+            hirelings = sum(1 for h in zone if card_def(d.state, h)["kind"] == "hireling")
+            d.check(
+                items < hirelings,
+                "rule/cannot_discard",
+                "a Hireling carrying an Item is discarded once the Item is taken back",
+                "B.2",
+            )
+        d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=1 if powered else 0)
         return
-    bonus = 0
-    if card["zone"] not in ("race", "class", "army"):
-        c = in_fight(d)
-        power = has_power(d.state, d.seat, "discard_bonus")
-        used = c["discard_bonus"].get(d.seat, 0) if c else 0
-        ok = c is not None and d.seat in fighters(c) and bool(power) and used < int(power)
-        d.check(ok, "rule/cannot_discard", "only as a power, in a combat you fight", "B.12")
-        bonus = 1 if ok else 0
-    d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=bonus)
+    if card["zone"] not in ("race", "class", "army"):  # a trait is discarded at any time
+        d.check(powered, "rule/cannot_discard", "only as a power, in a combat you fight", "B.12")
+    d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=1 if powered else 0)
 
 
 def _spent_card(d: Decision, cid: str, what: str) -> None:

@@ -856,6 +856,16 @@ SET_ROWS: dict[
         ("hireling_fight", "B", "play", {"card": "@squire"}, None, None, None),
         ("backstab", "B", "discard", {"card": "@plain", "target": "A"}, None, None, None),
         ("warrior_helped", "B", "discard", {"card": "@plain"}, None, None, None),
+        ("warrior_helped", "B", "discard", {"card": "@Sample Warrior"}, None, None, None),
+        (
+            "hireling_fight",
+            "A",
+            "discard",
+            {"card": "@squire"},
+            "rule/cannot_discard",
+            "B.12",
+            "violation",
+        ),
         (
             "warrior_helped",
             "A",

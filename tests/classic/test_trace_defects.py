@@ -317,3 +317,76 @@ def test_an_aos_steed_without_a_run_away_modifier_replaces_nothing(
     kick(g, "Ogre")
     rolled = g.do("A", "run_away", monster=g.id("Ogre"), roll=3)
     assert rolled[0].modifier == modifier  # type: ignore[attr-defined]
+
+
+# ============================================================================ discard powers (B.11)
+
+BERSERKER = {"discard_bonus": 3}
+
+
+def _berserker_fights(ruleset: str, extra: list[dict[str, Any]], hand: list[str]) -> Game:
+    """A (a character card with a discard power, and a second one) fights the Ogre."""
+    rage = trait_of(ruleset, "Rage", powers=BERSERKER)
+    g = started(ruleset, [OGRE, rage, *extra], [], hands={"A": (["Rage", *hand], [])})
+    g.do("A", "play", card=g.id("Rage"))
+    return g
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_character_card_discarded_powers_a_discard_ability(ruleset: str) -> None:
+    """B.11 (DX and OW *Character Stats, Class*: "You may discard any card, in play or in your
+    hand, to power a special ability"): a Race, Class or Army card discarded by a fighter with
+    a discard power gives its +1; the power's card itself too (read before it goes)."""
+    g = _berserker_fights(ruleset, [multi(ruleset), trait_of(ruleset, "Scout")], ["Twice", "Scout"])
+    g.do("A", "play", card=g.id("Twice"))
+    g.do("A", "play", card=g.id("Scout"))
+    ready_all(g)
+    kick(g, "Ogre")
+    before = g.state["combat"]["player_strength"]
+    events = g.do("A", "discard", card=g.id("Scout"))
+    assert events[0].bonus == 1  # type: ignore[attr-defined]
+    assert g.state["combat"]["player_strength"] == before + 1
+    assert g.do("A", "discard", card=g.id("Rage"))[0].bonus == 1  # type: ignore[attr-defined]
+    assert g.state["combat"]["discard_bonus"] == {"A": 2}
+
+
+def test_a_character_card_discarded_outside_a_combat_gives_nothing() -> None:
+    """B.11: discarding a trait at any time stays allowed; outside a combat it powers nothing."""
+    g = _berserker_fights("munchkin-deluxe", [], [])
+    assert g.do("A", "discard", card=g.id("Rage"))[0].bonus == 0  # type: ignore[attr-defined]
+
+
+def _squire_fights(loaded: bool) -> Game:
+    squire = treasure("Squire", "hireling", bonus=1)
+    g = started(
+        "munchkin-deluxe",
+        [OGRE, trait_of("munchkin-deluxe", "Rage", powers=BERSERKER)],
+        [squire, SWORD],
+        hands={"A": (["Rage"], ["Squire", "Sword"])},
+    )
+    ready_all(g)
+    g.do("A", "play", card=g.id("Squire"))
+    if loaded:
+        g.do("A", "play", card=g.id("Sword"))
+        g.do("A", "equip", card=g.id("Sword"), hireling=g.id("Squire"))
+    kick(g, "Ogre")
+    return g
+
+
+def test_a_hireling_discarded_powers_a_discard_ability() -> None:
+    """B.11 ("any card, in play"), B.2: a Deluxe Hireling discarded by a fighter with the power
+    gives +1; without the power it stays (`rule/cannot_discard`)."""
+    g = _squire_fights(loaded=False)
+    assert g.refused("A", "discard", card=g.id("Squire")).code == "rule/cannot_discard"
+    g.do("A", "play", card=g.id("Rage"))  # a new Class in combat: the power
+    assert g.do("A", "discard", card=g.id("Squire"))[0].bonus == 1  # type: ignore[attr-defined]
+    assert g.refold() == g.state
+
+
+def test_a_hireling_carrying_an_item_is_not_discarded_for_a_power() -> None:
+    """B.2, B.11: the Item a Hireling carries would be left with no carrier: the Hireling stays
+    (read as: the Item is taken back first, outside the combat)."""
+    g = _squire_fights(loaded=True)
+    g.do("A", "play", card=g.id("Rage"))
+    err = g.refused("A", "discard", card=g.id("Squire"))
+    assert err.code == "rule/cannot_discard" and err.rule == "B.2"  # type: ignore[attr-defined]
