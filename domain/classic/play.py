@@ -512,18 +512,43 @@ def _play_one_shot(d: Decision, command: Command, cid: str) -> None:
 
 
 def _play_enhancer(d: Decision, command: Command, cid: str) -> None:
+    """An enhancer on a fighting monster; one that gives a tag (``adds_tags``) may instead
+    bring a monster from the player's hand into a fight of that tag, enhanced (DX *Undead
+    Monsters*: "you may play it with a non-Undead monster to use this rule"; AoS *Undead and
+    Chaos Monsters*; docs/rules.md B.6)."""
     c = check_fight(d, "a monster enhancer", "B.6")
     monsters = [e["card"] for e in c["monsters"]]
     target = command.get("target", monsters[0] if len(monsters) == 1 else None)
+    adds = card_def(d.state, cid).get("adds_tags") or []
+    held = d.state["cards"].get(target) if isinstance(target, str) else None
+    if adds and held is not None and (held["owner"], held["zone"]) == (d.seat, "hand"):
+        _join(d, command, str(target), None, adds)
+        d.emit(ev.EnhancerPlayed, by=d.seat, card=cid, monster=str(target))
+        return
     d.require(target in monsters, "command/card_not_there", f"{target!r} is not a fighting monster")
     d.emit(ev.EnhancerPlayed, by=d.seat, card=cid, monster=str(target))
 
 
-def _join(d: Decision, command: Command, monster: str, via_card: str | None) -> None:
+def _tags(d: Decision, entry: Mapping[str, Any]) -> set[str]:
+    """A fighting monster's tags: its card's and those its enhancers give (B.6)."""
+    out = set(card_def(d.state, entry["card"]).get("tags") or ())
+    for e in entry["enhancers"]:
+        out |= set(card_def(d.state, e).get("adds_tags") or ())
+    return out
+
+
+def _join(
+    d: Decision,
+    command: Command,
+    monster: str,
+    via_card: str | None,
+    adds: list[str] | tuple[str, ...] = (),
+) -> None:
     c = check_fight(d, "adding a monster", "B.6")
     rules = SETS[d.state["ruleset"]]
-    tags = set(card_def(d.state, monster).get("tags") or ()) & set(rules.join_tags)
-    fighting_tags = {t for e in c["monsters"] for t in card_def(d.state, e["card"]).get("tags", [])}
+    own = {*(card_def(d.state, monster).get("tags") or ()), *adds}
+    tags = own & set(rules.join_tags)
+    fighting_tags = {t for e in c["monsters"] for t in _tags(d, e)}
     via = "wandering" if via_card else next(iter(sorted(tags & fighting_tags)), "")
     d.check(
         card_def(d.state, monster)["kind"] == "monster",

@@ -245,6 +245,13 @@ def position(rs: str, name: str) -> Game:
             g.do("A", "play", card=g.id(half))  # a lone Elf with Half-Breed: no disadvantages
         ready_all(g)
         return g
+    if name.startswith("dust"):  # B.6: B holds a plain monster and a card making it Undead
+        dust = {"name": "Grave Dust", "deck": "door", "kind": "enhancer", "text": "Undead."}
+        dust = {**dust, "bonus": 1, "adds_tags": ["undead"]}
+        g = started(rs, [*doors, dust], treasures, 3, hands={"B": ([r["plain"], "Grave Dust"], [])})
+        ready_all(g)
+        g.do("A", "kick_door", card=top_door(g, r["undead"] if name == "dust" else SLUG))
+        return g
     if name.startswith("hireling"):  # Deluxe (B.2): A's Hireling, its Items; B holds one
         squire = "Sample Hired Squire"
         g = started(
@@ -800,6 +807,17 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     # issue #24, the trace: a multi card needs a card to attach to (B.11)
     ("multi", "A", "play", {"card": "@multi"}, "rule/nothing_to_attach", "B.11", "violation"),
     ("multi_attached", "A", "play", {"card": "@multi"}, None, None, None),
+    # issue #24, the trace: a card that makes a monster Undead brings it into an Undead fight
+    ("dust", "B", "play", {"card": "@Grave Dust", "target": "@B:plain"}, None, None, None),
+    (
+        "dust_slug",
+        "B",
+        "play",
+        {"card": "@Grave Dust", "target": "@B:plain"},
+        "rule/needs_wandering",
+        "B.6",
+        "violation",
+    ),
     # issue #24, the trace: a card just received is played at once (B.14)
     ("gift", "B", "play", {"card": "@got"}, None, None, None),
     ("gift", "B", "play", {"card": "@hand:hat"}, "rule/not_your_turn", "B.14", "violation"),

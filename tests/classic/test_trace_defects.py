@@ -390,3 +390,83 @@ def test_a_hireling_carrying_an_item_is_not_discarded_for_a_power() -> None:
     g.do("A", "play", card=g.id("Rage"))
     err = g.refused("A", "discard", card=g.id("Squire"))
     assert err.code == "rule/cannot_discard" and err.rule == "B.2"  # type: ignore[attr-defined]
+
+
+# ============================================================================ a card that makes a monster Undead (B.6)
+
+GOBLIN = door("Goblin", "monster", level=1, treasures=1)
+ZOMBIE = door("Zombie", "monster", level=2, treasures=1, tags=["undead"])
+FIEND = door("Fiend", "monster", level=2, treasures=1, tags=["chaos"])
+
+
+def grave_dust(tag: str = "undead") -> dict[str, Any]:
+    return door("Grave Dust", "enhancer", bonus=2, adds_tags=[tag])
+
+
+def _undead_fight(ruleset: str, fought: dict[str, Any], tag: str = "undead") -> Game:
+    """A fights ``fought``; B holds a Goblin (no tag) and a card that gives ``tag``."""
+    g = started(
+        ruleset,
+        [fought, GOBLIN, grave_dust(tag)],
+        [],
+        hands={"B": (["Goblin", "Grave Dust"], [])},
+    )
+    ready_all(g)
+    kick(g, fought["name"])
+    return g
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_card_that_makes_a_monster_undead_brings_it_into_an_undead_fight(ruleset: str) -> None:
+    """B.6 (DX *Undead Monsters* ¶1: "If you have a card that can be used to make a monster
+    Undead, you may play it with a non-Undead monster to use this rule"; OW *Undead Monsters*;
+    AoS *Undead and Chaos Monsters*): the Goblin joins the Zombie's fight, enhanced."""
+    g = _undead_fight(ruleset, ZOMBIE)
+    events = g.do("B", "play", card=g.id("Grave Dust"), target=g.id("Goblin"))
+    assert [e.type for e in events] == ["MonsterJoined", "EnhancerPlayed"]
+    assert events[0].via == "undead" and events[0].violation is None  # type: ignore[attr-defined]
+    goblin = g.state["combat"]["monsters"][1]
+    assert goblin["card"] == g.id("Goblin") and goblin["enhancers"] == [g.id("Grave Dust")]
+    assert goblin["strength"] == 3
+    assert g.refold() == g.state
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_card_that_makes_a_monster_undead_needs_an_undead_fight(ruleset: str) -> None:
+    """B.6: against a monster with no such tag the join is refused (strict) or flagged
+    (record); a plain enhancer never brings a monster from a hand."""
+    g = _undead_fight(ruleset, RAT)
+    err = g.refused("B", "play", card=g.id("Grave Dust"), target=g.id("Goblin"))
+    assert err.code == "rule/needs_wandering"
+    cmd = {"type": "play", "seat": "B", "card": g.id("Grave Dust"), "target": g.id("Goblin")}
+    flagged = g.rs.decide(record(g), cmd)
+    assert flagged[0].event.violation == "rule/needs_wandering"
+    plain = door("Fury", "enhancer", bonus=2)
+    h = started(ruleset, [ZOMBIE, GOBLIN, plain], [], hands={"B": (["Goblin", "Fury"], [])})
+    ready_all(h)
+    kick(h, "Zombie")
+    err = h.refused("B", "play", card=h.id("Fury"), target=h.id("Goblin"))
+    assert err.code == "command/card_not_there"
+
+
+def test_an_aos_card_that_makes_a_monster_chaos_joins_a_chaos_fight() -> None:
+    """B.6 (AoS *Undead and Chaos Monsters* ¶1: "an enhancer or other card that can be used
+    to make a monster Undead or Chaos"); a monster so tagged is joined by another of the tag."""
+    g = _undead_fight("munchkin-age-of-sigmar", FIEND, "chaos")
+    events = g.do("B", "play", card=g.id("Grave Dust"), target=g.id("Goblin"))
+    assert events[0].via == "chaos"  # type: ignore[attr-defined]
+
+
+def test_an_enhancer_that_gives_a_tag_lets_others_of_the_tag_join() -> None:
+    """B.6: the Rat made Undead by the card on it is an Undead in the fight: a Zombie joins."""
+    g = started(
+        "munchkin-deluxe",
+        [RAT, ZOMBIE, grave_dust()],
+        [],
+        hands={"B": (["Zombie", "Grave Dust"], [])},
+    )
+    ready_all(g)
+    kick(g, "Rat")
+    g.do("B", "play", card=g.id("Grave Dust"))  # on the Rat
+    events = g.do("B", "play", card=g.id("Zombie"))
+    assert events[0].type == "MonsterJoined" and events[0].via == "undead"  # type: ignore[attr-defined]
