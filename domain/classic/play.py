@@ -589,10 +589,11 @@ def decide_play(d: Decision, command: Command) -> None:
         if kind != "hireling":  # a Hireling is played at any time, on any turn (B.2, B.14)
             own_turn_or_received(d, cid, "a helper card")
             no_combat(d, "a helper card")
+        cheats = set((d.state.get("cheats") or {}).values())  # a Cheat!'s Steed is extra
         held = [
             c
             for c in d.state["seats"][d.seat]["zones"]["helpers"]
-            if card_def(d.state, c)["kind"] == kind
+            if card_def(d.state, c)["kind"] == kind and c not in cheats
         ]
         d.check(not held, "rule/helper_limit", f"one {kind} at a time", "B.12")
         d.emit(ev.HelperPlayed, player=d.seat, card=cid)
@@ -657,6 +658,9 @@ def _play_cheat(d: Decision, command: Command, cid: str) -> None:
     the slot, Big and trait limits while the Cheat! stays with it; an equip change, so never
     in one's combat (docs/rules.md B.2, B.12)."""
     item = str_arg(command, "target")
+    if d.card(item)["def"]["kind"] == "steed":
+        _cheat_steed(d, cid, item)
+        return
     target = d.in_zone(item, d.seat, "carried", "equipped")
     d.require(target["def"]["kind"] == "item", "command/card_not_there", f"{item!r}: no Item")
     d.check(not fighting(d, d.seat), "rule/in_combat", "no equip change in a combat", "B.12")
@@ -666,16 +670,32 @@ def _play_cheat(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.CheatPlayed, player=d.seat, card=cid, item=item)
 
 
+def _cheat_steed(d: Decision, cid: str, steed: str) -> None:
+    """Cheat! with a Steed from the hand: the Steed is played past the one-Steed limit (AoS
+    *Items, Steeds*: "unless you Cheat!"), when a helper card may be played (B.2, B.14)."""
+    d.in_zone(steed, d.seat, "hand")
+    own_turn_or_received(d, steed, "a helper card")
+    no_combat(d, "a helper card")
+    d.emit(ev.SteedCheated, player=d.seat, card=cid, steed=steed)
+
+
+def _held_by_cheat(d: Decision, seat: str, cid: str) -> bool:
+    """Whether a Cheat! in front of ``seat`` holds ``cid``: an equipped Item, or a Steed."""
+    zones = d.state["seats"][seat]["zones"]
+    if cid in zones["equipped"]:
+        return True
+    return cid in zones["helpers"] and card_def(d.state, cid)["kind"] == "steed"
+
+
 def drop_loose_cheats(d: Decision) -> None:
-    """After every command: a Cheat! whose Item is gone or no longer equipped is discarded
-    (docs/rules.md B.2)."""
+    """After every command: a Cheat! whose Item is gone or no longer equipped, or whose Steed
+    is gone, is discarded (docs/rules.md B.2)."""
     cheats = d.state.get("cheats")
     if not cheats:
         return
     for seat, st in d.state["seats"].items():
-        zones = st["zones"]
-        for cid in zones["helpers"]:
-            if cid in cheats and cheats[cid] not in zones["equipped"]:
+        for cid in st["zones"]["helpers"]:
+            if cid in cheats and not _held_by_cheat(d, seat, cheats[cid]):
                 d.emit(ev.CheatDiscarded, actor=RULES, player=seat, card=cid)
 
 

@@ -684,6 +684,18 @@ def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
     _refresh(d)
 
 
+@handles(ev.SteedCheated)
+def _steed_cheated(e: ev.SteedCheated, d: Draft) -> None:
+    _public(d, e.card, e.player, "helpers")
+    _public(d, e.steed, e.player, "helpers")
+    cards = d.state["cards"]
+    cheats = {
+        k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
+    }
+    d.state["cheats"] = {**cheats, e.card: e.steed}
+    _refresh(d)
+
+
 @handles(ev.CheatDiscarded)
 def _cheat_discarded(e: ev.CheatDiscarded, d: Draft) -> None:
     _discard(d, e.card)

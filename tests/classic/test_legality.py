@@ -67,6 +67,7 @@ ROLES: dict[str, dict[str, str]] = {
         "forcer": "Sample Posse Summons",
         "cheat": "Sample Cheat Sheet",
         "multi": "Sample Double Trouble",
+        "steed": "Sample Old Mule",
     },
     "munchkin-age-of-sigmar": {
         "trait1": "Sample Stormcast Recruit",
@@ -91,6 +92,7 @@ ROLES: dict[str, dict[str, str]] = {
         "forcer": "Sample Call to Arms",
         "cheat": "Sample Cheat Sheet",
         "multi": "Sample Alliance",
+        "steed": "Sample Gryph-Hound",
     },
 }
 TOAD, SLUG = "Sample Grumpy Toad", "Sample Lava Slug"
@@ -251,6 +253,12 @@ def position(rs: str, name: str) -> Game:
         g = started(rs, [*doors, dust], treasures, 3, hands={"B": ([r["plain"], "Grave Dust"], [])})
         ready_all(g)
         g.do("A", "kick_door", card=top_door(g, r["undead"] if name == "dust" else SLUG))
+        return g
+    if name == "steeds":  # B.2: A has a Steed; a second one and a Cheat! in hand
+        steed = r["steed"]
+        g = started(rs, doors, treasures, 3, hands={"A": ([], [steed, steed, r["cheat"]])})
+        ready_all(g)
+        g.do("A", "play", card=_own(g, "A", steed))
         return g
     if name.startswith("hireling"):  # Deluxe (B.2): A's Hireling, its Items; B holds one
         squire = "Sample Hired Squire"
@@ -829,6 +837,8 @@ SET_ROWS: dict[
     str, list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | None]]
 ] = {
     "munchkin-old-west": [
+        ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
+        ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
         (
             "received",
             "A",
@@ -986,7 +996,9 @@ SET_ROWS: dict[
         ),
     ],
     "munchkin-age-of-sigmar": [
-        ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None)
+        ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None),
+        ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
+        ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
     ],
 }
 

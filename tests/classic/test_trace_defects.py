@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from domain.classic.rules import monster_strength_of
+from domain.classic.rules import character_strength, monster_strength_of
 from tests.classic.helpers import Game, ready_all, started, top_door, top_treasures
 from tests.classic.test_traced_rules import OGRE, RAT, SWORD, door, kick, trait, treasure
 
@@ -470,3 +470,75 @@ def test_an_enhancer_that_gives_a_tag_lets_others_of_the_tag_join() -> None:
     g.do("B", "play", card=g.id("Grave Dust"))  # on the Rat
     events = g.do("B", "play", card=g.id("Zombie"))
     assert events[0].type == "MonsterJoined" and events[0].via == "undead"  # type: ignore[attr-defined]
+
+
+CHEAT = treasure("Cheat!", "other", cheat=True)
+
+
+def _two_steeds(ruleset: str = "munchkin-age-of-sigmar") -> Game:
+    """A has a Steed in play, a second Steed and a Cheat! in hand; A's turn."""
+    horse = treasure("Horse", "steed", bonus=1, run_away=1, value=300)
+    pony = treasure("Pony", "steed", bonus=2, run_away=2, value=300)
+    g = started(ruleset, [], [horse, pony, CHEAT], hands={"A": ([], ["Horse", "Pony", "Cheat!"])})
+    ready_all(g)
+    g.do("A", "play", card=g.id("Horse"))
+    return g
+
+
+@pytest.mark.parametrize("ruleset", ["munchkin-age-of-sigmar", "munchkin-old-west"])
+def test_cheat_allows_a_second_steed(ruleset: str) -> None:
+    """B.2 (AoS *Items, Steeds* ¶1: "You may only have one Steed at a time unless you
+    Cheat!"): without the Cheat! the second Steed is `rule/helper_limit`; with it both are in
+    play, and the Cheat! goes when its Steed does."""
+    g = _two_steeds(ruleset)
+    assert g.refused("A", "play", card=g.id("Pony")).code == "rule/helper_limit"
+    events = g.do("A", "play", card=g.id("Cheat!"), target=g.id("Pony"))
+    assert [e.type for e in events] == ["SteedCheated"]
+    helpers = g.seat("A")["zones"]["helpers"]
+    assert {g.id("Horse"), g.id("Pony"), g.id("Cheat!")} == set(helpers)
+    assert g.state["cheats"] == {g.id("Cheat!"): g.id("Pony")}
+    assert g.refold() == g.state
+
+
+def test_a_cheated_steed_counts_and_its_cheat_goes_with_it() -> None:
+    """B.2: both Steeds' bonuses count; when the cheated Steed is abandoned (AoS), the Cheat!
+    is discarded after the command."""
+    g = _two_steeds()
+    g.do("A", "play", card=g.id("Cheat!"), target=g.id("Pony"))
+    assert character_strength(g.state, "A") == 1 + 1 + 2
+    events = g.do("A", "discard", card=g.id("Pony"))
+    assert [e.type for e in events] == ["ClassicCardDiscarded", "CheatDiscarded"]
+    assert g.seat("A")["zones"]["helpers"] == [g.id("Horse")]
+
+
+def test_a_cheat_on_a_steed_is_played_when_a_steed_may_be() -> None:
+    """B.14: the Steed the Cheat! brings is a helper card: on one's own turn, outside combat;
+    record mode flags it."""
+    g = _two_steeds()
+    g.do("A", "kick_door", card=top_door(g, "Sample Blank Door"))
+    g.do("A", "loot", card=top_door(g, "Sample Blank Door"))
+    hand = g.seat("A")["zones"]["hand"]
+    keep = {g.id("Pony"), g.id("Cheat!")}
+    extra = [c for c in hand if c not in keep][: len(hand) - 5]
+    if extra:
+        g.do("A", "charity", gifts=dict.fromkeys(extra, "A"))
+    g.do("A", "end_turn")
+    err = g.refused("A", "play", card=g.id("Cheat!"), target=g.id("Pony"))
+    assert err.code == "rule/not_your_turn"
+    cmd = {"type": "play", "seat": "A", "card": g.id("Cheat!"), "target": g.id("Pony")}
+    assert g.rs.decide(record(g), cmd)[0].event.violation == "rule/not_your_turn"
+
+
+def test_a_cheated_steed_reads_like_table_talk_and_is_backed_up() -> None:
+    """B.2, B.17: the transcript names the second Steed and its Cheat!, and the discard when
+    the Steed goes; a backup restores which Steed the Cheat! holds."""
+    from tests.classic.test_judge import check_backup
+    from tests.unit.test_classic_narration import talk
+
+    g = _two_steeds()
+    g.do("A", "play", card=g.id("Cheat!"), target=g.id("Pony"))
+    g.do("A", "discard", card=g.id("Pony"))
+    said = talk(g, "B")
+    assert "A: plays Pony, a Steed past the limit (Cheat!)" in said
+    assert "A: discards Cheat! (its Item is gone)" in said
+    check_backup(g, len(g.events) - 3)
