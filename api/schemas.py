@@ -550,6 +550,9 @@ class OptionsSchema(Strict):
 
     listen_at_door = fields.Boolean(metadata={"description": "Listen at the Door"})
     shared_victory = fields.Boolean(metadata={"description": "shared victories"})
+    strict_steed_discard = fields.Boolean(
+        metadata={"description": "AoS: only a Steed with a Run Away penalty is abandoned"}
+    )
 
 
 class CreateGameSchema(Strict):

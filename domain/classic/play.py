@@ -777,6 +777,8 @@ def decide_discard(d: Decision, command: Command) -> None:
             return
         ok = powered or (kind == "steed" and rules.steed_replaces_run_away)
         d.check(ok, "rule/cannot_discard", f"a {kind} stays until lost or given", "B.12")
+        if kind == "steed" and not powered and d.state["options"].get("strict_steed_discard"):
+            _abandon_to_the_letter(d, cid)
         if kind == "hireling":  # its Item would be left with no Hireling to carry it (B.2)
             zone = d.state["seats"][d.seat]["zones"]["helpers"]
             items = sum(1 for h in zone if card_def(d.state, h)["kind"] in ("item", "one_shot"))
@@ -792,6 +794,27 @@ def decide_discard(d: Decision, command: Command) -> None:
     if card["zone"] not in ("race", "class", "army"):  # a trait is discarded at any time
         d.check(powered, "rule/cannot_discard", "only as a power, in a combat you fight", "B.12")
     d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=1 if powered else 0)
+
+
+def _abandon_to_the_letter(d: Decision, cid: str) -> None:
+    """Option ``strict_steed_discard`` (AoS *Steeds*, read to the letter: "You may discard a
+    Steed with a Run Away penalty before rolling if you decide to abandon it and flee on
+    foot"): only a Steed whose ``run_away`` is negative, by a fighter with a monster still to
+    roll against (docs/rules.md B.2, B.15)."""
+    c = d.state.get("combat")
+    left = (
+        c is not None
+        and d.seat in fighters(c)
+        and c["stage"] != "treasure"
+        and any(e["card"] not in c["runs"].get(d.seat, []) for e in c["monsters"])
+    )
+    d.check(
+        card_def(d.state, cid).get("run_away", 0) < 0 and left,
+        "rule/steed_stays",
+        "with strict_steed_discard, only a Steed with a Run Away penalty is abandoned, "
+        "before a roll",
+        "B.2",
+    )
 
 
 def _spent_card(d: Decision, cid: str, what: str) -> None:

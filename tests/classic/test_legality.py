@@ -254,9 +254,11 @@ def position(rs: str, name: str) -> Game:
         ready_all(g)
         g.do("A", "kick_door", card=top_door(g, r["undead"] if name == "dust" else SLUG))
         return g
-    if name == "steeds":  # B.2: A has a Steed; a second one and a Cheat! in hand
+    if name in ("steeds", "steed_strict"):  # B.2: A has a Steed; a second one, a Cheat!
         steed = r["steed"]
-        g = started(rs, doors, treasures, 3, hands={"A": ([], [steed, steed, r["cheat"]])})
+        options = {"strict_steed_discard": name == "steed_strict"}  # B.15
+        hand = {"A": ([], [steed, steed, r["cheat"]])}
+        g = started(rs, doors, treasures, 3, hands=hand, options=options)
         ready_all(g)
         g.do("A", "play", card=_own(g, "A", steed))
         return g
@@ -997,6 +999,16 @@ SET_ROWS: dict[
     ],
     "munchkin-age-of-sigmar": [
         ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None),
+        ("steeds", "A", "discard", {"card": "@A:steed"}, None, None, None),
+        (
+            "steed_strict",
+            "A",
+            "discard",
+            {"card": "@A:steed"},
+            "rule/steed_stays",
+            "B.2",
+            "violation",
+        ),
         ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
         ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
     ],
