@@ -365,7 +365,7 @@ def _classic_card() -> dict[str, Any]:
         "description": "a classic Munchkin card (docs/rules.md B): name, text, deck, kind and "
         "the kind's own fields (monster: level, treasures, levels, tags, bad_stuff, vs, "
         "run_away, escape_bad_stuff, when, chased_by; curse/trap: effects, persistent, next_combat, "
-        "bonus, run_away; race/class/army: trait, powers; enhancer: bonus, treasures, copy; "
+        "bonus, run_away; race/class/army: trait, powers; enhancer: bonus, treasures, copy, adds_tags; "
         "item: slot, big, bonus, value, usable_by, not_usable_by, bonus_with, run_away; "
         "one_shot: bonus, value, run_away, doses, removes; hireling/sidekick/steed: bonus, "
         "run_away, value; other: wandering, multi, removes_curse, forces_help, cheat). Every "
@@ -385,7 +385,7 @@ def _classic_card() -> dict[str, Any]:
             "levels": number("monster: the levels its kill gives (default 1)", low=0),
             "run_away": number(
                 "monster, curse/trap, item, one_shot, hireling/sidekick/steed: Run Away "
-                "modifier (default 0, B.8)"
+                "modifier (default 0, B.8; an AoS Steed's replaces the others, a 0 none, B.2)"
             ),
             "bonus": number(
                 "enhancer, curse/trap (a staying one), item, one_shot, helper: combat bonus "
@@ -449,6 +449,11 @@ def _classic_card() -> dict[str, Any]:
                 "player or helper (default false, B.10)"
             ),
             "copy": flag("enhancer: a Mate or a Twin, doubling its monster (default false, B.6)"),
+            "adds_tags": strings(
+                "enhancer: tags it gives its monster, e.g. undead: `play {card, target: a "
+                "monster in one's hand}` brings that monster into a fight of the tag (B.6; "
+                "default none)"
+            ),
             "doses": {
                 "type": "object",
                 "nullable": True,
@@ -545,6 +550,9 @@ class OptionsSchema(Strict):
 
     listen_at_door = fields.Boolean(metadata={"description": "Listen at the Door"})
     shared_victory = fields.Boolean(metadata={"description": "shared victories"})
+    strict_steed_discard = fields.Boolean(
+        metadata={"description": "AoS: only a Steed with a Run Away penalty is abandoned"}
+    )
 
 
 class CreateGameSchema(Strict):

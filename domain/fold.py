@@ -35,8 +35,9 @@ _RESOLVED: dict[type[Event], Handler | None] = {}
 #: game is folded from its events instead (adapters.eventstore; version 2: abilities as data;
 #: version 3: the deck's known order, the CCG seats' ``deck_known_top``/``deck_known_bottom``;
 #: a Flaunt card used from the hand is known to every seat; version 4: the classic table's
-#: ``cheats`` and ``received``, a classic combat's ``backstabs`` and ``forced``).
-FOLD_VERSION = 4
+#: ``cheats`` and ``received``, a classic combat's ``backstabs`` and ``forced``; version 5: the
+#: classic table's ``got``, the cards just received this turn).
+FOLD_VERSION = 5
 
 
 def handles(*classes: type[Event]) -> Callable[[Handler], Handler]:

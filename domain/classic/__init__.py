@@ -69,7 +69,9 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
 COMMAND_TYPES = tuple(HANDLERS)
 #: What may be recorded while a dead character's body waits to be looted (docs/rules.md B.9).
 WHILE_LOOTING = frozenset({"loot_body", "concede"})
-OPTIONS = ("listen_at_door", "shared_victory")
+#: The optional rules (docs/rules.md B.15): the rulesheets' *Faster Play Rules*, and
+#: ``strict_steed_discard`` (AoS *Steeds* read to the letter, B.2).
+OPTIONS = ("listen_at_door", "shared_victory", "strict_steed_discard")
 
 
 def decide(state: State, command: Command) -> list[Step]:
@@ -97,7 +99,7 @@ def create(rules: SetRules, spec: Mapping[str, Any]) -> list[Step]:
     """The step that sets a game up: one ``ClassicGameCreated`` (docs/rules.md B.1).
 
     ``spec``: ``mode``, ``format``, ``labels``, ``options`` ({``listen_at_door``,
-    ``shared_victory``}: booleans) and ``seats``: 3-6 entries ``{seat, player, doors,
+    ``shared_victory``, ``strict_steed_discard``}: booleans) and ``seats``: 3-6 entries ``{seat, player, doors,
     treasures}`` in seating order, seats ``A``… consecutive; the seats' cards (definitions with
     an ``id``, or catalog names) together make the two decks.
     """

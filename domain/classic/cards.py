@@ -4,7 +4,7 @@ Every definition has ``name``, ``text``, ``deck`` (``"door"`` or ``"treasure"``)
 each kind adds its own fields (the contract of issue #14, listed in :data:`KINDS`). A few card
 powers the rules need are small optional fields (``powers`` on a character card, ``when`` on a
 monster, ``bonus_with`` on an item, ``doses``/``removes`` on a one-shot,
-``escape_bad_stuff`` and ``chased_by`` on a monster, ``next_combat`` on a Curse or Trap,
+``escape_bad_stuff`` and ``chased_by`` on a monster, ``adds_tags`` on an enhancer, ``next_combat`` on a Curse or Trap,
 ``removes_curse``, ``forces_help`` and ``cheat`` on an ``other`` card): docs/rules.md B.7, B.8,
 B.10, B.11, B.12 list them. Every field added after the first
 release is optional with a default, so older games and catalogs still load. :func:`normalize_card` fills the defaults and refuses a malformed card with
@@ -253,6 +253,9 @@ def _enhancer(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     if not isinstance(copy, bool):
         errors.add("copy", "true or false (a Mate or a Twin)")
     card["copy"] = copy is True
+    # Tags it gives its monster (DX: "a card that can be used to make a monster Undead"; AoS:
+    # Undead or Chaos): with it a monster from a hand joins a fight of that tag (B.6).
+    card["adds_tags"] = [t.lower() for t in _strings(raw, "adds_tags", errors)]
 
 
 def _helper(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:

@@ -169,8 +169,9 @@ def win(d: Decision) -> None:
     )
     gains = [(c["player"], reward_levels(d.state, killed), "kill")]
     helper_levels = has_power(d.state, c["helper"], "helper_levels") if c["helper"] else None
-    if helper_levels and killed:
-        gains.append((c["helper"], int(helper_levels) * len(killed), "helper"))
+    if helper_levels and killed:  # "one level for each monster slain": a Mate's copy too (B.6)
+        slain = sum(1 + e["copies"] for e in killed)
+        gains.append((c["helper"], int(helper_levels) * slain, "helper"))
     winners = []
     for seat, levels, reason in gains:
         level = d.state["seats"][seat]["level"]
@@ -323,6 +324,13 @@ def decide_run_away(d: Decision, command: Command) -> None:
         monster not in c["runs"].get(d.seat, []),
         "rule/already_ran",
         f"{d.seat} already rolled against {monster}",
+        "B.8",
+    )
+    owed = [m for s, m in c["caught"] if s == d.seat]
+    d.check(  # "suffer Bad Stuff from each one that catches you as soon as it catches you"
+        not owed,
+        "rule/bad_stuff_first",
+        f"{d.seat} suffers the Bad Stuff of {', '.join(owed)} before rolling again",
         "B.8",
     )
     modifier = run_modifier(d.state, d.seat, monster)

@@ -389,6 +389,7 @@ TABLE_FIELDS = (
     "trade",
     "received",
     "cheats",
+    "got",
 )
 
 
@@ -430,8 +431,9 @@ class ClassicSeatRestored(Event):
 class ClassicTableRestored(Event):
     """The table's shared state was put back: status, winners, turn, active seat, phase, the
     first-player roll, the combat, a body being looted, an offered trade, the Items received
-    this turn and the Items the Cheat! cards hold (judge backup, docs/rules.md B.17). Every card these name is face up for every
-    seat (B.5, B.9, B.12)."""
+    this turn, the cards just received (B.14) and the Items the Cheat! cards hold (judge
+    backup, docs/rules.md B.17). Every card these name is face up for every seat (B.5, B.9,
+    B.12)."""
 
     status: str
     winner: str | None
@@ -448,13 +450,22 @@ class ClassicTableRestored(Event):
     undoes: int | None = None
     received: list[str] = field(default_factory=list)
     cheats: dict[str, Json] = field(default_factory=dict)
-    class_version: ClassVar[int] = 2
+    got: list[str] = field(default_factory=list)
+    class_version: ClassVar[int] = 3
+    #: The cards just received are hand cards: each shown only to a seat that knows it.
+    card_fields: ClassVar[tuple[str, ...]] = ("got",)
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
         """Version 1 was recorded before the Items received this turn and the Cheat! cards'
         Items were kept (docs/rules.md B.2): it restores none."""
         return {**data, "received": [], "cheats": {}}
+
+    @staticmethod
+    def upcast_v2_v3(data: dict[str, Json]) -> dict[str, Json]:
+        """Version 2 was recorded before the cards just received this turn were kept
+        (docs/rules.md B.14): it restores none."""
+        return {**data, "got": []}
 
 
 #: The events a classic backup may contain.

@@ -678,6 +678,19 @@ class CheatDiscarded(Event):
 
 @register_event
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SteedCheated(Event):
+    """``player`` put its Steed ``steed`` in play past the one-Steed limit with Cheat! ``card``:
+    both are listed with the helpers, and the Cheat! goes when that Steed does (AoS *Items,
+    Steeds*: "You may only have one Steed at a time unless you Cheat!"; docs/rules.md B.2)."""
+
+    player: str
+    card: str
+    steed: str
+    card_fields: ClassVar[tuple[str, ...]] = ("card", "steed")
+
+
+@register_event
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TheftAttempted(Event):
     """``by`` (a Thief) discarded ``card`` to try to steal ``item``, a Small Item in play of
     ``victim``, rolling ``roll`` (``needed`` or more succeeds): ``stolen``, the Item goes to

@@ -116,6 +116,10 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
             kind = card_def(state, cid)["kind"]
             if kind in ("enhancer", "monster"):
                 yield {"type": "play", "card": cid, "target": monsters[0]}
+                if card_def(state, cid).get("adds_tags"):  # a monster made one of a tag (B.6)
+                    for other in hand:
+                        if card_def(state, other)["kind"] == "monster":
+                            yield {"type": "play", "card": cid, "target": other}
                 if kind == "monster":
                     yield {"type": "play", "card": cid}
             elif kind == "one_shot":
@@ -206,11 +210,18 @@ def _anytime(state: State, seat: str) -> Iterator[Cmd]:
             for other in state["seats"].values():
                 for curse in other["zones"]["curses"]:
                     yield {"type": "play", "card": cid, "target": curse}
-        elif card.get("cheat"):  # on one's own Item in play (B.2)
+        elif card.get("cheat"):  # on one's own Item in play, or with a second Steed (B.2)
             for item in _in_play(state, seat):
                 if card_def(state, item)["kind"] == "item":
                     yield {"type": "play", "card": cid, "target": item}
-        elif card["kind"] == "level_up" or state["active"] == seat:
+            for steed in zones["hand"]:
+                if card_def(state, steed)["kind"] == "steed":
+                    yield {"type": "play", "card": cid, "target": steed}
+        elif (
+            card["kind"] == "level_up"
+            or state["active"] == seat
+            or cid in (state.get("got") or ())  # just received (B.14)
+        ):
             yield {"type": "play", "card": cid}
     for cid in zones["carried"]:
         yield {"type": "equip", "card": cid}

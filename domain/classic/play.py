@@ -26,6 +26,7 @@ from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
 from domain.classic.rules import (
     alive,
     card_def,
+    card_traits,
     cheated,
     fighters,
     hands_used,
@@ -33,8 +34,7 @@ from domain.classic.rules import (
     living,
     lowest_levels,
     player_wins,
-    traits,
-    usable,
+    usable_by,
 )
 from domain.classic.sets import SETS
 from domain.errors import InvalidCommand
@@ -69,6 +69,17 @@ def own_turn(d: Decision, what: str) -> None:
         f"{what} only on your own turn; it is {d.state['active']}'s",
         "B.14",
     )
+
+
+def own_turn_or_received(d: Decision, cid: str, what: str) -> None:
+    """``what`` (a card put in play) on one's own turn, or at any time the card was just
+    received: it came to the hand from another seat, a body or charity during this turn (DX
+    and AoS *When You May Take Actions*: "Play a card that you have just received"; *Rewards*:
+    "Treasure cards can be played as soon as you get them, even if you are the helper";
+    docs/rules.md B.14). Setup has no turns."""
+    if d.state["status"] == "setup" or cid in (d.state.get("got") or ()):
+        return
+    own_turn(d, what)
 
 
 def fighting(d: Decision, seat: str) -> bool:
@@ -419,32 +430,38 @@ def _bigs(d: Decision, seat: str) -> list[str]:
 
 
 def _play_trait(d: Decision, cid: str, kind: str) -> None:
-    if d.state["status"] != "setup":
-        own_turn(d, "a new Race, Class or Army")
+    own_turn_or_received(d, cid, "a new Race, Class or Army")
     zone = d.state["seats"][d.seat]["zones"][kind]
     defs = [card_def(d.state, c) for c in zone]
     card = card_def(d.state, cid)
     multis = sum(1 for c in defs if c["kind"] == "other")
     if card["kind"] != "other":
         d.check(
-            card["trait"] not in traits(d.state, d.seat),
+            card["trait"] not in card_traits(d.state, d.seat),
             "rule/duplicate_trait",
             f"{d.seat} is a {card['trait']} already",
             "B.11",
         )
         held = sum(1 for c in defs if c["kind"] != "other")
         d.check(held <= multis, "rule/trait_limit", f"one {kind} without a multi card", "B.11")
+    else:  # DX: "as long as you have an appropriate card … to attach it to"; AoS: an Army
+        held = sum(1 for c in defs if c["kind"] != "other")
+        d.check(
+            held > multis,
+            "rule/nothing_to_attach",
+            f"a {card['name']!r} attaches to a {kind} card of yours without one",
+            "B.11",
+        )
     d.emit(ev.CharacterCardPlayed, player=d.seat, card=cid, trait_kind=kind)
 
 
 def _play_item(d: Decision, command: Command, cid: str) -> None:
-    if d.state["status"] != "setup":
-        own_turn(d, "playing an Item")
+    own_turn_or_received(d, cid, "playing an Item")
     no_combat(d, "playing an Item")
     item = card_def(d.state, cid)
     if item.get("big"):
         d.check(not _bigs(d, d.seat), "rule/big_limit", "one Big Item at a time", "B.12")
-    fits = _slot_free(d, d.seat, cid) and usable(item, traits(d.state, d.seat))
+    fits = _slot_free(d, d.seat, cid) and usable_by(d.state, d.seat, item)
     d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=fits and not command.get("carried"))
 
 
@@ -452,8 +469,7 @@ def _one_shot_to_table(d: Decision, cid: str) -> None:
     """A one-shot from the hand outside a combat goes on the table, carried (never equipped),
     to be used later "from your hand or from the table" (DX and AoS *"One-Shot" Treasures*):
     a Treasure is played to the table on your own turn, never during a combat (B.12, B.14)."""
-    if d.state["status"] != "setup":
-        own_turn(d, "putting a one-shot on the table")
+    own_turn_or_received(d, cid, "putting a one-shot on the table")
     d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=False)
 
 
@@ -496,18 +512,43 @@ def _play_one_shot(d: Decision, command: Command, cid: str) -> None:
 
 
 def _play_enhancer(d: Decision, command: Command, cid: str) -> None:
+    """An enhancer on a fighting monster; one that gives a tag (``adds_tags``) may instead
+    bring a monster from the player's hand into a fight of that tag, enhanced (DX *Undead
+    Monsters*: "you may play it with a non-Undead monster to use this rule"; AoS *Undead and
+    Chaos Monsters*; docs/rules.md B.6)."""
     c = check_fight(d, "a monster enhancer", "B.6")
     monsters = [e["card"] for e in c["monsters"]]
     target = command.get("target", monsters[0] if len(monsters) == 1 else None)
+    adds = card_def(d.state, cid).get("adds_tags") or []
+    held = d.state["cards"].get(target) if isinstance(target, str) else None
+    if adds and held is not None and (held["owner"], held["zone"]) == (d.seat, "hand"):
+        _join(d, command, str(target), None, adds)
+        d.emit(ev.EnhancerPlayed, by=d.seat, card=cid, monster=str(target))
+        return
     d.require(target in monsters, "command/card_not_there", f"{target!r} is not a fighting monster")
     d.emit(ev.EnhancerPlayed, by=d.seat, card=cid, monster=str(target))
 
 
-def _join(d: Decision, command: Command, monster: str, via_card: str | None) -> None:
+def _tags(d: Decision, entry: Mapping[str, Any]) -> set[str]:
+    """A fighting monster's tags: its card's and those its enhancers give (B.6)."""
+    out = set(card_def(d.state, entry["card"]).get("tags") or ())
+    for e in entry["enhancers"]:
+        out |= set(card_def(d.state, e).get("adds_tags") or ())
+    return out
+
+
+def _join(
+    d: Decision,
+    command: Command,
+    monster: str,
+    via_card: str | None,
+    adds: list[str] | tuple[str, ...] = (),
+) -> None:
     c = check_fight(d, "adding a monster", "B.6")
     rules = SETS[d.state["ruleset"]]
-    tags = set(card_def(d.state, monster).get("tags") or ()) & set(rules.join_tags)
-    fighting_tags = {t for e in c["monsters"] for t in card_def(d.state, e["card"]).get("tags", [])}
+    own = {*(card_def(d.state, monster).get("tags") or ()), *adds}
+    tags = own & set(rules.join_tags)
+    fighting_tags = {t for e in c["monsters"] for t in _tags(d, e)}
     via = "wandering" if via_card else next(iter(sorted(tags & fighting_tags)), "")
     d.check(
         card_def(d.state, monster)["kind"] == "monster",
@@ -546,12 +587,13 @@ def decide_play(d: Decision, command: Command) -> None:
         _play_item(d, command, cid)
     elif kind in rules.helper_kinds:
         if kind != "hireling":  # a Hireling is played at any time, on any turn (B.2, B.14)
-            own_turn(d, "a helper card")
+            own_turn_or_received(d, cid, "a helper card")
             no_combat(d, "a helper card")
+        cheats = set((d.state.get("cheats") or {}).values())  # a Cheat!'s Steed is extra
         held = [
             c
             for c in d.state["seats"][d.seat]["zones"]["helpers"]
-            if card_def(d.state, c)["kind"] == kind
+            if card_def(d.state, c)["kind"] == kind and c not in cheats
         ]
         d.check(not held, "rule/helper_limit", f"one {kind} at a time", "B.12")
         d.emit(ev.HelperPlayed, player=d.seat, card=cid)
@@ -616,6 +658,9 @@ def _play_cheat(d: Decision, command: Command, cid: str) -> None:
     the slot, Big and trait limits while the Cheat! stays with it; an equip change, so never
     in one's combat (docs/rules.md B.2, B.12)."""
     item = str_arg(command, "target")
+    if d.card(item)["def"]["kind"] == "steed":
+        _cheat_steed(d, cid, item)
+        return
     target = d.in_zone(item, d.seat, "carried", "equipped")
     d.require(target["def"]["kind"] == "item", "command/card_not_there", f"{item!r}: no Item")
     d.check(not fighting(d, d.seat), "rule/in_combat", "no equip change in a combat", "B.12")
@@ -625,16 +670,32 @@ def _play_cheat(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.CheatPlayed, player=d.seat, card=cid, item=item)
 
 
+def _cheat_steed(d: Decision, cid: str, steed: str) -> None:
+    """Cheat! with a Steed from the hand: the Steed is played past the one-Steed limit (AoS
+    *Items, Steeds*: "unless you Cheat!"), when a helper card may be played (B.2, B.14)."""
+    d.in_zone(steed, d.seat, "hand")
+    own_turn_or_received(d, steed, "a helper card")
+    no_combat(d, "a helper card")
+    d.emit(ev.SteedCheated, player=d.seat, card=cid, steed=steed)
+
+
+def _held_by_cheat(d: Decision, seat: str, cid: str) -> bool:
+    """Whether a Cheat! in front of ``seat`` holds ``cid``: an equipped Item, or a Steed."""
+    zones = d.state["seats"][seat]["zones"]
+    if cid in zones["equipped"]:
+        return True
+    return cid in zones["helpers"] and card_def(d.state, cid)["kind"] == "steed"
+
+
 def drop_loose_cheats(d: Decision) -> None:
-    """After every command: a Cheat! whose Item is gone or no longer equipped is discarded
-    (docs/rules.md B.2)."""
+    """After every command: a Cheat! whose Item is gone or no longer equipped, or whose Steed
+    is gone, is discarded (docs/rules.md B.2)."""
     cheats = d.state.get("cheats")
     if not cheats:
         return
     for seat, st in d.state["seats"].items():
-        zones = st["zones"]
-        for cid in zones["helpers"]:
-            if cid in cheats and cheats[cid] not in zones["equipped"]:
+        for cid in st["zones"]["helpers"]:
+            if cid in cheats and not _held_by_cheat(d, seat, cheats[cid]):
                 d.emit(ev.CheatDiscarded, actor=RULES, player=seat, card=cid)
 
 
@@ -667,7 +728,7 @@ def decide_equip(d: Decision, command: Command) -> None:
     )
     d.check(not fighting(d, d.seat), "rule/in_combat", "no equipping in a combat", "B.12")
     item = card_def(d.state, cid)
-    d.check(usable(item, traits(d.state, d.seat)), "rule/not_usable", "not for you", "B.12")
+    d.check(usable_by(d.state, d.seat, item), "rule/not_usable", "not for you", "B.12")
     d.check(_slot_free(d, d.seat, cid), "rule/slot_full", f"no free {item['slot']}", "B.12")
     d.emit(ev.ItemEquipped, player=d.seat, card=cid)
 
@@ -686,9 +747,9 @@ def decide_unequip(d: Decision, command: Command) -> None:
 
 
 def decide_discard(d: Decision, command: Command) -> None:
-    """Discard a trait (any time, B.11), a card for a discard power (B.11), a Steed (AoS: it
-    may be abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West,
-    B.2)."""
+    """Discard a trait (any time, B.11), a card for a discard power (B.11: any card in the hand
+    or in play, a trait or a helper card too, each giving its +1), a Steed (AoS: it may be
+    abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West, B.2)."""
     cid = str_arg(command, "card")
     zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers", "curses")
     card = d.in_zone(cid, d.seat, *zones)
@@ -704,23 +765,56 @@ def decide_discard(d: Decision, command: Command) -> None:
         d.check(False, "rule/cannot_discard", "a Curse stays until a card removes it", "B.10")
         d.emit(ev.CurseRemoved, by=d.seat, victim=d.seat, card=cid, remover=None)
         return
+    # DX and OW *Class*: "You may discard any card, in play or in your hand, to power a special
+    # ability": a character card and a helper card too (B.11), the power read before it goes.
+    c = in_fight(d)
+    power = has_power(d.state, d.seat, "discard_bonus")
+    used = c["discard_bonus"].get(d.seat, 0) if c else 0
+    powered = c is not None and d.seat in fighters(c) and bool(power) and used < int(power)
     if card["zone"] == "helpers":
         if kind == "sidekick" and rules.sidekick_sacrifice and fighting(d, d.seat):
             _sacrifice(d, cid)
             return
-        ok = kind == "steed" and rules.steed_replaces_run_away
+        ok = powered or (kind == "steed" and rules.steed_replaces_run_away)
         d.check(ok, "rule/cannot_discard", f"a {kind} stays until lost or given", "B.12")
-        d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=0)
+        if kind == "steed" and not powered and d.state["options"].get("strict_steed_discard"):
+            _abandon_to_the_letter(d, cid)
+        if kind == "hireling":  # its Item would be left with no Hireling to carry it (B.2)
+            zone = d.state["seats"][d.seat]["zones"]["helpers"]
+            items = sum(1 for h in zone if card_def(d.state, h)["kind"] in ("item", "one_shot"))
+            hirelings = sum(1 for h in zone if card_def(d.state, h)["kind"] == "hireling")
+            d.check(
+                items < hirelings,
+                "rule/cannot_discard",
+                "a Hireling carrying an Item is discarded once the Item is taken back",
+                "B.2",
+            )
+        d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=1 if powered else 0)
         return
-    bonus = 0
-    if card["zone"] not in ("race", "class", "army"):
-        c = in_fight(d)
-        power = has_power(d.state, d.seat, "discard_bonus")
-        used = c["discard_bonus"].get(d.seat, 0) if c else 0
-        ok = c is not None and d.seat in fighters(c) and bool(power) and used < int(power)
-        d.check(ok, "rule/cannot_discard", "only as a power, in a combat you fight", "B.12")
-        bonus = 1 if ok else 0
-    d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=bonus)
+    if card["zone"] not in ("race", "class", "army"):  # a trait is discarded at any time
+        d.check(powered, "rule/cannot_discard", "only as a power, in a combat you fight", "B.12")
+    d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=1 if powered else 0)
+
+
+def _abandon_to_the_letter(d: Decision, cid: str) -> None:
+    """Option ``strict_steed_discard`` (AoS *Steeds*, read to the letter: "You may discard a
+    Steed with a Run Away penalty before rolling if you decide to abandon it and flee on
+    foot"): only a Steed whose ``run_away`` is negative, by a fighter with a monster still to
+    roll against (docs/rules.md B.2, B.15)."""
+    c = d.state.get("combat")
+    left = (
+        c is not None
+        and d.seat in fighters(c)
+        and c["stage"] != "treasure"
+        and any(e["card"] not in c["runs"].get(d.seat, []) for e in c["monsters"])
+    )
+    d.check(
+        card_def(d.state, cid).get("run_away", 0) < 0 and left,
+        "rule/steed_stays",
+        "with strict_steed_discard, only a Steed with a Run Away penalty is abandoned, "
+        "before a roll",
+        "B.2",
+    )
 
 
 def _spent_card(d: Decision, cid: str, what: str) -> None:

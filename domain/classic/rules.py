@@ -37,8 +37,8 @@ def trait_cards(state: State, seat: str) -> list[Mapping[str, Any]]:
     return [card_def(state, cid) for kind in ALL_TRAIT_KINDS for cid in zones[kind]]
 
 
-def traits(state: State, seat: str) -> set[str]:
-    """The Race, Class and Army names ``seat`` has now (docs/rules.md B.11)."""
+def card_traits(state: State, seat: str) -> set[str]:
+    """The Race, Class and Army names the character cards in front of ``seat`` give."""
     cards, zones = state["cards"], state["seats"][seat]["zones"]
     have = set()
     for kind in ALL_TRAIT_KINDS:
@@ -49,12 +49,51 @@ def traits(state: State, seat: str) -> set[str]:
     return have
 
 
-def usable(item: Mapping[str, Any], have: set[str]) -> bool:
-    """Whether an Item's bonus counts for a character with traits ``have`` (B.12)."""
+def traits(state: State, seat: str) -> set[str]:
+    """The Race, Class and Army names ``seat`` has now (docs/rules.md B.11): its cards', and
+    the set's race without a card (DX *Race*: "If you have no Race card in front of you, you
+    are human")."""
+    have = card_traits(state, seat)
+    default = SETS[state["ruleset"]].default_race
+    if default and not state["seats"][seat]["zones"]["race"]:
+        have.add(default)
+    return have
+
+
+def shielded(state: State, seat: str) -> set[str]:
+    """The traits ``seat`` holds with a multi card as the only card of their kind: all their
+    advantages and none of their disadvantages (DX *Super Munchkin and Half-Breed*: "you can
+    equip Items forbidden to that Class, and monsters do not get bonuses because of your
+    Class"; AoS *Alliance*; docs/rules.md B.11)."""
+    zones = state["seats"][seat]["zones"]
+    out: set[str] = set()
+    for kind in ALL_TRAIT_KINDS:
+        defs = [card_def(state, cid) for cid in zones[kind]]
+        real = [c for c in defs if c["kind"] != "other"]
+        if len(real) == 1 and len(defs) > 1 and real[0].get("trait"):
+            out.add(real[0]["trait"])
+    return out
+
+
+def exposed(state: State, seat: str, have: set[str] | None = None) -> set[str]:
+    """The traits of ``seat`` that count against it: all but the :func:`shielded` ones."""
+    return (traits(state, seat) if have is None else have) - shielded(state, seat)
+
+
+def usable(item: Mapping[str, Any], have: set[str], against: set[str] | None = None) -> bool:
+    """Whether an Item's bonus counts for a character with traits ``have`` (B.12), of which
+    ``against`` (all by default) are the ones an Item's ``not_usable_by`` reads (B.11)."""
     only = item.get("usable_by")
     if only and not any(trait in have for trait in only):
         return False
-    return not any(trait in have for trait in item.get("not_usable_by") or ())
+    barred = have if against is None else against
+    return not any(trait in barred for trait in item.get("not_usable_by") or ())
+
+
+def usable_by(state: State, seat: str, item: Mapping[str, Any]) -> bool:
+    """Whether ``item`` counts for ``seat`` now (its traits, B.11, B.12)."""
+    have = traits(state, seat)
+    return usable(item, have, exposed(state, seat, have))
 
 
 def _trait_bonus(state: State, seat: str, have: set[str]) -> int:
@@ -82,6 +121,7 @@ def character_strength(state: State, seat: str, have: set[str] | None = None) ->
     st = state["seats"][seat]
     if have is None:
         have = traits(state, seat)
+    against = exposed(state, seat, have)
     total = st["level"] + _trait_bonus(state, seat, have)
     cheat = cheated(state, seat) if state.get("cheats") else set()
     for cid in [*st["zones"]["equipped"], *st["zones"]["helpers"], *st["zones"]["curses"]]:
@@ -89,7 +129,7 @@ def character_strength(state: State, seat: str, have: set[str] | None = None) ->
         if card.get("kind") != "item":  # a helper, a Cheat! or a Curse
             total += card.get("bonus", 0)
         elif cid in cheat or usable(
-            card, have
+            card, have, against
         ):  # equipped, or carried by a Hireling (docs/rules.md B.2)
             total += card.get("bonus", 0)
             total += sum(b["bonus"] for b in card.get("bonus_with") or () if b["trait"] in have)
@@ -126,16 +166,25 @@ def monster_strength_of(state: State, entry: Mapping[str, Any], against: Iterabl
     """One monster's strength: level, enhancers, declared conditions and its bonuses against
     the fighters' traits (a shared trait counted once), times its copies (B.5, B.6)."""
     have: set[str] = set()
+    bare: set[str] = set()
     for seat in against:
-        have |= traits(state, seat)
-    return _monster_strength(state, entry, have)
+        own = traits(state, seat)
+        have |= own
+        bare |= exposed(state, seat, own)
+    return _monster_strength(state, entry, have, bare)
 
 
-def _monster_strength(state: State, entry: Mapping[str, Any], have: set[str]) -> int:
+def _monster_strength(
+    state: State, entry: Mapping[str, Any], have: set[str], bare: set[str]
+) -> int:
+    """``have``: the fighters' traits; ``bare``: those a monster's bonus reads (a penalty
+    reads them all, a bonus not a trait a multi card shields, B.11)."""
     m = card_def(state, entry["card"])
     one = m.get("level", 0) + sum(card_def(state, e).get("bonus", 0) for e in entry["enhancers"])
     one += sum(w["bonus"] for w in m.get("when") or () if w["condition"] in entry["conditions"])
-    one += sum(v["bonus"] for v in m.get("vs") or () if v["trait"] in have)
+    one += sum(
+        v["bonus"] for v in m.get("vs") or () if v["trait"] in (bare if v["bonus"] > 0 else have)
+    )
     return one * (1 + entry["copies"])
 
 
@@ -153,7 +202,8 @@ def combat_strengths(state: State, combat: Mapping[str, Any]) -> tuple[int, int,
     player = sum(character_strength(state, s, have[s]) for s in side)
     player += sum(combat["discard_bonus"].values())
     both = set().union(*have.values())
-    each = [_monster_strength(state, e, both) for e in combat["monsters"]]
+    bare = set().union(*(exposed(state, s, have[s]) for s in side))
+    each = [_monster_strength(state, e, both, bare) for e in combat["monsters"]]
     monster = sum(each)
     player += sum(b["bonus"] for b in combat.get("backstabs", ()))  # Deluxe Thief (B.2)
     for shot in combat["one_shots"]:
@@ -191,20 +241,25 @@ def run_modifier(state: State, seat: str, monster: str) -> int:
     monster's own modifier and the one-shots it played (docs/rules.md B.8)."""
     st = state["seats"][seat]
     have = traits(state, seat)
+    against = exposed(state, seat, have)
     total = card_def(state, monster).get("run_away", 0)
     helpers = [card_def(state, cid) for cid in st["zones"]["helpers"]]
-    steeds = [h for h in helpers if h["kind"] == "steed"]
+    # AoS: "If a Steed has a Run Away bonus or penalty, that bonus or penalty replaces any
+    # others you might have" (B.2): a Steed's 0 is neither, and replaces nothing.
+    steeds = [h for h in helpers if h["kind"] == "steed" and h.get("run_away")]
     if steeds and SETS[state["ruleset"]].steed_replaces_run_away:
-        total += sum(h.get("run_away", 0) for h in steeds)  # replaces the character's own (B.2)
+        total += sum(h["run_away"] for h in steeds)  # replaces the character's own (B.2)
     else:
         total += sum((c.get("powers") or {}).get("run_away", 0) for c in trait_cards(state, seat))
         cheat = cheated(state, seat) if state.get("cheats") else set()
         for cid in st["zones"]["equipped"]:
             item = card_def(state, cid)
-            if cid in cheat or usable(item, have):
+            if cid in cheat or usable(item, have, against):
                 total += item.get("run_away", 0)
         total += sum(
-            h.get("run_away", 0) for h in helpers if h.get("kind") != "item" or usable(h, have)
+            h.get("run_away", 0)
+            for h in helpers
+            if h.get("kind") != "item" or usable(h, have, against)
         )
     total += sum(card_def(state, cid).get("run_away", 0) for cid in st["zones"]["curses"])
     combat = state.get("combat")

@@ -36,6 +36,8 @@ class SetRules:
     #: An Item received (trade or gift) on your own turn is sold from your next turn only
     #: (Old West, docs/rules.md B.2).
     received_items_wait: bool = False
+    #: The race of a character with no Race card (DX *Race*: "you are human"), if any (B.11).
+    default_race: str | None = None
     #: The optional rules this set's rulesheet offers (B.15; D.C9 lets Old West opt in too).
     options: tuple[str, ...] = ("listen_at_door", "shared_victory")
 
@@ -48,6 +50,7 @@ DELUXE = SetRules(
     helper_kinds=("hireling",),
     join_tags=("undead",),
     non_lethal_treasure=False,
+    default_race="Human",
 )
 OLD_WEST = SetRules(
     name="munchkin-old-west",

@@ -165,6 +165,7 @@ def _created(e: ev.ClassicGameCreated, d: Draft) -> None:
         trade=None,
         listened=False,
         received=[],  # Items received (trade, gift) this turn (Old West, docs/rules.md B.2)
+        got=[],  # cards that came to a hand from another seat this turn (B.14)
         cheats={},  # Cheat! card -> the Item it lets count (docs/rules.md B.2)
     )
     s["cards"] = {}
@@ -230,6 +231,7 @@ def _turn(e: ev.TurnBegan, d: Draft) -> None:
         trade=None,
         listened=False,
         received=[],
+        got=[],
     )
 
 
@@ -288,8 +290,15 @@ def _charity(e: ev.CharityResolved, d: Draft) -> None:
     for cid, seat in e.gifts.items():
         known = set(d.state["cards"][cid]["known"]) | {e.player, seat}
         _place(d, cid, seat, "hand", sorted(known))
+    _got(d, list(e.gifts))
     for cid in e.discarded:
         _discard(d, cid)
+
+
+def _got(d: Draft, cards: list[str]) -> None:
+    """``cards`` came to a hand from another seat or a body: "just received" (B.14)."""
+    if cards:
+        d.state["got"] = [*(d.state.get("got") or ()), *cards]
 
 
 @handles(ev.ClassicTurnEnded)
@@ -412,6 +421,7 @@ def _given(e: ev.CardsGiven, d: Draft) -> None:
         card = d.state["cards"][cid]
         if card["zone"] == "hand":
             _place(d, cid, e.to, "hand", [*card["known"], e.player, e.to])
+            _got(d, [cid])
         else:
             _public(d, cid, e.to, "carried")
             received.append(cid)  # an Item in play changes hands (B.2)
@@ -598,6 +608,7 @@ def _died(e: ev.PlayerDied, d: Draft) -> None:
 @handles(ev.BodyLooted)
 def _body_looted(e: ev.BodyLooted, d: Draft) -> None:
     _public(d, e.card, e.picker, "hand")
+    _got(d, [e.card])
     body = _body(d)
     body["order"] = [s for s in body["order"] if s != e.picker]
 
@@ -670,6 +681,18 @@ def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
         k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
     }
     d.state["cheats"] = {**cheats, e.card: e.item}
+    _refresh(d)
+
+
+@handles(ev.SteedCheated)
+def _steed_cheated(e: ev.SteedCheated, d: Draft) -> None:
+    _public(d, e.card, e.player, "helpers")
+    _public(d, e.steed, e.player, "helpers")
+    cards = d.state["cards"]
+    cheats = {
+        k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
+    }
+    d.state["cheats"] = {**cheats, e.card: e.steed}
     _refresh(d)
 
 

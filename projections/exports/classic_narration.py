@@ -413,6 +413,10 @@ class ClassicNarrator(Narrator):
         text = f"cheats with {self.name(d['item'])} ({self.name(d['card'])})"
         return [Phrase(d["player"], text)]
 
+    def on_SteedCheated(self, d: Data, who: Any, e: Any) -> list[Phrase]:
+        text = f"plays {self.name(d['steed'])}, a Steed past the limit ({self.name(d['card'])})"
+        return [Phrase(d["player"], text)]
+
     def on_CheatDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(d["player"], f"discards {self.name(d['card'])} (its Item is gone)")]
 

@@ -230,7 +230,8 @@ def test_the_openapi_describes_the_classic_seat(client: FlaskClient) -> None:
     assert set(RULESETS) <= set(schemas["CreateGame"]["properties"]["ruleset"]["enum"])
     card = schemas["ClassicCardDefinition"]
     assert card["properties"]["kind"]["enum"][0] == "monster"
-    assert set(schemas["Options"]["properties"]) == {"listen_at_door", "shared_victory"}
+    options = {"listen_at_door", "shared_victory", "strict_steed_discard"}
+    assert set(schemas["Options"]["properties"]) == options
 
 
 # ---------------------------------------------------------------------------- recording

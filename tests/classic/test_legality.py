@@ -42,6 +42,7 @@ ROLES: dict[str, dict[str, str]] = {
         "hurts": "Sample Sticky Ooze",
         "forcer": "Sample Press-Gang Order",
         "cheat": "Sample Cheat Sheet",
+        "multi": "Sample Super Munchkin",
     },
     "munchkin-old-west": {
         "trait1": "Sample Cowboy",
@@ -65,6 +66,8 @@ ROLES: dict[str, dict[str, str]] = {
         "hurts": "Sample Cactus Cat",
         "forcer": "Sample Posse Summons",
         "cheat": "Sample Cheat Sheet",
+        "multi": "Sample Double Trouble",
+        "steed": "Sample Old Mule",
     },
     "munchkin-age-of-sigmar": {
         "trait1": "Sample Stormcast Recruit",
@@ -88,6 +91,8 @@ ROLES: dict[str, dict[str, str]] = {
         "hurts": "Sample Gheist Hound",
         "forcer": "Sample Call to Arms",
         "cheat": "Sample Cheat Sheet",
+        "multi": "Sample Alliance",
+        "steed": "Sample Gryph-Hound",
     },
 }
 TOAD, SLUG = "Sample Grumpy Toad", "Sample Lava Slug"
@@ -227,6 +232,36 @@ def position(rs: str, name: str) -> Game:
         if name == "cheat_fight":
             g.do("A", "kick_door", card=top_door(g, SLUG))
         return g
+    if name.startswith("multi"):  # B.11: A holds a multi card and a character card
+        g = started(rs, doors, treasures, 3, hands={"A": ([r["multi"], r["trait1"]], [])})
+        if name == "multi_attached":
+            g.do("A", "play", card=g.id(r["trait1"]))
+        ready_all(g)
+        return g
+    if name.startswith("halfbreed"):  # Deluxe (B.11): A an Elf, an Item forbidden to Elves
+        elf, half, ladder = "Sample Elf", "Sample Half-Breed", "Sample Tall Ladder"
+        g = started(rs, doors, treasures, 3, hands={"A": ([elf, half], [ladder])})
+        g.do("A", "play", card=g.id(elf))
+        g.do("A", "play", card=g.id(ladder))  # carried: forbidden to Elves
+        if name == "halfbreed_played":
+            g.do("A", "play", card=g.id(half))  # a lone Elf with Half-Breed: no disadvantages
+        ready_all(g)
+        return g
+    if name.startswith("dust"):  # B.6: B holds a plain monster and a card making it Undead
+        dust = {"name": "Grave Dust", "deck": "door", "kind": "enhancer", "text": "Undead."}
+        dust = {**dust, "bonus": 1, "adds_tags": ["undead"]}
+        g = started(rs, [*doors, dust], treasures, 3, hands={"B": ([r["plain"], "Grave Dust"], [])})
+        ready_all(g)
+        g.do("A", "kick_door", card=top_door(g, r["undead"] if name == "dust" else SLUG))
+        return g
+    if name in ("steeds", "steed_strict"):  # B.2: A has a Steed; a second one, a Cheat!
+        steed = r["steed"]
+        options = {"strict_steed_discard": name == "steed_strict"}  # B.15
+        hand = {"A": ([], [steed, steed, r["cheat"]])}
+        g = started(rs, doors, treasures, 3, hands=hand, options=options)
+        ready_all(g)
+        g.do("A", "play", card=_own(g, "A", steed))
+        return g
     if name.startswith("hireling"):  # Deluxe (B.2): A's Hireling, its Items; B holds one
         squire = "Sample Hired Squire"
         g = started(
@@ -301,6 +336,9 @@ def position(rs: str, name: str) -> Game:
     if name == "received":  # B.2: B gave A an Item in play on A's turn
         g.do("B", "give", to="A", cards=[g.id(r["restricted"])])
         return g
+    if name == "gift":  # B.14: C gave B an Item from its hand on A's turn
+        g.do("C", "give", to="B", cards=[_own(g, "C", r["hat"])])
+        return g
     if name == "lft":  # a harmless door kicked: look for trouble or loot
         g.do("A", "kick_door", card=top_door(g, "Sample Blank Door"))
         return g
@@ -323,6 +361,9 @@ def position(rs: str, name: str) -> Game:
     if name == "passed":
         g.do("B", "pass")
     if name == "caught":
+        g.do("A", "run_away", monster=g.id(SLUG), roll=1)
+    if name == "caught2":  # B.8: two monsters; A caught by the first, its Bad Stuff unpaid
+        g.do("B", "play", card=g.id(r["wandering"]), target=g.id(r["undead"]))
         g.do("A", "run_away", monster=g.id(SLUG), roll=1)
     return g
 
@@ -611,6 +652,24 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ),
     ("caught", "C", "pass", {}, "rule/combat_decided", "B.5", "violation"),
     (
+        "caught2",
+        "A",
+        "run_away",
+        {"monster": "@undead", "roll": 6},
+        "rule/bad_stuff_first",
+        "B.8",
+        "violation",
+    ),
+    (
+        "caught2",
+        "A",
+        "run_away",
+        {"monster": "@slug", "roll": 6},
+        "rule/already_ran",
+        "B.8",
+        "violation",
+    ),
+    (
         "treasure",
         "A",
         "take_treasure",
@@ -755,6 +814,23 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     ("tabled", "A", "play", {"card": "@tabled"}, "command/no_combat", None, "command/no_combat"),
     ("tabled_fight", "A", "play", {"card": "@tabled"}, None, None, None),
     ("tabled_fight", "A", "play", {"card": "@hand:oneshot"}, None, None, None),
+    # issue #24, the trace: a multi card needs a card to attach to (B.11)
+    ("multi", "A", "play", {"card": "@multi"}, "rule/nothing_to_attach", "B.11", "violation"),
+    ("multi_attached", "A", "play", {"card": "@multi"}, None, None, None),
+    # issue #24, the trace: a card that makes a monster Undead brings it into an Undead fight
+    ("dust", "B", "play", {"card": "@Grave Dust", "target": "@B:plain"}, None, None, None),
+    (
+        "dust_slug",
+        "B",
+        "play",
+        {"card": "@Grave Dust", "target": "@B:plain"},
+        "rule/needs_wandering",
+        "B.6",
+        "violation",
+    ),
+    # issue #24, the trace: a card just received is played at once (B.14)
+    ("gift", "B", "play", {"card": "@got"}, None, None, None),
+    ("gift", "B", "play", {"card": "@hand:hat"}, "rule/not_your_turn", "B.14", "violation"),
 ]
 
 
@@ -763,6 +839,8 @@ SET_ROWS: dict[
     str, list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | None]]
 ] = {
     "munchkin-old-west": [
+        ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
+        ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
         (
             "received",
             "A",
@@ -775,6 +853,16 @@ SET_ROWS: dict[
     ],
     "munchkin-deluxe": [
         ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None),
+        (
+            "halfbreed",
+            "A",
+            "equip",
+            {"card": "@Sample Tall Ladder"},
+            "rule/not_usable",
+            "B.12",
+            "violation",
+        ),
+        ("halfbreed_played", "A", "equip", {"card": "@Sample Tall Ladder"}, None, None, None),
         ("hireling", "A", "equip", {"card": "@onehand", "hireling": "@squire"}, None, None, None),
         ("hireling", "B", "play", {"card": "@squire"}, None, None, None),
         (
@@ -798,6 +886,16 @@ SET_ROWS: dict[
         ("hireling_fight", "B", "play", {"card": "@squire"}, None, None, None),
         ("backstab", "B", "discard", {"card": "@plain", "target": "A"}, None, None, None),
         ("warrior_helped", "B", "discard", {"card": "@plain"}, None, None, None),
+        ("warrior_helped", "B", "discard", {"card": "@Sample Warrior"}, None, None, None),
+        (
+            "hireling_fight",
+            "A",
+            "discard",
+            {"card": "@squire"},
+            "rule/cannot_discard",
+            "B.12",
+            "violation",
+        ),
         (
             "warrior_helped",
             "A",
@@ -900,7 +998,19 @@ SET_ROWS: dict[
         ),
     ],
     "munchkin-age-of-sigmar": [
-        ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None)
+        ("received", "A", "sell", {"cards": ["@restricted", "@big"]}, None, None, None),
+        ("steeds", "A", "discard", {"card": "@A:steed"}, None, None, None),
+        (
+            "steed_strict",
+            "A",
+            "discard",
+            {"card": "@A:steed"},
+            "rule/steed_stays",
+            "B.2",
+            "violation",
+        ),
+        ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
+        ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
     ],
 }
 
@@ -934,6 +1044,7 @@ def _value(rs: str, g: Game, seat: str, value: Any) -> Any:
         "squire": lambda: _value(rs, g, seat, "@Sample Hired Squire"),
         "toad": lambda: g.id(TOAD),
         "tabled": lambda: g.seat("A")["zones"]["carried"][0],
+        "got": lambda: g.state["got"][0],
     }
     if key in special:
         return special[key]()

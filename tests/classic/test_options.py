@@ -159,3 +159,49 @@ def test_without_the_option_the_turn_may_begin_with_anything(ruleset: str) -> No
     ready_all(g)
     assert g.do("A", "play", card=_own(g, "A", "Go Up a Level"))[0].violation is None
     assert g.do("A", "kick_door", card=top_door(g, BLANK))[0].violation is None
+
+
+# ============================================================================ strict_steed_discard
+
+
+def _mounted(run_away: int, strict: bool, mode: str = "strict") -> Game:
+    """AoS: A rides a Steed (Run Away ``run_away``) and, on its turn, fights the Rat."""
+    steed = {"name": "Mule", "deck": "treasure", "kind": "steed", "text": "Mule."}
+    steed = {**steed, "bonus": 1, "run_away": run_away, "value": 100}
+    g = started(
+        "munchkin-age-of-sigmar",
+        [RAT],
+        [steed],
+        hands={"A": ([], ["Mule"])},
+        options={"strict_steed_discard": strict},
+        mode=mode,
+    )
+    ready_all(g)
+    g.do("A", "play", card=g.id("Mule"))
+    return g
+
+
+def test_by_default_any_aos_steed_is_abandoned_at_any_time() -> None:
+    """B.2 (the default reading, wider than the text): a Steed with a bonus, outside combat."""
+    g = _mounted(2, strict=False)
+    assert g.do("A", "discard", card=g.id("Mule"))[0].type == "ClassicCardDiscarded"
+
+
+def test_strict_steed_discard_abandons_only_a_penalty_steed_before_a_roll() -> None:
+    """B.2, B.15 (AoS *Items, Steeds* ¶2: "You may discard a Steed with a Run Away penalty
+    before rolling"): with the option, a Steed with a bonus stays, so does a penalty Steed
+    outside a combat; a penalty Steed goes in one's combat before the roll."""
+    g = _mounted(2, strict=True)
+    kick(g, "Rat")
+    err = g.refused("A", "discard", card=g.id("Mule"))
+    assert err.code == "rule/steed_stays" and err.rule == "B.2"  # type: ignore[attr-defined]
+    h = _mounted(-2, strict=True)
+    assert h.refused("A", "discard", card=h.id("Mule")).code == "rule/steed_stays"
+    kick(h, "Rat")
+    assert h.do("A", "discard", card=h.id("Mule"))[0].type == "ClassicCardDiscarded"
+
+
+def test_strict_steed_discard_is_flagged_in_record_mode() -> None:
+    """B.15: record mode records the early abandon with its violation."""
+    g = _mounted(2, strict=True, mode="record")
+    assert g.do("A", "discard", card=g.id("Mule"))[0].violation == "rule/steed_stays"
