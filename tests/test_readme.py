@@ -136,5 +136,7 @@ def test_the_readme_says_what_the_tests_need_and_stays_short() -> None:
     head = README.split("---")[0]
     for need in ("chromium", "nginx", "PostgreSQL", "minutes"):
         assert need in head, need
-    # a user's README: measurements live in bench/RESULTS.md, design in docs/DESIGN.md
-    assert len(README.split()) <= 2600, len(README.split())
+    # a user's README (about 4,000 words, a design record, before issue 28; a fifth of it is
+    # now the runnable walk-through): measurements live in bench/RESULTS.md, design in
+    # docs/DESIGN.md
+    assert len(README.split()) <= 3000, len(README.split())
