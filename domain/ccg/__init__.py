@@ -6,8 +6,9 @@ strikes, end-of-fight moves, cooldown, eliminations) are emitted too, by the eng
 (``seat="rules"``). The modules follow the rules' sections: :mod:`~domain.ccg.setup` (A.7),
 :mod:`~domain.ccg.turn` (A.8), :mod:`~domain.ccg.fights` (A.9), :mod:`~domain.ccg.damage`
 (A.10), :mod:`~domain.ccg.abilities` (A.11-A.12), :mod:`~domain.ccg.effects` (effect
-commands), :mod:`~domain.ccg.end` (A.13), :mod:`~domain.ccg.moves` (legal commands) and
-:mod:`~domain.ccg.corrections` (the judge's corrections, A.14).
+commands), :mod:`~domain.ccg.stack` (resolving, passing), :mod:`~domain.ccg.end` (A.13),
+:mod:`~domain.ccg.moves` (legal commands) and :mod:`~domain.ccg.corrections` (the judge's
+corrections, A.14). They import one another one way, every import at the top (tests/test_layers.py).
 
 >>> CCG.name, CCG.rules_version, CCG.seat_names
 ('munchkin-ccg', 'ccg-2018-07', ('A', 'B'))
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.ccg import abilities, damage, effects, end, fights, setup, turn
+from domain.ccg import abilities, effects, end, fights, setup, stack, turn
 from domain.ccg.cards import EFFECT_OPS
 from domain.ccg.corrections import decide_correction, undo_steps
 from domain.ccg.decision import Command, Decision, seat_arg
@@ -39,12 +40,12 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "draw": turn.decide_draw,
     "play": turn.decide_play,
     "squish": turn.decide_squish,
-    "zap": damage.decide_zap,
+    "zap": effects.decide_zap,
     "unzap": effects.decide_unzap,
     "activate": abilities.decide_activate,
-    "resolve": abilities.decide_resolve,
+    "resolve": stack.decide_resolve,
     "cancel": effects.decide_cancel,
-    "pass": abilities.decide_pass,
+    "pass": stack.decide_pass,
     "end_turn": turn.decide_end_turn,
     "concede": end.decide_concede,
     "attack": fights.decide_attack,
@@ -53,7 +54,7 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "commit": fights.decide_commit,
     "ready": fights.decide_ready,
     "reveal": fights.decide_reveal,
-    "modify_cost": fights.decide_modify_cost,
+    "modify_cost": effects.decide_modify_cost,
     "allocate": fights.decide_allocate,
     "damage": effects.decide_damage,
     "heal": effects.decide_heal,

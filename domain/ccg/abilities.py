@@ -1,5 +1,6 @@
-"""Abilities and Mischief (docs/rules.md A.11-A.12; the card data in docs/cards.md): the stack,
-interrupts, priority passes, and the check of every ability against its card.
+"""Abilities and Mischief (docs/rules.md A.11-A.12; the card data in docs/cards.md): activating,
+interrupts, and the check of every ability against its card (resolving and passing priority
+are :mod:`domain.ccg.stack`'s).
 
 An encoded card's ability is data (:mod:`domain.ccg.cards`): activating it must pay exactly its
 cost, meet its conditions and name targets its filters accept; its resolution must record its
@@ -16,10 +17,9 @@ from typing import Any
 
 from domain.ccg import events as ev
 from domain.ccg.cards import abilities_of, ability_index, is_unchecked
+from domain.ccg.damage import life_of
 from domain.ccg.decision import Command, Decision, card_of, ids_arg, int_arg, require_in, str_arg
-from domain.ccg.end import check_eliminations, end_if_decided
-from domain.ccg.fights import after_card_left, cheat_check, continue_after_stack, strike
-from domain.ccg.state import MAX_LEVEL, MIN_LEVEL, SEATS, in_play, other
+from domain.ccg.state import MAX_LEVEL, MIN_LEVEL, in_play, other
 from domain.ccg.timing import window_open
 from domain.errors import InvalidCommand
 from domain.fold import State
@@ -382,58 +382,6 @@ def cost_words(cost: dict[str, Any]) -> str:
 # ============================================================================ resolving
 
 
-def decide_resolve(decision: Decision, command: Command) -> None:
-    s = decision.state
-    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
-    decision.require(bool(s["stack"]), "command/nothing_to_resolve", "nothing is resolving")
-    top = s["stack"][-1]
-    decision.check(
-        top["player"] == decision.seat,
-        "rule/not_your_ability",
-        "the controller of the newest ability resolves it",
-        "A.11",
-    )
-    decision.require(  # the other seat cannot end an ability (docs/rules.md "Record mode")
-        top["player"] == decision.seat,
-        "command/not_your_ability",
-        "the controller of the newest ability resolves it",
-    )
-    outcome = "canceled" if top["canceled"] else "resolved"
-    plan = top.get("plan")
-    left = [] if plan is None or top["canceled"] else plan[int(top.get("done") or 0) :]
-    deck = s["seats"][top["player"]]["zones"]["deck"]
-    if left:
-        outcome = "partial"
-        # The next effect a draw from an empty deck: it eliminates (A.13), what follows is moot.
-        forced = left[0]["op"] == "draw" and not deck
-        doable = [] if forced else [step["op"] for step in left if step_possible(s, top, step)]
-        decision.check(
-            not doable,
-            "rule/effect_skipped",
-            f"{s['cards'][top['card']]['def']['name']} still has to {', '.join(doable)} "
-            "(only what cannot be done may be left out)",
-            "A.11",
-        )
-    decision.cause = top["ref"]
-    empty_deck_draw = any(step["op"] == "draw" for step in left) and not deck
-    decision.emit(
-        ev.AbilityResolved,
-        ref=top["ref"],
-        card=top["card"],
-        outcome=outcome,
-        unchecked=bool(top.get("unchecked")),
-    )
-    if empty_deck_draw and not decision.finished:
-        # A forced draw from an empty deck eliminates (docs/rules.md A.13, D.13).
-        decision.emit(ev.PlayerEliminated, by="rules", player=top["player"], reason="deck")
-        end_if_decided(decision)
-    if not decision.state["stack"]:
-        check_eliminations(decision)
-    after_card_left(decision)
-    if not decision.state["stack"]:
-        continue_after_stack(decision)
-
-
 def referent(s: State, entry: dict[str, Any], step: dict[str, Any]) -> str | None:
     """The card an effect step applies to, when the ability fixes it (docs/cards.md)."""
     seat = entry["player"]
@@ -461,8 +409,6 @@ def referent(s: State, entry: dict[str, Any], step: dict[str, Any]) -> str | Non
 def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool:
     """Whether an effect step left out could still be done (docs/rules.md A.11 partial
     resolution: do as much as legally possible)."""
-    from domain.ccg.damage import life_of
-
     op = step["op"]
     seat = entry["player"]
     st = s["seats"][seat]
@@ -575,27 +521,3 @@ def expect_effect(
             f"{name}'s {op} goes to {want!r} ({to.replace('_', ' ')}), not {target!r}",
             "A.11",
         )
-
-
-def decide_pass(decision: Decision, command: Command) -> None:
-    s, seat = decision.state, decision.seat
-    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
-    window = s.get("window")
-    decision.check(window is not None, "rule/no_window", "no response window is open", "A.11")
-    if window is None:  # record mode: the pass is kept, flagged, and closes nothing
-        decision.emit(ev.PriorityPassed, player=seat, window="none")
-        return
-    decision.check(not s["stack"], "rule/ability_resolving", "resolve the ability first", "A.11")
-    decision.check(seat not in window["passed"], "rule/already_passed", "already passed", "A.14")
-    decision.emit(ev.PriorityPassed, player=seat, window=window["kind"])
-    if set(decision.state["window"]["passed"]) >= set(SEATS) and not decision.state["stack"]:
-        kind = window["kind"]
-        decision.emit(ev.ResponseWindowClosed, by="rules", window=kind)
-        if kind == "cost":
-            cheat_check(decision)
-        elif kind == "hire":
-            strike(decision)
-        elif kind == "damage":
-            from domain.ccg.fights import deal_announced
-
-            deal_announced(decision, window["damage"])

@@ -1,13 +1,13 @@
-"""Damage, healing, squishing and zapping (docs/rules.md A.10), with Life-O-Suction (A.12)."""
+"""Damage, healing and squishing (docs/rules.md A.10), with Life-O-Suction (A.12); zapping is an
+effect command (:mod:`domain.ccg.effects`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from domain.ccg import events as ev
-from domain.ccg.decision import Command, Decision, card_of, hero_of, require_in, str_arg
+from domain.ccg.decision import Decision, hero_of
 from domain.ccg.state import in_play
-from domain.ccg.timing import window_open
 from domain.fold import State
 
 
@@ -67,29 +67,3 @@ def heal_by_life_o_suction(decision: Decision, source: str | None, amount: int) 
             target=decision.state["seats"][card["owner"]]["hero"],
             amount=heal,
         )
-
-
-def decide_zap(decision: Decision, command: Command) -> None:
-    seat = decision.seat
-    decision.require(
-        decision.state["status"] == "playing", "command/not_playing", "the game is not in play"
-    )
-    cid = str_arg(command, "card")
-    card = card_of(decision, cid)
-    decision.require(in_play(card), "command/card_not_there", "only a card in play can be zapped")
-    decision.check(not card["zapped"], "rule/card_zapped", "the card is already zapped", "A.10")
-    if decision.state["stack"]:
-        from domain.ccg.effects import decide_zap_effect
-
-        decide_zap_effect(decision, command, cid)
-        return
-    require_in(decision, cid, seat, "hero", "hoard", "stash")
-    # The window first, as for abilities and Mischief: a zap in cooldown is refused as such.
-    decision.check(window_open(decision.state), "rule/window_closed", "no zapping now", "A.11")
-    decision.check(
-        False,
-        "rule/zap_needs_ability",
-        "a card is zapped to pay an ability's cost ('activate') or by an effect, never alone",
-        "A.10",
-    )
-    decision.emit(ev.CardZapped, card=cid, source=command.get("source"))

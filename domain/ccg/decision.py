@@ -5,7 +5,8 @@ A command is decided by one ``decide_*`` function (see ``domain.ccg.HANDLERS``) 
 the events in record mode; ``require`` always raises :class:`ImpossibleCommand`), then emits
 events. Each emitted event is folded at once: the decision's state is always the state after
 the events so far, and :attr:`Decision.steps` pairs each event with it (the aggregate stores
-the events and adopts those states, folding nothing again).
+the events and adopts those states, folding nothing again). After each event the state check
+runs (:func:`check_eliminations`, docs/rules.md A.13, D.9).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Any
 
 from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER
-from domain.ccg.end import check_eliminations
 from domain.ccg.state import SEATS
 from domain.decision import DecisionCore
 from domain.errors import InvalidCommand
@@ -65,6 +65,37 @@ class Decision(DecisionCore):
     @property
     def finished(self) -> bool:
         return bool(self.state.get("status") == "finished")
+
+
+# ============================================================================ the state check
+
+
+def check_eliminations(decision: Decision) -> None:
+    """docs/rules.md A.13 / D.9: a Hero whose damage reaches its life is out; last Hero wins."""
+    s = decision.state
+    if s.get("status") != "playing":
+        return
+    seats, cards = s["seats"], s["cards"]
+    out = []
+    for seat in SEATS:  # after every event: kept lean
+        st = seats[seat]
+        if not st["eliminated"]:
+            hero = cards[st["hero"]]
+            if hero["damage"] >= (hero["def"].get("life") or 0):
+                out.append(seat)
+    if not out:
+        return
+    for seat in out:
+        decision.emit(ev.PlayerEliminated, by="rules", player=seat, reason="life")
+    end_if_decided(decision)
+
+
+def end_if_decided(decision: Decision) -> None:
+    alive = [seat for seat in SEATS if not decision.state["seats"][seat]["eliminated"]]
+    if len(alive) <= 1:
+        if decision.state.get("fight") is not None:  # an elimination mid-fight ends the fight too
+            decision.emit(ev.FightEnded, by="rules", outcome="game_over")
+        decision.emit(ev.GameEnded, by="rules", winner=alive[0] if alive else "draw")
 
 
 # ============================================================================ arguments

@@ -12,14 +12,14 @@ from domain.ccg.decision import (
     Command,
     Decision,
     card_of,
+    check_eliminations,
     face_arg,
     ids_arg,
     int_arg,
     require_in,
     str_arg,
 )
-from domain.ccg.end import check_eliminations
-from domain.ccg.fights import after_card_left
+from domain.ccg.fights import after_card_left, fight_stage
 from domain.ccg.state import (
     MAX_LEVEL,
     MIN_LEVEL,
@@ -29,6 +29,7 @@ from domain.ccg.state import (
     other,
     takes_from_top,
 )
+from domain.ccg.timing import window_open
 from domain.ccg.triggers import trigger_level_gained
 from domain.errors import InvalidCommand
 
@@ -372,6 +373,51 @@ def decide_prevent(decision: Decision, command: Command) -> None:
     )
     left = 0 if pending is None else max(0, pending["amount"] - pending["prevented"])
     decision.emit(ev.DamagePrevented, source=source, amount=min(amount, left))
+
+
+def decide_modify_cost(decision: Decision, command: Command) -> None:
+    """An effect changes the revealed Monster's hire cost (docs/rules.md A.9, A.11)."""
+    fight = fight_stage(decision, "revealed")
+    cid = str_arg(command, "card")
+    decision.require(
+        cid == fight["card"], "command/not_the_monster", "only the revealed card's cost"
+    )
+    cost = int_arg(command, "cost")
+    source = effect_context(decision, command)
+    card = decision.state["cards"][cid]
+    now = card["cost_mod"] if card["cost_mod"] is not None else int(card["def"].get("cost") or 0)
+    step = next_step(decision.state)
+    delta = cost - now
+    if step and step["op"] == "modify_cost" and cost == 0 and now + int(step["amount"]) <= 0:
+        delta = int(step["amount"])  # no cost goes below 0 (docs/rules.md A.1)
+    expect_effect(decision, "modify_cost", amount=delta, target=cid)
+    decision.emit(ev.MonsterCostModified, card=cid, cost=cost, source=source)
+
+
+def decide_zap(decision: Decision, command: Command) -> None:
+    """A card is zapped by an effect (:func:`decide_zap_effect`) or to pay an ability's cost,
+    never alone (docs/rules.md A.10)."""
+    seat = decision.seat
+    decision.require(
+        decision.state["status"] == "playing", "command/not_playing", "the game is not in play"
+    )
+    cid = str_arg(command, "card")
+    card = card_of(decision, cid)
+    decision.require(in_play(card), "command/card_not_there", "only a card in play can be zapped")
+    decision.check(not card["zapped"], "rule/card_zapped", "the card is already zapped", "A.10")
+    if decision.state["stack"]:
+        decide_zap_effect(decision, command, cid)
+        return
+    require_in(decision, cid, seat, "hero", "hoard", "stash")
+    # The window first, as for abilities and Mischief: a zap in cooldown is refused as such.
+    decision.check(window_open(decision.state), "rule/window_closed", "no zapping now", "A.11")
+    decision.check(
+        False,
+        "rule/zap_needs_ability",
+        "a card is zapped to pay an ability's cost ('activate') or by an effect, never alone",
+        "A.10",
+    )
+    decision.emit(ev.CardZapped, card=cid, source=command.get("source"))
 
 
 def decide_zap_effect(decision: Decision, command: Command, cid: str) -> None:

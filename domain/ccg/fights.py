@@ -9,7 +9,7 @@ from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER, is_card_number, is_monster_like
 from domain.ccg.damage import heal_by_life_o_suction, squish_if_dead
 from domain.ccg.decision import Command, Decision, ids_arg, int_arg, require_in, str_arg
-from domain.ccg.state import next_step, other
+from domain.ccg.state import other
 from domain.ccg.timing import check_turn
 from domain.ccg.triggers import trigger
 from domain.errors import InvalidCommand
@@ -180,27 +180,6 @@ def decide_reveal(decision: Decision, command: Command) -> None:
     card = decision.state["cards"][cid]
     if not is_monster_like(card["def"]):
         caught_cheating(decision, "not_monster", cost=None)
-
-
-def decide_modify_cost(decision: Decision, command: Command) -> None:
-    fight = fight_stage(decision, "revealed")
-    cid = str_arg(command, "card")
-    decision.require(
-        cid == fight["card"], "command/not_the_monster", "only the revealed card's cost"
-    )
-    cost = int_arg(command, "cost")
-    from domain.ccg.abilities import expect_effect
-    from domain.ccg.effects import effect_context
-
-    source = effect_context(decision, command)
-    card = decision.state["cards"][cid]
-    now = card["cost_mod"] if card["cost_mod"] is not None else int(card["def"].get("cost") or 0)
-    step = next_step(decision.state)
-    delta = cost - now
-    if step and step["op"] == "modify_cost" and cost == 0 and now + int(step["amount"]) <= 0:
-        delta = int(step["amount"])  # no cost goes below 0 (docs/rules.md A.1)
-    expect_effect(decision, "modify_cost", amount=delta, target=cid)
-    decision.emit(ev.MonsterCostModified, card=cid, cost=cost, source=source)
 
 
 def cheat_check(decision: Decision) -> None:
@@ -422,7 +401,7 @@ def finish_fight(decision: Decision, squished: bool) -> None:
     if monster is not None and not squished:
         put = trigger(decision, monster, "survivor", fight["attacker"]) or put
     if put:
-        return  # continue_after_stack finishes the fight once they resolved
+        return  # stack.continue_after_stack finishes the fight once they resolved
     fight = decision.state.get("fight")
     if fight is None:
         return
@@ -438,30 +417,3 @@ def finish_fight(decision: Decision, squished: bool) -> None:
             decision.emit(ev.MonsterStashedFaceUp, by="rules", card=monster, damage=card["damage"])
     return_defenders(decision)
     decision.emit(ev.FightEnded, by="rules", outcome="squished" if squished else "survived")
-
-
-def continue_after_stack(decision: Decision) -> None:
-    """The stack emptied: the rules go on where mandatory triggers stopped them (the end of a
-    fight, the warmup after reckoning, the cooldown after a level gain; docs/rules.md A.8, A.9
-    step 8)."""
-    s = decision.state
-    if decision.finished:
-        return
-    fight = s.get("fight")
-    if fight is not None and fight.get("stage") == "ending":
-        monster = fight["card"]
-        squished = bool(
-            monster is not None
-            and fight.get("monster")
-            and s["cards"][monster]["damage"] >= int(fight["monster"]["life"])
-        )
-        finish_fight(decision, squished=squished)
-        return
-    if s.get("phase") == "warmup" and s.get("step") == "reckoning":
-        from domain.ccg.turn import continue_warmup
-
-        continue_warmup(decision, s["active"])
-    elif s.get("phase") == "cooldown" and s.get("step") == "level":
-        from domain.ccg.turn import continue_cooldown
-
-        continue_cooldown(decision, s["active"])

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect, play_mischief
-from domain.ccg.decision import Command, Decision, int_arg, require_in, str_arg
-from domain.ccg.end import end_if_decided
+from domain.ccg.decision import Command, Decision, end_if_decided, int_arg, require_in, str_arg
 from domain.ccg.state import MAX_LEVEL, PLAY_ZONES, drawable, in_play, other
 from domain.ccg.timing import check_turn
 from domain.ccg.triggers import trigger, trigger_level_gained
@@ -39,7 +38,7 @@ def start_turn(decision: Decision, seat: str, turn: int) -> None:
     if decision.finished:
         return
     # Reckoning triggers of the active player's cards in play (docs/rules.md A.8 step 3); the
-    # warmup goes on when they have resolved (fights.continue_after_stack).
+    # warmup goes on when they have resolved (stack.continue_after_stack).
     put = False
     for cid in mine:
         put = trigger(decision, cid, "reckoning", seat) or put
@@ -205,7 +204,7 @@ def decide_end_turn(decision: Decision, command: Command) -> None:
     if st["level"] < MAX_LEVEL:
         decision.emit(ev.LevelIncreased, by="rules", player=seat, level=st["level"] + 1)
         # "When you gain a level" abilities (never from level 10): the cooldown goes on once
-        # they have resolved (fights.continue_after_stack).
+        # they have resolved (stack.continue_after_stack).
         if trigger_level_gained(decision, seat):
             return
     continue_cooldown(decision, seat)
