@@ -19,80 +19,28 @@ event from :meth:`ClassicRuleset.creation_spec`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.classic import combat, corrections, play
+from domain.classic import corrections
 from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
 from domain.classic.cards import resolve_cards
-from domain.classic.decision import Command, Decision, seat_value
+from domain.classic.deciding import COMMAND_TYPES, decide
 from domain.classic.events import ClassicGameCreated
 from domain.classic.moves import driver_commands, legal_commands
 from domain.classic.sets import SETS, SetRules
 from domain.envelope import Record
-from domain.errors import ImpossibleCommand, InvalidCommand
+from domain.errors import InvalidCommand
 from domain.events import Event
 from domain.fold import State, evolve, initial_state
-from domain.ruleset import RULESETS, Ruleset, Step, handler_for, register
+from domain.ruleset import RULESETS, Ruleset, Step, register
 
 SEATS = ("A", "B", "C", "D", "E", "F")
 MIN_SEATS, MAX_SEATS = 3, 6
 
-HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
-    "deal": play.decide_deal,
-    "roll_first": play.decide_roll_first,
-    "ready": play.decide_ready,
-    "kick_door": play.decide_kick_door,
-    "look_for_trouble": play.decide_look_for_trouble,
-    "loot": play.decide_loot,
-    "play": play.decide_play,
-    "equip": play.decide_equip,
-    "unequip": play.decide_unequip,
-    "discard": play.decide_discard,
-    "sell": play.decide_sell,
-    "trade": play.decide_trade,
-    "accept_trade": play.decide_accept_trade,
-    "ask_help": combat.decide_ask_help,
-    "accept_help": combat.decide_accept_help,
-    "decline_help": combat.decide_decline_help,
-    "pass": combat.decide_pass,
-    "run_away": combat.decide_run_away,
-    "chase_away": combat.decide_chase_away,
-    "bad_stuff": combat.decide_bad_stuff,
-    "take_treasure": combat.decide_take_treasure,
-    "give": play.decide_give,
-    "charity": play.decide_charity,
-    "loot_body": combat.decide_loot_body,
-    "end_turn": play.decide_end_turn,
-    "concede": play.decide_concede,
-}
-COMMAND_TYPES = tuple(HANDLERS)
-#: What may be recorded while a dead character's body waits to be looted (docs/rules.md B.9).
-WHILE_LOOTING = frozenset({"loot_body", "concede"})
 #: The optional rules (docs/rules.md B.15): the rulesheets' *Faster Play Rules*, and
 #: ``strict_steed_discard`` (AoS *Steeds* read to the letter, B.2).
 OPTIONS = ("listen_at_door", "shared_victory", "strict_steed_discard")
-
-
-def decide(state: State, command: Command) -> list[Step]:
-    """The steps ``command`` produces in ``state``, or a :class:`domain.errors.DomainError`."""
-    handler = handler_for(state, command, HANDLERS)
-    seat = seat_value(state, command.get("seat"), "seat")
-    if state["seats"][seat]["eliminated"] is not None:
-        raise ImpossibleCommand("command/conceded", f"{seat} has left the game")
-    decision = Decision(state, command)
-    if state.get("body") is not None and command["type"] not in WHILE_LOOTING:
-        decision.check(
-            False,
-            "rule/body_first",
-            f"{state['body']['dead']}'s body is looted first",
-            "B.9",
-        )
-    play.listen_first(decision, command["type"])  # Listen At The Door (B.15, D.C16)
-    handler(decision, command)
-    combat.settle(decision)  # a death or a departure may complete the passes (D.C1)
-    play.drop_loose_cheats(decision)  # a Cheat! whose Item left is discarded (B.2)
-    return decision.steps
 
 
 def create(rules: SetRules, spec: Mapping[str, Any]) -> list[Step]:

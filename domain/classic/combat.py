@@ -30,6 +30,21 @@ from domain.errors import InvalidCommand
 RULES = "rules"
 
 
+def drawable(d: Decision, deck: str, ids: list[str]) -> None:
+    """Every card of ``ids`` is in ``deck``; an empty deck is first rebuilt from its discards
+    (docs/rules.md B.1). Naming a card nobody could draw is impossible."""
+    pile = d.state["decks"][deck]
+    missing = [c for c in ids if c not in pile]
+    if missing and len(pile) < len(ids):
+        discards = d.state["decks"][f"{deck}_discard"]
+        if set(missing) <= set(discards):
+            d.emit(ev.DiscardReshuffled, actor=RULES, deck=deck, cards=list(discards))
+            pile = d.state["decks"][deck]
+    for cid in ids:
+        d.card(cid)
+        d.require(cid in pile, "command/card_not_there", f"{cid!r} is not in the {deck} deck")
+
+
 def in_fight(d: Decision) -> dict[str, Any] | None:
     c: dict[str, Any] | None = d.state.get("combat")
     return c if c is not None and c["stage"] == "fight" else None
@@ -390,7 +405,6 @@ def decide_bad_stuff(d: Decision, command: Command) -> None:
 
 
 def decide_take_treasure(d: Decision, command: Command) -> None:
-    from domain.classic.play import drawable
 
     cards = ids_arg(command, "cards")
     c = d.state.get("combat")

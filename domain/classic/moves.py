@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from domain.classic.deciding import decide
 from domain.classic.rules import alive, card_def, fighters, has_power, lowest_levels
 from domain.errors import DomainError
 from domain.fold import State
@@ -310,8 +311,6 @@ def driver_commands(state: State, seat: str) -> list[dict[str, Any]]:
     the server deals (issue #14); so these commands carry ids the seat may not see (A.4). What
     a seat may be told is :func:`legal_commands`.
     """
-    from domain.classic import decide
-
     strict = state if state.get("mode", "strict") == "strict" else {**state, "mode": "strict"}
     out: list[dict[str, Any]] = []
     seen: set[str] = set()

@@ -15,6 +15,7 @@ from domain.classic.combat import (
     apply_effects,
     check_fight,
     die,
+    drawable,
     end_combat,
     finish_run,
     force_help,
@@ -45,21 +46,6 @@ SELL_PRICE = 1000
 
 
 # ============================================================================ shared checks
-
-
-def drawable(d: Decision, deck: str, ids: list[str]) -> None:
-    """Every card of ``ids`` is in ``deck``; an empty deck is first rebuilt from its discards
-    (docs/rules.md B.1). Naming a card nobody could draw is impossible."""
-    pile = d.state["decks"][deck]
-    missing = [c for c in ids if c not in pile]
-    if missing and len(pile) < len(ids):
-        discards = d.state["decks"][f"{deck}_discard"]
-        if set(missing) <= set(discards):
-            d.emit(ev.DiscardReshuffled, actor=RULES, deck=deck, cards=list(discards))
-            pile = d.state["decks"][deck]
-    for cid in ids:
-        d.card(cid)
-        d.require(cid in pile, "command/card_not_there", f"{cid!r} is not in the {deck} deck")
 
 
 def own_turn(d: Decision, what: str) -> None:
