@@ -77,7 +77,10 @@ RULESETS: dict[str, Ruleset] = {}
 
 def register(ruleset: Ruleset) -> Ruleset:
     """Make ``ruleset`` findable by its name, its games' events loading in its ``family``."""
-    bind_ruleset(ruleset.name, ruleset.family)
+    family = getattr(ruleset, "family", None)
+    if not isinstance(family, str):
+        raise TypeError(f"ruleset {ruleset.name!r} names no event family (its `family`)")
+    bind_ruleset(ruleset.name, family)
     RULESETS[ruleset.name] = ruleset
     return ruleset
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import pytest
 
@@ -32,6 +32,7 @@ from domain.events import (
 )
 from domain.fold import CopyOnWriteState, apply_record, handles, load_event
 from domain.judge import DisputeOpened
+from domain.ruleset import Ruleset, register
 from projections.views import event_view
 from tests.builders import game_spec, new_game
 
@@ -193,6 +194,24 @@ def test_every_family_registers_in_its_own_namespace() -> None:
     assert len(EVENT_TYPES) == sum(len(types) for types in NAMESPACES.values())
     with pytest.raises(ValueError, match="registers no events"):
         registry.bind_ruleset("no-such-game", "no-such-family")
+
+
+def test_a_ruleset_names_its_family(scratch: None) -> None:
+    """A ruleset without a ``family``, or with one that registers no events, is refused when it
+    registers (a plugin's typo would otherwise load its games by name alone)."""
+
+    class Nameless:
+        name = "nameless-game"
+
+    class Typo:
+        name = "typo-game"
+        family = "clasic"
+
+    with pytest.raises(TypeError, match="'nameless-game' names no event family"):
+        register(cast(Ruleset, Nameless()))
+    with pytest.raises(ValueError, match="'typo-game': family 'clasic' registers no events"):
+        register(cast(Ruleset, Typo()))
+    assert "nameless-game" not in RULESETS and "typo-game" not in RULESETS
 
 
 def classic_created() -> dict[str, Any]:
