@@ -171,13 +171,6 @@ def family_of(ruleset: Any) -> str | None:
     return RULESET_FAMILIES.get(ruleset) if isinstance(ruleset, str) else None
 
 
-def event_class(name: str, family: str | None = None) -> type[Event] | None:
-    """The class stored as ``name`` in ``family`` (with the kernel's), or by its name alone
-    (``family`` ``None`` or not registered: only a name one family uses); ``None`` if none."""
-    types = _LOADABLE.get(family, EVENT_TYPES) if family is not None else EVENT_TYPES
-    return types.get(name)
-
-
 def slot_init(cls: type[Event]) -> Callable[..., None] | None:
     """An ``__init__`` for a frozen, slotted, keyword-only event dataclass that does what the
     generated one does, faster: each field is set through its slot's own descriptor instead
@@ -227,7 +220,7 @@ def event_from_dict(data: Mapping[str, Json], family: str | None = None) -> Even
     try:
         cls = types[data["type"]]
     except KeyError:
-        raise InvalidCommand("request/unknown_event", _unknown(data.get("type"))) from None
+        raise InvalidCommand("request/unknown_event", _unknown(data.get("type"), family)) from None
     values = dict(data)
     values.pop("type")
     version = int(values.pop("v", 1))
@@ -237,8 +230,10 @@ def event_from_dict(data: Mapping[str, Json], family: str | None = None) -> Even
     return cls(**values)
 
 
-def _unknown(name: Any) -> str:
+def _unknown(name: Any, family: str | None) -> str:
     users = sorted(f for f, types in NAMESPACES.items() if name in types)
+    if family in _LOADABLE and users:
+        return f"event type {name!r} is not of family {family!r} (it is {', '.join(users)}'s)"
     if len(users) > 1:
         return f"event type {name!r} is defined by several families ({', '.join(users)})"
     return f"unknown event type {name!r}"

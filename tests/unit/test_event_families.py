@@ -138,6 +138,11 @@ def test_a_name_reused_by_another_family_loads_and_folds_with_each_familys_class
     with pytest.raises(InvalidCommand, match=r"'CardDrawn' is defined by several families"):
         event_from_dict(data)
     assert "CardDrawn" not in EVENT_TYPES
+    # nor is another family's event taken for this family's
+    with pytest.raises(
+        InvalidCommand, match=r"'GameEnded' is not of family 'scratch' \(it is ccg's\)"
+    ):
+        event_from_dict(ev.GameEnded(winner="A").to_dict(), SCRATCH)
     # a kernel event still loads in every family
     dispute = DisputeOpened(seat="judge", dispute="d1", raised_by="B").to_dict()
     assert event_from_dict(dispute, SCRATCH) == event_from_dict(dispute, "ccg")
