@@ -31,7 +31,7 @@ from typing import Any, TypedDict
 import orjson
 
 from domain.errors import DomainError
-from domain.events import event_from_dict
+from domain.events import event_from_dict, family_of
 
 Json = Any
 Record = dict[str, Json]
@@ -229,6 +229,7 @@ def verify_records(records: Iterable[Any], prev_hash: str = GENESIS_HASH) -> Ver
     """
     rows = list(records)
     places = _Places(rows, prev_hash)
+    family = _family(rows)
     problems: list[Problem] = []
     checked, head, expected = 0, prev_hash, 1
     link: str | None = prev_hash  # the hash the next record must follow (None: not known)
@@ -246,7 +247,7 @@ def verify_records(records: Iterable[Any], prev_hash: str = GENESIS_HASH) -> Ver
             missing = f"{expected}" if version == expected + 1 else f"{expected} to {version - 1}"
             problems.append(_problem(expected, "version_gap", f"missing: {missing}"))
             link = None
-        found = _broken(record, link)
+        found = _broken(record, link, family)
         if found is not None and found[0] in ("hash_mismatch", "prev_hash_mismatch"):
             found = places.misplaced(record) or found
         if found is None:
@@ -281,9 +282,20 @@ def _own_hash(record: Mapping[str, Any]) -> str | None:
         return None
 
 
-def _broken(record: Mapping[str, Any], link: str | None) -> tuple[str, str] | None:
+def _family(rows: list[Any]) -> str | None:
+    """The event family the game of ``rows`` loads in: its creating record's ruleset's."""
+    for row in rows:
+        event = row.get("event") if isinstance(row, Mapping) and row.get("version") == 1 else None
+        if isinstance(event, Mapping):
+            return family_of(event.get("ruleset"))
+    return None
+
+
+def _broken(
+    record: Mapping[str, Any], link: str | None, family: str | None = None
+) -> tuple[str, str] | None:
     """``(reason, detail)`` of what is wrong with ``record`` after a record whose hash is
-    ``link`` (``None``: not known), or None."""
+    ``link`` (``None``: not known), or None; its event loads in ``family`` (domain.events)."""
     if UNREADABLE in record:
         return "undecodable", str(record[UNREADABLE])
     missing = [k for k in RECORD_KEYS if k not in record]
@@ -299,7 +311,7 @@ def _broken(record: Mapping[str, Any], link: str | None) -> tuple[str, str] | No
     if record["hash"] != own:
         return "hash_mismatch", "its fields do not give its hash"
     try:
-        event_from_dict(dict(record["event"]))
+        event_from_dict(dict(record["event"]), family)
     except (DomainError, TypeError, ValueError, KeyError):
         return "bad_event", "its event does not load"
     return None

@@ -1,8 +1,14 @@
 """Domain events: immutable facts; the base class, the registry of event types, loading.
 
-Rulesets declare their events by subclassing :class:`Event` and registering them
-(``@register_event``); the Munchkin CCG's are in :mod:`domain.ccg.events`, the judge's in
-:mod:`domain.judge`. Every event is a frozen dataclass with three common fields:
+Rulesets declare their events by subclassing :class:`Event` and registering them in their
+family's namespace (``register_event = family_events("ccg")``, then ``@register_event``); the
+Munchkin CCG's are in :mod:`domain.ccg.events`, classic Munchkin's in
+:mod:`domain.classic.events`. The shared kernel's (the judge's, :mod:`domain.judge`) are
+registered with :func:`register_event` itself and load in every family. A stored type name is
+resolved within the game's family (a ruleset names its ``family``), so families may reuse a
+name; a second class under a name taken in the same namespace, or by the kernel, raises
+:class:`EventNameTaken` at import time. Every event is a frozen dataclass with three common
+fields:
 
 * ``seat`` — who acted: a seat name (``"A"``), ``"rules"`` (the engine) or ``"judge"``;
 * ``cause`` — the state version of the event (or ability) that caused it, ``None`` for a
@@ -13,12 +19,13 @@ Rulesets declare their events by subclassing :class:`Event` and registering them
   the mark existed keep their exact shape (and their hashes).
 
 Events are stored as ``event.to_dict()`` = ``{"type": ClassName, "v": class_version, ...}``.
-Class names are permanent. To change a stored shape, raise ``class_version`` and add an
+Class names are permanent (they are in the hashed bytes of every stored record; a rename would
+need a read-time alias). To change a stored shape, raise ``class_version`` and add an
 ``upcast_v<N>_v<N+1>`` static method; :func:`event_from_dict` applies them in order.
 
 >>> from domain.ccg.events import CardDrawn
 >>> e = CardDrawn(player="A", card="c1", seat="A")
->>> event_from_dict(e.to_dict()) == e
+>>> event_from_dict(e.to_dict()) == e == event_from_dict(e.to_dict(), family="ccg")
 True
 """
 
@@ -76,18 +83,92 @@ class Event:
         return ids
 
 
+#: The shared kernel's namespace: the events every family uses (the judge's, :mod:`domain.judge`).
+KERNEL = "kernel"
+#: Every namespace's own event types by stored name: the kernel's and each family's.
+NAMESPACES: dict[str, dict[str, type[Event]]] = {KERNEL: {}}
+#: Per family, the types a game of that family loads its stored events with: its own and the
+#: kernel's (one dict, so a load is one lookup).
+_LOADABLE: dict[str, dict[str, type[Event]]] = {}
+#: Every event type by stored name, for loads that do not know the game's family; a name that
+#: more than one family uses is left out (it loads only with its family, never by a guess).
 EVENT_TYPES: dict[str, type[Event]] = {}
+#: The family of each registered ruleset, by ruleset name (``domain.ruleset.register``).
+RULESET_FAMILIES: dict[str, str] = {}
 E = TypeVar("E", bound=type[Event])
 
 
-def register_event(cls: E) -> E:
-    """Class decorator: make ``cls`` loadable by :func:`event_from_dict` under its name (and
-    give it :func:`slot_init`'s ``__init__``)."""
-    EVENT_TYPES[cls.__name__] = cls
+class EventNameTaken(ValueError):
+    """A second event class registered under a stored name already taken in its namespace (or
+    in the kernel, whose names every family shares): raised at import time."""
+
+
+def _add(family: str, cls: type[Event]) -> None:
+    """Put ``cls`` in ``family``'s namespace under its name; raises :class:`EventNameTaken`."""
+    name = cls.__name__
+    spaces = (
+        NAMESPACES if family == KERNEL else {f: NAMESPACES.get(f, {}) for f in (family, KERNEL)}
+    )
+    for where, types in spaces.items():
+        taken = types.get(name)
+        if taken is not None and taken is not cls:
+            raise EventNameTaken(
+                f"event type {name!r} of family {family!r} ({cls.__module__}) is already taken "
+                f"in {where!r} by {taken.__module__}.{taken.__qualname__}"
+            )
+    NAMESPACES.setdefault(family, {})[name] = cls
+    kernel = NAMESPACES[KERNEL]
+    if family == KERNEL:
+        for space, types in NAMESPACES.items():
+            if space != KERNEL:
+                _LOADABLE[space] = {**types, **kernel}
+    else:
+        _LOADABLE.setdefault(family, dict(kernel))[name] = cls
+    users = {id(types[name]): types[name] for types in NAMESPACES.values() if name in types}
+    if len(users) == 1:
+        EVENT_TYPES[name] = cls
+    else:
+        EVENT_TYPES.pop(name, None)
     init = slot_init(cls)
     if init is not None:
         cls.__init__ = init  # type: ignore[method-assign]
+
+
+def register_event(cls: E) -> E:
+    """Class decorator: make ``cls`` a kernel event, loadable by :func:`event_from_dict` under
+    its name in every family (and give it :func:`slot_init`'s ``__init__``). A family registers
+    its own events with :func:`family_events`."""
+    _add(KERNEL, cls)
     return cls
+
+
+def family_events(family: str) -> Callable[[E], E]:
+    """The class decorator that registers a family's events in its own namespace, e.g.
+    ``register_event = family_events("classic")`` at the top of a family's events module.
+
+    Stored names are resolved within the game's family (plus the kernel), so two families may
+    each have a ``CardDrawn``; a second class under a name the family or the kernel has taken
+    raises :class:`EventNameTaken`."""
+    if not family or family == KERNEL:
+        raise ValueError(f"an event family needs its own name, not {family!r}")
+
+    def register(cls: E) -> E:
+        _add(family, cls)
+        return cls
+
+    return register
+
+
+def bind_ruleset(ruleset: str, family: str) -> None:
+    """Record that games of ``ruleset`` load their events in ``family``'s namespace."""
+    if family not in NAMESPACES or family == KERNEL:
+        raise ValueError(f"ruleset {ruleset!r}: family {family!r} registers no events")
+    RULESET_FAMILIES[ruleset] = family
+
+
+def family_of(ruleset: Any) -> str | None:
+    """The event family of the ruleset named ``ruleset``; ``None`` for one not registered."""
+    return RULESET_FAMILIES.get(ruleset) if isinstance(ruleset, str) else None
 
 
 def slot_init(cls: type[Event]) -> Callable[..., None] | None:
@@ -127,14 +208,19 @@ def slot_init(cls: type[Event]) -> Callable[..., None] | None:
     return init
 
 
-def event_from_dict(data: Mapping[str, Json]) -> Event:
-    """Rebuild an event from its stored dict, upcasting older class versions first."""
+def event_classes(name: str) -> list[type[Event]]:
+    """Every class stored as ``name``, in any namespace (more than one when families reuse it)."""
+    return [types[name] for types in NAMESPACES.values() if name in types]
+
+
+def event_from_dict(data: Mapping[str, Json], family: str | None = None) -> Event:
+    """Rebuild an event from its stored dict, upcasting older class versions first. Its type is
+    looked up in ``family``'s namespace (and the kernel's) when given, else by name alone."""
+    types = _LOADABLE.get(family, EVENT_TYPES) if family is not None else EVENT_TYPES
     try:
-        cls = EVENT_TYPES[data["type"]]
+        cls = types[data["type"]]
     except KeyError:
-        raise InvalidCommand(
-            "request/unknown_event", f"unknown event type {data.get('type')!r}"
-        ) from None
+        raise InvalidCommand("request/unknown_event", _unknown(data.get("type"), family)) from None
     values = dict(data)
     values.pop("type")
     version = int(values.pop("v", 1))
@@ -142,3 +228,12 @@ def event_from_dict(data: Mapping[str, Json]) -> Event:
         values = getattr(cls, f"upcast_v{version}_v{version + 1}")(values)
         version += 1
     return cls(**values)
+
+
+def _unknown(name: Any, family: str | None) -> str:
+    users = sorted(f for f, types in NAMESPACES.items() if name in types)
+    if family in _LOADABLE and users:
+        return f"event type {name!r} is not of family {family!r} (it is {', '.join(users)}'s)"
+    if len(users) > 1:
+        return f"event type {name!r} is defined by several families ({', '.join(users)})"
+    return f"unknown event type {name!r}"

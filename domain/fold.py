@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.events import Event, event_from_dict
+from domain.events import RULESET_FAMILIES, Event, event_from_dict, family_of
 
 State = dict[str, Any]
 Handler = Callable[[Any, "CopyOnWriteState"], None]
@@ -150,4 +150,14 @@ def evolve(state: State, event: Event) -> State:
 def apply_record(state: State, record: Mapping[str, Any]) -> State:
     """The state after a stored record (``{"event": <event dict>, ...}``): the one way to fold
     what a store, an export or a request body holds."""
-    return evolve(state, event_from_dict(record["event"]))
+    data = record["event"]
+    ruleset = state.get("ruleset") or data.get("ruleset")  # load_event's lookup, inlined (hot)
+    family = RULESET_FAMILIES.get(ruleset) if type(ruleset) is str else None
+    return evolve(state, event_from_dict(data, family))
+
+
+def load_event(state: State, data: Mapping[str, Any]) -> Event:
+    """The stored event ``data`` of the game at ``state`` (the state before it), its type looked
+    up in the game's family (``domain.events``): the family of the state's ``ruleset``, or of
+    the creating event's own ``ruleset`` for a game's first event."""
+    return event_from_dict(data, family_of(state.get("ruleset") or data.get("ruleset")))

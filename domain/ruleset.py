@@ -2,8 +2,9 @@
 
 A ruleset *decides*: given a state and a command it returns the :class:`Step` s that follow,
 each an event with the state right after it, computed once while deciding (the aggregate
-stores the events and adopts the states). It registers the fold handlers of its own events
-with :func:`domain.fold.handles`, and itself with :func:`register`.
+stores the events and adopts the states). It registers its events in its family's namespace
+(:func:`domain.events.family_events`), their fold handlers with :func:`domain.fold.handles`, and
+itself with :func:`register`.
 
 >>> find_ruleset("munchkin-ccg").seat_names
 ('A', 'B')
@@ -17,7 +18,7 @@ from typing import Any, Protocol
 
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
-from domain.events import Event
+from domain.events import Event, bind_ruleset
 from domain.fold import State, apply_record, evolve
 
 
@@ -33,6 +34,9 @@ class Ruleset(Protocol):
     """What every ruleset offers: creation, decisions, legal commands, the judge's corrections."""
 
     name: str
+    #: The event family (namespace) its games' stored events load in: its package's
+    #: ``family_events`` name (``"ccg"``, ``"classic"``), several rulesets may share one.
+    family: str
     rules_version: str
     #: Every seat name this ruleset may use, in seating order.
     seat_names: tuple[str, ...]
@@ -72,7 +76,11 @@ RULESETS: dict[str, Ruleset] = {}
 
 
 def register(ruleset: Ruleset) -> Ruleset:
-    """Make ``ruleset`` findable by its name."""
+    """Make ``ruleset`` findable by its name, its games' events loading in its ``family``."""
+    family = getattr(ruleset, "family", None)
+    if not isinstance(family, str):
+        raise TypeError(f"ruleset {ruleset.name!r} names no event family (its `family`)")
+    bind_ruleset(ruleset.name, family)
     RULESETS[ruleset.name] = ruleset
     return ruleset
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from domain.events import EVENT_TYPES
+from domain.events import EVENT_TYPES, event_classes
 
 State = Mapping[str, Any]
 Record = Mapping[str, Any]
@@ -240,6 +240,9 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
     visible: Mapping[str, list[str]] = record.get("visible_to") or {}
     etype = data.get("type", "")
     cls = EVENT_TYPES.get(etype)
+    # a name several families use (their games are not told apart here): hide every such
+    # class's card fields, never fewer than the event's own (domain.events)
+    classes = [cls] if cls is not None else event_classes(etype)
     creates = _creates_game(record, data)
     if seats is None and creates:
         seats = [str(seat.get("seat")) for seat in data["seats"]]
@@ -257,18 +260,19 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
             if key != "seats" and _card_list(value):
                 data[key] = [c if ok(c["id"]) else dict(HIDDEN) for c in value]
                 data[f"{key}_count"] = len(value)
-    elif cls is not None and viewer != "judge":  # the judge sees every card: nothing to hide
-        for name in cls.card_fields:
-            value = data.get(name)
-            if isinstance(value, str):
-                data[name] = value if ok(value) else None
-            elif isinstance(value, list):
-                data[name] = [v if ok(v) else None for v in value]
-            elif isinstance(value, dict):
-                data[name] = {k: v for k, v in value.items() if ok(k)}
-        for secret, card_field in cls.secret_with.items():
-            if not ok(record["event"].get(card_field)):
-                data[secret] = None
+    elif viewer != "judge":  # the judge sees every card: nothing to hide
+        for kind in classes:
+            for name in kind.card_fields:
+                value = data.get(name)
+                if isinstance(value, str):
+                    data[name] = value if ok(value) else None
+                elif isinstance(value, list):
+                    data[name] = [v if ok(v) else None for v in value]
+                elif isinstance(value, dict):
+                    data[name] = {k: v for k, v in value.items() if ok(k)}
+            for secret, card_field in kind.secret_with.items():
+                if not ok(record["event"].get(card_field)):
+                    data[secret] = None
     out: dict[str, Any] = {
         "version": record["version"],
         "type": etype,

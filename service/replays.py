@@ -35,7 +35,7 @@ from uuid import UUID
 import orjson
 
 from adapters.eventstore import SNAPSHOT_INTERVAL, STATE_BYTES_PER_JSON_BYTE
-from domain import event_from_dict, evolve, initial_state
+from domain import initial_state
 from domain.envelope import Record
 from domain.errors import NotFound, UnknownVersion
 from domain.fold import apply_record
@@ -243,7 +243,7 @@ class Replays:
         """``(state before, state after)`` event ``record``: one rebuild and one fold."""
         version = int(record["version"])
         before = self.state(game_id, version - 1)
-        after = evolve(before, event_from_dict(dict(record["event"])))
+        after = apply_record(before, record)
         self.remember(game_id, version, after)
         return before, after
 

@@ -106,6 +106,7 @@ class MunchkinCCG:
     """The Munchkin CCG ruleset (docs/rules.md A), registered as ``munchkin-ccg``."""
 
     name = setup.NAME
+    family = "ccg"
     rules_version = setup.RULES_VERSION
     seat_names: tuple[str, ...] = SEATS
     min_seats = len(SEATS)

@@ -46,9 +46,12 @@ from domain.ccg.effects import move_destination
 from domain.ccg.state import SEATS, ZONES, push_stack_entry, remove_from_zone
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
-from domain.events import Json, register_event
+from domain.events import Json, family_events
 from domain.fold import CopyOnWriteState, State, handles
 from domain.ruleset import BackupCore, BackupImpossible, Step, undo_each
+
+#: This family's events, in its own namespace (domain.events.family_events).
+register_event = family_events("ccg")
 
 # --------------------------------------------------------------------------- restorations
 

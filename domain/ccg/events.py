@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from domain.events import Event, Json, register_event
+from domain.events import Event, Json, family_events
+
+#: This family's events, in its own namespace (domain.events.family_events).
+register_event = family_events("ccg")
 
 # --------------------------------------------------------------------------- setup (A.7)
 

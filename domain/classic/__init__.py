@@ -109,6 +109,7 @@ def create(rules: SetRules, spec: Mapping[str, Any]) -> list[Step]:
 class ClassicRuleset:
     """One classic set as a ruleset (docs/rules.md B)."""
 
+    family = "classic"
     seat_names: tuple[str, ...] = SEATS
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS

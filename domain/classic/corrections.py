@@ -54,9 +54,12 @@ from domain.classic.state import (
 )
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand, UnknownVersion
-from domain.events import Event, Json, register_event
+from domain.events import Event, Json, family_events
 from domain.fold import CopyOnWriteState, State, handles
 from domain.ruleset import BackupCore, BackupImpossible, Step, undo_each
+
+#: This family's events, in its own namespace (domain.events.family_events).
+register_event = family_events("classic")
 
 Draft = CopyOnWriteState
 

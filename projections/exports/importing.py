@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain import DomainError, Event, State, event_from_dict, evolve, find_ruleset, initial_state
+from domain import DomainError, Event, State, evolve, find_ruleset, initial_state
 from domain.envelope import Record, verify_records
+from domain.fold import load_event
 from domain.visibility import knowledge
 from projections.exports.formats import read_export
 from projections.exports.walk import creates_game
@@ -86,7 +87,7 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
         if version != expected:
             raise ImportRejected(expected, "version_gap", f"found version {version!r}")
         try:
-            event = event_from_dict(dict(record["event"]))
+            event = load_event(state, dict(record["event"]))
         except (DomainError, TypeError, ValueError, KeyError) as exc:
             raise ImportRejected(expected, "bad_event", str(exc)) from None
         if expected == 1:

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from domain import State, event_from_dict, evolve, initial_state
+from domain import State, initial_state
 from domain.envelope import STORED_FIELDS, Record, record_from
+from domain.fold import apply_record
 from projections.views import event_view, sees_whole_log
 
 FORMAT = "munchlog-game"
@@ -227,7 +228,7 @@ def walk(
 
 
 def _apply(state: State, record: Record) -> State:
-    return evolve(state, event_from_dict(dict(record["event"])))
+    return apply_record(state, record)
 
 
 def card_book(state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
