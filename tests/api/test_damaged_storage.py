@@ -557,7 +557,7 @@ def test_the_command_line_names_the_damage(
 
     assert main(["rebuild-projections", "--db", db]) == 0
     err = capsys.readouterr().err
-    assert "1 game(s) left out" in err and bad in err
+    assert "game(s), 1 left out" in err and bad in err
 
     assert main(["export", "--event", "Cup", "-o", "-", "--db", db]) == 1
     captured = capsys.readouterr()

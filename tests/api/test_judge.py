@@ -76,7 +76,7 @@ def test_the_state_at_a_turn_is_the_state_after_its_last_event(
     as_b = get(client, game, "/state?turn=1&as=B")["seats"]
     assert "hand" not in as_b["A"] and "hand" in as_b["B"]
     error(client.get(f"/api/games/{game.game_id}/state?turn=99"), 404, "game/turn_not_found")
-    error(client.get(f"/api/games/{game.game_id}/state?turn=1&at=3"), 400, "request/invalid_body")
+    error(client.get(f"/api/games/{game.game_id}/state?turn=1&at=3"), 400, "request/invalid_query")
 
 
 def test_a_turn_shows_its_events_the_states_around_it_and_what_changed(
