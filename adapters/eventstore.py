@@ -62,6 +62,7 @@ from adapters.follow import POLL_INTERVAL, subscribe
 from adapters.pg_writer import PostgresGroupCommit, ddl_lock
 from adapters.sqlite_writer import GroupCommit, writer_lock_for, writing
 from domain.envelope import (
+    STORED_FIELDS,
     UNREADABLE,
     DamagedRecords,
     Problem,
@@ -704,7 +705,10 @@ class EventStore(Application):
             return None
         if last[0].topic not in GAME_TOPICS and not self._has_access(game_id):
             return None
-        return int(last[0].originator_version)
+        version = last[0].originator_version
+        if type(version) is not int:  # a damaged row (SQLite stores any value)
+            raise self._damage(game_id, _Broken(0, "its last stored version is not a number"))
+        return version
 
     def _has_access(self, game_id: UUID) -> bool:
         """Whether a game has this id (its access record is stored), whatever its rows hold."""
@@ -724,34 +728,74 @@ class EventStore(Application):
             and type(mapper.transcoder) is JSONTranscoder
         )
 
-    def _record_of(self, row: Any, plain: bool | None = None) -> Record:
-        """The record a stored row holds, or :func:`~domain.envelope.unreadable` saying why not.
+    def _record_of(
+        self, row: Any, plain: bool | None = None, *, at: int = 0, full: bool = False
+    ) -> Record:
+        """The record a stored row holds, or :func:`~domain.envelope.unreadable` saying why not
+        (``at`` is the version named when the row's own is not a whole number).
 
         With the default store settings (:attr:`_plain`) a game event's stored state *is* its
-        envelope as JSON, so ``json.loads`` gives exactly what the mapper would, without
-        building event objects; any other setting, or an event stored with a
-        ``class_version`` (to be upcast), goes through the mapper."""
-        version = int(row.originator_version)
-        if row.topic not in GAME_TOPICS:
-            return unreadable(version, "its topic is not a game event's")
+        envelope as JSON plus eventsourcing's metadata, so ``json.loads`` gives exactly what the
+        mapper would, without building event objects; any other setting, or an event stored
+        with a ``class_version`` (to be upcast), goes through the mapper. Either way every byte
+        of the row is decoded and checked, not only the hashed envelope (:func:`_row_problem`,
+        :func:`_state_problem`: the version, the topic, the timestamp, Game.Opened's aggregate
+        topic and ruleset); with ``full`` (``GET /verify``, the first load of a game) the row is
+        also decoded by the mapper, as the fold decodes it, and must give the same record."""
+        version = row.originator_version
+        why = _row_problem(version, row.topic)
+        if why is not None:
+            return unreadable(version if type(version) is int else at, why)
         try:
+            record: Record | None = None
             if self._plain if plain is None else plain:
                 state = json.loads(row.state)
                 if isinstance(state, dict) and "class_version" not in state:
-                    return record_from(version, state)
-            return stored_record(cast(Any, self.mapper.to_domain_event(row)))
+                    why = _state_problem(version, state, self._stamp_of(state.get("timestamp")))
+                    if why is not None:
+                        return unreadable(version, why)
+                    record = record_from(version, state)
+                    if not full:
+                        return record
+            event: Any = self.mapper.to_domain_event(row)
+            fields = {k: v for k, v in vars(event).items() if k not in _ID_KEYS}
+            why = _state_problem(version, fields, fields.get("timestamp"))
+            if why is not None:
+                return unreadable(version, why)
+            decoded = stored_record(event)
+            if record is not None and decoded != record:
+                return unreadable(version, "its stored state decodes differently in the fold")
+            return decoded
         except Exception as exc:
             return unreadable(version, f"its stored state does not decode ({type(exc).__name__})")
 
+    def _stamp_of(self, stamp: Any) -> Any:
+        """A stored timestamp (``{"_type_", "_data_"}``) decoded as the transcoder decodes it,
+        or ``None`` when it does not decode."""
+        transcoder = cast(JSONTranscoder, self.mapper.transcoder)
+        if not isinstance(stamp, dict) or stamp.keys() != {"_type_", "_data_"}:
+            return None
+        transcoding = transcoder.names.get(stamp["_type_"])
+        if transcoding is None:
+            return None
+        try:
+            return transcoding.decode(stamp["_data_"])
+        except Exception:
+            return None
+
     def stored_game_records(self, game_id: UUID) -> list[Record] | None:
-        """Every stored row of a game, read one by one: its record, or an
-        :func:`~domain.envelope.unreadable` one where a row does not decode (``None`` if there
-        is no such game). What ``GET /verify`` checks."""
+        """Every stored row of a game, read one by one and decoded whole, as the fold decodes
+        it: its record, or an :func:`~domain.envelope.unreadable` one where a row does not
+        decode (``None`` if there is no such game). What ``GET /verify`` checks."""
         rows = self.recorder.select_events(game_id)
         if not self._is_game(rows, game_id):
             return None
         plain = self._plain
-        return [self._record_of(row, plain) for row in rows]
+        out: list[Record] = []
+        for row in rows:
+            at = out[-1]["version"] + 1 if out else 1  # where a row without a version sorts
+            out.append(self._record_of(row, plain, at=at, full=True))
+        return out
 
     def _read(self, game_id: UUID, rows: Sequence[Any], after: int) -> list[Record]:
         """The records of ``rows`` (versions ``after + 1``, ...), or :class:`DamagedRecords`
@@ -909,6 +953,42 @@ def _check_next(game: Game, event: Any, *, hashes: bool = True) -> None:
         raise _Broken(event.originator_version, "it does not follow the game's head")
     if hashes and chain_hash(stored_record(event), event.prev_hash) != event.hash:
         raise _Broken(event.originator_version, "its fields do not give its hash")
+
+
+#: A decoded event's identity, which the row's own columns give (not its stored state).
+_ID_KEYS = ("originator_id", "originator_version")
+#: The fields of a stored game event besides its envelope: eventsourcing's ``timestamp``, and
+#: for ``Game.Opened`` (version 1) the aggregate's topic and the game's ruleset.
+_RECORDED_FIELDS = frozenset({"timestamp", *STORED_FIELDS})
+_OPENED_FIELDS = _RECORDED_FIELDS | {"originator_topic", "ruleset"}
+
+
+def _row_problem(version: Any, topic: str) -> str | None:
+    """Why a stored row's columns are not a game event's, or None: its version is a whole
+    number from 1, its topic ``Game.Opened`` at version 1 and ``Game.Recorded`` after it."""
+    if type(version) is not int or version < 1:
+        return "its stored version is not a whole number from 1"
+    if topic not in GAME_TOPICS:
+        return "its topic is not a game event's"
+    if (topic == GAME_TOPICS[0]) != (version == 1):
+        return "its topic is not its version's (Game.Opened is version 1, Game.Recorded after)"
+    return None
+
+
+def _state_problem(version: int, fields: Mapping[str, Any], stamp: Any) -> str | None:
+    """Why the decoded fields of a stored game event (``stamp``: its timestamp, decoded) are
+    not a game event's, or None. The envelope's fields are the hash chain's to check
+    (:func:`~domain.envelope.verify_records`); this checks the rest of the row."""
+    if fields.keys() != (_OPENED_FIELDS if version == 1 else _RECORDED_FIELDS):
+        return "its stored state does not have a game event's fields"
+    if not isinstance(stamp, datetime):
+        return "its stored timestamp does not decode"
+    if version == 1:
+        event = fields["event"]
+        ruleset = event.get("ruleset", "munchkin-ccg") if isinstance(event, Mapping) else None
+        if fields["originator_topic"] != GAME_TOPIC or fields["ruleset"] != ruleset:
+            return "its stored aggregate topic or ruleset is not its game's"
+    return None
 
 
 def _snapshot_problem(snapshot: Any) -> str | None:
