@@ -61,6 +61,13 @@ from eventsourcing.utils import get_topic
 from adapters.follow import POLL_INTERVAL, subscribe
 from adapters.pg_writer import PostgresGroupCommit, ddl_lock
 from adapters.sqlite_writer import GroupCommit, writer_lock_for, writing
+from adapters.storage import (
+    StorageUnavailable,
+    WriteHealth,
+    probe_sqlite_writes,
+    renew_sqlite_connections,
+    storage_refusal,
+)
 from domain.envelope import (
     STORED_FIELDS,
     UNREADABLE,
@@ -229,6 +236,8 @@ class EventStore(Application):
         self._bad_snapshots: set[tuple[UUID, int]] = set()
         #: game id -> when this process last saved it or read it from the store (monotonic)
         self._seen_at: dict[UUID, float] = {}
+        #: whether this process's last write was refused by storage (:meth:`ensure_writable`)
+        self.write_health = WriteHealth()
 
     def construct_mapper(self) -> Mapper[UUID]:
         """eventsourcing's mapper, or :class:`RecordMapper` where it writes the same: the JSON
@@ -280,7 +289,15 @@ class EventStore(Application):
             processing.events.extend(obj.collect_events())
             processing.aggregates[obj.id] = obj
         processing.saved_kwargs.update(kwargs)
-        stored, ids = self._put(processing)
+        try:
+            stored, ids = self._put(processing)
+        except Exception as exc:
+            refused = self.refusal(exc)
+            if refused is None:
+                raise
+            raise refused from exc
+        if self.write_health.succeeded():
+            self._renew_connections()  # some may have been opened while storage refused
         self._take_snapshots(processing)
         if type(self)._notify is Application._notify:
             return []
@@ -314,7 +331,69 @@ class EventStore(Application):
             )
             if aggregate.version // SNAPSHOT_INTERVAL > first // SNAPSHOT_INTERVAL:
                 stored = self.snapshots.mapper.to_stored_event(Game.Snapshot.take(aggregate))
-                self._insert(self.snapshots.recorder, [stored], None)
+                try:
+                    self._insert(self.snapshots.recorder, [stored], None)
+                except Exception as exc:
+                    # The events are committed: the batch stands, and the game is folded
+                    # from an older snapshot until the next one is taken.
+                    if self.refusal(exc) is None:
+                        raise
+                    log.warning("game %s: its snapshot was not stored: %s", aggregate.id, exc)
+
+    def refusal(self, exc: BaseException) -> StorageUnavailable | None:
+        """:class:`StorageUnavailable` when ``exc`` is storage refusing (a full disk, a
+        read-only file, a database gone: :func:`~adapters.storage.storage_refusal`; a refused
+        write wrote nothing, its transaction rolled back), else ``None``. This process
+        remembers the refusal (:meth:`ensure_writable`) and opens new SQLite connections for
+        what follows (one opened while the file was read-only never writes)."""
+        reason = storage_refusal(exc)
+        if reason is None:
+            return None
+        log.warning("storage refused: %s", reason)
+        self.write_health.failed(reason)
+        self._renew_connections()
+        return StorageUnavailable(f"storage refused the write ({reason}); nothing was recorded")
+
+    def _renew_connections(self) -> None:
+        """On SQLite, the pool's connections are replaced by new ones as they come free."""
+        if self._writer_lock is not None:
+            recorder: Any = self.recorder
+            renew_sqlite_connections(recorder.datastore.pool)
+
+    def ensure_writable(self, timeout: float = PROBE_TIMEOUT) -> None:
+        """Nothing when this process's last write was not refused by storage; otherwise a write
+        probe (SQLite: one page written on a new connection, changing nothing; PostgreSQL: the
+        server answers on a new pooled connection and is not read-only): if it succeeds the
+        refusal is forgotten, else :class:`StorageUnavailable`. The readiness probe's "can
+        this instance record"."""
+        refused = self.write_health.refused
+        if refused is None:
+            return
+        try:
+            if self._writer_lock is not None:
+                with self.writing():
+                    probe_sqlite_writes(str(self.env.get("SQLITE_DBNAME")), timeout)
+            elif self.env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+                self._probe_postgres(timeout)
+        except Exception as exc:
+            reason = storage_refusal(exc) or type(exc).__name__
+            log.debug("the write probe failed", exc_info=True)
+            raise StorageUnavailable(f"storage refuses writes ({reason})") from exc
+        if self.write_health.succeeded():
+            self._renew_connections()
+
+    def _probe_postgres(self, timeout: float) -> None:
+        """The PostgreSQL server answers within ``timeout`` and takes writes (it is not a
+        read-only standby or in a read-only transaction mode)."""
+        recorder: Any = self.recorder
+        pool = recorder.datastore.pool
+        pool.open(wait=False)
+        with pool.connection(timeout=timeout) as conn, conn.transaction():
+            conn.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+            row = conn.execute("SHOW transaction_read_only").fetchone()
+        value = row["transaction_read_only"] if isinstance(row, Mapping) else row[0]
+        if value != "off":
+            raise StorageUnavailable("the database server is read-only")
 
     def _insert(
         self, recorder: Any, stored: list[Any], processing: ProcessingEvent[UUID] | None
@@ -896,16 +975,6 @@ class EventStore(Application):
         except Exception as exc:
             log.debug("the store did not answer the probe", exc_info=True)
             raise StorageUnavailable(f"the database did not answer ({type(exc).__name__})") from exc
-
-
-class StorageUnavailable(Exception):
-    """The database did not answer (:meth:`EventStore.log_head`)."""
-
-    code = "storage/unavailable"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def _recordings(
