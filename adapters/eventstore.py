@@ -352,7 +352,7 @@ class EventStore(Application):
         log.warning("storage refused: %s", reason)
         self.write_health.failed(reason)
         self._renew_connections()
-        return StorageUnavailable(f"storage refused the write ({reason}); nothing was recorded")
+        return StorageUnavailable(f"storage refused the write: {reason}; nothing was recorded")
 
     def _renew_connections(self) -> None:
         """On SQLite, the pool's connections are replaced by new ones as they come free."""
@@ -378,7 +378,7 @@ class EventStore(Application):
         except Exception as exc:
             reason = storage_refusal(exc) or type(exc).__name__
             log.debug("the write probe failed", exc_info=True)
-            raise StorageUnavailable(f"storage refuses writes ({reason})") from exc
+            raise StorageUnavailable(f"storage refuses writes: {reason}") from exc
         if self.write_health.succeeded():
             self._renew_connections()
 

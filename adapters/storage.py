@@ -114,7 +114,7 @@ def _postgres_refusal(exc: BaseException) -> str | None:
         errors.ReadOnlySqlTransaction,
     )
     if isinstance(exc, refused):
-        return f"the database server refused ({type(exc).__name__})"
+        return f"the database server is unavailable ({type(exc).__name__})"
     try:
         from psycopg_pool import PoolTimeout
     except ImportError:  # pragma: no cover - the pool is installed with eventsourcing[postgres]

@@ -227,7 +227,7 @@ def handle_unexpected(exc: Exception) -> Response:
         store = current_app.extensions.get("munchlog") if has_app_context() else None
         if store is not None:
             store.refusal(exc)  # logged; new connections from now on, /readyz reports it
-        return handle_unavailable(StorageUnavailable(f"storage refused ({refused})"))
+        return handle_unavailable(StorageUnavailable(f"storage is unavailable: {refused}"))
     log.exception("unhandled error")
     return _respond(500, error_body("server/internal_error", "internal server error"))
 

@@ -18,6 +18,8 @@ import errno
 import os
 import sqlite3
 import subprocess
+import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,9 @@ from service.games import GameLog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, demo_spec
 from tests.api.test_damaged_storage import a_legal_action, demo
 from tests.api.test_hotpath import hot_path
+from tests.api.test_operations import Proxy
+from tests.conftest import PG_URL, require_postgres
+from tests.live import free_port
 
 # ---------------------------------------------------------------------------- a small disk
 
@@ -73,7 +78,7 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-def app_on(db: Path, instance: Path, hotpath: str = "1") -> Flask:
+def app_on(db: Path | str, instance: Path, hotpath: str = "1") -> Flask:
     return create_app(
         {
             "TESTING": True,
@@ -160,7 +165,7 @@ def test_a_full_disk_is_503_storage_unavailable_and_the_server_recovers_when_it_
             slow = refused(ledger.post(flask_only, game, action))
             assert hot == slow
             assert hot["message"] == (
-                "storage refused the write (database or disk is full); nothing was recorded"
+                "storage refused the write: database or disk is full; nothing was recorded"
             )
             created = app.test_client().post(
                 "/api/games", json=demo_spec(seed=2), headers=bearer(ORGANIZER_TOKEN)
@@ -327,3 +332,59 @@ def test_a_refused_write_is_503_on_either_back_end(
     assert log.write_health.refused is None
     assert ledger.post(app, game, action).status_code == 201
     ledger.all_there(app, game)
+
+
+@pytest.mark.postgres
+def test_a_write_while_postgresql_is_gone_is_503_and_writes_resume_when_it_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real outage: the connections go through a proxy that is cut and started again. Each
+    process decides on its cached game (it trusts it longer than a test takes), so the write is
+    all that meets the outage (a read meets eventsourcing's retries and pool timeout first)."""
+    require_postgres()
+    import psycopg
+
+    import service.games
+
+    monkeypatch.setattr(service.games, "TRUST_CACHE_FOR", 3600.0)
+
+    proxy = Proxy(free_port())
+    proxy.start()
+    schema = f"munchlog_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    url = f"postgresql://postgres@127.0.0.1:{proxy.port}/test?schema={schema}"
+    app = app_on(url, tmp_path / "instance")
+    flask_only = app_on(url, tmp_path / "instance", hotpath="0")
+    try:
+        ledger = Ledger()
+        game = demo(app, seed=6, actions=10)
+        assert ledger.post(app, game, a_legal_action(app, game)).status_code == 201
+        assert ledger.post(flask_only, game, a_legal_action(app, game)).status_code == 201
+        action = a_legal_action(flask_only, game)
+        assert ready(app) == 200
+        app.extensions["munchlog"].forget(uuid.UUID(game.game_id))  # as flask_only has it
+        assert a_legal_action(app, game) == action
+        proxy.cut()
+        hot = refused(ledger.post(app, game, action))
+        assert hot == refused(ledger.post(flask_only, game, action))
+        assert hot["message"] == (
+            "storage refused the write: the database server is unavailable "
+            "(OperationalError); nothing was recorded"
+        )
+        assert ready(app) == 503
+        proxy.start()
+        deadline = time.monotonic() + 30
+        while ready(app) != 200:
+            assert time.monotonic() < deadline, "not ready again after the database came back"
+            time.sleep(0.2)
+        assert ledger.post(app, game, action).status_code == 201
+        assert ledger.post(flask_only, game, a_legal_action(app, game)).status_code == 201
+        ledger.all_there(app, game)
+    finally:
+        proxy.cut()
+        for each in (app, flask_only):
+            with contextlib.suppress(Exception):
+                each.extensions["munchlog"].close()
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
