@@ -768,7 +768,7 @@ class EventStore(Application):
         """What to raise after reading or folding a game failed with ``failure``: the
         :class:`DamagedRecords` naming every problem of its stored chain, or ``failure`` itself
         when the chain verifies (then it is not the data's fault)."""
-        records = self.stored_game_records(game_id) or []
+        records = self.stored_game_records(game_id, full=True) or []
         report = verify_records(records)
         if report["ok"]:
             return failure
@@ -819,8 +819,8 @@ class EventStore(Application):
         with a ``class_version`` (to be upcast), goes through the mapper. Either way every byte
         of the row is decoded and checked, not only the hashed envelope (:func:`_row_problem`,
         :func:`_state_problem`: the version, the topic, the timestamp, Game.Opened's aggregate
-        topic and ruleset); with ``full`` (``GET /verify``, the first load of a game) the row is
-        also decoded by the mapper, as the fold decodes it, and must give the same record."""
+        topic and ruleset); with ``full`` (``GET /verify``) the row is also decoded by the
+        mapper, as the fold decodes it, and must give the same record."""
         version = row.originator_version
         why = _row_problem(version, row.topic)
         if why is not None:
@@ -862,10 +862,11 @@ class EventStore(Application):
         except Exception:
             return None
 
-    def stored_game_records(self, game_id: UUID) -> list[Record] | None:
-        """Every stored row of a game, read one by one and decoded whole, as the fold decodes
-        it: its record, or an :func:`~domain.envelope.unreadable` one where a row does not
-        decode (``None`` if there is no such game). What ``GET /verify`` checks."""
+    def stored_game_records(self, game_id: UUID, *, full: bool = False) -> list[Record] | None:
+        """Every stored row of a game, read one by one and every byte of it checked: its
+        record, or an :func:`~domain.envelope.unreadable` one where a row does not decode
+        (``None`` if there is no such game). With ``full`` (``GET /verify``, naming the damage
+        after a fold failed) each row is also decoded by the mapper, as the fold decodes it."""
         rows = self.recorder.select_events(game_id)
         if not self._is_game(rows, game_id):
             return None
@@ -873,7 +874,7 @@ class EventStore(Application):
         out: list[Record] = []
         for row in rows:
             at = out[-1]["version"] + 1 if out else 1  # where a row without a version sorts
-            out.append(self._record_of(row, plain, at=at, full=True))
+            out.append(self._record_of(row, plain, at=at, full=full))
         return out
 
     def _read(self, game_id: UUID, rows: Sequence[Any], after: int) -> list[Record]:

@@ -637,3 +637,19 @@ def test_the_command_line_names_the_damage(
     assert last["omitted"] == [{"game_id": bad, "version": 5, "reason": "undecodable"}]
     assert captured.out.count('"format":"munchlog-game"') == 1
     assert main(["export", "--game", bad, "-o", "-", "--db", db]) == 1
+
+
+def test_the_command_line_names_a_row_whose_timestamp_does_not_decode(
+    app: Flask, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``munchlog verify --game`` is ``GET /verify``'s check (issue #28 item 2)."""
+    if store.postgres:
+        pytest.skip("the command line is the same code on PostgreSQL")
+    log: GameLog = app.extensions["munchlog"]
+    bad = import_seeded(log, 1, "Carol")
+    bad_timestamp(store, bad, 4)
+    assert main(["verify", "--game", bad, "--db", store.url]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False
+    assert [(p["version"], p["reason"]) for p in report["problems"]] == [(4, "undecodable")]
+    assert report["problems"][0]["detail"] == "its stored timestamp does not decode"
