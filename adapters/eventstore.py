@@ -66,7 +66,15 @@ from eventsourcing.utils import get_topic
 from adapters.follow import POLL_INTERVAL, subscribe
 from adapters.pg_writer import PostgresGroupCommit, ddl_lock
 from adapters.sqlite_writer import GroupCommit, writer_lock_for, writing
+from adapters.storage import (
+    StorageUnavailable,
+    WriteHealth,
+    probe_sqlite_writes,
+    renew_sqlite_connections,
+    storage_refusal,
+)
 from domain.envelope import (
+    STORED_FIELDS,
     UNREADABLE,
     DamagedRecords,
     Problem,
@@ -250,6 +258,8 @@ class EventStore(Application):
         self._bad_snapshots: set[tuple[UUID, int]] = set()
         #: game id -> when this process last saved it or read it from the store (monotonic)
         self._seen_at: dict[UUID, float] = {}
+        #: whether this process's last write was refused by storage (:meth:`ensure_writable`)
+        self.write_health = WriteHealth()
 
     def construct_mapper(self) -> Mapper[UUID]:
         """eventsourcing's mapper, or :class:`RecordMapper` where it writes the same: the JSON
@@ -301,7 +311,15 @@ class EventStore(Application):
             processing.events.extend(obj.collect_events())
             processing.aggregates[obj.id] = obj
         processing.saved_kwargs.update(kwargs)
-        stored, ids = self._put(processing)
+        try:
+            stored, ids = self._put(processing)
+        except Exception as exc:
+            refused = self.refusal(exc)
+            if refused is None:
+                raise
+            raise refused from exc
+        if self.write_health.succeeded():
+            self._renew_connections()  # some may have been opened while storage refused
         self._take_snapshots(processing)
         if type(self)._notify is Application._notify:
             return []
@@ -335,7 +353,69 @@ class EventStore(Application):
             )
             if aggregate.version // SNAPSHOT_INTERVAL > first // SNAPSHOT_INTERVAL:
                 stored = self.snapshots.mapper.to_stored_event(Game.Snapshot.take(aggregate))
-                self._insert(self.snapshots.recorder, [stored], None)
+                try:
+                    self._insert(self.snapshots.recorder, [stored], None)
+                except Exception as exc:
+                    # The events are committed: the batch stands, and the game is folded
+                    # from an older snapshot until the next one is taken.
+                    if self.refusal(exc) is None:
+                        raise
+                    log.warning("game %s: its snapshot was not stored: %s", aggregate.id, exc)
+
+    def refusal(self, exc: BaseException) -> StorageUnavailable | None:
+        """:class:`StorageUnavailable` when ``exc`` is storage refusing (a full disk, a
+        read-only file, a database gone: :func:`~adapters.storage.storage_refusal`; a refused
+        write wrote nothing, its transaction rolled back), else ``None``. This process
+        remembers the refusal (:meth:`ensure_writable`) and opens new SQLite connections for
+        what follows (one opened while the file was read-only never writes)."""
+        reason = storage_refusal(exc)
+        if reason is None:
+            return None
+        log.warning("storage refused: %s", reason)
+        self.write_health.failed(reason)
+        self._renew_connections()
+        return StorageUnavailable(f"storage refused the write: {reason}; nothing was recorded")
+
+    def _renew_connections(self) -> None:
+        """On SQLite, the pool's connections are replaced by new ones as they come free."""
+        if self._writer_lock is not None:
+            recorder: Any = self.recorder
+            renew_sqlite_connections(recorder.datastore.pool)
+
+    def ensure_writable(self, timeout: float = PROBE_TIMEOUT) -> None:
+        """Nothing when this process's last write was not refused by storage; otherwise a write
+        probe (SQLite: one page written on a new connection, changing nothing; PostgreSQL: the
+        server answers on a new pooled connection and is not read-only): if it succeeds the
+        refusal is forgotten, else :class:`StorageUnavailable`. The readiness probe's "can
+        this instance record"."""
+        refused = self.write_health.refused
+        if refused is None:
+            return
+        try:
+            if self._writer_lock is not None:
+                with self.writing():
+                    probe_sqlite_writes(str(self.env.get("SQLITE_DBNAME")), timeout)
+            elif self.env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+                self._probe_postgres(timeout)
+        except Exception as exc:
+            reason = storage_refusal(exc) or type(exc).__name__
+            log.debug("the write probe failed", exc_info=True)
+            raise StorageUnavailable(f"storage refuses writes: {reason}") from exc
+        if self.write_health.succeeded():
+            self._renew_connections()
+
+    def _probe_postgres(self, timeout: float) -> None:
+        """The PostgreSQL server answers within ``timeout`` and takes writes (it is not a
+        read-only standby or in a read-only transaction mode)."""
+        recorder: Any = self.recorder
+        pool = recorder.datastore.pool
+        pool.open(wait=False)
+        with pool.connection(timeout=timeout) as conn, conn.transaction():
+            conn.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+            row = conn.execute("SHOW transaction_read_only").fetchone()
+        value = row["transaction_read_only"] if isinstance(row, Mapping) else row[0]
+        if value != "off":
+            raise StorageUnavailable("the database server is read-only")
 
     def _insert(
         self, recorder: Any, stored: list[Any], processing: ProcessingEvent[UUID] | None
@@ -710,7 +790,7 @@ class EventStore(Application):
         """What to raise after reading or folding a game failed with ``failure``: the
         :class:`DamagedRecords` naming every problem of its stored chain, or ``failure`` itself
         when the chain verifies (then it is not the data's fault)."""
-        records = self.stored_game_records(game_id) or []
+        records = self.stored_game_records(game_id, full=True) or []
         report = verify_records(records)
         if report["ok"]:
             return failure
@@ -726,7 +806,10 @@ class EventStore(Application):
             return None
         if last[0].topic not in GAME_TOPICS and not self._has_access(game_id):
             return None
-        return int(last[0].originator_version)
+        version = last[0].originator_version
+        if type(version) is not int:  # a damaged row (SQLite stores any value)
+            raise self._damage(game_id, _Broken(0, "its last stored version is not a number"))
+        return version
 
     def _has_access(self, game_id: UUID) -> bool:
         """Whether a game has this id (its access record is stored), whatever its rows hold."""
@@ -746,34 +829,75 @@ class EventStore(Application):
             and type(mapper.transcoder) is JSONTranscoder
         )
 
-    def _record_of(self, row: Any, plain: bool | None = None) -> Record:
-        """The record a stored row holds, or :func:`~domain.envelope.unreadable` saying why not.
+    def _record_of(
+        self, row: Any, plain: bool | None = None, *, at: int = 0, full: bool = False
+    ) -> Record:
+        """The record a stored row holds, or :func:`~domain.envelope.unreadable` saying why not
+        (``at`` is the version named when the row's own is not a whole number).
 
         With the default store settings (:attr:`_plain`) a game event's stored state *is* its
-        envelope as JSON, so ``json.loads`` gives exactly what the mapper would, without
-        building event objects; any other setting, or an event stored with a
-        ``class_version`` (to be upcast), goes through the mapper."""
-        version = int(row.originator_version)
-        if row.topic not in GAME_TOPICS:
-            return unreadable(version, "its topic is not a game event's")
+        envelope as JSON plus eventsourcing's metadata, so ``json.loads`` gives exactly what the
+        mapper would, without building event objects; any other setting, or an event stored
+        with a ``class_version`` (to be upcast), goes through the mapper. Either way every byte
+        of the row is decoded and checked, not only the hashed envelope (:func:`_row_problem`,
+        :func:`_state_problem`: the version, the topic, the timestamp, Game.Opened's aggregate
+        topic and ruleset); with ``full`` (``GET /verify``) the row is also decoded by the
+        mapper, as the fold decodes it, and must give the same record."""
+        version = row.originator_version
+        why = _row_problem(version, row.topic)
+        if why is not None:
+            return unreadable(version if type(version) is int else at, why)
         try:
+            record: Record | None = None
             if self._plain if plain is None else plain:
                 state = json.loads(row.state)
                 if isinstance(state, dict) and "class_version" not in state:
-                    return record_from(version, state)
-            return stored_record(cast(Any, self.mapper.to_domain_event(row)))
+                    why = _state_problem(version, state, self._stamp_of(state.get("timestamp")))
+                    if why is not None:
+                        return unreadable(version, why)
+                    record = record_from(version, state)
+                    if not full:
+                        return record
+            event: Any = self.mapper.to_domain_event(row)
+            fields = {k: v for k, v in vars(event).items() if k not in _ID_KEYS}
+            why = _state_problem(version, fields, fields.get("timestamp"))
+            if why is not None:
+                return unreadable(version, why)
+            decoded = stored_record(event)
+            if record is not None and decoded != record:
+                return unreadable(version, "its stored state decodes differently in the fold")
+            return decoded
         except Exception as exc:
             return unreadable(version, f"its stored state does not decode ({type(exc).__name__})")
 
-    def stored_game_records(self, game_id: UUID) -> list[Record] | None:
-        """Every stored row of a game, read one by one: its record, or an
-        :func:`~domain.envelope.unreadable` one where a row does not decode (``None`` if there
-        is no such game). What ``GET /verify`` checks."""
+    def _stamp_of(self, stamp: Any) -> Any:
+        """A stored timestamp (``{"_type_", "_data_"}``) decoded as the transcoder decodes it,
+        or ``None`` when it does not decode."""
+        transcoder = cast(JSONTranscoder, self.mapper.transcoder)
+        if not isinstance(stamp, dict) or stamp.keys() != {"_type_", "_data_"}:
+            return None
+        transcoding = transcoder.names.get(stamp["_type_"])
+        if transcoding is None:
+            return None
+        try:
+            return transcoding.decode(stamp["_data_"])
+        except Exception:
+            return None
+
+    def stored_game_records(self, game_id: UUID, *, full: bool = False) -> list[Record] | None:
+        """Every stored row of a game, read one by one and every byte of it checked: its
+        record, or an :func:`~domain.envelope.unreadable` one where a row does not decode
+        (``None`` if there is no such game). With ``full`` (``GET /verify``, naming the damage
+        after a fold failed) each row is also decoded by the mapper, as the fold decodes it."""
         rows = self.recorder.select_events(game_id)
         if not self._is_game(rows, game_id):
             return None
         plain = self._plain
-        return [self._record_of(row, plain) for row in rows]
+        out: list[Record] = []
+        for row in rows:
+            at = out[-1]["version"] + 1 if out else 1  # where a row without a version sorts
+            out.append(self._record_of(row, plain, at=at, full=full))
+        return out
 
     def _read(self, game_id: UUID, rows: Sequence[Any], after: int) -> list[Record]:
         """The records of ``rows`` (versions ``after + 1``, ...), or :class:`DamagedRecords`
@@ -876,16 +1000,6 @@ class EventStore(Application):
             raise StorageUnavailable(f"the database did not answer ({type(exc).__name__})") from exc
 
 
-class StorageUnavailable(Exception):
-    """The database did not answer (:meth:`EventStore.log_head`)."""
-
-    code = "storage/unavailable"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
 def _recordings(
     events: Sequence[Any], stored: Sequence[StoredEvent], ids: Sequence[int] | None
 ) -> list[Recording[UUID]]:
@@ -931,6 +1045,42 @@ def _check_next(game: Game, event: Any, *, hashes: bool = True) -> None:
         raise _Broken(event.originator_version, "it does not follow the game's head")
     if hashes and chain_hash(stored_record(event), event.prev_hash) != event.hash:
         raise _Broken(event.originator_version, "its fields do not give its hash")
+
+
+#: A decoded event's identity, which the row's own columns give (not its stored state).
+_ID_KEYS = ("originator_id", "originator_version")
+#: The fields of a stored game event besides its envelope: eventsourcing's ``timestamp``, and
+#: for ``Game.Opened`` (version 1) the aggregate's topic and the game's ruleset.
+_RECORDED_FIELDS = frozenset({"timestamp", *STORED_FIELDS})
+_OPENED_FIELDS = _RECORDED_FIELDS | {"originator_topic", "ruleset"}
+
+
+def _row_problem(version: Any, topic: str) -> str | None:
+    """Why a stored row's columns are not a game event's, or None: its version is a whole
+    number from 1, its topic ``Game.Opened`` at version 1 and ``Game.Recorded`` after it."""
+    if type(version) is not int or version < 1:
+        return "its stored version is not a whole number from 1"
+    if topic not in GAME_TOPICS:
+        return "its topic is not a game event's"
+    if (topic == GAME_TOPICS[0]) != (version == 1):
+        return "its topic is not its version's (Game.Opened is version 1, Game.Recorded after)"
+    return None
+
+
+def _state_problem(version: int, fields: Mapping[str, Any], stamp: Any) -> str | None:
+    """Why the decoded fields of a stored game event (``stamp``: its timestamp, decoded) are
+    not a game event's, or None. The envelope's fields are the hash chain's to check
+    (:func:`~domain.envelope.verify_records`); this checks the rest of the row."""
+    if fields.keys() != (_OPENED_FIELDS if version == 1 else _RECORDED_FIELDS):
+        return "its stored state does not have a game event's fields"
+    if not isinstance(stamp, datetime):
+        return "its stored timestamp does not decode"
+    if version == 1:
+        event = fields["event"]
+        ruleset = event.get("ruleset", "munchkin-ccg") if isinstance(event, Mapping) else None
+        if fields["originator_topic"] != GAME_TOPIC or fields["ruleset"] != ruleset:
+            return "its stored aggregate topic or ruleset is not its game's"
+    return None
 
 
 def _snapshot_problem(snapshot: Any) -> str | None:

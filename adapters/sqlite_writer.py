@@ -190,17 +190,21 @@ class GroupCommit:
             if not mine.done:
                 with self._queue_lock:
                     group, self._queue = self._queue, []
-                self._write(self._connection(), group)
+                self._write(group)
         if mine.error is not None:
             raise mine.error
         return mine.ids
 
-    def _write(self, conn: Any, group: list[_Pending]) -> None:
+    def _write(self, group: list[_Pending]) -> None:
         """Insert every batch of ``group`` together (:meth:`_insert_together`); if that
         conflicts (a batch decided on a stale copy of its game: another writer took its
-        version), insert each batch on its own, so only the conflicting ones fail."""
+        version), insert each batch on its own, so only the conflicting ones fail. Any other
+        failure (the connection cannot be opened, the disk is full, the file is read-only)
+        fails every batch of the group, and the connection is closed: the next write opens a
+        new one (one opened while the file was read-only would never write)."""
         conflict = self._conflict_errors()
         try:
+            conn = self._connection()
             try:
                 self._insert_together(conn, group)
             except conflict as exc:
@@ -223,6 +227,11 @@ class GroupCommit:
                 pending.ids = None
                 if pending.error is None:
                     pending.error = exc
+            from eventsourcing.persistence import IntegrityError
+
+            if not isinstance(exc, (*conflict, IntegrityError)):
+                with suppress(Exception):
+                    self.close()
         finally:
             for pending in group:
                 pending.done = True

@@ -33,7 +33,9 @@ refused by the rules / impossible          422     ``rule/...`` (+``rule``, +``f
                                                    ``command/...``
 Idempotency-Key reused for another body    422     ``request/idempotency_key_reused``
 the game's stored rows are damaged         503     ``storage/damaged`` (+``version``, ``reason``)
-the database does not answer (``/readyz``) 503     ``storage/unavailable``
+storage refuses: a full disk, a read-only  503     ``storage/unavailable`` (+``Retry-After``)
+file, the database went away (a write, a
+read, ``/readyz``)
 the projection is too far behind           503     ``projection/lagging``
 (``/readyz``, ``MUNCHLOG_READY_MAX_LAG``)
 anything else                              500     ``server/internal_error``
@@ -46,7 +48,7 @@ import logging
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, current_app, has_app_context, jsonify
 from flask_smorest import Api
 from marshmallow import missing
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -62,9 +64,10 @@ from service.errors import (
     GameNotFoundError,
     IdempotencyKeyReusedError,
     NotAllowedError,
+    StorageUnavailable,
     VersionConflictError,
+    storage_refusal,
 )
-from service.histories import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -177,9 +180,14 @@ def handle_damaged(exc: DamagedRecords) -> Response:
     return _respond(503, error_body(exc.code, exc.message, version=exc.version, reason=exc.reason))
 
 
+#: Seconds a client is asked to wait (``Retry-After``) before trying again when storage refused.
+RETRY_AFTER = 5
+
+
 def handle_unavailable(exc: StorageUnavailable) -> Response:
-    """503: the database did not answer (the readiness probe)."""
-    return _respond(503, error_body(exc.code, exc.message))
+    """503 with ``Retry-After``: the database did not answer, or refused a write (a full disk,
+    a read-only file); nothing was recorded, and the same request may be sent again."""
+    return _respond(503, error_body(exc.code, exc.message), {"Retry-After": str(RETRY_AFTER)})
 
 
 _HTTP_CODES = {
@@ -215,6 +223,12 @@ def handle_http_exception(exc: HTTPException) -> Response:
 def handle_unexpected(exc: Exception) -> Response:
     if isinstance(exc, HTTPException):
         return handle_http_exception(exc)
+    refused = storage_refusal(exc)
+    if refused is not None:  # a read (or a projection's write) that storage refused
+        store = current_app.extensions.get("munchlog") if has_app_context() else None
+        if store is not None:
+            store.refusal(exc)  # logged; new connections from now on, /readyz reports it
+        return handle_unavailable(StorageUnavailable(f"storage is unavailable: {refused}"))
     log.exception("unhandled error")
     return _respond(500, error_body("server/internal_error", "internal server error"))
 
@@ -342,12 +356,22 @@ ERROR_RESPONSES = {
     "import/... (+version, reason), request/idempotency_key_reused",
     503: "not available now: storage/damaged on a game's routes, the game's stored rows are "
     "damaged (+version, reason: the first damaged record; GET /api/games/{game_id}/verify "
-    "names every damaged row); on /readyz storage/unavailable (the database did not answer), "
-    "projection/lagging (the match histories are further behind than MUNCHLOG_READY_MAX_LAG)",
+    "names every damaged row); storage/unavailable (with Retry-After) when storage refuses: "
+    "a full disk, a read-only database, a database that does not answer (nothing was "
+    "recorded; send the request again later); on /readyz also projection/lagging (the match "
+    "histories are further behind than MUNCHLOG_READY_MAX_LAG)",
 }
 
 #: Headers of the documented error responses (``components/responses/Error<status>``).
 ERROR_HEADERS = {
+    503: {
+        "Retry-After": {
+            "description": "seconds to wait before sending the request again "
+            "(storage/unavailable only)",
+            "required": False,
+            "schema": {"type": "integer"},
+        }
+    },
     401: {
         "WWW-Authenticate": {
             "description": "always `Bearer`",

@@ -1,10 +1,26 @@
 """The service's errors: each has a stable ``code``; :mod:`api.errors` maps them to HTTP.
 
+Storage that refuses (a full disk, a read-only file, a database that went away) is
+:class:`StorageUnavailable` (``storage/unavailable``), whichever layer meets it;
+:func:`storage_refusal` tells such an error from a bug.
+
 A version or a dispute a game does not have is the domain's :class:`~domain.errors.NotFound`
 (``UnknownVersion``): the service raises the same errors for its look-ups.
 """
 
 from __future__ import annotations
+
+from adapters.storage import StorageUnavailable, storage_refusal
+
+__all__ = [
+    "GameAlreadyExistsError",
+    "GameNotFoundError",
+    "IdempotencyKeyReusedError",
+    "NotAllowedError",
+    "StorageUnavailable",
+    "VersionConflictError",
+    "storage_refusal",
+]
 
 
 class GameNotFoundError(LookupError):

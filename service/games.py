@@ -588,7 +588,7 @@ class GameLog(EventStore):
         A game whose events are damaged is forgotten by this process (its next reads check the
         store again, and refuse); a damaged snapshot is not used again by this process.
         """
-        records = self.stored_game_records(game_id)
+        records = self.stored_game_records(game_id, full=True)
         if records is None:
             raise GameNotFoundError(game_id)
         report = verify_records(records)

@@ -7,8 +7,9 @@
   head, ``SELECT max(notification_id)``, bounded by ``GameLog.log_head``'s timeout), and the
   match histories' lag is reported (``{"status": "ready", "projections", "projection":
   {"position", "head", "lag"}, "max_lag"}``). ``503 storage/unavailable`` when the database
-  does not answer; with ``MUNCHLOG_PROJECTIONS=worker`` and ``MUNCHLOG_READY_MAX_LAG`` set,
-  ``503 projection/lagging`` when the lag is larger. (Inline, the lag is reported only: every
+  does not answer, or this instance's last write was refused and a write probe still is
+  (``GameLog.ensure_writable``); with ``MUNCHLOG_PROJECTIONS=worker`` and
+  ``MUNCHLOG_READY_MAX_LAG`` set, ``503 projection/lagging`` when the lag is larger. (Inline, the lag is reported only: every
   history read catches up first, so no reader ever sees it.)
 * ``GET /metrics`` -- Prometheus' text format (``api.metrics``).
 
@@ -79,6 +80,9 @@ def current_lag() -> Lag:
     except StorageUnavailable:
         raise
     except Exception as exc:
+        # storage refusing (the projection's tables cannot be made on a read-only file, say):
+        # the store notes it and opens new connections, so that it recovers by itself
+        current_app.extensions["munchlog"].refusal(exc)
         raise StorageUnavailable(f"the database did not answer ({type(exc).__name__})") from exc
 
 
@@ -99,12 +103,15 @@ class Ready(MethodView):
     def get(self) -> dict[str, Any]:
         """Readiness: the database answers; the match histories' lag (anonymous)
 
-        503 `storage/unavailable` when the database does not answer in time; 503
+        503 `storage/unavailable` when the database does not answer in time, or when this
+        instance's last write was refused by storage (a full disk, a read-only file) and a
+        write probe is still refused (ready again once a write or the probe succeeds); 503
         `projection/lagging` when the histories are kept by `munchlog worker`
         (`MUNCHLOG_PROJECTIONS=worker`) and are more than `MUNCHLOG_READY_MAX_LAG`
         notifications behind the log.
         """
         lag = current_lag()
+        current_app.extensions["munchlog"].ensure_writable()
         mode = current_app.config.get("MUNCHLOG_PROJECTIONS", "inline")
         max_lag = current_app.config.get("MUNCHLOG_READY_MAX_LAG")
         if mode == "worker" and max_lag is not None and lag.lag > max_lag:

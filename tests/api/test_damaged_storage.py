@@ -144,6 +144,19 @@ def delete(store: Store, gid: str, v: int) -> None:
     store.delete(gid, v)
 
 
+def bad_timestamp(store: Store, gid: str, v: int) -> None:
+    """eventsourcing's stored timestamp of the event set to a date that does not exist: the
+    envelope (what the hash covers) is untouched."""
+    data = json.loads(store.state(gid, v))
+    data["timestamp"]["_data_"] = "2024-13-45T00:00:00+00:00"
+    store.set(gid, v, "state", json.dumps(data, separators=(",", ":")).encode())
+
+
+def opened_topic(store: Store, gid: str, v: int) -> None:
+    """A later event stored under the topic of a game's first (it still decodes)."""
+    store.set(gid, v, "topic", "domain.game:Game.Opened")
+
+
 def swap(store: Store, gid: str, v: int) -> None:
     first, second = store.state(gid, v), store.state(gid, v + 1)
     store.set(gid, v, "state", second)
@@ -155,6 +168,8 @@ Damage = Callable[[Store, str, int], None]
 KINDS: dict[str, tuple[Damage, list[tuple[int, str]]]] = {
     "undecodable_state": (garbage, [(0, "undecodable")]),
     "unknown_topic": (unknown_topic, [(0, "undecodable")]),
+    "bad_timestamp": (bad_timestamp, [(0, "undecodable")]),
+    "opened_topic": (opened_topic, [(0, "undecodable")]),
     "edited_row": (edit, [(0, "hash_mismatch")]),
     "deleted_row": (delete, [(0, "version_gap")]),
     "swapped_rows": (swap, [(0, "out_of_order"), (1, "out_of_order")]),
@@ -282,6 +297,63 @@ def test_a_damaged_game_is_named_by_verify_and_refused_by_every_other_route(
     for c in (client, fresh):
         works(c, other, other_action)
         other_action = a_legal_action(app, other)
+
+
+def set_field(store: Store, gid: str, v: int, key: str, value: Any) -> None:
+    data = json.loads(store.state(gid, v))
+    data[key] = value
+    store.set(gid, v, "state", json.dumps(data, separators=(",", ":")).encode())
+
+
+#: kind -> (how, the version it damages (0: the target), what /verify must find first). The
+#: bytes of a row besides the hashed envelope: the game's first event's ruleset and aggregate
+#: topic (the fold builds the game from them), a field no game event has, a version column that
+#: is no whole number (only SQLite can store one).
+UNHASHED: dict[str, tuple[Callable[[Store, str, int], None], int, str]] = {
+    "ruleset": (
+        lambda st, g, v: set_field(st, g, 1, "ruleset", "munchkin-deluxe"),
+        1,
+        "undecodable",
+    ),
+    "aggregate_topic": (
+        lambda st, g, v: set_field(st, g, 1, "originator_topic", "domain.game:GameAccess"),
+        1,
+        "undecodable",
+    ),
+    "extra_field": (lambda st, g, v: set_field(st, g, v, "note", "hello"), 0, "undecodable"),
+    "text_version": (lambda st, g, v: st.set(g, v, "originator_version", "ten"), 0, "version_gap"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNHASHED))
+def test_verify_checks_the_bytes_of_a_row_the_hash_does_not_cover(
+    make_app: Callable[[], Flask], store: Store, kind: str
+) -> None:
+    """Issue #28 item 2: a row whose eventsourcing metadata does not decode (or is not its
+    game's) passed /verify while the game's routes answered a bare 500."""
+    how, at, reason = UNHASHED[kind]
+    if kind == "text_version" and store.postgres:
+        pytest.skip("PostgreSQL's version column holds only integers")
+    app = make_app()
+    game = demo(app, seed=8, actions=30)
+    action = a_legal_action(app, game)
+    target = game.version // 2
+    how(store, game.game_id, target)
+    version = at or target
+
+    fresh = make_app().test_client()
+    body = call(fresh, game, "/verify").get_json()
+    assert body["ok"] is False, body
+    assert body["first_broken"] == {"version": version, "reason": reason}
+    assert "undecodable" in {p["reason"] for p in body["problems"]}
+    for path in ("", "/state", "/state?at=2", "/turns/1", "/events", "/export"):
+        damaged(call(fresh, game, path), version, reason)
+    damaged(call(fresh, game, "/actions", "table", json={"actions": [action]}), version, reason)
+    # the process that had the game cached refuses it too once /verify has named the damage
+    client = app.test_client()
+    assert call(client, game, "/verify").get_json()["ok"] is False
+    damaged(call(client, game, "/state"), version, reason)
+    damaged(call(client, game, "/actions", "table", json={"actions": [action]}), version, reason)
 
 
 def test_a_restored_row_is_served_again_without_a_restart(
@@ -565,3 +637,19 @@ def test_the_command_line_names_the_damage(
     assert last["omitted"] == [{"game_id": bad, "version": 5, "reason": "undecodable"}]
     assert captured.out.count('"format":"munchlog-game"') == 1
     assert main(["export", "--game", bad, "-o", "-", "--db", db]) == 1
+
+
+def test_the_command_line_names_a_row_whose_timestamp_does_not_decode(
+    app: Flask, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``munchlog verify --game`` is ``GET /verify``'s check (issue #28 item 2)."""
+    if store.postgres:
+        pytest.skip("the command line is the same code on PostgreSQL")
+    log: GameLog = app.extensions["munchlog"]
+    bad = import_seeded(log, 1, "Carol")
+    bad_timestamp(store, bad, 4)
+    assert main(["verify", "--game", bad, "--db", store.url]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False
+    assert [(p["version"], p["reason"]) for p in report["problems"]] == [(4, "undecodable")]
+    assert report["problems"][0]["detail"] == "its stored timestamp does not decode"
