@@ -737,3 +737,34 @@ def test_junk_into_the_write_endpoints_is_never_a_server_error(disputed: Table, 
     if response.status_code >= 400:
         assert set(response.get_json()) == {"error"}
         assert (table.version(), table.game_count()) == (before, games)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {
+            "actions": [
+                {"type": "end_turn", "seat": "A", "x": {"_type_": "uuid_hex", "_data_": "0"}}
+            ]
+        },
+        {
+            "actions": [{"type": "end_turn", "seat": "A"}],
+            "extra": [{"_data_": 1, "_type_": "nope"}],
+        },
+    ],
+)
+def test_an_object_shaped_as_the_stores_own_encoding_is_400(table: Table, body: Any) -> None:
+    """``{"_type_", "_data_"}`` is how eventsourcing's JSON transcoder stores a value it encodes
+    itself; stored from a request, the game's events would decode it as that type (or fail to
+    decode: the whole game damaged). Refused at the edge, wherever it sits in a body."""
+    before = table.version()
+    error = assert_error(
+        table.post("{game}/actions", _dump(body), "table"), 400, "request/invalid_body"
+    )
+    assert "reserved" in json.dumps(error["fields"])
+    assert table.version() == before
+
+
+def test_the_reserved_keys_alone_or_with_others_are_welcome() -> None:
+    assert inputs.loads('{"_type_": 1, "_data_": 2, "x": 3}') == {"_type_": 1, "_data_": 2, "x": 3}
+    assert inputs.loads('{"name": "_type_ and _data_"}') == {"name": "_type_ and _data_"}
