@@ -221,68 +221,122 @@ class GameLog:
                 )
             )
         )
-        # The first attempt decides on this process's cached copy of the game without asking the
-        # store whether another process has written since (a query per request), if this
-        # process saved the game or read it from the store in the last TRUST_CACHE_FOR seconds
-        # (a table recording briskly through this worker); an older copy is probably behind
-        # another worker's writes (the table's connection moved), so the store is read first.
-        # Trusting the copy is safe: versions are contiguous, so saving a batch decided on a
-        # stale copy conflicts, and a refusal (stale expected_version, a rule) is decided again
-        # on the fresh game before it is reported.
-        trust_cache = True
+        seats_checked = False
+
+        def check(game: Game) -> BatchOutcome | None:
+            nonlocal seats_checked
+            if not seats_checked:
+                _check_seats(actor, actions, tuple(game.state["seats"]))
+                seats_checked = True
+            return None if idempotency_key is None else replay()
+
+        def replay() -> BatchOutcome | None:
+            assert idempotency_key is not None
+            return self._replay(game_id, idempotency_key, fingerprint)
+
+        def decide(game: Game, received_at: str) -> None:
+            game.execute(_commands(actions), received_at=received_at)
+
+        def respond(game: Game, pending: list[Any]) -> tuple[BatchOutcome, list[Any]]:
+            seats = tuple(game.state["seats"])
+            response = {
+                "version": game.version,
+                "events": [event_view(stored_record(e), actor, seats) for e in pending],
+            }
+            extra: list[Any] = []
+            if idempotency_key is not None:
+                extra.append(
+                    IdempotencyRecord.store(game_id, idempotency_key, fingerprint, response)
+                )
+            return BatchOutcome(response=response, replayed=False), extra
+
+        outcome: BatchOutcome = self._write(
+            game_id,
+            decide,
+            respond,
+            expected_version=expected_version,
+            source="actions",
+            actions=len(actions),
+            trust_cache=True,
+            check=check,
+            replay=None if idempotency_key is None else replay,
+        )
+        return outcome
+
+    def _write(
+        self,
+        game_id: UUID,
+        decide: Callable[[Game, str], Any],
+        respond: Callable[[Game, list[Any]], tuple[Any, list[Any]]],
+        *,
+        expected_version: int | None,
+        source: str,
+        actions: int = 0,
+        trust_cache: bool = False,
+        check: Callable[[Game], BatchOutcome | None] | None = None,
+        replay: Callable[[], BatchOutcome | None] | None = None,
+    ) -> Any:
+        """The loop of every write to a game, written once: load, decide, the summary, save,
+        retry on a lost race. Returns what ``respond`` makes of the saved game.
+
+        Each attempt loads the game (with ``trust_cache``, first this process's cached copy if
+        it saved or read the game in the last :data:`TRUST_CACHE_FOR` seconds: a table recording
+        briskly through this worker; an older copy is probably behind another worker's writes,
+        so the store is read instead), then ``check(game)`` (an answer it returns is returned:
+        a replayed ``Idempotency-Key``), checks ``expected_version`` and ``decide(game,
+        received_at)`` (the domain's errors: nothing is stored). ``respond(game, pending)``
+        gives the result and what else to save with the game; the game's summary follows in
+        the same save when the status or winner changed. Trusting the copy is safe: versions are
+        contiguous, so saving a batch decided on a stale copy conflicts, and a refusal (a stale
+        ``expected_version``, a rule) is decided again on the stored game before it is reported.
+
+        A lost race (the save conflicts) is decided again on the stored game, after ``replay()``
+        (a batch committed meanwhile under the same key is replayed), unless ``expected_version``
+        was given: 409 then, as after :data:`MAX_RETRIES` lost races."""
         for _attempt in range(MAX_RETRIES):
-            # Load the game BEFORE looking for the key: a batch committed in between is then
-            # either seen here (replayed) or makes our save conflict (replayed below).
+            # Load the game BEFORE looking for a key: a batch committed in between is then
+            # either seen by ``check`` (replayed) or makes our save conflict (replayed below).
             game = self.store.cached(game_id, within=TRUST_CACHE_FOR) if trust_cache else None
             if game is None:
                 game, trust_cache = self.game(game_id), False
-            if _attempt == 0:
-                _check_seats(actor, actions, tuple(game.state["seats"]))
-            if idempotency_key is not None:
-                replay = self._replay(game_id, idempotency_key, fingerprint)
-                if replay is not None:
-                    return replay
+            if check is not None:
+                answer = check(game)
+                if answer is not None:
+                    return answer
             before = (game.status, game.winner)
             received_at = utc_now()
             try:
                 if expected_version is not None and expected_version != game.version:
                     raise VersionConflictError(game.version, expected_version)
-                game.execute(_commands(actions), received_at=received_at)
+                decide(game, received_at)
             except (VersionConflictError, DomainError):
                 if trust_cache:
                     trust_cache = False
                     continue
                 raise
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
-            seats = tuple(game.state["seats"])
-            response = {
-                "version": game.version,
-                "events": [event_view(stored_record(e), actor, seats) for e in pending],
-            }
+            result, extra = respond(game, pending)
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
-                summary: Any = self.store.load(GameSummary.id_for(game_id))
+                summary: Any = self.store.load(
+                    GameSummary.id_for(game_id), of_game=(game_id, "summary")
+                )
                 if summary.follow(game, at=received_at):
                     objs.append(summary)
-            if idempotency_key is not None:
-                objs.append(
-                    IdempotencyRecord.store(game_id, idempotency_key, fingerprint, response)
-                )
             try:
-                self.store.save(*objs)
+                self.store.save(*objs, *extra)
             except RecordConflictError:
                 self.observer.lost_race()
                 trust_cache = False
-                if idempotency_key is not None:
-                    replay = self._replay(game_id, idempotency_key, fingerprint)
-                    if replay is not None:
-                        return replay
+                answer = replay() if replay is not None else None
+                if answer is not None:
+                    return answer
                 if expected_version is not None:
                     raise VersionConflictError(self.current_version(game_id)) from None
                 continue
             self.store.keep(game)
-            self.observer.recorded("actions", len(actions), len(pending))
-            return BatchOutcome(response=response, replayed=False)
+            self.observer.recorded(source, actions, len(pending))
+            return result
         raise VersionConflictError(self.current_version(game_id))
 
     def _replay(self, game_id: UUID, key: str, fingerprint: str) -> BatchOutcome | None:
@@ -555,31 +609,17 @@ class GameLog:
         ``expected_version`` is given, which is checked first (409 otherwise). A backup can
         change the status or winner, so the game's summary follows in the same save.
         """
-        for _attempt in range(MAX_RETRIES):
-            game = self.game(game_id)
-            if expected_version is not None and expected_version != game.version:
-                raise VersionConflictError(game.version, expected_version)
-            before = (game.status, game.winner)
-            received_at = utc_now()
+
+        def record_steps(game: Game, received_at: str) -> None:
             game.record_judge(decide(game), received_at=received_at)
-            pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
-            objs: list[Any] = [game]
-            if (game.status, game.winner) != before:
-                summary: Any = self.store.load(
-                    GameSummary.id_for(game_id), of_game=(game_id, "summary")
-                )
-                if summary.follow(game, at=received_at):
-                    objs.append(summary)
-            try:
-                self.store.save(*objs)
-            except RecordConflictError:
-                self.observer.lost_race()
-                if expected_version is not None:
-                    raise VersionConflictError(self.current_version(game_id)) from None
-                continue
-            self.observer.recorded("judge", 0, len(pending))
-            return [stored_record(e) for e in pending]
-        raise VersionConflictError(self.current_version(game_id))
+
+        def respond(game: Game, pending: list[Any]) -> tuple[list[Record], list[Any]]:
+            return [stored_record(e) for e in pending], []
+
+        records: list[Record] = self._write(
+            game_id, record_steps, respond, expected_version=expected_version, source="judge"
+        )
+        return records
 
     # ------------------------------------------------------------------ tamper evidence
 
