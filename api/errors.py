@@ -225,9 +225,9 @@ def handle_unexpected(exc: Exception) -> Response:
         return handle_http_exception(exc)
     refused = storage_refusal(exc)
     if refused is not None:  # a read (or a projection's write) that storage refused
-        store = current_app.extensions.get("munchlog") if has_app_context() else None
-        if store is not None:
-            store.refusal(exc)  # logged; new connections from now on, /readyz reports it
+        game_log = current_app.extensions.get("munchlog") if has_app_context() else None
+        if game_log is not None:
+            game_log.store.refusal(exc)  # logged; new connections from now on, /readyz reports it
         return handle_unavailable(StorageUnavailable(f"storage is unavailable: {refused}"))
     log.exception("unhandled error")
     return _respond(500, error_body("server/internal_error", "internal server error"))

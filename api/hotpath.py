@@ -10,11 +10,13 @@ the same functions the Flask route calls, in the same order:
 2. the body: ``api.inputs.loads`` (the one reader of every JSON body: UTF-8, depth, numbers,
    strings) and ``ActionBatchSchema.quick_load`` (the schema's own fast path, held to ``load``
    by a property test);
-3. ``GameLog.record``;
+3. ``api.recording.record_actions`` (``GameLog.record``), the one call both entrances record
+   through;
 4. the 201 response, encoded by the app's JSON provider as Flask would.
 
 Everything else goes to the Flask app untouched, which then decides it as it always has: any
-other method, path, query string, content type or header that matters (``Idempotency-Key``), a
+other method, path, query string, content type or header that matters
+(``api.recording.RECORD_HEADERS``: ``Idempotency-Key``), a
 missing or malformed ``Authorization``, a token that is not one of the game's recorders, a body
 that is not the plainest shape. When ``GameLog.record`` raises, nothing was stored (it raises
 before it saves), and the error is answered by the app's own error handlers, so the error shape
@@ -36,7 +38,8 @@ from uuid import UUID
 
 from flask import Flask
 
-from api import inputs
+from api import inputs, recording
+from api.recording import RECORD_HEADER_KEYS
 from api.schemas import ActionBatchSchema
 from domain.game import token_hash
 from service.games import GameLog
@@ -83,7 +86,7 @@ class RecordHotPath:
         if (
             environ.get("REQUEST_METHOD") != "POST"
             or environ.get("QUERY_STRING")
-            or "HTTP_IDEMPOTENCY_KEY" in environ
+            or not environ.keys().isdisjoint(RECORD_HEADER_KEYS)
             or environ.get("CONTENT_TYPE", "").partition(";")[0].strip() != "application/json"
         ):
             return self.inner(environ, start_response)
@@ -110,12 +113,7 @@ class RecordHotPath:
                 body = None
             if body is None:
                 return self.inner(environ, start_response)
-            outcome = self.log.record(
-                game_id,
-                body["actions"],
-                actor=role,
-                expected_version=body.get("expected_version"),
-            )
+            outcome = recording.record_actions(self.log, game_id, body, actor=role)
         except Exception as exc:  # nothing was stored: the app's handlers answer it
             return self._error(environ, start_response, exc)
         self.served += 1

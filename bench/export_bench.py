@@ -70,7 +70,7 @@ def read_raw(log: GameLog) -> int:
     """Read and decode every game notification; the number read."""
     count, position = 0, 0
     while True:
-        page = log.recorder.select_notifications(
+        page = log.store.recorder.select_notifications(
             position, 1000, topics=list(GAME_TOPICS), inclusive_of_start=False
         )
         if not page:

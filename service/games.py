@@ -1,8 +1,8 @@
 """GameLog: the use cases of recording Munchkin games (the service layer).
 
 One ``GameLog`` per process (the API's app factory makes it). Each method reads like a short
-script: load, decide (the domain), save (:class:`adapters.eventstore.EventStore`, which this
-class extends with the use cases).
+script: load, decide (the domain), save (its :class:`adapters.eventstore.EventStore`,
+``GameLog.store``, which it holds: the use cases above, the storage below).
 
 What is stored, per game (all written in ONE ``save`` per request, so they commit together):
 
@@ -117,15 +117,22 @@ def utc_now() -> str:
     return now.isoformat(timespec="microseconds")
 
 
-class GameLog(EventStore):
-    """Records games: ``start_game``, ``handle`` (a batch of commands), and the reads."""
+class GameLog:
+    """Records games: ``start_game``, ``record`` (a batch of actions), the judge's, and the
+    reads. Its store (:attr:`store`, an :class:`~adapters.eventstore.EventStore`) does the
+    storage: what needs the log itself (following it, its head, the readiness probe) asks
+    ``log.store``."""
 
     def __init__(self, env: Mapping[str, str] | None = None, *, catalog: Catalog | None = None):
-        super().__init__(env)
+        self.store = EventStore(env)
         self.replays = Replays(self)
         self.observer = Observer()
         self._access_cache: dict[UUID, GameAccess] = {}
         self.catalog = catalog if catalog is not None else sample_catalog()
+
+    def close(self) -> None:
+        """Close the store (its connections, its group commit)."""
+        self.store.close()
 
     # ------------------------------------------------------------------ writes
 
@@ -182,8 +189,8 @@ class GameLog(EventStore):
         game = Game.open(game_id, spec, received_at=received_at)
         tokens, access = _issue_tokens(game)
         summary = GameSummary.open(game, created_at=received_at)
-        self.save(game, access, summary)
-        self.trust(game_id)  # sealed here: no need to verify its chain on the first read
+        self.store.save(game, access, summary)
+        self.store.trust(game_id)  # sealed here: no need to verify its chain on the first read
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
 
     def record(
@@ -214,72 +221,126 @@ class GameLog(EventStore):
                 )
             )
         )
-        # The first attempt decides on this process's cached copy of the game without asking the
-        # store whether another process has written since (a query per request), if this
-        # process saved the game or read it from the store in the last TRUST_CACHE_FOR seconds
-        # (a table recording briskly through this worker); an older copy is probably behind
-        # another worker's writes (the table's connection moved), so the store is read first.
-        # Trusting the copy is safe: versions are contiguous, so saving a batch decided on a
-        # stale copy conflicts, and a refusal (stale expected_version, a rule) is decided again
-        # on the fresh game before it is reported.
-        trust_cache = True
+        seats_checked = False
+
+        def check(game: Game) -> BatchOutcome | None:
+            nonlocal seats_checked
+            if not seats_checked:
+                _check_seats(actor, actions, tuple(game.state["seats"]))
+                seats_checked = True
+            return None if idempotency_key is None else replay()
+
+        def replay() -> BatchOutcome | None:
+            assert idempotency_key is not None
+            return self._replay(game_id, idempotency_key, fingerprint)
+
+        def decide(game: Game, received_at: str) -> None:
+            game.execute(_commands(actions), received_at=received_at)
+
+        def respond(game: Game, pending: list[Any]) -> tuple[BatchOutcome, list[Any]]:
+            seats = tuple(game.state["seats"])
+            response = {
+                "version": game.version,
+                "events": [event_view(stored_record(e), actor, seats) for e in pending],
+            }
+            extra: list[Any] = []
+            if idempotency_key is not None:
+                extra.append(
+                    IdempotencyRecord.store(game_id, idempotency_key, fingerprint, response)
+                )
+            return BatchOutcome(response=response, replayed=False), extra
+
+        outcome: BatchOutcome = self._write(
+            game_id,
+            decide,
+            respond,
+            expected_version=expected_version,
+            source="actions",
+            actions=len(actions),
+            trust_cache=True,
+            check=check,
+            replay=None if idempotency_key is None else replay,
+        )
+        return outcome
+
+    def _write(
+        self,
+        game_id: UUID,
+        decide: Callable[[Game, str], Any],
+        respond: Callable[[Game, list[Any]], tuple[Any, list[Any]]],
+        *,
+        expected_version: int | None,
+        source: str,
+        actions: int = 0,
+        trust_cache: bool = False,
+        check: Callable[[Game], BatchOutcome | None] | None = None,
+        replay: Callable[[], BatchOutcome | None] | None = None,
+    ) -> Any:
+        """The loop of every write to a game, written once: load, decide, the summary, save,
+        retry on a lost race. Returns what ``respond`` makes of the saved game.
+
+        Each attempt loads the game (with ``trust_cache``, first this process's cached copy if
+        it saved or read the game in the last :data:`TRUST_CACHE_FOR` seconds: a table recording
+        briskly through this worker; an older copy is probably behind another worker's writes,
+        so the store is read instead), then ``check(game)`` (an answer it returns is returned:
+        a replayed ``Idempotency-Key``), checks ``expected_version`` and ``decide(game,
+        received_at)`` (the domain's errors: nothing is stored). ``respond(game, pending)``
+        gives the result and what else to save with the game; the game's summary follows in
+        the same save when the status or winner changed. Trusting the copy is safe: versions are
+        contiguous, so saving a batch decided on a stale copy conflicts, and a refusal (a stale
+        ``expected_version``, a rule) is decided again on the stored game before it is reported.
+
+        A lost race (the save conflicts) is decided again on the stored game, after ``replay()``
+        (a batch committed meanwhile under the same key is replayed), unless ``expected_version``
+        was given: 409 then, as after :data:`MAX_RETRIES` lost races."""
         for _attempt in range(MAX_RETRIES):
-            # Load the game BEFORE looking for the key: a batch committed in between is then
-            # either seen here (replayed) or makes our save conflict (replayed below).
-            game = self.cached(game_id, within=TRUST_CACHE_FOR) if trust_cache else None
+            # Load the game BEFORE looking for a key: a batch committed in between is then
+            # either seen by ``check`` (replayed) or makes our save conflict (replayed below).
+            game = self.store.cached(game_id, within=TRUST_CACHE_FOR) if trust_cache else None
             if game is None:
                 game, trust_cache = self.game(game_id), False
-            if _attempt == 0:
-                _check_seats(actor, actions, tuple(game.state["seats"]))
-            if idempotency_key is not None:
-                replay = self._replay(game_id, idempotency_key, fingerprint)
-                if replay is not None:
-                    return replay
+            if check is not None:
+                answer = check(game)
+                if answer is not None:
+                    return answer
             before = (game.status, game.winner)
             received_at = utc_now()
             try:
                 if expected_version is not None and expected_version != game.version:
                     raise VersionConflictError(game.version, expected_version)
-                game.execute(_commands(actions), received_at=received_at)
+                decide(game, received_at)
             except (VersionConflictError, DomainError):
                 if trust_cache:
                     trust_cache = False
                     continue
                 raise
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
-            seats = tuple(game.state["seats"])
-            response = {
-                "version": game.version,
-                "events": [event_view(stored_record(e), actor, seats) for e in pending],
-            }
+            result, extra = respond(game, pending)
             objs: list[Any] = [game]
             if (game.status, game.winner) != before:
-                summary: Any = self.load(GameSummary.id_for(game_id))
+                summary: Any = self.store.load(
+                    GameSummary.id_for(game_id), of_game=(game_id, "summary")
+                )
                 if summary.follow(game, at=received_at):
                     objs.append(summary)
-            if idempotency_key is not None:
-                objs.append(
-                    IdempotencyRecord.store(game_id, idempotency_key, fingerprint, response)
-                )
             try:
-                self.save(*objs)
+                self.store.save(*objs, *extra)
             except RecordConflictError:
                 self.observer.lost_race()
                 trust_cache = False
-                if idempotency_key is not None:
-                    replay = self._replay(game_id, idempotency_key, fingerprint)
-                    if replay is not None:
-                        return replay
+                answer = replay() if replay is not None else None
+                if answer is not None:
+                    return answer
                 if expected_version is not None:
                     raise VersionConflictError(self.current_version(game_id)) from None
                 continue
-            self.keep(game)
-            self.observer.recorded("actions", len(actions), len(pending))
-            return BatchOutcome(response=response, replayed=False)
+            self.store.keep(game)
+            self.observer.recorded(source, actions, len(pending))
+            return result
         raise VersionConflictError(self.current_version(game_id))
 
     def _replay(self, game_id: UUID, key: str, fingerprint: str) -> BatchOutcome | None:
-        record: Any = self.load(
+        record: Any = self.store.load(
             IdempotencyRecord.id_for(game_id, key), of_game=(game_id, "idempotency")
         )
         if not isinstance(record, IdempotencyRecord) or record.game_id != game_id:
@@ -355,7 +416,7 @@ class GameLog(EventStore):
             current = self.current_version(game_id)
             if not 1 <= version <= current:
                 raise UnknownVersion(version, current)
-        game = self.load_game(game_id, version)
+        game = self.store.load_game(game_id, version)
         if not isinstance(game, Game):
             raise GameNotFoundError(game_id)
         return game
@@ -365,7 +426,7 @@ class GameLog(EventStore):
         ``version`` (``None`` if there is none): where a turn's replay may start folding
         (:meth:`service.replays.Replays.turn`, which checks that the next event follows the
         head hash)."""
-        snapshot = self._snapshot_for(game_id, version)
+        snapshot = self.store._snapshot_for(game_id, version)
         if snapshot is None:
             return None
         found = snapshot.state
@@ -376,7 +437,7 @@ class GameLog(EventStore):
         cached = self._access_cache.get(game_id)
         if cached is not None:  # token hashes never change once issued
             return cached
-        access: Any = self.load(GameAccess.id_for(game_id), of_game=(game_id, "access"))
+        access: Any = self.store.load(GameAccess.id_for(game_id), of_game=(game_id, "access"))
         if not isinstance(access, GameAccess) or access.game_id != game_id:
             raise GameNotFoundError(game_id)
         if len(self._access_cache) >= ACCESS_CACHE_SIZE:
@@ -386,7 +447,7 @@ class GameLog(EventStore):
 
     def current_version(self, game_id: UUID) -> int:
         """The game's version, read from the store without rebuilding the game."""
-        version = self.last_game_version(game_id)
+        version = self.store.last_game_version(game_id)
         if version is None:
             raise GameNotFoundError(game_id)
         return version
@@ -395,16 +456,16 @@ class GameLog(EventStore):
         """Stored events with version > ``after`` (at most ``limit``), as plain records, of a
         game whose chain verifies (``DamagedRecords`` otherwise)."""
         self.current_version(game_id)
-        self.ensure_sound(game_id)
-        return self.game_records(game_id, after=after, limit=limit)
+        self.store.ensure_sound(game_id)
+        return self.store.game_records(game_id, after=after, limit=limit)
 
     def all_records(self, game_id: UUID) -> list[Record]:
         """Every stored record of a game, read fast (what exports read), of a game whose chain
         verifies (``DamagedRecords`` otherwise)."""
-        records = self.read_records(game_id)
+        records = self.store.read_records(game_id)
         if records is None:
             raise GameNotFoundError(game_id)
-        self.ensure_sound(game_id, records)
+        self.store.ensure_sound(game_id, records)
         return records
 
     def overview(self, game_id: UUID) -> dict[str, Any]:
@@ -430,7 +491,7 @@ class GameLog(EventStore):
 
     def summary(self, game_id: UUID) -> dict[str, Any]:
         """The game's list entry (status, players, labels ...) plus its current version."""
-        summary: Any = self.load(GameSummary.id_for(game_id), of_game=(game_id, "summary"))
+        summary: Any = self.store.load(GameSummary.id_for(game_id), of_game=(game_id, "summary"))
         if not isinstance(summary, GameSummary):
             raise GameNotFoundError(game_id)
         return {**summary.as_dict(), "version": self.current_version(game_id)}
@@ -456,14 +517,14 @@ class GameLog(EventStore):
         position = cursor or 0
         scanned = 0
         while True:
-            page = self.notifications_of(GameSummary.Opened, position, 100)
+            page = self.store.notifications_of(GameSummary.Opened, position, 100)
             if not page:
                 return items, None
             for notification in page:
                 position = notification.id
                 scanned += 1
                 try:
-                    summary: Any = self.load(notification.originator_id)
+                    summary: Any = self.store.load(notification.originator_id)
                 except DamagedRecords:
                     continue  # logged; its game's own routes answer storage/damaged
                 if not isinstance(summary, GameSummary):
@@ -548,29 +609,17 @@ class GameLog(EventStore):
         ``expected_version`` is given, which is checked first (409 otherwise). A backup can
         change the status or winner, so the game's summary follows in the same save.
         """
-        for _attempt in range(MAX_RETRIES):
-            game = self.game(game_id)
-            if expected_version is not None and expected_version != game.version:
-                raise VersionConflictError(game.version, expected_version)
-            before = (game.status, game.winner)
-            received_at = utc_now()
+
+        def record_steps(game: Game, received_at: str) -> None:
             game.record_judge(decide(game), received_at=received_at)
-            pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
-            objs: list[Any] = [game]
-            if (game.status, game.winner) != before:
-                summary: Any = self.load(GameSummary.id_for(game_id), of_game=(game_id, "summary"))
-                if summary.follow(game, at=received_at):
-                    objs.append(summary)
-            try:
-                self.save(*objs)
-            except RecordConflictError:
-                self.observer.lost_race()
-                if expected_version is not None:
-                    raise VersionConflictError(self.current_version(game_id)) from None
-                continue
-            self.observer.recorded("judge", 0, len(pending))
-            return [stored_record(e) for e in pending]
-        raise VersionConflictError(self.current_version(game_id))
+
+        def respond(game: Game, pending: list[Any]) -> tuple[list[Record], list[Any]]:
+            return [stored_record(e) for e in pending], []
+
+        records: list[Record] = self._write(
+            game_id, record_steps, respond, expected_version=expected_version, source="judge"
+        )
+        return records
 
     # ------------------------------------------------------------------ tamper evidence
 
@@ -588,7 +637,7 @@ class GameLog(EventStore):
         A game whose events are damaged is forgotten by this process (its next reads check the
         store again, and refuse); a damaged snapshot is not used again by this process.
         """
-        records = self.stored_game_records(game_id, full=True)
+        records = self.store.stored_game_records(game_id, full=True)
         if records is None:
             raise GameNotFoundError(game_id)
         report = verify_records(records)
@@ -596,11 +645,11 @@ class GameLog(EventStore):
         sound = report["problems"][0]["version"] - 1 if report["problems"] else len(records)
         snapshots = self._snapshot_problems(game_id, records[:sound])
         if problems:
-            self.forget(game_id)
+            self.store.forget(game_id)
         else:
-            self.trust(game_id)
+            self.store.trust(game_id)
         for problem in snapshots:
-            self.distrust_snapshot(game_id, problem["version"])
+            self.store.distrust_snapshot(game_id, problem["version"])
         return {
             "ok": not problems and not snapshots,
             "checked": report["checked"],
@@ -614,12 +663,12 @@ class GameLog(EventStore):
         (versions 1 .. n, verified)."""
         out: list[dict[str, Any]] = []
         state, folded = initial_state(), 0
-        for version, snapshot, why in self.stored_snapshots(game_id):
+        for version, snapshot, why in self.store.stored_snapshots(game_id):
             found: tuple[str, str] | None = None
             if snapshot is None:
                 found = ("undecodable", why)
             elif version > len(sound):
-                if version <= (self.last_game_version(game_id) or 0):
+                if version <= (self.store.last_game_version(game_id) or 0):
                     continue  # after the damaged events: nothing to compare it with
                 found = ("hash_mismatch", "it is ahead of the stored events")
             elif sound[version - 1]["hash"] != snapshot.get("head_hash"):
@@ -658,10 +707,10 @@ class GameLog(EventStore):
         summary = GameSummary.open(game, created_at=str(records[0]["received_at"]))
         summary.follow(game, at=str(records[-1]["received_at"]))
         try:
-            self.save(game, access, summary)
+            self.store.save(game, access, summary)
         except RecordConflictError:
             raise GameAlreadyExistsError(game_id) from None
-        self.trust(game_id)  # Game.adopt verified its chain
+        self.store.trust(game_id)  # Game.adopt verified its chain
         cards = {seat["seat"]: _shown_cards(seat) for seat in created["seats"]}
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
 

@@ -69,7 +69,7 @@ class MatchHistory:
 
     def __init__(self, app: GameLog, *, batch_size: int = BATCH_SIZE, inline: bool = True) -> None:
         self.app = app
-        self.view = history_recorder(app)
+        self.view = history_recorder(app.store)
         self.batch_size = batch_size
         self.inline = inline
         self._lock = threading.Lock()  # one catch-up at a time per process (others wait)
@@ -84,7 +84,7 @@ class MatchHistory:
         folded = 0
         with self._lock:
             start = self.view.position()
-            total = max(0, self.app.max_notification_id() - start)
+            total = max(0, self.app.store.max_notification_id() - start)
             while limit is None or folded < limit:
                 batch = self.batch_size if limit is None else min(self.batch_size, limit - folded)
                 step = self._step(batch)
@@ -108,10 +108,10 @@ class MatchHistory:
         when the head is visible, so is everything before it.)"""
         while True:
             position = self.view.position()
-            head = self.app.max_notification_id()
+            head = self.app.store.max_notification_id()
             if head <= position:
                 return None
-            notes = self.app.records_since(position, batch, stop=head)
+            notes = self.app.store.records_since(position, batch, stop=head)
             end = notes[-1][0] if len(notes) >= batch else head
             if self._commit(position, notes, end):
                 return len(notes), end
@@ -124,7 +124,7 @@ class MatchHistory:
         :meth:`position`. How ``munchlog worker`` folds the log."""
         if not notifications:
             return True
-        records = self.app.game_records_of(notifications)
+        records = self.app.store.game_records_of(notifications)
         with self._lock:
             return self._commit(expected, records, int(notifications[-1].id))
 
@@ -152,7 +152,7 @@ class MatchHistory:
             rows.pop(gid, None)
             skipped[gid] = _skip(gid, seq, before, problem)
             log.warning("match histories: game %s left out: %s", gid, skipped[gid])
-        with self.app.writing():
+        with self.app.store.writing():
             return self.view.commit(position, rows, tracking_at(end), skipped.values())
 
     def rebuild(self, *, progress: Progress | None = None) -> int:
@@ -169,7 +169,7 @@ class MatchHistory:
         """How far the stored histories are behind the log (:class:`Lag`). The head is read
         first, with the store's probe (:meth:`GameLog.log_head`: a bounded wait, no retries;
         :class:`StorageUnavailable` when the database does not answer)."""
-        head = self.app.log_head()
+        head = self.app.store.log_head()
         return Lag(position=self.view.position(), head=head)
 
     # -- reads (inline: each catches up first) ----------------------------------------------

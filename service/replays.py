@@ -180,7 +180,7 @@ class Replays:
     def index(self, game_id: UUID) -> ReplayIndex:
         """The game's index, brought up to its current version."""
         current = self.log.current_version(game_id)  # GameNotFoundError for an unknown game
-        self.log.ensure_sound(game_id)  # DamagedRecords (once per process for a sound game)
+        self.log.store.ensure_sound(game_id)  # DamagedRecords (once per process for a sound game)
         with self._lock:
             entry = self._index_locks.setdefault(game_id, [threading.Lock(), 0])
             entry[1] += 1
@@ -211,7 +211,7 @@ class Replays:
         """The judge's state after event ``version`` (version 0: before the game)."""
         if version == 0:
             return initial_state()
-        self.log.ensure_sound(game_id)
+        self.log.store.ensure_sound(game_id)
         cached = self._states.get((game_id, version))
         if cached is not None:
             return cached
@@ -288,7 +288,7 @@ class Replays:
         index = self.cached_index(game_id)
         if index is None:
             self.log.current_version(game_id)  # GameNotFoundError
-            self.log.ensure_sound(game_id)
+            self.log.store.ensure_sound(game_id)
             game = self.log.game(game_id)
             now = cast(State, game.state)
             if now.get("disputes"):

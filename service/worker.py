@@ -112,7 +112,7 @@ class ProjectionWorker:
         position = self.history.position()
         handover: queue.Queue[Any] = queue.Queue(maxsize=QUEUE_SIZE)
         done = threading.Event()  # this subscription is over: its feeder gives up
-        with self.app.follow(position, interval=self.poll_interval) as notes:
+        with self.app.store.follow(position, interval=self.poll_interval) as notes:
             feeder = threading.Thread(
                 target=_feed, args=(notes, handover, done), name="munchlog-follow", daemon=True
             )

@@ -11,6 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import missing
 
+from api import recording
 from api.auth import (
     any_viewer,
     current_viewer,
@@ -308,11 +309,11 @@ class GameActions(MethodView):
         kept as the client's time beside the server's. The response holds the new events as
         the caller may see them.
         """
-        outcome = gamelog().record(
+        outcome = recording.record_actions(
+            gamelog(),
             parse_game_id(game_id),
-            body["actions"],
+            body,
             actor=current_viewer(),
-            expected_version=body.get("expected_version"),
             idempotency_key=idempotency_key(),
         )
         if outcome.replayed:

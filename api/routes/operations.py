@@ -4,11 +4,11 @@
   touching the database (a liveness probe must not fail because the database is slow: the
   process would be restarted for nothing).
 * ``GET /readyz`` -- this instance can serve: the database answers a cheap query (the log's
-  head, ``SELECT max(notification_id)``, bounded by ``GameLog.log_head``'s timeout), and the
+  head, ``SELECT max(notification_id)``, bounded by ``EventStore.log_head``'s timeout), and the
   match histories' lag is reported (``{"status": "ready", "projections", "projection":
   {"position", "head", "lag"}, "max_lag"}``). ``503 storage/unavailable`` when the database
   does not answer, or this instance's last write was refused and a write probe still is
-  (``GameLog.ensure_writable``); with ``MUNCHLOG_PROJECTIONS=worker`` and
+  (``EventStore.ensure_writable``); with ``MUNCHLOG_PROJECTIONS=worker`` and
   ``MUNCHLOG_READY_MAX_LAG`` set, ``503 projection/lagging`` when the lag is larger. (Inline, the lag is reported only: every
   history read catches up first, so no reader ever sees it.)
 * ``GET /metrics`` -- Prometheus' text format (``api.metrics``).
@@ -82,7 +82,7 @@ def current_lag() -> Lag:
     except Exception as exc:
         # storage refusing (the projection's tables cannot be made on a read-only file, say):
         # the store notes it and opens new connections, so that it recovers by itself
-        current_app.extensions["munchlog"].refusal(exc)
+        current_app.extensions["munchlog"].store.refusal(exc)
         raise StorageUnavailable(f"the database did not answer ({type(exc).__name__})") from exc
 
 
@@ -111,7 +111,7 @@ class Ready(MethodView):
         notifications behind the log.
         """
         lag = current_lag()
-        current_app.extensions["munchlog"].ensure_writable()
+        current_app.extensions["munchlog"].store.ensure_writable()
         mode = current_app.config.get("MUNCHLOG_PROJECTIONS", "inline")
         max_lag = current_app.config.get("MUNCHLOG_READY_MAX_LAG")
         if mode == "worker" and max_lag is not None and lag.lag > max_lag:

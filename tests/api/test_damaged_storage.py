@@ -587,7 +587,7 @@ def test_the_event_export_names_the_game_it_left_out(
     client.get("/api/players/dave/games")  # the projection has folded all three
     KINDS[kind][0](store, bad, 5)
     reason = KINDS[kind][1][0][1]
-    log.forget(uuid.UUID(bad))  # as a process that never verified it
+    log.store.forget(uuid.UUID(bad))  # as a process that never verified it
     if rebuild:
         MatchHistory(log).rebuild()
 

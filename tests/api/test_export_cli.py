@@ -196,7 +196,7 @@ def test_rebuild_projections_counts_what_its_bar_counted(
     events = sum(len(seeded_records(20 + seed)) for seed in range(2))
     log = open_log(db)
     try:
-        head = log.max_notification_id()
+        head = log.store.max_notification_id()
     finally:
         log.close()
     assert head > events

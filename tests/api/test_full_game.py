@@ -147,7 +147,7 @@ def test_tokens_are_stored_only_as_hashes(app: Flask, client: FlaskClient) -> No
     stored = repr(vars(access))
     for token in (game["table_token"], game["judge_token"], game["seats"]["A"]["token"]):
         assert token not in stored
-    for notification in log.recorder.select_notifications(start=1, limit=100):
+    for notification in log.store.recorder.select_notifications(start=1, limit=100):
         blob = notification.state.decode("utf-8", "replace")
         for token in (game["table_token"], game["judge_token"], ORGANIZER_TOKEN):
             assert token not in blob

@@ -29,7 +29,7 @@ def log(backend: dict[str, Any], tmp_path: Path) -> Any:
     expected = (
         PostgresGroupCommit if "postgresql" in backend["MUNCHLOG_DATABASE_URL"] else GroupCommit
     )
-    assert type(app._group_commit) is expected
+    assert type(app.store._group_commit) is expected
     yield app
     app.close()
 
@@ -42,7 +42,7 @@ def _batch(stream: uuid.UUID, first: int, n: int) -> list[StoredEvent]:
 
 
 def _versions(log: Any, stream: uuid.UUID) -> list[int]:
-    return [e.originator_version for e in log.recorder.select_events(stream)]
+    return [e.originator_version for e in log.store.recorder.select_events(stream)]
 
 
 def _queue_while_locked(group: GroupCommit, batches: list[list[StoredEvent]]) -> list[Any]:
@@ -70,7 +70,7 @@ def _queue_while_locked(group: GroupCommit, batches: list[list[StoredEvent]]) ->
 
 
 def test_batches_that_queue_up_are_written_in_one_transaction(log: Any) -> None:
-    group = log._group_commit
+    group = log.store._group_commit
     assert isinstance(group, GroupCommit)
     streams = [uuid.uuid4() for _ in range(4)]
     results = _queue_while_locked(group, [_batch(s, 1, 3) for s in streams])
@@ -82,7 +82,7 @@ def test_batches_that_queue_up_are_written_in_one_transaction(log: Any) -> None:
 
 
 def test_a_conflicting_batch_is_rolled_back_alone(log: Any) -> None:
-    group = log._group_commit
+    group = log.store._group_commit
     taken, free = uuid.uuid4(), uuid.uuid4()
     group.insert(_batch(taken, 1, 2))  # versions 1-2 of `taken` exist
     before = group.transactions
@@ -99,14 +99,14 @@ def test_a_conflicting_batch_is_rolled_back_alone(log: Any) -> None:
 
 def test_a_single_conflicting_batch_raises_a_record_conflict(log: Any) -> None:
     stream = uuid.uuid4()
-    log._group_commit.insert(_batch(stream, 1, 1))
+    log.store._group_commit.insert(_batch(stream, 1, 1))
     with pytest.raises(RecordConflictError):
-        log._group_commit.insert(_batch(stream, 1, 1))
+        log.store._group_commit.insert(_batch(stream, 1, 1))
     assert _versions(log, stream) == [1]
 
 
 def _write_in_child(log: Any, stream: uuid.UUID, parent_conn_id: int, out: Any) -> None:
-    group = log._group_commit
+    group = log.store._group_commit
     fresh = group._conn is None  # the parent's connection was dropped at the fork
     group.insert(_batch(stream, 2, 2))
     out.put((fresh, id(group._conn) != parent_conn_id))
@@ -117,11 +117,11 @@ def test_a_forked_worker_writes_on_its_own_connection(log: Any) -> None:
     parent's SQLite connection, and both keep writing afterwards."""
     import multiprocessing
 
-    if isinstance(log._group_commit, PostgresGroupCommit):
+    if isinstance(log.store._group_commit, PostgresGroupCommit):
         pytest.skip("SQLite only: PostgresGroupCommit has no connection of its own")
 
     stream = uuid.uuid4()
-    group = log._group_commit
+    group = log.store._group_commit
     group.insert(_batch(stream, 1, 1))  # the parent's connection exists before the fork
     parent_conn = group._conn
     ctx = multiprocessing.get_context("fork")
@@ -140,7 +140,7 @@ def test_a_forked_child_gets_a_new_thread_lock_on_postgres(log: Any) -> None:
     """On PostgreSQL the group's lock is a thread lock: a child forked while a thread of the
     parent held it must not inherit it held. (The child does not write: a PostgreSQL pool is
     not to be used across a fork, and the servers build each worker's app after forking.)"""
-    group = log._group_commit
+    group = log.store._group_commit
     if not isinstance(group, PostgresGroupCommit):
         pytest.skip("PostgreSQL only")
     import multiprocessing

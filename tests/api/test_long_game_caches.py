@@ -65,7 +65,7 @@ class Counted:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, log: Any) -> None:
         self.folded = 0
         self.snapshots = 0
-        evolve, snapshot_for = domain.fold.evolve, log._snapshot_for
+        evolve, snapshot_for = domain.fold.evolve, log.store._snapshot_for
 
         def counting_evolve(state: Any, event: Any) -> Any:
             self.folded += 1
@@ -76,7 +76,7 @@ class Counted:
             return snapshot_for(game_id, version)
 
         monkeypatch.setattr(domain.fold, "evolve", counting_evolve)
-        monkeypatch.setattr(log, "_snapshot_for", counting_snapshot_for)
+        monkeypatch.setattr(log.store, "_snapshot_for", counting_snapshot_for)
 
 
 def test_a_turn_of_a_long_game_folds_a_bounded_number_of_events(
@@ -137,7 +137,7 @@ def test_the_game_cache_is_bounded_by_estimated_bytes(
     app = _app(tmp_path)
     log = app.extensions["munchlog"]
     try:
-        cache = log.repository.cache
+        cache = log.store.repository.cache
         assert isinstance(cache, SizedCache) and cache.max_bytes == 1024 * 1024
         games = [log.start_game(api_spec(60)).game_id for _ in range(12)]
         for gid in games:
@@ -146,7 +146,7 @@ def test_the_game_cache_is_bounded_by_estimated_bytes(
         assert sizes and all(100_000 < size < 1024 * 1024 for size in sizes)
         assert cache.bytes <= cache.max_bytes
         assert cache.bytes == sum(size for size, _ in cache.sizes.values())
-        cached = [g for g in games if log.cached(g) is not None]
+        cached = [g for g in games if log.store.cached(g) is not None]
         assert games[-1] in cached and games[0] not in cached  # the oldest went first
         assert len(cached) < len(games)
         assert log.game(games[0]).version >= 1  # an evicted game is read again
@@ -175,7 +175,7 @@ def test_the_game_cache_limits_come_from_the_environment(
     monkeypatch.setenv("MUNCHLOG_GAME_CACHE_MB", "7")
     log = _app(tmp_path).extensions["munchlog"]
     try:
-        cache = log.repository.cache
+        cache = log.store.repository.cache
         assert isinstance(cache, SizedCache)
         assert (cache.maxsize, cache.max_bytes) == (3, 7 * 1024 * 1024)
     finally:

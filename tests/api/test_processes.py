@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 
 import service.games as games
-from adapters import eventstore
+from adapters import eventstore, folding
 from adapters.eventstore import FAST_FORWARD_LIMIT, SNAPSHOT_INTERVAL
 from api.demo import FlaskTransport, record_demo_game
 from domain import find_ruleset
@@ -169,15 +169,17 @@ def _legal(state: dict[str, Any], command: dict[str, Any]) -> bool:
 
 def _checked_versions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The versions of the stored events this process hashes and links before folding them
-    (``adapters.eventstore._check_next``, which every fold of a stored game event calls)."""
+    (``adapters.folding.check_next``, which every fold of a stored game event calls: the
+    fast-forward's, in ``adapters.folding``, and the store's, in ``adapters.eventstore``)."""
     checked: list[int] = []
-    real = eventstore._check_next
+    real = folding.check_next
 
     def counting(game: Any, event: Any, **kw: Any) -> None:
         checked.append(event.originator_version)
         real(game, event, **kw)
 
-    monkeypatch.setattr(eventstore, "_check_next", counting)
+    monkeypatch.setattr(folding, "check_next", counting)
+    monkeypatch.setattr(eventstore, "check_next", counting)
     return checked
 
 
@@ -188,7 +190,7 @@ def _behind(app: Flask, twin: Flask, *, by: int) -> tuple[uuid.UUID, int, Any]:
     assert result.version > 3 * SNAPSHOT_INTERVAL
     gid = uuid.UUID(result.game_id)
     log = twin.extensions["munchlog"]
-    log.keep(log.game(gid, version=result.version - by))
+    log.store.keep(log.game(gid, version=result.version - by))
     return gid, result.version, log
 
 

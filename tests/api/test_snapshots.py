@@ -22,7 +22,7 @@ def test_states_loaded_through_snapshots_equal_states_folded_from_all_events(
     log = app.extensions["munchlog"]
     game_id = uuid.UUID(result.game_id)
 
-    assert log.snapshots is not None
+    assert log.store.snapshots is not None
     # One snapshot per multiple of the interval, taken at the end of the batch (one save, one
     # server time) whose events reach that multiple.
     records = log.records(game_id)
@@ -33,7 +33,7 @@ def test_states_loaded_through_snapshots_equal_states_folded_from_all_events(
         batch_end[records[m - 1]["received_at"]]
         for m in range(SNAPSHOT_INTERVAL, result.version + 1, SNAPSHOT_INTERVAL)
     ]
-    snapshot_versions = [s.originator_version for s in log.snapshots.get(game_id)]
+    snapshot_versions = [s.originator_version for s in log.store.snapshots.get(game_id)]
     assert snapshot_versions == expected
     assert any(v % SNAPSHOT_INTERVAL for v in expected)  # this game has a batch across one
 

@@ -298,7 +298,7 @@ def test_a_refused_write_is_503_on_either_back_end(
     ledger = Ledger()
     game = demo(app, seed=5, actions=10)
     assert ledger.post(app, game, a_legal_action(app, game)).status_code == 201
-    if "postgres" in type(log.recorder).__module__:
+    if "postgres" in type(log.store.recorder).__module__:
         import psycopg
 
         error: Exception = psycopg.OperationalError("consuming input failed: server closed")
@@ -306,7 +306,7 @@ def test_a_refused_write_is_503_on_either_back_end(
         error = sqlite3.OperationalError("database or disk is full")
         error.sqlite_errorcode = sqlite3.SQLITE_FULL
         error.sqlite_errorname = "SQLITE_FULL"
-    group = log._group_commit
+    group = log.store._group_commit
     assert group is not None
     real = type(group)._insert_together
 
@@ -325,11 +325,11 @@ def test_a_refused_write_is_503_on_either_back_end(
         headers={**bearer(game.tokens["table"]), "Idempotency-Key": "k1"},
     )
     assert refused(slow) == hot
-    assert log.write_health.refused is not None
+    assert log.store.write_health.refused is not None
     monkeypatch.setattr(type(group), "_insert_together", real)
     # the storage itself is fine: the readiness probe's write succeeds, and the refusal is over
     assert ready(app) == 200
-    assert log.write_health.refused is None
+    assert log.store.write_health.refused is None
     assert ledger.post(app, game, action).status_code == 201
     ledger.all_there(app, game)
 
@@ -363,7 +363,7 @@ def test_a_write_while_postgresql_is_gone_is_503_and_writes_resume_when_it_is_ba
         assert ledger.post(flask_only, game, a_legal_action(app, game)).status_code == 201
         action = a_legal_action(flask_only, game)
         assert ready(app) == 200
-        app.extensions["munchlog"].forget(uuid.UUID(game.game_id))  # as flask_only has it
+        app.extensions["munchlog"].store.forget(uuid.UUID(game.game_id))  # as flask_only has it
         assert a_legal_action(app, game) == action
         proxy.cut()
         hot = refused(ledger.post(app, game, action))

@@ -81,7 +81,7 @@ def test_the_lag_is_zero_after_a_catch_up_even_when_the_log_ends_with_other_topi
     history = MatchHistory(log)
     assert history.lag() == Lag(position=0, head=0)
     log.start_game(demo_spec(seed=1))  # the game, its tokens, its summary
-    head = log.max_notification_id()
+    head = log.store.max_notification_id()
     assert history.lag() == Lag(position=0, head=head) and history.lag().lag == head > 0
     history.catch_up()
     # the game's events come first: a position left at the last game event would lag forever
@@ -99,7 +99,7 @@ def test_the_worker_folds_the_log_as_it_grows_and_equals_a_rebuild(make_app: Any
             import_seeded(log, 60 + seed)
             play_live(log, rng, steps=15)
         lag = caught_up(worker.history)
-    assert lag.position == log.max_notification_id()
+    assert lag.position == log.store.max_notification_id()
     assert worker.folded == lag.position  # every notification once: none twice, none left
     rows = worker.history.view.select()
     assert len(rows) == 6
@@ -130,7 +130,7 @@ def test_the_api_serves_what_the_worker_stored_and_never_catches_up_itself(
         assert history.position() == 0
         ready = client.get("/readyz").get_json()
         assert ready["projections"] == "worker"
-        assert ready["projection"]["lag"] == log.max_notification_id() > 0
+        assert ready["projection"]["lag"] == log.store.max_notification_id() > 0
         with running(ProjectionWorker(log, poll_interval=0.02)) as _:
             caught_up(history)
         games = client.get("/api/players/Alice/games").get_json()["games"]
@@ -164,7 +164,7 @@ def test_the_worker_follows_again_after_a_failure(
 ) -> None:
     app = make_app()
     log: GameLog = app.extensions["munchlog"]
-    real = log.follow
+    real = log.store.follow
     calls: list[int] = []
 
     def flaky(after: int, **kwargs: Any) -> Any:
@@ -173,7 +173,7 @@ def test_the_worker_follows_again_after_a_failure(
             raise ConnectionError("the database went away")
         return real(after, **kwargs)
 
-    monkeypatch.setattr(log, "follow", flaky)
+    monkeypatch.setattr(log.store, "follow", flaky)
     import_seeded(log, 80)
     worker = ProjectionWorker(log, poll_interval=0.02)
     with caplog.at_level("INFO", logger="munchlog.worker"), running(worker):
@@ -189,7 +189,7 @@ def test_the_worker_logs_its_progress_and_lag(
     app = make_app()
     log: GameLog = app.extensions["munchlog"]
     import_seeded(log, 90)
-    head = log.max_notification_id()
+    head = log.store.max_notification_id()
     worker = ProjectionWorker(log, poll_interval=0.02, report_every=0.05)
     with caplog.at_level("INFO", logger="munchlog.worker"), running(worker):
         caught_up(worker.history)
@@ -244,7 +244,7 @@ def test_munchlog_worker_stops_gracefully_on_sigterm_and_logs_json(
     log = open_log(db)
     try:
         import_seeded(log, 95)
-        head = log.max_notification_id()
+        head = log.store.max_notification_id()
         process = _worker(
             db, tmp_path, "--report-every", "0.2", env={"MUNCHLOG_LOG_FORMAT": "json"}
         )
@@ -284,7 +284,7 @@ def test_a_worker_killed_in_the_middle_resumes_and_folds_each_notification_once(
         for seed in range(6):
             import_seeded(log, 100 + seed)
             play_live(log, rng, steps=5)
-        head = log.max_notification_id()
+        head = log.store.max_notification_id()
         history = MatchHistory(log)
         process = _worker(db, tmp_path, "--batch-size", "7")
         try:
