@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from domain.errors import InvalidCommand
 from domain.fold import State
+from domain.history import HistoryUpdate
 from domain.narration import Narrator
 from domain.ruleset import RULESETS
 from domain.viewing import seat_view
@@ -58,6 +59,9 @@ class Family:
     option_fields: ClassVar[Mapping[str, str]] = {}
     options_description: ClassVar[str] = ""
     demo_seats: ClassVar[int | None] = None
+    #: How each of the family's events changes a game's history row (``projections.history``,
+    #: ``domain.history``): ``{event type: update(row, event) -> changed fields}``.
+    history_updates: ClassVar[Mapping[str, HistoryUpdate]] = {}
 
     # -- creation --------------------------------------------------------------------------
 
@@ -187,4 +191,21 @@ def correction_types() -> frozenset[str]:
         found = frozenset().union(*(f.correction_types for f in families().values()))
         _CORRECTIONS.clear()
         _CORRECTIONS[key] = found
+    return found
+
+
+_UPDATES: dict[tuple[int, ...], dict[str, HistoryUpdate]] = {}
+
+
+def history_updates() -> dict[str, HistoryUpdate]:
+    """Every registered family's history updates, by event type (event types are global)."""
+    key = tuple(map(id, RULESETS.values()))
+    found = _UPDATES.get(key)
+    if found is None:
+        found = {}
+        for family in families().values():
+            for etype, update in family.history_updates.items():
+                found.setdefault(etype, update)
+        _UPDATES.clear()
+        _UPDATES[key] = found
     return found

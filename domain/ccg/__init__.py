@@ -25,6 +25,7 @@ from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correctio
 from domain.ccg.decision import Command, Decision, seat_arg
 from domain.ccg.demo import demo_spec
 from domain.ccg.fights import commitment
+from domain.ccg.history import HISTORY_UPDATES
 from domain.ccg.invariants import invariant_violations
 from domain.ccg.moves import legal_commands
 from domain.ccg.narration import CcgNarrator
@@ -34,6 +35,7 @@ from domain.envelope import Record
 from domain.events import Event
 from domain.family import Family
 from domain.fold import State
+from domain.history import HistoryUpdate
 from domain.narration import Narrator
 from domain.ruleset import Step, handler_for, register
 
@@ -147,6 +149,7 @@ class MunchkinCCG(Family):
         c.__name__ for c in (*RESTORATIONS, *JUDGE_EFFECTS.values())
     )
     seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.SEAT_FIELDS
+    history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
 
     def resolve_entry(
         self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None

@@ -29,6 +29,7 @@ from domain.classic.cards import resolve_cards
 from domain.classic.deciding import COMMAND_TYPES, decide
 from domain.classic.demo import CLASSIC_ACTIONS, classic_choice, classic_demo_spec
 from domain.classic.events import ClassicGameCreated
+from domain.classic.history import HISTORY_UPDATES
 from domain.classic.moves import driver_commands, legal_commands
 from domain.classic.narration import ClassicNarrator
 from domain.classic.sets import SETS, SetRules
@@ -38,6 +39,7 @@ from domain.errors import InvalidCommand
 from domain.events import Event
 from domain.family import Family
 from domain.fold import State, evolve, initial_state
+from domain.history import HistoryUpdate
 from domain.narration import Narrator
 from domain.ruleset import RULESETS, Ruleset, Step, register
 
@@ -194,6 +196,7 @@ class ClassicRuleset(Family):
         c.__name__ for c in (*corrections.RESTORATIONS, *corrections.JUDGE_EFFECTS.values())
     )
     seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.SEAT_FIELDS
+    history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
     option_fields: ClassVar[Mapping[str, str]] = schema.OPTION_FIELDS
     options_description: ClassVar[str] = schema.OPTIONS_DESCRIPTION
     demo_seats: ClassVar[int | None] = 4

@@ -1,0 +1,34 @@
+"""Classic Munchkin's events in a game's history row (``Family.history_updates``): its turns
+(B.4), each combat as the seat's fight (B.5), a concession, and the win: one winner, or a
+shared victory ``"A+C"`` (B.16), a win for each of them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.history import HistoryUpdate, Row, bump, turn_started
+
+
+def _combat(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    return {"fights": bump(row["fights"], event.get("player"))}
+
+
+def _conceded(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    return {"end": f"{event['player']} conceded"}
+
+
+def _won(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "status": "finished",
+        "winner": "+".join(str(w) for w in event.get("winners") or ()),
+        "end": f"Level 10 ({event.get('reason')})",
+    }
+
+
+HISTORY_UPDATES: dict[str, HistoryUpdate] = {
+    "TurnBegan": turn_started,
+    "CombatStarted": _combat,
+    "ClassicConceded": _conceded,
+    "GameWon": _won,
+}
