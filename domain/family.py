@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from domain.errors import InvalidCommand
@@ -30,6 +30,9 @@ from domain.history import HistoryUpdate
 from domain.narration import Narrator
 from domain.ruleset import RULESETS
 from domain.viewing import seat_view
+
+#: ``result(event)``: the game's result after one event (``Family.result_updates``).
+ResultUpdate = Callable[[Mapping[str, Any]], str]
 
 
 class Family:
@@ -62,6 +65,10 @@ class Family:
     #: How each of the family's events changes a game's history row (``projections.history``,
     #: ``domain.history``): ``{event type: update(row, event) -> changed fields}``.
     history_updates: ClassVar[Mapping[str, HistoryUpdate]] = {}
+    #: How each of the family's events sets a game's result in an export's header
+    #: (``projections.exports.walk.game_result``): ``{event type: result(event)}``, the
+    #: winning seat(s) ``"A"``/``"A+C"``, ``"draw"``, or ``"*"`` (not over).
+    result_updates: ClassVar[Mapping[str, ResultUpdate]] = {}
 
     # -- creation --------------------------------------------------------------------------
 
@@ -208,4 +215,21 @@ def history_updates() -> dict[str, HistoryUpdate]:
                 found.setdefault(etype, update)
         _UPDATES.clear()
         _UPDATES[key] = found
+    return found
+
+
+_RESULTS: dict[tuple[int, ...], dict[str, ResultUpdate]] = {}
+
+
+def result_updates() -> dict[str, ResultUpdate]:
+    """Every registered family's result updates, by event type."""
+    key = tuple(map(id, RULESETS.values()))
+    found = _RESULTS.get(key)
+    if found is None:
+        found = {}
+        for family in families().values():
+            for etype, update in family.result_updates.items():
+                found.setdefault(etype, update)
+        _RESULTS.clear()
+        _RESULTS[key] = found
     return found

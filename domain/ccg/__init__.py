@@ -25,7 +25,7 @@ from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correctio
 from domain.ccg.decision import Command, Decision, seat_arg
 from domain.ccg.demo import demo_spec
 from domain.ccg.fights import commitment
-from domain.ccg.history import HISTORY_UPDATES
+from domain.ccg.history import HISTORY_UPDATES, RESULT_UPDATES
 from domain.ccg.invariants import invariant_violations
 from domain.ccg.moves import legal_commands
 from domain.ccg.narration import CcgNarrator
@@ -33,7 +33,7 @@ from domain.ccg.state import SEATS
 from domain.ccg.views import ccg_seat, ccg_table
 from domain.envelope import Record
 from domain.events import Event
-from domain.family import Family
+from domain.family import Family, ResultUpdate
 from domain.fold import State
 from domain.history import HistoryUpdate
 from domain.narration import Narrator
@@ -150,6 +150,7 @@ class MunchkinCCG(Family):
     )
     seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.SEAT_FIELDS
     history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
+    result_updates: ClassVar[Mapping[str, ResultUpdate]] = RESULT_UPDATES
 
     def resolve_entry(
         self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None

@@ -4,7 +4,7 @@ judge's ``TableRestored`` (which can reopen a finished game or move it back a tu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.history import HistoryUpdate, Row, bump, turn_started
@@ -47,4 +47,13 @@ HISTORY_UPDATES: dict[str, HistoryUpdate] = {
     "PlayerEliminated": _eliminated,
     "GameEnded": _ended,
     "TableRestored": _restored,
+}
+
+
+#: How the CCG's events set an export's result (``Family.result_updates``).
+RESULT_UPDATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "GameEnded": lambda event: str(event["winner"]),
+    "TableRestored": lambda event: (
+        str(event["winner"]) if event.get("status") == "finished" else "*"
+    ),
 }

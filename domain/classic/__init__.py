@@ -29,7 +29,7 @@ from domain.classic.cards import resolve_cards
 from domain.classic.deciding import COMMAND_TYPES, decide
 from domain.classic.demo import CLASSIC_ACTIONS, classic_choice, classic_demo_spec
 from domain.classic.events import ClassicGameCreated
-from domain.classic.history import HISTORY_UPDATES
+from domain.classic.history import HISTORY_UPDATES, RESULT_UPDATES
 from domain.classic.moves import driver_commands, legal_commands
 from domain.classic.narration import ClassicNarrator
 from domain.classic.sets import SETS, SetRules
@@ -37,7 +37,7 @@ from domain.classic.views import classic_seat, classic_table
 from domain.envelope import Record
 from domain.errors import InvalidCommand
 from domain.events import Event
-from domain.family import Family
+from domain.family import Family, ResultUpdate
 from domain.fold import State, evolve, initial_state
 from domain.history import HistoryUpdate
 from domain.narration import Narrator
@@ -197,6 +197,7 @@ class ClassicRuleset(Family):
     )
     seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.SEAT_FIELDS
     history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
+    result_updates: ClassVar[Mapping[str, ResultUpdate]] = RESULT_UPDATES
     option_fields: ClassVar[Mapping[str, str]] = schema.OPTION_FIELDS
     options_description: ClassVar[str] = schema.OPTIONS_DESCRIPTION
     demo_seats: ClassVar[int | None] = 4

@@ -4,7 +4,7 @@ shared victory ``"A+C"`` (B.16), a win for each of them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.history import HistoryUpdate, Row, bump, turn_started
@@ -31,4 +31,11 @@ HISTORY_UPDATES: dict[str, HistoryUpdate] = {
     "CombatStarted": _combat,
     "ClassicConceded": _conceded,
     "GameWon": _won,
+}
+
+
+#: How classic events set an export's result (``Family.result_updates``): a shared victory
+#: (B.16) is ``"A+C"``.
+RESULT_UPDATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "GameWon": lambda event: "+".join(str(w) for w in event.get("winners") or ()),
 }
