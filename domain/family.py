@@ -114,6 +114,16 @@ class Family:
 
     # -- the judge's tools and histories ----------------------------------------------------
 
+    #: The parts of the family's table (top-level state keys) a judge's diff compares whole
+    #: (``projections.replay.state_diff``); each is shown through :meth:`diff_part_view`.
+    diff_parts: ClassVar[tuple[str, ...]] = ()
+
+    def diff_part_view(self, key: str, value: Any, sees: Callable[[Any], bool]) -> Any:
+        """One side of the diff part ``key`` as a viewer may see it: ``sees(card_id)`` says
+        whether the viewer may see a card. Default: nothing of it (a family that declares a
+        part says how it is redacted)."""
+        return None
+
     def invariants(self, state: State, *, max_level: int = 10) -> list[str]:
         """What is wrong with a state of this family (an import refuses it); default
         nothing: the family's fold is its only check."""

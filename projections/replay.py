@@ -22,11 +22,11 @@ or a clock; the HTTP layer loads the records and hands them over.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.errors import UnknownVersion
-from domain.family import correction_types, family_named
+from domain.family import Family, correction_types, family_named
 from domain.fold import State, apply_record, initial_state
 from projections.views import can_see
 
@@ -40,9 +40,11 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
     ``{card, name, owner, from, to, face}``); ``damage``, ``tokens``, ``zapped`` and ``known``
     (``{card, name, owner, from, to}``); ``seats`` (``{seat: {field: [from, to]}}`` for level,
     gold, marker, flags and zone counts); ``table`` (``{field: [from, to]}`` for status, winner,
-    turn, active, phase, step); ``fight``, ``window``, ``stack`` (``{from, to}`` or ``None``).
-    Cards are listed in id order. :func:`diff_view` redacts it for one viewer.
+    turn, active, phase, step); and each part of the table the game's family compares whole
+    (``Family.diff_parts``; the CCG's ``fight``, ``window``, ``stack``): ``{from, to}`` or
+    ``None``. Cards are listed in id order. :func:`diff_view` redacts it for one viewer.
     """
+    parts = _family(before, after).diff_parts
     out: dict[str, Any] = {
         "versions": [before.get("version"), after.get("version")],
         "moved": [],
@@ -52,9 +54,7 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
         "known": [],
         "seats": {},
         "table": {},
-        "fight": None,
-        "window": None,
-        "stack": None,
+        **dict.fromkeys(parts),
     }
     b_cards: Mapping[str, Any] = before.get("cards") or {}
     a_cards: Mapping[str, Any] = after.get("cards") or {}
@@ -90,10 +90,14 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
     for key in ("status", "winner", "turn", "active", "phase", "step"):
         if before.get(key) != after.get(key):
             out["table"][key] = [before.get(key), after.get(key)]
-    for key in ("fight", "window", "stack"):
+    for key in parts:
         if before.get(key) != after.get(key):
             out[key] = {"from": before.get(key), "to": after.get(key)}
     return out
+
+
+def _family(before: State, after: State) -> Family:
+    return family_named(after.get("ruleset") or before.get("ruleset"))
 
 
 def _seat_scalars(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
@@ -106,13 +110,15 @@ def _seat_scalars(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[s
 
 def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str) -> dict[str, Any]:
     """``diff`` as ``viewer`` may see it: cards it knew neither before nor after lose their id
-    and name (docs/rules.md A.4); the attack card's id and salt, the triggers of a fight, the
-    damage a window waits on, and stack entries (with their ability, effect plan and
-    ``unchecked`` mark), likewise.
+    and name (docs/rules.md A.4), and so do the cards in the family's table parts
+    (``Family.diff_part_view``; the CCG's attack card and its salt, the triggers of a fight,
+    the damage a window waits on, and stack entries with their ability, effect plan and
+    ``unchecked`` mark).
 
     A card's movement between zones, its damage and tokens stay: those are public (A.4).
     """
     seats = tuple(after.get("seats") or before.get("seats") or ())
+    family = _family(before, after)
 
     def sees(cid: Any) -> bool:
         if not isinstance(cid, str):
@@ -133,71 +139,25 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
             out["host"] = [h if sees(h) else None for h in out["host"]]
         return out
 
-    def fight(f: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        if f is None:
-            return None
-        out = dict(f)
-        if not sees(f.get("card")):
-            out["card"] = None
-            out["salt"] = None
-        out["defender_cards"] = [c if sees(c) else None for c in f.get("defender_cards") or []]
-        if "triggered" in f:  # "<card>:<ability>" of each trigger that fired (A.9)
-            out["triggered"] = [t if sees(str(t).split(":")[0]) else None for t in f["triggered"]]
-        return out
-
-    def window(w: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        if w is None or not isinstance(w.get("damage"), Mapping):
-            return None if w is None else dict(w)
-        damage = dict(w["damage"])
-        for key in ("target", "source"):
-            if not sees(damage.get(key)):
-                damage[key] = None
-        return {**w, "damage": damage}
-
-    def stack(entries: Sequence[Mapping[str, Any]] | None) -> list[dict[str, Any]] | None:
-        if entries is None:
-            return None
-        out = []
-        for e in entries:
-            entry = {
-                **e,
-                "card": e["card"] if sees(e["card"]) else None,
-                "targets": [t if sees(t) else None for t in e.get("targets") or []],
-            }
-            if entry["card"] is None:  # what the ability does tells what the card is (A.4)
-                for key in _STACK_CARD_FIELDS:
-                    if key in entry:
-                        entry[key] = None
-            out.append(entry)
-        return out
-
     out: dict[str, Any] = {
         "versions": list(diff["versions"]),
         "seats": {k: dict(v) for k, v in diff["seats"].items()},
         "table": dict(diff["table"]),
-        "window": None
-        if diff["window"] is None
-        else {"from": window(diff["window"]["from"]), "to": window(diff["window"]["to"])},
         "viewer": viewer,
     }
     for key in ("moved", "damage", "tokens", "zapped", "known"):
         out[key] = [card_entry(e) for e in diff[key]]
-    out["fight"] = (
-        None
-        if diff["fight"] is None
-        else {"from": fight(diff["fight"]["from"]), "to": fight(diff["fight"]["to"])}
-    )
-    out["stack"] = (
-        None
-        if diff["stack"] is None
-        else {"from": stack(diff["stack"]["from"]), "to": stack(diff["stack"]["to"])}
-    )
+    for key in family.diff_parts:
+        part = diff.get(key)
+        out[key] = (
+            None
+            if part is None
+            else {
+                "from": family.diff_part_view(key, part["from"], sees),
+                "to": family.diff_part_view(key, part["to"], sees),
+            }
+        )
     return out
-
-
-#: Fields of a stack entry that describe its card's ability (its number, its effect plan and
-#: progress, the ``unchecked`` mark): hidden with a card the viewer may not see.
-_STACK_CARD_FIELDS = ("ability", "plan", "done", "unchecked")
 
 
 # ---------------------------------------------------------------------------- corrections

@@ -30,7 +30,7 @@ from domain.ccg.invariants import invariant_violations
 from domain.ccg.moves import legal_commands
 from domain.ccg.narration import CcgNarrator
 from domain.ccg.state import SEATS
-from domain.ccg.views import ccg_seat, ccg_table
+from domain.ccg.views import DIFF_PARTS, ccg_seat, ccg_table, diff_part_view
 from domain.envelope import Record
 from domain.events import Event
 from domain.family import Family, ResultUpdate
@@ -173,6 +173,11 @@ class MunchkinCCG(Family):
 
     def invariants(self, state: State, *, max_level: int = 10) -> list[str]:
         return invariant_violations(state, max_level=max_level)
+
+    diff_parts: ClassVar[tuple[str, ...]] = DIFF_PARTS
+
+    def diff_part_view(self, key: str, value: Any, sees: Callable[[Any], bool]) -> Any:
+        return diff_part_view(key, value, sees)
 
     def counters(self, state: State) -> dict[str, dict[str, int]]:
         """Each Hero Zone's level, damage and gold (docs/rules.md A.4)."""

@@ -3,7 +3,7 @@ fight, the priority window, the stack and the DMZ; a seat with its Hero's damage
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.viewing import can_see, card_view, cards_view, seat_view
@@ -96,3 +96,64 @@ def _unchecked_mark(
     if entry.get("unchecked") and can_see(state["cards"][entry["card"]]["known"], viewer, seats):
         return {"unchecked": True}
     return {}
+
+
+# ---------------------------------------------------------------------------- the judge's diff
+
+#: The parts of the CCG's table a judge's diff compares whole (``Family.diff_parts``).
+DIFF_PARTS = ("fight", "window", "stack")
+#: Fields of a stack entry that describe its card's ability (its number, its effect plan and
+#: progress, the ``unchecked`` mark): hidden with a card the viewer may not see.
+STACK_CARD_FIELDS = ("ability", "plan", "done", "unchecked")
+
+
+def diff_part_view(key: str, value: Any, sees: Callable[[Any], bool]) -> Any:
+    """One side of a diff's ``fight``, ``window`` or ``stack`` as a viewer may see it: the
+    cards ``sees`` refuses lose their id, and what would tell them (the attack's salt, a
+    trigger, the damage a window waits on, a stack entry's ability and plan) goes with them."""
+    if key == "fight":
+        return _diff_fight(value, sees)
+    if key == "window":
+        return _diff_window(value, sees)
+    return _diff_stack(value, sees)
+
+
+def _diff_fight(f: Mapping[str, Any] | None, sees: Callable[[Any], bool]) -> Any:
+    if f is None:
+        return None
+    out = dict(f)
+    if not sees(f.get("card")):
+        out["card"] = None
+        out["salt"] = None
+    out["defender_cards"] = [c if sees(c) else None for c in f.get("defender_cards") or []]
+    if "triggered" in f:  # "<card>:<ability>" of each trigger that fired (A.9)
+        out["triggered"] = [t if sees(str(t).split(":")[0]) else None for t in f["triggered"]]
+    return out
+
+
+def _diff_window(w: Mapping[str, Any] | None, sees: Callable[[Any], bool]) -> Any:
+    if w is None or not isinstance(w.get("damage"), Mapping):
+        return None if w is None else dict(w)
+    damage = dict(w["damage"])
+    for key in ("target", "source"):
+        if not sees(damage.get(key)):
+            damage[key] = None
+    return {**w, "damage": damage}
+
+
+def _diff_stack(entries: Sequence[Mapping[str, Any]] | None, sees: Callable[[Any], bool]) -> Any:
+    if entries is None:
+        return None
+    out = []
+    for e in entries:
+        entry = {
+            **e,
+            "card": e["card"] if sees(e["card"]) else None,
+            "targets": [t if sees(t) else None for t in e.get("targets") or []],
+        }
+        if entry["card"] is None:  # what the ability does tells what the card is (A.4)
+            for key in STACK_CARD_FIELDS:
+                if key in entry:
+                    entry[key] = None
+        out.append(entry)
+    return out

@@ -232,7 +232,7 @@ def test_the_openapi_describes_the_classic_seat(client: FlaskClient) -> None:
     card = schemas["ClassicCardDefinition"]
     assert card["properties"]["kind"]["enum"][0] == "monster"
     options = {"listen_at_door", "shared_victory", "strict_steed_discard"}
-    assert set(schemas["Options"]["properties"]) == options
+    assert options <= set(schemas["Options"]["properties"])  # and any other family's loaded
 
 
 # ---------------------------------------------------------------------------- recording
