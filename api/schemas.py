@@ -404,47 +404,49 @@ class GameListSchema(ma.Schema):
     )
 
 
-class SeatViewSchema(ma.Schema):
-    """A seat (``projections.views.seat_view``): the fields below are the CCG's; another
-    ruleset's seat has its own scalars and zones."""
-
-    player = fields.String()
-    hero = fields.Raw(allow_none=True)
-    level = fields.Integer()
-    gold = fields.Integer()
-    damage = fields.Integer()
-    life = fields.Integer(allow_none=True)
-    marker = fields.String()
-    hand_count = fields.Integer()
-    deck_count = fields.Integer()
-    deck_known_top = fields.Integer(
-        metadata={
-            "description": "how many cards on top of the deck are at a place the table knows "
-            "(put there by an effect; docs/rules.md D.20): counts only, never which cards"
-        }
-    )
-    deck_known_bottom = fields.Integer(
-        metadata={"description": "how many cards at the bottom of the deck are at a known place"}
-    )
-    hand = fields.List(fields.Raw(), metadata={"description": "only for a viewer who sees it"})
-    hoard = fields.List(fields.Raw())
-    stash = fields.List(fields.Raw())
-    discard = fields.List(fields.Raw())
-    traits = fields.Dict(
-        keys=fields.String(),
-        values=fields.List(fields.Raw()),
-        metadata={"description": "classic: {race, class, army}: the cards giving them"},
-    )
-    equipped = fields.List(fields.Raw(), metadata={"description": "classic: equipped Items"})
-    carried = fields.List(fields.Raw(), metadata={"description": "classic: carried Items"})
-    curses = fields.List(fields.Raw(), metadata={"description": "classic: Curses/Traps that stay"})
-    helpers = fields.List(
-        fields.Raw(), metadata={"description": "classic: Hirelings, Sidekicks, Steeds"}
-    )
-    dead = fields.Boolean(metadata={"description": "classic: dead, the body being looted"})
+def view_field(spec: Mapping[str, Any]) -> fields.Field:
+    """The marshmallow field of a family's documented view field (``Family.view_seat_fields``,
+    ``Family.view_table_fields``: a JSON Schema property)."""
+    kind = spec.get("type")
+    options: dict[str, Any] = {}
+    if spec.get("nullable"):
+        options["allow_none"] = True
+    if "description" in spec:
+        options["metadata"] = {"description": spec["description"]}
+    if kind == "array":
+        return fields.List(view_field(spec.get("items") or {}), **options)
+    if kind == "object" and "additionalProperties" in spec:
+        values = view_field(spec["additionalProperties"])
+        return fields.Dict(keys=fields.String(), values=values, **options)
+    simple = {"integer": fields.Integer, "string": fields.String, "boolean": fields.Boolean}
+    return {**simple, "object": fields.Dict}.get(str(kind), fields.Raw)(**options)
 
 
-class StateViewSchema(ProgressSchema):
+def family_view_fields(part: str) -> dict[str, fields.Field]:
+    """Every registered family's documented ``table`` or ``seat`` view fields (the first
+    family to name a field gives it)."""
+    out: dict[str, fields.Field] = {}
+    for family in families().values():
+        specs = family.view_table_fields if part == "table" else family.view_seat_fields
+        for name, spec in specs.items():
+            if name not in out:
+                out[name] = view_field(spec)
+    return out
+
+
+class _SeatViewDoc(ma.Schema):
+    """A seat (``projections.views.seat_view``): the fields below are the families' documented
+    ones (the CCG's, classic's); another ruleset's seat has its own scalars and zones."""
+
+
+SeatViewSchema = type(
+    "SeatViewSchema",
+    (_SeatViewDoc,),
+    {**family_view_fields("seat"), "__doc__": _SeatViewDoc.__doc__},
+)
+
+
+class _StateViewBase(ProgressSchema):
     """``projections.views.state_view``: the fields below, and for a family that is not
     ``documented_view_only`` (``domain.family``; the Munchkin CCG's contract predates the
     other families, tests/test_legacy_store.py holds it to its bytes) every other field of its
@@ -452,24 +454,6 @@ class StateViewSchema(ProgressSchema):
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    fight = fields.Raw(allow_none=True)
-    winners = fields.List(
-        fields.String(), metadata={"description": "classic: the winners (a shared victory)"}
-    )
-    decks = fields.Dict(
-        metadata={
-            "description": "classic: {door, treasure: counts; door_discard, treasure_discard: "
-            "cards}"
-        }
-    )
-    combat = fields.Raw(
-        allow_none=True,
-        metadata={
-            "description": "classic: null or {player, helper, bribe, monsters: [{card, level, "
-            "enhancers, strength}], player_strength, monster_strength, stage, ...}"
-        },
-    )
-    seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatViewSchema))
 
     @ma.post_dump(pass_original=True)
     def _the_rulesets_fields(self, data: dict[str, Any], original: Any, **_: Any) -> dict[str, Any]:
@@ -479,6 +463,18 @@ class StateViewSchema(ProgressSchema):
         ):
             return data
         return {**original, **{k: v for k, v in data.items() if k != "seats"}}
+
+
+#: ``GET /state``: the families' documented table fields, then the seats.
+StateViewSchema = type(
+    "StateViewSchema",
+    (_StateViewBase,),
+    {
+        **family_view_fields("table"),
+        "seats": fields.Dict(keys=fields.String(), values=fields.Nested(SeatViewSchema)),
+        "__doc__": _StateViewBase.__doc__,
+    },
+)
 
 
 class EventsQuerySchema(Strict):

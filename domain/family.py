@@ -99,6 +99,13 @@ class Family:
 
     # -- views -----------------------------------------------------------------------------
 
+    #: The documented fields of the family's ``GET /state`` table and seats (``{name: JSON
+    #: Schema property}``: ``type`` integer, string, boolean, array (of ``items``, default any)
+    #: or object (of ``additionalProperties``); ``nullable``; ``description``). The API lists
+    #: them in its document; a ``documented_view_only`` family's body is exactly these.
+    view_table_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    view_seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
     def table_view(
         self, state: Mapping[str, Any], viewer: str, seats: tuple[str, ...]
     ) -> dict[str, Any]:

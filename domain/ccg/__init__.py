@@ -149,6 +149,8 @@ class MunchkinCCG(Family):
         c.__name__ for c in (*RESTORATIONS, *JUDGE_EFFECTS.values())
     )
     seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.SEAT_FIELDS
+    view_table_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.VIEW_TABLE_FIELDS
+    view_seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.VIEW_SEAT_FIELDS
     history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
     result_updates: ClassVar[Mapping[str, ResultUpdate]] = RESULT_UPDATES
 

@@ -223,3 +223,32 @@ SEAT_FIELDS: dict[str, dict[str, Any]] = {
         "max_items": 200,
     },
 }
+
+#: The documented fields of a CCG seat in ``GET /state`` (``Family.view_seat_fields``): its
+#: body shows exactly these (``documented_view_only``), each a JSON Schema property.
+VIEW_SEAT_FIELDS: dict[str, dict[str, Any]] = {
+    "player": {"type": "string"},
+    "hero": {"nullable": True},
+    "level": {"type": "integer"},
+    "gold": {"type": "integer"},
+    "damage": {"type": "integer"},
+    "life": {"type": "integer", "nullable": True},
+    "marker": {"type": "string"},
+    "hand_count": {"type": "integer"},
+    "deck_count": {"type": "integer"},
+    "deck_known_top": {
+        "type": "integer",
+        "description": "how many cards on top of the deck are at a place the table knows "
+        "(put there by an effect; docs/rules.md D.20): counts only, never which cards",
+    },
+    "deck_known_bottom": {
+        "type": "integer",
+        "description": "how many cards at the bottom of the deck are at a known place",
+    },
+    "hand": {"type": "array", "description": "only for a viewer who sees it"},
+    "hoard": {"type": "array"},
+    "stash": {"type": "array"},
+    "discard": {"type": "array"},
+}
+#: The documented fields of the CCG's table in ``GET /state`` (``Family.view_table_fields``).
+VIEW_TABLE_FIELDS: dict[str, dict[str, Any]] = {"fight": {"nullable": True}}

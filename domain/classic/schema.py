@@ -252,3 +252,34 @@ OPTION_FIELDS: dict[str, str] = {
 }
 #: How ``POST /api/games`` describes the options.
 OPTIONS_DESCRIPTION = "the classic rulesets' optional rules; not for munchkin-ccg"
+
+#: The documented fields of a classic seat in ``GET /state`` (``Family.view_seat_fields``).
+VIEW_SEAT_FIELDS: dict[str, dict[str, Any]] = {
+    "traits": {
+        "type": "object",
+        "additionalProperties": {"type": "array"},
+        "description": "classic: {race, class, army}: the cards giving them",
+    },
+    "equipped": {"type": "array", "description": "classic: equipped Items"},
+    "carried": {"type": "array", "description": "classic: carried Items"},
+    "curses": {"type": "array", "description": "classic: Curses/Traps that stay"},
+    "helpers": {"type": "array", "description": "classic: Hirelings, Sidekicks, Steeds"},
+    "dead": {"type": "boolean", "description": "classic: dead, the body being looted"},
+}
+#: The documented fields of a classic table in ``GET /state`` (``Family.view_table_fields``).
+VIEW_TABLE_FIELDS: dict[str, dict[str, Any]] = {
+    "winners": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "classic: the winners (a shared victory)",
+    },
+    "decks": {
+        "type": "object",
+        "description": "classic: {door, treasure: counts; door_discard, treasure_discard: cards}",
+    },
+    "combat": {
+        "nullable": True,
+        "description": "classic: null or {player, helper, bribe, monsters: [{card, level, "
+        "enhancers, strength}], player_strength, monster_strength, stage, ...}",
+    },
+}
