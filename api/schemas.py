@@ -6,6 +6,7 @@ fields are passed through to ``decide``, which raises ``InvalidCommand`` -> 400)
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
 from datetime import datetime
@@ -139,7 +140,20 @@ def _options_description() -> str:
     return found[0] if found else "a ruleset's optional rules"
 
 
-class _SeatSpecBase(Strict):
+class _FamilyFields(Strict):
+    """A schema whose fields are the registered families': an instance made before a family
+    was registered (a nested schema is made once, at its first load) takes its fields on."""
+
+    @ma.pre_load
+    def _the_families_fields(self, data: Any, **_: Any) -> Any:
+        refresh_family_fields()
+        if self._declared_fields.keys() - self.declared_fields.keys():
+            self.declared_fields = copy.deepcopy(self._declared_fields)
+            self._init_fields()
+        return data
+
+
+class _SeatSpecBase(_FamilyFields):
     seat = fields.String(
         required=True,
         metadata={"description": "the seat's name, one of those the ruleset allows"},
@@ -152,7 +166,7 @@ class _SeatSpecBase(Strict):
 SeatSpecSchema = _SeatSpecBase.from_dict(family_seat_fields(), name="SeatSpecSchema")
 
 
-class _OptionsDoc(Strict):
+class _OptionsDoc(_FamilyFields):
     """A classic game's optional rules (docs/rules.md B.16)."""
 
 
@@ -162,9 +176,18 @@ OptionsSchema = type(
 )
 
 
+#: The registered rulesets :func:`refresh_family_fields` last saw.
+_REFRESHED: list[tuple[int, ...]] = []
+
+
 def refresh_family_fields() -> None:
     """Add the seat fields and options of families registered since this module was
-    imported (``MUNCHLOG_RULESETS``) to :data:`SeatSpecSchema` and :data:`OptionsSchema`."""
+    imported (``MUNCHLOG_RULESETS``) to :data:`SeatSpecSchema` and :data:`OptionsSchema`
+    (cheap when none was: one look at the registry)."""
+    key = tuple(map(id, RULESETS.values()))
+    if _REFRESHED and _REFRESHED[0] == key:
+        return
+    _REFRESHED[:] = [key]
     pairs: tuple[tuple[Any, dict[str, fields.Field]], ...] = (
         (SeatSpecSchema, family_seat_fields()),
         (OptionsSchema, family_option_fields()),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import pytest
 from flask import Flask
@@ -479,3 +480,32 @@ def test_nothing_above_the_domain_names_the_trio_or_its_parts() -> None:
             if path.is_file() and path.suffix in (".py", ".js", ".html", ".css"):
                 text = path.read_text(encoding="utf-8")
                 assert not [w for w in words if w in text], path
+
+
+def test_a_family_registered_after_the_first_creation_is_accepted() -> None:
+    """The nested seat schema of ``POST /api/games`` is made at its first load; a family
+    registered after that (an app made later with ``MUNCHLOG_RULESETS``) has its seat fields
+    accepted all the same (they were refused as unknown fields)."""
+    from api.demo import demo_spec
+    from api.schemas import CreateGameSchema, SeatSpecSchema
+    from domain.ruleset import RULESETS
+    from domain.schemas import entry_of
+    from tests.rulesets.trio import Trio
+
+    class LateTrio(Trio):
+        name = "test-trio-late"
+        card_fields: Mapping[str, str] = {"runes": "many"}
+        seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+            "runes": {"entry": entry_of("TrioCard"), "description": "late runes"}
+        }
+
+    schema = CreateGameSchema()
+    schema.load(demo_spec(seed=0))  # the nested seat schema is made now
+    RULESETS[LateTrio.name] = LateTrio()
+    try:
+        seats = [{"seat": s, "player": s.lower(), "runes": [trio_card("Rune")]} for s in SEATS]
+        body = {"ruleset": LateTrio.name, "mode": "strict", "format": "casual", "seats": seats}
+        assert schema.load(body)["seats"][2]["runes"] == [trio_card("Rune")]
+    finally:
+        del RULESETS[LateTrio.name]
+        SeatSpecSchema._declared_fields.pop("runes", None)
