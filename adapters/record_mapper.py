@@ -27,6 +27,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import get_topic
 
+from domain import DEFAULT_RULESET
 from domain.envelope import STORED_FIELDS, DamagedRecords, Problem, Record, record_from, unreadable
 from domain.game import Game, stored_record
 
@@ -183,7 +184,7 @@ def state_problem(version: int, fields: Mapping[str, Any], stamp: Any) -> str | 
         return "its stored timestamp does not decode"
     if version == 1:
         event = fields["event"]
-        ruleset = event.get("ruleset", "munchkin-ccg") if isinstance(event, Mapping) else None
+        ruleset = event.get("ruleset", DEFAULT_RULESET) if isinstance(event, Mapping) else None
         if fields["originator_topic"] != GAME_TOPIC or fields["ruleset"] != ruleset:
             return "its stored aggregate topic or ruleset is not its game's"
     return None

@@ -2,10 +2,11 @@
 
 The demo is a client like any other: it creates a game with the organizer token, then, until the
 game is over, reads the log with the judge token, folds it into the domain state, asks
-``legal_commands`` what each seat may do (a classic game: ``driver_commands``, which name the
-cards a draw takes), picks one with a seeded ``random.Random`` (never conceding; a classic
-game by a policy that seeks a winner, :func:`classic_choice`) and posts it with the table
-token, with ``expected_version`` and an ``Idempotency-Key``. The same seed gives the same game.
+its family what each seat may do (``Family.demo_commands``: the legal commands; a classic
+game's name the cards a draw takes), picks one (``Family.demo_choice``: a seeded random one;
+a classic game's by a policy that seeks a winner) with a seeded ``random.Random`` (never
+conceding) and posts it with the table token, with ``expected_version`` and an
+``Idempotency-Key``. The same seed gives the same game.
 
 It talks either to an app in this process (Flask test client) or to a running server
 (``requests``), through a :class:`Transport`.
@@ -19,13 +20,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain import Catalog, event_from_dict, evolve, find_ruleset, initial_state, sample_catalog
-from domain.classic.moves import driver_commands
-from domain.classic.rules import card_def, character_strength, player_wins
-from domain.classic.sets import SETS
+from domain import (
+    DEFAULT_RULESET,
+    Catalog,
+    DomainError,
+    event_from_dict,
+    evolve,
+    find_ruleset,
+    initial_state,
+)
+from domain.family import families, family_named
 
-RULESET = "munchkin-ccg"
-DECK_SIZE = 40
+#: The ruleset the demo plays unless asked for another.
+RULESET = DEFAULT_RULESET
 
 
 class Transport(ABC):
@@ -104,39 +111,19 @@ class DemoResult:
 
 
 def demo_spec(catalog: Catalog | None = None, *, seed: int = 0) -> dict[str, Any]:
-    """A legal prime game: two heroes and 40-card decks by name from the catalog."""
-    catalog = catalog if catalog is not None else sample_catalog()
-    rng = random.Random(seed)
-    heroes = sorted(n for n, d in catalog.cards.items() if d["type"] == "hero")
-    if len(heroes) < 2:
-        raise DemoError("the catalog needs at least two heroes")
-    seats = []
-    for seat, player, hero in (("A", "Alice", heroes[0]), ("B", "Bob", heroes[1])):
-        hero_class = catalog.cards[hero]["class"]
-        names = sorted(
-            n
-            for n, d in catalog.cards.items()
-            if d["type"] != "hero" and d["class"] in ("neutral", hero_class)
-        )
-        rng.shuffle(names)
-        deck: list[dict[str, Any]] = []
-        left = DECK_SIZE
-        for name in names:
-            if left == 0:
-                break
-            count = min(3, left)
-            deck.append({"name": name, "count": count})
-            left -= count
-        if left:
-            raise DemoError(f"not enough {hero_class}/neutral cards for a {DECK_SIZE}-card deck")
-        seats.append({"seat": seat, "player": player, "hero": {"name": hero}, "deck": deck})
-    return {
-        "ruleset": RULESET,
-        "mode": "strict",
-        "format": "prime",
-        "seats": seats,
-        "labels": {"event": "munchlog demo", "round": 1, "table": 1},
-    }
+    """A legal game of the default ruleset (the CCG's: two heroes and 40-card decks by name
+    from the catalog; its family's ``demo_spec``)."""
+    return _family_spec(RULESET, seed=seed, seats=find_ruleset(RULESET).min_seats, catalog=catalog)
+
+
+def _family_spec(ruleset: str, *, seed: int, seats: int, catalog: Catalog | None) -> dict[str, Any]:
+    try:
+        spec = family_named(ruleset).demo_spec(seed=seed, seats=seats, catalog=catalog)
+    except DomainError as exc:
+        raise DemoError(exc.message) from None
+    if spec is None:
+        raise DemoError(f"the demo does not play {ruleset}")
+    return spec
 
 
 def domain_event_from_view(view: Mapping[str, Any]) -> Any:
@@ -158,79 +145,27 @@ def domain_event_from_view(view: Mapping[str, Any]) -> Any:
     return event_from_dict(data)
 
 
-#: Classic commands that shuffle cards about without moving the game on (docs/rules.md B.12).
-CLASSIC_CHURN = frozenset({"unequip", "trade", "give", "discard", "sell"})
-#: How often the classic demo picks any onward command (not the policy's best): the game stays
-#: varied (curses, wandering monsters, trades refused…) and still finishes.
-CLASSIC_WANDER = 0.05
-#: The classic demo's cap on actions (a seeded game finishes long before: see the tests).
-CLASSIC_ACTIONS = 3000
-
-
-def classic_priority(state: Mapping[str, Any], cmd: Mapping[str, Any]) -> int:
-    """How much ``cmd`` moves a classic game towards a winner (docs/rules.md B.3-B.7): take
-    what a win gives, win the fights a seat can win, flee the others, help, build the character
-    (play, equip, sell for a level), then kick the door and end the turn; everything else last.
-    The demo plays the best of every seat's legal commands (ties broken by its seeded die)."""
-    kind, seat = cmd["type"], cmd["seat"]
-    combat = state.get("combat")
-    if kind in ("deal", "roll_first", "loot_body", "take_treasure", "bad_stuff"):
-        return 100
-    if state.get("status") == "setup":
-        return {"play": 90, "ready": 50}.get(kind, 0)
-    if combat is not None:
-        winning = player_wins(state, combat)
-        fighter = seat == combat["player"]
-        if kind == "pass":
-            return 90 if winning or not fighter else 0
-        if kind == "accept_help":
-            return 85
-        if kind == "run_away":
-            return 60 if combat["stage"] == "fight" else 90
-        if fighter and not winning and kind == "play" and cmd.get("target") is None:
-            return 80 if card_def(state, cmd["card"])["kind"] == "one_shot" else 0
-        if fighter and not winning and kind == "ask_help":
-            return 70
-        return 0
-    if kind == "equip":
-        return 95
-    if kind == "sell":
-        return 93 if state["seats"][seat]["level"] < 9 else 0
-    if kind == "play" and cmd.get("target") is None:
-        return 92 if card_def(state, cmd["card"])["kind"] != "monster" else 0
-    if kind == "kick_door":
-        return 80
-    if kind == "look_for_trouble":
-        card = card_def(state, cmd["card"])
-        level = card.get("level")
-        return 85 if isinstance(level, int) and level < character_strength(state, seat) else 0
-    if kind == "loot":
-        return 75 if state.get("phase") == "look_for_trouble" else 0
-    if kind == "charity":
-        return 80
-    if kind == "end_turn":
-        return 70
-    return 0
-
-
-def classic_choice(
-    state: Mapping[str, Any], options: list[dict[str, Any]], rng: random.Random
-) -> dict[str, Any]:
-    """The demo's classic command among ``options`` (every seat's legal commands but a
-    concession): now and then (:data:`CLASSIC_WANDER`) any onward one, else one of the best by
-    :func:`classic_priority`."""
-    onward = [c for c in options if c["type"] not in CLASSIC_CHURN] or options
-    if rng.random() < CLASSIC_WANDER:
-        return rng.choice(onward)
-    scored = [(classic_priority(state, c), c) for c in options]
-    best = max(score for score, _ in scored)
-    return rng.choice([c for score, c in scored if score == best])
-
-
+#: A demo game's seats in a ruleset that takes a range of them (the classic sets' 3 to 6).
 CLASSIC_SEATS = 4
 
+
+def demo_rulesets() -> tuple[str, ...]:
+    """The rulesets the demo plays (those whose family has a demo game): the default one
+    first, then the others by name."""
+    found = [name for name, family in families().items() if family.plays_demo]
+    return (RULESET, *sorted(n for n in found if n != RULESET))
+
+
+def _default_seats(ruleset: str) -> int:
+    rs = find_ruleset(ruleset)
+    wanted = family_named(ruleset).demo_seats
+    if wanted is not None:
+        return wanted
+    return rs.min_seats if rs.min_seats == rs.max_seats else CLASSIC_SEATS
+
+
 #: The rulesets the demo plays: the Munchkin CCG and the classic sets.
-DEMO_RULESETS = (RULESET, *sorted(SETS))
+DEMO_RULESETS = demo_rulesets()
 
 
 def demo_seats(ruleset: str, seats: int | None) -> int:
@@ -238,50 +173,27 @@ def demo_seats(ruleset: str, seats: int | None) -> int:
     raises :class:`DemoError` for a ruleset the demo does not play, seats outside the
     ruleset's range, or any seats asked of the Munchkin CCG (always two).
 
-    >>> demo_seats("munchkin-deluxe", None), demo_seats("munchkin-ccg", None)
+    >>> demo_seats(DEMO_RULESETS[-1], None), demo_seats(RULESET, None)
     (4, 2)
-    >>> demo_seats("munchkin-deluxe", 7)
+    >>> demo_seats(DEMO_RULESETS[-1], 7)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    api.demo.DemoError: munchkin-deluxe takes 3 to 6 seats, not 7
+    api.demo.DemoError: ... takes 3 to 6 seats, not 7
     """
-    if ruleset not in DEMO_RULESETS:
-        raise DemoError(f"unknown ruleset {ruleset!r}; the demo plays {', '.join(DEMO_RULESETS)}")
+    playable = demo_rulesets()
+    if ruleset not in playable:
+        raise DemoError(f"unknown ruleset {ruleset!r}; the demo plays {', '.join(playable)}")
     rs = find_ruleset(ruleset)
-    if ruleset == RULESET:
+    if rs.min_seats == rs.max_seats:
         if seats is not None:
-            raise DemoError(f"{RULESET} always has 2 seats: --seats is for the classic rulesets")
+            raise DemoError(
+                f"{ruleset} always has {rs.min_seats} seats: --seats is for the classic rulesets"
+            )
         return rs.min_seats
     if seats is None:
-        return CLASSIC_SEATS
+        return _default_seats(ruleset)
     if not rs.min_seats <= seats <= rs.max_seats:
         raise DemoError(f"{ruleset} takes {rs.min_seats} to {rs.max_seats} seats, not {seats}")
     return seats
-
-
-def classic_demo_spec(ruleset: str, *, seed: int = 0, seats: int = CLASSIC_SEATS) -> dict[str, Any]:
-    """A classic game (docs/rules.md B): ``seats`` players; each brings a share of the set's
-    sample catalog by name (three copies of every card between them)."""
-    from domain.classic.cards import sample_catalog as classic_catalog
-
-    rng = random.Random(seed)
-    names = sorted(classic_catalog(ruleset).items())
-    rng.shuffle(names)
-    players = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank")
-    body: list[dict[str, Any]] = [
-        {"seat": "ABCDEF"[i], "player": players[i], "doors": [], "treasures": []}
-        for i in range(seats)
-    ]
-    for i, (name, card) in enumerate(names):
-        field = "doors" if card["deck"] == "door" else "treasures"
-        body[i % seats][field].append({"name": name, "count": 3})
-    return {
-        "ruleset": ruleset,
-        "mode": "strict",
-        "format": "casual",
-        "seats": body,
-        "options": {"listen_at_door": False, "shared_victory": True},
-        "labels": {"event": "munchlog demo", "round": 1, "table": 1},
-    }
 
 
 def _list_count(seat: Mapping[str, Any], key: str) -> bool:
@@ -307,16 +219,14 @@ def record_demo_game(
 ) -> DemoResult:
     """Create a game and play it over HTTP to the end (or ``max_actions``) and return what a
     person needs to look. The CCG's commands are seeded random picks among the legal ones; a
-    classic game (``seats`` players) follows :func:`classic_choice`, which seeks progress
+    classic game (``seats`` players) follows its family's policy, which seeks progress
     (random play reaches Level 10 slowly)."""
     rng = random.Random(seed)
-    rs = find_ruleset(ruleset)
-    if ruleset == RULESET:
-        spec = demo_spec(catalog, seed=seed)
-        limit = 5000 if max_actions is None else max_actions
-    else:
-        spec = classic_demo_spec(ruleset, seed=seed, seats=seats)
-        limit = CLASSIC_ACTIONS if max_actions is None else max_actions
+    family = family_named(ruleset)
+    if find_ruleset(ruleset).min_seats == find_ruleset(ruleset).max_seats:
+        seats = find_ruleset(ruleset).min_seats
+    spec = _family_spec(ruleset, seed=seed, seats=seats, catalog=catalog)
+    limit = family.demo_max_actions if max_actions is None else max_actions
     created = _expect(
         *transport("POST", "/api/games", token=organizer_token, json=spec),
         201,
@@ -343,17 +253,16 @@ def record_demo_game(
         if state["status"] == "finished" or actions >= limit:
             break
         # the demo holds the judge's state: a classic draw names the cards it takes from the
-        # decks (driver_commands, never shown to a seat: docs/rules.md A.4)
-        legal = rs.legal_commands if ruleset == RULESET else driver_commands
+        # decks (its family's demo_commands, never shown to a seat: docs/rules.md A.4)
         options = [
             cmd if "seat" in cmd else {**cmd, "seat": seat}
             for seat in state["seats"]
-            for cmd in legal(state, seat)
+            for cmd in family.demo_commands(state, seat)
             if cmd["type"] != "concede"
         ]
         if not options:
             raise DemoError(f"no legal command at version {version}")
-        pick = rng.choice(options) if ruleset == RULESET else classic_choice(state, options, rng)
+        pick = family.demo_choice(state, options, rng)
         command = {k: v for k, v in pick.items() if k != "salt"}
         actions += 1
         _expect(

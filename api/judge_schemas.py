@@ -1,7 +1,7 @@
 """marshmallow schemas of the judge's tools: replay queries, disputes, rulings, verify.
 
-Request schemas check the shape; ``domain.ccg.corrections.decide_correction`` checks each correction
-command (400 ``request/...`` or 422 ``command/...``), as the rules check actions.
+Request schemas check the shape; the game's ruleset (``Ruleset.decide_correction``) checks each
+correction command (400 ``request/...`` or 422 ``command/...``), as the rules check actions.
 """
 
 from __future__ import annotations

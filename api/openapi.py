@@ -9,10 +9,11 @@ requests such as schemathesis (``tests/api/test_schemathesis.py``) -- reads them
 * **Rulesets**: a new game's ``ruleset`` is an ``enum`` of the rulesets this process knows
   (``domain.RULESETS`` when the document is built: the built-in ones and
   ``MUNCHLOG_RULESETS``).
-* **Card definitions**: a new game's ``hero`` and ``deck`` entries are documented as the
-  components ``CardDefinition`` (with ``Ability``, ``Cost``, ``TargetFilter``, ``Effect``) or
-  ``CardByName`` (``api.schemas.CARD_COMPONENTS``, from the engine's vocabulary in
-  ``domain.ccg.cards``); the engine checks them (400 ``request/invalid_card``).
+* **Card definitions**: a new game's seat card fields (each family's ``seat_fields``) are
+  documented as the components each family gives (``Family.card_components``: the CCG's
+  ``CardDefinition`` with ``Ability``, ``Cost``, ``TargetFilter``, ``Effect``, and
+  ``CardByName``; classic's ``ClassicCardDefinition``), from the engine's vocabulary; the
+  engine checks them (400 ``request/invalid_card``).
 * **Game ids**: ``<game:game_id>`` (:class:`GameIdConverter`) is documented as a UUID; it
   matches any path segment but ``import`` (so ``/api/games/import`` is only the import
   route: ``OPTIONS`` lists its methods alone) and the view answers 404 ``game/not_found``
@@ -28,9 +29,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from werkzeug.routing import BaseConverter, UnicodeConverter
 
 from domain import RULESETS
-
-#: No U+0000 (``api.inputs``), as a JSON Schema pattern (ECMA 262 and Python read it alike).
-NO_NUL = "^[^\\x00]*$"
+from domain.schemas import NO_NUL
 
 
 class GameIdConverter(BaseConverter):
@@ -74,10 +73,11 @@ def install(api: Any, app: Any) -> None:
     """Register the path converters on a flask-smorest ``Api`` made with
     :class:`MarshmallowRules` (before its blueprints are registered), ``<game:...>`` on the
     app's URL map, and the card definition components."""
-    from api.schemas import CARD_COMPONENTS
+    from api.schemas import card_components, refresh_family_fields
 
     app.url_map.converters["game"] = GameIdConverter
     api.register_converter(GameIdConverter, game_id_param)
     api.register_converter(UnicodeConverter, text_param)
-    for name, component in CARD_COMPONENTS.items():
+    refresh_family_fields()  # the families registered since (``MUNCHLOG_RULESETS``)
+    for name, component in card_components().items():
         api.spec.components.schema(name, component)

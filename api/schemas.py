@@ -6,7 +6,9 @@ fields are passed through to ``decide``, which raises ``InvalidCommand`` -> 400)
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -14,17 +16,14 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.openapi import NO_NUL
-from domain import RULESETS, DomainError, find_ruleset
-from domain.ccg import cards
-from domain.classic import cards as classic_cards
+from domain import DEFAULT_RULESET, RULESETS, DomainError, find_ruleset
+from domain.family import families, family_named
 from projections.views import SEAT_NAMES
 
 MODES = ("strict", "record")
 FORMATS = ("prime", "draft", "casual")
 STATUSES = ("setup", "playing", "finished")
 MAX_ACTIONS = 200
-#: The card fields a seat of some ruleset has (each ruleset's ``card_fields`` are some of them).
-SEAT_CARD_FIELDS = ("hero", "deck", "doors", "treasures")
 #: The largest version, turn, cursor or label number a request may name: JSON's largest exact
 #: integer, far beyond any game and inside every store's integers (SQLite's end at 2**63 - 1;
 #: a cursor of 2**63 was an OverflowError there).
@@ -70,6 +69,12 @@ class LabelsSchema(Strict):
     table = LabelField(metadata={"example": 12})
 
 
+def seat_card_fields() -> list[str]:
+    """The card fields a seat of some registered ruleset has, in registration order (each
+    ruleset's ``card_fields`` are some of them)."""
+    return list(dict.fromkeys(name for rs in RULESETS.values() for name in rs.card_fields))
+
+
 def known_ruleset(name: str) -> None:
     """A ruleset registered in this process (``domain.find_ruleset``)."""
     try:
@@ -80,486 +85,124 @@ def known_ruleset(name: str) -> None:
 
 # ---------------------------------------------------------------------------- card definitions
 #
-# Game creation's cards are checked by the rules engine (``domain.ccg.cards.normalize_card``:
-# 400 ``request/invalid_card`` with ``fields``), not by marshmallow; the OpenAPI still shows
-# their schema (docs/cards.md), as components built from the engine's own vocabulary. The
-# schema is never stricter than the engine: what it refuses, the engine refuses.
+# Game creation's cards are checked by the rules engine (each family's ``resolve_entry`` and
+# ``create``: 400 ``request/invalid_card`` with ``fields``), not by marshmallow; the OpenAPI
+# still shows their schema (docs/cards.md): each family's components
+# (``Family.card_components``), built from the engine's own vocabulary. A seat's card fields
+# and a game's options are the families' too (``Family.seat_fields``, ``Family.option_fields``).
 
 
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
+def card_components() -> dict[str, dict[str, Any]]:
+    """``components/schemas`` of every registered family's card definitions (registered by
+    ``api.openapi.install``); the first family to name a component gives it."""
+    out: dict[str, dict[str, Any]] = {}
+    for family in families().values():
+        for name, component in family.card_components().items():
+            out.setdefault(name, component)
+    return out
 
 
-def _text(max_length: int, description: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "type": "string",
-        "maxLength": max_length,
-        "pattern": NO_NUL,
-        "description": description,
-        **extra,
-    }
+def _seat_field(spec: Mapping[str, Any], arity: str) -> fields.Field:
+    """The marshmallow field of a family's seat field ``spec`` (``Family.seat_fields``)."""
+    entry = dict(spec["entry"])
+    if arity == "one":
+        return fields.Dict(metadata={"description": spec["description"], **entry})
+    return fields.List(
+        fields.Dict(metadata=entry),
+        validate=validate.Length(min=spec.get("min_items"), max=spec.get("max_items")),
+        metadata={"description": spec["description"]},
+    )
 
 
-def _number(description: str, low: int = 0, **extra: Any) -> dict[str, Any]:
-    return {
-        "type": "integer",
-        "minimum": low,
-        "maximum": cards.MAX_NUMBER,
-        "description": description,
-        **extra,
-    }
+def family_seat_fields() -> dict[str, fields.Field]:
+    """Every registered family's seat fields, as marshmallow fields (the first family to
+    name a field gives it)."""
+    out: dict[str, fields.Field] = {}
+    for family in families().values():
+        arity: Mapping[str, str] = getattr(family, "card_fields", {})
+        for name, spec in family.seat_fields.items():
+            if name not in out:
+                out[name] = _seat_field(spec, arity.get(name, "many"))
+    return out
 
 
-#: ``components/schemas`` of a card definition (registered by ``api.openapi.install``).
-CARD_COMPONENTS: dict[str, dict[str, Any]] = {
-    "CardDefinition": {
-        "type": "object",
-        "description": "a card definition (docs/cards.md): what is printed on the card and "
-        "its abilities as data. In prime and draft games it must be the server's catalog card "
-        "exactly (422 rule/unknown_card, rule/not_the_catalog_card with the fields that "
-        "differ); a casual game records other cards with custom: true.",
-        "required": ["name", "type"],
-        "additionalProperties": False,
-        "properties": {
-            "name": _text(cards.MAX_NAME, "the card's name", minLength=1),
-            "type": {"type": "string", "enum": list(cards.CARD_TYPES)},
-            "subtype": _text(
-                cards.MAX_NAME,
-                "Loot: "
-                + ", ".join(cards.LOOT_SUBTYPES)
-                + "; Mischief: "
-                + ", ".join(cards.MISCHIEF_SUBTYPES)
-                + "; a Monster's kind",
-                nullable=True,
-            ),
-            "class": _text(
-                cards.MAX_NAME, "neutral (default), a class, or a Hero's wanderer", nullable=True
-            ),
-            **{
-                key: _number(f"the printed {key}; null when not printed", nullable=True)
-                for key in cards.NUMBER_FIELDS
-            },
-            "keywords": {
-                "type": "object",
-                "nullable": True,
-                "description": "keyword -> true, or its X; the engine reads "
-                + ", ".join(cards.KEYWORDS),
-                "additionalProperties": {
-                    "oneOf": [
-                        {"type": "boolean", "enum": [True]},
-                        _number("the keyword's X"),
-                    ]
-                },
-            },
-            "text": _text(2000, "the printed text", nullable=True),
-            "abilities": {
-                "type": "array",
-                "nullable": True,
-                "maxItems": 8,
-                "items": _ref("Ability"),
-                "description": "the text as data; null or absent: not encoded (the card is "
-                "unchecked: what is recorded for it is kept as told and marked unchecked)",
-            },
-            "custom": {
-                "type": "boolean",
-                "nullable": True,
-                "description": "ignored: the engine marks a casual game's cards that are not "
-                "the catalog's",
-            },
-        },
-    },
-    "CardByName": {
-        "type": "object",
-        "description": "the server catalog's card of that name (400 "
-        "request/unknown_card_name if it has none), count times",
-        "required": ["name"],
-        "additionalProperties": False,
-        "properties": {
-            "name": {"type": "string", "pattern": NO_NUL},
-            "count": {"type": "integer", "minimum": 1, "maximum": 60, "default": 1},
-        },
-    },
-    "Ability": {
-        "type": "object",
-        "description": "one ability of a card (docs/cards.md#abilities)",
-        "additionalProperties": False,
-        "properties": {
-            "trigger": {
-                "type": "string",
-                "enum": list(cards.TRIGGERS),
-                "description": "default: played for a Mischief, else activated; the engine "
-                "puts " + ", ".join(cards.MANDATORY_TRIGGERS) + " on the stack itself",
-            },
-            "cost": {**_ref("Cost"), "nullable": True},
-            "conditions": {
-                "type": "array",
-                "nullable": True,
-                "items": {"type": "string", "enum": list(cards.CONDITIONS)},
-            },
-            "interrupt": {"type": "boolean", "description": "usable while something resolves"},
-            "targets": {
-                "type": "array",
-                "nullable": True,
-                "maxItems": 8,
-                "items": _ref("TargetFilter"),
-                "description": "one filter per target the controller names",
-            },
-            "effects": {
-                "type": "array",
-                "nullable": True,
-                "maxItems": 8,
-                "items": _ref("Effect"),
-                "description": "in the order they are recorded; at least one unless unchecked",
-            },
-            "unchecked": {"type": "boolean", "description": "the effects are not encoded"},
-            "text": _text(500, "the ability's own wording"),
-        },
-    },
-    "Cost": {
-        "type": "object",
-        "description": "what activating the ability costs, paid exactly (an activated ability "
-        "only)",
-        "additionalProperties": False,
-        "properties": {
-            "zap": {"type": "boolean", "description": "zap this card"},
-            "gold": _number("gold paid to the stockpile"),
-            "discard": _number("cards discarded from the hand"),
-        },
-    },
-    "TargetFilter": {
-        "type": "object",
-        "description": "what a target may be: its type, controller, zone, damage",
-        "additionalProperties": False,
-        "properties": {
-            "types": {
-                "type": "array",
-                "minItems": 1,
-                "items": {"type": "string", "enum": list(cards.CARD_TYPES)},
-                "description": "default: any type",
-            },
-            "controller": {"type": "string", "enum": ["you", "opponent", "any"]},
-            "zones": {
-                "type": "array",
-                "minItems": 1,
-                "items": {"type": "string", "enum": list(cards.FILTER_ZONES)},
-                "description": "default: in_play",
-            },
-            "damaged": {"type": "boolean", "description": "only a card with damage on it"},
-        },
-    },
-    "Effect": {
-        "type": "object",
-        "description": "one effect: recorded, in order, by the command the op names "
-        "(docs/cards.md#effect-vocabulary)",
-        "required": ["op"],
-        "additionalProperties": False,
-        "properties": {
-            "op": {
-                "type": "string",
-                "enum": list(cards.EFFECT_OPS),
-                "description": "; ".join(
-                    f"{op}: command {command}" + (", amount" if amount else "")
-                    for op, (command, amount) in cards.EFFECT_OPS.items()
-                ),
-            },
-            "amount": _number(
-                "how much (default 1), for ops that take an amount; modify_cost: the change",
-                low=-cards.MAX_NUMBER,
-                nullable=True,
-            ),
-            "to": {
-                "type": "string",
-                "enum": list(cards.REFERENTS),
-                "description": "who it applies to; default: the op's own",
-            },
-            "index": {
-                "type": "integer",
-                "minimum": 0,
-                "maximum": 7,
-                "nullable": True,
-                "description": "with to: target, which of the ability's targets (default 0)",
-            },
-            "if": {
-                "type": "string",
-                "enum": ["give_blood", None],
-                "nullable": True,
-                "description": "give_blood: only when Give Blood was paid",
-            },
-        },
-    },
-}
+def family_option_fields() -> dict[str, fields.Field]:
+    """Every registered family's options, as marshmallow booleans."""
+    out: dict[str, fields.Field] = {}
+    for family in families().values():
+        for name, description in family.option_fields.items():
+            out.setdefault(name, fields.Boolean(metadata={"description": description}))
+    return out
 
 
-def _classic_card() -> dict[str, Any]:
-    """``ClassicCardDefinition``: a card of a classic set (docs/rules.md B, issue #14's
-    fields and the optional ones the rules added since, each with its default;
-    ``domain.classic.cards.normalize_card`` checks it, per set and kind)."""
-
-    top = classic_cards.MAX_NUMBER
-
-    def whole(description: str, low: int = -top) -> dict[str, Any]:
-        return {"type": "integer", "minimum": low, "maximum": top, "description": description}
-
-    def number(description: str, low: int = -top) -> dict[str, Any]:
-        return {**whole(description, low), "nullable": True}
-
-    def flag(description: str) -> dict[str, Any]:
-        return {"type": "boolean", "description": description}
-
-    def nullable_array(description: str, items: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "array", "nullable": True, "description": description, "items": items}
-
-    def effects(description: str) -> dict[str, Any]:
-        return nullable_array(
-            description,
-            {
-                "type": "object",
-                "description": "one effect {name: value}: "
-                + "; ".join(
-                    f"{name}: {', '.join(values)}" for name, values in classic_cards.EFFECTS.items()
-                ),
-                "minProperties": 1,
-                "maxProperties": 1,
-            },
-        )
-
-    def strings(description: str) -> dict[str, Any]:
-        return nullable_array(description, _text(120, "a trait or tag"))
-
-    def trait_bonus(description: str) -> dict[str, Any]:
-        return nullable_array(
-            description,
-            {
-                "type": "object",
-                "required": ["trait", "bonus"],
-                "properties": {
-                    "trait": _text(120, "a trait"),
-                    "bonus": whole("+/-", low=-top),
-                },
-            },
-        )
-
-    powers = {
-        "wins_ties": {"type": "boolean", "description": "the player wins ties (B.5)"},
-        "discard_bonus": whole(
-            "up to N cards discarded in a combat one fights, as the player or the helper, "
-            "+1 each, once per combat (B.11, B.7)"
-        ),
-        "bonus": whole("combat bonus (B.11)", low=-top),
-        "bonus_per_other": whole("bonus per other living seat with the trait (B.11)"),
-        "helper_levels": whole("levels a helper gains for a kill, Deluxe Elf (B.7)"),
-        "run_away": whole("Run Away modifier (B.8)", low=-top),
-        "backstab": whole(
-            "Deluxe Thief: discard a card (`discard {card, target: seat}`) to give a fighter "
-            "-N for the combat, once per victim per combat (B.2)",
-        ),
-        "steal": whole(
-            "Deluxe Thief: discard a card (`discard {card, steal: an Item, roll}`) to try to "
-            "steal a Small Item in play of another seat; a roll of N or more takes it (B.2, "
-            "D.C17)"
-        ),
-        "steal_penalty": whole("the levels a failed steal costs the Thief (B.2, D.C17)"),
-    }
-    return {
-        "type": "object",
-        "description": "a classic Munchkin card (docs/rules.md B): name, text, deck, kind and "
-        "the kind's own fields (monster: level, treasures, levels, tags, bad_stuff, vs, "
-        "run_away, escape_bad_stuff, when, chased_by; curse/trap: effects, persistent, next_combat, "
-        "bonus, run_away; race/class/army: trait, powers; enhancer: bonus, treasures, copy, adds_tags; "
-        "item: slot, big, bonus, value, usable_by, not_usable_by, bonus_with, run_away; "
-        "one_shot: bonus, value, run_away, doses, removes; hireling/sidekick/steed: bonus, "
-        "run_away, value; other: wandering, multi, removes_curse, forces_help, cheat). Every "
-        "field but name, deck and kind is optional, with the default its description gives. "
-        "A set has its own kinds (400 request/invalid_card otherwise)",
-        "required": ["name", "deck", "kind"],
-        "properties": {
-            "name": _text(120, "the card's name", minLength=1),
-            "text": _text(2000, "the printed text", nullable=True),
-            "deck": {"type": "string", "enum": ["door", "treasure"]},
-            "kind": {"type": "string", "enum": list(classic_cards.KINDS)},
-            "level": number("monster: its level (required for a monster)", low=0),
-            "treasures": number(
-                "monster: the Treasures it gives (default 0); enhancer: the Treasures it adds "
-                "or takes away (B.7)"
-            ),
-            "levels": number("monster: the levels its kill gives (default 1)", low=0),
-            "run_away": number(
-                "monster, curse/trap, item, one_shot, hireling/sidekick/steed: Run Away "
-                "modifier (default 0, B.8; an AoS Steed's replaces the others, a 0 none, B.2)"
-            ),
-            "bonus": number(
-                "enhancer, curse/trap (a staying one), item, one_shot, helper: combat bonus "
-                "(default 0)"
-            ),
-            "value": number("item, one_shot, helper: gold pieces (default 0, B.12)", low=0),
-            "tags": strings("monster: tags such as undead or chaos (B.6; default none)"),
-            "usable_by": strings("item: only these traits use it (default: anyone, B.12)"),
-            "not_usable_by": strings("item: these traits cannot use it (default none, B.12)"),
-            "bad_stuff": effects("monster: its Bad Stuff (B.9; default none)"),
-            "effects": effects("curse/trap: what it does to its victim (B.10; default none)"),
-            "escape_bad_stuff": effects(
-                "monster: effects that hit each fighter who escapes it by a roll, as Bad "
-                "Stuff; the run names the victim's `choices` (B.8; default none)"
-            ),
-            "vs": trait_bonus(
-                "monster: bonus against a trait of the player or the helper, counted once, "
-                "e.g. +5 against Elves (B.5, B.7)"
-            ),
-            "chased_by": strings(
-                "monster: traits that chase it away: a fighter with one, the player or the "
-                "helper, may `chase_away {monster}` (a removal, no level; B.7; default none)"
-            ),
-            "bonus_with": trait_bonus("item: extra bonus for a trait (B.12; default none)"),
-            "when": {
-                "type": "array",
-                "nullable": True,
-                "description": "monster: bonuses that count when the player declares the "
-                "condition (`conditions` on the command, D.C13; default none)",
-                "items": {
-                    "type": "object",
-                    "required": ["condition", "bonus"],
-                    "properties": {
-                        "condition": _text(120, "a condition outside the game, e.g. night"),
-                        "bonus": whole("+/-", low=-top),
-                    },
-                },
-            },
-            "trait": _text(120, "the trait a race, class or army card gives", nullable=True),
-            "powers": {
-                "type": "object",
-                "nullable": True,
-                "additionalProperties": False,
-                "description": "race/class/army: the character card's powers (B.11, B.2; "
-                "default none)",
-                "properties": powers,
-            },
-            "slot": {
-                "type": "string",
-                "enum": [*classic_cards.SLOTS, None],
-                "nullable": True,
-                "description": "item: where it is equipped (null: no slot, B.12)",
-            },
-            "big": flag("item: a Big Item (default false, B.12)"),
-            "persistent": flag(
-                "curse/trap: stays in front of its victim with its bonus and run_away until a "
-                "card removes it (default false, B.10)"
-            ),
-            "next_combat": flag(
-                "curse/trap: stays with its victim only until the end of its next combat, as "
-                "player or helper (default false, B.10)"
-            ),
-            "copy": flag("enhancer: a Mate or a Twin, doubling its monster (default false, B.6)"),
-            "adds_tags": strings(
-                "enhancer: tags it gives its monster, e.g. undead: `play {card, target: a "
-                "monster in one's hand}` brings that monster into a fight of the tag (B.6; "
-                "default none)"
-            ),
-            "doses": {
-                "type": "object",
-                "nullable": True,
-                "required": ["max"],
-                "description": "one_shot: played with `choice` 1..max doses, each adding bonus "
-                "and run_away (default: no doses, B.12)",
-                "properties": {
-                    "max": whole("most doses", low=1),
-                    "bonus": whole("bonus per dose", low=-top),
-                    "run_away": whole("Run Away modifier per dose", low=-top),
-                },
-            },
-            "removes": {
-                "type": "string",
-                "enum": ["enhancer", "monster", None],
-                "nullable": True,
-                "description": "one_shot: removes an enhancer or a monster from the combat "
-                "(default null, B.6)",
-            },
-            "wandering": flag(
-                "other: a Wandering Monster, bringing a monster from the hand into a combat "
-                "(default false, B.6)"
-            ),
-            "multi": {
-                "type": "string",
-                "enum": [*classic_cards.ALL_TRAIT_KINDS, None],
-                "nullable": True,
-                "description": "other: a multi card (Super Munchkin, Half-Breed, Alliance) "
-                "allowing one more trait of this kind (default null, B.11)",
-            },
-            "removes_curse": flag(
-                "other: takes a staying Curse or Trap off any seat, at any time "
-                "(`play {card, target: the Curse}`; default false, B.10)"
-            ),
-            "forces_help": flag(
-                "other: compels a seat to help in one's own combat, never in a fight for the "
-                "win (`play {card, target: seat}`; default false, D.C7)"
-            ),
-            "cheat": flag(
-                "other: Cheat!, one's Item in play equipped past the slot, Big and trait limits "
-                "(`play {card, target: the Item}`; default false, B.2)"
-            ),
-        },
-    }
+def _options_description() -> str:
+    found = [f.options_description for f in families().values() if f.option_fields]
+    return found[0] if found else "a ruleset's optional rules"
 
 
-CARD_COMPONENTS["ClassicCardDefinition"] = _classic_card()
-#: A seat's Hero or deck entry: a full definition or a catalog card by name.
-CARD_ENTRY = {"anyOf": [_ref("CardDefinition"), _ref("CardByName")]}
-#: A classic seat's Door or Treasure entry: a definition of the set or a sample card by name.
-CLASSIC_ENTRY = {"anyOf": [_ref("ClassicCardDefinition"), _ref("CardByName")]}
+class _FamilyFields(Strict):
+    """A schema whose fields are the registered families': an instance made before a family
+    was registered (a nested schema is made once, at its first load) takes its fields on."""
+
+    @ma.pre_load
+    def _the_families_fields(self, data: Any, **_: Any) -> Any:
+        refresh_family_fields()
+        if self._declared_fields.keys() - self.declared_fields.keys():
+            self.declared_fields = copy.deepcopy(self._declared_fields)
+            self._init_fields()
+        return data
 
 
-class SeatSpecSchema(Strict):
+class _SeatSpecBase(_FamilyFields):
     seat = fields.String(
         required=True,
         metadata={"description": "the seat's name, one of those the ruleset allows"},
         validate=validate.OneOf(SEAT_NAMES),
     )
     player = fields.String(required=True, validate=validate.Length(min=1, max=80))
-    hero = fields.Dict(
-        metadata={
-            "description": "munchkin-ccg (required there): a card definition, or {name} "
-            "resolved against the server's catalog",
-            **CARD_ENTRY,
-        },
-    )
-    deck = fields.List(
-        fields.Dict(metadata=CARD_ENTRY),
-        validate=validate.Length(min=1, max=200),
-        metadata={
-            "description": "munchkin-ccg (required there): each entry a card definition or "
-            "{name, count?} from the catalog"
-        },
-    )
-    doors = fields.List(
-        fields.Dict(metadata=CLASSIC_ENTRY),
-        validate=validate.Length(max=400),
-        metadata={
-            "description": "the classic rulesets (required there, instead of hero and deck): "
-            "Door cards this seat brings, each a card definition of the set or {name, count?} "
-            "from its sample catalog; every seat's cards together make the Door deck"
-        },
-    )
-    treasures = fields.List(
-        fields.Dict(metadata=CLASSIC_ENTRY),
-        validate=validate.Length(max=400),
-        metadata={"description": "the classic rulesets (required there): Treasure cards, as doors"},
-    )
 
 
-class OptionsSchema(Strict):
+#: A seat of ``POST /api/games``: its name and player, and the families' seat fields.
+SeatSpecSchema = _SeatSpecBase.from_dict(family_seat_fields(), name="SeatSpecSchema")
+
+
+class _OptionsDoc(_FamilyFields):
     """A classic game's optional rules (docs/rules.md B.16)."""
 
-    listen_at_door = fields.Boolean(metadata={"description": "Listen at the Door"})
-    shared_victory = fields.Boolean(metadata={"description": "shared victories"})
-    strict_steed_discard = fields.Boolean(
-        metadata={"description": "AoS: only a Steed with a Run Away penalty is abandoned"}
+
+#: A game's optional rules: the families' (``Family.option_fields``).
+OptionsSchema = type(
+    "OptionsSchema", (_OptionsDoc,), {**family_option_fields(), "__doc__": _OptionsDoc.__doc__}
+)
+
+
+#: The registered rulesets :func:`refresh_family_fields` last saw.
+_REFRESHED: list[tuple[int, ...]] = []
+
+
+def refresh_family_fields() -> None:
+    """Add the seat fields and options of families registered since this module was
+    imported (``MUNCHLOG_RULESETS``) to :data:`SeatSpecSchema` and :data:`OptionsSchema`
+    (cheap when none was: one look at the registry)."""
+    key = tuple(map(id, RULESETS.values()))
+    if _REFRESHED and _REFRESHED[0] == key:
+        return
+    _REFRESHED[:] = [key]
+    pairs: tuple[tuple[Any, dict[str, fields.Field]], ...] = (
+        (SeatSpecSchema, family_seat_fields()),
+        (OptionsSchema, family_option_fields()),
     )
+    for schema, found in pairs:
+        for name, field in found.items():
+            if name not in schema._declared_fields:
+                schema._declared_fields[name] = field
 
 
 class CreateGameSchema(Strict):
     ruleset = fields.String(
         required=True,
         validate=known_ruleset,
-        metadata={"description": "a ruleset this server knows, e.g. munchkin-ccg"},
+        metadata={"description": f"a ruleset this server knows, e.g. {DEFAULT_RULESET}"},
     )
     mode = fields.String(required=True, validate=validate.OneOf(MODES))
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
@@ -576,7 +219,7 @@ class CreateGameSchema(Strict):
     labels = fields.Nested(LabelsSchema)
     options = fields.Nested(
         OptionsSchema,
-        metadata={"description": "the classic rulesets' optional rules; not for munchkin-ccg"},
+        metadata={"description": _options_description()},
     )
 
     @ma.validates_schema
@@ -596,7 +239,7 @@ class CreateGameSchema(Strict):
         wanted_fields = set(rs.card_fields)
         errors: dict[int, dict[str, list[str]]] = {}
         for index, seat in enumerate(data["seats"]):
-            for name in SEAT_CARD_FIELDS:
+            for name in seat_card_fields():
                 if name in wanted_fields and name not in seat:
                     errors.setdefault(index, {})[name] = ["Missing data for required field."]
                 elif name not in wanted_fields and name in seat:
@@ -784,82 +427,77 @@ class GameListSchema(ma.Schema):
     )
 
 
-#: Rulesets whose ``GET /state`` body is exactly the documented fields below: the Munchkin
-#: CCG's contract predates other rulesets (tests/test_legacy_store.py holds it to its bytes).
-DOCUMENTED_FIELDS_ONLY = frozenset({"munchkin-ccg"})
+def view_field(spec: Mapping[str, Any]) -> fields.Field:
+    """The marshmallow field of a family's documented view field (``Family.view_seat_fields``,
+    ``Family.view_table_fields``: a JSON Schema property)."""
+    kind = spec.get("type")
+    options: dict[str, Any] = {}
+    if spec.get("nullable"):
+        options["allow_none"] = True
+    if "description" in spec:
+        options["metadata"] = {"description": spec["description"]}
+    if kind == "array":
+        return fields.List(view_field(spec.get("items") or {}), **options)
+    if kind == "object" and "additionalProperties" in spec:
+        values = view_field(spec["additionalProperties"])
+        return fields.Dict(keys=fields.String(), values=values, **options)
+    simple = {"integer": fields.Integer, "string": fields.String, "boolean": fields.Boolean}
+    return {**simple, "object": fields.Dict}.get(str(kind), fields.Raw)(**options)
 
 
-class SeatViewSchema(ma.Schema):
-    """A seat (``projections.views.seat_view``): the fields below are the CCG's; another
-    ruleset's seat has its own scalars and zones."""
-
-    player = fields.String()
-    hero = fields.Raw(allow_none=True)
-    level = fields.Integer()
-    gold = fields.Integer()
-    damage = fields.Integer()
-    life = fields.Integer(allow_none=True)
-    marker = fields.String()
-    hand_count = fields.Integer()
-    deck_count = fields.Integer()
-    deck_known_top = fields.Integer(
-        metadata={
-            "description": "how many cards on top of the deck are at a place the table knows "
-            "(put there by an effect; docs/rules.md D.20): counts only, never which cards"
-        }
-    )
-    deck_known_bottom = fields.Integer(
-        metadata={"description": "how many cards at the bottom of the deck are at a known place"}
-    )
-    hand = fields.List(fields.Raw(), metadata={"description": "only for a viewer who sees it"})
-    hoard = fields.List(fields.Raw())
-    stash = fields.List(fields.Raw())
-    discard = fields.List(fields.Raw())
-    traits = fields.Dict(
-        keys=fields.String(),
-        values=fields.List(fields.Raw()),
-        metadata={"description": "classic: {race, class, army}: the cards giving them"},
-    )
-    equipped = fields.List(fields.Raw(), metadata={"description": "classic: equipped Items"})
-    carried = fields.List(fields.Raw(), metadata={"description": "classic: carried Items"})
-    curses = fields.List(fields.Raw(), metadata={"description": "classic: Curses/Traps that stay"})
-    helpers = fields.List(
-        fields.Raw(), metadata={"description": "classic: Hirelings, Sidekicks, Steeds"}
-    )
-    dead = fields.Boolean(metadata={"description": "classic: dead, the body being looted"})
+def family_view_fields(part: str) -> dict[str, fields.Field]:
+    """Every registered family's documented ``table`` or ``seat`` view fields (the first
+    family to name a field gives it)."""
+    out: dict[str, fields.Field] = {}
+    for family in families().values():
+        specs = family.view_table_fields if part == "table" else family.view_seat_fields
+        for name, spec in specs.items():
+            if name not in out:
+                out[name] = view_field(spec)
+    return out
 
 
-class StateViewSchema(ProgressSchema):
-    """``projections.views.state_view``: the fields below, and for a ruleset not in
-    :data:`DOCUMENTED_FIELDS_ONLY` every other field of its view as it is (its own table,
-    seat fields and zones)."""
+class _SeatViewDoc(ma.Schema):
+    """A seat (``projections.views.seat_view``): the fields below are the families' documented
+    ones (the CCG's, classic's); another ruleset's seat has its own scalars and zones."""
+
+
+SeatViewSchema = type(
+    "SeatViewSchema",
+    (_SeatViewDoc,),
+    {**family_view_fields("seat"), "__doc__": _SeatViewDoc.__doc__},
+)
+
+
+class _StateViewBase(ProgressSchema):
+    """``projections.views.state_view``: the fields below, and for a family that is not
+    ``documented_view_only`` (``domain.family``; the Munchkin CCG's contract predates the
+    other families, tests/test_legacy_store.py holds it to its bytes) every other field of its
+    view as it is (its own table, seat fields and zones)."""
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    fight = fields.Raw(allow_none=True)
-    winners = fields.List(
-        fields.String(), metadata={"description": "classic: the winners (a shared victory)"}
-    )
-    decks = fields.Dict(
-        metadata={
-            "description": "classic: {door, treasure: counts; door_discard, treasure_discard: "
-            "cards}"
-        }
-    )
-    combat = fields.Raw(
-        allow_none=True,
-        metadata={
-            "description": "classic: null or {player, helper, bribe, monsters: [{card, level, "
-            "enhancers, strength}], player_strength, monster_strength, stage, ...}"
-        },
-    )
-    seats = fields.Dict(keys=fields.String(), values=fields.Nested(SeatViewSchema))
 
     @ma.post_dump(pass_original=True)
     def _the_rulesets_fields(self, data: dict[str, Any], original: Any, **_: Any) -> dict[str, Any]:
-        if not isinstance(original, dict) or original.get("ruleset") in DOCUMENTED_FIELDS_ONLY:
+        if (
+            not isinstance(original, dict)
+            or family_named(original.get("ruleset")).documented_view_only
+        ):
             return data
         return {**original, **{k: v for k, v in data.items() if k != "seats"}}
+
+
+#: ``GET /state``: the families' documented table fields, then the seats.
+StateViewSchema = type(
+    "StateViewSchema",
+    (_StateViewBase,),
+    {
+        **family_view_fields("table"),
+        "seats": fields.Dict(keys=fields.String(), values=fields.Nested(SeatViewSchema)),
+        "__doc__": _StateViewBase.__doc__,
+    },
+)
 
 
 class EventsQuerySchema(Strict):

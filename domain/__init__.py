@@ -9,7 +9,7 @@ eventsourcing; import it by name.
 
 # Importing the Munchkin CCG registers its events, fold handlers and ruleset; the three
 # classic rulesets (docs/rules.md B) are registered next, after it.
-from domain.ccg import commitment
+from domain.ccg import CCG, commitment
 from domain.ccg.cards import Catalog, check_deck, normalize_card, sample_catalog
 from domain.classic import register_classic
 from domain.envelope import Record
@@ -29,7 +29,11 @@ from domain.visibility import knowledge
 
 register_classic()
 
+#: The ruleset a request that names none gets, and the demo's (the Munchkin CCG).
+DEFAULT_RULESET = CCG.name
+
 __all__ = [
+    "DEFAULT_RULESET",
     "EVENT_TYPES",
     "RULESETS",
     "Catalog",

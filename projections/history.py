@@ -12,10 +12,11 @@ the seat's hero card, or ``None`` in a ruleset without heroes. A classic game's 
 (docs/rules.md B.16) is a winner ``"A+C"``: a win for each of them.
 
 Everything in it is public information (docs/rules.md A.4): who played which hero, turn numbers,
-fights started (``FightStarted``), attackers caught cheating (``CaughtCheating``), how the game
-ended. ``fold_history(None, record)`` starts a row from a game's ``GameCreated`` record, every
-later record is folded in with ``fold_history(row, record)``; a judge's ``TableRestored`` can
-reopen a finished game or move it back to an earlier turn.
+fights started, seats caught cheating, how the game ended. ``fold_history(None, record)``
+starts a row from a game's ``GameCreated`` record, every later record is folded in with
+``fold_history(row, record)``: each family says how its events change the row
+(``Family.history_updates``; a CCG judge's ``TableRestored`` can reopen a finished game or
+move it back to an earlier turn).
 
 :func:`player_games` turns rows into one player's history (hero, opponent, result from their
 side), and :func:`totals` sums such entries (per player, or per hero with :func:`hero_totals`).
@@ -36,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
+
+from domain.family import history_updates
 
 HistoryRow = dict[str, Any]
 RESULTS = ("win", "loss", "draw", "unfinished")
@@ -78,46 +81,15 @@ def fold_history(
         "last_at": at or row["last_at"],
         "events": int(record.get("version") or row["events"] + 1),
     }
-    if etype in ("TurnStarted", "TurnBegan"):  # TurnBegan: classic (docs/rules.md B.4)
-        new["turns"] = max(int(row["turns"]), int(event["turn"]))
-        if row["status"] == "setup":
-            new["status"] = "playing"
-    elif etype == "FightStarted":
-        new["fights"] = _bump(row["fights"], event.get("attacker"))
-    elif etype == "CombatStarted":  # a classic combat (B.5) counts as the seat's fight
-        new["fights"] = _bump(row["fights"], event.get("player"))
-    elif etype == "ClassicConceded":
-        new["end"] = f"{event['player']} conceded"
-    elif etype == "GameWon":  # classic: one winner, or a shared victory "A+C" (B.16)
-        new["status"] = "finished"
-        new["winner"] = "+".join(str(w) for w in event.get("winners") or ())
-        new["end"] = f"Level 10 ({event.get('reason')})"
-    elif etype == "CaughtCheating":
-        new["caught_cheating"] = _bump(row["caught_cheating"], event.get("player"))
-    elif etype == "PlayerEliminated":
-        new["end"] = f"{event['player']} eliminated ({event['reason']})"
-    elif etype == "GameEnded":
-        new["status"], new["winner"] = "finished", str(event["winner"])
-        new["end"] = row["end"] or ("draw" if event["winner"] == "draw" else "game ended")
-    elif etype == "TableRestored":
-        new["turns"] = int(event.get("turn", row["turns"]))
-        finished = event.get("status") == "finished"
-        new["status"] = str(event.get("status") or row["status"])
-        new["winner"] = str(event["winner"]) if finished and event.get("winner") else None
-        new["end"] = row["end"] if finished else None
+    update = history_updates().get(str(etype))
+    if update is not None:
+        new.update(update(row, event))
     return new
 
 
 def _hero_name(seat: Mapping[str, Any]) -> str | None:
     hero = seat.get("hero")
     return str(hero["name"]) if isinstance(hero, Mapping) and "name" in hero else None
-
-
-def _bump(counts: Mapping[str, int], seat: Any) -> dict[str, int]:
-    out = dict(counts)
-    if seat in out:
-        out[seat] += 1
-    return out
 
 
 def seconds_between(start: str, end: str) -> int | None:

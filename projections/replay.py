@@ -22,12 +22,11 @@ or a clock; the HTTP layer loads the records and hands them over.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-import domain.ccg.corrections as corr
-import domain.classic.corrections as classic_corr
 from domain.errors import UnknownVersion
+from domain.family import Family, correction_types, family_named
 from domain.fold import State, apply_record, initial_state
 from projections.views import can_see
 
@@ -41,9 +40,11 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
     ``{card, name, owner, from, to, face}``); ``damage``, ``tokens``, ``zapped`` and ``known``
     (``{card, name, owner, from, to}``); ``seats`` (``{seat: {field: [from, to]}}`` for level,
     gold, marker, flags and zone counts); ``table`` (``{field: [from, to]}`` for status, winner,
-    turn, active, phase, step); ``fight``, ``window``, ``stack`` (``{from, to}`` or ``None``).
-    Cards are listed in id order. :func:`diff_view` redacts it for one viewer.
+    turn, active, phase, step); and each part of the table the game's family compares whole
+    (``Family.diff_parts``; the CCG's ``fight``, ``window``, ``stack``): ``{from, to}`` or
+    ``None``. Cards are listed in id order. :func:`diff_view` redacts it for one viewer.
     """
+    parts = _family(before, after).diff_parts
     out: dict[str, Any] = {
         "versions": [before.get("version"), after.get("version")],
         "moved": [],
@@ -53,9 +54,7 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
         "known": [],
         "seats": {},
         "table": {},
-        "fight": None,
-        "window": None,
-        "stack": None,
+        **dict.fromkeys(parts),
     }
     b_cards: Mapping[str, Any] = before.get("cards") or {}
     a_cards: Mapping[str, Any] = after.get("cards") or {}
@@ -91,10 +90,14 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
     for key in ("status", "winner", "turn", "active", "phase", "step"):
         if before.get(key) != after.get(key):
             out["table"][key] = [before.get(key), after.get(key)]
-    for key in ("fight", "window", "stack"):
+    for key in parts:
         if before.get(key) != after.get(key):
             out[key] = {"from": before.get(key), "to": after.get(key)}
     return out
+
+
+def _family(before: State, after: State) -> Family:
+    return family_named(after.get("ruleset") or before.get("ruleset"))
 
 
 def _seat_scalars(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
@@ -107,13 +110,15 @@ def _seat_scalars(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[s
 
 def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str) -> dict[str, Any]:
     """``diff`` as ``viewer`` may see it: cards it knew neither before nor after lose their id
-    and name (docs/rules.md A.4); the attack card's id and salt, the triggers of a fight, the
-    damage a window waits on, and stack entries (with their ability, effect plan and
-    ``unchecked`` mark), likewise.
+    and name (docs/rules.md A.4), and so do the cards in the family's table parts
+    (``Family.diff_part_view``; the CCG's attack card and its salt, the triggers of a fight,
+    the damage a window waits on, and stack entries with their ability, effect plan and
+    ``unchecked`` mark).
 
     A card's movement between zones, its damage and tokens stay: those are public (A.4).
     """
     seats = tuple(after.get("seats") or before.get("seats") or ())
+    family = _family(before, after)
 
     def sees(cid: Any) -> bool:
         if not isinstance(cid, str):
@@ -134,83 +139,28 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
             out["host"] = [h if sees(h) else None for h in out["host"]]
         return out
 
-    def fight(f: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        if f is None:
-            return None
-        out = dict(f)
-        if not sees(f.get("card")):
-            out["card"] = None
-            out["salt"] = None
-        out["defender_cards"] = [c if sees(c) else None for c in f.get("defender_cards") or []]
-        if "triggered" in f:  # "<card>:<ability>" of each trigger that fired (A.9)
-            out["triggered"] = [t if sees(str(t).split(":")[0]) else None for t in f["triggered"]]
-        return out
-
-    def window(w: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        if w is None or not isinstance(w.get("damage"), Mapping):
-            return None if w is None else dict(w)
-        damage = dict(w["damage"])
-        for key in ("target", "source"):
-            if not sees(damage.get(key)):
-                damage[key] = None
-        return {**w, "damage": damage}
-
-    def stack(entries: Sequence[Mapping[str, Any]] | None) -> list[dict[str, Any]] | None:
-        if entries is None:
-            return None
-        out = []
-        for e in entries:
-            entry = {
-                **e,
-                "card": e["card"] if sees(e["card"]) else None,
-                "targets": [t if sees(t) else None for t in e.get("targets") or []],
-            }
-            if entry["card"] is None:  # what the ability does tells what the card is (A.4)
-                for key in _STACK_CARD_FIELDS:
-                    if key in entry:
-                        entry[key] = None
-            out.append(entry)
-        return out
-
     out: dict[str, Any] = {
         "versions": list(diff["versions"]),
         "seats": {k: dict(v) for k, v in diff["seats"].items()},
         "table": dict(diff["table"]),
-        "window": None
-        if diff["window"] is None
-        else {"from": window(diff["window"]["from"]), "to": window(diff["window"]["to"])},
         "viewer": viewer,
     }
     for key in ("moved", "damage", "tokens", "zapped", "known"):
         out[key] = [card_entry(e) for e in diff[key]]
-    out["fight"] = (
-        None
-        if diff["fight"] is None
-        else {"from": fight(diff["fight"]["from"]), "to": fight(diff["fight"]["to"])}
-    )
-    out["stack"] = (
-        None
-        if diff["stack"] is None
-        else {"from": stack(diff["stack"]["from"]), "to": stack(diff["stack"]["to"])}
-    )
+    for key in family.diff_parts:
+        part = diff.get(key)
+        out[key] = (
+            None
+            if part is None
+            else {
+                "from": family.diff_part_view(key, part["from"], sees),
+                "to": family.diff_part_view(key, part["to"], sees),
+            }
+        )
     return out
 
 
-#: Fields of a stack entry that describe its card's ability (its number, its effect plan and
-#: progress, the ``unchecked`` mark): hidden with a card the viewer may not see.
-_STACK_CARD_FIELDS = ("ability", "plan", "done", "unchecked")
-
-
 # ---------------------------------------------------------------------------- corrections
-
-
-#: Stored event types of the judge's corrections: backup restorations and forced effects, the
-#: CCG's (docs/rules.md A.14) and classic Munchkin's (B.17).
-CORRECTION_TYPES = frozenset(
-    c.__name__
-    for module in (corr, classic_corr)
-    for c in (*module.RESTORATIONS, *module.JUDGE_EFFECTS.values())
-)
 
 
 def is_correction(event: Mapping[str, Any]) -> bool:
@@ -221,7 +171,7 @@ def is_correction(event: Mapping[str, Any]) -> bool:
     >>> is_correction({"type": "ClassicJudgeLevelSet"})
     True
     """
-    return event.get("type") in CORRECTION_TYPES
+    return event.get("type") in correction_types()
 
 
 def state_as_played(records: Iterable[Record], version: int | None = None) -> State:
@@ -240,24 +190,10 @@ def state_as_played(records: Iterable[Record], version: int | None = None) -> St
 
 
 def hero_stats(state: State) -> dict[str, dict[str, int]]:
-    """``{seat: {counter: value}}``: each seat's public counters, for the chart (docs/rules.md A.4).
-
-    The CCG's are its Hero Zone's level, damage and gold; another ruleset's are the whole
-    numbers among its seats' fields.
-    """
-    out: dict[str, dict[str, int]] = {}
-    for seat, st in state["seats"].items():
-        if "hero" in st and "level" in st:
-            out[seat] = {
-                "level": int(st["level"]),
-                "damage": int(state["cards"][st["hero"]]["damage"]),
-                "gold": int(st["gold"]),
-            }
-        else:
-            out[seat] = {
-                k: int(v) for k, v in st.items() if isinstance(v, int) and not isinstance(v, bool)
-            }
-    return out
+    """``{seat: {counter: value}}``: each seat's public counters, for the chart (docs/rules.md A.4):
+    its family's (``Family.counters``; the CCG's are its Hero Zone's level, damage and gold,
+    another ruleset's the whole numbers among its seats' fields)."""
+    return family_named(state.get("ruleset")).counters(state)
 
 
 class ReplayIndex:
@@ -381,85 +317,10 @@ class ReplayIndex:
 
 
 def invariant_violations(state: State, *, max_level: int = 10) -> list[str]:
-    """What is impossible about ``state`` (empty when nothing): docs/rules.md A.3, A.8, A.13.
-
-    Checks: no negative gold, damage, tokens or committed gold; levels within 1..``max_level``;
-    every card in exactly one zone (and that zone's list names it once); a deck's known top and
-    bottom cards (docs/rules.md D.20) are never more than the deck holds; a finished game's
-    winner agrees with the eliminations (a seat wins only when the other is out and it is not;
-    a draw when both are out).
+    """What is impossible about ``state`` (empty when nothing): its family's invariants
+    (``Family.invariants``; the Munchkin CCG's: docs/rules.md A.3, A.8, A.13).
 
     >>> invariant_violations({"status": "new", "version": 0})
     []
     """
-    if state.get("status") in (None, "new"):
-        return []
-    problems: list[str] = []
-    seats = state["seats"]
-    cards = state["cards"]
-    for seat, st in seats.items():
-        if "level" in st and not 1 <= st["level"] <= max_level:
-            problems.append(f"{seat}: level {st['level']} outside 1..{max_level}")
-        if st.get("gold", 0) < 0:
-            problems.append(f"{seat}: negative gold {st['gold']}")
-        if st.get("ran_this_turn", 0) < 0:
-            problems.append(f"{seat}: negative run-away count")
-        if "deck_known_top" in st:
-            top, bottom = st["deck_known_top"], st.get("deck_known_bottom", 0)
-            size = len(st["zones"].get("deck") or ())
-            if top < 0 or bottom < 0 or top + bottom > size:
-                problems.append(f"{seat}: {top} known on top, {bottom} at the bottom of {size}")
-    fight = state.get("fight")
-    if fight is not None and fight.get("gold", 0) < 0:
-        problems.append("fight: negative committed gold")
-    for cid in sorted(cards):
-        card = cards[cid]
-        if card.get("damage", 0) < 0 or card.get("tokens", 0) < 0:
-            problems.append(f"card {cid}: negative damage or tokens")
-    problems.extend(_zone_problems(state))
-    if state["status"] == "finished":
-        out = {seat for seat in seats if seats[seat].get("eliminated")}
-        winner = state.get("winner")
-        left = [seat for seat in seats if seat not in out]
-        expected = "draw" if not left else left[0] if len(left) == 1 else None
-        if len(out) == 0 or winner != expected:
-            problems.append(f"game ended with winner {winner!r} but eliminated {sorted(out)}")
-    return problems
-
-
-def _zone_problems(state: State) -> list[str]:
-    cards = state["cards"]
-    seen: dict[str, list[str]] = {cid: [] for cid in cards}
-    problems: list[str] = []
-
-    def note(cid: str, where: str) -> None:
-        if cid not in seen:
-            problems.append(f"{where} names an unknown card {cid}")
-        else:
-            seen[cid].append(where)
-
-    for st in state["seats"].values():
-        if "hero" in st:
-            note(st["hero"], "hero")
-        for zone, ids in st["zones"].items():
-            for cid in ids:
-                note(cid, zone)
-    for cid in state.get("dmz") or ():
-        note(cid, "dmz")
-    for host in cards:
-        for cid in cards[host].get("stuck") or ():
-            note(cid, "stuck")
-    for cid in sorted(cards):
-        card = cards[cid]
-        if seen[cid] != [card["zone"]]:
-            problems.append(f"card {cid}: in {seen[cid]} but its zone is {card['zone']!r}")
-        elif (
-            card["zone"] in state["seats"][card["owner"]]["zones"]
-            and cid not in state["seats"][card["owner"]]["zones"][card["zone"]]
-        ):
-            problems.append(f"card {cid}: in another seat's {card['zone']}")
-        elif card["zone"] == "stuck" and cid not in cards.get(card.get("host"), {}).get(
-            "stuck", []
-        ):
-            problems.append(f"card {cid}: stuck to {card.get('host')!r}, which does not hold it")
-    return problems
+    return family_named(state.get("ruleset")).invariants(state, max_level=max_level)

@@ -30,9 +30,10 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from adapters.eventstore import TRUST_CACHE_FOR, EventStore, RecordConflictError, isoformat_utc
-from domain.ccg.cards import CARD_FIELDS, Catalog, normalize_card, sample_catalog
+from domain import DEFAULT_RULESET, Catalog, sample_catalog
 from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
+from domain.family import family_of
 from domain.fold import State, apply_record, initial_state
 from domain.game import (
     Game,
@@ -145,7 +146,7 @@ class GameLog:
         """
         received_at = utc_now()
         game_id = uuid4()
-        rs = find_ruleset(str(request.get("ruleset", "munchkin-ccg")))
+        rs = find_ruleset(str(request.get("ruleset", DEFAULT_RULESET)))
         used: set[str] = set()
         seats: list[dict[str, Any]] = []
         cards: dict[str, dict[str, Any]] = {}
@@ -156,7 +157,7 @@ class GameLog:
                 where = f"seats.{index}.{name}"
                 entries = seat.get(name)
                 if arity == "one":
-                    found = self._resolve(entries, where)
+                    found = self._resolve(entries, where, rs, name)
                     if len(found) != 1:
                         raise InvalidCommand(
                             f"request/invalid_{name}",
@@ -349,63 +350,11 @@ class GameLog:
             raise IdempotencyKeyReusedError()
         return BatchOutcome(response=record.response, replayed=True)
 
-    def _resolve(
-        self, entry: Any, where: str, rs: Any = None, field: str = ""
-    ) -> list[dict[str, Any]]:
-        """Card definitions for one deck entry: a full definition or ``{name, count?}``.
-
-        A ruleset with its own cards resolves them itself (``resolve_entry(field, entry)``:
-        the classic sets' definitions and sample catalogs, docs/rules.md B.1); the others use
-        the server's catalog of the Munchkin CCG."""
-        resolve = getattr(rs, "resolve_entry", None)
-        if resolve is not None:
-            try:
-                found: list[dict[str, Any]] = resolve(field, entry)
-            except InvalidCommand as exc:
-                raise InvalidCommand(
-                    exc.code,
-                    exc.message,
-                    fields={
-                        where if k == field else f"{where}.{k}": v for k, v in exc.fields.items()
-                    }
-                    or {where: [exc.message]},
-                ) from None
-            return found
-        if isinstance(entry, Mapping) and entry.keys() <= {"name", "count"}:
-            name = entry.get("name")
-            count = entry.get("count", 1)
-            if not isinstance(name, str):
-                raise InvalidCommand(
-                    "request/invalid_card", "a card name is a string", fields={where: ["name"]}
-                )
-            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 60:
-                raise InvalidCommand(
-                    "request/invalid_card",
-                    "count is a whole number from 1 to 60",
-                    fields={where: ["count: 1..60"]},
-                )
-            return [dict(self.catalog.get(name)) for _ in range(count)]
-        if isinstance(entry, Mapping):
-            unknown = sorted(str(k) for k in entry if k not in CARD_FIELDS)
-            if unknown:
-                raise InvalidCommand(
-                    "request/invalid_card",
-                    f"unknown card definition fields: {', '.join(unknown)}",
-                    fields={f"{where}.{k}": ["not a card definition field"] for k in unknown},
-                )
-            try:
-                return [normalize_card(entry)]
-            except InvalidCommand as exc:
-                raise InvalidCommand(
-                    exc.code,
-                    exc.message,
-                    fields={f"{where}.{k}": v for k, v in exc.fields.items()},
-                ) from None
-        raise InvalidCommand(
-            "request/invalid_card",
-            "a card is a definition or {name, count}",
-            fields={where: ["a card definition or {name, count}"]},
-        )
+    def _resolve(self, entry: Any, where: str, rs: Any, field: str) -> list[dict[str, Any]]:
+        """Card definitions for one entry of a seat's card ``field``, at ``where`` in the
+        request: the ruleset's family resolves it (``Family.resolve_entry``: a definition, or
+        a card by name from the server's catalog or the family's own)."""
+        return family_of(rs).resolve_entry(field, entry, catalog=self.catalog, where=where)
 
     # ------------------------------------------------------------------ reads
 

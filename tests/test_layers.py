@@ -234,3 +234,62 @@ def test_the_checkers_see_nested_imports_and_cycles(tmp_path: Path) -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
     assert cycles(graph) == [["a", "b", "c"], ["e"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# ---------------------------------------------------------------------------- families
+#
+# A game family is one package under ``domain/`` (``domain/ccg/``, ``domain/classic/``): its
+# write side (``domain.ruleset.Ruleset``) and its read side (``domain.family.Family``). Nothing
+# above ``domain/`` imports a family package or names a ruleset: it finds a game's family by the
+# ruleset's registered name (issue #23).
+
+ABOVE_DOMAIN = ("api", "service", "adapters", "projections")
+FAMILIES = ("domain.ccg", "domain.classic")
+#: Files above ``domain/`` that still import a family or name a ruleset, each with why. Only
+#: ever shrinks: a new offender fails :func:`test_nothing_above_the_domain_knows_a_family`.
+FAMILY_OFFENDERS_LEFT: dict[str, str] = {}
+
+
+def ruleset_literals(path: Path) -> list[str]:
+    """The lines of ``path`` that name a ruleset (``munchkin-...``), comments and docstrings
+    included: a family's name is the family's to say."""
+    return [
+        f"{path.name}:{number}: {line.strip()}"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "munchkin-" in line
+    ]
+
+
+def family_offenders() -> list[str]:
+    found: list[str] = []
+    for layer in ABOVE_DOMAIN:
+        for path in modules(layer):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel in FAMILY_OFFENDERS_LEFT:
+                continue
+            found += [f"{rel}: {n}" for n in imports_of(path) if is_under(n, FAMILIES)]
+            found += [f"{rel}: {line}" for line in ruleset_literals(path)]
+    return found
+
+
+def test_nothing_above_the_domain_knows_a_family() -> None:
+    assert family_offenders() == []
+
+
+def test_the_allowed_family_offenders_still_offend() -> None:
+    """An entry of :data:`FAMILY_OFFENDERS_LEFT` that no longer offends must go."""
+    for rel in FAMILY_OFFENDERS_LEFT:
+        path = ROOT / rel
+        assert path.exists(), rel
+        names = [n for n in imports_of(path) if is_under(n, FAMILIES)]
+        assert names or ruleset_literals(path), f"{rel} knows no family: drop it from the list"
+
+
+def test_the_family_checker_sees_imports_and_names(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text('"""about munchkin-ccg"""\ndef f():\n    from domain.classic import x\n')
+    assert [n for n in imports_of(module) if is_under(n, FAMILIES)] == [
+        "domain.classic",
+        "domain.classic.x",
+    ]
+    assert len(ruleset_literals(module)) == 1

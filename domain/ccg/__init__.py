@@ -17,18 +17,26 @@ corrections, A.14). They import one another one way, every import at the top (te
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from domain.ccg import abilities, effects, end, fights, setup, stack, turn
-from domain.ccg.cards import EFFECT_OPS
-from domain.ccg.corrections import decide_correction, undo_steps
+from domain.ccg import abilities, effects, end, fights, schema, setup, stack, turn
+from domain.ccg.cards import EFFECT_OPS, resolve_entry
+from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
 from domain.ccg.decision import Command, Decision, seat_arg
+from domain.ccg.demo import demo_spec
 from domain.ccg.fights import commitment
+from domain.ccg.history import HISTORY_UPDATES, RESULT_UPDATES
+from domain.ccg.invariants import invariant_violations
 from domain.ccg.moves import legal_commands
+from domain.ccg.narration import CcgNarrator
 from domain.ccg.state import SEATS
+from domain.ccg.views import DIFF_PARTS, ccg_seat, ccg_table, diff_part_view
 from domain.envelope import Record
 from domain.events import Event
+from domain.family import Family, ResultUpdate
 from domain.fold import State
+from domain.history import HistoryUpdate
+from domain.narration import Narrator
 from domain.ruleset import Step, handler_for, register
 
 HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
@@ -102,8 +110,10 @@ def decide(state: State, command: Command) -> list[Step]:
     return decision.steps
 
 
-class MunchkinCCG:
-    """The Munchkin CCG ruleset (docs/rules.md A), registered as ``munchkin-ccg``."""
+class MunchkinCCG(Family):
+    """The Munchkin CCG ruleset (docs/rules.md A), registered as ``munchkin-ccg``, and its
+    read side (``domain.family``): its narrator, views, invariants, counters, card schema and
+    demo game."""
 
     name = setup.NAME
     family = "ccg"
@@ -130,6 +140,61 @@ class MunchkinCCG:
         self, point: State, current: State, later: Sequence[Record]
     ) -> list[tuple[int, list[Step]]]:
         return undo_steps(point, current, later)
+
+    # -- the read side (domain.family) ----------------------------------------------------
+
+    narrator: ClassVar[type[Narrator]] = CcgNarrator
+    #: ``GET /state`` shows exactly the documented fields (tests/test_legacy_store.py).
+    documented_view_only: ClassVar[bool] = True
+    correction_types: ClassVar[frozenset[str]] = frozenset(
+        c.__name__ for c in (*RESTORATIONS, *JUDGE_EFFECTS.values())
+    )
+    seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.SEAT_FIELDS
+    view_table_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.VIEW_TABLE_FIELDS
+    view_seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.VIEW_SEAT_FIELDS
+    history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
+    result_updates: ClassVar[Mapping[str, ResultUpdate]] = RESULT_UPDATES
+
+    def resolve_entry(
+        self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A definition or ``{name, count?}`` from the server's ``catalog`` (A.7)."""
+        return resolve_entry(entry, catalog, where or field)
+
+    def card_components(self) -> dict[str, dict[str, Any]]:
+        return dict(schema.CARD_COMPONENTS)
+
+    def table_view(
+        self, state: Mapping[str, Any], viewer: str, seats: tuple[str, ...]
+    ) -> dict[str, Any]:
+        return ccg_table(state, viewer, seats)
+
+    def seat_view(
+        self, state: Mapping[str, Any], seat: str, viewer: str, seats: tuple[str, ...]
+    ) -> dict[str, Any]:
+        return ccg_seat(state, seat, viewer, seats)
+
+    def invariants(self, state: State, *, max_level: int = 10) -> list[str]:
+        return invariant_violations(state, max_level=max_level)
+
+    diff_parts: ClassVar[tuple[str, ...]] = DIFF_PARTS
+
+    def diff_part_view(self, key: str, value: Any, sees: Callable[[Any], bool]) -> Any:
+        return diff_part_view(key, value, sees)
+
+    def counters(self, state: State) -> dict[str, dict[str, int]]:
+        """Each Hero Zone's level, damage and gold (docs/rules.md A.4)."""
+        return {
+            seat: {
+                "level": int(st["level"]),
+                "damage": int(state["cards"][st["hero"]]["damage"]),
+                "gold": int(st["gold"]),
+            }
+            for seat, st in state["seats"].items()
+        }
+
+    def demo_spec(self, *, seed: int, seats: int, catalog: Any = None) -> dict[str, Any] | None:
+        return demo_spec(catalog, seed=seed, ruleset=self.name)
 
 
 CCG = MunchkinCCG()

@@ -741,3 +741,45 @@ def ability_index(card: Mapping[str, Any], trigger: str) -> list[int]:
             i for i, a in enumerate(read.abilities or ()) if a["trigger"] == trigger
         )
     return list(found)
+
+
+def resolve_entry(entry: Any, catalog: Catalog, where: str) -> list[CardDef]:
+    """The card definitions one entry of a seat's ``hero`` or ``deck`` stands for: a full
+    definition (checked, :func:`normalize_card`) or ``{name, count?}`` from ``catalog``.
+    Errors name the entry's place in the request, ``where`` (an unknown name: the catalog's
+    own ``name`` field)."""
+    if isinstance(entry, Mapping) and entry.keys() <= {"name", "count"}:
+        name = entry.get("name")
+        count = entry.get("count", 1)
+        if not isinstance(name, str):
+            raise InvalidCommand(
+                "request/invalid_card", "a card name is a string", fields={where: ["name"]}
+            )
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 60:
+            raise InvalidCommand(
+                "request/invalid_card",
+                "count is a whole number from 1 to 60",
+                fields={where: ["count: 1..60"]},
+            )
+        return [dict(catalog.get(name)) for _ in range(count)]
+    if isinstance(entry, Mapping):
+        unknown = sorted(str(k) for k in entry if k not in CARD_FIELDS)
+        if unknown:
+            raise InvalidCommand(
+                "request/invalid_card",
+                f"unknown card definition fields: {', '.join(unknown)}",
+                fields={f"{where}.{k}": ["not a card definition field"] for k in unknown},
+            )
+        try:
+            return [normalize_card(entry)]
+        except InvalidCommand as exc:
+            raise InvalidCommand(
+                exc.code,
+                exc.message,
+                fields={f"{where}.{k}": v for k, v in exc.fields.items()},
+            ) from None
+    raise InvalidCommand(
+        "request/invalid_card",
+        "a card is a definition or {name, count}",
+        fields={where: ["a card definition or {name, count}"]},
+    )

@@ -19,20 +19,28 @@ event from :meth:`ClassicRuleset.creation_spec`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from domain.classic import corrections
+from domain.classic import corrections, schema
 from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
 from domain.classic.cards import resolve_cards
 from domain.classic.deciding import COMMAND_TYPES, decide
+from domain.classic.demo import CLASSIC_ACTIONS, classic_choice, classic_demo_spec
 from domain.classic.events import ClassicGameCreated
+from domain.classic.history import HISTORY_UPDATES, RESULT_UPDATES
 from domain.classic.moves import driver_commands, legal_commands
+from domain.classic.narration import ClassicNarrator
 from domain.classic.sets import SETS, SetRules
+from domain.classic.views import classic_seat, classic_table
 from domain.envelope import Record
 from domain.errors import InvalidCommand
 from domain.events import Event
+from domain.family import Family, ResultUpdate
 from domain.fold import State, evolve, initial_state
+from domain.history import HistoryUpdate
+from domain.narration import Narrator
 from domain.ruleset import RULESETS, Ruleset, Step, register
 
 SEATS = ("A", "B", "C", "D", "E", "F")
@@ -106,8 +114,9 @@ def create(rules: SetRules, spec: Mapping[str, Any]) -> list[Step]:
     return [Step(created, evolve(initial_state(), created))]
 
 
-class ClassicRuleset:
-    """One classic set as a ruleset (docs/rules.md B)."""
+class ClassicRuleset(Family):
+    """One classic set as a ruleset (docs/rules.md B), and its read side (``domain.family``):
+    its narrator, views, card schema, options, results and demo policy."""
 
     family = "classic"
     seat_names: tuple[str, ...] = SEATS
@@ -126,14 +135,27 @@ class ClassicRuleset:
     def create(self, spec: Mapping[str, Any]) -> list[Step]:
         return create(self.rules, spec)
 
-    def resolve_entry(self, field: str, entry: Any) -> list[dict[str, Any]]:
+    def resolve_entry(
+        self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None
+    ) -> list[dict[str, Any]]:
         """The card definitions one entry of a seat's ``doors`` or ``treasures`` stands for:
         a definition of this set, or ``{"name", "count"?}`` from its sample catalog (B.1).
-        The service calls it (``service.games``) before giving each card its id."""
+        The service calls it (``service.games``) before giving each card its id; errors name
+        the entry's place in the request, ``where`` (``catalog``, the CCG's, is not read)."""
         deck = {"doors": "door", "treasures": "treasure"}[field]
         if isinstance(entry, Mapping) and "id" in entry:
             entry = {k: v for k, v in entry.items() if k != "id"}
-        return resolve_cards([entry], self.name, deck, field)
+        try:
+            return resolve_cards([entry], self.name, deck, field)
+        except InvalidCommand as exc:
+            if where is None:
+                raise
+            raise InvalidCommand(
+                exc.code,
+                exc.message,
+                fields={where if k == field else f"{where}.{k}": v for k, v in exc.fields.items()}
+                or {where: [exc.message]},
+            ) from None
 
     def creation_spec(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """The ``create`` spec that makes the ``ClassicGameCreated`` ``data`` again (an import
@@ -167,6 +189,65 @@ class ClassicRuleset:
     ) -> list[tuple[int, list[Step]]]:
         """Undo every event of ``later``, newest first (docs/rules.md B.17)."""
         return corrections.undo_steps(point, current, later)
+
+    # -- the read side (domain.family) ----------------------------------------------------
+
+    narrator: ClassVar[type[Narrator]] = ClassicNarrator
+    correction_types: ClassVar[frozenset[str]] = frozenset(
+        c.__name__ for c in (*corrections.RESTORATIONS, *corrections.JUDGE_EFFECTS.values())
+    )
+    seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.SEAT_FIELDS
+    view_table_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.VIEW_TABLE_FIELDS
+    view_seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = schema.VIEW_SEAT_FIELDS
+    history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
+    result_updates: ClassVar[Mapping[str, ResultUpdate]] = RESULT_UPDATES
+    option_fields: ClassVar[Mapping[str, str]] = schema.OPTION_FIELDS
+    options_description: ClassVar[str] = schema.OPTIONS_DESCRIPTION
+    demo_seats: ClassVar[int | None] = 4
+    demo_max_actions: ClassVar[int] = CLASSIC_ACTIONS
+
+    def card_components(self) -> dict[str, dict[str, Any]]:
+        return dict(schema.CARD_COMPONENTS)
+
+    def table_view(
+        self, state: Mapping[str, Any], viewer: str, seats: tuple[str, ...]
+    ) -> dict[str, Any]:
+        return classic_table(state, viewer, seats)
+
+    def seat_view(
+        self, state: Mapping[str, Any], seat: str, viewer: str, seats: tuple[str, ...]
+    ) -> dict[str, Any]:
+        return classic_seat(state, seat, viewer, seats)
+
+    def results(self, state: State) -> dict[str, str | int | None]:
+        """Each seat's finishing place once the game is over (docs/rules.md B.16): 1 for
+        every winner (a shared victory has several), then the others by level, highest first,
+        seats of one level sharing a place; ``None`` before the end."""
+        seats = state.get("seats") or {}
+        if state.get("status") != "finished":
+            return dict.fromkeys(seats)
+        winners = set(state.get("winners") or ())
+        places: dict[str, str | int | None] = dict.fromkeys(winners & set(seats), 1)
+        others = sorted(
+            (s for s in seats if s not in winners), key=lambda s: -int(seats[s].get("level", 1))
+        )
+        for seat in others:
+            level = int(seats[seat].get("level", 1))
+            above = sum(1 for s in seats if s in winners or int(seats[s].get("level", 1)) > level)
+            places[seat] = above + 1
+        return {seat: places[seat] for seat in seats}
+
+    def demo_spec(self, *, seed: int, seats: int, catalog: Any = None) -> dict[str, Any] | None:
+        return classic_demo_spec(self.name, seed=seed, seats=seats)
+
+    def demo_commands(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """Every legal command with the cards a draw takes (:meth:`driver_commands`)."""
+        return driver_commands(state, seat)
+
+    def demo_choice(
+        self, state: State, options: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any]:
+        return classic_choice(state, options, rng)
 
 
 DELUXE = ClassicRuleset(SETS["munchkin-deluxe"])

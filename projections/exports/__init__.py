@@ -4,15 +4,14 @@
   that every format is (python-chess ``chess.pgn`` style);
 * :mod:`~projections.exports.formats` -- canonical JSON, NDJSON and CSV, and
   :func:`read_export` (:func:`parse_export` for the text alone);
-* :mod:`~projections.exports.narration` -- events as sentences (:class:`Narrator`), and
-  :mod:`~projections.exports.classic_narration` for the classic sets (registered here);
+* :mod:`~projections.exports.narration` -- events as sentences, each family's narrator
+  (``domain.family``: the CCG's and classic's live in their packages);
 * :mod:`~projections.exports.transcript` -- the PGN-like transcript;
 * :mod:`~projections.exports.importing` -- the checks of an import (:func:`import_game`).
 
 The hash chain and its verifier are the envelope's (``domain.envelope``).
 """
 
-from projections.exports import classic_narration  # noqa: F401  (registers its narrator)
 from projections.exports.formats import (
     CSV_COLUMNS,
     export_csv,

@@ -7,17 +7,17 @@ through the game's own ruleset (:func:`replay_records`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from domain import DomainError, Event, State, evolve, find_ruleset, initial_state
 from domain.envelope import Record, verify_records
+from domain.family import family_named, family_of
 from domain.fold import load_event
 from domain.visibility import knowledge
 from projections.exports.formats import read_export
 from projections.exports.walk import creates_game
-from projections.replay import invariant_violations
 
 
 class ImportRejected(ValueError):
@@ -66,8 +66,8 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
        its own seats, cards, mode and format (``Ruleset.create``: known ruleset and rules
        version, legal seats and cards, unique card ids); no later ``GameCreated``;
     3. after the game ended (``status == "finished"``) only the judge records events;
-    4. ``evolve`` applies the event and the new state keeps the ruleset's invariants (for the
-       Munchkin CCG :func:`projections.replay.invariant_violations`: no negative gold, damage,
+    4. ``evolve`` applies the event and the new state keeps its family's invariants
+       (``Family.invariants``; the Munchkin CCG's: no negative gold, damage,
        tokens or committed gold; levels within 1..``max_level``; every card in exactly one
        zone; a ``GameEnded`` winner that agrees with the eliminations);
     5. the record's ``visible_to`` is what ``domain.visibility.knowledge`` computes for it, so
@@ -104,8 +104,7 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
             raise ImportRejected(
                 expected, "unfoldable", f"{event.type} cannot follow the game so far ({exc!r})"
             ) from None
-        check = _INVARIANTS.get(str(after.get("ruleset")))
-        problems = check(after, max_level=max_level) if check is not None else []
+        problems = family_named(after.get("ruleset")).invariants(after, max_level=max_level)
         if problems:
             raise ImportRejected(expected, "invariant", problems[0])
         if record.get("visible_to") != knowledge(state, after, event):
@@ -115,11 +114,6 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
     return state
 
 
-#: The invariants of each ruleset's states, by ruleset name (a ruleset without an entry is
-#: checked by its own ``create`` and fold only).
-_INVARIANTS: dict[str, Callable[..., list[str]]] = {"munchkin-ccg": invariant_violations}
-
-
 def _check_created(event: Event) -> None:
     """The first event is the one its ruleset's ``create`` makes from the same settings."""
     data = event.to_dict()
@@ -127,10 +121,8 @@ def _check_created(event: Event) -> None:
         raise ImportRejected(1, "not_game_created", f"first event is {event.type}")
     try:
         rs = find_ruleset(str(data["ruleset"]))
-        creation_spec = getattr(rs, "creation_spec", None)  # a ruleset's own creation fields
-        if creation_spec is not None:
-            spec = creation_spec(data)
-        else:
+        spec = family_of(rs).creation_spec(data)  # a family's own creation fields
+        if spec is None:
             spec = {k: data[k] for k in ("game_id", "mode", "format", "labels", "seats")}
         again = rs.create(spec)
     except DomainError as exc:

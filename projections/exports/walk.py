@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from domain import State, initial_state
 from domain.envelope import STORED_FIELDS, Record, record_from
+from domain.family import result_updates
 from domain.fold import apply_record
 from projections.views import event_view, sees_whole_log
 
@@ -32,20 +33,19 @@ class ExportFormatError(ValueError):
 
 
 def game_result(records: Iterable[Record]) -> str:
-    """The winning seat, ``"draw"`` or ``"*"`` (not over), as of the last record.
+    """The winning seat(s) (a classic shared victory ``"A+C"``, docs/rules.md B.16), ``"draw"``
+    or ``"*"`` (not over), as of the last record: each family says which of its events set it.
 
     >>> game_result([{"event": {"type": "GameEnded", "winner": "B"}}])
     'B'
     """
     result = "*"
+    updates = result_updates()  # each family's (``Family.result_updates``)
     for record in records:
         event = record["event"]
-        if event.get("type") == "GameEnded":
-            result = str(event["winner"])
-        elif event.get("type") == "GameWon":  # classic: shared victories (docs/rules.md B.16)
-            result = "+".join(str(w) for w in event.get("winners") or ())
-        elif event.get("type") == "TableRestored":
-            result = str(event["winner"]) if event.get("status") == "finished" else "*"
+        update = updates.get(str(event.get("type")))
+        if update is not None:
+            result = update(event)
     return result
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import pytest
 from flask import Flask
@@ -98,8 +99,9 @@ def test_a_trio_game_is_created_with_three_seat_tokens_a_table_and_a_judge(
     tokens = [seat_token(game, s) for s in SEATS] + [game["table_token"], game["judge_token"]]
     assert len(set(tokens)) == 5
     for seat in SEATS:
-        assert game["seats"][seat]["hero"]["name"] == f"Trio Hero {seat}"
         assert len(game["seats"][seat]["cards"]) == 8
+        champion = judge_view(client, game)["seats"][seat]["champion"]
+        assert [c["name"] for c in champion] == [f"Trio Champion {seat}"]
     summary = get(client, game, "")
     assert summary["ruleset"] == NAME and summary["status"] == "playing"
     assert summary["players"] == {"A": "ann", "B": "bob", "C": "cyd"}
@@ -186,7 +188,7 @@ def test_seats_record_their_own_actions_the_table_any_seat_and_the_rules_decide(
 def test_a_game_ends_with_a_winner_and_takes_no_more_actions(client: FlaskClient) -> None:
     spec = trio_spec(deck_size=4)
     for seat in spec["seats"]:
-        seat["deck"] = [trio_card(f"Big {seat['seat']}{i}", points=TARGET) for i in range(4)]
+        seat["gems"] = [trio_card(f"Big {seat['seat']}{i}", points=TARGET) for i in range(4)]
     game = create(client, spec)
     table = game["table_token"]
     assert act(client, game, table, {"type": "draw", "seat": "A"}).status_code == 201
@@ -224,7 +226,7 @@ def test_concessions_end_the_game_when_one_seat_is_left(client: FlaskClient) -> 
 def _secret_spec(rng: random.Random) -> dict[str, Any]:
     spec = trio_spec(deck_size=10)
     for seat in spec["seats"]:
-        for i, card in enumerate(seat["deck"]):
+        for i, card in enumerate(seat["gems"]):
             card["name"] = f"Secret{seat['seat']}{i:02d}x{rng.getrandbits(40):010x}"
             card["text"] = ""
     return spec
@@ -394,3 +396,116 @@ def test_an_exported_trio_game_imports_into_another_server(
             assert seat_c["viewer"] == "C"
         finally:
             other.extensions["munchlog"].close()
+
+
+# ---------------------------------------------------------------------------- its own read side
+#
+# issue #23 item 8: the trio's seat fields, option, card schema, table view, narration and
+# results are its own (``domain.family.Family``), and nothing above ``domain/`` was changed for
+# them: the layers above find them through the registered ruleset.
+
+
+def test_the_trio_brings_its_seat_fields_option_and_card_schema(client: FlaskClient) -> None:
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert schemas["TrioCard"]["required"] == ["name", "kind"]
+    seat = schemas["SeatSpec"]["properties"]
+    assert seat["champion"]["anyOf"] == [{"$ref": "#/components/schemas/TrioCard"}]
+    assert seat["gems"]["items"]["anyOf"] == [{"$ref": "#/components/schemas/TrioCard"}]
+    assert "short_game" in schemas["Options"]["properties"]
+    # the CCG's fields are not the trio's
+    spec = trio_spec()
+    spec["seats"][0]["hero"] = spec["seats"][0].pop("champion")
+    error = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN)).get_json()
+    assert error["error"]["fields"]["seats"]["0"] == {
+        "champion": ["Missing data for required field."],
+        "hero": ["Not a field of test-trio."],
+    }, error
+    # its cards are checked by the trio, where they are in the request
+    spec = trio_spec()
+    spec["seats"][1]["gems"][2]["points"] = 12
+    error = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN)).get_json()
+    assert error["error"]["code"] == "request/invalid_card"
+    assert error["error"]["fields"] == {"seats.1.gems.2.points": ["1..9"]}
+    # its option: the short game is won at 3 points
+    spec = trio_spec()
+    spec["options"] = {"short_game": True}
+    game = create(client, spec)
+    state = judge_view(client, game)
+    assert (state["options"], state["target"]) == ({"short_game": True}, 3)
+    assert create(client)["game_id"] and judge_view(client, create(client))["target"] == TARGET
+    spec["options"] = {"listen_at_door": True}  # another family's option is not the trio's
+    response = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN))
+    assert response.get_json()["error"]["code"] == "request/invalid_options"
+
+
+def test_the_trio_shows_its_table_tells_its_game_and_ranks_its_seats(
+    client: FlaskClient,
+) -> None:
+    from domain.family import family_named
+
+    spec = trio_spec(deck_size=4)
+    for seat in spec["seats"]:
+        seat["gems"] = [trio_card(f"Gem {seat['seat']}{i}", points=3) for i in range(4)]
+    game = create(client, spec)
+    table = game["table_token"]
+    for seat in ("A", "B"):  # A and B score 3, then A reaches 6
+        act(client, game, table, {"type": "draw", "seat": seat})
+        card = judge_view(client, game)["seats"][seat]["hand"][0]["id"]
+        act(client, game, table, {"type": "play", "seat": seat, "card": card})
+        act(client, game, table, {"type": "end_turn", "seat": seat})
+    act(client, game, table, {"type": "end_turn", "seat": "C"})
+    act(client, game, table, {"type": "draw", "seat": "A"})
+    card = judge_view(client, game)["seats"]["A"]["hand"][0]["id"]
+    assert act(client, game, table, {"type": "play", "seat": "A", "card": card}).status_code == 201
+    spectator = get(client, game, "/state")
+    assert (spectator["target"], spectator["scores"]) == (TARGET, {"A": 6, "B": 3, "C": 0})
+    transcript = client.get(
+        f"/api/games/{game['game_id']}/export?format=text", headers=bearer(game["judge_token"])
+    ).get_data(as_text=True)
+    assert "T1 A: draws Gem A0 · lays Gem A0 for 3 points" in transcript
+    assert "A wins the trio" in transcript and transcript.endswith("\nA\n")  # its result
+    assert family_named(NAME).results(judge_view(client, game)) == {"A": 1, "B": 2, "C": 3}
+
+
+def test_nothing_above_the_domain_names_the_trio_or_its_parts() -> None:
+    """The trio's name, seat fields, option, card schema, table parts and words are found
+    nowhere above ``domain/`` (the server's docs only name ``tests.rulesets.trio`` as an
+    example of ``MUNCHLOG_RULESETS``)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    words = (NAME, "TrioCard", "champion", "gems", "short_game", "scores", "wins the trio")
+    for layer in ("api", "service", "adapters", "projections"):
+        for path in (root / layer).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".js", ".html", ".css"):
+                text = path.read_text(encoding="utf-8")
+                assert not [w for w in words if w in text], path
+
+
+def test_a_family_registered_after_the_first_creation_is_accepted() -> None:
+    """The nested seat schema of ``POST /api/games`` is made at its first load; a family
+    registered after that (an app made later with ``MUNCHLOG_RULESETS``) has its seat fields
+    accepted all the same (they were refused as unknown fields)."""
+    from api.demo import demo_spec
+    from api.schemas import CreateGameSchema, SeatSpecSchema
+    from domain.ruleset import RULESETS
+    from domain.schemas import entry_of
+    from tests.rulesets.trio import Trio
+
+    class LateTrio(Trio):
+        name = "test-trio-late"
+        card_fields: Mapping[str, str] = {"runes": "many"}
+        seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+            "runes": {"entry": entry_of("TrioCard"), "description": "late runes"}
+        }
+
+    schema = CreateGameSchema()
+    schema.load(demo_spec(seed=0))  # the nested seat schema is made now
+    RULESETS[LateTrio.name] = LateTrio()
+    try:
+        seats = [{"seat": s, "player": s.lower(), "runes": [trio_card("Rune")]} for s in SEATS]
+        body = {"ruleset": LateTrio.name, "mode": "strict", "format": "casual", "seats": seats}
+        assert schema.load(body)["seats"][2]["runes"] == [trio_card("Rune")]
+    finally:
+        del RULESETS[LateTrio.name]
+        SeatSpecSchema._declared_fields.pop("runes", None)

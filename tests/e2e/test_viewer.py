@@ -383,7 +383,7 @@ def test_a_three_seat_game_is_laid_out_from_its_state(
         state = trio_state(trio_live, "judge", last)
         assert page.locator(".seat[data-seat]").count() == 3
         for seat in "ABC":
-            for zone in ("hand", "table", "hero"):
+            for zone in ("hand", "table", "champion"):
                 assert names_in(page, f"{seat}-{zone}") == [
                     c["name"] for c in state["seats"][seat][zone]
                 ], (seat, zone)

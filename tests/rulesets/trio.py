@@ -1,20 +1,27 @@
 """``test-trio``: a minimal second ruleset that lives in the tests only.
 
-It proves that nothing above the domain assumes the Munchkin CCG's two seats: the API, views,
-histories, exports and the viewer must carry a trio game through the public HTTP API with no
-change made for it. Load it in a server with ``MUNCHLOG_RULESETS=tests.rulesets.trio``.
+It proves that nothing above the domain assumes the Munchkin CCG's two seats, nor its seat
+fields, cards, table or words: the API, views, histories, exports and the viewer must carry a
+trio game through the public HTTP API with no change made for it. Its read side is its own
+(``domain.family.Family``): its seat fields ``champion`` and ``gems``, an option
+(``short_game``), a card schema (``TrioCard``), a table view (``target``, ``scores``), its
+narration and its results (finishing places). Load it in a server with
+``MUNCHLOG_RULESETS=tests.rulesets.trio``.
 
 The whole game (rule codes ``T.1`` .. ``T.4``):
 
-* T.1 Three seats, A, B and C, each with a hero (public, in its ``hero`` zone) and a deck.
+* T.1 Three seats, A, B and C, each with a champion (public, in its ``champion`` zone) and
+  gems (its deck). A card is ``{name, kind, points?, text?}`` (:data:`CARD_COMPONENTS`).
   A's turn comes first, then B's, then C's, skipping seats that are out.
 * T.2 On your turn you may ``draw`` the top card of your deck into your hand, and ``play`` a
   card from your hand face up onto your ``table`` for its points (a card's ``power``, else 1).
   ``end_turn`` passes the turn on. A card in a hand or a deck is known only to its owner (the
   one hidden card type); a played card is known to every seat.
 * T.3 Any seat still in may ``concede`` at any time; it is out.
-* T.4 A seat wins when its points reach :data:`TARGET`, or when every other seat is out; the
-  other seats are then out (``outscored``) and the game is finished.
+* T.4 A seat wins when its points reach :data:`TARGET` (:data:`SHORT_TARGET` with the option
+  ``short_game``), or when every other seat is out; the other seats are then out
+  (``outscored``) and the game is finished. The winner finishes first, the others by their
+  points (T.5).
 
 It follows the state conventions every ruleset follows (docs/DESIGN.md) and the Ruleset protocol
 of ``domain.ruleset`` (``create``/``decide`` return :class:`Step` s). Every command is decided in
@@ -31,12 +38,18 @@ from typing import Any, ClassVar
 from domain import Step, evolve, initial_state, register
 from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.events import Event, family_events
+from domain.family import Family
 from domain.fold import handles
+from domain.narration import Narrator, Says
+from domain.schemas import entry_of, text
 
 NAME = "test-trio"
 RULES_VERSION = "trio-1"
 SEATS = ("A", "B", "C")
 TARGET = 5
+SHORT_TARGET = 3
+#: The trio's optional rules (T.4).
+OPTIONS = {"short_game": f"the first to {SHORT_TARGET} points wins (not {TARGET})"}
 State = dict[str, Any]
 Command = Mapping[str, Any]
 
@@ -52,7 +65,8 @@ _event = family_events("trio")
 @_event
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrioGameCreated(Event):
-    """The game was set up (T.1): seats ``{seat, player, hero, deck}`` with card definitions."""
+    """The game was set up (T.1): seats ``{seat, player, champion, gems}`` with card
+    definitions, and the options (T.4)."""
 
     game_id: str
     ruleset: str
@@ -61,9 +75,10 @@ class TrioGameCreated(Event):
     format: str
     seats: list[dict[str, Any]]
     labels: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, bool] = field(default_factory=dict)
 
     def card_ids(self) -> list[str]:
-        return [c["id"] for s in self.seats for c in [s["hero"], *s["deck"]]]
+        return [c["id"] for s in self.seats for c in [s["champion"], *s["gems"]]]
 
 
 @_event
@@ -133,20 +148,22 @@ def _created(e: TrioGameCreated, work: Any) -> None:
     s = _writable(work)
     s.update({name: getattr(e, name) for name in _HEADER})
     s.update(labels=dict(e.labels), status="playing", winner=None, turn=1)
+    s["options"] = dict(e.options)
+    s["target"] = SHORT_TARGET if e.options.get("short_game") else TARGET
     s["active"] = e.seats[0]["seat"]
     everyone = [spec["seat"] for spec in e.seats]
     for spec in e.seats:
-        seat, hero = spec["seat"], spec["hero"]
-        s["cards"][hero["id"]] = _card(hero, seat, "hero", "up", everyone)
-        for c in spec["deck"]:
+        seat, champion = spec["seat"], spec["champion"]
+        s["cards"][champion["id"]] = _card(champion, seat, "champion", "up", everyone)
+        for c in spec["gems"]:
             s["cards"][c["id"]] = _card(c, seat, "deck", "down", [seat])
         s["seats"][seat] = {
             "player": spec["player"],
             "points": 0,
             "eliminated": None,
             "zones": {
-                "hero": [hero["id"]],
-                "deck": [c["id"] for c in spec["deck"]],
+                "champion": [champion["id"]],
+                "deck": [c["id"] for c in spec["gems"]],
                 "hand": [],
                 "table": [],
             },
@@ -203,17 +220,24 @@ def _won(e: TrioGameWon, work: Any) -> None:
 
 
 def _points(card: Mapping[str, Any]) -> int:
-    value = card.get("points", card.get("power"))
+    value = card.get("points")
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 1
+
+
+#: A trio card's fields (T.1).
+CARD_FIELDS = ("name", "kind", "points", "text")
 
 
 def _definition(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("id"), str):
         raise InvalidCommand("request/invalid_card", "a card is a definition with an id")
-    name, kind = raw.get("name"), raw.get("subtype") or raw.get("type")
+    name, kind = raw.get("name"), raw.get("kind")
     if not isinstance(name, str) or not isinstance(kind, str):
-        raise InvalidCommand("request/invalid_card", "a card has a name and a type")
-    return {"name": name, "type": kind, "points": _points(raw), "id": raw["id"]}
+        raise InvalidCommand("request/invalid_card", "a card has a name and a kind")
+    out = {"name": name, "kind": kind, "points": _points(raw), "id": raw["id"]}
+    if isinstance(raw.get("text"), str):
+        out["text"] = raw["text"]
+    return out
 
 
 class _Decision:
@@ -264,7 +288,7 @@ def _play(d: _Decision, command: Command) -> None:
         raise ImpossibleCommand("command/not_in_hand", "that card is not in your hand")
     points = _points(d.state["cards"][cid]["def"])
     d.emit(TrioCardPlayed(seat=d.seat, player=d.seat, card=cid, points=points))
-    if d.state["seats"][d.seat]["points"] >= TARGET:
+    if d.state["seats"][d.seat]["points"] >= d.state["target"]:
         d.emit(TrioGameWon(seat="rules", winner=d.seat, cause=d.state["version"]))
 
 
@@ -291,8 +315,41 @@ def _concede(d: _Decision, command: Command) -> None:
 COMMANDS = {"draw": _draw, "play": _play, "end_turn": _end_turn, "concede": _concede}
 
 
-class Trio:
-    """The ``test-trio`` ruleset (see the module docstring)."""
+# ---------------------------------------------------------------------------- read side
+
+#: ``components/schemas`` of a trio card (T.1), in the OpenAPI document once the trio is loaded.
+CARD_COMPONENTS: dict[str, dict[str, Any]] = {
+    "TrioCard": {
+        "type": "object",
+        "description": "a test-trio card (T.1): its name, kind and points",
+        "required": ["name", "kind"],
+        "additionalProperties": False,
+        "properties": {
+            "name": text(120, "the card's name", minLength=1),
+            "kind": text(40, "gem, champion, ..."),
+            "points": {"type": "integer", "minimum": 1, "maximum": 9, "default": 1},
+            "text": text(500, "flavour"),
+        },
+    }
+}
+
+
+class TrioNarrator(Narrator):
+    """The trio's events in words (T.2-T.4)."""
+
+    SAYS: ClassVar[Mapping[str, Says]] = {
+        **Narrator.SAYS,
+        "TrioGameCreated": Says(None, "the trio sits down", minor=True),
+        "TrioCardDrawn": Says("player", "draws {card}"),
+        "TrioCardPlayed": Says("player", "lays {card} for {points} points"),
+        "TrioTurnPassed": Says(None, "turn {turn}: {next_player}", minor=True),
+        "TrioConceded": Says("player", "leaves the trio"),
+        "TrioGameWon": Says(None, "{winner} wins the trio"),
+    }
+
+
+class Trio(Family):
+    """The ``test-trio`` ruleset (see the module docstring), and its read side."""
 
     name = NAME
     family = "trio"
@@ -300,7 +357,20 @@ class Trio:
     seat_names: tuple[str, ...] = SEATS
     min_seats = max_seats = len(SEATS)
     command_types = tuple(COMMANDS)
-    card_fields: Mapping[str, str] = {"hero": "one", "deck": "many"}
+    card_fields: Mapping[str, str] = {"champion": "one", "gems": "many"}
+    options: tuple[str, ...] = tuple(OPTIONS)
+    option_fields: ClassVar[Mapping[str, str]] = OPTIONS
+    options_description: ClassVar[str] = "the trio's optional rules"
+    seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "champion": {"entry": entry_of("TrioCard"), "description": "test-trio: the champion"},
+        "gems": {
+            "entry": entry_of("TrioCard"),
+            "description": "test-trio: the gems, the seat's deck",
+            "max_items": 40,
+        },
+    }
+    narrator: ClassVar[type[Narrator]] = TrioNarrator
+    result_updates: ClassVar[Mapping[str, Any]] = {"TrioGameWon": lambda e: str(e["winner"])}
 
     def create(self, spec: Mapping[str, Any]) -> list[Any]:
         seats = spec.get("seats")
@@ -308,16 +378,23 @@ class Trio:
             raise InvalidCommand("request/invalid_seats", "exactly three seats, A, B and C")
         out_seats, seen = [], set()
         for seat in sorted(seats, key=lambda s: s["seat"]):
-            hero = _definition(seat.get("hero"))
-            deck = [_definition(c) for c in seat.get("deck") or []]
-            for cid in [hero["id"], *(c["id"] for c in deck)]:
+            champion = _definition(seat.get("champion"))
+            gems = [_definition(c) for c in seat.get("gems") or []]
+            for cid in [champion["id"], *(c["id"] for c in gems)]:
                 if cid in seen:
                     raise InvalidCommand("request/duplicate_ids", f"card id {cid!r} used twice")
                 seen.add(cid)
             player = seat.get("player")
             if not isinstance(player, str) or not player.strip():
                 raise InvalidCommand("request/invalid_player", "each seat needs a player name")
-            out_seats.append({"seat": seat["seat"], "player": player, "hero": hero, "deck": deck})
+            out_seats.append(
+                {"seat": seat["seat"], "player": player, "champion": champion, "gems": gems}
+            )
+        options = spec.get("options") or {}
+        if not isinstance(options, Mapping) or not all(
+            k in OPTIONS and isinstance(v, bool) for k, v in options.items()
+        ):
+            raise InvalidCommand("request/invalid_options", f"options: {', '.join(OPTIONS)}")
         event = TrioGameCreated(
             game_id=str(spec.get("game_id", "")),
             ruleset=NAME,
@@ -326,6 +403,7 @@ class Trio:
             format=str(spec.get("format", "casual")),
             seats=out_seats,
             labels=dict(spec.get("labels") or {}),
+            options={k: bool(options.get(k, False)) for k in OPTIONS},
         )
         return self._result([Step(event=event, state=evolve(initial_state(), event))])
 
@@ -364,22 +442,75 @@ class Trio:
     def backup(self, point: State, current: State, later: Sequence[Any]) -> list[Any]:
         raise ImpossibleCommand("ruling/backup_impossible", "test-trio has no backups")
 
+    # -- the read side (domain.family) ----------------------------------------------------
+
+    def resolve_entry(
+        self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A trio card (T.1): ``{name, kind, points?, text?}``; no catalog."""
+        place = where or field
+        if not isinstance(entry, Mapping):
+            raise InvalidCommand("request/invalid_card", "a trio card", {place: ["a TrioCard"]})
+        unknown = sorted(str(k) for k in entry if k not in CARD_FIELDS)
+        if unknown:
+            raise InvalidCommand(
+                "request/invalid_card",
+                f"not trio card fields: {', '.join(unknown)}",
+                {f"{place}.{k}": ["not a TrioCard field"] for k in unknown},
+            )
+        points = entry.get("points", 1)
+        if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 9:
+            raise InvalidCommand(
+                "request/invalid_card", "points: 1..9", {f"{place}.points": ["1..9"]}
+            )
+        return [{k: entry[k] for k in CARD_FIELDS if k in entry}]
+
+    def creation_spec(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        keys = ("game_id", "mode", "format", "labels", "seats", "options")
+        return {k: data[k] for k in keys}
+
+    def card_components(self) -> dict[str, dict[str, Any]]:
+        return dict(CARD_COMPONENTS)
+
+    def table_view(
+        self, state: Mapping[str, Any], viewer: str, seats: tuple[str, ...]
+    ) -> dict[str, Any]:
+        """The options, the points to reach and each seat's score: public (T.2, T.4)."""
+        return {
+            "options": dict(state["options"]),
+            "target": state["target"],
+            "scores": {seat: state["seats"][seat]["points"] for seat in seats},
+        }
+
+    def results(self, state: State) -> dict[str, str | int | None]:
+        """Finishing places (T.5): the winner first, the others by their points."""
+        seats = state.get("seats") or {}
+        if state.get("status") != "finished":
+            return dict.fromkeys(seats)
+        winner = state.get("winner")
+
+        def ahead(seat: str) -> int:
+            mine = seats[seat]["points"]
+            return sum(1 for s in seats if s == winner or (s != seat and seats[s]["points"] > mine))
+
+        return {seat: 1 if seat == winner else ahead(seat) + 1 for seat in seats}
+
 
 RULESET = register(Trio())
 
 
 def trio_card(name: str, kind: str = "gem", points: int = 1) -> dict[str, Any]:
-    """A card definition the creation body may carry (the CCG's shape checks accept it)."""
-    return {"name": name, "type": "loot", "subtype": kind, "power": points, "text": name}
+    """A trio card definition the creation body may carry (T.1, ``TrioCard``)."""
+    return {"name": name, "kind": kind, "points": points, "text": name}
 
 
 def trio_spec(deck_size: int = 8, *, mode: str = "strict") -> dict[str, Any]:
-    """A ``POST /api/games`` body for a trio game: three seats, heroes and decks."""
+    """A ``POST /api/games`` body for a trio game: three seats, champions and gems."""
     seats = []
     for seat, player in zip(SEATS, ("ann", "bob", "cyd"), strict=True):
-        hero = {"name": f"Trio Hero {seat}", "type": "hero", "life": 3, "class": "neutral"}
-        deck = [trio_card(f"Gem {seat}{i}", points=1 + i % 3) for i in range(deck_size)]
-        seats.append({"seat": seat, "player": player, "hero": hero, "deck": deck})
+        champion = trio_card(f"Trio Champion {seat}", kind="champion")
+        gems = [trio_card(f"Gem {seat}{i}", points=1 + i % 3) for i in range(deck_size)]
+        seats.append({"seat": seat, "player": player, "champion": champion, "gems": gems})
     return {
         "ruleset": NAME,
         "mode": mode,

@@ -10,8 +10,8 @@ from typing import Any
 
 from domain import evolve, initial_state, knowledge
 from domain.classic.corrections import undo_steps
-from projections.exports.classic_narration import ClassicNarrator
-from projections.exports.narration import NARRATORS
+from domain.classic.narration import ClassicNarrator
+from domain.family import family_named
 from projections.exports.walk import card_book
 from projections.views import event_view
 from tests.classic.helpers import Game, ready_all, started, top_door, top_treasures
@@ -82,7 +82,8 @@ def test_a_helped_combat_reads_like_the_table_talk() -> None:
     won = next(s for s in said if s.startswith("A: wins"))
     assert won.endswith("kills Net Troll")
     assert "A: goes up to Level 2" in said
-    assert set(NARRATORS) >= {"munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar"}
+    for name in ("munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar"):
+        assert family_named(name).narrator is ClassicNarrator
 
 
 def test_face_down_rewards_and_hands_are_not_named_to_the_others() -> None:

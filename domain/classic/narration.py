@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.classic import CLASSIC
-from projections.exports.narration import NARRATORS, Narrator, Phrase
+from domain.narration import Narrator, Phrase
 
 Data = Mapping[str, Any]
 
@@ -432,7 +431,3 @@ class ClassicNarrator(Narrator):
         else:
             text += ", fails"
         return [Phrase(d["by"], text)]
-
-
-for _name in CLASSIC:
-    NARRATORS[_name] = ClassicNarrator

@@ -1,0 +1,59 @@
+"""The Munchkin CCG's events in a game's history row (``Family.history_updates``): its turns,
+fights started (``FightStarted``), attackers caught cheating, eliminations, its end and the
+judge's ``TableRestored`` (which can reopen a finished game or move it back a turn)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.history import HistoryUpdate, Row, bump, turn_started
+
+
+def _fight(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    return {"fights": bump(row["fights"], event.get("attacker"))}
+
+
+def _caught(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    return {"caught_cheating": bump(row["caught_cheating"], event.get("player"))}
+
+
+def _eliminated(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    return {"end": f"{event['player']} eliminated ({event['reason']})"}
+
+
+def _ended(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "status": "finished",
+        "winner": str(event["winner"]),
+        "end": row["end"] or ("draw" if event["winner"] == "draw" else "game ended"),
+    }
+
+
+def _restored(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    finished = event.get("status") == "finished"
+    return {
+        "turns": int(event.get("turn", row["turns"])),
+        "status": str(event.get("status") or row["status"]),
+        "winner": str(event["winner"]) if finished and event.get("winner") else None,
+        "end": row["end"] if finished else None,
+    }
+
+
+HISTORY_UPDATES: dict[str, HistoryUpdate] = {
+    "TurnStarted": turn_started,
+    "FightStarted": _fight,
+    "CaughtCheating": _caught,
+    "PlayerEliminated": _eliminated,
+    "GameEnded": _ended,
+    "TableRestored": _restored,
+}
+
+
+#: How the CCG's events set an export's result (``Family.result_updates``).
+RESULT_UPDATES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "GameEnded": lambda event: str(event["winner"]),
+    "TableRestored": lambda event: (
+        str(event["winner"]) if event.get("status") == "finished" else "*"
+    ),
+}

@@ -1,0 +1,252 @@
+"""A game family's whole contract, the read side included: how it shows itself.
+
+A ruleset (``domain.ruleset.Ruleset``) decides; a :class:`Family` is what a ruleset adds so
+that every layer above the domain can show its games without knowing it, as python-chess's
+variant classes and boardgame.io's ``Game`` carry all their differences: its card entries and
+card schema, its options, its table and seat views, its narration, its import invariants, its
+replay counters, its results per seat, its judge's corrections and its demo policy. A family's
+ruleset class subclasses :class:`Family` and overrides what it has to say; every method and
+attribute has a default, so a ruleset that says nothing is shown generically (the state
+conventions of docs/DESIGN.md).
+
+Nothing above ``domain/`` imports a family package or names a ruleset: it finds the family of
+a game by the ruleset's registered name (:func:`family_named`, :func:`family_of`).
+
+>>> family_named("no-such-ruleset") is DEFAULT
+True
+>>> DEFAULT.results({"status": "finished", "winner": "B", "seats": {"A": {}, "B": {}}})
+{'A': 'loss', 'B': 'win'}
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from domain.errors import InvalidCommand
+from domain.fold import State
+from domain.history import HistoryUpdate
+from domain.narration import Narrator
+from domain.ruleset import RULESETS
+from domain.viewing import seat_view
+
+#: ``result(event)``: the game's result after one event (``Family.result_updates``).
+ResultUpdate = Callable[[Mapping[str, Any]], str]
+
+
+class Family:
+    """The read side of a game family, with the defaults of a ruleset that has nothing to say.
+
+    Attributes a family sets:
+
+    * :attr:`narrator` -- its events in words (a :class:`domain.narration.Narrator`);
+    * :attr:`documented_view_only` -- its ``GET /state`` body is exactly the documented fields
+      (the CCG's, a contract older than the other families); others show their view whole;
+    * :attr:`correction_types` -- the stored event types of its judge's corrections (left out
+      of the game as played);
+    * :attr:`seat_fields` -- the per-seat card fields of ``POST /api/games`` as documented
+      (``{name: {"entry": a JSON schema of one entry, "description", "min_items"?,
+      "max_items"?}}``; the ruleset's ``card_fields`` say which it takes, one card or many);
+    * :attr:`options` -- the optional rules a game may turn on, :attr:`option_fields` --
+      each with its description (``{name: description}``), :attr:`options_description` --
+      how the API describes them;
+    * :attr:`demo_seats` -- the seats of a demo game (``None``: its fewest).
+    """
+
+    narrator: ClassVar[type[Narrator]] = Narrator
+    documented_view_only: ClassVar[bool] = False
+    correction_types: ClassVar[frozenset[str]] = frozenset()
+    seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    options: tuple[str, ...] = ()
+    option_fields: ClassVar[Mapping[str, str]] = {}
+    options_description: ClassVar[str] = ""
+    demo_seats: ClassVar[int | None] = None
+    #: How each of the family's events changes a game's history row (``projections.history``,
+    #: ``domain.history``): ``{event type: update(row, event) -> changed fields}``.
+    history_updates: ClassVar[Mapping[str, HistoryUpdate]] = {}
+    #: How each of the family's events sets a game's result in an export's header
+    #: (``projections.exports.walk.game_result``): ``{event type: result(event)}``, the
+    #: winning seat(s) ``"A"``/``"A+C"``, ``"draw"``, or ``"*"`` (not over).
+    result_updates: ClassVar[Mapping[str, ResultUpdate]] = {}
+
+    # -- creation --------------------------------------------------------------------------
+
+    def resolve_entry(
+        self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The card definitions one entry of a seat's card ``field`` stands for (the service
+        gives each its id). ``catalog`` is the server's card catalog, for a family that reads
+        one; ``where`` is the entry's place in the request (default ``field``), which errors
+        name (400 ``request/invalid_card`` with ``fields``). Default: a definition as it is
+        (the family's ``create`` checks it)."""
+        if not isinstance(entry, Mapping):
+            raise InvalidCommand(
+                "request/invalid_card",
+                "a card is a definition",
+                fields={where or field: ["a card definition"]},
+            )
+        return [dict(entry)]
+
+    def creation_spec(self, data: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The ``create`` spec that makes the creation event ``data`` again (an import checks
+        a game's creation so); ``None``: the creation event's data is that spec."""
+        return None
+
+    def card_components(self) -> dict[str, dict[str, Any]]:
+        """The OpenAPI ``components/schemas`` of this family's card definitions (by name)."""
+        return {}
+
+    # -- views -----------------------------------------------------------------------------
+
+    #: The documented fields of the family's ``GET /state`` table and seats (``{name: JSON
+    #: Schema property}``: ``type`` integer, string, boolean, array (of ``items``, default any)
+    #: or object (of ``additionalProperties``); ``nullable``; ``description``). The API lists
+    #: them in its document; a ``documented_view_only`` family's body is exactly these.
+    view_table_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    view_seat_fields: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    def table_view(
+        self, state: Mapping[str, Any], viewer: str, seats: tuple[str, ...]
+    ) -> dict[str, Any]:
+        """The family's own table parts of ``GET /state`` for ``viewer`` (default none)."""
+        return {}
+
+    def seat_view(
+        self, state: Mapping[str, Any], seat: str, viewer: str, seats: tuple[str, ...]
+    ) -> dict[str, Any]:
+        """One seat of ``GET /state`` for ``viewer`` (default: the state conventions,
+        :func:`domain.viewing.seat_view`)."""
+        return seat_view(state, seat, viewer, seats)
+
+    # -- the judge's tools and histories ----------------------------------------------------
+
+    #: The parts of the family's table (top-level state keys) a judge's diff compares whole
+    #: (``projections.replay.state_diff``); each is shown through :meth:`diff_part_view`.
+    diff_parts: ClassVar[tuple[str, ...]] = ()
+
+    def diff_part_view(self, key: str, value: Any, sees: Callable[[Any], bool]) -> Any:
+        """One side of the diff part ``key`` as a viewer may see it: ``sees(card_id)`` says
+        whether the viewer may see a card. Default: nothing of it (a family that declares a
+        part says how it is redacted)."""
+        return None
+
+    def invariants(self, state: State, *, max_level: int = 10) -> list[str]:
+        """What is wrong with a state of this family (an import refuses it); default
+        nothing: the family's fold is its only check."""
+        return []
+
+    def counters(self, state: State) -> dict[str, dict[str, int]]:
+        """``{seat: {counter: value}}``: each seat's public counters, for the replay's chart
+        (default: the whole numbers among the seat's fields)."""
+        return {
+            seat: {
+                k: int(v) for k, v in st.items() if isinstance(v, int) and not isinstance(v, bool)
+            }
+            for seat, st in state["seats"].items()
+        }
+
+    def results(self, state: State) -> dict[str, str | int | None]:
+        """Each seat's result once the game is finished: ``"win"``/``"loss"``/``"draw"``,
+        or a finishing place (1 first) for a family that ranks every seat; ``None`` before
+        the end. Default: the state's ``winner`` (a seat, ``"A+C"``, or ``"draw"``)."""
+        seats = list(state.get("seats") or ())
+        winner = state.get("winner")
+        if state.get("status") != "finished" or winner is None:
+            return dict.fromkeys(seats)
+        if winner == "draw":
+            return dict.fromkeys(seats, "draw")
+        winners = str(winner).split("+")
+        return {seat: "win" if seat in winners else "loss" for seat in seats}
+
+    # -- the demo ---------------------------------------------------------------------------
+
+    def demo_spec(self, *, seed: int, seats: int, catalog: Any = None) -> dict[str, Any] | None:
+        """A ``POST /api/games`` body for ``munchlog demo`` (``None``: no demo of this family)."""
+        return None
+
+    def demo_commands(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """The commands the demo, holding the judge's state, may send for ``seat``."""
+        legal = getattr(self, "legal_commands", None)
+        return [] if legal is None else list(legal(state, seat))
+
+    def demo_choice(
+        self, state: State, options: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any]:
+        """The demo's pick among every seat's ``options`` (default: a seeded random one)."""
+        return rng.choice(options)
+
+    #: The demo's cap on actions when none is asked for.
+    demo_max_actions: ClassVar[int] = 5000
+
+    @property
+    def plays_demo(self) -> bool:
+        """Whether ``munchlog demo`` plays this family's games (it has a :meth:`demo_spec`)."""
+        return type(self).demo_spec is not Family.demo_spec
+
+
+#: The family of a ruleset that is not a :class:`Family`: every default.
+DEFAULT = Family()
+
+
+def family_of(ruleset: Any) -> Family:
+    """The read side of ``ruleset``: itself when it is a :class:`Family`, else the defaults."""
+    return ruleset if isinstance(ruleset, Family) else DEFAULT
+
+
+def family_named(name: Any) -> Family:
+    """The family of the ruleset registered as ``name`` (the defaults for an unknown one)."""
+    return family_of(RULESETS.get(str(name)))
+
+
+def families() -> dict[str, Family]:
+    """Every registered ruleset's family, by ruleset name, in registration order."""
+    return {name: family_of(rs) for name, rs in RULESETS.items()}
+
+
+_CORRECTIONS: dict[tuple[int, ...], frozenset[str]] = {}
+
+
+def correction_types() -> frozenset[str]:
+    """The stored event types of every registered family's judge's corrections."""
+    key = tuple(map(id, RULESETS.values()))
+    found = _CORRECTIONS.get(key)
+    if found is None:
+        found = frozenset().union(*(f.correction_types for f in families().values()))
+        _CORRECTIONS.clear()
+        _CORRECTIONS[key] = found
+    return found
+
+
+_UPDATES: dict[tuple[int, ...], dict[str, HistoryUpdate]] = {}
+
+
+def history_updates() -> dict[str, HistoryUpdate]:
+    """Every registered family's history updates, by event type (event types are global)."""
+    key = tuple(map(id, RULESETS.values()))
+    found = _UPDATES.get(key)
+    if found is None:
+        found = {}
+        for family in families().values():
+            for etype, update in family.history_updates.items():
+                found.setdefault(etype, update)
+        _UPDATES.clear()
+        _UPDATES[key] = found
+    return found
+
+
+_RESULTS: dict[tuple[int, ...], dict[str, ResultUpdate]] = {}
+
+
+def result_updates() -> dict[str, ResultUpdate]:
+    """Every registered family's result updates, by event type."""
+    key = tuple(map(id, RULESETS.values()))
+    found = _RESULTS.get(key)
+    if found is None:
+        found = {}
+        for family in families().values():
+            for etype, update in family.result_updates.items():
+                found.setdefault(etype, update)
+        _RESULTS.clear()
+        _RESULTS[key] = found
+    return found

@@ -1,0 +1,37 @@
+"""What every family's match-history updates share (the kernel): a family says how each of
+its events changes a game's history row (``Family.history_updates``,
+``projections.history``), with these helpers.
+
+A history row is plain JSON data (``projections.history``); an update returns only the fields
+it changes, and never mutates the row.
+
+>>> turn_started({"turns": 2, "status": "setup"}, {"turn": 3})
+{'turns': 3, 'status': 'playing'}
+>>> bump({"A": 1, "B": 0}, "B")
+{'A': 1, 'B': 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Row = Mapping[str, Any]
+#: ``update(row, event)``: the fields of ``row`` an event of one type changes.
+HistoryUpdate = Callable[[Row, Mapping[str, Any]], dict[str, Any]]
+
+
+def bump(counts: Mapping[str, int], seat: Any) -> dict[str, int]:
+    """``counts`` with one more for ``seat`` (unchanged for a seat not in it)."""
+    out = dict(counts)
+    if seat in out:
+        out[seat] += 1
+    return out
+
+
+def turn_started(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+    """A turn began: the row's turn count, and a game in setup is now being played."""
+    out: dict[str, Any] = {"turns": max(int(row["turns"]), int(event["turn"]))}
+    if row["status"] == "setup":
+        out["status"] = "playing"
+    return out

@@ -1,0 +1,188 @@
+"""The narrator's base, every family's (the kernel): an event as the sentences of a transcript.
+
+A family's narrator (``Family.narrator``) subclasses :class:`Narrator` and tells its own events
+by name (``on_<EventType>``) or by template (:attr:`Narrator.SAYS`); the base tells the events
+every game has and any other generically: the type and the cards named, as the viewer may see
+them. Two marks show what the rules did not check (docs/cards.md): an event recorded from a
+card whose text is not encoded ends in ``[unchecked]`` (when the viewer's entry carries the
+mark), and a card that is not the catalog's is named with ``[custom]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from string import Formatter
+from typing import Any, ClassVar
+
+from domain.events import EVENT_TYPES
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One sentence of a transcript: who acted (``None`` for the rules' own steps) and what.
+
+    ``minor`` phrases (passes, bookkeeping) are left out of the transcript, kept in the CSV.
+    """
+
+    actor: str | None
+    text: str
+    minor: bool = False
+
+    def render(self, *, with_actor: bool) -> str:
+        if with_actor and self.actor is not None:
+            return f"{actor_label(self.actor)}: {self.text}"
+        return self.text
+
+
+class Says:
+    """The one phrase of an event: ``template`` filled in from the event's data (the card
+    fields by name, as the viewer may see them), said by the seat in the data field ``by``
+    (``"seat"``: the entry's own seat; ``None``: the rules themselves)."""
+
+    __slots__ = ("by", "fields", "minor", "template")
+
+    def __init__(self, by: str | None, template: str, *, minor: bool = False) -> None:
+        self.by = by
+        self.template = template
+        self.minor = minor
+        self.fields = tuple(name for _, name, _, _ in Formatter().parse(template) if name)
+
+
+def actor_label(seat: str) -> str:
+    return "Judge" if seat == "judge" else seat
+
+
+def card_label(card: Mapping[str, Any]) -> str:
+    """A card's name, marked ``[custom]`` for a card that is not the catalog's (docs/cards.md).
+
+    >>> card_label({"name": "Sample Nope"}), card_label({"name": "Home Brew", "custom": True})
+    ('Sample Nope', 'Home Brew [custom]')
+    """
+    name = str(card.get("name"))
+    return f"{name} {CUSTOM_MARK}" if card.get("custom") else name
+
+
+#: The marks of what the rules did not check (docs/cards.md).
+UNCHECKED_MARK = "[unchecked]"
+CUSTOM_MARK = "[custom]"
+
+
+class Narrator:
+    """Turns export entries into :class:`Phrase` s, remembering what a reader would.
+
+    This base tells the events every game has (``GameCreated``, the judge's disputes and
+    rulings) and any other generically (:meth:`unknown`); each family's narrator knows its
+    own events (``Family.narrator``; ``projections.exports.narration.narrator_for`` picks one).
+
+    Hidden cards (ids the viewer's entry leaves out) read as ``"a face-down card"`` in the DMZ
+    and ``"a card"`` elsewhere; visible ones by name.
+
+    An event is told by its ``on_<EventType>`` method, else by its entry in :attr:`SAYS`,
+    else by :meth:`unknown`.
+    """
+
+    SAYS: ClassVar[Mapping[str, Says]] = {"GameCreated": Says(None, "game created", minor=True)}
+
+    def __init__(self, cards: Mapping[str, Mapping[str, Any]], seats: Iterable[str]) -> None:
+        self.cards = cards
+        self.actors = {*seats, "judge"}
+        self.markers: dict[str, str] = {}
+        self.attack: dict[str, Any] = {}
+        self.consequences_of: int | None = None
+
+    # -- words ------------------------------------------------------------------------------
+
+    def name(self, cid: Any, hidden: str = "a card") -> str:
+        """A card the viewer may see by name (``[custom]`` if it is not the catalog's), else
+        ``hidden``."""
+        if not isinstance(cid, str):
+            return hidden
+        card = self.cards.get(cid)
+        if card is None:
+            return f"card {cid}"
+        return card_label(card)
+
+    def names(self, cids: Iterable[Any], hidden: str = "a card") -> str:
+        shown = [self.name(c) for c in cids if isinstance(c, str)]
+        n_hidden = sum(1 for c in cids if not isinstance(c, str))
+        if n_hidden:
+            shown.append(hidden if n_hidden == 1 else f"{n_hidden} cards")
+        if not shown:
+            return "nothing"
+        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+    def card_words(self, value: Any) -> str:
+        """A card field's value in words: one card, or a list of them."""
+        return self.names(value) if isinstance(value, list) else self.name(value)
+
+    def owner_of(self, cid: Any) -> str | None:
+        card = self.cards.get(cid) if isinstance(cid, str) else None
+        return None if card is None else str(card["owner"])
+
+    # -- events -----------------------------------------------------------------------------
+
+    def unknown(self, etype: str, data: Mapping[str, Any], who: str | None) -> list[Phrase]:
+        """An event this narrator has no sentence for (another ruleset's): its type and the
+        cards it names, hidden ones as ``"a card"``."""
+        cls = EVENT_TYPES.get(etype)
+        cids: list[Any] = []
+        for name in cls.card_fields if cls is not None else ():
+            value = data.get(name)
+            if isinstance(value, list | dict):
+                cids.extend(value)
+            elif name in data:
+                cids.append(value)
+        return [Phrase(who, f"{etype} {self.names(cids)}" if cids else etype)]
+
+    def describe(self, entry: Mapping[str, Any]) -> list[Phrase]:
+        """The phrases for one entry (possibly none); the ``[unchecked]`` mark and a violation
+        are appended to the last."""
+        etype = str(entry["type"])
+        data: Mapping[str, Any] = entry.get("data") or {}
+        actor = entry.get("seat")
+        who = actor if actor in self.actors else None
+        method = getattr(self, f"on_{etype}", None)
+        says = self.SAYS.get(etype)
+        phrases: list[Phrase]
+        if method is not None:
+            phrases = method(data, who, entry)
+        elif says is not None:
+            phrases = [self.say(says, etype, data, who)]
+        else:
+            phrases = self.unknown(etype, data, who)
+        if entry.get("unchecked") is True:
+            if phrases:
+                last = phrases[-1]
+                phrases[-1] = Phrase(last.actor, f"{last.text} {UNCHECKED_MARK}", last.minor)
+            else:
+                phrases = [Phrase(who, f"{etype} {UNCHECKED_MARK}", True)]
+        if entry.get("violation") and phrases:
+            last = phrases[-1]
+            phrases[-1] = Phrase(last.actor, f"{last.text} [violation: {entry['violation']}]")
+        elif entry.get("violation"):
+            phrases = [Phrase(who, f"{etype} [violation: {entry['violation']}]")]
+        return phrases
+
+    def say(self, says: Says, etype: str, data: Mapping[str, Any], who: str | None) -> Phrase:
+        """The phrase ``says`` makes of one event's ``data``."""
+        cls = EVENT_TYPES.get(etype)
+        card_fields = cls.card_fields if cls is not None else ()
+        words = {
+            name: self.card_words(data[name]) if name in card_fields else data[name]
+            for name in says.fields
+        }
+        actor = who if says.by == "seat" else None if says.by is None else data[says.by]
+        return Phrase(actor, says.template.format_map(words), says.minor)
+
+    # events every game has: its creation (in SAYS) and the judge's record (A.14)
+    def on_DisputeOpened(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        about = f" about event {d['about']}" if d.get("about") is not None else ""
+        note = f": {d['note']}" if d.get("note") else ""
+        return [Phrase(d["raised_by"], f"calls the judge{about} ({d['dispute']}){note}")]
+
+    def on_RulingRecorded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        text = f"rules on {d['dispute']}: {d['ruling']}"
+        if d.get("penalty"):
+            text += f" ({d['penalty']}" + (f" for {d['player']}" if d.get("player") else "") + ")"
+        return [Phrase(who, text)]
