@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from domain.ccg import abilities, effects, end, fights, schema, setup, stack, turn
+from domain.ccg import fold_fights as _fold_fights  # noqa: F401  (registers the fight handlers)
 from domain.ccg.cards import EFFECT_OPS, resolve_entry
 from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
 from domain.ccg.decision import Command, Decision, seat_arg

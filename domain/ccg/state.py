@@ -405,7 +405,7 @@ def _(e: ev.AllyPlayed, draft: CopyOnWriteState) -> None:
 def _(e: ev.CardSquished | ev.CardDiscarded | ev.MonsterDiscarded, draft: CopyOnWriteState) -> None:
     advance(draft, e)
     move(draft, e.card, "discard")
-    _forget_committed(draft, e.card)
+    forget_committed(draft, e.card)
 
 
 @handles(ev.CardZapped)
@@ -443,7 +443,7 @@ def _(e: ev.MischiefPlayed, draft: CopyOnWriteState) -> None:
         e.targets,
         extra=_plan_fields(ability, plan, e.unchecked),
     )
-    _touch_window(draft)
+    touch_window(draft)
 
 
 @handles(ev.AbilityActivated)
@@ -475,7 +475,7 @@ def _(e: ev.AbilityActivated, draft: CopyOnWriteState) -> None:
         e.targets,
         extra=_plan_fields(e.ability, plan, e.unchecked),
     )
-    _touch_window(draft)
+    touch_window(draft)
 
 
 @handles(ev.AbilityTriggered)
@@ -490,7 +490,7 @@ def _(e: ev.AbilityTriggered, draft: CopyOnWriteState) -> None:
         e.targets,
         extra=_plan_fields(e.ability, plan, plan is None),
     )
-    _touch_window(draft)
+    touch_window(draft)
     fight = draft.state.get("fight")
     if fight is not None:
         f = draft.top("fight")
@@ -577,7 +577,7 @@ def _(e: ev.AbilityResolved, draft: CopyOnWriteState) -> None:
                 move(draft, entry["card"], "stash", face="down")
             else:
                 move(draft, entry["card"], "discard")
-    _touch_window(draft)
+    touch_window(draft)
 
 
 @handles(ev.PriorityPassed)
@@ -617,233 +617,14 @@ def push_stack_entry(
     draft.top("stack").append(entry)
 
 
-def _touch_window(draft: CopyOnWriteState) -> None:
+def touch_window(draft: CopyOnWriteState) -> None:
     """Any action in an open window means both players must pass again (docs/rules.md A.11)."""
     if draft.state.get("window") is not None:
         w = draft.top("window")
         w["passed"] = []
 
 
-# ---------------------------------------------------------------------------- fight
-
-
-@handles(ev.FightStarted)
-def _(e: ev.FightStarted, draft: CopyOnWriteState) -> None:
-    draft.state["fight"] = {
-        "attacker": e.attacker,
-        "defender": e.defender,
-        "stage": "committing",
-        "card": None,
-        "gold": 0,
-        "commitment": None,
-        "salt": None,
-        "defender_cards": [],
-        "hired": False,
-        "revealed": False,
-    }
-
-
-@handles(ev.AttackCardCommitted)
-def _(e: ev.AttackCardCommitted, draft: CopyOnWriteState) -> None:
-    move(draft, e.card, "dmz", face="down")
-    f = draft.top("fight")
-    f.update(card=e.card, commitment=e.commitment, salt=e.salt, stage="committing")
-
-
-@handles(ev.GoldCommitted)
-def _(e: ev.GoldCommitted, draft: CopyOnWriteState) -> None:
-    st = draft.seat(e.player)
-    st["gold"] = max(0, st["gold"] - e.amount)
-    f = draft.top("fight")
-    f["gold"] += e.amount
-    f["stage"] = "declared"
-
-
-@handles(ev.RanAway)
-def _(e: ev.RanAway, draft: CopyOnWriteState) -> None:
-    draft.seat(e.player)["ran_this_turn"] += 1
-    draft.top("fight")["stage"] = "ran"
-
-
-@handles(ev.DefenderFaced)
-def _(e: ev.DefenderFaced, draft: CopyOnWriteState) -> None:
-    draft.top("fight")["stage"] = "defending"
-
-
-@handles(ev.DefenderCardsCommitted)
-def _(e: ev.DefenderCardsCommitted, draft: CopyOnWriteState) -> None:
-    f = draft.top("fight")
-    f["defender_cards"] = [*f["defender_cards"], *e.cards]
-    for cid in e.cards:
-        move(draft, cid, "dmz", face="up")
-        draft.card(cid)["zapped"] = True
-
-
-@handles(ev.DefenderReady)
-def _(e: ev.DefenderReady, draft: CopyOnWriteState) -> None:
-    draft.top("fight")["stage"] = "ready"
-
-
-@handles(ev.AttackCardRevealed)
-def _(e: ev.AttackCardRevealed, draft: CopyOnWriteState) -> None:
-    card = draft.card(e.card)
-    card["face"] = "up"
-    card["known"] = list(SEATS)
-    f = draft.top("fight")
-    f["revealed"] = True
-    f["stage"] = "revealed"
-    draft.state["window"] = {"kind": "cost", "passed": []}
-
-
-@handles(ev.MonsterCostModified)
-def _(e: ev.MonsterCostModified, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    draft.card(e.card)["cost_mod"] = e.cost
-    _touch_window(draft)
-
-
-@handles(ev.CheatingChecked)
-def _(e: ev.CheatingChecked, draft: CopyOnWriteState) -> None:
-    draft.top("fight")["stage"] = "checked"
-    draft.state["window"] = None
-
-
-@handles(ev.CaughtCheating)
-def _(e: ev.CaughtCheating, draft: CopyOnWriteState) -> None:
-    draft.seat(e.player)["caught_cheating"] = True
-    draft.top("fight")["stage"] = "caught"
-
-
-@handles(ev.MonsterHired)
-def _(e: ev.MonsterHired, draft: CopyOnWriteState) -> None:
-    f = draft.top("fight")
-    f["hired"] = True
-    f["stage"] = "hired"
-    f["monster"] = {"power": e.power, "life": e.life}
-    draft.state["window"] = {"kind": "hire", "passed": []}
-
-
-@handles(ev.HireGoldSpent)
-def _(e: ev.HireGoldSpent, draft: CopyOnWriteState) -> None:
-    f = draft.top("fight")
-    f["gold"] = max(0, f["gold"] - e.amount)
-    f["stage"] = "striking"
-    draft.state["window"] = None
-
-
-@handles(ev.CommittedGoldReturned)
-def _(e: ev.CommittedGoldReturned, draft: CopyOnWriteState) -> None:
-    draft.seat(e.player)["gold"] += e.amount
-    if draft.state.get("fight") is not None:
-        f = draft.top("fight")
-        f["gold"] = max(0, f["gold"] - e.amount)
-
-
-@handles(ev.DamageDealt)
-def _(e: ev.DamageDealt, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    if e.amount > 0 and e.target in draft.state["cards"]:
-        draft.card(e.target)["damage"] += e.amount
-    f = draft.state.get("fight")
-    if f is not None and e.kind == "combat" and e.target == f.get("card"):
-        draft.top("fight")["stage"] = "weapons_struck"
-
-
-@handles(ev.DamageAllocated)
-def _(e: ev.DamageAllocated, draft: CopyOnWriteState) -> None:
-    for cid, amount in e.allocation.items():
-        target = draft.state["seats"][e.player]["hero"] if cid == "hero" else cid
-        if amount > 0 and target in draft.state["cards"]:
-            draft.card(target)["damage"] += amount
-    if draft.state.get("fight") is not None:
-        draft.top("fight")["stage"] = "allocated"
-
-
-@handles(ev.Healed)
-def _(e: ev.Healed, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    card = draft.card(e.target)
-    card["damage"] = max(0, card["damage"] - e.amount)
-
-
-@handles(ev.GoldStolen)
-def _(e: ev.GoldStolen, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    src = draft.seat(e.from_player)
-    amount = min(e.amount, src["gold"])
-    src["gold"] -= amount
-    draft.seat(e.to_player)["gold"] += amount
-
-
-@handles(ev.GoldTaken)
-def _(e: ev.GoldTaken, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    draft.seat(e.player)["gold"] += e.amount
-
-
-@handles(ev.TokensCollected)
-def _(e: ev.TokensCollected, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    draft.card(e.card)["tokens"] += e.amount
-
-
-@handles(ev.CardStuck)
-def _(e: ev.CardStuck, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    remove_from_zone(draft, e.card)
-    card = draft.card(e.card)
-    card.update(zone="stuck", face="up", host=e.host, known=list(SEATS))
-    host = draft.card(e.host)
-    host["stuck"] = [*host["stuck"], e.card]
-
-
-@handles(ev.CardStashed)
-def _(e: ev.CardStashed, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    move(draft, e.card, "stash", face=e.face)
-    _forget_committed(draft, e.card)
-
-
-@handles(ev.MonsterStashedFaceUp)
-def _(e: ev.MonsterStashedFaceUp, draft: CopyOnWriteState) -> None:
-    damage = draft.state["cards"][e.card]["damage"]
-    move(draft, e.card, "stash", face="up")
-    draft.card(e.card)["damage"] = damage
-
-
-@handles(ev.CardsSpilled)
-def _(e: ev.CardsSpilled, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    for cid in e.cards:
-        move(draft, cid, "discard")
-
-
-@handles(ev.CardRevealed)
-def _(e: ev.CardRevealed, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    draft.card(e.card)["known"] = list(SEATS)
-
-
-@handles(ev.CardRemoved)
-def _(e: ev.CardRemoved, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    move(draft, e.card, "removed")
-    _forget_committed(draft, e.card)
-
-
-@handles(ev.CardMoved)
-def _(e: ev.CardMoved, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    if e.to == "deck_bottom":
-        move(draft, e.card, "deck", face="down", bottom=True)
-    elif e.to == "deck_top":
-        move(draft, e.card, "deck", face="down", bottom=False)
-    else:
-        move(draft, e.card, e.to, face=e.face)
-    _forget_committed(draft, e.card)
-
-
-def _forget_committed(draft: CopyOnWriteState, cid: str) -> None:
+def forget_committed(draft: CopyOnWriteState, cid: str) -> None:
     """A card leaving the DMZ is no longer committed to the fight (docs/rules.md A.9)."""
     f = draft.state.get("fight")
     if f is None:
@@ -853,22 +634,6 @@ def _forget_committed(draft: CopyOnWriteState, cid: str) -> None:
     elif cid in f["defender_cards"] and draft.state["cards"][cid]["zone"] != "dmz":
         fight = draft.top("fight")
         fight["defender_cards"] = [x for x in fight["defender_cards"] if x != cid]
-
-
-@handles(ev.FightEnded)
-def _(e: ev.FightEnded, draft: CopyOnWriteState) -> None:
-    draft.state["fight"] = None
-    draft.state["window"] = None
-
-
-@handles(ev.DefenderCardsReturned)
-def _(e: ev.DefenderCardsReturned, draft: CopyOnWriteState) -> None:
-    for cid in e.cards:
-        zapped = draft.state["cards"][cid]["zapped"]
-        move(draft, cid, "hoard")
-        draft.card(cid)["zapped"] = zapped
-    if draft.state.get("fight") is not None:
-        draft.top("fight")["defender_cards"] = []
 
 
 # ---------------------------------------------------------------------------- cooldown / end

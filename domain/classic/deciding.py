@@ -7,19 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.classic import combat, play
+from domain.classic import combat, play, turns
 from domain.classic.decision import Command, Decision, seat_value
 from domain.errors import ImpossibleCommand
 from domain.fold import State
 from domain.ruleset import Step, handler_for
 
 HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
-    "deal": play.decide_deal,
-    "roll_first": play.decide_roll_first,
-    "ready": play.decide_ready,
-    "kick_door": play.decide_kick_door,
-    "look_for_trouble": play.decide_look_for_trouble,
-    "loot": play.decide_loot,
+    "deal": turns.decide_deal,
+    "roll_first": turns.decide_roll_first,
+    "ready": turns.decide_ready,
+    "kick_door": turns.decide_kick_door,
+    "look_for_trouble": turns.decide_look_for_trouble,
+    "loot": turns.decide_loot,
     "play": play.decide_play,
     "equip": play.decide_equip,
     "unequip": play.decide_unequip,
@@ -36,10 +36,10 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "bad_stuff": combat.decide_bad_stuff,
     "take_treasure": combat.decide_take_treasure,
     "give": play.decide_give,
-    "charity": play.decide_charity,
+    "charity": turns.decide_charity,
     "loot_body": combat.decide_loot_body,
-    "end_turn": play.decide_end_turn,
-    "concede": play.decide_concede,
+    "end_turn": turns.decide_end_turn,
+    "concede": turns.decide_concede,
 }
 COMMAND_TYPES = tuple(HANDLERS)
 #: What may be recorded while a dead character's body waits to be looted (docs/rules.md B.9).
@@ -60,7 +60,7 @@ def decide(state: State, command: Command) -> list[Step]:
             f"{state['body']['dead']}'s body is looted first",
             "B.9",
         )
-    play.listen_first(decision, command["type"])  # Listen At The Door (B.15, D.C16)
+    turns.listen_first(decision, command["type"])  # Listen At The Door (B.15, D.C16)
     handler(decision, command)
     combat.settle(decision)  # a death or a departure may complete the passes (D.C1)
     play.drop_loose_cheats(decision)  # a Cheat! whose Item left is discarded (B.2)
