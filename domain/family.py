@@ -20,9 +20,10 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from domain.errors import InvalidCommand
 from domain.fold import State
@@ -204,49 +205,49 @@ def families() -> dict[str, Family]:
     return {name: family_of(rs) for name, rs in RULESETS.items()}
 
 
-_CORRECTIONS: dict[tuple[int, ...], frozenset[str]] = {}
+T = TypeVar("T")
 
 
+def per_registry(build: Callable[[], T]) -> Callable[[], T]:
+    """``build()``'s answer, kept until a ruleset is registered or replaced (the key is the
+    registered rulesets' identities): what every family contributes is gathered once, not on
+    each call."""
+    kept: dict[tuple[int, ...], T] = {}
+
+    @functools.wraps(build)
+    def cached() -> T:
+        key = tuple(map(id, RULESETS.values()))
+        found = kept.get(key)
+        if found is None:
+            found = build()
+            kept.clear()
+            kept[key] = found
+        return found
+
+    return cached
+
+
+@per_registry
 def correction_types() -> frozenset[str]:
     """The stored event types of every registered family's judge's corrections."""
-    key = tuple(map(id, RULESETS.values()))
-    found = _CORRECTIONS.get(key)
-    if found is None:
-        found = frozenset().union(*(f.correction_types for f in families().values()))
-        _CORRECTIONS.clear()
-        _CORRECTIONS[key] = found
-    return found
+    return frozenset().union(*(f.correction_types for f in families().values()))
 
 
-_UPDATES: dict[tuple[int, ...], dict[str, HistoryUpdate]] = {}
-
-
+@per_registry
 def history_updates() -> dict[str, HistoryUpdate]:
     """Every registered family's history updates, by event type (event types are global)."""
-    key = tuple(map(id, RULESETS.values()))
-    found = _UPDATES.get(key)
-    if found is None:
-        found = {}
-        for family in families().values():
-            for etype, update in family.history_updates.items():
-                found.setdefault(etype, update)
-        _UPDATES.clear()
-        _UPDATES[key] = found
+    found: dict[str, HistoryUpdate] = {}
+    for family in families().values():
+        for etype, update in family.history_updates.items():
+            found.setdefault(etype, update)
     return found
 
 
-_RESULTS: dict[tuple[int, ...], dict[str, ResultUpdate]] = {}
-
-
+@per_registry
 def result_updates() -> dict[str, ResultUpdate]:
     """Every registered family's result updates, by event type."""
-    key = tuple(map(id, RULESETS.values()))
-    found = _RESULTS.get(key)
-    if found is None:
-        found = {}
-        for family in families().values():
-            for etype, update in family.result_updates.items():
-                found.setdefault(etype, update)
-        _RESULTS.clear()
-        _RESULTS[key] = found
+    found: dict[str, ResultUpdate] = {}
+    for family in families().values():
+        for etype, update in family.result_updates.items():
+            found.setdefault(etype, update)
     return found
