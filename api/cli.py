@@ -58,6 +58,12 @@ def instance_path() -> str:
     return default_instance_path()
 
 
+def default_port() -> str:
+    """``munchlog serve``'s port when ``--port`` is not given: ``$MUNCHLOG_PORT``, else 8000
+    (the demo's links point there too)."""
+    return os.environ.get("MUNCHLOG_PORT") or "8000"
+
+
 def database_url(db: str | None) -> str | None:
     """The database a command uses: ``--db``, else ``$MUNCHLOG_DATABASE_URL``, else ``None``
     (the instance folder's SQLite file)."""
@@ -221,7 +227,7 @@ def demo(args: argparse.Namespace) -> int:
         if catalog is not None:
             config["MUNCHLOG_CATALOG"] = catalog
         transport = FlaskTransport(create_app(config))
-        base = f"http://127.0.0.1:{os.environ.get('MUNCHLOG_PORT') or 8000}"  # serve's default
+        base = f"http://127.0.0.1:{default_port()}"  # where `munchlog serve` will listen
         where = f"in {_database(args.db)}"
     try:
         result = record_demo_game(
@@ -278,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--port",
         type=int,
-        default=os.environ.get("MUNCHLOG_PORT") or 8000,  # argparse applies type= to it
+        default=default_port(),  # text from the environment: argparse applies type= to it
         help="port to listen on (default $MUNCHLOG_PORT, else 8000)",
     )
     p.add_argument("--db", help=DB_HELP)
