@@ -70,6 +70,11 @@ class Skipped(TypedDict):
     event: str | None
 
 
+#: ``{game_id: (seq, row)}``: what :meth:`HistoryRecorder.commit` writes.
+Rows = Mapping[str, tuple[int, HistoryRow]]
+Skips = Iterable[Skipped]
+
+
 def tracking_at(position: int) -> Tracking:
     """The tracking row that says "folded up to notification ``position``"."""
     return Tracking(TRACKING_NAME, position)
@@ -87,13 +92,7 @@ class HistoryRecorder(TrackingRecorder, ABC):
         """The stored rows of these games (missing ones are left out)."""
 
     @abstractmethod
-    def commit(
-        self,
-        expected: int,
-        rows: Mapping[str, tuple[int, HistoryRow]],
-        tracking: Tracking,
-        skipped: Iterable[Skipped] = (),
-    ) -> bool:
+    def commit(self, expected: int, rows: Rows, tracking: Tracking, skipped: Skips = ()) -> bool:
         """Upsert ``{game_id: (seq, row)}``, record the ``skipped`` games (deleting their rows;
         a game's first skip is kept) and move the position to ``tracking``, atomically, if the
         position is still ``expected``; ``False`` (nothing written) otherwise. ``seq`` (the
@@ -183,13 +182,7 @@ class _SqlHistory(HistoryRecorder):
                 out.update((r["game_id"], json.loads(r["row"])) for r in c.fetchall())
         return out
 
-    def commit(
-        self,
-        expected: int,
-        rows: Mapping[str, tuple[int, HistoryRow]],
-        tracking: Tracking,
-        skipped: Iterable[Skipped] = (),
-    ) -> bool:
+    def commit(self, expected: int, rows: Rows, tracking: Tracking, skipped: Skips = ()) -> bool:
         m = self.mark
         skips = list(skipped)
         with self.datastore.transaction(commit=True) as c:
@@ -374,13 +367,7 @@ class POPOHistoryRecorder(POPOTrackingRecorder, HistoryRecorder):
         with self._database_lock:
             return {g: self._rows[g][1] for g in game_ids if g in self._rows}
 
-    def commit(
-        self,
-        expected: int,
-        rows: Mapping[str, tuple[int, HistoryRow]],
-        tracking: Tracking,
-        skipped: Iterable[Skipped] = (),
-    ) -> bool:
+    def commit(self, expected: int, rows: Rows, tracking: Tracking, skipped: Skips = ()) -> bool:
         with self._database_lock:
             if (self._max_tracking_ids[TRACKING_NAME] or 0) != expected:
                 return False

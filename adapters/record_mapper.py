@@ -120,18 +120,10 @@ class CountingEventStore(EventsourcingStore[UUID]):
     fast-forward (:func:`forward`) sees how far behind a cached game is before it decodes
     anything."""
 
-    def get(
-        self,
-        originator_id: UUID,
-        *,
-        gt: int | None = None,
-        lte: int | None = None,
-        desc: bool = False,
-        limit: int | None = None,
-    ) -> Any:
-        rows = self.recorder.select_events(
-            originator_id=originator_id, gt=gt, lte=lte, desc=desc, limit=limit
-        )
+    def get(self, originator_id: UUID, **query: Any) -> Any:
+        """The events of ``originator_id``; ``query`` is eventsourcing's (``gt``, ``lte``,
+        ``desc``, ``limit``), passed to the recorder as it is."""
+        rows = self.recorder.select_events(originator_id=originator_id, **query)
         return CountedEvents(self.mapper.to_domain_event, rows)
 
 

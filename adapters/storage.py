@@ -20,6 +20,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from domain.errors import CodedError
+
 #: SQLite's primary result codes that mean the database cannot be written (or read) now:
 #: full, read-only, cannot be opened, an I/O error, busy or locked past the timeout, no
 #: permission, a file too large, a locking protocol error.
@@ -46,14 +48,10 @@ SQLITE_MESSAGES = (
 )
 
 
-class StorageUnavailable(Exception):
+class StorageUnavailable(CodedError):
     """The database did not answer or refused a write (:func:`storage_refusal`)."""
 
     code = "storage/unavailable"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:

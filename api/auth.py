@@ -108,19 +108,28 @@ def current_viewer(game_id: UUID | None = None) -> str:
     return viewer
 
 
-def organizer_only(view: F) -> F:
-    """Only the organizer may call this view (401 without a token, 403 with another)."""
+def role_only(role: str, forbidden: str, *, of_game: bool) -> Callable[[F], F]:
+    """A decorator: only ``role``'s token may call the view (401 ``auth/missing_token``
+    without a token, 403 ``forbidden`` with another). ``of_game``: the role is one of the
+    game in the route (its ``game_id``, 404 for no game), checked before the body is parsed."""
 
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        viewer = current_viewer(None)
-        if viewer == "spectator":
-            raise Unauthorized("auth/missing_token", "this needs the organizer's token")
-        if viewer != "organizer":
-            raise Forbidden("auth/forbidden", "only the organizer may do this")
-        return view(*args, **kwargs)
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            viewer = current_viewer(parse_game_id(kwargs["game_id"]) if of_game else None)
+            if viewer == "spectator":
+                raise Unauthorized("auth/missing_token", f"this needs the {role}'s token")
+            if viewer != role:
+                raise Forbidden(forbidden, f"only the {role} may do this")
+            return view(*args, **kwargs)
 
-    return cast(F, wrapper)
+        return cast(F, wrapper)
+
+    return decorate
+
+
+#: Only the organizer (401 without a token, 403 with another).
+organizer_only = role_only("organizer", "auth/forbidden", of_game=False)
 
 
 def any_viewer(view: F) -> F:
@@ -178,20 +187,9 @@ def party_of_game(action: str) -> Callable[[F], F]:
 recorder_of_game = party_of_game("record actions")
 
 
-def judge_of_game(view: F) -> F:
-    """Only this game's judge token: 404 for no game, 401 without a token or with a token not
-    of this game, 403 for any other of its tokens, all before the body is parsed."""
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        viewer = current_viewer(parse_game_id(kwargs["game_id"]))
-        if viewer == "spectator":
-            raise Unauthorized("auth/missing_token", "this needs the judge's token")
-        if viewer != "judge":
-            raise Forbidden("auth/judge_only", "only the judge may do this")
-        return view(*args, **kwargs)
-
-    return cast(F, wrapper)
+#: Only this game's judge token: 404 for no game, 401 without a token or with a token not of
+#: this game, 403 for any other of its tokens, all before the body is parsed.
+judge_of_game = role_only("judge", "auth/judge_only", of_game=True)
 
 
 def idempotency_key() -> str | None:

@@ -15,6 +15,17 @@ for a command that names something the game does not have:
 from __future__ import annotations
 
 
+class CodedError(Exception):
+    """An error with a stable ``code`` (a class attribute) and a ``message`` for people: the
+    shape of the service's and the storage's errors, which :mod:`api.errors` maps to HTTP."""
+
+    code = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class DomainError(ValueError):
     """Base of every error the domain raises; carries a stable ``code``."""
 

@@ -11,6 +11,7 @@ A version or a dispute a game does not have is the domain's :class:`~domain.erro
 from __future__ import annotations
 
 from adapters.storage import StorageUnavailable, storage_refusal
+from domain.errors import CodedError
 
 __all__ = [
     "GameAlreadyExistsError",
@@ -23,17 +24,16 @@ __all__ = [
 ]
 
 
-class GameNotFoundError(LookupError):
+class GameNotFoundError(CodedError, LookupError):
     """No game has this id."""
 
     code = "game/not_found"
 
     def __init__(self, game_id: object) -> None:
         super().__init__(f"no game {game_id}")
-        self.message = f"no game {game_id}"
 
 
-class VersionConflictError(Exception):
+class VersionConflictError(CodedError):
     """The game is not at the version the client expected (or another write won a race)."""
 
     code = "game/version_conflict"
@@ -44,34 +44,30 @@ class VersionConflictError(Exception):
         else:
             message = f"expected version {expected}, the game is at version {current_version}"
         super().__init__(message)
-        self.message = message
         self.current_version = current_version
 
 
-class IdempotencyKeyReusedError(Exception):
+class IdempotencyKeyReusedError(CodedError):
     """An ``Idempotency-Key`` already used for a different request on this game."""
 
     code = "request/idempotency_key_reused"
 
     def __init__(self) -> None:
-        self.message = "this Idempotency-Key was already used for a different request"
-        super().__init__(self.message)
+        super().__init__("this Idempotency-Key was already used for a different request")
 
 
-class GameAlreadyExistsError(Exception):
+class GameAlreadyExistsError(CodedError):
     """An imported game's id is already taken here (a game keeps its id when imported)."""
 
     code = "game/already_exists"
 
     def __init__(self, game_id: object) -> None:
-        self.message = f"game {game_id} already exists"
-        super().__init__(self.message)
+        super().__init__(f"game {game_id} already exists")
 
 
-class NotAllowedError(Exception):
+class NotAllowedError(CodedError):
     """The caller's role may not do this (``auth/...``); HTTP 403."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
