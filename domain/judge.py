@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.arguments import int_arg
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand, NotFound, UnknownVersion
 from domain.events import Event, register_event
@@ -154,6 +155,33 @@ def decide_dispute(state: State, claim: Claim) -> list[Step]:
         to_version=hi,
     )
     return [Step(event, evolve(state, event))]
+
+
+def read_correction(
+    state: Mapping[str, Any], command: Any, effects: Mapping[str, type[Event]]
+) -> tuple[Any, dict[str, Any]]:
+    """What every ruleset's ``decide_correction`` reads first: the event class of ``command``
+    among the ruleset's ``effects`` (by its ``type``), and the fields every forced effect has
+    (``seat="judge"``, ``corrects``: a version the game has reached).
+
+    Raises :class:`InvalidCommand` (``request/invalid_command``, ``request/unknown_correction``,
+    ``request/invalid_number``) and :class:`UnknownVersion`.
+    """
+    if not isinstance(command, Mapping):
+        raise InvalidCommand("request/invalid_command", "a correction is a JSON object")
+    kind = command.get("type")
+    cls = effects.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise InvalidCommand(
+            "request/unknown_correction",
+            f"unknown correction {kind!r}",
+            {"type": [f"one of {', '.join(effects)}"]},
+        )
+    current = int(state.get("version", 0))
+    corrects = int_arg(command, "corrects", lo=1, hi=None)  # a version: the game's bounds it
+    if corrects > current:
+        raise UnknownVersion(corrects, current)
+    return cls, {"seat": "judge", "corrects": corrects}
 
 
 #: ``backup_from(point)``: the state at version ``point`` and the records after it.

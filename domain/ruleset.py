@@ -105,20 +105,49 @@ class BackupImpossible(ValueError):
     """The two states cannot be reconciled by a backup (they are of different games)."""
 
 
+#: State keys a backup leaves alone: the version counts events, and the judge's record of
+#: disputes and rulings outlives the backup it may have ordered.
+NOT_RESTORED = frozenset({"version", "disputes"})
+
+
+def restorable(state: State) -> dict[str, Any]:
+    """What of ``state`` a backup restores (all but :data:`NOT_RESTORED`)."""
+    return {k: v for k, v in state.items() if k not in NOT_RESTORED}
+
+
+def check_same_game(point: State, current: State) -> None:
+    """Raise :class:`BackupImpossible` unless ``point`` and ``current`` are two states of one
+    created game (its id, ruleset, rules, mode and format, its cards and seats)."""
+    for key in ("game_id", "ruleset", "rules_version", "mode", "format"):
+        if point.get(key) != current.get(key):
+            raise BackupImpossible(f"the states differ in {key!r}: not the same game")
+    if point.get("status") in (None, "new") or current.get("status") in (None, "new"):
+        raise BackupImpossible("a backup needs two states of a created game")
+    if set(point["cards"]) != set(current["cards"]) or set(point["seats"]) != set(current["seats"]):
+        raise BackupImpossible("the states hold different cards or seats: not the same game")
+
+
 class BackupCore:
     """A ruleset's backup in progress (its ``backup_events``): from ``current``, the restoring
     steps so far and the state they lead to (:attr:`work`), towards ``point``.
 
-    What every ruleset's backup shares: folding each restoring event, telling whether a card
-    differs from the earlier state, and putting the cards back list by list. A ruleset says
-    which card fields count (:attr:`card_fields`), which card lists a state has (:meth:`lists`)
-    and where a card outside them goes back to (:meth:`leftover_position`), and emits the
-    restorations themselves (``restore_card``)."""
+    What every ruleset's backup shares: checking that both states are of one game, folding each
+    restoring event, telling whether a card differs from the earlier state, putting the cards
+    back list by list, the seats field by field, and checking the result (:meth:`finish`). A
+    ruleset says which card and seat fields count (:attr:`card_fields`, :attr:`seat_fields`),
+    its seat restoration event (:attr:`seat_restored`), which card lists a state has
+    (:meth:`lists`) and where a card outside them goes back to (:meth:`leftover_position`), and
+    emits the card and table restorations itself (``restore_card``, ``table``)."""
 
     #: The fields of a card that a backup puts back.
     card_fields: tuple[str, ...] = ()
+    #: The fields of a seat that a backup puts back, each one of :attr:`seat_restored`'s too.
+    seat_fields: tuple[str, ...] = ()
+    #: The event that puts a seat's :attr:`seat_fields` back (``player`` names the seat).
+    seat_restored: type[Any] = Event
 
     def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
+        check_same_game(point, current)
         self.point = point
         self.work = current
         self.seat = seat
@@ -155,6 +184,22 @@ class BackupCore:
         for cid in sorted(self.point["cards"]):
             if self.differs(cid):
                 self.restore_card(cid, self.leftover_position(cid))
+
+    def seats(self) -> None:
+        """Each seat whose :attr:`seat_fields` differ, put back (in seating order)."""
+        for player, want in self.point["seats"].items():
+            have = self.work["seats"][player]
+            if any(have.get(k) != want.get(k) for k in self.seat_fields):
+                fields: dict[str, Any] = {k: want.get(k) for k in self.seat_fields}
+                self.emit(
+                    self.seat_restored(seat=self.seat, undoes=self.undoes, player=player, **fields)
+                )
+
+    def finish(self) -> list[Step]:
+        """The steps, once they lead back to ``point`` (else :class:`BackupImpossible`: a bug)."""
+        if restorable(self.work) != restorable(self.point):
+            raise BackupImpossible("the backup does not reproduce the earlier state")
+        return self.steps
 
 
 #: ``backup_events(point, current, seat=..., undoes=...)``: a ruleset's restoring steps that turn

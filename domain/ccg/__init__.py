@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from domain.arguments import seat_arg
 from domain.ccg import abilities, effects, end, fights, schema, setup, stack, turn
 from domain.ccg import fold_fights as _fold_fights  # noqa: F401  (registers the fight handlers)
 from domain.ccg.cards import EFFECT_OPS, resolve_entry
 from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
-from domain.ccg.decision import Command, Decision, seat_arg
+from domain.ccg.decision import Command, Decision
 from domain.ccg.demo import demo_spec
 from domain.ccg.fights import commitment
 from domain.ccg.history import HISTORY_UPDATES, RESULT_UPDATES
@@ -97,7 +98,7 @@ def decide(state: State, command: Command) -> list[Step]:
     included, so the returned list is everything that happens until a player must act again.
     """
     handler = handler_for(state, command, HANDLERS)
-    seat_arg(command)
+    seat_arg(state, command)
     decision = Decision(state, command)
     if state.get("stack") and command["type"] not in WHILE_RESOLVING:
         decision.check(

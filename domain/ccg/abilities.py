@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.arguments import ids_arg, int_arg, str_arg
 from domain.ccg import events as ev
-from domain.ccg.cards import abilities_of, ability_index, is_unchecked
+from domain.ccg.cards import MAX_NUMBER, abilities_of, ability_index, is_unchecked
 from domain.ccg.damage import life_of
-from domain.ccg.decision import Command, Decision, card_of, ids_arg, int_arg, require_in, str_arg
+from domain.ccg.decision import Command, Decision
 from domain.ccg.state import MAX_LEVEL, MIN_LEVEL, in_play, other
 from domain.ccg.timing import window_open
 from domain.errors import InvalidCommand
@@ -78,7 +79,7 @@ def targets_of(decision: Decision, command: Command) -> list[str]:
         raw = [raw]
     targets = ids_arg({"targets": raw}, "targets")
     for t in targets:
-        card = card_of(decision, t)
+        card = decision.card(t)
         decision.check(
             not (in_play(card) and card["def"]["keywords"].get("stealthy")),
             "rule/stealthy_target",
@@ -201,10 +202,10 @@ def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) ->
         decision, card, "only an Interrupt may be played while something resolves", ability
     )
     cost = d.get("cost") or 0
-    gold = int_arg(command, "gold", cost)
+    gold = int_arg(command, "gold", cost, hi=MAX_NUMBER)
     decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
     decision.check(gold >= cost, "rule/underpaid", f"{name} costs {cost} gold", "A.5")
-    blood = int_arg(command, "give_blood", 0)
+    blood = int_arg(command, "give_blood", 0, hi=MAX_NUMBER)
     give_blood_arg(decision, card, blood)
     check_conditions(decision, card, ability)
     targets = targets_of(decision, command)
@@ -274,7 +275,7 @@ def decide_activate(decision: Decision, command: Command) -> None:
     s, seat = decision.state, decision.seat
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     cid = str_arg(command, "card")
-    card = card_of(decision, cid)
+    card = decision.card(cid)
     d = card["def"]
     fight = s["fight"]
     hired_monster = bool(fight and fight.get("hired") and fight.get("card") == cid)
@@ -283,7 +284,7 @@ def decide_activate(decision: Decision, command: Command) -> None:
             seat == fight["attacker"], "command/not_your_card", "the attacker controls it"
         )
     else:
-        require_in(decision, cid, seat, "hero", "hoard", "stash", "dmz", "hand")
+        decision.in_zone(cid, seat, "hero", "hoard", "stash", "dmz", "hand")
     kw = d["keywords"]
     if card["zone"] == "hand":
         decision.check(
@@ -324,15 +325,15 @@ def decide_activate(decision: Decision, command: Command) -> None:
                 {"costs": ["{discard: [card ids]}"]},
             )
     raw_costs = raw_costs or {}
-    gold = int_arg(raw_costs, "gold", 0)
-    blood = int_arg(raw_costs, "give_blood", 0)
+    gold = int_arg(raw_costs, "gold", 0, hi=MAX_NUMBER)
+    blood = int_arg(raw_costs, "give_blood", 0, hi=MAX_NUMBER)
     zap = raw_costs.get("zap", False)
     if not isinstance(zap, bool):
         raise InvalidCommand("request/invalid_costs", "'costs.zap' is true or false")
     discard = ids_arg({"discard": raw_costs.get("discard") or []}, "discard")
     decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
     for x in discard:
-        require_in(decision, x, seat, "hand")
+        decision.in_zone(x, seat, "hand")
         decision.require(x != cid, "command/card_not_there", "a card cannot discard itself")
     if zap:
         decision.check(

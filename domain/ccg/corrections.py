@@ -39,16 +39,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from domain.arguments import face_arg, int_arg, seat_arg, str_arg
 from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER
-from domain.ccg.decision import face_arg
 from domain.ccg.effects import move_destination
 from domain.ccg.state import SEATS, ZONES, push_stack_entry, remove_from_zone
+from domain.decision import find_card
 from domain.envelope import Record
-from domain.errors import ImpossibleCommand, InvalidCommand
+from domain.errors import InvalidCommand
 from domain.events import Json, family_events
 from domain.fold import CopyOnWriteState, State, handles
-from domain.ruleset import BackupCore, BackupImpossible, Step, undo_each
+from domain.judge import read_correction
+from domain.ruleset import BackupCore, Step, undo_each
 
 #: This family's events, in its own namespace (domain.events.family_events).
 register_event = family_events("ccg")
@@ -368,62 +370,59 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> e
     ``amount`` for ``take_gold``/``lose_gold``; ``from``/``to`` and ``amount`` for ``steal``;
     ``player`` and ``level`` for ``set_level``; ``player`` and ``side`` for ``set_marker``.
     Raises :class:`InvalidCommand` for a malformed command, :class:`ImpossibleCommand` for an
-    unknown card or a ``corrects`` version the game has not reached.
+    unknown card and :class:`domain.errors.UnknownVersion` for a ``corrects`` version the game
+    has not reached (:func:`domain.judge.read_correction`).
 
     >>> s = {"version": 9, "cards": {"c1": {"damage": 3}}, "seats": {"A": {"hero": "c1"}}}
     >>> decide_correction(s, {"type": "heal", "target": "A", "amount": 2, "corrects": 7})
     JudgeHealed(seat='judge', cause=None, violation=None, unchecked=False, source=None, target='c1', amount=2, corrects=7, forced_by_judge=True)
     """
-    kind = command.get("type")
-    cls: Any = JUDGE_EFFECTS.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise InvalidCommand(
-            "request/unknown_correction",
-            f"unknown correction {kind!r}",
-            {"type": [f"one of {', '.join(JUDGE_EFFECTS)}"]},
-        )
-    corrects = _int(command, "corrects", lo=1, hi=None)  # a version: the game's bounds it
-    if corrects > int(state.get("version", 0)):
-        raise ImpossibleCommand(
-            "command/unknown_version", f"there is no event {corrects} to correct yet"
-        )
-    base: dict[str, Any] = {"seat": "judge", "corrects": corrects}
+    cls, base = read_correction(state, command, JUDGE_EFFECTS)
+    kind = command["type"]
     if kind in ("damage", "heal"):
-        target = _str(command, "target")
+        target = str_arg(command, "target")
         seats = state.get("seats") or {}
         if target in SEATS and target in seats:
             target = seats[target]["hero"]
-        card = _card(state, target)
-        amount = _int(command, "amount", lo=1)
+        card = find_card(state, target)
+        amount = int_arg(command, "amount", lo=1, hi=MAX_NUMBER)
         if kind == "heal":
             amount = min(amount, int(card["damage"]))
         return cls(**base, source=None, target=target, amount=amount)
     if kind == "take_gold":
         base["source"] = None
     if kind in ("take_gold", "lose_gold"):
-        return cls(**base, player=_seat(command, "player"), amount=_int(command, "amount", lo=1))
+        return cls(
+            **base,
+            player=seat_arg(state, command, "player"),
+            amount=int_arg(command, "amount", lo=1, hi=MAX_NUMBER),
+        )
     if kind == "steal":
-        victim, taker = _seat(command, "from"), _seat(command, "to")
+        victim, taker = seat_arg(state, command, "from"), seat_arg(state, command, "to")
         return cls(
             **base,
             source=None,
             from_player=victim,
             to_player=taker,
-            amount=_int(command, "amount", lo=1),
+            amount=int_arg(command, "amount", lo=1, hi=MAX_NUMBER),
         )
     if kind == "set_level":
         return cls(
-            **base, player=_seat(command, "player"), level=_int(command, "level", lo=1, hi=10)
+            **base,
+            player=seat_arg(state, command, "player"),
+            level=int_arg(command, "level", lo=1, hi=10),
         )
     if kind == "set_marker":
         side = command.get("side")
         if side not in MARKER_SIDES:
             raise InvalidCommand("request/invalid_side", "'side' is 'run_away' or 'limp_away'")
-        return cls(**base, player=_seat(command, "player"), side=str(side))
-    cid = _str(command, "card")
-    _card(state, cid)
+        return cls(**base, player=seat_arg(state, command, "player"), side=str(side))
+    cid = str_arg(command, "card")
+    find_card(state, cid)
     if kind == "collect":
-        return cls(**base, source=None, card=cid, amount=_int(command, "amount", lo=1))
+        return cls(
+            **base, source=None, card=cid, amount=int_arg(command, "amount", lo=1, hi=MAX_NUMBER)
+        )
     if kind == "move":
         to, face = move_destination(command)
         return cls(**base, source=None, card=cid, to=to, face=face)
@@ -431,46 +430,6 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> e
         return cls(**base, source=None, card=cid, face=face_arg(command, "down"))
     event: ev.Event = cls(**base, source=None, card=cid)
     return event
-
-
-def _str(command: Mapping[str, Any], key: str) -> str:
-    value = command.get(key)
-    if not isinstance(value, str) or not value:
-        raise InvalidCommand("request/missing_field", f"'{key}' is required", {key: ["a string"]})
-    return value
-
-
-def _int(command: Mapping[str, Any], key: str, *, lo: int = 0, hi: int | None = MAX_NUMBER) -> int:
-    value = command.get(key)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or value < lo
-        or (hi is not None and value > hi)
-    ):
-        bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise InvalidCommand(
-            "request/invalid_number", f"'{key}' must be a whole number {bounds}", {key: [bounds]}
-        )
-    return value
-
-
-def _seat(command: Mapping[str, Any], key: str) -> str:
-    value = command.get(key)
-    if value not in SEATS:
-        raise InvalidCommand("request/invalid_seat", f"'{key}' must be 'A' or 'B'", {key: ["A|B"]})
-    return str(value)
-
-
-def _card(state: Mapping[str, Any], cid: str) -> Mapping[str, Any]:
-    card = (state.get("cards") or {}).get(cid)
-    if card is None:
-        raise ImpossibleCommand("command/unknown_card", f"no card {cid!r} in this game")
-    result: Mapping[str, Any] = card
-    return result
-
-
-# --------------------------------------------------------------------------- evolve
 
 
 @handles(CardRestored)
@@ -560,10 +519,6 @@ RESTORATIONS: tuple[type[ev.Event], ...] = (
 
 # --------------------------------------------------------------------------- backups
 
-#: State keys a backup leaves alone: the version counts events, and the judge's record of
-#: disputes and rulings outlives the backup it may have ordered.
-NOT_RESTORED = frozenset({"version", "disputes"})
-
 
 def _position(state: State, cid: str) -> int | None:
     card = state["cards"][cid]
@@ -601,7 +556,6 @@ def backup_events(
     Raises :class:`BackupImpossible` when the states are of different games (or the result
     would not match, which would be a bug).
     """
-    _check_same_game(point, current)
     backup = _Backup(point, current, seat, undoes)
     backup.cards()
     backup.stack()
@@ -611,15 +565,15 @@ def backup_events(
     else:
         backup.table()
         backup.seats()
-    if _restorable(backup.work) != _restorable(point):
-        raise BackupImpossible("the backup does not reproduce the earlier state")
-    return backup.steps
+    return backup.finish()
 
 
 class _Backup(BackupCore):
     """:func:`backup_events` in progress: the steps so far and the state they lead to."""
 
     card_fields = CARD_FIELDS
+    seat_fields = SEAT_FIELDS
+    seat_restored = SeatRestored
 
     def lists(self, state: State) -> list[tuple[list[str], Any]]:
         return _zone_lists(state)
@@ -657,13 +611,6 @@ class _Backup(BackupCore):
                 )
             )
 
-    def seats(self) -> None:
-        for player in SEATS:
-            want = self.point["seats"][player]
-            if any(self.work["seats"][player].get(k) != want.get(k) for k in SEAT_FIELDS):
-                fields = {k: want.get(k) for k in SEAT_FIELDS}
-                self.emit(SeatRestored(seat=self.seat, undoes=self.undoes, player=player, **fields))
-
     def table(self) -> None:
         p = self.point
         if all(self.work.get(k) == p.get(k) for k in TABLE_FIELDS):
@@ -690,20 +637,6 @@ class _Backup(BackupCore):
                 fight_defender_cards=[] if fight is None else list(fight["defender_cards"]),
             )
         )
-
-
-def _restorable(state: State) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k not in NOT_RESTORED}
-
-
-def _check_same_game(point: State, current: State) -> None:
-    for key in ("game_id", "ruleset", "rules_version", "mode", "format"):
-        if point.get(key) != current.get(key):
-            raise BackupImpossible(f"the states differ in {key!r}: not the same game")
-    if point.get("status") in (None, "new") or current.get("status") in (None, "new"):
-        raise BackupImpossible("a backup needs two states of a created game")
-    if set(point["cards"]) != set(current["cards"]):
-        raise BackupImpossible("the states hold different cards: not the same game")
 
 
 def _zone_lists(state: State) -> list[tuple[list[str], Any]]:

@@ -44,9 +44,9 @@ def squish_if_dead(decision: Decision, cid: str) -> bool:
     if life is None or card["damage"] < life:
         return False
     if card["def"]["keywords"].get("regenerate"):
-        decision.emit(ev.CardStashed, by="rules", card=cid, face="down", source=cid)
+        decision.emit(ev.CardStashed, actor="rules", card=cid, face="down", source=cid)
     else:
-        decision.emit(ev.CardSquished, by="rules", card=cid, reason="damage")
+        decision.emit(ev.CardSquished, actor="rules", card=cid, reason="damage")
     return True
 
 
@@ -62,7 +62,7 @@ def heal_by_life_o_suction(decision: Decision, source: str | None, amount: int) 
     if heal:
         decision.emit(
             ev.Healed,
-            by="rules",
+            actor="rules",
             source=source,
             target=decision.state["seats"][card["owner"]]["hero"],
             amount=heal,

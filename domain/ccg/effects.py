@@ -5,20 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.arguments import face_arg, ids_arg, int_arg, str_arg
 from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect
+from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.damage import heal_by_life_o_suction, life_of, squish_if_dead
-from domain.ccg.decision import (
-    Command,
-    Decision,
-    card_of,
-    check_eliminations,
-    face_arg,
-    ids_arg,
-    int_arg,
-    require_in,
-    str_arg,
-)
+from domain.ccg.decision import Command, Decision, check_eliminations
 from domain.ccg.fights import after_card_left, fight_stage
 from domain.ccg.state import (
     MAX_LEVEL,
@@ -42,7 +34,7 @@ def effect_context(decision: Decision, command: Command) -> str | None:
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     source = command.get("source")
     if source is not None:
-        card_of(decision, str(source))
+        decision.card(str(source))
     top = s["stack"][-1] if s["stack"] else None
     decision.check(
         top is not None, "rule/no_ability_resolving", "effects come from an ability", "A.11"
@@ -62,7 +54,7 @@ def card_effect(decision: Decision, command: Command) -> tuple[str | None, str, 
     the card's id and the card, which must exist."""
     source = effect_context(decision, command)
     cid = str_arg(command, "card")
-    return source, cid, card_of(decision, cid)
+    return source, cid, decision.card(cid)
 
 
 def move_destination(command: Command) -> tuple[str, str]:
@@ -81,7 +73,7 @@ def target_card(decision: Decision, command: Command) -> tuple[str, dict[str, An
     target = str_arg(command, "target")
     if target in SEATS:
         target = decision.state["seats"][target]["hero"]
-    return target, card_of(decision, target)
+    return target, decision.card(target)
 
 
 def decide_unzap(decision: Decision, command: Command) -> None:
@@ -113,7 +105,7 @@ def decide_damage(decision: Decision, command: Command) -> None:
         damage_each_hero(decision, command, source)
         return
     target, card = target_card(decision, command)
-    amount = int_arg(command, "amount")
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     expect_effect(decision, "damage", amount=amount, target=target)
     decision.check(
         in_play(card),
@@ -144,7 +136,7 @@ def damage_each_hero(decision: Decision, command: Command, source: str | None) -
     a ``DamageDealt`` per Hero (the other seat's first, the second by the rules), and one state
     check after both, so that two Heroes reaching their life together leave together and the
     game is a draw (docs/rules.md A.13, D.9). No Hero is targeted (Stealthy does not stop it)."""
-    amount = int_arg(command, "amount")
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     expect_effect(decision, "damage", amount=amount, target="each_hero")
     seats = decision.state["seats"]
     heroes = [seats[other(decision.seat)]["hero"], seats[decision.seat]["hero"]]
@@ -152,7 +144,7 @@ def damage_each_hero(decision: Decision, command: Command, source: str | None) -
     try:
         for n, hero in enumerate(heroes):
             by = None if n == 0 else "rules"
-            decision.emit(ev.DamageDealt, by=by, source=source, target=hero, amount=amount)
+            decision.emit(ev.DamageDealt, actor=by, source=source, target=hero, amount=amount)
     finally:
         decision.held = False
     check_eliminations(decision)
@@ -163,7 +155,7 @@ def damage_each_hero(decision: Decision, command: Command, source: str | None) -
 def decide_heal(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
     target, card = target_card(decision, command)
-    amount = int_arg(command, "amount")
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     expect_effect(decision, "heal", amount=amount, target=target)
     decision.check(
         card["damage"] > 0, "rule/nothing_to_heal", "a card with no damage cannot be healed", "A.10"
@@ -173,7 +165,7 @@ def decide_heal(decision: Decision, command: Command) -> None:
 
 def decide_steal(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
-    amount = int_arg(command, "amount")
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     victim = command.get("from", other(decision.seat))
     if victim not in SEATS:
         raise InvalidCommand("request/invalid_seat", "'from' must be 'A' or 'B'")
@@ -192,7 +184,7 @@ def decide_steal(decision: Decision, command: Command) -> None:
 
 def decide_take_gold(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
-    amount = int_arg(command, "amount")
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     expect_effect(decision, "take_gold", amount=amount)
     decision.emit(ev.GoldTaken, source=source, player=decision.seat, amount=amount)
 
@@ -200,8 +192,8 @@ def decide_take_gold(decision: Decision, command: Command) -> None:
 def decide_collect(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
     cid = str(command.get("card") or source or "")
-    card = card_of(decision, cid)
-    amount = int_arg(command, "amount")
+    card = decision.card(cid)
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     expect_effect(decision, "collect", amount=amount, target=cid)
     if life_of(card, decision.state) is None:
         decision.emit(ev.TokensCollected, source=source, card=cid, amount=amount)
@@ -238,7 +230,7 @@ def decide_gain_level(decision: Decision, command: Command) -> None:
     level gained puts its player's "when you gain a level" abilities on the stack (D.21)."""
     source = effect_context(decision, command)
     cid, seat = level_target(decision, command)
-    amount = int_arg(command, "amount")
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     expect_effect(decision, "gain_level", amount=amount, target=cid)
     level = int(decision.state["seats"][seat]["level"])
     decision.check(
@@ -258,7 +250,7 @@ def decide_lose_level(decision: Decision, command: Command) -> None:
     is refused (recorded in record mode, changing nothing), a loss past it stops at 1."""
     source = effect_context(decision, command)
     cid, seat = level_target(decision, command)
-    amount = int_arg(command, "amount")
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     expect_effect(decision, "lose_level", amount=amount, target=cid)
     level = int(decision.state["seats"][seat]["level"])
     decision.check(
@@ -274,9 +266,9 @@ def decide_lose_level(decision: Decision, command: Command) -> None:
 def decide_stick(decision: Decision, command: Command) -> None:
     source = effect_context(decision, command)
     cid = str(command.get("card") or source or "")
-    card = card_of(decision, cid)
+    card = decision.card(cid)
     host = str_arg(command, "target")
-    host_card = card_of(decision, host)
+    host_card = decision.card(host)
     expect_effect(decision, "stick", target=host)
     decision.check(
         cid == source, "rule/wrong_target", "a Curse sticks itself, not another card", "A.10"
@@ -307,7 +299,7 @@ def decide_spill(decision: Decision, command: Command) -> None:
         decision.check(False, "rule/no_ability_resolving", "spills come from an ability", "A.12")
     cards = ids_arg(command, "cards")
     for cid in cards:
-        require_in(decision, cid, decision.seat, "deck")
+        decision.in_zone(cid, decision.seat, "deck")
     deck = s["seats"][decision.seat]["zones"]["deck"]
     step = next_step(s)
     if step is not None and step["op"] == "spill" and len(cards) == min(step["amount"], len(deck)):
@@ -364,7 +356,7 @@ def decide_prevent(decision: Decision, command: Command) -> None:
     """Prevent X: stop up to X of the announced damage (docs/rules.md A.12); if less is dealt,
     all of it is prevented."""
     source = effect_context(decision, command)
-    amount = int_arg(command, "amount")
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
     expect_effect(decision, "prevent", amount=amount)
     window = decision.state.get("window") or {}
     pending = window.get("damage")
@@ -382,7 +374,7 @@ def decide_modify_cost(decision: Decision, command: Command) -> None:
     decision.require(
         cid == fight["card"], "command/not_the_monster", "only the revealed card's cost"
     )
-    cost = int_arg(command, "cost")
+    cost = int_arg(command, "cost", hi=MAX_NUMBER)
     source = effect_context(decision, command)
     card = decision.state["cards"][cid]
     now = card["cost_mod"] if card["cost_mod"] is not None else int(card["def"].get("cost") or 0)
@@ -402,13 +394,13 @@ def decide_zap(decision: Decision, command: Command) -> None:
         decision.state["status"] == "playing", "command/not_playing", "the game is not in play"
     )
     cid = str_arg(command, "card")
-    card = card_of(decision, cid)
+    card = decision.card(cid)
     decision.require(in_play(card), "command/card_not_there", "only a card in play can be zapped")
     decision.check(not card["zapped"], "rule/card_zapped", "the card is already zapped", "A.10")
     if decision.state["stack"]:
         decide_zap_effect(decision, command, cid)
         return
-    require_in(decision, cid, seat, "hero", "hoard", "stash")
+    decision.in_zone(cid, seat, "hero", "hoard", "stash")
     # The window first, as for abilities and Mischief: a zap in cooldown is refused as such.
     decision.check(window_open(decision.state), "rule/window_closed", "no zapping now", "A.11")
     decision.check(

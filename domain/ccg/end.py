@@ -13,5 +13,5 @@ def decide_concede(decision: Decision, command: Command) -> None:
     )
     seat = decision.seat
     decision.emit(ev.PlayerConceded, player=seat)
-    decision.emit(ev.PlayerEliminated, by="rules", player=seat, reason="concede")
+    decision.emit(ev.PlayerEliminated, actor="rules", player=seat, reason="concede")
     end_if_decided(decision)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from domain.arguments import ids_arg, int_arg, str_arg
 from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER, is_card_number, is_monster_like
 from domain.ccg.damage import heal_by_life_o_suction, squish_if_dead
-from domain.ccg.decision import Command, Decision, ids_arg, int_arg, require_in, str_arg
+from domain.ccg.decision import Command, Decision
 from domain.ccg.state import other
 from domain.ccg.timing import check_turn
 from domain.ccg.triggers import trigger
@@ -71,8 +72,8 @@ def decide_attack(decision: Decision, command: Command) -> None:
     s, seat = decision.state, decision.seat
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     cid = str_arg(command, "card")
-    card = require_in(decision, cid, seat, "hand")
-    gold = int_arg(command, "gold", 0)
+    card = decision.in_zone(cid, seat, "hand")
+    gold = int_arg(command, "gold", 0, hi=MAX_NUMBER)
     salt = str_arg(command, "salt")
     decision.require(gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small")
     check_turn(decision, seat)
@@ -99,12 +100,12 @@ def decide_run_away(decision: Decision, command: Command) -> None:
     paid_by = "marker" if marker == "run_away" else "damage"
     decision.emit(ev.RanAway, player=seat, paid_by=paid_by)
     if paid_by == "marker":
-        decision.emit(ev.RunAwayMarkerFlipped, by="rules", player=seat, side="limp_away")
+        decision.emit(ev.RunAwayMarkerFlipped, actor="rules", player=seat, side="limp_away")
         end_fight_returning(decision, "ran", face="down")
     else:
         # Limping away costs 2 damage; interrupts (Prevent X) come first (A.11, A.12).
         hero = decision.state["seats"][seat]["hero"]
-        decision.emit(ev.DamageAnnounced, by="rules", target=hero, amount=2, reason="limp_away")
+        decision.emit(ev.DamageAnnounced, actor="rules", target=hero, amount=2, reason="limp_away")
 
 
 def end_fight_returning(decision: Decision, outcome: str, face: str) -> None:
@@ -114,12 +115,12 @@ def end_fight_returning(decision: Decision, outcome: str, face: str) -> None:
         return
     if fight["gold"]:
         decision.emit(
-            ev.CommittedGoldReturned, by="rules", player=fight["attacker"], amount=fight["gold"]
+            ev.CommittedGoldReturned, actor="rules", player=fight["attacker"], amount=fight["gold"]
         )
     if fight["card"]:
-        decision.emit(ev.CardStashed, by="rules", card=fight["card"], face=face)
+        decision.emit(ev.CardStashed, actor="rules", card=fight["card"], face=face)
     return_defenders(decision)
-    decision.emit(ev.FightEnded, by="rules", outcome=outcome)
+    decision.emit(ev.FightEnded, actor="rules", outcome=outcome)
 
 
 def return_defenders(decision: Decision) -> None:
@@ -127,7 +128,7 @@ def return_defenders(decision: Decision) -> None:
     if fight and fight["defender_cards"]:
         decision.emit(
             ev.DefenderCardsReturned,
-            by="rules",
+            actor="rules",
             player=fight["defender"],
             cards=list(fight["defender_cards"]),
         )
@@ -145,7 +146,7 @@ def decide_commit(decision: Decision, command: Command) -> None:
     cards = ids_arg(command, "cards")
     decision.require(bool(cards), "command/nothing_to_commit", "name at least one card")
     for cid in cards:
-        card = require_in(decision, cid, seat, "hoard")
+        card = decision.in_zone(cid, seat, "hoard")
         decision.check(
             card["def"]["type"] in ("ally", "loot"),
             "rule/not_committable",
@@ -195,10 +196,15 @@ def cheat_check(decision: Decision) -> None:
     cost = card["cost_mod"] if card["cost_mod"] is not None else (card["def"].get("cost") or 0)
     if fight["gold"] >= cost:
         decision.emit(
-            ev.CheatingChecked, by="rules", card=cid, result="hired", gold=fight["gold"], cost=cost
+            ev.CheatingChecked,
+            actor="rules",
+            card=cid,
+            result="hired",
+            gold=fight["gold"],
+            cost=cost,
         )
         power, life = monster_stats(card)
-        decision.emit(ev.MonsterHired, by="rules", card=cid, power=power, life=life)
+        decision.emit(ev.MonsterHired, actor="rules", card=cid, power=power, life=life)
         trigger(decision, cid, "hired", fight["attacker"])
     else:
         caught_cheating(decision, "underpaid", cost=cost)
@@ -211,16 +217,18 @@ def caught_cheating(decision: Decision, result: str, cost: int | None) -> None:
     fight = decision.state["fight"]
     decision.emit(
         ev.CheatingChecked,
-        by="rules",
+        actor="rules",
         card=fight["card"],
         result=result,
         gold=fight["gold"],
         cost=cost,
     )
     attacker = fight["attacker"]
-    decision.emit(ev.CaughtCheating, by="rules", player=attacker)
+    decision.emit(ev.CaughtCheating, actor="rules", player=attacker)
     hero = decision.state["seats"][attacker]["hero"]
-    decision.emit(ev.DamageAnnounced, by="rules", target=hero, amount=1, reason="caught_cheating")
+    decision.emit(
+        ev.DamageAnnounced, actor="rules", target=hero, amount=1, reason="caught_cheating"
+    )
 
 
 def deal_announced(decision: Decision, announced: dict[str, Any]) -> None:
@@ -230,7 +238,7 @@ def deal_announced(decision: Decision, announced: dict[str, Any]) -> None:
     reason = announced["reason"]
     target = announced["target"]
     if reason in ("limp_away", "caught_cheating"):
-        decision.emit(ev.DamageDealt, by="rules", source=None, target=target, amount=amount)
+        decision.emit(ev.DamageDealt, actor="rules", source=None, target=target, amount=amount)
         outcome = "ran" if reason == "limp_away" else "caught"
         end_fight_returning(decision, outcome, face="down")
         return
@@ -247,7 +255,7 @@ def deal_announced(decision: Decision, announced: dict[str, Any]) -> None:
     raw = int(fight["monster"]["power"])
     decision.emit(
         ev.DamageDealt,
-        by="rules",
+        actor="rules",
         source=monster_id,
         target=target,
         amount=amount,
@@ -272,7 +280,7 @@ def strike(decision: Decision) -> None:
     if fight["card"] is None:
         end_fight_returning(decision, "no_card", face="down")
         return
-    decision.emit(ev.HireGoldSpent, by="rules", player=fight["attacker"], amount=fight["gold"])
+    decision.emit(ev.HireGoldSpent, actor="rules", player=fight["attacker"], amount=fight["gold"])
     cards = decision.state["cards"]
     weapons = [x for x in fight["defender_cards"] if cards[x]["def"].get("subtype") == "weapon"]
     power = sum(int(cards[x]["def"].get("power") or 0) for x in weapons)
@@ -280,7 +288,7 @@ def strike(decision: Decision) -> None:
     if power:
         decision.emit(
             ev.DamageDealt,
-            by="rules",
+            actor="rules",
             source=weapons[0] if len(weapons) == 1 else None,
             target=monster_id,
             amount=power,
@@ -302,7 +310,7 @@ def strike(decision: Decision) -> None:
         # The Monster strikes; its damage waits for interrupts (Prevent X) first (A.11).
         decision.emit(
             ev.DamageAnnounced,
-            by="rules",
+            actor="rules",
             target=None if allies else hero,
             amount=damage,
             reason="strike",
@@ -312,7 +320,7 @@ def strike(decision: Decision) -> None:
     if defense > 0 and not allies:
         decision.emit(
             ev.DamageDealt,
-            by="rules",
+            actor="rules",
             source=monster_id,
             target=hero,
             amount=0,
@@ -410,10 +418,14 @@ def finish_fight(decision: Decision, squished: bool) -> None:
         card = decision.state["cards"][monster]
         if squished:
             if card["def"]["keywords"].get("regenerate"):
-                decision.emit(ev.CardStashed, by="rules", card=monster, face="down", source=monster)
+                decision.emit(
+                    ev.CardStashed, actor="rules", card=monster, face="down", source=monster
+                )
             else:
-                decision.emit(ev.MonsterDiscarded, by="rules", card=monster)
+                decision.emit(ev.MonsterDiscarded, actor="rules", card=monster)
         else:
-            decision.emit(ev.MonsterStashedFaceUp, by="rules", card=monster, damage=card["damage"])
+            decision.emit(
+                ev.MonsterStashedFaceUp, actor="rules", card=monster, damage=card["damage"]
+            )
     return_defenders(decision)
-    decision.emit(ev.FightEnded, by="rules", outcome="squished" if squished else "survived")
+    decision.emit(ev.FightEnded, actor="rules", outcome="squished" if squished else "survived")

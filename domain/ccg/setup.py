@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.arguments import ids_arg
 from domain.ccg import events as ev
 from domain.ccg.cards import FORMATS, CardDef, Catalog, check_catalog, check_deck, normalize_card
-from domain.ccg.decision import Command, Decision, ids_arg, require_in
+from domain.ccg.decision import Command, Decision
 from domain.ccg.state import SEATS, other
 from domain.ccg.turn import start_turn
 from domain.errors import InvalidCommand
@@ -86,7 +87,7 @@ def decide_draw_opening(decision: Decision, command: Command) -> None:
     )
     cards = ids_arg(command, "cards")
     for cid in cards:
-        require_in(decision, cid, seat, "deck")
+        decision.in_zone(cid, seat, "deck")
     decision.check(len(cards) == 6, "rule/opening_hand_size", "the opening hand is 6 cards", "A.7")
     decision.emit(ev.OpeningHandDrawn, player=seat, cards=cards)
 
@@ -129,8 +130,8 @@ def decide_choose_first(decision: Decision, command: Command) -> None:
         f"the first player is already chosen: {s['setup'].get('first')}",
     )
     decision.emit(ev.FirstPlayerChosen, chooser=decision.seat, first=first)
-    decision.emit(ev.GoldGranted, by="rules", player=first, amount=1)
-    decision.emit(ev.GoldGranted, by="rules", player=other(first), amount=2)
+    decision.emit(ev.GoldGranted, actor="rules", player=first, amount=1)
+    decision.emit(ev.GoldGranted, actor="rules", player=other(first), amount=2)
     _after_mulligans(decision)  # record mode: both may have decided before the choice
 
 
@@ -165,7 +166,7 @@ def decide_mulligan(decision: Decision, command: Command) -> None:
     seat = decision.seat
     cards = ids_arg(command, "cards")
     for cid in cards:
-        require_in(decision, cid, seat, "deck", "hand")
+        decision.in_zone(cid, seat, "deck", "hand")
     decision.check(len(cards) == 6, "rule/opening_hand_size", "a mulligan draws 6 cards", "A.7")
     hand = list(decision.state["seats"][seat]["zones"]["hand"])
     decision.emit(ev.MulliganTaken, player=seat, returned=hand, cards=cards)

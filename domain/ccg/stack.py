@@ -54,7 +54,7 @@ def decide_resolve(decision: Decision, command: Command) -> None:
     )
     if empty_deck_draw and not decision.finished:
         # A forced draw from an empty deck eliminates (docs/rules.md A.13, D.13).
-        decision.emit(ev.PlayerEliminated, by="rules", player=top["player"], reason="deck")
+        decision.emit(ev.PlayerEliminated, actor="rules", player=top["player"], reason="deck")
         end_if_decided(decision)
     if not decision.state["stack"]:
         check_eliminations(decision)
@@ -99,7 +99,7 @@ def decide_pass(decision: Decision, command: Command) -> None:
     decision.emit(ev.PriorityPassed, player=seat, window=window["kind"])
     if set(decision.state["window"]["passed"]) >= set(SEATS) and not decision.state["stack"]:
         kind = window["kind"]
-        decision.emit(ev.ResponseWindowClosed, by="rules", window=kind)
+        decision.emit(ev.ResponseWindowClosed, actor="rules", window=kind)
         if kind == "cost":
             cheat_check(decision)
         elif kind == "hire":

@@ -27,7 +27,7 @@ def trigger(decision: Decision, cid: str, kind: str, player: str) -> bool:
         if f"{cid}:{index}" in fired:
             continue
         decision.emit(
-            ev.AbilityTriggered, by="rules", player=player, card=cid, ability=index, trigger=kind
+            ev.AbilityTriggered, actor="rules", player=player, card=cid, ability=index, trigger=kind
         )
         put = True
     return put
@@ -46,7 +46,7 @@ def trigger_level_gained(decision: Decision, seat: str) -> bool:
         for index in ability_index(card["def"], "level_gained"):
             decision.emit(
                 ev.AbilityTriggered,
-                by="rules",
+                actor="rules",
                 player=seat,
                 card=cid,
                 ability=index,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from domain.arguments import int_arg, str_arg
 from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect, play_mischief
-from domain.ccg.decision import Command, Decision, end_if_decided, int_arg, require_in, str_arg
+from domain.ccg.cards import MAX_NUMBER
+from domain.ccg.decision import Command, Decision, end_if_decided
 from domain.ccg.state import MAX_LEVEL, PLAY_ZONES, drawable, in_play, other
 from domain.ccg.timing import check_turn
 from domain.ccg.triggers import trigger, trigger_level_gained
@@ -15,8 +17,8 @@ from domain.fold import State
 def start_turn(decision: Decision, seat: str, turn: int) -> None:
     """Warmup: flip, unzap, reckoning (Bleeding), unstash; stop at the draw (docs/rules.md A.8)."""
     s = decision.state
-    decision.emit(ev.TurnStarted, by="rules", player=seat, turn=turn)
-    decision.emit(ev.RunAwayMarkerFlipped, by="rules", player=seat, side="run_away")
+    decision.emit(ev.TurnStarted, actor="rules", player=seat, turn=turn)
+    decision.emit(ev.RunAwayMarkerFlipped, actor="rules", player=seat, side="run_away")
     # The seat's cards in play, in the table's order, found in one pass over the table (most
     # of its cards are out of play: PLAY_ZONES is the cheap test). Neither unzapping nor a
     # Bleeding Curse's damage moves a card, so the same cards are the reckoning's.
@@ -27,13 +29,13 @@ def start_turn(decision: Decision, seat: str, turn: int) -> None:
         if card["zone"] in PLAY_ZONES and card["owner"] == seat and in_play(card)
     ]
     zapped = [cid for cid in mine if cards[cid]["zapped"]]
-    decision.emit(ev.CardsUnzapped, by="rules", player=seat, cards=zapped)
+    decision.emit(ev.CardsUnzapped, actor="rules", player=seat, cards=zapped)
     hero_id = s["seats"][seat]["hero"]
     for curse in list(decision.state["cards"][hero_id]["stuck"]):
         bleed = decision.state["cards"][curse]["def"]["keywords"].get("bleeding")
         if bleed:
             decision.emit(
-                ev.DamageDealt, by="rules", source=curse, target=hero_id, amount=int(bleed)
+                ev.DamageDealt, actor="rules", source=curse, target=hero_id, amount=int(bleed)
             )
     if decision.finished:
         return
@@ -57,14 +59,14 @@ def continue_warmup(decision: Decision, seat: str) -> None:
     curses = [cur for cid in stash for cur in decision.state["cards"][cid]["stuck"]]
     decision.emit(
         ev.StashUnstashed,
-        by="rules",
+        actor="rules",
         player=seat,
         cards=stash,
         tokens_returned=tokens,
         curses=curses,
     )
     if not decision.state["seats"][seat]["zones"]["deck"]:
-        decision.emit(ev.PlayerEliminated, by="rules", player=seat, reason="deck")
+        decision.emit(ev.PlayerEliminated, actor="rules", player=seat, reason="deck")
         end_if_decided(decision)
 
 
@@ -83,7 +85,7 @@ def decide_draw(decision: Decision, command: Command) -> None:
     s, seat = decision.state, decision.seat
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     cid = str_arg(command, "card")
-    require_in(decision, cid, seat, "deck")
+    decision.in_zone(cid, seat, "deck")
     resolving = bool(s["stack"])
     if resolving:
         decision.check(
@@ -123,14 +125,14 @@ def decide_draw(decision: Decision, command: Command) -> None:
     if not resolving and s["phase"] == "warmup" and s["step"] == "draw" and s["active"] == seat:
         # Only the active player's own draw ends its draw step; a flagged draw by the other seat
         # (or a second one) is an extra card, and advances nothing (docs/rules.md "Record mode").
-        decision.emit(ev.PhaseStarted, by="rules", phase="munchkining", step=None)
+        decision.emit(ev.PhaseStarted, actor="rules", phase="munchkining", step=None)
 
 
 def decide_play(decision: Decision, command: Command) -> None:
     s, seat = decision.state, decision.seat
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     cid = str_arg(command, "card")
-    card = require_in(decision, cid, seat, "hand")
+    card = decision.in_zone(cid, seat, "hand")
     kind = card["def"]["type"]
     name = card["def"]["name"]
     if kind == "loot":
@@ -155,7 +157,7 @@ def decide_play(decision: Decision, command: Command) -> None:
     elif kind == "ally":
         check_turn(decision, seat)
         cost = card["def"].get("cost") or 0
-        gold = int_arg(command, "gold", cost)
+        gold = int_arg(command, "gold", cost, hi=MAX_NUMBER)
         decision.require(
             gold <= s["seats"][seat]["gold"], "command/not_enough_gold", "purse too small"
         )
@@ -176,7 +178,7 @@ def decide_squish(decision: Decision, command: Command) -> None:
         decision.state["status"] == "playing", "command/not_playing", "the game is not in play"
     )
     cid = str_arg(command, "card")
-    card = require_in(decision, cid, seat, "hoard")
+    card = decision.in_zone(cid, seat, "hoard")
     check_turn(decision, seat)
     decision.check(
         card["def"]["type"] in ("loot", "location"),
@@ -202,7 +204,7 @@ def decide_end_turn(decision: Decision, command: Command) -> None:
     decision.emit(ev.PhaseStarted, phase="cooldown", step="level")
     st = decision.state["seats"][seat]
     if st["level"] < MAX_LEVEL:
-        decision.emit(ev.LevelIncreased, by="rules", player=seat, level=st["level"] + 1)
+        decision.emit(ev.LevelIncreased, actor="rules", player=seat, level=st["level"] + 1)
         # "When you gain a level" abilities (never from level 10): the cooldown goes on once
         # they have resolved (stack.continue_after_stack).
         if trigger_level_gained(decision, seat):
@@ -215,6 +217,6 @@ def continue_cooldown(decision: Decision, seat: str) -> None:
     s = decision.state
     st = s["seats"][seat]
     if st["gold"] < st["level"]:
-        decision.emit(ev.GoldRefilled, by="rules", player=seat, amount=st["level"] - st["gold"])
-    decision.emit(ev.TurnEnded, by="rules", player=seat, turn=s["turn"])
+        decision.emit(ev.GoldRefilled, actor="rules", player=seat, amount=st["level"] - st["gold"])
+    decision.emit(ev.TurnEnded, actor="rules", player=seat, turn=s["turn"])
     start_turn(decision, other(seat), decision.state["turn"] + 1)

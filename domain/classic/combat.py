@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.arguments import ids_arg, int_arg, str_arg
 from domain.classic import events as ev
-from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
 from domain.classic.rules import (
     MAX_LEVEL,
     alive,
@@ -25,12 +25,13 @@ from domain.classic.rules import (
     strengths,
 )
 from domain.classic.sets import SETS
+from domain.decision import Command, DecisionCore
 from domain.errors import InvalidCommand
 
 RULES = "rules"
 
 
-def drawable(d: Decision, deck: str, ids: list[str]) -> None:
+def drawable(d: DecisionCore, deck: str, ids: list[str]) -> None:
     """Every card of ``ids`` is in ``deck``; an empty deck is first rebuilt from its discards
     (docs/rules.md B.1). Naming a card nobody could draw is impossible."""
     pile = d.state["decks"][deck]
@@ -45,12 +46,12 @@ def drawable(d: Decision, deck: str, ids: list[str]) -> None:
         d.require(cid in pile, "command/card_not_there", f"{cid!r} is not in the {deck} deck")
 
 
-def in_fight(d: Decision) -> dict[str, Any] | None:
+def in_fight(d: DecisionCore) -> dict[str, Any] | None:
     c: dict[str, Any] | None = d.state.get("combat")
     return c if c is not None and c["stage"] == "fight" else None
 
 
-def check_fight(d: Decision, what: str, section: str) -> dict[str, Any]:
+def check_fight(d: DecisionCore, what: str, section: str) -> dict[str, Any]:
     """The combat, in its fight stage: ``what`` needs one (physically: a combat at all)."""
     c = d.state.get("combat")
     d.require(c is not None, "command/no_combat", f"{what} needs a combat; there is none")
@@ -64,7 +65,11 @@ def check_fight(d: Decision, what: str, section: str) -> dict[str, Any]:
 
 
 def apply_effects(
-    d: Decision, victim: str, effects: Sequence[Mapping[str, Any]], choices: list[str], section: str
+    d: DecisionCore,
+    victim: str,
+    effects: Sequence[Mapping[str, Any]],
+    choices: list[str],
+    section: str,
 ) -> tuple[list[str], int, list[str], bool]:
     """``(lost cards, levels lost, discarded hand, dies)`` of ``effects`` on ``victim``, the
     victim choosing among several qualifying cards with ``choices`` in order (B.9)."""
@@ -119,7 +124,7 @@ def apply_effects(
     return lost, max(0, levels), [c for c in hand if c not in lost], dies
 
 
-def die(d: Decision, seat: str) -> None:
+def die(d: DecisionCore, seat: str) -> None:
     """``seat`` dies: its hand and Items are laid out and looted in level order (B.9, D.C14)."""
     zones = d.state["seats"][seat]["zones"]
     body = [*zones["hand"], *zones["equipped"], *zones["carried"], *zones["helpers"]]
@@ -143,7 +148,7 @@ def die(d: Decision, seat: str) -> None:
 # ============================================================================ ending a combat
 
 
-def expire_curses(d: Decision, seats: Sequence[str]) -> None:
+def expire_curses(d: DecisionCore, seats: Sequence[str]) -> None:
     """The "next combat" Curses of ``seats`` took effect in the combat now over (B.10)."""
     for seat in seats:
         for cid in d.state["seats"][seat]["zones"]["curses"]:
@@ -151,7 +156,7 @@ def expire_curses(d: Decision, seats: Sequence[str]) -> None:
                 d.emit(ev.CurseExpired, actor=RULES, player=seat, card=cid)
 
 
-def end_combat(d: Decision, outcome: str) -> None:
+def end_combat(d: DecisionCore, outcome: str) -> None:
     c = d.state["combat"]
     ids: list[str] = []
     for e in [*c["monsters"], *c["removed"]]:
@@ -163,7 +168,7 @@ def end_combat(d: Decision, outcome: str) -> None:
         d.emit(ev.PhaseEntered, actor=RULES, player=c["player"], phase="charity")
 
 
-def win(d: Decision) -> None:
+def win(d: DecisionCore) -> None:
     """The player's side won (B.5): levels per kill, Level 10 wins (B.16), then rewards."""
     c = d.state["combat"]
     rules = SETS[d.state["ruleset"]]
@@ -214,7 +219,7 @@ def win(d: Decision) -> None:
         end_combat(d, "won" if killed else "removed")
 
 
-def settle(d: Decision) -> None:
+def settle(d: DecisionCore) -> None:
     """After a pass: when every other living player has passed on the combat as it stands
     and the player's side wins, the combat is won (docs/rules.md B.5, D.C1)."""
     c = in_fight(d)
@@ -228,7 +233,7 @@ def settle(d: Decision) -> None:
         win(d)
 
 
-def finish_run(d: Decision) -> None:
+def finish_run(d: DecisionCore) -> None:
     """The combat ends once every living fighter has rolled for every monster and every catch
     has had its Bad Stuff (docs/rules.md B.8)."""
     c = d.state.get("combat")
@@ -244,7 +249,7 @@ def finish_run(d: Decision) -> None:
 # ============================================================================ commands
 
 
-def decide_pass(d: Decision, command: Command) -> None:
+def decide_pass(d: DecisionCore, command: Command) -> None:
     c = check_fight(d, "a pass", "B.5")
     d.check(d.seat != c["player"], "rule/own_combat", "the player in combat does not pass", "B.5")
     d.check(d.seat not in c["passed"], "rule/already_passed", f"{d.seat} already passed", "B.5")
@@ -252,7 +257,7 @@ def decide_pass(d: Decision, command: Command) -> None:
     settle(d)
 
 
-def decide_ask_help(d: Decision, command: Command) -> None:
+def decide_ask_help(d: DecisionCore, command: Command) -> None:
     c = check_fight(d, "asking for help", "B.7")
     helper = str_arg(command, "helper")
     d.require(helper in d.state["seats"], "command/unknown_seat", f"no seat {helper!r}")
@@ -267,19 +272,19 @@ def decide_ask_help(d: Decision, command: Command) -> None:
     d.emit(ev.HelpRequested, player=d.seat, helper=helper, bribe=dict(bribe) if bribe else None)
 
 
-def decide_accept_help(d: Decision, command: Command) -> None:
+def decide_accept_help(d: DecisionCore, command: Command) -> None:
     c = check_fight(d, "helping", "B.7")
     d.require(c["asked"] == d.seat, "command/not_asked", f"{d.seat} was not asked to help")
     d.emit(ev.HelpAccepted, helper=d.seat)
 
 
-def for_the_win(d: Decision, c: Mapping[str, Any]) -> bool:
+def for_the_win(d: DecisionCore, c: Mapping[str, Any]) -> bool:
     """Whether the player's kill would take it to Level 10 (docs/rules.md D.C7)."""
     level = d.state["seats"][c["player"]]["level"]
     return bool(c["monsters"]) and level + reward_levels(d.state, c["monsters"]) >= MAX_LEVEL
 
 
-def force_help(d: Decision, command: Command, cid: str) -> None:
+def force_help(d: DecisionCore, command: Command, cid: str) -> None:
     """The player plays a card that compels ``target`` to help: never in a fight for the win
     (AoS *Asking For Help*; every set, docs/rules.md D.C7), otherwise as asking (B.7)."""
     c = check_fight(d, "forcing help", "B.7")
@@ -299,7 +304,7 @@ def force_help(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.HelpForced, player=d.seat, helper=helper, card=cid)
 
 
-def decide_decline_help(d: Decision, command: Command) -> None:
+def decide_decline_help(d: DecisionCore, command: Command) -> None:
     """Decline when asked (B.7); or, as the helper, back out: only a forced helper, and only
     once the fight is for the win (docs/rules.md D.C7)."""
     c = check_fight(d, "declining", "B.7")
@@ -319,12 +324,12 @@ def decide_decline_help(d: Decision, command: Command) -> None:
     d.emit(ev.HelpDeclined, helper=d.seat)
 
 
-def decide_run_away(d: Decision, command: Command) -> None:
+def decide_run_away(d: DecisionCore, command: Command) -> None:
     c = d.state.get("combat")
     d.require(c is not None, "command/no_combat", "there is no combat to run from")
     assert c is not None
     monster = str_arg(command, "monster")
-    roll = int_arg(command, "roll", 1, 6)
+    roll = int_arg(command, "roll", lo=1, hi=6)
     choices = ids_arg(command, "choices", required=False)
     d.require(d.seat in fighters(c), "command/not_fighting", f"{d.seat} is not in the combat")
     d.require(
@@ -367,7 +372,7 @@ def decide_run_away(d: Decision, command: Command) -> None:
     finish_run(d)
 
 
-def decide_chase_away(d: Decision, command: Command) -> None:
+def decide_chase_away(d: DecisionCore, command: Command) -> None:
     """A fighter (the player or the helper) whose trait the monster's card names
     (``chased_by``) chases it away: the monster's vulnerability applies to the helper too
     (docs/rules.md B.7). A non-lethal removal: no level, Treasure as the set says (B.6, D.C2)."""
@@ -387,7 +392,7 @@ def decide_chase_away(d: Decision, command: Command) -> None:
         win(d)  # the last monster gone: the combat ends at once (docs/rules.md B.6)
 
 
-def decide_bad_stuff(d: Decision, command: Command) -> None:
+def decide_bad_stuff(d: DecisionCore, command: Command) -> None:
     c = d.state.get("combat")
     monster = str_arg(command, "monster")
     choices = ids_arg(command, "choices", required=False)
@@ -404,7 +409,7 @@ def decide_bad_stuff(d: Decision, command: Command) -> None:
     finish_run(d)
 
 
-def decide_take_treasure(d: Decision, command: Command) -> None:
+def decide_take_treasure(d: DecisionCore, command: Command) -> None:
 
     cards = ids_arg(command, "cards")
     c = d.state.get("combat")
@@ -427,7 +432,7 @@ def decide_take_treasure(d: Decision, command: Command) -> None:
     end_combat(d, "won" if c["monsters"] else "removed")
 
 
-def decide_loot_body(d: Decision, command: Command) -> None:
+def decide_loot_body(d: DecisionCore, command: Command) -> None:
     cid = str_arg(command, "card")
     body = d.state.get("body")
     d.require(body is not None, "command/no_body", "there is no body to loot")

@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from domain.arguments import int_arg, seat_arg, str_arg
 from domain.classic import events as ev
 from domain.classic.state import (
     DECK_ZONES,
@@ -52,10 +53,12 @@ from domain.classic.state import (
     _refresh,
     _remove,
 )
+from domain.decision import find_card
 from domain.envelope import Record
-from domain.errors import ImpossibleCommand, InvalidCommand, UnknownVersion
+from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Event, Json, family_events
 from domain.fold import CopyOnWriteState, State, handles
+from domain.judge import read_correction
 from domain.ruleset import BackupCore, BackupImpossible, Step, undo_each
 
 #: This family's events, in its own namespace (domain.events.family_events).
@@ -175,34 +178,24 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> E
     >>> decide_correction(s, {"type": "move", "card": "t1", "to": "treasure", "corrects": 8})
     ClassicJudgeCardMoved(seat='judge', cause=None, violation=None, unchecked=False, card='t1', player=None, to='treasure', known=[], ends_trade=False, corrects=8, forced_by_judge=True)
     """
-    if not isinstance(command, Mapping):
-        raise InvalidCommand("request/invalid_command", "a correction is a JSON object")
-    kind = command.get("type")
-    cls: Any = JUDGE_EFFECTS.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise InvalidCommand(
-            "request/unknown_correction",
-            f"unknown correction {kind!r}",
-            {"type": [f"one of {', '.join(JUDGE_EFFECTS)}"]},
-        )
-    current = int(state.get("version", 0))
-    corrects = _int(command, "corrects", lo=1, hi=None)
-    if corrects > current:
-        raise UnknownVersion(corrects, current)
-    base: dict[str, Any] = {"seat": "judge", "corrects": corrects}
-    seats = list(state.get("seats") or {})
+    cls, base = read_correction(state, command, JUDGE_EFFECTS)
+    kind = command["type"]
     if kind == "set_level":
-        return cls(**base, player=_seat(command, "player", seats), level=_int(command, "level"))
+        return cls(
+            **base,
+            player=seat_arg(state, command, "player"),
+            level=int_arg(command, "level", lo=1, hi=10),
+        )
     if kind == "set_dead":
         dead = command.get("dead")
         if not isinstance(dead, bool):
             raise InvalidCommand("request/invalid_flag", "'dead' is true or false", {"dead": []})
-        return cls(**base, player=_seat(command, "player", seats), dead=dead)
+        return cls(**base, player=seat_arg(state, command, "player"), dead=dead)
     if kind == "end_combat":
         return _end_combat(state, base)
     if kind == "set_turn":
-        return _set_turn(state, command, seats, base)
-    return _move(state, command, str(kind), seats, base)
+        return _set_turn(state, command, base)
+    return _move(state, command, str(kind), base)
 
 
 def _end_combat(state: Mapping[str, Any], base: dict[str, Any]) -> Event:
@@ -224,14 +217,12 @@ def _end_combat(state: Mapping[str, Any], base: dict[str, Any]) -> Event:
     )
 
 
-def _set_turn(
-    state: Mapping[str, Any], command: Mapping[str, Any], seats: list[str], base: dict[str, Any]
-) -> Event:
+def _set_turn(state: Mapping[str, Any], command: Mapping[str, Any], base: dict[str, Any]) -> Event:
     if "player" not in command and "phase" not in command:
         raise InvalidCommand(
             "request/missing_field", "'player' and/or 'phase' is required", {"player": []}
         )
-    active = _seat(command, "player", seats) if "player" in command else state.get("active")
+    active = seat_arg(state, command, "player") if "player" in command else state.get("active")
     # a phase left out keeps the table's, which is "combat" during a combat: that is 422 below
     phase = command.get("phase", state.get("phase"))
     if "phase" in command and phase not in TURN_PHASES:
@@ -251,25 +242,22 @@ def _move(
     state: Mapping[str, Any],
     command: Mapping[str, Any],
     kind: str,
-    seats: list[str],
     base: dict[str, Any],
 ) -> Event:
-    cid = _str(command, "card")
-    card = (state.get("cards") or {}).get(cid)
-    if card is None:
-        raise ImpossibleCommand("command/unknown_card", f"no card {cid!r} in this game")
+    cid = str_arg(command, "card")
+    card = find_card(state, cid)
     defn = card["def"]
     player: str | None
     if kind == "give_curse":
-        to, player = "curses", _seat(command, "player", seats)
+        to, player = "curses", seat_arg(state, command, "player")
     elif kind == "take_curse":
         if card["zone"] != "curses" or defn.get("kind") not in CURSE_KINDS:
             raise ImpossibleCommand("command/card_not_there", f"{cid} is not a Curse on a seat")
         to, player = "door_discard", None
     else:
-        to = _str(command, "to")
+        to = str_arg(command, "to")
         if to in SEAT_ZONES:
-            player = _seat(command, "player", seats)
+            player = seat_arg(state, command, "player")
         elif to in DECK_ZONES:
             if command.get("player") is not None:
                 raise InvalidCommand(
@@ -300,43 +288,12 @@ def _move(
     elif to in ("door", "treasure"):
         known = []
     else:
-        known = sorted(seats)
+        known = sorted(state["seats"])
     trade = state.get("trade") or {}
     ends_trade = cid in [*trade.get("give", ()), *trade.get("get", ())]
     return ClassicJudgeCardMoved(
         **base, card=cid, player=player, to=to, known=known, ends_trade=ends_trade
     )
-
-
-def _str(command: Mapping[str, Any], key: str) -> str:
-    value = command.get(key)
-    if not isinstance(value, str) or not value:
-        raise InvalidCommand("request/missing_field", f"'{key}' is required", {key: ["a string"]})
-    return value
-
-
-def _int(command: Mapping[str, Any], key: str, *, lo: int = 1, hi: int | None = 10) -> int:
-    value = command.get(key)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or value < lo
-        or (hi is not None and value > hi)
-    ):
-        bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise InvalidCommand(
-            "request/invalid_number", f"'{key}' must be a whole number {bounds}", {key: [bounds]}
-        )
-    return value
-
-
-def _seat(command: Mapping[str, Any], key: str, seats: list[str]) -> str:
-    value = command.get(key)
-    if value not in seats:
-        raise InvalidCommand(
-            "request/invalid_seat", f"'{key}' must be one of {', '.join(seats)}", {key: seats}
-        )
-    return str(value)
 
 
 @handles(ClassicJudgeLevelSet)
@@ -504,10 +461,6 @@ def _restore_table(e: ClassicTableRestored, d: Draft) -> None:
 
 # --------------------------------------------------------------------------- backups
 
-#: State keys a backup leaves alone: the version counts events, and the judge's record of
-#: disputes and rulings outlives the backup it may have ordered.
-NOT_RESTORED = frozenset({"version", "disputes"})
-
 
 def backup_events(
     point: State, current: State, *, seat: str = "judge", undoes: int | None = None
@@ -520,26 +473,19 @@ def backup_events(
     Raises :class:`BackupImpossible` for states of different games (or a result that does not
     match, which would be a bug).
     """
-    for key in ("game_id", "ruleset", "rules_version", "mode", "format"):
-        if point.get(key) != current.get(key):
-            raise BackupImpossible(f"the states differ in {key!r}: not the same game")
-    if point.get("status") in (None, "new") or current.get("status") in (None, "new"):
-        raise BackupImpossible("a backup needs two states of a created game")
-    if set(point["cards"]) != set(current["cards"]) or set(point["seats"]) != set(current["seats"]):
-        raise BackupImpossible("the states hold different cards or seats: not the same game")
     backup = _Backup(point, current, seat, undoes)
     backup.cards()
     backup.table()
     backup.seats()
-    if _restorable(backup.work) != _restorable(point):
-        raise BackupImpossible("the backup does not reproduce the earlier state")
-    return backup.steps
+    return backup.finish()
 
 
 class _Backup(BackupCore):
     """:func:`backup_events` in progress: the steps so far and the state they lead to."""
 
     card_fields = CARD_FIELDS
+    seat_fields = SEAT_FIELDS
+    seat_restored = ClassicSeatRestored
 
     def lists(self, state: State) -> list[tuple[list[str], Any]]:
         return _lists(state)
@@ -565,18 +511,6 @@ class _Backup(BackupCore):
             return
         fields: dict[str, Any] = {k: copy.deepcopy(p.get(k)) for k in TABLE_FIELDS}
         self.emit(ClassicTableRestored(seat=self.seat, undoes=self.undoes, **fields))
-
-    def seats(self) -> None:
-        for player, want in self.point["seats"].items():
-            if any(self.work["seats"][player].get(k) != want.get(k) for k in SEAT_FIELDS):
-                fields: dict[str, Any] = {k: want.get(k) for k in SEAT_FIELDS}
-                self.emit(
-                    ClassicSeatRestored(seat=self.seat, undoes=self.undoes, player=player, **fields)
-                )
-
-
-def _restorable(state: State) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k not in NOT_RESTORED}
 
 
 def _lists(state: State) -> list[tuple[list[str], Any]]:

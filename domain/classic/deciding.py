@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.arguments import seat_arg
 from domain.classic import combat, play, turns
-from domain.classic.decision import Command, Decision, seat_value
+from domain.decision import Command, DecisionCore
 from domain.errors import ImpossibleCommand
 from domain.fold import State
 from domain.ruleset import Step, handler_for
 
-HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
+HANDLERS: dict[str, Callable[[DecisionCore, Command], None]] = {
     "deal": turns.decide_deal,
     "roll_first": turns.decide_roll_first,
     "ready": turns.decide_ready,
@@ -49,10 +50,10 @@ WHILE_LOOTING = frozenset({"loot_body", "concede"})
 def decide(state: State, command: Command) -> list[Step]:
     """The steps ``command`` produces in ``state``, or a :class:`domain.errors.DomainError`."""
     handler = handler_for(state, command, HANDLERS)
-    seat = seat_value(state, command.get("seat"), "seat")
+    seat = seat_arg(state, command)
     if state["seats"][seat]["eliminated"] is not None:
         raise ImpossibleCommand("command/conceded", f"{seat} has left the game")
-    decision = Decision(state, command)
+    decision = DecisionCore(state, command)
     if state.get("body") is not None and command["type"] not in WHILE_LOOTING:
         decision.check(
             False,

@@ -1,7 +1,7 @@
 """Playing cards (docs/rules.md B.3, B.11-B.14); the turn itself is :mod:`domain.classic.turns`.
 
 Each ``decide_*`` function checks one command and emits its events (and the engine's steps
-that follow) on a :class:`~domain.classic.decision.Decision`.
+that follow) on a :class:`~domain.decision.DecisionCore`.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.arguments import ids_arg, int_arg, str_arg
 from domain.classic import events as ev
 from domain.classic.combat import (
     RULES,
@@ -20,7 +21,6 @@ from domain.classic.combat import (
     in_fight,
     win,
 )
-from domain.classic.decision import Command, Decision, ids_arg, int_arg, str_arg
 from domain.classic.rules import (
     card_def,
     card_traits,
@@ -32,6 +32,7 @@ from domain.classic.rules import (
     usable_by,
 )
 from domain.classic.sets import SETS
+from domain.decision import Command, DecisionCore
 from domain.errors import InvalidCommand
 
 SELL_PRICE = 1000
@@ -40,7 +41,7 @@ SELL_PRICE = 1000
 # ============================================================================ shared checks
 
 
-def own_turn(d: Decision, what: str) -> None:
+def own_turn(d: DecisionCore, what: str) -> None:
     d.check(
         d.state["active"] == d.seat,
         "rule/not_your_turn",
@@ -49,7 +50,7 @@ def own_turn(d: Decision, what: str) -> None:
     )
 
 
-def own_turn_or_received(d: Decision, cid: str, what: str) -> None:
+def own_turn_or_received(d: DecisionCore, cid: str, what: str) -> None:
     """``what`` (a card put in play) on one's own turn, or at any time the card was just
     received: it came to the hand from another seat, a body or charity during this turn (DX
     and AoS *When You May Take Actions*: "Play a card that you have just received"; *Rewards*:
@@ -60,12 +61,12 @@ def own_turn_or_received(d: Decision, cid: str, what: str) -> None:
     own_turn(d, what)
 
 
-def fighting(d: Decision, seat: str) -> bool:
+def fighting(d: DecisionCore, seat: str) -> bool:
     c = d.state.get("combat")
     return c is not None and seat in fighters(c)
 
 
-def no_combat(d: Decision, what: str, section: str = "B.14") -> None:
+def no_combat(d: DecisionCore, what: str, section: str = "B.14") -> None:
     d.check(d.state.get("combat") is None, "rule/in_combat", f"{what} not during a combat", section)
 
 
@@ -81,7 +82,7 @@ def _conditions(command: Command) -> list[str]:
 # ============================================================================ cards (B.3, B.6, B.10-B.12)
 
 
-def curse(d: Decision, cid: str, victim: str, choices: list[str], *, from_door: bool) -> None:
+def curse(d: DecisionCore, cid: str, victim: str, choices: list[str], *, from_door: bool) -> None:
     """A Curse or Trap hits ``victim`` (docs/rules.md B.10); one that kills starts a death."""
     card = card_def(d.state, cid)
     effects = card.get("effects") or []
@@ -101,13 +102,13 @@ def curse(d: Decision, cid: str, victim: str, choices: list[str], *, from_door: 
         die(d, victim)
 
 
-def _target_seat(d: Decision, command: Command, default: str | None) -> str:
+def _target_seat(d: DecisionCore, command: Command, default: str | None) -> str:
     target = command.get("target", default)
     d.require(target in d.state["seats"], "command/unknown_seat", f"no seat {target!r}")
     return str(target)
 
 
-def _slot_free(d: Decision, seat: str, cid: str) -> bool:
+def _slot_free(d: DecisionCore, seat: str, cid: str) -> bool:
     item = card_def(d.state, cid)
     slot = item.get("slot")
     free = cheated(d.state, seat)  # a Cheat!'s Item takes no slot (B.2)
@@ -121,7 +122,7 @@ def _slot_free(d: Decision, seat: str, cid: str) -> bool:
     return all(card_def(d.state, c).get("slot") != slot for c in equipped)
 
 
-def _bigs(d: Decision, seat: str) -> list[str]:
+def _bigs(d: DecisionCore, seat: str) -> list[str]:
     zones = d.state["seats"][seat]["zones"]
     free = cheated(d.state, seat)  # a Cheat!'s Item is past the Big limit (B.2)
     return [
@@ -131,7 +132,7 @@ def _bigs(d: Decision, seat: str) -> list[str]:
     ]
 
 
-def _play_trait(d: Decision, cid: str, kind: str) -> None:
+def _play_trait(d: DecisionCore, cid: str, kind: str) -> None:
     own_turn_or_received(d, cid, "a new Race, Class or Army")
     zone = d.state["seats"][d.seat]["zones"][kind]
     defs = [card_def(d.state, c) for c in zone]
@@ -157,7 +158,7 @@ def _play_trait(d: Decision, cid: str, kind: str) -> None:
     d.emit(ev.CharacterCardPlayed, player=d.seat, card=cid, trait_kind=kind)
 
 
-def _play_item(d: Decision, command: Command, cid: str) -> None:
+def _play_item(d: DecisionCore, command: Command, cid: str) -> None:
     own_turn_or_received(d, cid, "playing an Item")
     no_combat(d, "playing an Item")
     item = card_def(d.state, cid)
@@ -167,7 +168,7 @@ def _play_item(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=fits and not command.get("carried"))
 
 
-def _one_shot_to_table(d: Decision, cid: str) -> None:
+def _one_shot_to_table(d: DecisionCore, cid: str) -> None:
     """A one-shot from the hand outside a combat goes on the table, carried (never equipped),
     to be used later "from your hand or from the table" (DX and AoS *"One-Shot" Treasures*):
     a Treasure is played to the table on your own turn, never during a combat (B.12, B.14)."""
@@ -175,7 +176,7 @@ def _one_shot_to_table(d: Decision, cid: str) -> None:
     d.emit(ev.ItemPlayed, player=d.seat, card=cid, equipped=False)
 
 
-def _play_one_shot(d: Decision, command: Command, cid: str) -> None:
+def _play_one_shot(d: DecisionCore, command: Command, cid: str) -> None:
     c = check_fight(d, "a one-shot", "B.12")
     card = card_def(d.state, cid)
     target = command.get("target")
@@ -196,7 +197,7 @@ def _play_one_shot(d: Decision, command: Command, cid: str) -> None:
         side = str(target)
     bonus, run_away = card.get("bonus", 0), card.get("run_away", 0)
     if card.get("doses"):
-        n = int_arg(command, "choice", 1, card["doses"]["max"])
+        n = int_arg(command, "choice", lo=1, hi=card["doses"]["max"])
         bonus += n * card["doses"]["bonus"]
         run_away += n * card["doses"]["run_away"]
     d.emit(
@@ -213,7 +214,7 @@ def _play_one_shot(d: Decision, command: Command, cid: str) -> None:
         win(d)  # the last monster removed: the combat ends at once (docs/rules.md B.6)
 
 
-def _play_enhancer(d: Decision, command: Command, cid: str) -> None:
+def _play_enhancer(d: DecisionCore, command: Command, cid: str) -> None:
     """An enhancer on a fighting monster; one that gives a tag (``adds_tags``) may instead
     bring a monster from the player's hand into a fight of that tag, enhanced (DX *Undead
     Monsters*: "you may play it with a non-Undead monster to use this rule"; AoS *Undead and
@@ -231,7 +232,7 @@ def _play_enhancer(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.EnhancerPlayed, by=d.seat, card=cid, monster=str(target))
 
 
-def _tags(d: Decision, entry: Mapping[str, Any]) -> set[str]:
+def _tags(d: DecisionCore, entry: Mapping[str, Any]) -> set[str]:
     """A fighting monster's tags: its card's and those its enhancers give (B.6)."""
     out = set(card_def(d.state, entry["card"]).get("tags") or ())
     for e in entry["enhancers"]:
@@ -240,7 +241,7 @@ def _tags(d: Decision, entry: Mapping[str, Any]) -> set[str]:
 
 
 def _join(
-    d: Decision,
+    d: DecisionCore,
     command: Command,
     monster: str,
     via_card: str | None,
@@ -269,7 +270,7 @@ def _join(
     )
 
 
-def decide_play(d: Decision, command: Command) -> None:
+def decide_play(d: DecisionCore, command: Command) -> None:
     cid = str_arg(command, "card")
     card = d.card(cid)
     kind = card["def"]["kind"]
@@ -342,7 +343,7 @@ def decide_play(d: Decision, command: Command) -> None:
         )
 
 
-def _remove_curse(d: Decision, command: Command, cid: str) -> None:
+def _remove_curse(d: DecisionCore, command: Command, cid: str) -> None:
     """A card that removes Curses takes the Curse or Trap ``target`` from in front of any seat,
     at any time; both are discarded (docs/rules.md B.10)."""
     target = str_arg(command, "target")
@@ -355,7 +356,7 @@ def _remove_curse(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.CurseRemoved, by=d.seat, victim=cursed["owner"], card=target, remover=cid)
 
 
-def _play_cheat(d: Decision, command: Command, cid: str) -> None:
+def _play_cheat(d: DecisionCore, command: Command, cid: str) -> None:
     """Cheat!: attached to one of the player's Items in play, which is equipped and counts past
     the slot, Big and trait limits while the Cheat! stays with it; an equip change, so never
     in one's combat (docs/rules.md B.2, B.12)."""
@@ -372,7 +373,7 @@ def _play_cheat(d: Decision, command: Command, cid: str) -> None:
     d.emit(ev.CheatPlayed, player=d.seat, card=cid, item=item)
 
 
-def _cheat_steed(d: Decision, cid: str, steed: str) -> None:
+def _cheat_steed(d: DecisionCore, cid: str, steed: str) -> None:
     """Cheat! with a Steed from the hand: the Steed is played past the one-Steed limit (AoS
     *Items, Steeds*: "unless you Cheat!"), when a helper card may be played (B.2, B.14)."""
     d.in_zone(steed, d.seat, "hand")
@@ -381,7 +382,7 @@ def _cheat_steed(d: Decision, cid: str, steed: str) -> None:
     d.emit(ev.SteedCheated, player=d.seat, card=cid, steed=steed)
 
 
-def _held_by_cheat(d: Decision, seat: str, cid: str) -> bool:
+def _held_by_cheat(d: DecisionCore, seat: str, cid: str) -> bool:
     """Whether a Cheat! in front of ``seat`` holds ``cid``: an equipped Item, or a Steed."""
     zones = d.state["seats"][seat]["zones"]
     if cid in zones["equipped"]:
@@ -389,7 +390,7 @@ def _held_by_cheat(d: Decision, seat: str, cid: str) -> bool:
     return cid in zones["helpers"] and card_def(d.state, cid)["kind"] == "steed"
 
 
-def drop_loose_cheats(d: Decision) -> None:
+def drop_loose_cheats(d: DecisionCore) -> None:
     """After every command: a Cheat! whose Item is gone or no longer equipped, or whose Steed
     is gone, is discarded (docs/rules.md B.2)."""
     cheats = d.state.get("cheats")
@@ -401,7 +402,7 @@ def drop_loose_cheats(d: Decision) -> None:
                 d.emit(ev.CheatDiscarded, actor=RULES, player=seat, card=cid)
 
 
-def _give_to_hireling(d: Decision, cid: str, hireling: str) -> None:
+def _give_to_hireling(d: DecisionCore, cid: str, hireling: str) -> None:
     """Deluxe: a Hireling carries one Item for its owner, never handed over in a combat
     (docs/rules.md B.2)."""
     d.in_zone(cid, d.seat, "carried", "equipped")
@@ -417,7 +418,7 @@ def _give_to_hireling(d: Decision, cid: str, hireling: str) -> None:
     d.emit(ev.ItemGivenToHireling, player=d.seat, card=cid, hireling=hireling)
 
 
-def decide_equip(d: Decision, command: Command) -> None:
+def decide_equip(d: DecisionCore, command: Command) -> None:
     cid = str_arg(command, "card")
     if command.get("hireling") is not None:
         _give_to_hireling(d, cid, str_arg(command, "hireling"))
@@ -435,7 +436,7 @@ def decide_equip(d: Decision, command: Command) -> None:
     d.emit(ev.ItemEquipped, player=d.seat, card=cid)
 
 
-def decide_unequip(d: Decision, command: Command) -> None:
+def decide_unequip(d: DecisionCore, command: Command) -> None:
     """Unequip an Item, or take back the one a Hireling carries (B.2, B.12)."""
     cid = str_arg(command, "card")
     card = d.in_zone(cid, d.seat, "equipped", "helpers")
@@ -448,7 +449,7 @@ def decide_unequip(d: Decision, command: Command) -> None:
     d.emit(ev.ItemUnequipped, player=d.seat, card=cid)
 
 
-def decide_discard(d: Decision, command: Command) -> None:
+def decide_discard(d: DecisionCore, command: Command) -> None:
     """Discard a trait (any time, B.11), a card for a discard power (B.11: any card in the hand
     or in play, a trait or a helper card too, each giving its +1), a Steed (AoS: it may be
     abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West, B.2)."""
@@ -459,7 +460,7 @@ def decide_discard(d: Decision, command: Command) -> None:
         _backstab(d, cid, str_arg(command, "target"))
         return
     if command.get("steal") is not None:
-        _steal(d, cid, str_arg(command, "steal"), int_arg(command, "roll", 1, 6))
+        _steal(d, cid, str_arg(command, "steal"), int_arg(command, "roll", lo=1, hi=6))
         return
     rules = SETS[d.state["ruleset"]]
     kind = card["def"]["kind"]
@@ -498,7 +499,7 @@ def decide_discard(d: Decision, command: Command) -> None:
     d.emit(ev.ClassicCardDiscarded, player=d.seat, card=cid, bonus=1 if powered else 0)
 
 
-def _abandon_to_the_letter(d: Decision, cid: str) -> None:
+def _abandon_to_the_letter(d: DecisionCore, cid: str) -> None:
     """Option ``strict_steed_discard`` (AoS *Steeds*, read to the letter: "You may discard a
     Steed with a Run Away penalty before rolling if you decide to abandon it and flee on
     foot"): only a Steed whose ``run_away`` is negative, by a fighter with a monster still to
@@ -519,7 +520,7 @@ def _abandon_to_the_letter(d: Decision, cid: str) -> None:
     )
 
 
-def _spent_card(d: Decision, cid: str, what: str) -> None:
+def _spent_card(d: DecisionCore, cid: str, what: str) -> None:
     """The card a Thief discards to power ``what`` (a backstab, a steal) may not be a Curse kept
     as a reminder: it stays until a card removes it (docs/rules.md B.10)."""
     d.check(
@@ -530,7 +531,7 @@ def _spent_card(d: Decision, cid: str, what: str) -> None:
     )
 
 
-def _backstab(d: Decision, cid: str, victim: str) -> None:
+def _backstab(d: DecisionCore, cid: str, victim: str) -> None:
     """Deluxe Thief: discard a card to give a fighter -N in this combat, once per victim per
     combat, never in a combat the Thief fights in (``backstab`` power; docs/rules.md B.2, B.6
     *Interfering With Combat*: "interfere with others' combats")."""
@@ -551,7 +552,7 @@ def _backstab(d: Decision, cid: str, victim: str) -> None:
     d.emit(ev.Backstabbed, by=d.seat, card=cid, victim=victim, bonus=penalty)
 
 
-def _steal(d: Decision, cid: str, item: str, roll: int) -> None:
+def _steal(d: DecisionCore, cid: str, item: str, roll: int) -> None:
     """Deluxe Thief: discard a card to try to steal a Small Item in play of another seat, at any
     time but never while the Thief or the victim is fighting; a roll of ``steal`` or more takes
     it (to the Thief's carried Items), else the Thief loses ``steal_penalty`` levels (power
@@ -595,7 +596,7 @@ def _steal(d: Decision, cid: str, item: str, roll: int) -> None:
     )
 
 
-def _sacrifice(d: Decision, cid: str) -> None:
+def _sacrifice(d: DecisionCore, cid: str) -> None:
     """Old West: a fighter sacrifices its Sidekick and escapes every monster it has not rolled
     against yet (docs/rules.md B.2, D.C12)."""
     c = d.state["combat"]
@@ -608,7 +609,7 @@ def _sacrifice(d: Decision, cid: str) -> None:
     finish_run(d)
 
 
-def decide_sell(d: Decision, command: Command) -> None:
+def decide_sell(d: DecisionCore, command: Command) -> None:
     cards = ids_arg(command, "cards")
     for cid in cards:
         d.in_zone(cid, d.seat, "hand", "equipped", "carried", "helpers")  # B.2: a Hireling's
@@ -633,7 +634,7 @@ def decide_sell(d: Decision, command: Command) -> None:
     d.emit(ev.ItemsSold, player=d.seat, cards=cards, gold=gold, levels=levels)
 
 
-def decide_trade(d: Decision, command: Command) -> None:
+def decide_trade(d: DecisionCore, command: Command) -> None:
     other = str_arg(command, "with")
     d.require(other in d.state["seats"] and other != d.seat, "command/unknown_seat", "trade with")
     give = ids_arg(command, "give", required=False)
@@ -647,7 +648,7 @@ def decide_trade(d: Decision, command: Command) -> None:
     d.emit(ev.TradeOffered, player=d.seat, with_seat=other, give=give, get=get)
 
 
-def decide_accept_trade(d: Decision, command: Command) -> None:
+def decide_accept_trade(d: DecisionCore, command: Command) -> None:
     trade = d.state.get("trade")
     d.require(trade is not None and trade["with"] == d.seat, "command/no_trade", "no offer")
     assert trade is not None
@@ -666,7 +667,7 @@ def decide_accept_trade(d: Decision, command: Command) -> None:
     )
 
 
-def decide_give(d: Decision, command: Command) -> None:
+def decide_give(d: DecisionCore, command: Command) -> None:
     to = str_arg(command, "to")
     cards = ids_arg(command, "cards")
     d.require(to in d.state["seats"] and to != d.seat, "command/unknown_seat", f"no seat {to!r}")

@@ -3,7 +3,7 @@
 cards), which it builds on.
 
 Each ``decide_*`` function checks one command and emits its events (and the engine's steps
-that follow) on a :class:`~domain.classic.decision.Decision`.
+that follow) on a :class:`~domain.decision.DecisionCore`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.arguments import ids_arg, str_arg
 from domain.classic import events as ev
 from domain.classic.combat import (
     RULES,
@@ -18,7 +19,6 @@ from domain.classic.combat import (
     end_combat,
     settle,
 )
-from domain.classic.decision import Command, Decision, ids_arg, str_arg
 from domain.classic.play import _conditions, curse, no_combat, own_turn
 from domain.classic.rules import (
     alive,
@@ -27,13 +27,14 @@ from domain.classic.rules import (
     lowest_levels,
 )
 from domain.classic.sets import SETS
+from domain.decision import Command, DecisionCore
 from domain.errors import InvalidCommand
 
 HAND_LIMIT = 5
 DEAL = 4
 
 
-def start_turn(d: Decision, seat: str, turn: int) -> None:
+def start_turn(d: DecisionCore, seat: str, turn: int) -> None:
     """Dead characters return, then ``seat``'s turn begins (docs/rules.md B.4, B.9)."""
     for other in living(d.state):
         if d.state["seats"][other]["dead"]:
@@ -41,7 +42,7 @@ def start_turn(d: Decision, seat: str, turn: int) -> None:
     d.emit(ev.TurnBegan, actor=RULES, player=seat, turn=turn)
 
 
-def maybe_start(d: Decision) -> None:
+def maybe_start(d: DecisionCore) -> None:
     s = d.state
     if s["status"] == "setup" and s["first"] and all(s["seats"][x]["ready"] for x in living(s)):
         start_turn(d, s["first"], 1)
@@ -59,7 +60,7 @@ def next_seat(state: Mapping[str, Any], seat: str) -> str:
 # ============================================================================ setup (B.1)
 
 
-def decide_deal(d: Decision, command: Command) -> None:
+def decide_deal(d: DecisionCore, command: Command) -> None:
     doors = ids_arg(command, "doors")
     treasures = ids_arg(command, "treasures")
     st = d.state["seats"][d.seat]
@@ -79,7 +80,7 @@ def decide_deal(d: Decision, command: Command) -> None:
     d.emit(ev.CardsDealt, player=d.seat, doors=doors, treasures=treasures)
 
 
-def decide_roll_first(d: Decision, command: Command) -> None:
+def decide_roll_first(d: DecisionCore, command: Command) -> None:
     rolls = command.get("rolls")
     if not isinstance(rolls, Mapping) or not rolls:
         raise InvalidCommand("request/invalid_rolls", "'rolls' is {seat: 1..6}", {"rolls": []})
@@ -109,7 +110,7 @@ def decide_roll_first(d: Decision, command: Command) -> None:
     maybe_start(d)
 
 
-def decide_ready(d: Decision, command: Command) -> None:
+def decide_ready(d: DecisionCore, command: Command) -> None:
     st = d.state["seats"][d.seat]
     d.check(d.state["status"] == "setup", "rule/out_of_order", "the game has begun", "B.1")
     d.check(st["dealt"], "rule/out_of_order", "a seat is dealt its cards first", "B.1")
@@ -121,7 +122,7 @@ def decide_ready(d: Decision, command: Command) -> None:
 # ============================================================================ the turn (B.4)
 
 
-def _turn_step(d: Decision, what: str, *phases: str) -> None:
+def _turn_step(d: DecisionCore, what: str, *phases: str) -> None:
     own_turn(d, what)
     d.check(
         d.state["phase"] in phases,
@@ -137,7 +138,7 @@ def _turn_step(d: Decision, what: str, *phases: str) -> None:
     )
 
 
-def decide_kick_door(d: Decision, command: Command) -> None:
+def decide_kick_door(d: DecisionCore, command: Command) -> None:
     cid = str_arg(command, "card")
     conditions = _conditions(command)
     choices = ids_arg(command, "choices", required=False)
@@ -157,7 +158,7 @@ def decide_kick_door(d: Decision, command: Command) -> None:
     d.emit(ev.PhaseEntered, actor=RULES, player=d.seat, phase="look_for_trouble")
 
 
-def decide_look_for_trouble(d: Decision, command: Command) -> None:
+def decide_look_for_trouble(d: DecisionCore, command: Command) -> None:
     cid = str_arg(command, "card")
     conditions = _conditions(command)
     d.in_zone(cid, d.seat, "hand")
@@ -178,7 +179,7 @@ def decide_look_for_trouble(d: Decision, command: Command) -> None:
 BEFORE_LISTEN = frozenset({"loot", "deal", "concede"})
 
 
-def listen_first(d: Decision, kind: str) -> None:
+def listen_first(d: DecisionCore, kind: str) -> None:
     """With Listen At The Door on, the listen is the active seat's first action of its turn
     (docs/rules.md B.15, D.C16): any other command of that seat before it (kicking the door
     included) breaks the rule; the other seats' plays do not count, nor a dead seat's."""
@@ -201,7 +202,7 @@ def listen_first(d: Decision, kind: str) -> None:
     )
 
 
-def decide_loot(d: Decision, command: Command) -> None:
+def decide_loot(d: DecisionCore, command: Command) -> None:
     """Loot the Room (B.4); with Listen At The Door on, a ``loot`` before kicking is the
     listen, and the loot proper draws a Treasure (B.15)."""
     cid = str_arg(command, "card")
@@ -221,7 +222,7 @@ def decide_loot(d: Decision, command: Command) -> None:
     d.emit(ev.PhaseEntered, actor=RULES, player=d.seat, phase="charity")
 
 
-def decide_charity(d: Decision, command: Command) -> None:
+def decide_charity(d: DecisionCore, command: Command) -> None:
     gifts = command.get("gifts")
     if not isinstance(gifts, Mapping) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in gifts.items()
@@ -264,7 +265,7 @@ def decide_charity(d: Decision, command: Command) -> None:
     )
 
 
-def decide_end_turn(d: Decision, command: Command) -> None:
+def decide_end_turn(d: DecisionCore, command: Command) -> None:
     d.refuse(d.state["active"] == d.seat, "not_your_turn", "not your turn to end", "B.14")
     d.refuse(d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
     st = d.state["seats"][d.seat]
@@ -287,7 +288,7 @@ def decide_end_turn(d: Decision, command: Command) -> None:
     start_turn(d, nxt, turn)
 
 
-def decide_concede(d: Decision, command: Command) -> None:
+def decide_concede(d: DecisionCore, command: Command) -> None:
     c = d.state.get("combat")
     was_active = d.state["active"] == d.seat
     if c is not None and c["player"] == d.seat:

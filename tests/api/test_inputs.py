@@ -395,8 +395,16 @@ def _opened_dispute(table: Table) -> str:
     ("amount", "code", "fields"),
     [
         (2**70, "request/invalid_body", {"corrections": {"0": {"amount": [inputs.BAD_NUMBER]}}}),
-        (MAX_NUMBER + 1, "request/invalid_number", {"corrections.0.amount": [f"1..{MAX_NUMBER}"]}),
-        (0, "request/invalid_number", {"corrections.0.amount": [f"1..{MAX_NUMBER}"]}),
+        (
+            MAX_NUMBER + 1,
+            "request/invalid_number",
+            {"corrections.0.amount": [f"a whole number 1..{MAX_NUMBER}"]},
+        ),
+        (
+            0,
+            "request/invalid_number",
+            {"corrections.0.amount": [f"a whole number 1..{MAX_NUMBER}"]},
+        ),
     ],
 )
 def test_a_judges_take_gold_beyond_the_rules_is_400_naming_the_amount(

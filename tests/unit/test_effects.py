@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from domain import InvalidCommand, RuleViolation
+from domain.arguments import int_arg
 from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.corrections import decide_correction
-from domain.ccg.decision import int_arg
 from tests.builders import (
     RS,
     WARRIOR,
@@ -225,9 +225,9 @@ def test_an_unzap_that_is_not_the_cards_effect_is_refused() -> None:
 @pytest.mark.parametrize("amount", [-1, MAX_NUMBER + 1, 2**70, True, 1.0, "3"])
 def test_a_commands_numbers_are_whole_and_at_most_max_number(amount: object) -> None:
     with pytest.raises(InvalidCommand) as info:
-        int_arg({"gold": amount}, "gold")
+        int_arg({"gold": amount}, "gold", hi=MAX_NUMBER)
     assert info.value.fields == {"gold": [f"a whole number 0..{MAX_NUMBER}"]}
-    assert int_arg({"gold": MAX_NUMBER}, "gold") == MAX_NUMBER
+    assert int_arg({"gold": MAX_NUMBER}, "gold", hi=MAX_NUMBER) == MAX_NUMBER
 
 
 @pytest.mark.parametrize("amount", [0, MAX_NUMBER + 1, 2**70])
@@ -236,5 +236,5 @@ def test_a_judges_correction_moves_1_to_max_number_at_once(amount: int) -> None:
     command = {"type": "take_gold", "player": "A", "amount": amount, "corrects": 7}
     with pytest.raises(InvalidCommand) as info:
         decide_correction(state, command)
-    assert info.value.fields == {"amount": [f"1..{MAX_NUMBER}"]}
+    assert info.value.fields == {"amount": [f"a whole number 1..{MAX_NUMBER}"]}
     assert decide_correction(state, {**command, "amount": MAX_NUMBER}).amount == MAX_NUMBER

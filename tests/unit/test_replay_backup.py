@@ -10,9 +10,10 @@ import pytest
 
 import domain.judge as judge
 from domain import event_from_dict, evolve, initial_state
-from domain.ccg.corrections import BackupImpossible, backup_events
+from domain.ccg.corrections import backup_events
 from domain.ccg.state import SEATS, ZONES
 from domain.events import Event
+from domain.ruleset import BackupImpossible
 from projections.exports import replay_records
 from projections.replay import ReplayIndex, diff_view, invariant_violations, state_diff
 from projections.views import event_view
