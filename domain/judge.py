@@ -19,7 +19,7 @@ from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand, NotFound, UnknownVersion
 from domain.events import Event, register_event
 from domain.fold import CopyOnWriteState, State, evolve, handles
-from domain.ruleset import Step, ruleset_of
+from domain.ruleset import Step, by_type, ruleset_of
 
 #: A backup undoes at most this many events in one ruling.
 MAX_BACKUP = 2000
@@ -167,16 +167,7 @@ def read_correction(
     Raises :class:`InvalidCommand` (``request/invalid_command``, ``request/unknown_correction``,
     ``request/invalid_number``) and :class:`UnknownVersion`.
     """
-    if not isinstance(command, Mapping):
-        raise InvalidCommand("request/invalid_command", "a correction is a JSON object")
-    kind = command.get("type")
-    cls = effects.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise InvalidCommand(
-            "request/unknown_correction",
-            f"unknown correction {kind!r}",
-            {"type": [f"one of {', '.join(effects)}"]},
-        )
+    cls = by_type(command, effects, "correction")
     current = int(state.get("version", 0))
     corrects = int_arg(command, "corrects", lo=1, hi=None)  # a version: the game's bounds it
     if corrects > current:

@@ -132,19 +132,24 @@ class BackupCore:
     steps so far and the state they lead to (:attr:`work`), towards ``point``.
 
     What every ruleset's backup shares: checking that both states are of one game, folding each
-    restoring event, telling whether a card differs from the earlier state, putting the cards
-    back list by list, the seats field by field, and checking the result (:meth:`finish`). A
-    ruleset says which card and seat fields count (:attr:`card_fields`, :attr:`seat_fields`),
-    its seat restoration event (:attr:`seat_restored`), which card lists a state has
-    (:meth:`lists`) and where a card outside them goes back to (:meth:`leftover_position`), and
-    emits the card and table restorations itself (``restore_card``, ``table``)."""
+    restoring event, putting the cards back list by list and the seats field by field, the
+    table when it differs, and checking the result (:meth:`finish`). A ruleset names the fields
+    that count and the events that restore them (:attr:`card_fields` with
+    :attr:`card_restored`, :attr:`seat_fields` with :attr:`seat_restored`,
+    :attr:`table_fields`), which card lists a state has (:meth:`lists`), where a card outside
+    them goes back to (:meth:`leftover_position`), and emits the table's restoration itself
+    (:meth:`restore_table`)."""
 
-    #: The fields of a card that a backup puts back.
+    #: The fields of a card that a backup puts back, each one of :attr:`card_restored`'s too.
     card_fields: tuple[str, ...] = ()
+    #: The event that puts a card's :attr:`card_fields` back (with ``card`` and ``position``).
+    card_restored: type[Any] = Event
     #: The fields of a seat that a backup puts back, each one of :attr:`seat_restored`'s too.
     seat_fields: tuple[str, ...] = ()
     #: The event that puts a seat's :attr:`seat_fields` back (``player`` names the seat).
     seat_restored: type[Any] = Event
+    #: The table's fields (outside cards and seats) that :meth:`restore_table` puts back.
+    table_fields: tuple[str, ...] = ()
 
     def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
         check_same_game(point, current)
@@ -171,7 +176,14 @@ class BackupCore:
         return None
 
     def restore_card(self, cid: str, position: int | None) -> None:
-        raise NotImplementedError
+        """Put the card back as it was, at ``position`` in its list."""
+        fields = {k: self.point["cards"][cid].get(k) for k in self.card_fields}
+        fields["known"] = list(fields["known"])
+        self.emit(
+            self.card_restored(
+                seat=self.seat, undoes=self.undoes, card=cid, position=position, **fields
+            )
+        )
 
     def cards(self) -> None:
         """Rebuild each list from its front: once its cards 0..i-1 are in place, later
@@ -194,6 +206,15 @@ class BackupCore:
                 self.emit(
                     self.seat_restored(seat=self.seat, undoes=self.undoes, player=player, **fields)
                 )
+
+    def table(self) -> None:
+        """The table, put back when any of its :attr:`table_fields` differs."""
+        if any(self.work.get(k) != self.point.get(k) for k in self.table_fields):
+            self.restore_table()
+
+    def restore_table(self) -> None:
+        """Emit the event that puts the table's :attr:`table_fields` back."""
+        raise NotImplementedError
 
     def finish(self) -> list[Step]:
         """The steps, once they lead back to ``point`` (else :class:`BackupImpossible`: a bug)."""
@@ -246,20 +267,27 @@ def undo_each(
     return undone
 
 
-def handler_for(state: State, command: Any, handlers: Mapping[str, Callable[..., None]]) -> Any:
-    """The handler of ``command`` among a ruleset's ``handlers`` (by ``type``), once the command
-    is a JSON object of a known type and the game is created and not over: what every ruleset's
-    ``decide`` checks first."""
+def by_type(command: Any, table: Mapping[str, Any], what: str) -> Any:
+    """The entry of ``table`` that ``command`` names by its ``type``, once the command is a JSON
+    object (``request/invalid_command``) of a known type (``request/unknown_<what>``): a ruleset's
+    handler of a command (``what="command"``), a judge's forced effect (``"correction"``)."""
     if not isinstance(command, Mapping):
-        raise InvalidCommand("request/invalid_command", "a command is a JSON object")
+        raise InvalidCommand("request/invalid_command", f"a {what} is a JSON object")
     kind = command.get("type")
-    handler = handlers.get(kind) if isinstance(kind, str) else None
-    if handler is None:
+    found = table.get(kind) if isinstance(kind, str) else None
+    if found is None:
         raise InvalidCommand(
-            "request/unknown_command",
-            f"unknown command type {kind!r}",
-            {"type": [f"one of {', '.join(handlers)}"]},
+            f"request/unknown_{what}",
+            f"unknown {what} type {kind!r}",
+            {"type": [f"one of {', '.join(table)}"]},
         )
+    return found
+
+
+def handler_for(state: State, command: Any, handlers: Mapping[str, Callable[..., None]]) -> Any:
+    """The handler of ``command`` among a ruleset's ``handlers`` (:func:`by_type`), once the
+    game is created and not over: what every ruleset's ``decide`` checks first."""
+    handler = by_type(command, handlers, "command")
     if state.get("status") in (None, "new"):
         raise ImpossibleCommand("command/no_game", "the game has not been created")
     if state["status"] == "finished":

@@ -572,21 +572,16 @@ class _Backup(BackupCore):
     """:func:`backup_events` in progress: the steps so far and the state they lead to."""
 
     card_fields = CARD_FIELDS
+    card_restored = CardRestored
     seat_fields = SEAT_FIELDS
     seat_restored = SeatRestored
+    table_fields = TABLE_FIELDS
 
     def lists(self, state: State) -> list[tuple[list[str], Any]]:
         return _zone_lists(state)
 
     def leftover_position(self, cid: str) -> int | None:
         return _position(self.point, cid)
-
-    def restore_card(self, cid: str, position: int | None) -> None:
-        fields = {k: self.point["cards"][cid].get(k) for k in CARD_FIELDS}
-        fields["known"] = list(fields["known"])
-        self.emit(
-            CardRestored(seat=self.seat, undoes=self.undoes, card=cid, position=position, **fields)
-        )
 
     def stack(self) -> None:
         have = list(self.work.get("stack") or [])
@@ -611,10 +606,8 @@ class _Backup(BackupCore):
                 )
             )
 
-    def table(self) -> None:
+    def restore_table(self) -> None:
         p = self.point
-        if all(self.work.get(k) == p.get(k) for k in TABLE_FIELDS):
-            return
         fight = p.get("fight")
         secret = ("card", "salt", "defender_cards")
         self.emit(

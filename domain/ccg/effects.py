@@ -143,8 +143,8 @@ def damage_each_hero(decision: Decision, command: Command, source: str | None) -
     decision.held = True
     try:
         for n, hero in enumerate(heroes):
-            by = None if n == 0 else "rules"
-            decision.emit(ev.DamageDealt, actor=by, source=source, target=hero, amount=amount)
+            actor = None if n == 0 else "rules"
+            decision.emit(ev.DamageDealt, actor=actor, source=source, target=hero, amount=amount)
     finally:
         decision.held = False
     check_eliminations(decision)
@@ -212,27 +212,28 @@ def decide_collect(decision: Decision, command: Command) -> None:
     heal_by_life_o_suction(decision, source, amount)
 
 
-def level_target(decision: Decision, command: Command) -> tuple[str, str]:
-    """The Hero a level effect names (``target``: a seat or its Hero's id): the Hero's id and
-    its player. A level is a player's (its Hero's): another card has none."""
+def level_effect(decision: Decision, command: Command, op: str) -> tuple[str | None, str, int, int]:
+    """A level effect ``op`` (``gain_level``, ``lose_level``): its source, the player whose Hero
+    it names (``target``: a seat or its Hero's id; a level is a player's, another card has
+    none), its amount and that player's level now."""
+    source = effect_context(decision, command)
     cid, card = target_card(decision, command)
     decision.require(
         card["def"]["type"] == "hero" and decision.state["seats"][card["owner"]]["hero"] == cid,
         "command/not_a_hero",
         f"{cid!r} is not a player's Hero: only a Hero's player has a level",
     )
-    return cid, str(card["owner"])
+    seat = str(card["owner"])
+    amount = int_arg(command, "amount", hi=MAX_NUMBER)
+    expect_effect(decision, op, amount=amount, target=cid)
+    return source, seat, amount, int(decision.state["seats"][seat]["level"])
 
 
 def decide_gain_level(decision: Decision, command: Command) -> None:
     """An ability raises a level by X, never past 10 (docs/rules.md A.2, A.8): a gain at level
     10 is refused (recorded in record mode, changing nothing), a gain past it stops at 10. A
     level gained puts its player's "when you gain a level" abilities on the stack (D.21)."""
-    source = effect_context(decision, command)
-    cid, seat = level_target(decision, command)
-    amount = int_arg(command, "amount", hi=MAX_NUMBER)
-    expect_effect(decision, "gain_level", amount=amount, target=cid)
-    level = int(decision.state["seats"][seat]["level"])
+    source, seat, amount, level = level_effect(decision, command, "gain_level")
     decision.check(
         level < MAX_LEVEL,
         "rule/level_limit",
@@ -248,11 +249,7 @@ def decide_gain_level(decision: Decision, command: Command) -> None:
 def decide_lose_level(decision: Decision, command: Command) -> None:
     """An ability lowers a level by X, never below 1 (docs/rules.md A.1, A.2): a loss at level 1
     is refused (recorded in record mode, changing nothing), a loss past it stops at 1."""
-    source = effect_context(decision, command)
-    cid, seat = level_target(decision, command)
-    amount = int_arg(command, "amount", hi=MAX_NUMBER)
-    expect_effect(decision, "lose_level", amount=amount, target=cid)
-    level = int(decision.state["seats"][seat]["level"])
+    source, seat, amount, level = level_effect(decision, command, "lose_level")
     decision.check(
         level > MIN_LEVEL,
         "rule/level_limit",

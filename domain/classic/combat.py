@@ -1,7 +1,7 @@
 """Combat: the pass window, winning, rewards, running away, Bad Stuff, death (B.5-B.9).
 
 The engine's own steps (a won combat's levels, the end of a combat, a death, the next phase)
-are emitted by the rules (``by="rules"``) right after the command that causes them.
+are emitted by the rules (``actor="rules"``) right after the command that causes them.
 """
 
 from __future__ import annotations
@@ -365,10 +365,7 @@ def decide_run_away(d: DecisionCore, command: Command) -> None:
     )
     hurts = card_def(d.state, monster).get("escape_bad_stuff") or []
     if escaped and hurts:  # some monsters hurt even those who escape (B.8)
-        lost, levels, hand, dies = apply_effects(d, d.seat, hurts, choices, "B.8")
-        d.emit(ev.HurtOnEscape, player=d.seat, monster=monster, lost=lost, levels=levels, hand=hand)
-        if dies:
-            die(d, d.seat)
+        _suffer(d, ev.HurtOnEscape, monster, hurts, choices, "B.8")
     finish_run(d)
 
 
@@ -402,11 +399,24 @@ def decide_bad_stuff(d: DecisionCore, command: Command) -> None:
         f"{monster!r} did not catch {d.seat}",
     )
     effects = card_def(d.state, monster).get("bad_stuff") or []
-    lost, levels, hand, dies = apply_effects(d, d.seat, effects, choices, "B.9")
-    d.emit(ev.BadStuffApplied, player=d.seat, monster=monster, lost=lost, levels=levels, hand=hand)
+    _suffer(d, ev.BadStuffApplied, monster, effects, choices, "B.9")
+    finish_run(d)
+
+
+def _suffer(
+    d: DecisionCore,
+    cls: type[ev.Event],
+    monster: str,
+    effects: Sequence[Mapping[str, Any]],
+    choices: list[str],
+    section: str,
+) -> None:
+    """The seat suffers ``monster``'s ``effects`` (recorded as ``cls``: its Bad Stuff, or the
+    hurt on escaping it); a death follows when they kill (docs/rules.md B.8, B.9)."""
+    lost, levels, hand, dies = apply_effects(d, d.seat, effects, choices, section)
+    d.emit(cls, player=d.seat, monster=monster, lost=lost, levels=levels, hand=hand)
     if dies:
         die(d, d.seat)
-    finish_run(d)
 
 
 def decide_take_treasure(d: DecisionCore, command: Command) -> None:

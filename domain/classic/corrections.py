@@ -484,32 +484,16 @@ class _Backup(BackupCore):
     """:func:`backup_events` in progress: the steps so far and the state they lead to."""
 
     card_fields = CARD_FIELDS
+    card_restored = ClassicCardRestored
     seat_fields = SEAT_FIELDS
     seat_restored = ClassicSeatRestored
+    table_fields = TABLE_FIELDS
 
     def lists(self, state: State) -> list[tuple[list[str], Any]]:
         return _lists(state)
 
-    def restore_card(self, cid: str, position: int | None) -> None:
-        card = self.point["cards"][cid]
-        self.emit(
-            ClassicCardRestored(
-                seat=self.seat,
-                undoes=self.undoes,
-                card=cid,
-                owner=card["owner"],
-                zone=card["zone"],
-                face=card["face"],
-                known=list(card["known"]),
-                position=position,
-            )
-        )
-
-    def table(self) -> None:
-        p = self.point
-        if all(self.work.get(k) == p.get(k) for k in TABLE_FIELDS):
-            return
-        fields: dict[str, Any] = {k: copy.deepcopy(p.get(k)) for k in TABLE_FIELDS}
+    def restore_table(self) -> None:
+        fields: dict[str, Any] = {k: copy.deepcopy(self.point.get(k)) for k in TABLE_FIELDS}
         self.emit(ClassicTableRestored(seat=self.seat, undoes=self.undoes, **fields))
 
 
