@@ -1,5 +1,5 @@
 """The end of the game (docs/rules.md A.13): conceding. Eliminations and the winner are checked
-after every event, by :meth:`domain.ccg.decision.Decision.emit` (``check_eliminations``)."""
+after every event, by :meth:`domain.ccg.decision.Decision.settle` (``check_eliminations``)."""
 
 from __future__ import annotations
 
