@@ -114,6 +114,20 @@ class PlayerCardEvent(Event):
     card_fields = ("card",)
 
 
+@event_dataclass
+class CreatingEvent(Event):
+    """The fields a ruleset's creating event (a game's first) starts with: the game's header,
+    which the fold copies into the state as it is (``domain.fold.game_header``). The event
+    itself is the family's (``GameCreated``, ``ClassicGameCreated``), with its own fields after
+    these."""
+
+    game_id: str
+    ruleset: str
+    rules_version: str
+    mode: str
+    format: str
+
+
 #: The shared kernel's namespace: the events every family uses (the judge's, :mod:`domain.judge`).
 KERNEL = "kernel"
 #: Every namespace's own event types by stored name: the kernel's and each family's.

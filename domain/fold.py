@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.events import RULESET_FAMILIES, Event, event_from_dict, family_of
+from domain.events import RULESET_FAMILIES, CreatingEvent, Event, event_from_dict, family_of
 
 State = dict[str, Any]
 Handler = Callable[[Any, "CopyOnWriteState"], None]
@@ -129,6 +129,16 @@ class CopyOnWriteState:
             value = self.state[key]
             self.state[key] = dict(value) if isinstance(value, dict) else list(value)
         return self.state[key]
+
+
+#: The fields of :class:`domain.events.CreatingEvent`, each a state key of the same name.
+GAME_HEADER = ("game_id", "ruleset", "rules_version", "mode", "format")
+
+
+def game_header(created: CreatingEvent) -> dict[str, Any]:
+    """The state keys a game's creating event sets from its header fields, in their order: the
+    first keys of every ruleset's state after ``version`` and ``status`` (docs/DESIGN.md)."""
+    return {name: getattr(created, name) for name in GAME_HEADER}
 
 
 def initial_state() -> State:

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from domain.events import Event, Json, PlayerCardEvent, PlayerEvent, event_dataclass, events_of
+from domain.events import (
+    CreatingEvent,
+    Event,
+    Json,
+    PlayerCardEvent,
+    PlayerEvent,
+    event_dataclass,
+    events_of,
+)
 
 #: Declares this family's events (domain.events.events_of).
 event = events_of("ccg")
@@ -57,18 +65,13 @@ class _LevelChange(Event):
 
 
 @event
-class GameCreated(Event):
+class GameCreated(CreatingEvent):
     """A game was set up: rules version, mode, format, seats with heroes and full decks.
 
     Each seat is ``{"seat", "player", "hero": {id, **def}, "deck": [{id, **def}, ...]}``; the
     definitions travel with the event so the game never needs a catalog again (docs/rules.md A.6-A.7).
     """
 
-    game_id: str
-    ruleset: str
-    rules_version: str
-    mode: str
-    format: str
     seats: list[dict[str, Json]]
     labels: dict[str, Json] = field(default_factory=dict)
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from domain.ccg import events as ev
 from domain.ccg.cards import ability_index, effect_plan, is_unchecked
-from domain.fold import CopyOnWriteState, handles
+from domain.fold import CopyOnWriteState, game_header, handles
 
 #: The CCG's two seats, in seating order.
 SEATS = ("A", "B")
@@ -240,11 +240,7 @@ def _new_card(definition: dict[str, Any], owner: str, zone: str) -> dict[str, An
 def _(e: ev.GameCreated, draft: CopyOnWriteState) -> None:
     s = draft.state
     s.update(
-        game_id=e.game_id,
-        ruleset=e.ruleset,
-        rules_version=e.rules_version,
-        mode=e.mode,
-        format=e.format,
+        game_header(e),
         labels=dict(e.labels),
         status="setup",
         winner=None,

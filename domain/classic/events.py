@@ -13,6 +13,7 @@ from dataclasses import field
 
 from domain.events import (
     NAMESPACES,
+    CreatingEvent,
     Event,
     Json,
     PlayerCardEvent,
@@ -57,15 +58,10 @@ class _BadStuff(Event):
 
 
 @event
-class ClassicGameCreated(Event):
+class ClassicGameCreated(CreatingEvent):
     """A classic game was set up: the set, options, seats in seating order and both decks
     (``{id, **definition}``, in no known order: the decks are shuffled) (docs/rules.md B.1)."""
 
-    game_id: str
-    ruleset: str
-    rules_version: str
-    mode: str
-    format: str
     options: dict[str, Json]
     seats: list[dict[str, Json]]
     doors: list[dict[str, Json]]

@@ -16,7 +16,7 @@ from typing import Any
 
 from domain.classic import events as ev
 from domain.classic.rules import combat_strengths
-from domain.fold import CopyOnWriteState, handles
+from domain.fold import CopyOnWriteState, game_header, handles
 
 SEAT_ZONES = ("hand", "equipped", "carried", "race", "class", "army", "curses", "helpers")
 DECK_ZONES = ("door", "treasure", "door_discard", "treasure_discard")
@@ -145,11 +145,7 @@ def _level(d: Draft, seat: str, level: int) -> None:
 def _created(e: ev.ClassicGameCreated, d: Draft) -> None:
     s = d.state
     s.update(
-        game_id=e.game_id,
-        ruleset=e.ruleset,
-        rules_version=e.rules_version,
-        mode=e.mode,
-        format=e.format,
+        game_header(e),
         labels=dict(e.labels),
         options=dict(e.options),
         status="setup",
