@@ -119,7 +119,7 @@ class CreatingEvent(Event):
     """The fields a ruleset's creating event (a game's first) starts with: the game's header,
     which the fold copies into the state as it is (``domain.fold.game_header``). The event
     itself is the family's (``GameCreated``, ``ClassicGameCreated``), with its own fields after
-    these."""
+    these and ``labels`` (a dict, by default empty) last."""
 
     game_id: str
     ruleset: str

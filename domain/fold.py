@@ -136,9 +136,12 @@ GAME_HEADER = ("game_id", "ruleset", "rules_version", "mode", "format")
 
 
 def game_header(created: CreatingEvent) -> dict[str, Any]:
-    """The state keys a game's creating event sets from its header fields, in their order: the
-    first keys of every ruleset's state after ``version`` and ``status`` (docs/DESIGN.md)."""
-    return {name: getattr(created, name) for name in GAME_HEADER}
+    """The state keys a game's creating event sets as it is, in their order: its header fields
+    and its ``labels`` (every family's creating event ends with them), the first keys of every
+    ruleset's state after ``version`` and ``status`` (docs/DESIGN.md, state conventions)."""
+    header = {name: getattr(created, name) for name in GAME_HEADER}
+    header["labels"] = dict(getattr(created, "labels", {}))
+    return header
 
 
 def initial_state() -> State:

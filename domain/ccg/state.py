@@ -241,7 +241,6 @@ def _(e: ev.GameCreated, draft: CopyOnWriteState) -> None:
     s = draft.state
     s.update(
         game_header(e),
-        labels=dict(e.labels),
         status="setup",
         winner=None,
         turn=0,
@@ -399,9 +398,7 @@ def _(e: ev.AllyPlayed, draft: CopyOnWriteState) -> None:
 
 @handles(ev.CardSquished, ev.CardDiscarded, ev.MonsterDiscarded)
 def _(e: ev.CardSquished | ev.CardDiscarded | ev.MonsterDiscarded, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    move(draft, e.card, "discard")
-    forget_committed(draft, e.card)
+    event_moves(draft, e, e.card, "discard")
 
 
 @handles(ev.CardZapped)
@@ -618,6 +615,17 @@ def touch_window(draft: CopyOnWriteState) -> None:
     if draft.state.get("window") is not None:
         w = draft.top("window")
         w["passed"] = []
+
+
+def event_moves(
+    draft: CopyOnWriteState, e: ev.Event, cid: str, zone: str, face: str = "up", bottom: bool = True
+) -> None:
+    """The fold of an event that moves card ``cid`` (:func:`move`): a step of the resolving
+    ability when its controller recorded it (:func:`advance`), and the card leaves the fight's
+    commitments (:func:`forget_committed`)."""
+    advance(draft, e)
+    move(draft, cid, zone, face=face, bottom=bottom)
+    forget_committed(draft, cid)
 
 
 def forget_committed(draft: CopyOnWriteState, cid: str) -> None:

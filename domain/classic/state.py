@@ -146,7 +146,6 @@ def _created(e: ev.ClassicGameCreated, d: Draft) -> None:
     s = d.state
     s.update(
         game_header(e),
-        labels=dict(e.labels),
         options=dict(e.options),
         status="setup",
         winner=None,
@@ -668,28 +667,27 @@ def _backstabbed(e: ev.Backstabbed, d: Draft) -> None:
         _refresh(d)
 
 
-@handles(ev.CheatPlayed)
-def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
-    _public(d, e.card, e.player, "helpers")
-    _public(d, e.item, e.player, "equipped")
+def _cheat(d: Draft, player: str, cheat: str, counted: str, zone: str) -> None:
+    """``player`` put the Cheat! ``cheat`` with its helpers and the card it lets count,
+    ``counted``, in ``zone``; ``cheats`` maps the one to the other (docs/rules.md B.2)."""
+    _public(d, cheat, player, "helpers")
+    _public(d, counted, player, zone)
     cards = d.state["cards"]  # (a Cheat! looted from a body leaves a stale entry: dropped)
     cheats = {
         k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
     }
-    d.state["cheats"] = {**cheats, e.card: e.item}
+    d.state["cheats"] = {**cheats, cheat: counted}
     _refresh(d)
+
+
+@handles(ev.CheatPlayed)
+def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
+    _cheat(d, e.player, e.card, e.item, "equipped")
 
 
 @handles(ev.SteedCheated)
 def _steed_cheated(e: ev.SteedCheated, d: Draft) -> None:
-    _public(d, e.card, e.player, "helpers")
-    _public(d, e.steed, e.player, "helpers")
-    cards = d.state["cards"]
-    cheats = {
-        k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
-    }
-    d.state["cheats"] = {**cheats, e.card: e.steed}
-    _refresh(d)
+    _cheat(d, e.player, e.card, e.steed, "helpers")
 
 
 @handles(ev.CheatDiscarded)
