@@ -96,38 +96,6 @@ def event_dataclass(cls: E) -> E:
     return cast(E, dataclass(frozen=True, slots=True, kw_only=True)(cls))
 
 
-@event_dataclass
-class PlayerEvent(Event):
-    """The fields of the many events about one seat and nothing else (a family's ``@event``
-    classes extend it; it is stored under no name of its own)."""
-
-    player: str
-
-
-@event_dataclass
-class PlayerCardEvent(Event):
-    """The fields of the many events about a seat and one card it holds (stored under no name
-    of its own, like :class:`PlayerEvent`)."""
-
-    player: str
-    card: str
-    card_fields = ("card",)
-
-
-@event_dataclass
-class CreatingEvent(Event):
-    """The fields a ruleset's creating event (a game's first) starts with: the game's header,
-    which the fold copies into the state as it is (``domain.fold.game_header``). The event
-    itself is the family's (``GameCreated``, ``ClassicGameCreated``), with its own fields after
-    these and ``labels`` (a dict, by default empty) last."""
-
-    game_id: str
-    ruleset: str
-    rules_version: str
-    mode: str
-    format: str
-
-
 #: The shared kernel's namespace: the events every family uses (the judge's, :mod:`domain.judge`).
 KERNEL = "kernel"
 #: Every namespace's own event types by stored name: the kernel's and each family's.

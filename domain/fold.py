@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.events import RULESET_FAMILIES, CreatingEvent, Event, event_from_dict, family_of
+from domain.event_bases import CreatingEvent
+from domain.events import RULESET_FAMILIES, Event, event_from_dict, family_of
 
 State = dict[str, Any]
 Handler = Callable[[Any, "CopyOnWriteState"], None]
@@ -131,7 +132,7 @@ class CopyOnWriteState:
         return self.state[key]
 
 
-#: The fields of :class:`domain.events.CreatingEvent`, each a state key of the same name.
+#: The fields of :class:`domain.event_bases.CreatingEvent`, each a state key of the same name.
 GAME_HEADER = ("game_id", "ruleset", "rules_version", "mode", "format")
 
 

@@ -11,16 +11,8 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from domain.events import (
-    NAMESPACES,
-    CreatingEvent,
-    Event,
-    Json,
-    PlayerCardEvent,
-    PlayerEvent,
-    event_dataclass,
-    events_of,
-)
+from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerEvent
+from domain.events import NAMESPACES, Event, Json, event_dataclass, events_of
 
 #: Declares this family's events (domain.events.events_of).
 event = events_of("classic")
