@@ -86,9 +86,11 @@ def _move(d: Draft, cid: str, owner: str | None, zone: str, seen: list[str]) -> 
         d.zone(owner, zone).append(cid)
 
 
-def _discard(d: Draft, cid: str) -> None:
-    deck = d.state["cards"][cid]["def"]["deck"]
-    _move(d, cid, None, f"{deck}_discard", sorted(d.state["seats"]))
+def _discard(d: Draft, *cids: str) -> None:
+    """The cards ``cids`` to their decks' discard piles, face up, in that order."""
+    for cid in cids:
+        deck = d.state["cards"][cid]["def"]["deck"]
+        _move(d, cid, None, f"{deck}_discard", sorted(d.state["seats"]))
 
 
 def _public(d: Draft, cid: str, owner: str | None, zone: str) -> None:
@@ -286,8 +288,7 @@ def _charity(e: ev.CharityResolved, d: Draft) -> None:
         known = set(d.state["cards"][cid]["known"]) | {e.player, seat}
         _place(d, cid, seat, "hand", sorted(known))
     _got(d, list(e.gifts))
-    for cid in e.discarded:
-        _discard(d, cid)
+    _discard(d, *e.discarded)
 
 
 def _got(d: Draft, cards: list[str]) -> None:
@@ -366,8 +367,7 @@ def _discarded(e: ev.ClassicCardDiscarded, d: Draft) -> None:
 
 @handles(ev.ItemsSold)
 def _sold(e: ev.ItemsSold, d: Draft) -> None:
-    for cid in e.cards:
-        _discard(d, cid)
+    _discard(d, *e.cards)
     _level(d, e.player, d.state["seats"][e.player]["level"] + e.levels)
 
 
@@ -379,8 +379,7 @@ def _go_up(e: ev.GoUpALevelPlayed, d: Draft) -> None:
 
 
 def _hurt(d: Draft, victim: str, lost: list[str], levels: int, hand: list[str]) -> None:
-    for cid in [*lost, *hand]:
-        _discard(d, cid)
+    _discard(d, *lost, *hand)
     _level(d, victim, d.state["seats"][victim]["level"] - levels)
 
 
@@ -581,8 +580,7 @@ def _bad_stuff(e: ev.BadStuffApplied, d: Draft) -> None:
 
 @handles(ev.CombatEnded)
 def _combat_ended(e: ev.CombatEnded, d: Draft) -> None:
-    for cid in e.discarded:
-        _discard(d, cid)
+    _discard(d, *e.discarded)
     d.state["combat"] = None
 
 
@@ -610,8 +608,7 @@ def _body_looted(e: ev.BodyLooted, d: Draft) -> None:
 
 @handles(ev.BodyDiscarded)
 def _body_discarded(e: ev.BodyDiscarded, d: Draft) -> None:
-    for cid in e.cards:
-        _discard(d, cid)
+    _discard(d, *e.cards)
     d.state["body"] = None
 
 
