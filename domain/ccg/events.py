@@ -59,7 +59,8 @@ class _LevelChange(Event):
 
 @event
 class GameCreated(CreatingEvent):
-    """A game was set up: rules version, mode, format, seats with heroes and full decks.
+    """A game was set up: its header (``game_id``, ``ruleset``, ``rules_version``, ``mode``,
+    ``format``: :class:`CreatingEvent`'s fields), seats with heroes and full decks, labels.
 
     Each seat is ``{"seat", "player", "hero": {id, **def}, "deck": [{id, **def}, ...]}``; the
     definitions travel with the event so the game never needs a catalog again (docs/rules.md A.6-A.7).

@@ -51,8 +51,9 @@ class _BadStuff(Event):
 
 @event
 class ClassicGameCreated(CreatingEvent):
-    """A classic game was set up: the set, options, seats in seating order and both decks
-    (``{id, **definition}``, in no known order: the decks are shuffled) (docs/rules.md B.1)."""
+    """A classic game was set up: its header (:class:`CreatingEvent`'s fields, the set is the
+    ``ruleset``), options, seats in seating order and both decks (``{id, **definition}``, in no
+    known order: the decks are shuffled) (docs/rules.md B.1), labels."""
 
     options: dict[str, Json]
     seats: list[dict[str, Json]]
