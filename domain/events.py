@@ -1,10 +1,10 @@
 """Domain events: immutable facts; the base class, the registry of event types, loading.
 
 Rulesets declare their events by subclassing :class:`Event` and registering them in their
-family's namespace (``register_event = family_events("ccg")``, then ``@register_event``); the
-Munchkin CCG's are in :mod:`domain.ccg.events`, classic Munchkin's in
-:mod:`domain.classic.events`. The shared kernel's (the judge's, :mod:`domain.judge`) are
-registered with :func:`register_event` itself and load in every family. A stored type name is
+family's namespace (``event = events_of("ccg")``, then ``@event``, which also makes the class
+a frozen, slotted, keyword-only dataclass); the Munchkin CCG's are in :mod:`domain.ccg.events`,
+classic Munchkin's in :mod:`domain.classic.events`. The shared kernel's (the judge's,
+:mod:`domain.judge`) are declared with ``events_of(KERNEL)`` and load in every family. A stored type name is
 resolved within the game's family (a ruleset names its ``family``), so families may reuse a
 name; a second class under a name taken in the same namespace, or by the kernel, raises
 :class:`EventNameTaken` at import time. Every event is a frozen dataclass with three common
@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from types import MemberDescriptorType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast, dataclass_transform
 
 from domain.errors import InvalidCommand
 
@@ -42,9 +42,12 @@ Json = Any
 """A JSON value (dict, list, str, int, bool or None)."""
 
 
+@dataclass_transform(kw_only_default=True, frozen_default=True)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event:
-    """Base class: the fields every event carries."""
+    """Base class: the fields every event carries. Every subclass is a frozen, slotted,
+    keyword-only dataclass (:func:`event_dataclass`), so its fields follow these four in the
+    order the class hierarchy declares them, and ``to_dict`` stores them in that order."""
 
     seat: str = "rules"
     cause: int | None = None
@@ -83,6 +86,16 @@ class Event:
         return ids
 
 
+E = TypeVar("E", bound=type[Event])
+
+
+def event_dataclass(cls: E) -> E:
+    """``cls`` as a frozen, slotted, keyword-only dataclass: the form of every event class. Used
+    alone for a base class that only gives several events the same fields (it is stored under no
+    name); :func:`events_of` uses it for the events themselves."""
+    return cast(E, dataclass(frozen=True, slots=True, kw_only=True)(cls))
+
+
 #: The shared kernel's namespace: the events every family uses (the judge's, :mod:`domain.judge`).
 KERNEL = "kernel"
 #: Every namespace's own event types by stored name: the kernel's and each family's.
@@ -95,7 +108,6 @@ _LOADABLE: dict[str, dict[str, type[Event]]] = {}
 EVENT_TYPES: dict[str, type[Event]] = {}
 #: The family of each registered ruleset, by ruleset name (``domain.ruleset.register``).
 RULESET_FAMILIES: dict[str, str] = {}
-E = TypeVar("E", bound=type[Event])
 
 
 class EventNameTaken(ValueError):
@@ -140,6 +152,20 @@ def register_event(cls: E) -> E:
     its own events with :func:`family_events`."""
     _add(KERNEL, cls)
     return cls
+
+
+def events_of(family: str) -> Callable[[E], E]:
+    """The class decorator that declares an event of ``family`` (:data:`KERNEL` for the
+    kernel's): makes the class an :func:`event_dataclass` and registers it in the family's
+    namespace, e.g. ``event = events_of("classic")`` at the top of a family's events module,
+    then ``@event`` on each class. :func:`family_events` (or :func:`register_event`) registers
+    a class that is already a dataclass."""
+    register = register_event if family == KERNEL else family_events(family)
+
+    def event(cls: E) -> E:
+        return register(event_dataclass(cls))
+
+    return event
 
 
 def family_events(family: str) -> Callable[[E], E]:

@@ -233,21 +233,23 @@ def correction_types() -> frozenset[str]:
     return frozenset().union(*(f.correction_types for f in families().values()))
 
 
+def _by_event_type(part: Callable[[Family], Mapping[str, T]]) -> dict[str, T]:
+    """Every registered family's ``part`` (a mapping by event type) in one dict; a type two
+    families name keeps the first family's (event types are global)."""
+    found: dict[str, T] = {}
+    for family in families().values():
+        for etype, value in part(family).items():
+            found.setdefault(etype, value)
+    return found
+
+
 @per_registry
 def history_updates() -> dict[str, HistoryUpdate]:
-    """Every registered family's history updates, by event type (event types are global)."""
-    found: dict[str, HistoryUpdate] = {}
-    for family in families().values():
-        for etype, update in family.history_updates.items():
-            found.setdefault(etype, update)
-    return found
+    """Every registered family's history updates, by event type."""
+    return _by_event_type(lambda family: family.history_updates)
 
 
 @per_registry
 def result_updates() -> dict[str, ResultUpdate]:
     """Every registered family's result updates, by event type."""
-    found: dict[str, ResultUpdate] = {}
-    for family in families().values():
-        for etype, update in family.result_updates.items():
-            found.setdefault(etype, update)
-    return found
+    return _by_event_type(lambda family: family.result_updates)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from domain.event_bases import CreatingEvent
 from domain.events import RULESET_FAMILIES, Event, event_from_dict, family_of
 
 State = dict[str, Any]
@@ -129,6 +130,19 @@ class CopyOnWriteState:
             value = self.state[key]
             self.state[key] = dict(value) if isinstance(value, dict) else list(value)
         return self.state[key]
+
+
+#: The fields of :class:`domain.event_bases.CreatingEvent`, each a state key of the same name.
+GAME_HEADER = ("game_id", "ruleset", "rules_version", "mode", "format")
+
+
+def game_header(created: CreatingEvent) -> dict[str, Any]:
+    """The state keys a game's creating event sets as it is, in their order: its header fields
+    and its ``labels`` (every family's creating event ends with them), the first keys of every
+    ruleset's state after ``version`` and ``status`` (docs/DESIGN.md, state conventions)."""
+    header = {name: getattr(created, name) for name in GAME_HEADER}
+    header["labels"] = dict(getattr(created, "labels", {}))
+    return header
 
 
 def initial_state() -> State:

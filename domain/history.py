@@ -9,6 +9,8 @@ it changes, and never mutates the row.
 {'turns': 3, 'status': 'playing'}
 >>> bump({"A": 1, "B": 0}, "B")
 {'A': 1, 'B': 1}
+>>> counted("fights", "attacker")({"fights": {"A": 0, "B": 2}}, {"attacker": "A"})
+{'fights': {'A': 1, 'B': 2}}
 """
 
 from __future__ import annotations
@@ -35,3 +37,13 @@ def turn_started(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
     if row["status"] == "setup":
         out["status"] = "playing"
     return out
+
+
+def counted(column: str, seat_field: str) -> HistoryUpdate:
+    """The update that counts an event in the row's per-seat ``column`` (:func:`bump`) for the
+    seat its data names in ``seat_field``."""
+
+    def update(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
+        return {column: bump(row[column], event.get(seat_field))}
+
+    return update

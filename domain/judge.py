@@ -17,16 +17,17 @@ from typing import Any
 from domain.arguments import int_arg
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand, NotFound, UnknownVersion
-from domain.events import Event, register_event
+from domain.events import KERNEL, Event, events_of
 from domain.fold import CopyOnWriteState, State, evolve, handles
 from domain.ruleset import Step, by_type, ruleset_of
 
 #: A backup undoes at most this many events in one ruling.
 MAX_BACKUP = 2000
+#: Declares the kernel's events, loadable in every family (domain.events.events_of).
+event = events_of(KERNEL)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class DisputeOpened(Event):
     """A player (or the judge) called the judge about the game (docs/rules.md A.14).
 
@@ -44,8 +45,7 @@ class DisputeOpened(Event):
     to_version: int | None = None
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class RulingRecorded(Event):
     """The judge ruled on a dispute (docs/rules.md A.14).
 

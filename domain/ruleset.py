@@ -3,7 +3,7 @@
 A ruleset *decides*: given a state and a command it returns the :class:`Step` s that follow,
 each an event with the state right after it, computed once while deciding (the aggregate
 stores the events and adopts the states). It registers its events in its family's namespace
-(:func:`domain.events.family_events`), their fold handlers with :func:`domain.fold.handles`, and
+(:func:`domain.events.events_of`), their fold handlers with :func:`domain.fold.handles`, and
 itself with :func:`register`.
 
 >>> find_ruleset("munchkin-ccg").seat_names
@@ -35,7 +35,7 @@ class Ruleset(Protocol):
 
     name: str
     #: The event family (namespace) its games' stored events load in: its package's
-    #: ``family_events`` name (``"ccg"``, ``"classic"``), several rulesets may share one.
+    #: ``events_of`` name (``"ccg"``, ``"classic"``), several rulesets may share one.
     family: str
     rules_version: str
     #: Every seat name this ruleset may use, in seating order.

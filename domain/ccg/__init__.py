@@ -166,15 +166,8 @@ class MunchkinCCG(Family):
     def card_components(self) -> dict[str, dict[str, Any]]:
         return dict(schema.CARD_COMPONENTS)
 
-    def table_view(
-        self, state: Mapping[str, Any], viewer: str, seats: tuple[str, ...]
-    ) -> dict[str, Any]:
-        return ccg_table(state, viewer, seats)
-
-    def seat_view(
-        self, state: Mapping[str, Any], seat: str, viewer: str, seats: tuple[str, ...]
-    ) -> dict[str, Any]:
-        return ccg_seat(state, seat, viewer, seats)
+    table_view = staticmethod(ccg_table)
+    seat_view = staticmethod(ccg_seat)
 
     def invariants(self, state: State, *, max_level: int = 10) -> list[str]:
         return invariant_violations(state, max_level=max_level)

@@ -36,8 +36,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import field
+from typing import Any
 
 from domain.arguments import face_arg, int_arg, seat_arg, str_arg
 from domain.ccg import events as ev
@@ -47,13 +47,13 @@ from domain.ccg.state import SEATS, ZONES, push_stack_entry, remove_from_zone
 from domain.decision import find_card
 from domain.envelope import Record
 from domain.errors import InvalidCommand
-from domain.events import Json, family_events
+from domain.events import Json, events_of
 from domain.fold import CopyOnWriteState, State, handles
 from domain.judge import read_correction
 from domain.ruleset import BackupCore, Step, undo_each
 
-#: This family's events, in its own namespace (domain.events.family_events).
-register_event = family_events("ccg")
+#: Declares this family's events (domain.events.events_of).
+event = events_of("ccg")
 
 # --------------------------------------------------------------------------- restorations
 
@@ -81,8 +81,7 @@ STACK_BASE = ("ref", "card", "player", "kind", "targets", "canceled")
 TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CardRestored(ev.Event):
     """A card instance was put back exactly as it was (judge backup, docs/rules.md A.3, A.14).
 
@@ -103,11 +102,10 @@ class CardRestored(ev.Event):
     host: str | None = None
     cost_mod: int | None = None
     undoes: int | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "host")
+    card_fields = ("card", "host")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class SeatRestored(ev.Event):
     """A seat's counters were put back: level, purse, marker, turn flags (judge backup), and
     how many cards on top and at the bottom of its deck are in a known order (docs/rules.md
@@ -125,7 +123,7 @@ class SeatRestored(ev.Event):
     undoes: int | None = None
     deck_known_top: int = 0
     deck_known_bottom: int = 0
-    class_version: ClassVar[int] = 2
+    class_version = 2
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
@@ -134,8 +132,7 @@ class SeatRestored(ev.Event):
         return {**data, "deck_known_top": 0, "deck_known_bottom": 0}
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class TableRestored(ev.Event):
     """The table's shared state was put back: status, turn, phase, setup, fight, window.
 
@@ -157,12 +154,11 @@ class TableRestored(ev.Event):
     fight_salt: str | None = None
     fight_defender_cards: list[str] = field(default_factory=list)
     undoes: int | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("fight_card", "fight_defender_cards")
-    secret_with: ClassVar[dict[str, str]] = {"fight_salt": "fight_card"}
+    card_fields = ("fight_card", "fight_defender_cards")
+    secret_with = {"fight_salt": "fight_card"}
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class StackTrimmed(ev.Event):
     """The resolution stack was cut back to its ``keep`` oldest entries (judge backup)."""
 
@@ -170,8 +166,7 @@ class StackTrimmed(ev.Event):
     undoes: int | None = None
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class StackEntryRestored(ev.Event):
     """An ability or Mischief was put back on top of the stack (judge backup, docs/rules.md A.11)."""
 
@@ -184,10 +179,10 @@ class StackEntryRestored(ev.Event):
     undoes: int | None = None
     #: The rest of the entry: the ability's index, its effect plan and progress, its marks.
     extra: dict[str, Json] = field(default_factory=dict)
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+    card_fields = ("card", "targets")
     #: The entry's ability and effect plan describe its card (docs/rules.md A.4).
-    secret_with: ClassVar[dict[str, str]] = {"extra": "card"}
-    class_version: ClassVar[int] = 2
+    secret_with = {"extra": "card"}
+    class_version = 2
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
@@ -198,8 +193,7 @@ class StackEntryRestored(ev.Event):
 # --------------------------------------------------------------------------- judge's forced effects
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeDamageDealt(ev.DamageDealt):
     """The judge put damage on a card to correct event ``corrects`` (docs/rules.md A.10, A.14)."""
 
@@ -207,8 +201,7 @@ class JudgeDamageDealt(ev.DamageDealt):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeHealed(ev.Healed):
     """The judge removed damage from a card ("restore 2 damage") to correct ``corrects``."""
 
@@ -216,8 +209,7 @@ class JudgeHealed(ev.Healed):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeCardMoved(ev.CardMoved):
     """The judge moved a card to a zone of its owner ("return it to the hoard")."""
 
@@ -225,8 +217,7 @@ class JudgeCardMoved(ev.CardMoved):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeCardStashed(ev.CardStashed):
     """The judge put a card in its owner's stash, face ``up`` or ``down``."""
 
@@ -234,8 +225,7 @@ class JudgeCardStashed(ev.CardStashed):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeCardDiscarded(ev.CardDiscarded):
     """The judge put a card in its owner's discard pile."""
 
@@ -243,8 +233,7 @@ class JudgeCardDiscarded(ev.CardDiscarded):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeCardRemoved(ev.CardRemoved):
     """The judge removed a card from the game."""
 
@@ -252,8 +241,7 @@ class JudgeCardRemoved(ev.CardRemoved):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeCardZapped(ev.CardZapped):
     """The judge zapped a card."""
 
@@ -261,8 +249,7 @@ class JudgeCardZapped(ev.CardZapped):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeCardUnzapped(ev.CardUnzapped):
     """The judge unzapped a card."""
 
@@ -270,8 +257,7 @@ class JudgeCardUnzapped(ev.CardUnzapped):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeCardRevealed(ev.CardRevealed):
     """The judge revealed a card to both players."""
 
@@ -279,8 +265,7 @@ class JudgeCardRevealed(ev.CardRevealed):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeTokensCollected(ev.TokensCollected):
     """The judge put stockpile tokens on a card."""
 
@@ -288,8 +273,7 @@ class JudgeTokensCollected(ev.TokensCollected):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeGoldTaken(ev.GoldTaken):
     """The judge gave a purse gold from the stockpile."""
 
@@ -297,8 +281,7 @@ class JudgeGoldTaken(ev.GoldTaken):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeGoldStolen(ev.GoldStolen):
     """The judge moved gold from one purse to the other."""
 
@@ -306,8 +289,7 @@ class JudgeGoldStolen(ev.GoldStolen):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeGoldLost(ev.Event):
     """The judge returned gold from a purse to the stockpile (never below 0, docs/rules.md A.1)."""
 
@@ -317,8 +299,7 @@ class JudgeGoldLost(ev.Event):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeLevelSet(ev.Event):
     """The judge set a seat's level (1..10, docs/rules.md A.2)."""
 
@@ -328,8 +309,7 @@ class JudgeLevelSet(ev.Event):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class JudgeMarkerSet(ev.Event):
     """The judge turned a seat's Run Away marker to ``side`` (no warmup step follows)."""
 

@@ -6,31 +6,66 @@ fields and for changing a stored shape.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import field
 
-from domain.events import Event, Json, family_events
+from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerEvent
+from domain.events import Event, Json, event_dataclass, events_of
 
-#: This family's events, in its own namespace (domain.events.family_events).
-register_event = family_events("ccg")
+#: Declares this family's events (domain.events.events_of).
+event = events_of("ccg")
+
+# --------------------------------------------------------------------------- shared fields
+# The fields several events have alike, in the order they are stored. These bases are never
+# stored themselves; a field they give is a field of each event that names them.
+
+
+@event_dataclass
+class _PlayerAmount(Event):
+    player: str
+    amount: int
+
+
+@event_dataclass
+class _PlayerTurn(Event):
+    player: str
+    turn: int
+
+
+@event_dataclass
+class _PlayerCards(Event):
+    player: str
+    cards: list[str]
+    card_fields = ("cards",)
+
+
+@event_dataclass
+class _CardBySource(Event):
+    card: str
+    source: str | None = None
+    card_fields = ("card", "source")
+
+
+@event_dataclass
+class _LevelChange(Event):
+    source: str | None
+    player: str
+    amount: int
+    level: int
+    card_fields = ("source",)
+
 
 # --------------------------------------------------------------------------- setup (A.7)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameCreated(Event):
-    """A game was set up: rules version, mode, format, seats with heroes and full decks.
+@event
+class GameCreated(CreatingEvent):
+    """A game was set up: its header (``game_id``, ``ruleset``, ``rules_version``, ``mode``,
+    ``format``: :class:`CreatingEvent`'s fields), seats with heroes and full decks, labels.
 
     Each seat is ``{"seat", "player", "hero": {id, **def}, "deck": [{id, **def}, ...]}``; the
     definitions travel with the event so the game never needs a catalog again (docs/rules.md A.6-A.7).
     """
 
-    game_id: str
-    ruleset: str
-    rules_version: str
-    mode: str
-    format: str
     seats: list[dict[str, Json]]
     labels: dict[str, Json] = field(default_factory=dict)
 
@@ -41,18 +76,12 @@ class GameCreated(Event):
         ]
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class OpeningHandDrawn(Event):
+@event
+class OpeningHandDrawn(_PlayerCards):
     """A seat drew its six opening cards (docs/rules.md A.7 step 2)."""
 
-    player: str
-    cards: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class FirstPlayerRolled(Event):
     """Both players rolled for first player; a tie must be rolled again (docs/rules.md A.7 step 3)."""
 
@@ -60,8 +89,7 @@ class FirstPlayerRolled(Event):
     tie: bool
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class FirstPlayerChosen(Event):
     """The higher roller chose who goes first (docs/rules.md A.7 step 3)."""
 
@@ -69,48 +97,35 @@ class FirstPlayerChosen(Event):
     first: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoldGranted(Event):
+@event
+class GoldGranted(_PlayerAmount):
     """Starting gold from the stockpile: 1 to the first player, 2 to the second (A.7 step 4)."""
 
-    player: str
-    amount: int
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class MulliganTaken(Event):
     """Hand shuffled into the deck and six new cards drawn (docs/rules.md A.7 step 5, D.17)."""
 
     player: str
     returned: list[str]
     cards: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("returned", "cards")
+    card_fields = ("returned", "cards")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MulliganDeclined(Event):
+@event
+class MulliganDeclined(PlayerEvent):
     """The player kept the opening hand (docs/rules.md A.7 step 5)."""
-
-    player: str
 
 
 # --------------------------------------------------------------------------- turn (A.8)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TurnStarted(Event):
+@event
+class TurnStarted(_PlayerTurn):
     """A new turn began for ``player`` (docs/rules.md A.8)."""
 
-    player: str
-    turn: int
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class PhaseStarted(Event):
     """The active player's turn entered a phase/step (docs/rules.md A.8)."""
 
@@ -118,8 +133,7 @@ class PhaseStarted(Event):
     step: str | None = None
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class RunAwayMarkerFlipped(Event):
     """The Run Away marker now shows ``side`` (warmup flip step, or a run-away payment)."""
 
@@ -127,18 +141,12 @@ class RunAwayMarkerFlipped(Event):
     side: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardsUnzapped(Event):
+@event
+class CardsUnzapped(_PlayerCards):
     """Warmup unzap step: all of the player's zapped cards unzapped (docs/rules.md A.8 step 2)."""
 
-    player: str
-    cards: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class StashUnstashed(Event):
     """Warmup unstash: every stashed card to hand; tokens to the stockpile (docs/rules.md A.8 step 4).
 
@@ -149,52 +157,35 @@ class StashUnstashed(Event):
     cards: list[str]
     tokens_returned: int
     curses: list[str] = field(default_factory=list)
-    card_fields: ClassVar[tuple[str, ...]] = ("cards", "curses")
+    card_fields = ("cards", "curses")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardDrawn(Event):
+@event
+class CardDrawn(PlayerCardEvent):
     """The player drew ``card`` from their deck (docs/rules.md A.8 step 5)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LootPlayed(Event):
+@event
+class LootPlayed(PlayerCardEvent):
     """Loot moved from hand to hoard (docs/rules.md A.8, rank limit)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LocationPlayed(Event):
+@event
+class LocationPlayed(PlayerCardEvent):
     """A Location moved from hand to hoard (docs/rules.md A.8, one Location at a time)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class AllyPlayed(Event):
     """An Ally was paid for from the purse and put in the hoard (docs/rules.md A.8)."""
 
     player: str
     card: str
     gold_paid: int
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CardSquished(Event):
     """A card in play went to its owner's discard (docs/rules.md A.10 Squish).
 
@@ -204,34 +195,23 @@ class CardSquished(Event):
     card: str
     reason: str
     source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+    card_fields = ("card", "source")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardZapped(Event):
+@event
+class CardZapped(_CardBySource):
     """A card was zapped (docs/rules.md A.10)."""
 
-    card: str
-    source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardUnzapped(Event):
+@event
+class CardUnzapped(_CardBySource):
     """A card was unzapped by an ability (docs/rules.md A.10)."""
-
-    card: str
-    source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
 
 
 # --------------------------------------------------------------------------- abilities (A.11)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class MischiefPlayed(Event):
     """A Mischief card was paid for and moved to the DMZ to resolve (docs/rules.md A.5, A.11)."""
 
@@ -241,11 +221,10 @@ class MischiefPlayed(Event):
     targets: list[str] = field(default_factory=list)
     interrupting: int | None = None
     give_blood: int = 0
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+    card_fields = ("card", "targets")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class AbilityActivated(Event):
     """An ability was activated with its costs paid (docs/rules.md A.11).
 
@@ -262,11 +241,11 @@ class AbilityActivated(Event):
     text: str | None = None
     interrupting: int | None = None
     ability: int | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
+    card_fields = ("card", "targets")
     #: Which ability, and the words a client gave for it, tell a seat what a card it may not
     #: see can do (docs/rules.md A.4): hidden with the card.
-    secret_with: ClassVar[dict[str, str]] = {"ability": "card", "text": "card"}
-    class_version: ClassVar[int] = 2
+    secret_with = {"ability": "card", "text": "card"}
+    class_version = 2
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
@@ -274,8 +253,7 @@ class AbilityActivated(Event):
         return {**data, "ability": None}
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class AbilityTriggered(Event):
     """The engine put a card's mandatory trigger on the stack (docs/rules.md A.9 steps 4 and 8,
     A.8 reckoning): ``trigger`` is ``hired``, ``survivor``, ``reckoning`` or ``end_of_fight``;
@@ -286,33 +264,30 @@ class AbilityTriggered(Event):
     ability: int
     trigger: str
     targets: list[str] = field(default_factory=list)
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "targets")
-    secret_with: ClassVar[dict[str, str]] = {"ability": "card", "trigger": "card"}
+    card_fields = ("card", "targets")
+    secret_with = {"ability": "card", "trigger": "card"}
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class AbilityCanceled(Event):
     """An ability on the stack was canceled: its cost stays paid (docs/rules.md A.12 Cancel)."""
 
     ref: int
     source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+    card_fields = ("source",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class AbilityResolved(Event):
     """The newest ability on the stack finished resolving (LIFO, docs/rules.md A.11)."""
 
     ref: int
     card: str
     outcome: str = "resolved"
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class PriorityPassed(Event):
     """A player passed in an open response window (docs/rules.md A.14 fair chance to respond)."""
 
@@ -320,8 +295,7 @@ class PriorityPassed(Event):
     window: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ResponseWindowClosed(Event):
     """Both players passed since the last action: the window closed (docs/rules.md A.11, A.14)."""
 
@@ -331,8 +305,7 @@ class ResponseWindowClosed(Event):
 # --------------------------------------------------------------------------- fight (A.9)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class FightStarted(Event):
     """The active player started a fight (docs/rules.md A.9)."""
 
@@ -340,8 +313,7 @@ class FightStarted(Event):
     defender: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class AttackCardCommitted(Event):
     """One card from hand moved face down to the DMZ (docs/rules.md A.9 step 1).
 
@@ -353,21 +325,16 @@ class AttackCardCommitted(Event):
     card: str
     commitment: str
     salt: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
-    secret_with: ClassVar[dict[str, str]] = {"salt": "card"}
+    card_fields = ("card",)
+    secret_with = {"salt": "card"}
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoldCommitted(Event):
+@event
+class GoldCommitted(_PlayerAmount):
     """Gold moved from the attacker's purse next to the committed card (docs/rules.md A.9 step 1)."""
 
-    player: str
-    amount: int
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class RanAway(Event):
     """The defender ran away; ``paid_by`` is ``marker`` (flip) or ``damage`` (2 damage)."""
 
@@ -375,56 +342,42 @@ class RanAway(Event):
     paid_by: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DefenderFaced(Event):
+@event
+class DefenderFaced(PlayerEvent):
     """The defender chose to face the monster (docs/rules.md A.9 (I))."""
 
-    player: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DefenderCardsCommitted(Event):
+@event
+class DefenderCardsCommitted(_PlayerCards):
     """The defender zapped these hoard cards and moved them to the DMZ (docs/rules.md A.9 (I) 1)."""
 
-    player: str
-    cards: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DefenderReady(Event):
+@event
+class DefenderReady(PlayerEvent):
     """The defender is done committing cards (docs/rules.md A.9 (I) 2)."""
 
-    player: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class AttackCardRevealed(Event):
     """The attacker revealed the committed card, with the salt of its commitment (A.9 (I) 3)."""
 
     player: str
     card: str
     salt: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class MonsterCostModified(Event):
     """A card or ability changed the revealed Monster's gold cost (docs/rules.md A.9 cheat check)."""
 
     card: str
     cost: int
     source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+    card_fields = ("card", "source")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CheatingChecked(Event):
     """The engine checked for cheating: ``hired``, ``not_monster`` or ``underpaid`` (A.9)."""
 
@@ -432,48 +385,35 @@ class CheatingChecked(Event):
     result: str
     gold: int
     cost: int | None
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CaughtCheating(Event):
+@event
+class CaughtCheating(PlayerEvent):
     """The attacker was caught cheating: Sketchy abilities unlock this turn (docs/rules.md A.9 2.1)."""
 
-    player: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class MonsterHired(Event):
     """The revealed Monster was paid for: it is hired and its abilities trigger (A.9 (I) 4)."""
 
     card: str
     power: int
     life: int
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HireGoldSpent(Event):
+@event
+class HireGoldSpent(_PlayerAmount):
     """All gold committed to the hired Monster went to the stockpile, surplus too (A.9 (I) 5)."""
 
-    player: str
-    amount: int
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CommittedGoldReturned(Event):
+@event
+class CommittedGoldReturned(_PlayerAmount):
     """Committed gold went back to the attacker's purse (run away, caught cheating, D.6)."""
 
-    player: str
-    amount: int
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class DamageDealt(Event):
     """Damage tokens put on a card with life (docs/rules.md A.10).
 
@@ -486,11 +426,10 @@ class DamageDealt(Event):
     amount: int
     kind: str = "noncombat"
     reduced_by_defense: int = 0
-    card_fields: ClassVar[tuple[str, ...]] = ("source", "target")
+    card_fields = ("source", "target")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class DamageAnnounced(Event):
     """The rules are about to deal damage (``reason``: ``limp_away``, ``caught_cheating`` or
     ``strike``): a window for interrupts such as Prevent X opens first (docs/rules.md A.11
@@ -501,42 +440,38 @@ class DamageAnnounced(Event):
     amount: int
     reason: str
     source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("target", "source")
+    card_fields = ("target", "source")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class DamagePrevented(Event):
     """A Prevent effect stopped ``amount`` of the announced damage (docs/rules.md A.12)."""
 
     amount: int
     source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+    card_fields = ("source",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class DamageAllocated(Event):
     """The defender split the Monster's damage among committed Allies (docs/rules.md D.3)."""
 
     player: str
     allocation: dict[str, int]
-    card_fields: ClassVar[tuple[str, ...]] = ("allocation",)
+    card_fields = ("allocation",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class Healed(Event):
     """Damage tokens moved from ``target`` to the stockpile (docs/rules.md A.10 Heal)."""
 
     source: str | None
     target: str
     amount: int
-    card_fields: ClassVar[tuple[str, ...]] = ("source", "target")
+    card_fields = ("source", "target")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class GoldStolen(Event):
     """Gold moved from one purse to the other (docs/rules.md A.10 Steal)."""
 
@@ -544,96 +479,75 @@ class GoldStolen(Event):
     from_player: str
     to_player: str
     amount: int
-    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+    card_fields = ("source",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class GoldTaken(Event):
     """Gold moved from the stockpile to a purse (docs/rules.md A.10 Take gold)."""
 
     source: str | None
     player: str
     amount: int
-    card_fields: ClassVar[tuple[str, ...]] = ("source",)
+    card_fields = ("source",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class TokensCollected(Event):
     """Collect X: stockpile tokens moved onto a card (docs/rules.md A.12)."""
 
     source: str | None
     card: str
     amount: int
-    card_fields: ClassVar[tuple[str, ...]] = ("source", "card")
+    card_fields = ("source", "card")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CardStuck(Event):
     """A Curse was stuck to a host card in play (docs/rules.md A.5, A.10 Stick)."""
 
     source: str | None
     card: str
     host: str
-    card_fields: ClassVar[tuple[str, ...]] = ("source", "card", "host")
+    card_fields = ("source", "card", "host")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CardStashed(Event):
     """A card went to its owner's stash, face ``up`` or ``down`` (docs/rules.md A.3)."""
 
     card: str
     face: str
     source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+    card_fields = ("card", "source")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CardsSpilled(Event):
     """Spill X: top deck cards moved face up to the discard, never drawn (docs/rules.md A.12)."""
 
     player: str
     cards: list[str]
     source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("cards", "source")
+    card_fields = ("cards", "source")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardDiscarded(Event):
+@event
+class CardDiscarded(_CardBySource):
     """A card went to its owner's discard pile (docs/rules.md A.3)."""
 
-    card: str
-    source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardRevealed(Event):
+@event
+class CardRevealed(_CardBySource):
     """A card was shown to every player (docs/rules.md A.4 Reveal)."""
 
-    card: str
-    source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardRemoved(Event):
+@event
+class CardRemoved(_CardBySource):
     """A card was removed from the game (docs/rules.md A.12 Remove)."""
 
-    card: str
-    source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CardMoved(Event):
     """An ability moved a card to a zone of its owner (``deck_bottom`` keeps it hidden)."""
 
@@ -641,11 +555,10 @@ class CardMoved(Event):
     to: str
     face: str = "up"
     source: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "source")
+    card_fields = ("card", "source")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class FightEnded(Event):
     """The fight is over: ``ran``, ``caught``, ``squished``, ``survived``, ``no_card`` or
     ``game_over`` (a player was eliminated during it)."""
@@ -653,40 +566,32 @@ class FightEnded(Event):
     outcome: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class MonsterDiscarded(Event):
     """A squished hired Monster went to its owner's discard (docs/rules.md A.9 step 8)."""
 
     card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class MonsterStashedFaceUp(Event):
     """A surviving Monster went face up to its owner's stash, keeping its damage (A.9 step 8)."""
 
     card: str
     damage: int
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DefenderCardsReturned(Event):
+@event
+class DefenderCardsReturned(_PlayerCards):
     """The defender's surviving committed cards went back to the hoard, still zapped (A.9)."""
-
-    player: str
-    cards: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
 
 
 # --------------------------------------------------------------------------- cooldown, end
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class LevelIncreased(Event):
     """Cooldown step 1: level +1, capped at 10 (docs/rules.md A.8)."""
 
@@ -694,60 +599,34 @@ class LevelIncreased(Event):
     level: int
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LevelGained(Event):
+@event
+class LevelGained(_LevelChange):
     """An ability's effect raised ``player``'s level by ``amount`` to ``level`` (docs/rules.md
     A.8: never past 10; ``amount`` is what was gained, 0 for a gain flagged at level 10)."""
 
-    source: str | None
-    player: str
-    amount: int
-    level: int
-    card_fields: ClassVar[tuple[str, ...]] = ("source",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LevelLost(Event):
+@event
+class LevelLost(_LevelChange):
     """An ability's effect lowered ``player``'s level by ``amount`` to ``level`` (docs/rules.md
     A.8: never below 1; ``amount`` is what was lost)."""
 
-    source: str | None
-    player: str
-    amount: int
-    level: int
-    card_fields: ClassVar[tuple[str, ...]] = ("source",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoldRefilled(Event):
+@event
+class GoldRefilled(_PlayerAmount):
     """Cooldown step 2: purse filled from the stockpile up to the level (docs/rules.md A.8)."""
 
-    player: str
-    amount: int
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TurnEnded(Event):
+@event
+class TurnEnded(_PlayerTurn):
     """Cooldown step 3: the turn is over (docs/rules.md A.8)."""
 
-    player: str
-    turn: int
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerConceded(Event):
+@event
+class PlayerConceded(PlayerEvent):
     """A player conceded (docs/rules.md A.13)."""
 
-    player: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class PlayerEliminated(Event):
     """A player is out: ``life``, ``deck`` (empty-deck draw), ``concede`` (docs/rules.md A.13)."""
 
@@ -755,8 +634,7 @@ class PlayerEliminated(Event):
     reason: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class GameEnded(Event):
     """The game is over: ``winner`` is a seat or ``"draw"`` (docs/rules.md A.13)."""
 

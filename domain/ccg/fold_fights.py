@@ -10,7 +10,7 @@ from domain.ccg import events as ev
 from domain.ccg.state import (
     SEATS,
     advance,
-    forget_committed,
+    event_moves,
     move,
     remove_from_zone,
     touch_window,
@@ -192,9 +192,7 @@ def _(e: ev.CardStuck, draft: CopyOnWriteState) -> None:
 
 @handles(ev.CardStashed)
 def _(e: ev.CardStashed, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    move(draft, e.card, "stash", face=e.face)
-    forget_committed(draft, e.card)
+    event_moves(draft, e, e.card, "stash", face=e.face)
 
 
 @handles(ev.MonsterStashedFaceUp)
@@ -219,21 +217,15 @@ def _(e: ev.CardRevealed, draft: CopyOnWriteState) -> None:
 
 @handles(ev.CardRemoved)
 def _(e: ev.CardRemoved, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    move(draft, e.card, "removed")
-    forget_committed(draft, e.card)
+    event_moves(draft, e, e.card, "removed")
 
 
 @handles(ev.CardMoved)
 def _(e: ev.CardMoved, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    if e.to == "deck_bottom":
-        move(draft, e.card, "deck", face="down", bottom=True)
-    elif e.to == "deck_top":
-        move(draft, e.card, "deck", face="down", bottom=False)
+    if e.to in ("deck_bottom", "deck_top"):  # face down, at the named end of the deck
+        event_moves(draft, e, e.card, "deck", face="down", bottom=e.to == "deck_bottom")
     else:
-        move(draft, e.card, e.to, face=e.face)
-    forget_committed(draft, e.card)
+        event_moves(draft, e, e.card, e.to, face=e.face)
 
 
 @handles(ev.FightEnded)

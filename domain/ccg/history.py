@@ -7,15 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.history import HistoryUpdate, Row, bump, turn_started
-
-
-def _fight(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
-    return {"fights": bump(row["fights"], event.get("attacker"))}
-
-
-def _caught(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
-    return {"caught_cheating": bump(row["caught_cheating"], event.get("player"))}
+from domain.history import HistoryUpdate, Row, counted, turn_started
 
 
 def _eliminated(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -42,8 +34,8 @@ def _restored(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
 
 HISTORY_UPDATES: dict[str, HistoryUpdate] = {
     "TurnStarted": turn_started,
-    "FightStarted": _fight,
-    "CaughtCheating": _caught,
+    "FightStarted": counted("fights", "attacker"),
+    "CaughtCheating": counted("caught_cheating", "player"),
     "PlayerEliminated": _eliminated,
     "GameEnded": _ended,
     "TableRestored": _restored,

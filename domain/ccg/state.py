@@ -27,7 +27,7 @@ from typing import Any
 
 from domain.ccg import events as ev
 from domain.ccg.cards import ability_index, effect_plan, is_unchecked
-from domain.fold import CopyOnWriteState, handles
+from domain.fold import CopyOnWriteState, game_header, handles
 
 #: The CCG's two seats, in seating order.
 SEATS = ("A", "B")
@@ -240,12 +240,7 @@ def _new_card(definition: dict[str, Any], owner: str, zone: str) -> dict[str, An
 def _(e: ev.GameCreated, draft: CopyOnWriteState) -> None:
     s = draft.state
     s.update(
-        game_id=e.game_id,
-        ruleset=e.ruleset,
-        rules_version=e.rules_version,
-        mode=e.mode,
-        format=e.format,
-        labels=dict(e.labels),
+        game_header(e),
         status="setup",
         winner=None,
         turn=0,
@@ -403,9 +398,7 @@ def _(e: ev.AllyPlayed, draft: CopyOnWriteState) -> None:
 
 @handles(ev.CardSquished, ev.CardDiscarded, ev.MonsterDiscarded)
 def _(e: ev.CardSquished | ev.CardDiscarded | ev.MonsterDiscarded, draft: CopyOnWriteState) -> None:
-    advance(draft, e)
-    move(draft, e.card, "discard")
-    forget_committed(draft, e.card)
+    event_moves(draft, e, e.card, "discard")
 
 
 @handles(ev.CardZapped)
@@ -622,6 +615,17 @@ def touch_window(draft: CopyOnWriteState) -> None:
     if draft.state.get("window") is not None:
         w = draft.top("window")
         w["passed"] = []
+
+
+def event_moves(
+    draft: CopyOnWriteState, e: ev.Event, cid: str, zone: str, face: str = "up", bottom: bool = True
+) -> None:
+    """The fold of an event that moves card ``cid`` (:func:`move`): a step of the resolving
+    ability when its controller recorded it (:func:`advance`), and the card leaves the fight's
+    commitments (:func:`forget_committed`)."""
+    advance(draft, e)
+    move(draft, cid, zone, face=face, bottom=bottom)
+    forget_committed(draft, cid)
 
 
 def forget_committed(draft: CopyOnWriteState, cid: str) -> None:

@@ -209,15 +209,8 @@ class ClassicRuleset(Family):
     def card_components(self) -> dict[str, dict[str, Any]]:
         return dict(schema.CARD_COMPONENTS)
 
-    def table_view(
-        self, state: Mapping[str, Any], viewer: str, seats: tuple[str, ...]
-    ) -> dict[str, Any]:
-        return classic_table(state, viewer, seats)
-
-    def seat_view(
-        self, state: Mapping[str, Any], seat: str, viewer: str, seats: tuple[str, ...]
-    ) -> dict[str, Any]:
-        return classic_seat(state, seat, viewer, seats)
+    table_view = staticmethod(classic_table)
+    seat_view = staticmethod(classic_seat)
 
     def results(self, state: State) -> dict[str, str | int | None]:
         """Each seat's finishing place once the game is over (docs/rules.md B.16): 1 for

@@ -89,6 +89,14 @@ def _int(raw: Mapping[str, Any], key: str, errors: _Errors, default: int = 0, lo
     return int(value)
 
 
+def _flag(raw: Mapping[str, Any], key: str, errors: _Errors, what: str = "true or false") -> bool:
+    """``raw[key]``, a boolean (false when absent)."""
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        errors.add(key, what)
+    return value is True
+
+
 def _strings(raw: Mapping[str, Any], key: str, errors: _Errors) -> list[str]:
     value = raw.get(key) or []
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
@@ -124,21 +132,19 @@ def normalize_effects(value: Any, key: str, errors: _Errors) -> list[dict[str, A
     return out
 
 
-def _vs(raw: Mapping[str, Any], key: str, errors: _Errors) -> list[dict[str, Any]]:
+def _bonuses(raw: Mapping[str, Any], key: str, errors: _Errors, by: str) -> list[dict[str, Any]]:
+    """``raw[key]``, a list of bonuses ``{<by>: string, bonus: whole number}`` (none when
+    absent): a monster's against a trait (``vs``) or in a condition (``when``)."""
     value = raw.get(key) or []
     out = []
     if isinstance(value, list):
         for v in value:
-            if (
-                isinstance(v, Mapping)
-                and isinstance(v.get("trait"), str)
-                and _is_int(v.get("bonus"))
-            ):
-                out.append({"trait": v["trait"], "bonus": v["bonus"]})
+            if isinstance(v, Mapping) and isinstance(v.get(by), str) and _is_int(v.get("bonus")):
+                out.append({by: v[by], "bonus": v["bonus"]})
             else:
-                errors.add(key, "each entry is {trait: string, bonus: whole number}")
+                errors.add(key, f"each entry is {{{by}: string, bonus: whole number}}")
     else:
-        errors.add(key, "a list of {trait, bonus}")
+        errors.add(key, f"a list of {{{by}, bonus}}")
     return out
 
 
@@ -150,7 +156,7 @@ def _monster(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     card["levels"] = _int(raw, "levels", errors, default=1)
     card["tags"] = [t.lower() for t in _strings(raw, "tags", errors)]
     card["bad_stuff"] = normalize_effects(raw.get("bad_stuff"), "bad_stuff", errors)
-    card["vs"] = _vs(raw, "vs", errors)
+    card["vs"] = _bonuses(raw, "vs", errors, by="trait")
     # Traits that chase it away (`chase_away`, the player or the helper, B.7): none by default.
     card["chased_by"] = _strings(raw, "chased_by", errors)
     card["run_away"] = _int(raw, "run_away", errors, lo=-MAX_NUMBER)
@@ -158,20 +164,7 @@ def _monster(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     card["escape_bad_stuff"] = normalize_effects(
         raw.get("escape_bad_stuff"), "escape_bad_stuff", errors
     )
-    when = raw.get("when") or []
-    card["when"] = []
-    if isinstance(when, list):
-        for w in when:
-            if (
-                isinstance(w, Mapping)
-                and isinstance(w.get("condition"), str)
-                and _is_int(w.get("bonus"))
-            ):
-                card["when"].append({"condition": w["condition"], "bonus": w["bonus"]})
-            else:
-                errors.add("when", "each entry is {condition: string, bonus: whole number}")
-    else:
-        errors.add("when", "a list of {condition, bonus}")
+    card["when"] = _bonuses(raw, "when", errors, by="condition")
 
 
 def _trait(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
@@ -199,15 +192,12 @@ def _item(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     if slot is not None and slot not in SLOTS:
         errors.add("slot", f"one of {', '.join(SLOTS)} or null")
     card["slot"] = slot
-    big = raw.get("big", False)
-    if not isinstance(big, bool):
-        errors.add("big", "true or false")
-    card["big"] = big is True
+    card["big"] = _flag(raw, "big", errors)
     card["bonus"] = _int(raw, "bonus", errors, lo=-MAX_NUMBER)
     card["value"] = _int(raw, "value", errors)
     card["usable_by"] = _strings(raw, "usable_by", errors)
     card["not_usable_by"] = _strings(raw, "not_usable_by", errors)
-    card["bonus_with"] = _vs(raw, "bonus_with", errors)
+    card["bonus_with"] = _bonuses(raw, "bonus_with", errors, by="trait")
     card["run_away"] = _int(raw, "run_away", errors, lo=-MAX_NUMBER)
 
 
@@ -237,11 +227,8 @@ def _curse(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     a combat ``bonus`` and a ``run_away`` modifier until removed; a ``next_combat`` one stays
     with them only until the end of the victim's next combat (docs/rules.md B.10)."""
     card["effects"] = normalize_effects(raw.get("effects"), "effects", errors)
-    for key in ("persistent", "next_combat"):
-        flag = raw.get(key, False)
-        if not isinstance(flag, bool):
-            errors.add(key, "true or false")
-        card[key] = flag is True
+    card["persistent"] = _flag(raw, "persistent", errors)
+    card["next_combat"] = _flag(raw, "next_combat", errors)
     card["bonus"] = _int(raw, "bonus", errors, lo=-MAX_NUMBER)
     card["run_away"] = _int(raw, "run_away", errors, lo=-MAX_NUMBER)
 
@@ -249,10 +236,7 @@ def _curse(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
 def _enhancer(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
     card["bonus"] = _int(raw, "bonus", errors, lo=-MAX_NUMBER)
     card["treasures"] = _int(raw, "treasures", errors, lo=-MAX_NUMBER)
-    copy = raw.get("copy", False)
-    if not isinstance(copy, bool):
-        errors.add("copy", "true or false (a Mate or a Twin)")
-    card["copy"] = copy is True
+    card["copy"] = _flag(raw, "copy", errors, "true or false (a Mate or a Twin)")
     # Tags it gives its monster (DX: "a card that can be used to make a monster Undead"; AoS:
     # Undead or Chaos): with it a monster from a hand joins a fight of that tag (B.6).
     card["adds_tags"] = [t.lower() for t in _strings(raw, "adds_tags", errors)]
@@ -265,26 +249,14 @@ def _helper(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
 
 
 def _other(raw: Mapping[str, Any], card: CardDef, errors: _Errors) -> None:
-    wandering = raw.get("wandering", False)
-    if not isinstance(wandering, bool):
-        errors.add("wandering", "true or false")
-    card["wandering"] = wandering is True
+    card["wandering"] = _flag(raw, "wandering", errors)
     multi = raw.get("multi")
     if multi is not None and multi not in ALL_TRAIT_KINDS:
         errors.add("multi", f"one of {', '.join(ALL_TRAIT_KINDS)} or null")
     card["multi"] = multi
-    removes_curse = raw.get("removes_curse", False)
-    if not isinstance(removes_curse, bool):
-        errors.add("removes_curse", "true or false")
-    card["removes_curse"] = removes_curse is True  # removes a Curse or Trap in play (B.10)
-    forces_help = raw.get("forces_help", False)
-    if not isinstance(forces_help, bool):
-        errors.add("forces_help", "true or false")
-    card["forces_help"] = forces_help is True  # compels another seat to help (D.C7)
-    cheat = raw.get("cheat", False)
-    if not isinstance(cheat, bool):
-        errors.add("cheat", "true or false")
-    card["cheat"] = cheat is True  # Cheat!: one Item equipped past every limit (B.2)
+    card["removes_curse"] = _flag(raw, "removes_curse", errors)  # a Curse or Trap in play (B.10)
+    card["forces_help"] = _flag(raw, "forces_help", errors)  # another seat must help (D.C7)
+    card["cheat"] = _flag(raw, "cheat", errors)  # Cheat!: one Item past every limit (B.2)
 
 
 _KIND_FIELDS = {

@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import field
+from typing import Any
 
 from domain.arguments import int_arg, seat_arg, str_arg
 from domain.classic import events as ev
@@ -56,21 +56,20 @@ from domain.classic.state import (
 from domain.decision import find_card
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
-from domain.events import Event, Json, family_events
+from domain.events import Event, Json, events_of
 from domain.fold import CopyOnWriteState, State, handles
 from domain.judge import read_correction
 from domain.ruleset import BackupCore, BackupImpossible, Step, undo_each
 
-#: This family's events, in its own namespace (domain.events.family_events).
-register_event = family_events("classic")
+#: Declares this family's events (domain.events.events_of).
+event = events_of("classic")
 
 Draft = CopyOnWriteState
 
 # --------------------------------------------------------------------------- forced effects
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicJudgeLevelSet(Event):
     """The judge set ``player``'s level to correct event ``corrects`` (docs/rules.md B.3)."""
 
@@ -80,8 +79,7 @@ class ClassicJudgeLevelSet(Event):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicJudgeCardMoved(Event):
     """The judge moved ``card`` to zone ``to`` of ``player`` (a seat zone) or to a deck or
     discard pile (``player`` None), known afterwards to the seats ``known``; an offered trade
@@ -94,11 +92,10 @@ class ClassicJudgeCardMoved(Event):
     ends_trade: bool = False
     corrects: int
     forced_by_judge: bool = True
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicJudgeDeathSet(Event):
     """The judge marked ``player``'s character dead or alive (the flag alone, docs/rules.md
     B.9: no body is laid out, no card moves)."""
@@ -109,8 +106,7 @@ class ClassicJudgeDeathSet(Event):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicJudgeCombatEnded(ev.CombatEnded):
     """The judge ended the combat (its cards to the discards, like a ``CombatEnded``); the
     turn goes on in ``phase`` when it is the fighting player's (docs/rules.md B.4, B.5)."""
@@ -120,8 +116,7 @@ class ClassicJudgeCombatEnded(ev.CombatEnded):
     forced_by_judge: bool = True
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicJudgeTurnSet(Event):
     """The judge made ``active`` the active seat, in ``phase`` (docs/rules.md B.4)."""
 
@@ -353,8 +348,7 @@ TABLE_FIELDS = (
 )
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicCardRestored(Event):
     """A card was put back exactly as it was (judge backup, docs/rules.md B.17): its holder,
     zone, face and who knows it, at ``position`` in its zone's list (a seat zone or a deck;
@@ -368,11 +362,10 @@ class ClassicCardRestored(Event):
     known: list[str]
     position: int | None
     undoes: int | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicSeatRestored(Event):
     """A seat's level and flags were put back (judge backup, docs/rules.md B.17)."""
 
@@ -386,8 +379,7 @@ class ClassicSeatRestored(Event):
     undoes: int | None = None
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicTableRestored(Event):
     """The table's shared state was put back: status, winners, turn, active seat, phase, the
     first-player roll, the combat, a body being looted, an offered trade, the Items received
@@ -411,9 +403,9 @@ class ClassicTableRestored(Event):
     received: list[str] = field(default_factory=list)
     cheats: dict[str, Json] = field(default_factory=dict)
     got: list[str] = field(default_factory=list)
-    class_version: ClassVar[int] = 3
+    class_version = 3
     #: The cards just received are hand cards: each shown only to a seat that knows it.
-    card_fields: ClassVar[tuple[str, ...]] = ("got",)
+    card_fields = ("got",)
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:

@@ -9,28 +9,52 @@ Bad Stuff took), so the fold never decides anything (docs/rules.md C.2). The fol
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import field
 
-from domain.events import Event, Json, family_events
+from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerEvent
+from domain.events import NAMESPACES, Event, Json, event_dataclass, events_of
 
-#: This family's events, in its own namespace (domain.events.family_events).
-register_event = family_events("classic")
+#: Declares this family's events (domain.events.events_of).
+event = events_of("classic")
+
+# --------------------------------------------------------------------------- shared fields
+# The fields several events have alike, in the order they are stored. These bases are never
+# stored themselves; a field they give is a field of each event that names them.
+
+
+@event_dataclass
+class _Helper(Event):
+    helper: str
+
+
+@event_dataclass
+class _Trade(Event):
+    player: str
+    with_seat: str
+    give: list[str]
+    get: list[str]
+    card_fields = ("give", "get")
+
+
+@event_dataclass
+class _BadStuff(Event):
+    player: str
+    monster: str
+    lost: list[str]
+    levels: int
+    hand: list[str]
+    card_fields = ("monster", "lost", "hand")
+
 
 # --------------------------------------------------------------------------- setup (B.1)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClassicGameCreated(Event):
-    """A classic game was set up: the set, options, seats in seating order and both decks
-    (``{id, **definition}``, in no known order: the decks are shuffled) (docs/rules.md B.1)."""
+@event
+class ClassicGameCreated(CreatingEvent):
+    """A classic game was set up: its header (:class:`CreatingEvent`'s fields, the set is the
+    ``ruleset``), options, seats in seating order and both decks (``{id, **definition}``, in no
+    known order: the decks are shuffled) (docs/rules.md B.1), labels."""
 
-    game_id: str
-    ruleset: str
-    rules_version: str
-    mode: str
-    format: str
     options: dict[str, Json]
     seats: list[dict[str, Json]]
     doors: list[dict[str, Json]]
@@ -41,19 +65,17 @@ class ClassicGameCreated(Event):
         return [c["id"] for c in [*self.doors, *self.treasures]]
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CardsDealt(Event):
     """``player`` drew four Doors and four Treasures face down (docs/rules.md B.1, B.9)."""
 
     player: str
     doors: list[str]
     treasures: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("doors", "treasures")
+    card_fields = ("doors", "treasures")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class FirstPlayerDetermined(Event):
     """The seats ``rolls`` rolled for first player; ``first`` is the highest, or ``None`` when
     the highest rolls tied and ``tied`` must roll again (docs/rules.md B.1)."""
@@ -63,19 +85,15 @@ class FirstPlayerDetermined(Event):
     tied: list[str]
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatReady(Event):
+@event
+class SeatReady(PlayerEvent):
     """``player`` finished creating its character (docs/rules.md B.1)."""
-
-    player: str
 
 
 # --------------------------------------------------------------------------- turn (B.4)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class TurnBegan(Event):
     """Turn ``turn`` is ``player``'s; it begins with kicking open the door (B.4)."""
 
@@ -83,16 +101,12 @@ class TurnBegan(Event):
     turn: int
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CharacterReturned(Event):
+@event
+class CharacterReturned(PlayerEvent):
     """A dead ``player``'s new character appears at the start of a turn (docs/rules.md B.9)."""
 
-    player: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class PhaseEntered(Event):
     """The active player's turn moved to ``phase`` (docs/rules.md B.4)."""
 
@@ -100,8 +114,7 @@ class PhaseEntered(Event):
     phase: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class DiscardReshuffled(Event):
     """An empty ``deck`` (``door``/``treasure``) was rebuilt from its discards (B.1)."""
 
@@ -109,59 +122,41 @@ class DiscardReshuffled(Event):
     cards: list[str]
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DoorKicked(Event):
+@event
+class DoorKicked(PlayerCardEvent):
     """``player`` kicked open the door: ``card`` is face up for everyone (docs/rules.md B.4)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CardTakenToHand(Event):
+@event
+class CardTakenToHand(PlayerCardEvent):
     """The face-up Door ``card`` went to ``player``'s hand (docs/rules.md B.4)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class LookedForTrouble(Event):
     """``player`` played ``monster`` from its hand to fight it (docs/rules.md B.4)."""
 
     player: str
     monster: str
-    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
+    card_fields = ("monster",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class RoomLooted(Event):
     """``player`` drew ``card`` face down from the ``deck`` into its hand (B.4, B.15)."""
 
     player: str
     card: str
     deck: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ListenedAtDoor(Event):
+@event
+class ListenedAtDoor(PlayerCardEvent):
     """Listen At The Door: ``player`` drew ``card`` face down before kicking (B.15)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CharityResolved(Event):
     """``player`` gave ``gifts`` ``{card: seat}`` to the lowest-level players and discarded
     ``discarded`` (docs/rules.md B.13; a gift is known to giver and receiver, D.C11)."""
@@ -169,11 +164,10 @@ class CharityResolved(Event):
     player: str
     gifts: dict[str, str]
     discarded: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("gifts", "discarded")
+    card_fields = ("gifts", "discarded")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicTurnEnded(Event):
     """``player`` ended its turn; turn ``turn`` is ``next_player``'s (docs/rules.md B.4)."""
 
@@ -182,16 +176,12 @@ class ClassicTurnEnded(Event):
     turn: int
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClassicConceded(Event):
+@event
+class ClassicConceded(PlayerEvent):
     """``player`` left the game (docs/rules.md B.16)."""
 
-    player: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class GameWon(Event):
     """``winners`` reached Level 10 (docs/rules.md B.16); the game is over."""
 
@@ -202,60 +192,42 @@ class GameWon(Event):
 # --------------------------------------------------------------------------- cards in play
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CharacterCardPlayed(Event):
     """``player`` put a Race, Class or Army card (or a multi card) in front of it (B.11)."""
 
     player: str
     card: str
     trait_kind: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ItemPlayed(Event):
     """``player`` put the Item ``card`` in play, ``equipped`` or only carried (B.12)."""
 
     player: str
     card: str
     equipped: bool
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ItemEquipped(Event):
+@event
+class ItemEquipped(PlayerCardEvent):
     """``player`` equipped the carried Item ``card`` (docs/rules.md B.12)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ItemUnequipped(Event):
+@event
+class ItemUnequipped(PlayerCardEvent):
     """``player`` turned the equipped Item ``card`` sideways: carried (B.12)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HelperPlayed(Event):
+@event
+class HelperPlayed(PlayerCardEvent):
     """``player`` put a Hireling, Sidekick or Steed in play (docs/rules.md B.2, B.12)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ClassicCardDiscarded(Event):
     """``player`` discarded ``card``; ``bonus`` is what it gave to the combat it fights, as the
     player or the helper (a discard power such as the Warrior's, docs/rules.md B.7, B.11)."""
@@ -263,11 +235,10 @@ class ClassicCardDiscarded(Event):
     player: str
     card: str
     bonus: int = 0
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ItemsSold(Event):
     """``player`` sold ``cards`` for ``gold`` gold pieces: ``levels`` levels (B.12, D.C3)."""
 
@@ -275,22 +246,20 @@ class ItemsSold(Event):
     cards: list[str]
     gold: int
     levels: int
-    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+    card_fields = ("cards",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class GoUpALevelPlayed(Event):
     """``by`` played ``card`` on ``target``, who goes up one level (docs/rules.md B.3)."""
 
     by: str
     card: str
     target: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CurseApplied(Event):
     """The Curse or Trap ``card`` hit ``victim``: ``lost`` cards gone, ``levels`` lost, the
     hand discarded; a drawn one comes ``from_door``; a persistent one ``stays`` in front of the
@@ -304,49 +273,33 @@ class CurseApplied(Event):
     hand: list[str]
     from_door: bool
     stays: bool = False
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "lost", "hand")
+    card_fields = ("card", "lost", "hand")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TradeOffered(Event):
+@event
+class TradeOffered(_Trade):
     """``player`` offered its Items ``give`` for ``with_seat``'s ``get`` (B.12)."""
 
-    player: str
-    with_seat: str
-    give: list[str]
-    get: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("give", "get")
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ItemsTraded(Event):
+@event
+class ItemsTraded(_Trade):
     """The offered trade happened; received Items are carried (docs/rules.md B.12)."""
 
-    player: str
-    with_seat: str
-    give: list[str]
-    get: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("give", "get")
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CardsGiven(Event):
     """``player`` gave ``cards`` to ``to`` (a bribe paid, a share of the Treasure; D.C6)."""
 
     player: str
     to: str
     cards: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+    card_fields = ("cards",)
 
 
 # --------------------------------------------------------------------------- combat (B.5-B.8)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CombatStarted(Event):
     """``player`` fights ``monster``; ``conditions`` are outside facts its card counts
     (e.g. the time of day), as declared at the table (docs/rules.md B.5, D.C13)."""
@@ -354,11 +307,10 @@ class CombatStarted(Event):
     player: str
     monster: str
     conditions: list[str] = field(default_factory=list)
-    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
+    card_fields = ("monster",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class MonsterJoined(Event):
     """``by`` added ``monster`` to the combat, ``via`` a Wandering Monster ``card`` or a tag
     (docs/rules.md B.6)."""
@@ -368,22 +320,20 @@ class MonsterJoined(Event):
     via: str
     card: str | None = None
     conditions: list[str] = field(default_factory=list)
-    card_fields: ClassVar[tuple[str, ...]] = ("monster", "card")
+    card_fields = ("monster", "card")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class EnhancerPlayed(Event):
     """``by`` played the monster enhancer ``card`` on ``monster`` (docs/rules.md B.6)."""
 
     by: str
     card: str
     monster: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "monster")
+    card_fields = ("card", "monster")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class OneShotPlayed(Event):
     """``by`` played the one-shot ``card`` for ``side`` (``player``/``monster``): ``bonus`` to
     its strength, ``run_away`` to its rolls; ``removed`` is an enhancer or monster it took out
@@ -395,11 +345,10 @@ class OneShotPlayed(Event):
     bonus: int
     run_away: int = 0
     removed: str | None = None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "removed")
+    card_fields = ("card", "removed")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class MonsterChasedAway(Event):
     """The fighter ``by`` chased the ``monster`` away with its ``trait``, one the
     monster's card names (``chased_by``): out of the combat, not killed (docs/rules.md B.6,
@@ -408,11 +357,10 @@ class MonsterChasedAway(Event):
     by: str
     monster: str
     trait: str
-    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
+    card_fields = ("monster",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class HelpRequested(Event):
     """``player`` asked ``helper`` to help, offering ``bribe`` (docs/rules.md B.7, D.C6)."""
 
@@ -421,32 +369,22 @@ class HelpRequested(Event):
     bribe: dict[str, Json] | None = None
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HelpAccepted(Event):
+@event
+class HelpAccepted(_Helper):
     """``helper`` joined the combat on the player's side (docs/rules.md B.7)."""
 
-    helper: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HelpDeclined(Event):
+@event
+class HelpDeclined(_Helper):
     """``helper`` declined to help (docs/rules.md B.7)."""
 
-    helper: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CombatPassed(Event):
+@event
+class CombatPassed(PlayerEvent):
     """``player`` will not interfere with the combat as it stands (docs/rules.md D.C1)."""
 
-    player: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CombatWon(Event):
     """The player's side won, ``player_strength`` to ``monster_strength``: ``killed`` monsters
     give levels, ``treasures`` is what the player draws (docs/rules.md B.5, B.7)."""
@@ -457,11 +395,10 @@ class CombatWon(Event):
     player_strength: int
     monster_strength: int
     treasures: int
-    card_fields: ClassVar[tuple[str, ...]] = ("killed",)
+    card_fields = ("killed",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class LevelsGained(Event):
     """``player`` went up ``levels`` levels to ``level`` for ``reason`` (docs/rules.md B.3)."""
 
@@ -471,19 +408,17 @@ class LevelsGained(Event):
     reason: str
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class TreasuresDrawn(Event):
     """``player`` drew its rewards ``cards``, ``face`` down alone or up when helped (B.7)."""
 
     player: str
     cards: list[str]
     face: str
-    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+    card_fields = ("cards",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class RunAwayRolled(Event):
     """``player`` rolled ``roll`` to flee ``monster``; with ``modifier`` it ``escaped`` on 5+
     (docs/rules.md B.8)."""
@@ -493,36 +428,26 @@ class RunAwayRolled(Event):
     roll: int
     modifier: int
     escaped: bool
-    card_fields: ClassVar[tuple[str, ...]] = ("monster",)
+    card_fields = ("monster",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class SidekickSacrificed(Event):
     """``player`` sacrificed its Sidekick ``card`` and escaped ``monsters`` (Old West, B.2)."""
 
     player: str
     card: str
     monsters: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "monsters")
+    card_fields = ("card", "monsters")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BadStuffApplied(Event):
+@event
+class BadStuffApplied(_BadStuff):
     """``monster``'s Bad Stuff hit ``player``: ``lost`` cards, ``levels`` lost, ``hand``
     discarded (docs/rules.md B.9)."""
 
-    player: str
-    monster: str
-    lost: list[str]
-    levels: int
-    hand: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("monster", "lost", "hand")
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CombatEnded(Event):
     """The combat is over (``outcome``: won, fled, removed, conceded): its monsters and cards
     went to the discards (docs/rules.md B.5)."""
@@ -530,11 +455,10 @@ class CombatEnded(Event):
     player: str
     outcome: str
     discarded: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("discarded",)
+    card_fields = ("discarded",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class PlayerDied(Event):
     """``player`` died: ``body`` (its hand and Items) is laid out, to be looted in ``order``
     (docs/rules.md B.9)."""
@@ -542,46 +466,38 @@ class PlayerDied(Event):
     player: str
     body: list[str]
     order: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("body",)
+    card_fields = ("body",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class BodyLooted(Event):
     """``picker`` took ``card`` from ``dead``'s body into its hand (docs/rules.md B.9)."""
 
     picker: str
     dead: str
     card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class BodyDiscarded(Event):
     """What nobody took from ``dead``'s body was discarded (docs/rules.md B.9)."""
 
     dead: str
     cards: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("cards",)
+    card_fields = ("cards",)
 
 
 # --------------------------------------------------------------------------- added later (B.2, B.8, B.10)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CurseExpired(Event):
+@event
+class CurseExpired(PlayerCardEvent):
     """The "next combat" Curse or Trap ``card`` in front of ``player`` took effect in the
     combat that just ended and was discarded (docs/rules.md B.10)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CurseRemoved(Event):
     """``by`` removed the Curse or Trap ``card`` in front of ``victim``: with the card
     ``remover`` (a card that removes Curses), or with none (a discard at will, only ever
@@ -591,25 +507,16 @@ class CurseRemoved(Event):
     victim: str
     card: str
     remover: str | None
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "remover")
+    card_fields = ("card", "remover")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HurtOnEscape(Event):
+@event
+class HurtOnEscape(_BadStuff):
     """``player`` escaped ``monster``, which hurt it anyway (its ``escape_bad_stuff``):
     ``lost`` cards, ``levels`` lost, ``hand`` discarded (docs/rules.md B.8)."""
 
-    player: str
-    monster: str
-    lost: list[str]
-    levels: int
-    hand: list[str]
-    card_fields: ClassVar[tuple[str, ...]] = ("monster", "lost", "hand")
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class HelpForced(Event):
     """``player`` played ``card`` (a card that compels help) and ``helper`` helps it in its
     combat without being asked (docs/rules.md B.7, D.C7)."""
@@ -617,20 +524,16 @@ class HelpForced(Event):
     player: str
     helper: str
     card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HelperReleased(Event):
+@event
+class HelperReleased(_Helper):
     """The forced ``helper`` backed out of a combat that became a fight for the win
     (docs/rules.md D.C7)."""
 
-    helper: str
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class ItemGivenToHireling(Event):
     """``player``'s Hireling ``hireling`` now carries its Item ``card``: the Item counts as
     equipped, outside the slot and Big limits, and is listed with the helpers (Deluxe,
@@ -639,11 +542,10 @@ class ItemGivenToHireling(Event):
     player: str
     card: str
     hireling: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "hireling")
+    card_fields = ("card", "hireling")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class Backstabbed(Event):
     """``by`` (a Thief) discarded ``card`` to backstab ``victim``, a fighter: ``bonus`` (a
     penalty) to the victim's side for this combat (Deluxe, docs/rules.md B.2)."""
@@ -652,11 +554,10 @@ class Backstabbed(Event):
     card: str
     victim: str
     bonus: int
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card_fields = ("card",)
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class CheatPlayed(Event):
     """``player`` attached Cheat! ``card`` to its Item ``item``: the Item is equipped and counts
     past the slot, Big and trait limits while the Cheat! stays with it; the Cheat! is listed
@@ -665,22 +566,16 @@ class CheatPlayed(Event):
     player: str
     card: str
     item: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "item")
+    card_fields = ("card", "item")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CheatDiscarded(Event):
+@event
+class CheatDiscarded(PlayerCardEvent):
     """The Cheat! ``card`` in front of ``player`` lost its Item (gone, or no longer equipped)
     and was discarded (docs/rules.md B.2)."""
 
-    player: str
-    card: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card",)
 
-
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class SteedCheated(Event):
     """``player`` put its Steed ``steed`` in play past the one-Steed limit with Cheat! ``card``:
     both are listed with the helpers, and the Cheat! goes when that Steed does (AoS *Items,
@@ -689,11 +584,10 @@ class SteedCheated(Event):
     player: str
     card: str
     steed: str
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "steed")
+    card_fields = ("card", "steed")
 
 
-@register_event
-@dataclass(frozen=True, slots=True, kw_only=True)
+@event
 class TheftAttempted(Event):
     """``by`` (a Thief) discarded ``card`` to try to steal ``item``, a Small Item in play of
     ``victim``, rolling ``roll`` (``needed`` or more succeeds): ``stolen``, the Item goes to
@@ -707,13 +601,9 @@ class TheftAttempted(Event):
     needed: int
     stolen: bool
     levels: int
-    card_fields: ClassVar[tuple[str, ...]] = ("card", "item")
+    card_fields = ("card", "item")
 
 
 def all_event_types() -> list[type[Event]]:
     """Every classic event class (for tests and narration)."""
-    return [
-        v
-        for v in globals().values()
-        if isinstance(v, type) and issubclass(v, Event) and v is not Event
-    ]
+    return [cls for cls in NAMESPACES["classic"].values() if cls.__module__ == __name__]

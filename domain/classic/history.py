@@ -7,11 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from domain.history import HistoryUpdate, Row, bump, turn_started
-
-
-def _combat(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
-    return {"fights": bump(row["fights"], event.get("player"))}
+from domain.history import HistoryUpdate, Row, counted, turn_started
 
 
 def _conceded(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -28,7 +24,7 @@ def _won(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
 
 HISTORY_UPDATES: dict[str, HistoryUpdate] = {
     "TurnBegan": turn_started,
-    "CombatStarted": _combat,
+    "CombatStarted": counted("fights", "player"),
     "ClassicConceded": _conceded,
     "GameWon": _won,
 }

@@ -15,9 +15,9 @@ whose entry shows it (one that knew it before or after), the zone to everyone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from domain.narration import Narrator, Phrase
+from domain.narration import Narrator, Phrase, Says
 
 Data = Mapping[str, Any]
 
@@ -74,7 +74,44 @@ _WIN_REASONS = {
 
 
 class ClassicNarrator(Narrator):
-    """The classic sets' events (``on_<EventType>``); see the module docstring."""
+    """The classic sets' events (by template, :attr:`SAYS`, or ``on_<EventType>``); see the module
+    docstring."""
+
+    #: The events told by one template (the card fields by name, as the viewer may see them);
+    #: the others have an ``on_<EventType>`` method below.
+    SAYS: ClassVar[Mapping[str, Says]] = {
+        **Narrator.SAYS,
+        # setup and the turn
+        "SeatReady": Says("player", "is ready", minor=True),
+        "TurnBegan": Says("player", "turn {turn}", minor=True),
+        "CharacterReturned": Says("player", "comes back as a new character"),
+        "DiscardReshuffled": Says(None, "the {deck} discards are shuffled into a new deck"),
+        "CardTakenToHand": Says("player", "takes {card} into the hand"),
+        "ClassicTurnEnded": Says("player", "ends the turn", minor=True),
+        "ClassicConceded": Says("player", "concedes"),
+        # cards in play
+        "CharacterCardPlayed": Says("player", "plays {card} ({trait_kind})"),
+        "ItemEquipped": Says("player", "equips {card}"),
+        "ItemUnequipped": Says("player", "unequips {card}"),
+        "HelperPlayed": Says("player", "takes on {card}"),
+        "TradeOffered": Says("player", "offers {give} to {with_seat} for {get}"),
+        "ItemsTraded": Says("player", "trades {give} with {with_seat} for {get}"),
+        "CardsGiven": Says("player", "gives {cards} to {to}"),
+        # combat
+        "CombatPassed": Says("player", "passes", minor=True),
+        "LevelsGained": Says("player", "goes up to Level {level}"),
+        "SidekickSacrificed": Says("player", "sacrifices {card} and escapes"),
+        "BodyLooted": Says("picker", "takes {card} from {dead}'s body"),
+        "BodyDiscarded": Says(None, "the rest of {dead}'s body is discarded", minor=True),
+        # the rules added later
+        "CurseExpired": Says("player", "is rid of {card} (its combat is over)"),
+        "HelpForced": Says("player", "plays {card}: {helper} must help"),
+        "HelperReleased": Says("helper", "backs out of the fight for the win (forced to help)"),
+        "ItemGivenToHireling": Says("player", "gives {card} to {hireling} to carry"),
+        "CheatPlayed": Says("player", "cheats with {item} ({card})"),
+        "SteedCheated": Says("player", "plays {steed}, a Steed past the limit ({card})"),
+        "CheatDiscarded": Says("player", "discards {card} (its Item is gone)"),
+    }
 
     def __init__(self, cards: Mapping[str, Mapping[str, Any]], seats: Any) -> None:
         super().__init__(cards, seats)
@@ -126,28 +163,13 @@ class ClassicNarrator(Narrator):
         then = f"{d['first']} goes first" if d["first"] else f"{', '.join(d['tied'])} roll again"
         return [Phrase(None, f"rolls {rolls}: {then}")]
 
-    def on_SeatReady(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "is ready", minor=True)]
-
     # -- the turn ---------------------------------------------------------------------------
-
-    def on_TurnBegan(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"turn {d['turn']}", minor=True)]
-
-    def on_CharacterReturned(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "comes back as a new character")]
 
     def on_PhaseEntered(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(d["player"], d["phase"].replace("_", " "), minor=True)]
 
-    def on_DiscardReshuffled(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"the {d['deck']} discards are shuffled into a new deck")]
-
     def on_DoorKicked(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(d["player"], f"kicks open the door: {self.monster(d['card'])}")]
-
-    def on_CardTakenToHand(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"takes {self.name(d['card'])} into the hand")]
 
     def on_LookedForTrouble(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(d["player"], f"looks for trouble: {self.monster(d['monster'])}")]
@@ -170,12 +192,6 @@ class ClassicNarrator(Narrator):
             parts.append(f"discards {self.names(d['discarded'])}")
         return [Phrase(d["player"], "charity: " + ("; ".join(parts) or "nothing"))]
 
-    def on_ClassicTurnEnded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "ends the turn", minor=True)]
-
-    def on_ClassicConceded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "concedes")]
-
     def on_GameWon(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         winners = " and ".join(d["winners"])
         verb = "wins" if len(d["winners"]) == 1 else "win"
@@ -184,24 +200,12 @@ class ClassicNarrator(Narrator):
 
     # -- cards in play ----------------------------------------------------------------------
 
-    def on_CharacterCardPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"plays {self.name(d['card'])} ({d['trait_kind']})")]
-
     def on_ItemPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         card = self.cards.get(d["card"]) if isinstance(d.get("card"), str) else None
         if card is not None and card.get("kind") == "one_shot":  # used later (B.12)
             return [Phrase(d["player"], f"puts {self.name(d['card'])} on the table (carried)")]
         how = "equipped" if d.get("equipped") else "carried"
         return [Phrase(d["player"], f"plays {self.name(d['card'])} ({how})")]
-
-    def on_ItemEquipped(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"equips {self.name(d['card'])}")]
-
-    def on_ItemUnequipped(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"unequips {self.name(d['card'])}")]
-
-    def on_HelperPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"takes on {self.name(d['card'])}")]
 
     def on_ClassicCardDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         bonus = f" (+{d['bonus']} in the combat)" if d.get("bonus") else ""
@@ -220,17 +224,6 @@ class ClassicNarrator(Narrator):
         stays = ", it stays" if d.get("stays") else ""
         text = f"{self.name(d['card'])} ({how}) hits {d['victim']}: {self.losses(d)}{stays}"
         return [Phrase(None, text)]
-
-    def on_TradeOffered(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        text = f"offers {self.names(d['give'])} to {d['with_seat']} for {self.names(d['get'])}"
-        return [Phrase(d["player"], text)]
-
-    def on_ItemsTraded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        text = f"trades {self.names(d['give'])} with {d['with_seat']} for {self.names(d['get'])}"
-        return [Phrase(d["player"], text)]
-
-    def on_CardsGiven(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"gives {self.names(d['cards'])} to {d['to']}")]
 
     # -- combat -----------------------------------------------------------------------------
 
@@ -262,8 +255,7 @@ class ClassicNarrator(Narrator):
 
     def on_HelpRequested(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         self.bribe = d.get("bribe")
-        text = f"asks {d['helper']} for help{self.bribe_words(d.get('bribe'))}"
-        return [Phrase(d["player"], text)]
+        return [Phrase(d["player"], f"asks {d['helper']} for help{self.bribe_words(self.bribe)}")]
 
     def on_HelpAccepted(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         return [Phrase(d["helper"], f"helps{self.bribe_words(self.bribe)}")]
@@ -272,16 +264,10 @@ class ClassicNarrator(Narrator):
         self.bribe = None
         return [Phrase(d["helper"], "declines to help")]
 
-    def on_CombatPassed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], "passes", minor=True)]
-
     def on_CombatWon(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         score = f"wins {d['player_strength']} to {d['monster_strength']}"
         killed = f": kills {self.names(d['killed'])}" if d.get("killed") else ""
         return [Phrase(d["player"], score + killed)]
-
-    def on_LevelsGained(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"goes up to Level {d['level']}")]
 
     def on_TreasuresDrawn(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         cards = d.get("cards") or []
@@ -297,12 +283,8 @@ class ClassicNarrator(Narrator):
         text = f"rolls {d['roll']}{mod} to run from {self.name(d['monster'])}: {result}"
         return [Phrase(d["player"], text)]
 
-    def on_SidekickSacrificed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"sacrifices {self.name(d['card'])} and escapes")]
-
     def on_BadStuffApplied(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        text = f"Bad Stuff of {self.name(d['monster'])}: {self.losses(d)}"
-        return [Phrase(d["player"], text)]
+        return [Phrase(d["player"], f"Bad Stuff of {self.name(d['monster'])}: {self.losses(d)}")]
 
     def on_CombatEnded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         self.bribe = None
@@ -311,12 +293,6 @@ class ClassicNarrator(Narrator):
     def on_PlayerDied(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         order = f" (looted by {', '.join(d['order'])})" if d.get("order") else ""
         return [Phrase(d["player"], f"dies{order}")]
-
-    def on_BodyLooted(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["picker"], f"takes {self.name(d['card'])} from {d['dead']}'s body")]
-
-    def on_BodyDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(None, f"the rest of {d['dead']}'s body is discarded", minor=True)]
 
     # -- the judge (domain.classic.corrections, docs/rules.md B.17) ------------------------
 
@@ -381,9 +357,6 @@ class ClassicNarrator(Narrator):
 
     # -- the rules added later: curses, escape, forced help, Hirelings, backstab, Cheat! ----
 
-    def on_CurseExpired(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"is rid of {self.name(d['card'])} (its combat is over)")]
-
     def on_CurseRemoved(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         how = f"with {self.name(d['remover'])}" if d.get("remover") else "at will"
         whose = "" if d["victim"] == d["by"] else f" from {d['victim']}"
@@ -393,31 +366,9 @@ class ClassicNarrator(Narrator):
         text = f"escapes but {self.name(d['monster'])} hurts anyway: {self.losses(d)}"
         return [Phrase(d["player"], text)]
 
-    def on_HelpForced(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        text = f"plays {self.name(d['card'])}: {d['helper']} must help"
-        return [Phrase(d["player"], text)]
-
-    def on_HelperReleased(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["helper"], "backs out of the fight for the win (forced to help)")]
-
-    def on_ItemGivenToHireling(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        text = f"gives {self.name(d['card'])} to {self.name(d['hireling'])} to carry"
-        return [Phrase(d["player"], text)]
-
     def on_Backstabbed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         text = f"backstabs {d['victim']} ({d['bonus']:+d}), discarding {self.name(d['card'])}"
         return [Phrase(d["by"], text)]
-
-    def on_CheatPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        text = f"cheats with {self.name(d['item'])} ({self.name(d['card'])})"
-        return [Phrase(d["player"], text)]
-
-    def on_SteedCheated(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        text = f"plays {self.name(d['steed'])}, a Steed past the limit ({self.name(d['card'])})"
-        return [Phrase(d["player"], text)]
-
-    def on_CheatDiscarded(self, d: Data, who: Any, e: Any) -> list[Phrase]:
-        return [Phrase(d["player"], f"discards {self.name(d['card'])} (its Item is gone)")]
 
     def on_TheftAttempted(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         text = (

@@ -16,7 +16,7 @@ from typing import Any
 
 from domain.classic import events as ev
 from domain.classic.rules import combat_strengths
-from domain.fold import CopyOnWriteState, handles
+from domain.fold import CopyOnWriteState, game_header, handles
 
 SEAT_ZONES = ("hand", "equipped", "carried", "race", "class", "army", "curses", "helpers")
 DECK_ZONES = ("door", "treasure", "door_discard", "treasure_discard")
@@ -86,9 +86,11 @@ def _move(d: Draft, cid: str, owner: str | None, zone: str, seen: list[str]) -> 
         d.zone(owner, zone).append(cid)
 
 
-def _discard(d: Draft, cid: str) -> None:
-    deck = d.state["cards"][cid]["def"]["deck"]
-    _move(d, cid, None, f"{deck}_discard", sorted(d.state["seats"]))
+def _discard(d: Draft, *cids: str) -> None:
+    """The cards ``cids`` to their decks' discard piles, face up, in that order."""
+    for cid in cids:
+        deck = d.state["cards"][cid]["def"]["deck"]
+        _move(d, cid, None, f"{deck}_discard", sorted(d.state["seats"]))
 
 
 def _public(d: Draft, cid: str, owner: str | None, zone: str) -> None:
@@ -145,12 +147,7 @@ def _level(d: Draft, seat: str, level: int) -> None:
 def _created(e: ev.ClassicGameCreated, d: Draft) -> None:
     s = d.state
     s.update(
-        game_id=e.game_id,
-        ruleset=e.ruleset,
-        rules_version=e.rules_version,
-        mode=e.mode,
-        format=e.format,
-        labels=dict(e.labels),
+        game_header(e),
         options=dict(e.options),
         status="setup",
         winner=None,
@@ -291,8 +288,7 @@ def _charity(e: ev.CharityResolved, d: Draft) -> None:
         known = set(d.state["cards"][cid]["known"]) | {e.player, seat}
         _place(d, cid, seat, "hand", sorted(known))
     _got(d, list(e.gifts))
-    for cid in e.discarded:
-        _discard(d, cid)
+    _discard(d, *e.discarded)
 
 
 def _got(d: Draft, cards: list[str]) -> None:
@@ -371,8 +367,7 @@ def _discarded(e: ev.ClassicCardDiscarded, d: Draft) -> None:
 
 @handles(ev.ItemsSold)
 def _sold(e: ev.ItemsSold, d: Draft) -> None:
-    for cid in e.cards:
-        _discard(d, cid)
+    _discard(d, *e.cards)
     _level(d, e.player, d.state["seats"][e.player]["level"] + e.levels)
 
 
@@ -384,8 +379,7 @@ def _go_up(e: ev.GoUpALevelPlayed, d: Draft) -> None:
 
 
 def _hurt(d: Draft, victim: str, lost: list[str], levels: int, hand: list[str]) -> None:
-    for cid in [*lost, *hand]:
-        _discard(d, cid)
+    _discard(d, *lost, *hand)
     _level(d, victim, d.state["seats"][victim]["level"] - levels)
 
 
@@ -586,8 +580,7 @@ def _bad_stuff(e: ev.BadStuffApplied, d: Draft) -> None:
 
 @handles(ev.CombatEnded)
 def _combat_ended(e: ev.CombatEnded, d: Draft) -> None:
-    for cid in e.discarded:
-        _discard(d, cid)
+    _discard(d, *e.discarded)
     d.state["combat"] = None
 
 
@@ -615,8 +608,7 @@ def _body_looted(e: ev.BodyLooted, d: Draft) -> None:
 
 @handles(ev.BodyDiscarded)
 def _body_discarded(e: ev.BodyDiscarded, d: Draft) -> None:
-    for cid in e.cards:
-        _discard(d, cid)
+    _discard(d, *e.cards)
     d.state["body"] = None
 
 
@@ -672,28 +664,27 @@ def _backstabbed(e: ev.Backstabbed, d: Draft) -> None:
         _refresh(d)
 
 
-@handles(ev.CheatPlayed)
-def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
-    _public(d, e.card, e.player, "helpers")
-    _public(d, e.item, e.player, "equipped")
+def _cheat(d: Draft, player: str, cheat: str, counted: str, zone: str) -> None:
+    """``player`` put the Cheat! ``cheat`` with its helpers and the card it lets count,
+    ``counted``, in ``zone``; ``cheats`` maps the one to the other (docs/rules.md B.2)."""
+    _public(d, cheat, player, "helpers")
+    _public(d, counted, player, zone)
     cards = d.state["cards"]  # (a Cheat! looted from a body leaves a stale entry: dropped)
     cheats = {
         k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
     }
-    d.state["cheats"] = {**cheats, e.card: e.item}
+    d.state["cheats"] = {**cheats, cheat: counted}
     _refresh(d)
+
+
+@handles(ev.CheatPlayed)
+def _cheat_played(e: ev.CheatPlayed, d: Draft) -> None:
+    _cheat(d, e.player, e.card, e.item, "equipped")
 
 
 @handles(ev.SteedCheated)
 def _steed_cheated(e: ev.SteedCheated, d: Draft) -> None:
-    _public(d, e.card, e.player, "helpers")
-    _public(d, e.steed, e.player, "helpers")
-    cards = d.state["cards"]
-    cheats = {
-        k: v for k, v in (d.state.get("cheats") or {}).items() if cards[k]["zone"] == "helpers"
-    }
-    d.state["cheats"] = {**cheats, e.card: e.steed}
-    _refresh(d)
+    _cheat(d, e.player, e.card, e.steed, "helpers")
 
 
 @handles(ev.CheatDiscarded)

@@ -1,0 +1,42 @@
+"""Bases that give the events of every family the fields they share, in the order they are stored.
+
+A family's event extends one (``class CardDrawn(PlayerCardEvent)``) and adds its own fields
+after these; a base is never stored itself, and stored shapes never change (domain.events), so
+neither do these bases' fields.
+"""
+
+from __future__ import annotations
+
+from domain.events import Event, event_dataclass
+
+
+@event_dataclass
+class PlayerEvent(Event):
+    """The fields of the many events about one seat and nothing else (a family's ``@event``
+    classes extend it; it is stored under no name of its own)."""
+
+    player: str
+
+
+@event_dataclass
+class PlayerCardEvent(Event):
+    """The fields of the many events about a seat and one card it holds (stored under no
+    name of its own, like :class:`PlayerEvent`)."""
+
+    player: str
+    card: str
+    card_fields = ("card",)
+
+
+@event_dataclass
+class CreatingEvent(Event):
+    """The fields a ruleset's creating event (a game's first) starts with: the game's header,
+    which the fold copies into the state as it is (``domain.fold.game_header``). The event
+    itself is the family's (``GameCreated``, ``ClassicGameCreated``), with its own fields after
+    these and ``labels`` (a dict, by default empty) last."""
+
+    game_id: str
+    ruleset: str
+    rules_version: str
+    mode: str
+    format: str
