@@ -628,7 +628,10 @@ class EventStore(Application):
         cache = self.repository.cache
         if cache is not None:
             with suppress(KeyError):
-                cache.get(game_id, evict=True)
+                if isinstance(cache, SizedCache):
+                    cache.evict(game_id)
+                else:
+                    cache.get(game_id, evict=True)
 
     def damaged(self, game_id: UUID, problems: list[Problem]) -> DamagedRecords:
         """The error for a game whose stored events have ``problems``; this process forgets the

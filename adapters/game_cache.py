@@ -26,6 +26,9 @@ GAME_CACHE_MB = 256
 #: ``tracemalloc``: the long game's state, 802 cards, 1.81 MB for 386 KB of JSON, 4.7; with
 #: 60-card decks 5.2).
 STATE_BYTES_PER_JSON_BYTE = 6
+#: A cached game's size is estimated again when its version has crossed a multiple of this
+#: since the last estimate (a game state grows slowly: its cards are dealt at the start).
+RESIZE_EVERY = 4 * SNAPSHOT_INTERVAL
 #: What a cached aggregate other than a game (its access, summary, an idempotency record) is
 #: taken to cost.
 SMALL_AGGREGATE_BYTES = 2048
@@ -48,21 +51,22 @@ class SizedCache(LRUCache[UUID, Any]):
     bytes are within ``max_bytes`` (the one just put stays, unless it alone is larger, in which
     case it is not kept). A game's size is estimated from its state's JSON
     (:data:`STATE_BYTES_PER_JSON_BYTE`), measured again when its version has crossed a multiple
-    of :data:`SNAPSHOT_INTERVAL` since (about 1 ms for the long game, once per 100 events);
+    of :data:`RESIZE_EVERY` since (about 1 ms for the long game, once per 400 events);
     other aggregates count :data:`SMALL_AGGREGATE_BYTES`."""
 
     def __init__(self, maxsize: int, max_bytes: int) -> None:
         super().__init__(maxsize)
         self.max_bytes = max_bytes
         self.bytes = 0
-        #: key -> (estimated bytes, the game's version // SNAPSHOT_INTERVAL when estimated)
+        #: key -> (estimated bytes, the game's version // RESIZE_EVERY when estimated; -1 for
+        #: another aggregate)
         self.sizes: dict[UUID, tuple[int, int]] = {}
         self._sizes_lock = threading.Lock()
 
     def size_of(self, key: UUID, value: Any) -> tuple[int, int]:
         if not isinstance(value, Game):
             return SMALL_AGGREGATE_BYTES, -1
-        bucket = value.version // SNAPSHOT_INTERVAL
+        bucket = value.version // RESIZE_EVERY
         known = self.sizes.get(key)
         if known is not None and known[1] == bucket:
             return known
@@ -71,21 +75,42 @@ class SizedCache(LRUCache[UUID, Any]):
         except TypeError:  # not plain JSON: a rough figure
             return STATE_BYTES_PER_JSON_BYTE * len(repr(value.state)), bucket
 
-    def get(self, key: UUID, *, evict: bool = False) -> Any:
-        found = super().get(key, evict=evict)
-        if evict:
+    def evict(self, key: UUID) -> None:
+        """Drop ``key`` (``KeyError`` when it is not cached) and its estimate. (``get(key,
+        evict=True)`` is eventsourcing's, left as it is so that a read costs no more; it would
+        leave the estimate counted, which only makes the cache evict sooner.)"""
+        try:
+            super().get(key, evict=True)
+        finally:
             self._forget(key)
-        return found
 
     def put(self, key: UUID, value: Any) -> Any:
         if value is None:
             return None, None
+        known = self.sizes.get(key)
+        if (
+            known is not None
+            and known[1] >= 0
+            and type(value) is Game
+            and known[1] == value.version // RESIZE_EVERY
+        ):
+            # The everyday case (a game recorded through this process, put back after each
+            # save): cached already, its estimate still current, so no total moves -- unless
+            # another thread evicted it meanwhile, which the accounting below then sees.
+            result: Any = super().put(key, value)
+            if result[0] is None and key in self.sizes:
+                return result
+            return self._account(key, known, result)
         size = self.size_of(key, value)
         if size[0] > self.max_bytes:
             with suppress(KeyError):
-                self.get(key, evict=True)  # not an older copy either
+                self.evict(key)  # not an older copy either
             return None, None
-        result = super().put(key, value)
+        return self._account(key, size, super().put(key, value))
+
+    def _account(self, key: UUID, size: tuple[int, int], result: Any) -> Any:
+        """Count ``key``'s ``size`` (just put) and forget what the put evicted (``result``),
+        then evict the least recently used games until the total is within the budget."""
         evicted_key = result[0] if result else None
         with self._sizes_lock:
             if evicted_key is not None:
@@ -100,7 +125,7 @@ class SizedCache(LRUCache[UUID, Any]):
             if victim is None or victim == key:
                 break
             with suppress(KeyError):
-                self.get(victim, evict=True)
+                self.evict(victim)
             with self._sizes_lock:
                 over = self.bytes > self.max_bytes
         return result

@@ -271,7 +271,7 @@ def by_type(command: Any, table: Mapping[str, Any], what: str) -> Any:
     """The entry of ``table`` that ``command`` names by its ``type``, once the command is a JSON
     object (``request/invalid_command``) of a known type (``request/unknown_<what>``): a ruleset's
     handler of a command (``what="command"``), a judge's forced effect (``"correction"``)."""
-    if not isinstance(command, Mapping):
+    if type(command) is not dict and not isinstance(command, Mapping):  # dict: the quick test
         raise InvalidCommand("request/invalid_command", f"a {what} is a JSON object")
     kind = command.get("type")
     found = table.get(kind) if isinstance(kind, str) else None
