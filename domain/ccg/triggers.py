@@ -22,15 +22,7 @@ def trigger(decision: Decision, cid: str, kind: str, player: str) -> bool:
         return False  # a revealed Monstrous X ignores its other text (docs/rules.md A.12)
     fight = decision.state.get("fight") or {}
     fired = set(fight.get("triggered") or [])
-    put = False
-    for index in indexes:
-        if f"{cid}:{index}" in fired:
-            continue
-        decision.emit(
-            ev.AbilityTriggered, actor="rules", player=player, card=cid, ability=index, trigger=kind
-        )
-        put = True
-    return put
+    return _put(decision, player, kind, [(cid, i) for i in indexes if f"{cid}:{i}" not in fired])
 
 
 def trigger_level_gained(decision: Decision, seat: str) -> bool:
@@ -39,18 +31,20 @@ def trigger_level_gained(decision: Decision, seat: str) -> bool:
     any was put.
     The caller calls this only for a level actually gained, so never from level 10 ("abilities
     that trigger when you gain a level cannot activate if you are already at level 10")."""
-    put = False
-    for cid, card in decision.state["cards"].items():
-        if card["owner"] != seat or card["zone"] not in PLAY_ZONES or not in_play(card):
-            continue
-        for index in ability_index(card["def"], "level_gained"):
-            decision.emit(
-                ev.AbilityTriggered,
-                actor="rules",
-                player=seat,
-                card=cid,
-                ability=index,
-                trigger="level_gained",
-            )
-            put = True
-    return put
+    mine = [
+        (cid, index)
+        for cid, card in decision.state["cards"].items()
+        if card["owner"] == seat and card["zone"] in PLAY_ZONES and in_play(card)
+        for index in ability_index(card["def"], "level_gained")
+    ]
+    return _put(decision, seat, "level_gained", mine)
+
+
+def _put(decision: Decision, player: str, kind: str, abilities: list[tuple[str, int]]) -> bool:
+    """Put each ``(card, ability index)`` of ``abilities`` on the stack, in order, as a ``kind``
+    trigger resolved by ``player``; whether any was put."""
+    for cid, index in abilities:
+        decision.emit(
+            ev.AbilityTriggered, actor="rules", player=player, card=cid, ability=index, trigger=kind
+        )
+    return bool(abilities)
