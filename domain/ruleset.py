@@ -12,7 +12,8 @@ itself with :func:`register`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -127,18 +128,34 @@ def check_same_game(point: State, current: State) -> None:
         raise BackupImpossible("the states hold different cards or seats: not the same game")
 
 
+def seat_zone_lists(
+    state: State, seats: Iterable[str], zones: Sequence[str]
+) -> list[tuple[list[str], Any]]:
+    """Each of ``seats``' ``zones`` card lists in ``state``, seat by seat, each with a getter for
+    the same list in another state (for :meth:`BackupCore.lists`)."""
+    return [
+        (
+            list(state["seats"][seat]["zones"][zone]),
+            lambda s, seat=seat, zone=zone: s["seats"][seat]["zones"][zone],
+        )
+        for seat in seats
+        for zone in zones
+    ]
+
+
 class BackupCore:
     """A ruleset's backup in progress (its ``backup_events``): from ``current``, the restoring
     steps so far and the state they lead to (:attr:`work`), towards ``point``.
 
     What every ruleset's backup shares: checking that both states are of one game, folding each
-    restoring event, putting the cards back list by list and the seats field by field, the
-    table when it differs, and checking the result (:meth:`finish`). A ruleset names the fields
-    that count and the events that restore them (:attr:`card_fields` with
-    :attr:`card_restored`, :attr:`seat_fields` with :attr:`seat_restored`,
-    :attr:`table_fields`), which card lists a state has (:meth:`lists`), where a card outside
-    them goes back to (:meth:`leftover_position`), and emits the table's restoration itself
-    (:meth:`restore_table`)."""
+    restoring event (each with the backup's ``seat`` and ``undoes``), putting the cards back
+    list by list, the table when it differs and the seats field by field (:meth:`restore`), and
+    checking the result (:meth:`run`). A ruleset names the fields that count and the events
+    that restore them (:attr:`card_fields` with :attr:`card_restored`, :attr:`seat_fields` with
+    :attr:`seat_restored`, :attr:`table_fields` with :attr:`table_restored`), which card lists
+    a state has (:meth:`lists`), and may change where a card outside them goes back to
+    (:meth:`leftover_position`), how the table is restored (:meth:`restore_table`) and what is
+    restored in which order (:meth:`restore`)."""
 
     #: The fields of a card that a backup puts back, each one of :attr:`card_restored`'s too.
     card_fields: tuple[str, ...] = ()
@@ -150,6 +167,8 @@ class BackupCore:
     seat_restored: type[Any] = Event
     #: The table's fields (outside cards and seats) that :meth:`restore_table` puts back.
     table_fields: tuple[str, ...] = ()
+    #: The event that puts the table's :attr:`table_fields` back.
+    table_restored: type[Any] = Event
 
     def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
         check_same_game(point, current)
@@ -162,6 +181,11 @@ class BackupCore:
     def emit(self, event: Event) -> None:
         self.work = evolve(self.work, event)
         self.steps.append(Step(event, self.work))
+
+    def restored(self, event_type: type[Any], **fields: Any) -> None:
+        """Emit a restoring ``event_type`` with ``fields``, by this backup's seat, undoing its
+        version."""
+        self.emit(event_type(seat=self.seat, undoes=self.undoes, **fields))
 
     def differs(self, cid: str) -> bool:
         a, b = self.work["cards"][cid], self.point["cards"][cid]
@@ -179,11 +203,7 @@ class BackupCore:
         """Put the card back as it was, at ``position`` in its list."""
         fields = {k: self.point["cards"][cid].get(k) for k in self.card_fields}
         fields["known"] = list(fields["known"])
-        self.emit(
-            self.card_restored(
-                seat=self.seat, undoes=self.undoes, card=cid, position=position, **fields
-            )
-        )
+        self.restored(self.card_restored, card=cid, position=position, **fields)
 
     def cards(self) -> None:
         """Rebuild each list from its front: once its cards 0..i-1 are in place, later
@@ -203,9 +223,7 @@ class BackupCore:
             have = self.work["seats"][player]
             if any(have.get(k) != want.get(k) for k in self.seat_fields):
                 fields: dict[str, Any] = {k: want.get(k) for k in self.seat_fields}
-                self.emit(
-                    self.seat_restored(seat=self.seat, undoes=self.undoes, player=player, **fields)
-                )
+                self.restored(self.seat_restored, player=player, **fields)
 
     def table(self) -> None:
         """The table, put back when any of its :attr:`table_fields` differs."""
@@ -213,11 +231,20 @@ class BackupCore:
             self.restore_table()
 
     def restore_table(self) -> None:
-        """Emit the event that puts the table's :attr:`table_fields` back."""
-        raise NotImplementedError
+        """Emit :attr:`table_restored` with the table's :attr:`table_fields` as in ``point``."""
+        fields = {k: copy.deepcopy(self.point.get(k)) for k in self.table_fields}
+        self.restored(self.table_restored, **fields)
 
-    def finish(self) -> list[Step]:
-        """The steps, once they lead back to ``point`` (else :class:`BackupImpossible`: a bug)."""
+    def restore(self) -> None:
+        """Emit the restoring events, in order: the cards, the table, the seats."""
+        self.cards()
+        self.table()
+        self.seats()
+
+    def run(self) -> list[Step]:
+        """The steps of :meth:`restore`, once they lead back to ``point`` (else
+        :class:`BackupImpossible`: a bug)."""
+        self.restore()
         if restorable(self.work) != restorable(self.point):
             raise BackupImpossible("the backup does not reproduce the earlier state")
         return self.steps

@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import Any
@@ -50,7 +51,7 @@ from domain.errors import InvalidCommand
 from domain.events import Json, events_of
 from domain.fold import CopyOnWriteState, State, handles
 from domain.judge import read_correction
-from domain.ruleset import BackupCore, Step, undo_each
+from domain.ruleset import BackupCore, Step, seat_zone_lists, undo_each
 
 #: Declares this family's events (domain.events.events_of).
 event = events_of("ccg")
@@ -79,6 +80,8 @@ STACK_BASE = ("ref", "card", "player", "kind", "targets", "canceled")
 #: The table fields a backup restores (besides cards, seats and the stack), each one of
 #: :class:`TableRestored` too (the fight's secrets travel apart).
 TABLE_FIELDS = ("status", "winner", "turn", "active", "phase", "step", "setup", "window", "fight")
+#: The fight's keys that :class:`TableRestored` carries apart from its ``fight``.
+FIGHT_SECRETS = ("card", "salt", "defender_cards")
 
 
 @event
@@ -536,16 +539,7 @@ def backup_events(
     Raises :class:`BackupImpossible` when the states are of different games (or the result
     would not match, which would be a bug).
     """
-    backup = _Backup(point, current, seat, undoes)
-    backup.cards()
-    backup.stack()
-    if point["status"] == "finished":
-        backup.seats()
-        backup.table()
-    else:
-        backup.table()
-        backup.seats()
-    return backup.finish()
+    return _Backup(point, current, seat, undoes).run()
 
 
 class _Backup(BackupCore):
@@ -556,6 +550,19 @@ class _Backup(BackupCore):
     seat_fields = SEAT_FIELDS
     seat_restored = SeatRestored
     table_fields = TABLE_FIELDS
+    table_restored = TableRestored
+
+    def restore(self) -> None:
+        """The cards, the stack, then the table and the seats: the seats first when ``point`` is
+        a finished game."""
+        self.cards()
+        self.stack()
+        if self.point["status"] == "finished":
+            self.seats()
+            self.table()
+        else:
+            self.table()
+            self.seats()
 
     def lists(self, state: State) -> list[tuple[list[str], Any]]:
         return _zone_lists(state)
@@ -570,59 +577,34 @@ class _Backup(BackupCore):
         while keep < min(len(have), len(want)) and have[keep] == want[keep]:
             keep += 1
         if keep < len(have):
-            self.emit(StackTrimmed(seat=self.seat, undoes=self.undoes, keep=keep))
+            self.restored(StackTrimmed, keep=keep)
         for entry in want[keep:]:
-            self.emit(
-                StackEntryRestored(
-                    seat=self.seat,
-                    undoes=self.undoes,
-                    ref=entry["ref"],
-                    card=entry["card"],
-                    player=entry["player"],
-                    kind=entry["kind"],
-                    targets=list(entry.get("targets") or []),
-                    canceled=bool(entry.get("canceled")),
-                    extra={k: v for k, v in entry.items() if k not in STACK_BASE},
-                )
+            self.restored(
+                StackEntryRestored,
+                ref=entry["ref"],
+                card=entry["card"],
+                player=entry["player"],
+                kind=entry["kind"],
+                targets=list(entry.get("targets") or []),
+                canceled=bool(entry.get("canceled")),
+                extra={k: v for k, v in entry.items() if k not in STACK_BASE},
             )
 
     def restore_table(self) -> None:
-        p = self.point
-        fight = p.get("fight")
-        secret = ("card", "salt", "defender_cards")
-        self.emit(
-            TableRestored(
-                seat=self.seat,
-                undoes=self.undoes,
-                status=p["status"],
-                winner=p["winner"],
-                turn=p["turn"],
-                active=p["active"],
-                phase=p["phase"],
-                step=p["step"],
-                setup=dict(p["setup"]),
-                window=None if p["window"] is None else dict(p["window"]),
-                fight=None
-                if fight is None
-                else {k: v for k, v in fight.items() if k not in secret},
-                fight_card=None if fight is None else fight.get("card"),
-                fight_salt=None if fight is None else fight.get("salt"),
-                fight_defender_cards=[] if fight is None else list(fight["defender_cards"]),
-            )
-        )
+        """The table, a fight's attack card, salt and defender cards apart from the fight."""
+        fields = {k: copy.deepcopy(self.point[k]) for k in TABLE_FIELDS}
+        fight = fields["fight"]
+        if fight is not None:
+            fields["fight"] = {k: v for k, v in fight.items() if k not in FIGHT_SECRETS}
+            fields["fight_card"] = fight.get("card")
+            fields["fight_salt"] = fight.get("salt")
+            fields["fight_defender_cards"] = list(fight["defender_cards"])
+        self.restored(TableRestored, **fields)
 
 
 def _zone_lists(state: State) -> list[tuple[list[str], Any]]:
     """Every card list of ``state`` with a getter for the same list in another state."""
-    out: list[tuple[list[str], Any]] = []
-    for seat in SEATS:
-        for zone in ZONES:
-            out.append(
-                (
-                    list(state["seats"][seat]["zones"][zone]),
-                    lambda s, seat=seat, zone=zone: s["seats"][seat]["zones"][zone],
-                )
-            )
+    out = seat_zone_lists(state, SEATS, ZONES)
     out.append((list(state["dmz"]), lambda s: s["dmz"]))
     for cid in sorted(state["cards"]):
         stuck = state["cards"][cid]["stuck"]

@@ -59,7 +59,7 @@ from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Event, Json, events_of
 from domain.fold import CopyOnWriteState, State, handles
 from domain.judge import read_correction
-from domain.ruleset import BackupCore, BackupImpossible, Step, undo_each
+from domain.ruleset import BackupCore, BackupImpossible, Step, seat_zone_lists, undo_each
 
 #: Declares this family's events (domain.events.events_of).
 event = events_of("classic")
@@ -465,11 +465,7 @@ def backup_events(
     Raises :class:`BackupImpossible` for states of different games (or a result that does not
     match, which would be a bug).
     """
-    backup = _Backup(point, current, seat, undoes)
-    backup.cards()
-    backup.table()
-    backup.seats()
-    return backup.finish()
+    return _Backup(point, current, seat, undoes).run()
 
 
 class _Backup(BackupCore):
@@ -480,30 +476,17 @@ class _Backup(BackupCore):
     seat_fields = SEAT_FIELDS
     seat_restored = ClassicSeatRestored
     table_fields = TABLE_FIELDS
+    table_restored = ClassicTableRestored
 
     def lists(self, state: State) -> list[tuple[list[str], Any]]:
         return _lists(state)
-
-    def restore_table(self) -> None:
-        fields: dict[str, Any] = {k: copy.deepcopy(self.point.get(k)) for k in TABLE_FIELDS}
-        self.emit(ClassicTableRestored(seat=self.seat, undoes=self.undoes, **fields))
 
 
 def _lists(state: State) -> list[tuple[list[str], Any]]:
     """Every card list a card restoration rebuilds (decks, seat zones), each with a getter for
     the same list in another state."""
-    out: list[tuple[list[str], Any]] = [
-        (list(state["decks"][z]), lambda s, z=z: s["decks"][z]) for z in DECK_ZONES
-    ]
-    for seat in state["seats"]:
-        for zone in SEAT_ZONES:
-            out.append(
-                (
-                    list(state["seats"][seat]["zones"][zone]),
-                    lambda s, seat=seat, zone=zone: s["seats"][seat]["zones"][zone],
-                )
-            )
-    return out
+    decks = [(list(state["decks"][z]), lambda s, z=z: s["decks"][z]) for z in DECK_ZONES]
+    return decks + seat_zone_lists(state, state["seats"], SEAT_ZONES)
 
 
 def undo_steps(
