@@ -1,9 +1,6 @@
 """The turn: setup, kicking the door, looting, charity, the end of a turn and conceding
 (docs/rules.md B.1, B.4, B.6, B.10, B.15). Split from :mod:`domain.classic.play` (playing
-cards), which it builds on.
-
-Each ``decide_*`` function checks one command and emits its events (and the engine's steps
-that follow) on a :class:`~domain.decision.DecisionCore`.
+cards), which it builds on; its ``decide_*`` functions work as that module's do.
 """
 
 from __future__ import annotations
