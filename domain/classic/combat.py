@@ -124,6 +124,25 @@ def apply_effects(
     return lost, max(0, levels), [c for c in hand if c not in lost], dies
 
 
+def suffer(
+    d: DecisionCore,
+    victim: str,
+    effects: Sequence[Mapping[str, Any]],
+    choices: list[str],
+    section: str,
+    record: type[ev.Event],
+    /,
+    **fields: Any,
+) -> None:
+    """``victim`` suffers ``effects`` (:func:`apply_effects`), recorded as a ``record`` event
+    with ``fields`` and what they lose (``lost``, ``levels``, ``hand``): a monster's Bad Stuff,
+    the hurt on escaping it, a Curse; a death follows when they kill (docs/rules.md B.8-B.10)."""
+    lost, levels, hand, dies = apply_effects(d, victim, effects, choices, section)
+    d.emit(record, **fields, lost=lost, levels=levels, hand=hand)
+    if dies:
+        die(d, victim)
+
+
 def die(d: DecisionCore, seat: str) -> None:
     """``seat`` dies: its hand and Items are laid out and looted in level order (B.9, D.C14)."""
     zones = d.state["seats"][seat]["zones"]
@@ -365,7 +384,7 @@ def decide_run_away(d: DecisionCore, command: Command) -> None:
     )
     hurts = card_def(d.state, monster).get("escape_bad_stuff") or []
     if escaped and hurts:  # some monsters hurt even those who escape (B.8)
-        _suffer(d, ev.HurtOnEscape, monster, hurts, choices, "B.8")
+        suffer(d, d.seat, hurts, choices, "B.8", ev.HurtOnEscape, player=d.seat, monster=monster)
     finish_run(d)
 
 
@@ -399,24 +418,8 @@ def decide_bad_stuff(d: DecisionCore, command: Command) -> None:
         f"{monster!r} did not catch {d.seat}",
     )
     effects = card_def(d.state, monster).get("bad_stuff") or []
-    _suffer(d, ev.BadStuffApplied, monster, effects, choices, "B.9")
+    suffer(d, d.seat, effects, choices, "B.9", ev.BadStuffApplied, player=d.seat, monster=monster)
     finish_run(d)
-
-
-def _suffer(
-    d: DecisionCore,
-    cls: type[ev.Event],
-    monster: str,
-    effects: Sequence[Mapping[str, Any]],
-    choices: list[str],
-    section: str,
-) -> None:
-    """The seat suffers ``monster``'s ``effects`` (recorded as ``cls``: its Bad Stuff, or the
-    hurt on escaping it); a death follows when they kill (docs/rules.md B.8, B.9)."""
-    lost, levels, hand, dies = apply_effects(d, d.seat, effects, choices, section)
-    d.emit(cls, player=d.seat, monster=monster, lost=lost, levels=levels, hand=hand)
-    if dies:
-        die(d, d.seat)
 
 
 def decide_take_treasure(d: DecisionCore, command: Command) -> None:

@@ -13,12 +13,11 @@ from domain.arguments import ids_arg, int_arg, str_arg
 from domain.classic import events as ev
 from domain.classic.combat import (
     RULES,
-    apply_effects,
     check_fight,
-    die,
     finish_run,
     force_help,
     in_fight,
+    suffer,
     win,
 )
 from domain.classic.rules import (
@@ -86,20 +85,20 @@ def curse(d: DecisionCore, cid: str, victim: str, choices: list[str], *, from_do
     """A Curse or Trap hits ``victim`` (docs/rules.md B.10); one that kills starts a death."""
     card = card_def(d.state, cid)
     effects = card.get("effects") or []
-    lost, levels, hand, dies = apply_effects(d, victim, effects, choices, "B.10")
-    d.emit(
+    stays = bool(card.get("persistent") or card.get("next_combat"))
+    suffer(
+        d,
+        victim,
+        effects,
+        choices,
+        "B.10",
         ev.CurseApplied,
         by=d.seat,
         card=cid,
         victim=victim,
-        lost=lost,
-        levels=levels,
-        hand=hand,
         from_door=from_door,
-        stays=bool(card.get("persistent") or card.get("next_combat")),
+        stays=stays,
     )
-    if dies:
-        die(d, victim)
 
 
 def _target_seat(d: DecisionCore, command: Command, default: str | None) -> str:
