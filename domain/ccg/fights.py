@@ -251,17 +251,7 @@ def deal_announced(decision: Decision, announced: dict[str, Any]) -> None:
         if amount == 0:
             finish_fight(decision, squished=False)
         return
-    defense = defense_of(decision.state)
-    raw = int(fight["monster"]["power"])
-    decision.emit(
-        ev.DamageDealt,
-        actor="rules",
-        source=monster_id,
-        target=target,
-        amount=amount,
-        kind="combat",
-        reduced_by_defense=min(raw, defense),
-    )
+    _monster_hits(decision, target, amount)
     heal_by_life_o_suction(decision, monster_id, amount)
     finish_fight(decision, squished=False)
 
@@ -270,6 +260,22 @@ def defense_of(s: State) -> int:
     """The defense of every committed card, summed (docs/rules.md D.4)."""
     fight = s["fight"]
     return sum(int(s["cards"][x]["def"].get("defense") or 0) for x in fight["defender_cards"])
+
+
+def _monster_hits(decision: Decision, target: str, amount: int) -> None:
+    """The fight's Monster deals ``amount`` combat damage to ``target``, the committed cards'
+    defense having taken up to its power off (docs/rules.md D.4)."""
+    fight = decision.state["fight"]
+    reduced = min(int(fight["monster"]["power"]), defense_of(decision.state))
+    decision.emit(
+        ev.DamageDealt,
+        actor="rules",
+        source=fight["card"],
+        target=target,
+        amount=amount,
+        kind="combat",
+        reduced_by_defense=reduced,
+    )
 
 
 def strike(decision: Decision) -> None:
@@ -318,15 +324,7 @@ def strike(decision: Decision) -> None:
         )
         return
     if defense > 0 and not allies:
-        decision.emit(
-            ev.DamageDealt,
-            actor="rules",
-            source=monster_id,
-            target=hero,
-            amount=0,
-            kind="combat",
-            reduced_by_defense=min(raw, defense),
-        )
+        _monster_hits(decision, hero, 0)
     finish_fight(decision, squished=False)
 
 
