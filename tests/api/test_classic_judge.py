@@ -20,7 +20,8 @@ from flask.testing import FlaskClient
 from api.demo import domain_event_from_view
 from domain import evolve, initial_state
 from tests.api.helpers import assert_hidden, bearer, judge_state, version_of
-from tests.api.test_classic_api import classic_spec, create, play_out
+from tests.api.test_classic_api import create, play_out
+from tests.builders import classic_spec
 
 SEATS = "ABCD"
 FORMATS = ("json", "ndjson", "csv", "text")

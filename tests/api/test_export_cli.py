@@ -13,7 +13,7 @@ from api.cli import main
 from api.cli_history import open_log
 from projections.exports import export_json_text, export_ndjson, read_export
 from tests.api.helpers import bearer, post_import
-from tests.api.test_import_api import seeded_records
+from tests.builders import seeded_records
 from tests.conftest import ORGANIZER_TOKEN
 
 

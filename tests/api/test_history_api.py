@@ -26,7 +26,7 @@ from projections.exports import export_json_text, import_game
 from service.games import GameLog
 from service.histories import MatchHistory
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
-from tests.api.test_import_api import seeded_records
+from tests.builders import seeded_records
 from tests.unit.seeded_games import records_for
 
 RS = find_ruleset("munchkin-ccg")
