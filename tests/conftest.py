@@ -4,7 +4,8 @@
 schema per test in ``$MUNCHLOG_TEST_DATABASE_URL``, default ``postgresql://postgres@127.0.0.1:5432/test``).
 The postgres case is marked ``postgres``; it skips with the reason when the server cannot be
 reached, and FAILS instead when ``MUNCHLOG_REQUIRE_POSTGRES=1``. A test (or module) marked
-``storage_agnostic`` -- what it checks is HTTP's, the same on any store -- runs on SQLite only.
+``storage_agnostic`` -- what it checks is HTTP's, the same on any store -- runs on SQLite only;
+``storage_agnostic(False)`` takes a module's mark back for one test.
 
 The tests' databases do not wait for the disk (:func:`fast_storage`): temporary folders (so every
 SQLite file) are on ``/dev/shm`` when it is there, and PostgreSQL commits with
@@ -85,9 +86,11 @@ def no_real_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """``backend``'s parameters: both back ends, SQLite only for ``storage_agnostic`` tests."""
+    """``backend``'s parameters: both back ends, SQLite only for ``storage_agnostic`` tests (a
+    module's mark is taken back for one test by ``@pytest.mark.storage_agnostic(False)``)."""
     if "backend" in metafunc.fixturenames:
-        agnostic = metafunc.definition.get_closest_marker("storage_agnostic") is not None
+        marker = metafunc.definition.get_closest_marker("storage_agnostic")
+        agnostic = marker is not None and marker.args[:1] != (False,)
         metafunc.parametrize("backend", BACKENDS[:1] if agnostic else BACKENDS, indirect=True)
 
 

@@ -208,6 +208,7 @@ def test_rebuild_projections_counts_what_its_bar_counted(
     )
 
 
+@pytest.mark.storage_agnostic
 def test_the_api_refuses_a_multi_game_export_saying_so(client: FlaskClient) -> None:
     """``POST /api/games/import`` takes one game: a multi-game export is refused as such (it
     was a ``broken_chain`` at the second header before)."""

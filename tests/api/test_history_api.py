@@ -229,6 +229,7 @@ def test_an_events_games_are_streamed_to_the_organizer_as_public_views(
     assert text.count('[Event "Store Champs"]') == 2
 
 
+@pytest.mark.storage_agnostic
 def test_event_exports_need_the_organizer(client: FlaskClient) -> None:
     assert client.get("/api/exports?event=X").status_code == 401
     game = create_game(client)
