@@ -14,17 +14,17 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.demo import DemoResult, FlaskTransport, record_demo_game
+from api.demo import DemoResult
 from api.schemas import StateViewSchema
-from tests.api.helpers import ORGANIZER_TOKEN, bearer, version_of
+from tests.api.helpers import ORGANIZER_TOKEN, bearer, demo_game, version_of
 
 ACTIONS = 40
 
 
 @pytest.fixture
 def game(app: Flask) -> DemoResult:
-    """A demo game recorded over HTTP and stopped in play after ``ACTIONS`` actions."""
-    return record_demo_game(FlaskTransport(app), ORGANIZER_TOKEN, seed=1, max_actions=ACTIONS)
+    """A demo game stopped in play after ``ACTIONS`` actions."""
+    return demo_game(app, seed=1, max_actions=ACTIONS)
 
 
 def get(client: FlaskClient, game: DemoResult, path: str, who: str | None = "judge") -> Any:

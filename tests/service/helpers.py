@@ -21,14 +21,15 @@ from uuid import UUID
 
 import pytest
 
-from api.demo import CLASSIC_SEATS, RULESET, demo_spec
-from domain import Catalog, find_ruleset
+from domain import DEFAULT_RULESET, Catalog, find_ruleset
 from domain.family import family_named
 from projections.views import event_view, state_view
 from service.games import GameLog, StartedGame
 
 #: eventsourcing's in-memory store ("plain old Python objects").
 POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+#: The demo's seats in a ruleset that takes a range of them (as ``api.demo.CLASSIC_SEATS``).
+CLASSIC_SEATS = 4
 
 State = dict[str, Any]
 
@@ -38,10 +39,18 @@ def new_log(catalog: Catalog | None = None) -> GameLog:
     return GameLog(POPO, catalog=catalog)
 
 
+def demo_spec(seed: int = 0, ruleset: str = DEFAULT_RULESET, seats: int = 2) -> dict[str, Any]:
+    """The demo's game of ``ruleset`` (its family's ``demo_spec``: for the CCG, two heroes and
+    40-card prime decks by name; ``api.demo.demo_spec``)."""
+    spec = family_named(ruleset).demo_spec(seed=seed, seats=seats, catalog=None)
+    assert spec is not None, f"the demo does not play {ruleset}"
+    return spec
+
+
 def start(log: GameLog, spec: Mapping[str, Any] | None = None, **overrides: Any) -> StartedGame:
     """Create a game (the demo's prime game unless ``spec``, plus ``overrides``), as
     ``POST /api/games`` does once the organizer's token and the body are checked."""
-    return log.start_game({**(spec or demo_spec(seed=0)), **overrides})
+    return log.start_game({**(spec or demo_spec()), **overrides})
 
 
 def game_ref(started: StartedGame) -> dict[str, Any]:
@@ -66,7 +75,7 @@ def play_demo(
     *,
     seed: int = 0,
     max_actions: int | None = None,
-    ruleset: str = RULESET,
+    ruleset: str = DEFAULT_RULESET,
     seats: int = CLASSIC_SEATS,
     catalog: Catalog | None = None,
 ) -> Played:
