@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import json
 import random
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain import evolve, find_ruleset, sample_catalog
+from domain import event_from_dict, evolve, find_ruleset, sample_catalog
 from domain.ccg import events as ev
 from domain.ccg.state import drawable
+from domain.classic.cards import sample_catalog as classic_catalog
 from domain.visibility import knowledge
+from tests.unit import seeded_games
 
 State = dict[str, Any]
 Command = dict[str, Any]
@@ -36,6 +39,8 @@ WARRIOR = "Sample Orc Warrior"
 THIEF = "Sample Gnome Thief"
 BARD = "Sample Wandering Bard"
 SEATS = ("A", "B")
+#: A classic game's seats (3 to 6 of them).
+CLASSIC_SEATS = "ABCDEF"
 
 
 def other(seat: str) -> str:
@@ -510,3 +515,43 @@ def records(
 
 def json_round_trip(value: Any) -> Any:
     return json.loads(json.dumps(value))
+
+
+def seeded_records(seed: int, game_id: str | None = None) -> list[dict[str, Any]]:
+    """A random whole game (tests/unit/seeded_games.py) under a UUID game id, as sealed
+    records: what a complete export holds."""
+    _, events = seeded_games.play(seed)
+    created = events[0].to_dict()
+    created["game_id"] = game_id or str(uuid.UUID(int=seed + 1))
+    return seeded_games.records_for([event_from_dict(created), *events[1:]])
+
+
+def classic_spec(
+    ruleset: str, seats: int = 4, *, copies: int = 3, secret: random.Random | None = None
+) -> dict[str, Any]:
+    """A classic game's creation (a ``POST /api/games`` body): seat A brings the sample
+    catalog ``copies`` times (by name), or, with ``secret``, as definitions each with its own
+    random name; the others nothing."""
+    catalog = classic_catalog(ruleset)
+    doors: list[dict[str, Any]] = []
+    treasures: list[dict[str, Any]] = []
+    for name, card in catalog.items():
+        into = doors if card["deck"] == "door" else treasures
+        if secret is None:
+            into.append({"name": name, "count": copies})
+            continue
+        for i in range(copies):
+            unique = f"Secret{i}x{secret.getrandbits(40):010x}"
+            into.append({**card, "name": unique, "text": ""})
+    body = []
+    for i in range(seats):
+        mine = i == 0
+        body.append(
+            {
+                "seat": CLASSIC_SEATS[i],
+                "player": f"player {CLASSIC_SEATS[i]}",
+                "doors": doors if mine else [],
+                "treasures": treasures if mine else [],
+            }
+        )
+    return {"ruleset": ruleset, "mode": "strict", "format": "casual", "seats": body}

@@ -3,14 +3,22 @@
 ``backend`` is parametrised: ``sqlite`` (a fresh file per test) and ``postgres`` (a fresh
 schema per test in ``$MUNCHLOG_TEST_DATABASE_URL``, default ``postgresql://postgres@127.0.0.1:5432/test``).
 The postgres case is marked ``postgres``; it skips with the reason when the server cannot be
-reached, and FAILS instead when ``MUNCHLOG_REQUIRE_POSTGRES=1``.
+reached, and FAILS instead when ``MUNCHLOG_REQUIRE_POSTGRES=1``. A test (or module) marked
+``storage_agnostic`` -- what it checks is HTTP's, the same on any store -- runs on SQLite only;
+``storage_agnostic(False)`` takes a module's mark back for one test.
+
+The tests' databases do not wait for the disk (:func:`fast_storage`): temporary folders (so every
+SQLite file) are on ``/dev/shm`` when it is there, and PostgreSQL commits with
+``synchronous_commit=off``. Nothing a test can observe changes (a killed server process loses
+nothing either way: only a crash of the machine or of PostgreSQL could), only the ``fsync``
+waits go. ``MUNCHLOG_TEST_DURABLE=1`` keeps them (as in production).
 """
 
 from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +30,25 @@ if TYPE_CHECKING:  # Flask is imported lazily, so tests/unit runs without it
 
 ORGANIZER_TOKEN = "test-organizer-token"
 PG_URL = os.environ.get("MUNCHLOG_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+RAM = Path("/dev/shm")
+
+
+def fast_storage(environ: MutableMapping[str, str] = os.environ) -> None:
+    """Let the tests' databases skip the waits for the disk, unless ``MUNCHLOG_TEST_DURABLE=1``
+    (or the variables are already set): pytest's temporary folders go to ``/dev/shm`` (a RAM
+    file system; ``PYTEST_DEBUG_TEMPROOT``, pytest's documented variable for it) and PostgreSQL
+    connections, in this process and in the servers it starts, commit without waiting for the
+    WAL to be flushed (``PGOPTIONS``). Set when this module is imported: before any temporary
+    folder or connection is made."""
+    if environ.get("MUNCHLOG_TEST_DURABLE") == "1":
+        return
+    if RAM.is_dir() and os.access(RAM, os.W_OK):
+        environ.setdefault("PYTEST_DEBUG_TEMPROOT", str(RAM))
+    environ.setdefault("PGOPTIONS", "-c synchronous_commit=off")
+
+
+fast_storage()
 
 
 def postgres_unavailable() -> str | None:
@@ -58,7 +85,16 @@ def no_real_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
         yield
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``backend``'s parameters: both back ends, SQLite only for ``storage_agnostic`` tests (a
+    module's mark is taken back for one test by ``@pytest.mark.storage_agnostic(False)``)."""
+    if "backend" in metafunc.fixturenames:
+        marker = metafunc.definition.get_closest_marker("storage_agnostic")
+        agnostic = marker is not None and marker.args[:1] != (False,)
+        metafunc.parametrize("backend", BACKENDS[:1] if agnostic else BACKENDS, indirect=True)
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, Any]]:
     """Storage settings for one test: a new SQLite file, or a new PostgreSQL schema."""
     if request.param == "sqlite":

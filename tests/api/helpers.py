@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.demo import demo_spec, domain_event_from_view
+from api.demo import DemoResult, demo_spec, domain_event_from_view
 from domain import evolve, initial_state
+from tests.service.helpers import play_demo
 
 ORGANIZER_TOKEN = "test-organizer-token"  # the same as in tests/conftest.py
 
@@ -27,6 +29,23 @@ def create_game(client: FlaskClient, **overrides: Any) -> dict[str, Any]:
     assert response.status_code == 201, response.get_json()
     data: dict[str, Any] = response.get_json()
     return data
+
+
+def demo_game(app: Flask, *, seed: int, max_actions: int | None = None, **more: Any) -> DemoResult:
+    """The demo's game (its commands, seed and keys: ``api.demo.record_demo_game``), recorded
+    through the app's GameLog instead of over HTTP (``tests/service/helpers.play_demo``), for
+    the tests whose subject is what is done with the game afterwards. The demo as an HTTP
+    client is tested by tests/api/test_classic_api.py, test_openapi_and_cli.py and
+    tests/e2e/test_newcomer.py."""
+    played = play_demo(app.extensions["munchlog"], seed=seed, max_actions=max_actions, **more)
+    return DemoResult(
+        game_id=str(played.game_id),
+        version=played.version,
+        status=played.status,
+        winner=played.winner,
+        actions=played.actions,
+        tokens=played.tokens,
+    )
 
 
 def post_actions(

@@ -1,7 +1,7 @@
 """Card definitions through the API (docs/cards.md): catalog integrity in prime and draft (a 422
 naming the fields that differ, docs/rules.md A.6), casual games' ``custom`` marks computed by
 the engine, malformed definitions refused as 400 ``request/invalid_card`` (never a 500), and
-the OpenAPI's card definition components."""
+the OpenAPI's card definition components. ``storage_agnostic``: SQLite only."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from api.demo import demo_spec
 from domain import Catalog, sample_catalog
 from domain.ccg import cards
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
+
+pytestmark = pytest.mark.storage_agnostic
 
 CATALOG = sample_catalog()
 

@@ -1,10 +1,13 @@
 """Classic Munchkin through the public HTTP API (issue #14; docs/rules.md B).
 
 The three classic rulesets are registered by default. A game of 3 to 6 seats is created with
-``doors`` and ``treasures`` per seat (catalog names or definitions), recorded with the
-contract's command types, redacted per viewer (a leak property for 3-6 seats: a hand, a
-face-down loot or treasure, a charity gift are known only to those who saw them; the
-creation's decks to no seat), exported in every format, imported again and verified.
+``doors`` and ``treasures`` per seat (catalog names or definitions; the body's schema and the
+OpenAPI here), redacted per viewer through every route (a leak property for 3-6 seats: a hand,
+a face-down loot or treasure, a charity gift are known only to those who saw them; the
+creation's decks to no seat), and played by the demo, an HTTP client. Creation, the rules
+checking cards and commands, exports and imports are use cases:
+``tests/service/test_classic_games.py``. These tests are ``storage_agnostic`` (SQLite only),
+but for the demo's whole games read back from each store.
 
 Commands are picked from the domain's ``driver_commands`` on the judge's state, folded from the
 judge's view of the log (no API offers legal commands; a driver's name deck tops, a seat's own
@@ -13,7 +16,6 @@ judge's view of the log (no API offers legal commands; a driver's name deck tops
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -25,7 +27,6 @@ from flask.testing import FlaskClient
 from api.demo import domain_event_from_view
 from domain import evolve, initial_state
 from domain.classic import CLASSIC
-from domain.classic.cards import sample_catalog
 from domain.classic.demo import CLASSIC_CHURN
 from tests.api.helpers import (
     ORGANIZER_TOKEN,
@@ -33,42 +34,12 @@ from tests.api.helpers import (
     bearer,
     judge_state,
     leak_property,
-    post_import,
 )
+from tests.builders import classic_spec
 
 RULESETS = tuple(CLASSIC)
 SEATS = "ABCDEF"
 FORMATS = ("json", "ndjson", "csv", "text")
-
-
-def classic_spec(
-    ruleset: str, seats: int = 4, *, copies: int = 3, secret: random.Random | None = None
-) -> dict[str, Any]:
-    """A ``POST /api/games`` body: seat A brings the sample catalog ``copies`` times (by name),
-    or, with ``secret``, as definitions each with its own random name; the others nothing."""
-    catalog = sample_catalog(ruleset)
-    doors: list[dict[str, Any]] = []
-    treasures: list[dict[str, Any]] = []
-    for name, card in catalog.items():
-        into = doors if card["deck"] == "door" else treasures
-        if secret is None:
-            into.append({"name": name, "count": copies})
-            continue
-        for i in range(copies):
-            unique = f"Secret{i}x{secret.getrandbits(40):010x}"
-            into.append({**card, "name": unique, "text": ""})
-    body = []
-    for i in range(seats):
-        mine = i == 0
-        body.append(
-            {
-                "seat": SEATS[i],
-                "player": f"player {SEATS[i]}",
-                "doors": doors if mine else [],
-                "treasures": treasures if mine else [],
-            }
-        )
-    return {"ruleset": ruleset, "mode": "strict", "format": "casual", "seats": body}
 
 
 def create(client: FlaskClient, spec: dict[str, Any]) -> dict[str, Any]:
@@ -121,47 +92,7 @@ def play_out(
 # ---------------------------------------------------------------------------- creation
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-@pytest.mark.parametrize("seats", [3, 6])
-def test_a_classic_game_has_a_token_per_seat_and_the_contracts_state(
-    client: FlaskClient, ruleset: str, seats: int
-) -> None:
-    game = create(client, classic_spec(ruleset, seats))
-    names = SEATS[:seats]
-    assert set(game["seats"]) == set(names)
-    tokens = {game["seats"][s]["token"] for s in names} | {game["table_token"], game["judge_token"]}
-    assert len(tokens) == seats + 2
-    assert len(game["seats"]["A"]["cards"]) > 40 and game["seats"]["B"]["cards"] == []
-    summary = get(client, game, "")
-    assert summary["ruleset"] == ruleset and summary["status"] == "setup"
-    for seat in names:
-        state = get(client, game, "/state", game["seats"][seat]["token"])
-        assert state["viewer"] == seat
-        assert {"status", "turn", "active_seat", "phase", "winners", "decks", "combat"} <= set(
-            state
-        )
-        assert state["phase"] == "setup" and state["winners"] == [] and state["combat"] is None
-        assert set(state["decks"]) == {"door", "treasure", "door_discard", "treasure_discard"}
-        assert state["decks"]["door"] + state["decks"]["treasure"] == len(
-            game["seats"]["A"]["cards"]
-        )
-        view = state["seats"][seat]
-        assert {
-            "player",
-            "level",
-            "traits",
-            "equipped",
-            "carried",
-            "hand_count",
-            "hand",
-            "curses",
-            "dead",
-            "helpers",
-        } <= set(view)
-        assert set(view["traits"]) == {"race", "class", "army"}
-        assert all("hand" not in v for s, v in state["seats"].items() if s != seat)
-
-
+@pytest.mark.storage_agnostic
 @pytest.mark.parametrize(
     ("change", "where"),
     [
@@ -181,28 +112,7 @@ def test_the_classic_body_is_checked(client: FlaskClient, change: Any, where: st
     assert error["code"] == "request/invalid_body" and where in error["fields"], error
 
 
-@pytest.mark.parametrize(
-    ("entry", "code"),
-    [
-        ({"name": "Sample Orc Warrior"}, "request/unknown_card_name"),  # the CCG's, not Deluxe's
-        ({"name": "Sample Tin Armor"}, "request/invalid_card"),  # a Treasure among the Doors
-        ({"name": "Sample Elf", "count": 0}, "request/unknown_card_name"),
-        ({"name": ["Sample Elf"]}, "request/unknown_card_name"),
-        ({"name": "X", "deck": "door", "kind": "steed"}, "request/invalid_card"),  # Deluxe: none
-        ({"name": "X", "deck": "door", "kind": "monster"}, "request/invalid_card"),  # no level
-    ],
-)
-def test_the_rules_check_a_classic_seats_cards(
-    client: FlaskClient, entry: dict[str, Any], code: str
-) -> None:
-    spec = classic_spec("munchkin-deluxe", 3)
-    spec["seats"][1]["doors"] = [entry]
-    response = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN))
-    assert response.status_code == 400, response.get_json()
-    error = response.get_json()["error"]
-    assert error["code"] == code and any(k.startswith("seats.1.doors.0") for k in error["fields"])
-
-
+@pytest.mark.storage_agnostic
 def test_the_ccg_keeps_its_body_and_its_messages(client: FlaskClient) -> None:
     from api.demo import demo_spec
 
@@ -221,6 +131,7 @@ def test_the_ccg_keeps_its_body_and_its_messages(client: FlaskClient) -> None:
     assert error["error"]["fields"] == {"options": ["munchkin-ccg has no options."]}
 
 
+@pytest.mark.storage_agnostic
 def test_the_openapi_describes_the_classic_seat(client: FlaskClient) -> None:
     doc = client.get("/api/openapi.json").get_json()
     schemas = doc["components"]["schemas"]
@@ -233,104 +144,6 @@ def test_the_openapi_describes_the_classic_seat(client: FlaskClient) -> None:
     assert card["properties"]["kind"]["enum"][0] == "monster"
     options = {"listen_at_door", "shared_victory", "strict_steed_discard"}
     assert options <= set(schemas["Options"]["properties"])  # and any other family's loaded
-
-
-# ---------------------------------------------------------------------------- recording
-
-
-def test_commands_are_recorded_by_seat_and_checked_by_the_rules(client: FlaskClient) -> None:
-    game = create(client, classic_spec("munchkin-old-west", 3))
-    state = judge_state(client, game)
-    b = game["seats"]["B"]["token"]
-    doors, treasures = state["decks"]["door"][:4], state["decks"]["treasure"][:4]
-    deal = {"type": "deal", "seat": "B", "doors": doors, "treasures": treasures}
-    wrong = act(client, game, b, {**deal, "seat": "A"})
-    assert wrong.status_code == 403 and wrong.get_json()["error"]["code"] == "auth/wrong_seat"
-    dealt = act(client, game, b, deal)
-    assert dealt.status_code == 201, dealt.get_json()
-    assert [e["type"] for e in dealt.get_json()["events"]] == ["CardsDealt"]
-    again = act(client, game, b, deal)
-    assert again.status_code == 422
-    assert again.get_json()["error"]["code"] == "rule/already_dealt"
-    assert again.get_json()["error"]["rule"] == "B.1"
-    unknown = act(client, game, b, {"type": "draw", "seat": "B"})
-    assert unknown.status_code == 400
-    assert unknown.get_json()["error"]["code"] == "request/unknown_command"
-    seen_by_c = get(client, game, "/events?after=1", game["seats"]["C"]["token"])["events"]
-    assert seen_by_c[0]["data"]["doors"] == [None] * 4  # B's hand
-    mine = get(client, game, "/state", b)["seats"]["B"]
-    assert mine["hand_count"] == 8 and {c["id"] for c in mine["hand"]} == {*doors, *treasures}
-    assert "hand" not in get(client, game, "/state", game["seats"]["C"]["token"])["seats"]["B"]
-
-
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_a_random_game_exports_in_every_format_and_imports_elsewhere(
-    client: FlaskClient, ruleset: str, tmp_path: Any
-) -> None:
-    from api.app import create_app
-
-    game = create(client, classic_spec(ruleset, 4))
-    before = play_out(client, game, random.Random(ruleset), 60)
-    assert before["turn"] >= 1
-    judge = game["judge_token"]
-    for fmt in FORMATS:
-        for token in (judge, game["seats"]["B"]["token"], None):
-            response = client.get(
-                f"/api/games/{game['game_id']}/export?format={fmt}", headers=bearer(token)
-            )
-            assert response.status_code == 200, (fmt, response.get_data(as_text=True)[:300])
-            assert response.get_data(as_text=True).strip()
-    text = client.get(
-        f"/api/games/{game['game_id']}/export?format=text", headers=bearer(judge)
-    ).get_data(as_text=True)
-    assert "T1 " in text and "kicks open the door" in text
-    assert get(client, game, "/verify")["ok"] is True
-    state_before = get(client, game, "/state", judge)
-    exported = client.get(
-        f"/api/games/{game['game_id']}/export?format=json", headers=bearer(judge)
-    ).get_data()
-    assert post_import(client, exported).status_code == 409  # its id is taken here
-    table = client.get(
-        f"/api/games/{game['game_id']}/export?format=json", headers=bearer(game["table_token"])
-    ).get_data()
-    assert json.loads(table)["complete"] is False  # the decks are known to no seat (B.1)
-    refused = post_import(client, table)
-    assert refused.status_code == 422
-    assert refused.get_json()["error"]["code"] == "import/incomplete_export"
-    other = create_app(
-        {
-            "TESTING": True,
-            "INSTANCE_PATH": str(tmp_path / "other"),
-            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
-            "MUNCHLOG_DATABASE_URL": str(tmp_path / "other.sqlite"),
-        }
-    )
-    try:
-        there = other.test_client()
-        response = post_import(there, exported)
-        assert response.status_code == 201, response.get_json()
-        body = response.get_json()
-        assert set(body["seats"]) == set("ABCD")
-        state = there.get(
-            f"/api/games/{body['game_id']}/state", headers=bearer(body["judge_token"])
-        ).get_json()
-        assert state == state_before
-        assert there.get(f"/api/games/{body['game_id']}/verify").get_json()["ok"] is True
-    finally:
-        other.extensions["munchlog"].close()
-
-
-def test_a_tampered_classic_creation_is_not_imported(client: FlaskClient) -> None:
-    game = create(client, classic_spec("munchkin-deluxe", 3))
-    exported = json.loads(
-        client.get(
-            f"/api/games/{game['game_id']}/export?format=json",
-            headers=bearer(game["judge_token"]),
-        ).get_data()
-    )
-    exported["events"][0]["data"]["doors"][0]["level"] = 99
-    response = post_import(client, json.dumps(exported))
-    assert response.status_code == 422, response.get_json()
 
 
 # ---------------------------------------------------------------------------- leaks
@@ -352,6 +165,7 @@ def _everything(client: FlaskClient, game: dict[str, Any], token: str | None) ->
     return "\n".join(parts)
 
 
+@pytest.mark.storage_agnostic
 @leak_property(max_examples=4)
 def test_no_hidden_classic_card_reaches_another_seat_or_a_spectator(app: Flask, seed: int) -> None:
     """Hands, face-down loot and treasures, charity gifts and the decks (docs/rules.md A.4, B):
@@ -392,6 +206,7 @@ def test_no_hidden_classic_card_reaches_another_seat_or_a_spectator(app: Flask, 
     assert hidden_seen
 
 
+@pytest.mark.storage_agnostic
 def test_face_down_rewards_and_charity_gifts_are_known_to_giver_and_receiver_only(
     client: FlaskClient,
 ) -> None:
@@ -455,6 +270,7 @@ def test_face_down_rewards_and_charity_gifts_are_known_to_giver_and_receiver_onl
 # ---------------------------------------------------------------------------- demo
 
 
+@pytest.mark.storage_agnostic
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_demo_records_a_classic_game(app: Flask, ruleset: str) -> None:
     """``munchlog demo --ruleset …`` (api/demo.py): a seeded classic game over the API."""
@@ -544,6 +360,7 @@ def test_a_classic_history_row_counts_turns_combats_and_shared_victories() -> No
     assert totals(player_games([row], "Cyd"))["wins"] == 1
 
 
+@pytest.mark.storage_agnostic
 def test_the_openapi_documents_every_classic_card_field(client: FlaskClient) -> None:
     """Every field ``normalize_card`` fills, for every kind of every set, is in the
     ``ClassicCardDefinition`` schema with a description (docs/rules.md B.2, B.8, B.10, B.11,

@@ -1,7 +1,7 @@
 """The judge's tools over HTTP for a classic game (docs/rules.md B.17, A.14): disputes, rulings
-with classic corrections recorded as new events, backups, per-seat views and errors. Every test
-runs on SQLite and PostgreSQL (``backend`` fixture) on a 4-seat Munchkin Deluxe game played
-through the API until a combat is on in turn 2 or later.
+with classic corrections recorded as new events, backups, per-seat views and errors, on a
+4-seat Munchkin Deluxe game played through the API until a combat is on in turn 2 or later.
+What HTTP shows is the same on any store: ``storage_agnostic`` (SQLite only).
 
 Per-seat views after each ruling: no seat finds, in anything it may fetch (state, log,
 timeline, turns, events, disputes, exports), the id or the name of a card in another seat's hand
@@ -20,7 +20,10 @@ from flask.testing import FlaskClient
 from api.demo import domain_event_from_view
 from domain import evolve, initial_state
 from tests.api.helpers import assert_hidden, bearer, judge_state, version_of
-from tests.api.test_classic_api import classic_spec, create, play_out
+from tests.api.test_classic_api import create, play_out
+from tests.builders import classic_spec
+
+pytestmark = pytest.mark.storage_agnostic
 
 SEATS = "ABCD"
 FORMATS = ("json", "ndjson", "csv", "text")

@@ -14,7 +14,7 @@ import pytest
 
 from api.cli import instance_path, main
 from projections.exports import export_json_text
-from tests.api.test_import_api import seeded_records
+from tests.builders import seeded_records
 
 NO_GAME = "00000000-0000-4000-8000-000000000000"
 

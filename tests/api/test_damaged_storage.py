@@ -31,14 +31,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.cli import main
-from api.demo import DemoResult, FlaskTransport, record_demo_game
+from api.demo import DemoResult
 from domain import event_from_dict, find_ruleset
 from domain.game import GameAccess, GameSummary
 from projections.exports import export_json_text, import_game
 from service.games import GameLog
 from service.histories import MatchHistory
-from tests.api.helpers import ORGANIZER_TOKEN, bearer
-from tests.api.test_import_api import seeded_records
+from tests.api.helpers import ORGANIZER_TOKEN, bearer, demo_game
+from tests.builders import seeded_records
 from tests.conftest import PG_URL
 from tests.unit.seeded_games import records_for
 
@@ -185,7 +185,7 @@ def store(backend: dict[str, Any]) -> Store:
 
 
 def demo(app: Flask, seed: int, actions: int) -> DemoResult:
-    return record_demo_game(FlaskTransport(app), ORGANIZER_TOKEN, seed=seed, max_actions=actions)
+    return demo_game(app, seed=seed, max_actions=actions)
 
 
 def call(client: FlaskClient, game: DemoResult, path: str, who: str = "judge", **kw: Any) -> Any:

@@ -1,5 +1,6 @@
 """Malformed, unauthorized and illegal requests: status, error code, the one error shape, and
-nothing changed (both back ends)."""
+nothing changed. What HTTP answers is the same on any store: ``storage_agnostic`` (SQLite
+only)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from flask.testing import FlaskClient
 from api.demo import demo_spec
 from domain import find_ruleset, sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state, post_actions
+
+pytestmark = pytest.mark.storage_agnostic
 
 
 @dataclass

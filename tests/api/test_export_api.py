@@ -1,13 +1,15 @@
-"""GET /api/games/<id>/export: the golden bytes, negotiation, streaming, redaction (both back ends).
+"""GET /api/games/<id>/export: the golden bytes, negotiation, streaming, and what the store
+gives back (both back ends). What a viewer's export hides is a use case:
+tests/service/test_exports.py.
 
-The fixed game is the unit tests' golden game (tests/data/golden_game.events.json): it is
-imported from its golden judge export, and every format must then come back byte for byte as
-the golden files of tests/unit/test_export.py.
+The HTTP tests are ``storage_agnostic`` (SQLite only). The fixed game is the unit tests'
+golden game (tests/data/golden_game.events.json): it is imported from its golden judge export,
+and every format must then come back byte for byte as the golden files of
+tests/unit/test_export.py.
 """
 
 from __future__ import annotations
 
-import json
 import uuid
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ def golden_game(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> dict[st
     return body
 
 
+@pytest.mark.storage_agnostic
 @pytest.mark.parametrize(
     ("who", "fmt", "name", "media"),
     [
@@ -61,6 +64,7 @@ def test_the_endpoint_serves_the_golden_bytes(
     assert response.get_data() == golden(name)
 
 
+@pytest.mark.storage_agnostic
 @pytest.mark.parametrize(
     ("accept", "media"),
     [
@@ -81,6 +85,7 @@ def test_the_accept_header_chooses_the_format(
     assert response.headers["Content-Type"] == media
 
 
+@pytest.mark.storage_agnostic
 def test_the_format_parameter_wins_over_accept(
     client: FlaskClient, golden_game: dict[str, Any]
 ) -> None:
@@ -90,6 +95,7 @@ def test_the_format_parameter_wins_over_accept(
     assert response.get_data() == golden("golden_judge.csv")
 
 
+@pytest.mark.storage_agnostic
 def test_an_unacceptable_type_is_406_and_an_unknown_format_400_in_our_error_shape(
     client: FlaskClient, golden_game: dict[str, Any]
 ) -> None:
@@ -103,6 +109,7 @@ def test_an_unacceptable_type_is_406_and_an_unknown_format_400_in_our_error_shap
     assert response.get_json()["error"]["code"] == "request/invalid_query"
 
 
+@pytest.mark.storage_agnostic
 def test_streamed_formats_are_streamed(client: FlaskClient, golden_game: dict[str, Any]) -> None:
     for fmt in ("ndjson", "csv"):
         response = client.get(
@@ -115,27 +122,7 @@ def test_streamed_formats_are_streamed(client: FlaskClient, golden_game: dict[st
         response.close()
 
 
-def test_a_seat_export_hides_the_opponents_hidden_cards(app: Flask, client: FlaskClient) -> None:
-    game = create_game(client)
-    gid = game["game_id"]
-    response = client.get(
-        f"/api/games/{gid}/export?format=json", headers=bearer(game["seats"]["A"]["token"])
-    )
-    export = response.get_json()
-    assert export["viewer"] == "A" and export["complete"] is False
-    created = export["events"][0]["data"]
-    deck_b = next(s for s in created["seats"] if s["seat"] == "B")["deck"]
-    assert deck_b and all(card == {"hidden": True} for card in deck_b)
-    assert all("hash" not in e for e in export["events"])
-    b_ids = {c["id"] for c in game["seats"]["B"]["cards"]}
-    assert not any(cid in response.get_data(as_text=True) for cid in b_ids)
-    judge = client.get(
-        f"/api/games/{gid}/export?format=json", headers=bearer(game["judge_token"])
-    ).get_json()
-    assert judge["complete"] is True
-    assert all(cid in json.dumps(judge) for cid in b_ids)
-
-
+@pytest.mark.storage_agnostic
 def test_export_of_an_unknown_game_is_404(client: FlaskClient) -> None:
     response = client.get("/api/games/3c6d1d9c-0000-4000-8000-000000000000/export")
     assert response.status_code == 404

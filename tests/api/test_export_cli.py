@@ -13,7 +13,7 @@ from api.cli import main
 from api.cli_history import open_log
 from projections.exports import export_json_text, export_ndjson, read_export
 from tests.api.helpers import bearer, post_import
-from tests.api.test_import_api import seeded_records
+from tests.builders import seeded_records
 from tests.conftest import ORGANIZER_TOKEN
 
 
@@ -208,6 +208,7 @@ def test_rebuild_projections_counts_what_its_bar_counted(
     )
 
 
+@pytest.mark.storage_agnostic
 def test_the_api_refuses_a_multi_game_export_saying_so(client: FlaskClient) -> None:
     """``POST /api/games/import`` takes one game: a multi-game export is refused as such (it
     was a ``broken_chain`` at the second header before)."""

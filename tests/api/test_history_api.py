@@ -26,7 +26,7 @@ from projections.exports import export_json_text, import_game
 from service.games import GameLog
 from service.histories import MatchHistory
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
-from tests.api.test_import_api import seeded_records
+from tests.builders import seeded_records
 from tests.unit.seeded_games import records_for
 
 RS = find_ruleset("munchkin-ccg")
@@ -229,6 +229,7 @@ def test_an_events_games_are_streamed_to_the_organizer_as_public_views(
     assert text.count('[Event "Store Champs"]') == 2
 
 
+@pytest.mark.storage_agnostic
 def test_event_exports_need_the_organizer(client: FlaskClient) -> None:
     assert client.get("/api/exports?event=X").status_code == 401
     game = create_game(client)

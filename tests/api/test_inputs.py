@@ -1,5 +1,9 @@
 """Every input validated at the edge (issue 12): nesting, numbers, strings, encodings, ranges,
-credentials before bodies. Each refusal is a 4xx with its code, and nothing is stored."""
+credentials before bodies. Each refusal is a 4xx with its code, and nothing is stored.
+
+Refused at the edge, a request never reaches the store: these tests are ``storage_agnostic``
+(SQLite only), but for those where what is stored, or could be, is the point (a NUL, a
+surrogate pair, the store's own encoding, junk and poison that must never be stored)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,8 @@ from domain.ccg import COMMAND_TYPES
 from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.corrections import JUDGE_EFFECTS
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, post_import, version_of
+
+pytestmark = pytest.mark.storage_agnostic
 
 JSON = "application/json"
 
@@ -206,6 +212,7 @@ def test_bad_strings_in_statements_actions_and_keys_are_400(table: Table, bad: s
     assert table.version() == before
 
 
+@pytest.mark.storage_agnostic(False)
 def test_a_surrogate_pair_is_a_character_and_welcome(table: Table) -> None:
     body = _spec_with(("seats", 0, "player"), "Ann \U0001f409")
     assert "\\ud83d\\udc09" in body  # sent as a JSON surrogate pair
@@ -215,6 +222,7 @@ def test_a_surrogate_pair_is_a_character_and_welcome(table: Table) -> None:
     assert table.client.get(f"/api/games/{gid}").get_json()["players"]["A"] == "Ann \U0001f409"
 
 
+@pytest.mark.storage_agnostic(False)
 def test_a_nul_in_a_player_name_never_reaches_storage_and_reads_keep_working(
     table: Table,
 ) -> None:
@@ -702,6 +710,7 @@ PROPERTY = settings(
 )
 
 
+@pytest.mark.storage_agnostic(False)
 @PROPERTY
 @given(data=st.data())
 def test_a_poisoned_body_is_always_400_and_changes_nothing(disputed: Table, data: Any) -> None:
@@ -717,6 +726,7 @@ def test_a_poisoned_body_is_always_400_and_changes_nothing(disputed: Table, data
     assert (table.version(), table.game_count()) == (before, games)
 
 
+@pytest.mark.storage_agnostic(False)
 @PROPERTY
 @given(data=st.data())
 def test_junk_into_the_write_endpoints_is_never_a_server_error(disputed: Table, data: Any) -> None:
@@ -747,6 +757,7 @@ def test_junk_into_the_write_endpoints_is_never_a_server_error(disputed: Table, 
         assert (table.version(), table.game_count()) == (before, games)
 
 
+@pytest.mark.storage_agnostic(False)
 @pytest.mark.parametrize(
     "body",
     [

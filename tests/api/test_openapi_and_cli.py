@@ -14,6 +14,8 @@ from api.cli import build_parser, main
 from api.schemas import BatchResultSchema
 from tests.api.helpers import create_game, post_actions
 
+pytestmark = pytest.mark.storage_agnostic
+
 METHODS = {"get", "put", "post", "delete", "patch", "options", "head", "trace"}
 
 

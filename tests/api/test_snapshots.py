@@ -8,16 +8,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from adapters.eventstore import SNAPSHOT_INTERVAL
-from api.demo import FlaskTransport, record_demo_game
 from domain import apply_record, initial_state
 from projections.views import state_view
-from tests.api.helpers import ORGANIZER_TOKEN, bearer
+from tests.api.helpers import bearer, demo_game
 
 
 def test_states_loaded_through_snapshots_equal_states_folded_from_all_events(
     app: Flask, client: FlaskClient
 ) -> None:
-    result = record_demo_game(FlaskTransport(app), ORGANIZER_TOKEN, seed=1)
+    result = demo_game(app, seed=1)
     assert result.version > 3 * SNAPSHOT_INTERVAL
     log = app.extensions["munchlog"]
     game_id = uuid.UUID(result.game_id)

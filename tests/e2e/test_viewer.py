@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.demo import DemoResult, FlaskTransport, record_demo_game
+from api.demo import DemoResult, FlaskTransport
 from domain import event_from_dict
 from projections.exports import export_json_text
+from tests.api.helpers import demo_game
 from tests.live import munchlog_serve
 from tests.marked import HOME_BREW, holds_everything, marked_game
 from tests.unit.seeded_games import records_for
@@ -49,7 +50,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     )
     try:
         transport = FlaskTransport(app)
-        game = record_demo_game(transport, ORGANIZER, seed=3, max_actions=60)
+        game = demo_game(app, seed=3, max_actions=60)
         status, body = transport(
             "GET", f"/api/games/{game.game_id}/timeline", token=game.tokens["judge"]
         )

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.demo import DemoResult, FlaskTransport, record_demo_game
+from api.demo import DemoResult, FlaskTransport
+from tests.api.helpers import demo_game
 from tests.live import munchlog_serve
 
 pytestmark = pytest.mark.e2e
@@ -92,9 +93,7 @@ def classic_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str,
         transport = FlaskTransport(app)
         games: dict[int, tuple[DemoResult, int]] = {}
         for seats, ruleset in {**TABLES, **GRIDS}.items():
-            game = record_demo_game(
-                transport, ORGANIZER, seed=1, ruleset=ruleset, seats=seats, max_actions=150
-            )
+            game = demo_game(app, seed=1, ruleset=ruleset, seats=seats, max_actions=150)
             games[seats] = (game, _shown_version(transport, game))
         yield {"base": f"http://127.0.0.1:{port}", "transport": transport, "games": games}
     finally:

@@ -10,7 +10,8 @@
 - a dispute's pin sits on the turn it contests, not on the dispute's own version.
 
 Games: the CCG (2 seats), classic Deluxe with 3 and 6 seats (the 6-seat one plays over 100 turns),
-recorded by the demo on a live ``munchlog serve``, each with a dispute about one of its turns.
+played by the demo's commands (through the GameLog: ``tests.api.helpers.demo_game``) into the
+store of a live ``munchlog serve``, each with a dispute about one of its turns (over HTTP).
 Screenshots of every game, viewer and screen go to ``$MUNCHLOG_SCREENSHOTS`` (else the test's
 temporary folder).
 """
@@ -27,7 +28,8 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.demo import DemoResult, FlaskTransport, file_demo_dispute, record_demo_game
+from api.demo import DemoResult, FlaskTransport, file_demo_dispute
+from tests.api.helpers import demo_game
 from tests.live import munchlog_serve
 
 pytestmark = pytest.mark.e2e
@@ -97,7 +99,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         games: dict[str, dict[str, Any]] = {}
         for key, (ruleset, seats, seed, turn, seat) in GAMES.items():
             options: dict[str, Any] = {} if ruleset == "munchkin-ccg" else {"seats": seats}
-            game = record_demo_game(transport, ORGANIZER, seed=seed, ruleset=ruleset, **options)
+            game = demo_game(app, seed=seed, ruleset=ruleset, **options)
             dispute = file_demo_dispute(transport, game, turn=turn)
             timeline = _get(transport, f"/api/games/{game.game_id}/timeline", game.tokens["judge"])
             entry = next(d for d in timeline["disputes"] if d["dispute_id"] == dispute)
