@@ -254,16 +254,9 @@ def record_demo_game(
             break
         # the demo holds the judge's state: a classic draw names the cards it takes from the
         # decks (its family's demo_commands, never shown to a seat: docs/rules.md A.4)
-        options = [
-            cmd if "seat" in cmd else {**cmd, "seat": seat}
-            for seat in state["seats"]
-            for cmd in family.demo_commands(state, seat)
-            if cmd["type"] != "concede"
-        ]
-        if not options:
+        command = family.demo_next(state, rng)
+        if command is None:
             raise DemoError(f"no legal command at version {version}")
-        pick = family.demo_choice(state, options, rng)
-        command = {k: v for k, v in pick.items() if k != "salt"}
         actions += 1
         _expect(
             *transport(

@@ -177,6 +177,20 @@ class Family:
         """The demo's pick among every seat's ``options`` (default: a seeded random one)."""
         return rng.choice(options)
 
+    def demo_next(self, state: State, rng: random.Random) -> dict[str, Any] | None:
+        """The demo's next command (``None`` when no seat has one): :meth:`demo_choice` among
+        every seat's :meth:`demo_commands` (each naming its seat), never a concession, without
+        the ``salt`` the server adds itself."""
+        options = [
+            cmd if "seat" in cmd else {**cmd, "seat": seat}
+            for seat in state["seats"]
+            for cmd in self.demo_commands(state, seat)
+            if cmd["type"] != "concede"
+        ]
+        if not options:
+            return None
+        return {k: v for k, v in self.demo_choice(state, options, rng).items() if k != "salt"}
+
     #: The demo's cap on actions when none is asked for.
     demo_max_actions: ClassVar[int] = 5000
 

@@ -27,6 +27,7 @@ from domain import event_from_dict, evolve, find_ruleset, sample_catalog
 from domain.ccg import events as ev
 from domain.ccg.state import drawable
 from domain.classic.cards import sample_catalog as classic_catalog
+from domain.classic.demo import CLASSIC_CHURN
 from domain.visibility import knowledge
 from tests.unit import seeded_games
 
@@ -555,3 +556,16 @@ def classic_spec(
             }
         )
     return {"ruleset": ruleset, "mode": "strict", "format": "casual", "seats": body}
+
+
+def random_classic_command(rs: Any, state: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal classic command of any seat (``rs.driver_commands``), rarely a concession,
+    and mostly one that moves the game on (as the demo does: not a churn of cards)."""
+    choices = [
+        {**cmd, "seat": seat} for seat in state["seats"] for cmd in rs.driver_commands(state, seat)
+    ]
+    keep = [c for c in choices if c["type"] != "concede"]
+    onward = [c for c in keep if c["type"] not in CLASSIC_CHURN]
+    if onward and rng.random() < 0.8:
+        keep = onward
+    return dict(rng.choice(keep if keep and rng.random() > 0.02 else choices))

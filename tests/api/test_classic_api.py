@@ -27,7 +27,6 @@ from flask.testing import FlaskClient
 from api.demo import domain_event_from_view
 from domain import evolve, initial_state
 from domain.classic import CLASSIC
-from domain.classic.demo import CLASSIC_CHURN
 from tests.api.helpers import (
     ORGANIZER_TOKEN,
     assert_hidden,
@@ -35,7 +34,7 @@ from tests.api.helpers import (
     judge_state,
     leak_property,
 )
-from tests.builders import classic_spec
+from tests.builders import classic_spec, random_classic_command
 
 RULESETS = tuple(CLASSIC)
 SEATS = "ABCDEF"
@@ -73,16 +72,7 @@ def play_out(
     for _ in range(limit):
         if state["status"] == "finished":
             break
-        choices = [
-            {**cmd, "seat": seat}
-            for seat in state["seats"]
-            for cmd in rs.driver_commands(state, seat)
-        ]
-        keep = [c for c in choices if c["type"] != "concede"]
-        onward = [c for c in keep if c["type"] not in CLASSIC_CHURN]  # as the demo: move on
-        if onward and rng.random() < 0.8:
-            keep = onward
-        command = rng.choice(keep if keep and rng.random() > 0.02 else choices)
+        command = random_classic_command(rs, state, rng)
         response = act(client, game, game["table_token"], command)
         assert response.status_code == 201, (command, response.get_json())
         state = judge_state(client, game)

@@ -98,15 +98,8 @@ def play_demo(
         state = game.state
         if state["status"] == "finished" or actions >= limit:
             break
-        options = [
-            cmd if "seat" in cmd else {**cmd, "seat": seat}
-            for seat in state["seats"]
-            for cmd in family.demo_commands(state, seat)
-            if cmd["type"] != "concede"
-        ]
-        assert options, f"no legal command at version {game.version}"
-        pick = family.demo_choice(state, options, rng)
-        command = {k: v for k, v in pick.items() if k != "salt"}
+        command = family.demo_next(state, rng)
+        assert command is not None, f"no legal command at version {game.version}"
         actions += 1
         log.record(
             gid,

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from domain.classic import CLASSIC
-from domain.classic.demo import CLASSIC_CHURN
 from domain.errors import InvalidCommand, RuleViolation
 from projections.exports import (
     ImportRejected,
@@ -24,7 +23,7 @@ from projections.exports import (
 )
 from service.errors import GameAlreadyExistsError, NotAllowedError
 from service.games import GameLog, StartedGame
-from tests.builders import CLASSIC_SEATS, classic_spec
+from tests.builders import CLASSIC_SEATS, classic_spec, random_classic_command
 from tests.service.helpers import events_as, judge_state, refused, start, state_as
 
 RULESETS = tuple(CLASSIC)
@@ -49,16 +48,7 @@ def play_out(log: GameLog, started: StartedGame, rng: random.Random, limit: int)
     for _ in range(limit):
         if state["status"] == "finished":
             break
-        choices = [
-            {**cmd, "seat": seat}
-            for seat in state["seats"]
-            for cmd in rs.driver_commands(state, seat)
-        ]
-        keep = [c for c in choices if c["type"] != "concede"]
-        onward = [c for c in keep if c["type"] not in CLASSIC_CHURN]  # as the demo: move on
-        if onward and rng.random() < 0.8:
-            keep = onward
-        command = rng.choice(keep if keep and rng.random() > 0.02 else choices)
+        command = random_classic_command(rs, state, rng)
         log.record(gid, [command], actor="table")
         state = judge_state(log, gid)
     return state
