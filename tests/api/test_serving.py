@@ -258,15 +258,17 @@ def test_sigterm_lets_the_requests_in_flight_finish_and_loses_no_acknowledged_wr
                 if response.status in (201, 422):  # 422: out of step after a lost reply
                     n += 1
 
-        threads = [threading.Thread(target=record, args=game) for game in games]
+        threads = [threading.Thread(target=record, args=game, daemon=True) for game in games]
         for t in threads:
             t.start()
-        time.sleep(1.5)
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(40) == 0
-        stop.set()
-        for t in threads:
-            t.join(15)
+        try:
+            time.sleep(1.5)
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(40) == 0
+        finally:  # the clients stop even when the server did not exit as it should
+            stop.set()
+            for t in threads:
+                t.join(15)
     app = create_app(
         {"INSTANCE_PATH": str(tmp_path / "instance"), "MUNCHLOG_ORGANIZER_TOKEN": token}
     )
