@@ -266,5 +266,6 @@ def _invalid(problems: Mapping[tuple[str | int, ...], str]) -> InvalidInput:
         node = fields
         for part in path[:-1]:
             node = node.setdefault(part, {})
-        node.setdefault(path[-1], []).append(message)
+        # the body itself (a bare string, say): marshmallow's key for the whole input
+        node.setdefault(path[-1] if path else "_schema", []).append(message)
     return InvalidInput("request/invalid_body", "the request is not valid", fields)

@@ -36,6 +36,8 @@ class FastJSONProvider(DefaultJSONProvider):
             except TypeError:  # orjson.JSONEncodeError: json.dumps writes it (or says why not)
                 pass
             else:
-                if spelled_as_json(out) and (out.isascii() or not self.ensure_ascii):
+                if spelled_as_json(out) and (
+                    (out.isascii() and b"\x7f" not in out) or not self.ensure_ascii
+                ):
                     return out.decode()
         return super().dumps(obj, **kwargs)

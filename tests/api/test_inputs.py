@@ -787,3 +787,12 @@ def test_an_object_shaped_as_the_stores_own_encoding_is_400(table: Table, body: 
 def test_the_reserved_keys_alone_or_with_others_are_welcome() -> None:
     assert inputs.loads('{"_type_": 1, "_data_": 2, "x": 3}') == {"_type_": 1, "_data_": 2, "x": 3}
     assert inputs.loads('{"name": "_type_ and _data_"}') == {"name": "_type_ and _data_"}
+
+
+@pytest.mark.parametrize("raw", [b'"\\u0000"', b'"\\ud800"'])
+def test_a_bare_string_body_with_a_nul_or_lone_surrogate_is_one_400(raw: bytes) -> None:
+    """The problem is the body itself (no field path): ``_schema`` names it (was an
+    IndexError, a 500, found by the hot path's property test)."""
+    with pytest.raises(inputs.InvalidInput) as caught:
+        inputs.loads(raw)
+    assert list(caught.value.fields) == ["_schema"]
