@@ -63,11 +63,12 @@ class SizedCache(LRUCache[UUID, Any]):
         self.sizes: dict[UUID, tuple[int, int]] = {}
         self._sizes_lock = threading.Lock()
 
-    def size_of(self, key: UUID, value: Any) -> tuple[int, int]:
+    def size_of(self, value: Any, known: tuple[int, int] | None) -> tuple[int, int]:
+        """``value``'s estimate: ``known`` itself (its estimate when last put) while it is a
+        game whose version is in the same :data:`RESIZE_EVERY` bucket, else measured."""
         if not isinstance(value, Game):
             return SMALL_AGGREGATE_BYTES, -1
         bucket = value.version // RESIZE_EVERY
-        known = self.sizes.get(key)
         if known is not None and known[1] == bucket:
             return known
         try:
@@ -88,20 +89,15 @@ class SizedCache(LRUCache[UUID, Any]):
         if value is None:
             return None, None
         known = self.sizes.get(key)
-        if (
-            known is not None
-            and known[1] >= 0
-            and type(value) is Game
-            and known[1] == value.version // RESIZE_EVERY
-        ):
+        size = self.size_of(value, known)
+        if size is known:
             # The everyday case (a game recorded through this process, put back after each
             # save): cached already, its estimate still current, so no total moves -- unless
             # another thread evicted it meanwhile, which the accounting below then sees.
             result: Any = super().put(key, value)
             if result[0] is None and key in self.sizes:
                 return result
-            return self._account(key, known, result)
-        size = self.size_of(key, value)
+            return self._account(key, size, result)
         if size[0] > self.max_bytes:
             with suppress(KeyError):
                 self.evict(key)  # not an older copy either
