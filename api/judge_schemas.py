@@ -198,3 +198,12 @@ class VerifySchema(ma.Schema):
         required=True,
         metadata={"description": "everything found damaged, events first, in version order"},
     )
+    dealing = fields.Dict(
+        metadata={
+            "description": "the fair-dealing check (docs/dealing.md): `{mode, ok}` for a "
+            "table-dealt game; for a server-dealt one also `scheme`, `operations`, `checked` "
+            "(re-derived: all of them once the server's secret is revealed at the end), "
+            "`hidden`, `complete` and `first_mismatch` `{version, type, reason}`, the first "
+            "event whose commitment, reveal, counter or result does not match"
+        }
+    )

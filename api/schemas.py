@@ -16,7 +16,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.openapi import NO_NUL
-from domain import DEFAULT_RULESET, RULESETS, DomainError, find_ruleset
+from domain import DEFAULT_RULESET, RULESETS, DomainError, fair, find_ruleset
 from domain.family import families, family_named
 from projections.views import SEAT_NAMES
 
@@ -221,6 +221,34 @@ class CreateGameSchema(Strict):
         OptionsSchema,
         metadata={"description": _options_description()},
     )
+    dealing = fields.String(
+        validate=validate.OneOf(fair.MODES),
+        metadata={
+            "description": "who deals and rolls (docs/dealing.md): `table` (default; every "
+            "draw names its card and every roll its value, as told at the table) or `server` "
+            "(the server deals by `munchlog-rand-v1` from its secret and the contributors' "
+            "seeds: commands that draw or roll name no card and no value, else 422 "
+            "`rule/server_deals`)"
+        },
+    )
+    contributors = fields.List(
+        fields.String(validate=validate.Length(min=1, max=10)),
+        validate=validate.Length(max=len(SEAT_NAMES)),
+        metadata={
+            "description": 'with `"dealing": "server"`: the seats that contribute a seed '
+            "(`commit_seed`, then `reveal_seed`); default every seat, `[]` for a game the "
+            "server deals alone"
+        },
+    )
+    reveal_timeout = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=1, max=fair.MAX_REVEAL_TIMEOUT),
+        metadata={
+            "description": 'with `"dealing": "server"`: seconds a contributor has to reveal '
+            "its seed once every contributor has committed, after which it is recorded as "
+            f"withholding (default {fair.DEFAULT_REVEAL_TIMEOUT})"
+        },
+    )
 
     @ma.validates_schema
     def _the_rulesets_seats(self, data: dict[str, Any], **_: Any) -> None:
@@ -396,6 +424,36 @@ class ProgressSchema(ma.Schema):
     phase = fields.String(allow_none=True)
 
 
+class DealingSchema(ma.Schema):
+    """How a game is dealt (docs/dealing.md): public, the same for every viewer."""
+
+    mode = fields.String(required=True, metadata={"description": "`table` or `server`"})
+    scheme = fields.String(allow_none=True, metadata={"description": "`munchlog-rand-v1`"})
+    contributors = fields.List(fields.String(), required=True)
+    revealed = fields.List(
+        fields.String(), required=True, metadata={"description": "contributors that revealed"}
+    )
+    withheld = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "contributors recorded as withholding their seed"},
+    )
+    committed = fields.List(fields.String())
+    ready = fields.Boolean(
+        metadata={"description": "every contributor revealed or withheld: the key is fixed"}
+    )
+    epoch = fields.Integer(metadata={"description": "0, then one more per re-keying ruling"})
+    server_commitment = fields.String(metadata={"description": "this epoch's, lowercase hex"})
+    reveal_timeout = fields.Integer()
+    reveal_deadline = fields.String(allow_none=True)
+    next_counter = fields.Integer(metadata={"description": "the next random operation's"})
+    server_secrets = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "by epoch, once revealed (at the end of the game)"},
+    )
+
+
 class GameSummarySchema(ProgressSchema):
     game_id = fields.String(required=True)
     ruleset = fields.String()
@@ -406,6 +464,7 @@ class GameSummarySchema(ProgressSchema):
     version = fields.Integer()
     created_at = fields.String()
     finished_at = fields.String(allow_none=True)
+    dealing = fields.Nested(DealingSchema)
 
 
 class GameListQuerySchema(Strict):

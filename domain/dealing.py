@@ -353,6 +353,33 @@ def shuffle(key: bytes, counter: int, items: Iterable[str]) -> list[str]:
     return deck
 
 
+def deal(key: bytes, counter: int, items: Iterable[str], take: int) -> list[str]:
+    """The first ``take`` ids of :func:`shuffle` (``items`` shuffled at ``counter``): the cards a
+    draw of ``take`` from a pile in no known order gets. Only those are recorded, never the rest
+    of the order, so nothing of the pile's order outlives the draw.
+
+    >>> deal(bytes(32), 3, ["a", "b", "c"], 2) == shuffle(bytes(32), 3, ["c", "b", "a"])[:2]
+    True
+    """
+    pile = list(items)
+    if not 0 <= take <= len(pile):
+        raise ValueError(f"cannot take {take} of {len(pile)} cards")
+    return shuffle(key, counter, pile)[:take]
+
+
+def dice(key: bytes, counter: int, sides: int, count: int) -> list[int]:
+    """``count`` dice of ``sides`` faces from one operation's stream, in order: each is
+    ``1 + below(sides)`` read where the previous stopped. One die is :func:`roll`.
+
+    >>> dice(bytes(32), 5, 6, 1) == [roll(bytes(32), 5)]
+    True
+    """
+    if sides < 1 or count < 1:
+        raise ValueError(f"cannot roll {count} dice of {sides} sides")
+    stream = _Stream(key, counter)
+    return [1 + stream.below(sides) for _ in range(count)]
+
+
 # ----------------------------------------------------------------------------- the dealer
 
 
@@ -386,6 +413,14 @@ class Dealer:
         """:func:`shuffle` at the next counter."""
         return shuffle(self.key, self.next_counter, items), self.next_counter
 
+    def deal(self, items: Iterable[str], take: int) -> tuple[list[str], int]:
+        """:func:`deal` at the next counter."""
+        return deal(self.key, self.next_counter, items, take), self.next_counter
+
+    def dice(self, sides: int, count: int) -> tuple[list[int], int]:
+        """:func:`dice` at the next counter."""
+        return dice(self.key, self.next_counter, sides, count), self.next_counter
+
     def after(self, counter: int) -> Dealer:
         """The dealer once an operation with ``counter`` is recorded: its next counter is
         ``counter + 1``. Never fails (a fold applies facts); a gap or a repeat is for
@@ -411,6 +446,8 @@ OPERATIONS: dict[str, Callable[..., Any]] = {
     "randbelow": randbelow,
     "roll": roll,
     "shuffle": shuffle,
+    "deal": deal,
+    "dice": dice,
 }
 
 

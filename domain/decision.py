@@ -21,9 +21,10 @@ arguments are in :mod:`domain.arguments`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain import fair
 from domain.errors import ImpossibleCommand, RuleViolation
 from domain.events import Event
 from domain.fold import State, evolve
@@ -102,6 +103,33 @@ class DecisionCore:
 
     def settle(self, cls: type[Event] | None = None) -> None:
         """Hook: the state check after each event of class ``cls`` (none here)."""
+
+    # -- dealing (docs/rules.md E) -----------------------------------------------------------
+
+    def dealt_by_server(self, command: Command, *told: str) -> bool:
+        """Whether the server deals this game (``"dealing": "server"``); then a command naming
+        any of ``told`` (the card drawn, the value rolled) is refused (``rule/server_deals``)."""
+        if "dealing" not in self.state:
+            return False
+        fair.refuse_told(command, told)
+        return True
+
+    def deal(self, pile: str, among: Sequence[str], take: int) -> list[str]:
+        """Draw ``take`` cards of ``among`` (``pile``'s cards in no known order) by the game's
+        key: a :class:`~domain.fair.Dealt` event by the rules, not the cause of what follows."""
+        event = fair.dealt_cards(self.state, pile, among, take)
+        self._operation(event)
+        return list(event.cards)
+
+    def roll(self, sides: int = 6, count: int = 1) -> list[int]:
+        """Roll ``count`` dice of ``sides`` faces by the game's key (as :meth:`deal`)."""
+        event = fair.dealt_dice(self.state, sides, count)
+        self._operation(event)
+        return list(event.values)
+
+    def _operation(self, event: Event) -> None:
+        self.state = evolve(self.state, event)
+        self.steps.append(Step(event, self.state))
 
     @property
     def finished(self) -> bool:

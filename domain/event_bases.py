@@ -7,6 +7,8 @@ neither do these bases' fields.
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.events import Event, event_dataclass
 
 
@@ -40,3 +42,11 @@ class CreatingEvent(Event):
     rules_version: str
     mode: str
     format: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """As every event's, without a ``dealing`` that is ``None`` (a table-dealt game: its
+        creating event is stored as before server dealing existed, issue #25)."""
+        out = Event.to_dict(self)
+        if out.get("dealing", False) is None:
+            del out["dealing"]
+        return out

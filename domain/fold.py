@@ -142,6 +142,19 @@ def game_header(created: CreatingEvent) -> dict[str, Any]:
     ruleset's state after ``version`` and ``status`` (docs/DESIGN.md, state conventions)."""
     header = {name: getattr(created, name) for name in GAME_HEADER}
     header["labels"] = dict(getattr(created, "labels", {}))
+    dealing = getattr(created, "dealing", None)
+    if dealing is not None:  # a server-dealt game (domain.fair; absent from a table's state)
+        header["dealing"] = {
+            **dealing,
+            "contributors": list(dealing["contributors"]),
+            "epoch": 0,
+            "commitments": {},
+            "revealed": {},
+            "withheld": [],
+            "deadline": None,
+            "next_counter": 0,
+            "secrets": {},
+        }
     return header
 
 

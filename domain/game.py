@@ -23,7 +23,9 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain import fair
 from domain.envelope import Record, record_from, seal, stored_fields, verify_records
+from domain.errors import InvalidCommand
 from domain.fold import FOLD_VERSION, State, apply_record, initial_state
 from domain.ruleset import Step, find_ruleset
 from domain.visibility import knowledge
@@ -32,6 +34,7 @@ from domain.visibility import knowledge
 _ACCESS_NAME = "access"
 _SUMMARY_NAME = "summary"
 _IDEMPOTENCY_PREFIX = "idempotency-key:"
+_SECRETS_NAME = "dealing-secrets"
 #: ``uuid5`` namespace of imported games whose own id is not a UUID (``Game.id_for_import``).
 IMPORT_NAMESPACE = UUID("5f1c2a4e-8d3b-4c6a-9e0f-6d756e63686c")
 
@@ -108,12 +111,33 @@ class Game(Aggregate):
         self.fold = FOLD_VERSION  # kept in snapshots: an older fold's snapshot is stale
 
     @classmethod
-    def open(cls, game_id: UUID, spec: Mapping[str, Any], *, received_at: str) -> Game:
-        """Create a game from a full domain spec (``rs.create(spec)``), stored from version 1."""
+    def open(
+        cls,
+        game_id: UUID,
+        spec: Mapping[str, Any],
+        *,
+        received_at: str,
+        secret: bytes | None = None,
+    ) -> Game:
+        """Create a game from a full domain spec (``rs.create(spec)``), stored from version 1.
+
+        A spec whose ``dealing`` is a server's (``domain.fair.read_spec``) needs the server's
+        ``secret``: the creating event carries only its commitment (``domain.fair.opening``).
+        """
         ruleset = str(spec.get("ruleset", "munchkin-ccg"))
         rs = find_ruleset(ruleset)
         domain_spec = {k: v for k, v in spec.items() if k != "ruleset"}
+        if domain_spec.get("dealing") is not None:
+            if secret is None:
+                raise ValueError("a server-dealt game needs the server's secret")
+            domain_spec["dealing"] = fair.opening(str(game_id), domain_spec["dealing"], secret)
         first, *rest = rs.create(domain_spec)
+        if domain_spec.get("dealing") is not None and "dealing" not in first.state:
+            raise InvalidCommand(
+                "request/dealing_unsupported",
+                f"ruleset {ruleset!r} cannot be dealt by the server",
+                {"dealing": ['"table" only for this ruleset']},
+            )
         visible = knowledge(initial_state(), first.state, first.event)
         data = first.event.to_dict()
         record = seal(1, data, received_at=received_at, visible_to=visible)
@@ -126,22 +150,42 @@ class Game(Aggregate):
         return game
 
     def execute(
-        self, commands: Iterable[tuple[Mapping[str, Any], str | None]], *, received_at: str
+        self,
+        commands: Iterable[tuple[Mapping[str, Any], str | None]],
+        *,
+        received_at: str,
+        secrets: Mapping[int, bytes] | None = None,
     ) -> None:
         """Decide and record each ``(command, client_at)`` in order (docs/rules.md via the ruleset).
 
         All commands are decided first, on local states; only when every one is accepted are the
         events triggered. A refused command (the domain's ``RuleViolation`` /
         ``ImpossibleCommand`` / ``InvalidCommand``) therefore leaves this aggregate untouched.
+
+        A server-dealt game (docs/rules.md E) is decided with the server's ``secrets`` (by
+        epoch): its seeds' commands are the kernel's (``domain.fair``), a contributor past the
+        reveal deadline is recorded as withholding first, and the secrets are revealed once the
+        game is over.
         """
         rs = find_ruleset(self.ruleset)
         state = self.state
         decided: list[tuple[Step, str | None]] = []
-        for command, client_at in commands:
-            steps = rs.decide(state, dict(command))
-            decided.extend((step, client_at) for step in steps)
-            if steps:
-                state = steps[-1].state
+        dealt = "dealing" in state
+        with fair.secrets_for(secrets):
+            if dealt:
+                for step in fair.expire(state, received_at):
+                    decided.append((step, None))
+                    state = step.state
+            for command, client_at in commands:
+                if dealt and isinstance(command, Mapping) and command.get("type") in fair.COMMANDS:
+                    steps = fair.decide(state, command, received_at)
+                else:
+                    steps = rs.decide(state, dict(command))
+                decided.extend((step, client_at) for step in steps)
+                if steps:
+                    state = steps[-1].state
+            if dealt:
+                decided.extend((step, None) for step in fair.reveal_at_end(state))
         self._store(decided, received_at=received_at)
 
     def _store(self, decided: Iterable[tuple[Step, str | None]], *, received_at: str) -> None:
@@ -217,10 +261,21 @@ class Game(Aggregate):
             game.trigger_event(cls.Recorded, **stored_fields(record))
         return game
 
-    def record_judge(self, steps: Iterable[Step], *, received_at: str) -> None:
+    def record_judge(
+        self,
+        steps: Iterable[Step],
+        *,
+        received_at: str,
+        secrets: Mapping[int, bytes] | None = None,
+    ) -> None:
         """Store the judge's decided steps (``domain.judge``: a dispute, or a ruling with its
-        backup and corrections; docs/rules.md A.14) in order, each with the usual envelope."""
-        self._store([(step, None) for step in steps], received_at=received_at)
+        backup and corrections; docs/rules.md A.14) in order, each with the usual envelope;
+        a server-dealt game that they end has its ``secrets`` revealed after them."""
+        decided = list(steps)
+        if decided and "dealing" in decided[-1].state:
+            with fair.secrets_for(secrets):
+                decided += fair.reveal_at_end(decided[-1].state)
+        self._store([(step, None) for step in decided], received_at=received_at)
 
 
 def stored_record(event: Game.Opened | Game.Recorded) -> Record:
@@ -390,3 +445,44 @@ class IdempotencyRecord(Aggregate):
             fingerprint=fingerprint,
             response=response,
         )
+
+
+class GameSecrets(Aggregate):
+    """The server's secrets of a server-dealt game (docs/dealing.md), by epoch: the secret of
+    epoch 0 drawn at creation and saved with the game, one more per re-keying ruling.
+
+    No API reads this aggregate: the rules use the secrets to deal
+    (``Game.execute(secrets=...)``), and the game's events reveal each one only once it may be
+    known (at the end, ``ServerSecretRevealed``; to the judge by a re-keying ruling)."""
+
+    class Drawn(Aggregate.Created):
+        game_id: UUID
+        secret: str
+
+    class Added(Aggregate.Event):
+        epoch: int
+        secret: str
+
+        def apply(self, aggregate: GameSecrets) -> None:
+            aggregate.secrets[self.epoch] = self.secret
+
+    def __init__(self, game_id: UUID, secret: str) -> None:
+        self.game_id = game_id
+        self.secrets: dict[int, str] = {0: secret}
+
+    def __repr__(self) -> str:  # never a secret in a log line or a traceback
+        return f"GameSecrets(game_id={self.game_id}, epochs={len(self.secrets)})"
+
+    @staticmethod
+    def id_for(game_id: UUID) -> UUID:
+        return uuid5(game_id, _SECRETS_NAME)
+
+    @classmethod
+    def draw(cls, game_id: UUID, secret: bytes) -> GameSecrets:
+        return cls._create(cls.Drawn, id=cls.id_for(game_id), game_id=game_id, secret=secret.hex())
+
+    def add(self, epoch: int, secret: bytes) -> None:
+        self.trigger_event(self.Added, epoch=epoch, secret=secret.hex())
+
+    def by_epoch(self) -> dict[int, bytes]:
+        return {epoch: bytes.fromhex(secret) for epoch, secret in self.secrets.items()}

@@ -106,9 +106,10 @@ class BackupImpossible(ValueError):
     """The two states cannot be reconciled by a backup (they are of different games)."""
 
 
-#: State keys a backup leaves alone: the version counts events, and the judge's record of
-#: disputes and rulings outlives the backup it may have ordered.
-NOT_RESTORED = frozenset({"version", "disputes"})
+#: State keys a backup leaves alone: the version counts events, the judge's record of
+#: disputes and rulings outlives the backup it may have ordered, and a server-dealt game's
+#: dealing (its seeds and counter) never goes back: nothing is ever re-rolled (docs/rules.md E).
+NOT_RESTORED = frozenset({"version", "disputes", "dealing"})
 
 
 def restorable(state: State) -> dict[str, Any]:

@@ -30,7 +30,8 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from adapters.eventstore import TRUST_CACHE_FOR, EventStore, RecordConflictError, isoformat_utc
-from domain import DEFAULT_RULESET, Catalog, sample_catalog
+from domain import DEFAULT_RULESET, Catalog, fair, sample_catalog
+from domain.dealing import new_secret
 from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
 from domain.family import family_of
@@ -38,6 +39,7 @@ from domain.fold import State, apply_record, initial_state
 from domain.game import (
     Game,
     GameAccess,
+    GameSecrets,
     GameSummary,
     IdempotencyRecord,
     stored_record,
@@ -129,6 +131,7 @@ class GameLog:
         self.replays = Replays(self)
         self.observer = Observer()
         self._access_cache: dict[UUID, GameAccess] = {}
+        self._secrets_cache: dict[UUID, dict[int, bytes]] = {}
         self.catalog = catalog if catalog is not None else sample_catalog()
 
     def close(self) -> None:
@@ -147,6 +150,7 @@ class GameLog:
         received_at = utc_now()
         game_id = uuid4()
         rs = find_ruleset(str(request.get("ruleset", DEFAULT_RULESET)))
+        dealt = fair.read_spec(request, [str(s.get("seat")) for s in request["seats"]])
         used: set[str] = set()
         seats: list[dict[str, Any]] = []
         cards: dict[str, dict[str, Any]] = {}
@@ -186,11 +190,14 @@ class GameLog:
             **({"options": dict(request["options"])} if "options" in request else {}),
             "seats": seats,
             "catalog": self.catalog,  # a new game's cards are checked against it
+            **({"dealing": dealt} if dealt is not None else {}),
         }
-        game = Game.open(game_id, spec, received_at=received_at)
+        secret = new_secret() if dealt is not None else None
+        game = Game.open(game_id, spec, received_at=received_at, secret=secret)
         tokens, access = _issue_tokens(game)
         summary = GameSummary.open(game, created_at=received_at)
-        self.store.save(game, access, summary)
+        extra = [] if secret is None else [GameSecrets.draw(game_id, secret)]
+        self.store.save(game, access, summary, *extra)
         self.store.trust(game_id)  # sealed here: no need to verify its chain on the first read
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
 
@@ -236,7 +243,7 @@ class GameLog:
             return self._replay(game_id, idempotency_key, fingerprint)
 
         def decide(game: Game, received_at: str) -> None:
-            game.execute(_commands(actions), received_at=received_at)
+            game.execute(_commands(actions), received_at=received_at, secrets=self.secrets_of(game))
 
         def respond(game: Game, pending: list[Any]) -> tuple[BatchOutcome, list[Any]]:
             seats = tuple(game.state["seats"])
@@ -381,6 +388,24 @@ class GameLog:
         found = snapshot.state
         return int(snapshot.originator_version), found["state"], str(found["head_hash"])
 
+    def secrets_of(self, game: Game) -> dict[int, bytes] | None:
+        """The server's secrets of a server-dealt game, by epoch (``None`` for a table-dealt
+        one): what its rules deal with. Read by the rules only, never shown (docs/dealing.md)."""
+        dealing = game.state.get("dealing")
+        if dealing is None:
+            return None
+        cached = self._secrets_cache.get(game.id)
+        if cached is not None and max(cached) >= int(dealing["epoch"]):
+            return cached
+        found: Any = self.store.load(GameSecrets.id_for(game.id), of_game=(game.id, "secrets"))
+        if not isinstance(found, GameSecrets) or found.game_id != game.id:
+            raise GameNotFoundError(game.id)
+        secrets = found.by_epoch()
+        if len(self._secrets_cache) >= ACCESS_CACHE_SIZE:
+            self._secrets_cache.pop(next(iter(self._secrets_cache)))
+        self._secrets_cache[game.id] = secrets
+        return secrets
+
     def access(self, game_id: UUID) -> GameAccess:
         """The token hashes of a game; :class:`GameNotFoundError` if there is no such game."""
         cached = self._access_cache.get(game_id)
@@ -425,6 +450,7 @@ class GameLog:
             "turn": state.get("turn"),
             "active_seat": state.get("active"),
             "phase": state.get("phase"),
+            "dealing": fair.view(state),
         }
 
     def page(self, game_id: UUID, *, after: int, limit: int) -> LogPage:
@@ -599,12 +625,14 @@ class GameLog:
             self.store.trust(game_id)
         for problem in snapshots:
             self.store.distrust_snapshot(game_id, problem["version"])
+        dealt = fair.verify(records[:sound])
         return {
-            "ok": not problems and not snapshots,
+            "ok": not problems and not snapshots and dealt["ok"],
             "checked": report["checked"],
             "first_broken": report["first_broken"],
             "head": report["head"],
             "problems": problems + snapshots,
+            "dealing": dealt,
         }
 
     def _snapshot_problems(self, game_id: UUID, sound: Sequence[Record]) -> list[dict[str, Any]]:

@@ -336,6 +336,7 @@ class Verify(MethodView):
             "checked": result["checked"],
             "first_broken": result["first_broken"],
             "problems": result["problems"],
+            "dealing": result["dealing"],
         }
         if sees_whole_log(viewer):
             out["head"] = result["head"]

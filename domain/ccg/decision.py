@@ -80,3 +80,19 @@ def end_if_decided(decision: Decision) -> None:
 def hero_of(s: State, seat: str) -> dict[str, Any]:
     card: dict[str, Any] = s["cards"][s["seats"][seat]["hero"]]
     return card
+
+
+def dealt_from_top(decision: Decision, seat: str, n: int) -> list[str]:
+    """The top ``n`` cards of ``seat``'s deck as the server deals them (docs/rules.md D.20,
+    E.1): the cards known to be on top first, then cards drawn by the game's key from those in
+    no known order, then the known bottom ones. Only the part in no known order is random."""
+    st = decision.state["seats"][seat]
+    deck = st["zones"]["deck"]
+    n = min(n, len(deck))
+    top, bottom = st.get("deck_known_top", 0), st.get("deck_known_bottom", 0)
+    known_top = deck[: min(top, n)]
+    middle = deck[top : len(deck) - bottom]
+    wanted = min(n - len(known_top), len(middle))
+    drawn = decision.deal(f"{seat}:deck", middle, wanted) if wanted else []
+    rest = deck[len(deck) - bottom :][: n - len(known_top) - len(drawn)]
+    return [*known_top, *drawn, *rest]

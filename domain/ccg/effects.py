@@ -10,7 +10,7 @@ from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect
 from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.damage import heal_by_life_o_suction, life_of, squish_if_dead
-from domain.ccg.decision import Command, Decision, check_eliminations
+from domain.ccg.decision import Command, Decision, check_eliminations, dealt_from_top
 from domain.ccg.fights import after_card_left, fight_stage
 from domain.ccg.state import (
     MAX_LEVEL,
@@ -288,17 +288,25 @@ def decide_stash(decision: Decision, command: Command) -> None:
 
 def decide_spill(decision: Decision, command: Command) -> None:
     s = decision.state
+    server = decision.dealt_by_server(command, "cards")  # docs/rules.md E.1
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     source = command.get("source")
     if s["stack"] or source is not None:
         effect_context(decision, command)
     else:
         decision.check(False, "rule/no_ability_resolving", "spills come from an ability", "A.12")
-    cards = ids_arg(command, "cards")
-    for cid in cards:
-        decision.in_zone(cid, decision.seat, "deck")
     deck = s["seats"][decision.seat]["zones"]["deck"]
     step = next_step(s)
+    if server:  # the top X as the server deals them
+        amount = step["amount"] if step is not None and step["op"] == "spill" else 1
+        if command.get("amount") is not None:
+            amount = int_arg(command, "amount", lo=0, hi=MAX_NUMBER)
+        cards = dealt_from_top(decision, decision.seat, amount)
+        s = decision.state
+    else:
+        cards = ids_arg(command, "cards")
+    for cid in cards:
+        decision.in_zone(cid, decision.seat, "deck")
     if step is not None and step["op"] == "spill" and len(cards) == min(step["amount"], len(deck)):
         expect_effect(decision, "spill")  # Spill X with fewer cards: spill them all (D.13)
     else:

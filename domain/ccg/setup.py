@@ -67,6 +67,7 @@ def create(spec: Mapping[str, Any]) -> list[Step]:
         format=fmt,
         seats=out_seats,
         labels=dict(spec.get("labels") or {}),
+        dealing=spec.get("dealing"),
     )
     return [Step(created, evolve(initial_state(), created))]
 
@@ -81,11 +82,15 @@ def _card(raw: Mapping[str, Any], fmt: str, catalog: Catalog | None, where: str)
 
 def decide_draw_opening(decision: Decision, command: Command) -> None:
     s, seat = decision.state, decision.seat
+    server = decision.dealt_by_server(command, "cards")  # docs/rules.md E.1
     decision.require(s["status"] == "setup", "command/not_in_setup", "the game is past setup")
     decision.check(
         seat not in s["setup"]["opened"], "rule/already_drawn", "opening hand already drawn", "A.7"
     )
-    cards = ids_arg(command, "cards")
+    if server:
+        cards = decision.deal(f"{seat}:deck", s["seats"][seat]["zones"]["deck"], 6)
+    else:
+        cards = ids_arg(command, "cards")
     for cid in cards:
         decision.in_zone(cid, seat, "deck")
     decision.check(len(cards) == 6, "rule/opening_hand_size", "the opening hand is 6 cards", "A.7")
@@ -94,11 +99,15 @@ def decide_draw_opening(decision: Decision, command: Command) -> None:
 
 def decide_roll_first(decision: Decision, command: Command) -> None:
     s = decision.state
+    server = decision.dealt_by_server(command, "rolls")  # docs/rules.md E.1
     decision.require(s["status"] == "setup", "command/not_in_setup", "the game is past setup")
     decision.check(
         s["step"] == "roll_first", "rule/out_of_order", "both opening hands come first", "A.7"
     )
-    rolls = command.get("rolls")
+    if server:
+        rolls: Any = dict(zip(SEATS, decision.roll(6, len(SEATS)), strict=True))
+    else:
+        rolls = command.get("rolls")
     if (
         not isinstance(rolls, dict)
         or sorted(rolls) != ["A", "B"]
@@ -162,9 +171,14 @@ def decide_keep(decision: Decision, command: Command) -> None:
 
 
 def decide_mulligan(decision: Decision, command: Command) -> None:
+    server = decision.dealt_by_server(command, "cards")  # docs/rules.md E.1
     _mulligan_turn(decision)
     seat = decision.seat
-    cards = ids_arg(command, "cards")
+    if server:  # the hand shuffled into the deck, six drawn
+        zones = decision.state["seats"][seat]["zones"]
+        cards = decision.deal(f"{seat}:deck", [*zones["deck"], *zones["hand"]], 6)
+    else:
+        cards = ids_arg(command, "cards")
     for cid in cards:
         decision.in_zone(cid, seat, "deck", "hand")
     decision.check(len(cards) == 6, "rule/opening_hand_size", "a mulligan draws 6 cards", "A.7")

@@ -6,7 +6,7 @@ from domain.arguments import int_arg, str_arg
 from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect, play_mischief
 from domain.ccg.cards import MAX_NUMBER
-from domain.ccg.decision import Command, Decision, end_if_decided
+from domain.ccg.decision import Command, Decision, dealt_from_top, end_if_decided
 from domain.ccg.state import MAX_LEVEL, PLAY_ZONES, drawable, in_play, other
 from domain.ccg.timing import check_turn
 from domain.ccg.triggers import trigger, trigger_level_gained
@@ -83,9 +83,11 @@ def decide_draw(decision: Decision, command: Command) -> None:
     """The turn's draw (A.8) or an ability's (A.11): the top card of the drawer's own deck,
     as far as the table knows its order (docs/rules.md D.20)."""
     s, seat = decision.state, decision.seat
+    server = decision.dealt_by_server(command, "card")  # docs/rules.md E.1
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
-    cid = str_arg(command, "card")
-    decision.in_zone(cid, seat, "deck")
+    if not server:
+        cid = str_arg(command, "card")
+        decision.in_zone(cid, seat, "deck")
     resolving = bool(s["stack"])
     if resolving:
         decision.check(
@@ -112,6 +114,12 @@ def decide_draw(decision: Decision, command: Command) -> None:
             "draw only in the warmup draw step (or while an ability resolves)",
             "A.8",
         )
+    if server:  # the top card as the server deals it (docs/rules.md D.20, E.1)
+        decision.require(
+            bool(s["seats"][seat]["zones"]["deck"]), "command/empty_deck", "the deck is empty"
+        )
+        (cid,) = dealt_from_top(decision, seat, 1)
+        s = decision.state
     # A card put on the top or the bottom by an effect keeps its place: the message names no
     # other card, so a refusal tells nothing of the deck (docs/rules.md A.4, D.20).
     decision.check(

@@ -110,6 +110,7 @@ def create(rules: SetRules, spec: Mapping[str, Any]) -> list[Step]:
         doors=doors,
         treasures=treasures,
         labels=dict(spec.get("labels") or {}),
+        dealing=spec.get("dealing"),
     )
     return [Step(created, evolve(initial_state(), created))]
 

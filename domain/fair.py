@@ -1,0 +1,756 @@
+"""Fair dealing in a game (issue #25, docs/dealing.md, docs/rules.md E): the seeds, the game
+key, every random operation as an event, the server secret revealed at the end.
+
+A game created with ``"dealing": "server"`` carries the server's commitment in its creating
+event (``dealing``: mode, scheme, commitment, contributors, reveal timeout); the state keeps it
+under ``state["dealing"]`` (absent from a table-dealt game, whose state is what it always was).
+The contributors commit (:class:`SeedCommitted`), then reveal (:class:`SeedRevealed`) or are
+recorded as withholding once the reveal deadline has passed (:class:`SeedWithheld`); only then
+is the game key known (to the server: it needs its secret) and a random operation possible.
+Each is a :class:`Dealt` event, recorded by the rules just before the family's own event that
+uses its result (the card drawn, the die rolled): the operation, its counter, what it drew
+from and what it gave. At the end every server secret is revealed
+(:class:`ServerSecretRevealed`), so anyone can re-derive the whole game (:func:`verify`).
+
+The rules are pure: the server's secrets reach a decision through :func:`secrets_for`, which
+:class:`domain.game.Game` sets around deciding (:data:`SECRETS`); no event, state or view ever
+holds a secret before it is revealed.
+
+>>> from domain.dealing import server_commitment
+>>> spec = {"mode": "server", "contributors": ["A"], "reveal_timeout": 60}
+>>> opened = opening("g", spec, bytes(32))
+>>> opened["server_commitment"] == server_commitment("g", bytes(32)), opened["scheme"]
+(True, 'munchlog-rand-v1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import field
+from datetime import datetime, timedelta
+from typing import Any
+
+from domain import dealing
+from domain.dealing import SCHEME
+from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
+from domain.events import KERNEL, Event, events_of
+from domain.fold import CopyOnWriteState, State, evolve, handles
+from domain.ruleset import Step
+
+#: Declares the kernel's events, loadable in every family (domain.events.events_of).
+event = events_of(KERNEL)
+
+#: The dealing modes of ``POST /api/games``: ``table`` (the seats tell every card and die, as
+#: before) and ``server`` (the server deals, by ``munchlog-rand-v1``).
+MODES = ("table", "server")
+#: Default seconds a contributor has to reveal its seed once every contributor has committed.
+DEFAULT_REVEAL_TIMEOUT = 60
+#: The longest reveal timeout a game may ask for: a week.
+MAX_REVEAL_TIMEOUT = 7 * 24 * 3600
+#: The commands every family's games take for the seeds (routed here by ``domain.game``).
+COMMANDS = ("commit_seed", "reveal_seed")
+#: The rules section every fair-dealing refusal cites (docs/rules.md E).
+SECTION_DEALS = "E.1"
+SECTION_SEEDS = "E.2"
+
+#: The server's secrets of the game being decided, by epoch (:func:`secrets_for`).
+SECRETS: ContextVar[Mapping[int, bytes] | None] = ContextVar("dealing_secrets", default=None)
+
+
+@contextmanager
+def secrets_for(secrets: Mapping[int, bytes] | None) -> Iterator[None]:
+    """Decide with the server's ``secrets`` (by epoch) at hand: what a random operation needs."""
+    token = SECRETS.set(secrets)
+    try:
+        yield
+    finally:
+        SECRETS.reset(token)
+
+
+# --------------------------------------------------------------------------- events
+
+
+@event
+class SeedCommitted(Event):
+    """``contributor`` committed to its seed (``commitment``: lowercase hex SHA-256, docs/
+    dealing.md) for ``epoch``; the last commitment of an epoch sets the reveal ``deadline``
+    (ISO 8601, UTC)."""
+
+    contributor: str
+    commitment: str
+    epoch: int = 0
+    deadline: str | None = None
+
+
+@event
+class SeedRevealed(Event):
+    """``contributor`` revealed its ``seed`` (64 lowercase hex), which opens its commitment."""
+
+    contributor: str
+    seed: str
+    epoch: int = 0
+
+
+@event
+class SeedWithheld(Event):
+    """``contributor`` did not reveal its seed by ``deadline``: the game goes on without it
+    (the key encodes it as withheld); nothing is re-rolled (docs/rules.md E.2)."""
+
+    contributor: str
+    deadline: str
+    epoch: int = 0
+
+
+@event
+class Dealt(Event):
+    """One random operation of a server-dealt game, recorded by the rules just before the event
+    that uses its result. ``op`` is ``deal`` (the first ``take`` of ``among`` shuffled: the
+    cards drawn from ``pile``, named in ``cards``) or ``dice`` (``len(values)`` dice of
+    ``sides`` faces); ``counter`` is the next of the game's gapless counter, ``epoch`` the key
+    it drew with. ``among`` lists the ids the pile held in no known order (never an order:
+    a verifier sorts them, docs/dealing.md); viewers see the ids they may (docs/rules.md A.4)."""
+
+    op: str
+    counter: int
+    epoch: int = 0
+    scheme: str = SCHEME
+    pile: str | None = None
+    among: list[str] = field(default_factory=list)
+    take: int = 0
+    cards: list[str] = field(default_factory=list)
+    sides: int = 0
+    values: list[int] = field(default_factory=list)
+    card_fields = ("among", "cards")
+
+
+@event
+class ServerSecretRevealed(Event):
+    """The game is over: the server's ``secret`` of ``epoch`` (64 lowercase hex), which opens
+    that epoch's commitment, so that anyone can re-derive every operation."""
+
+    secret: str
+    epoch: int = 0
+
+
+@event
+class DealingRekeyed(Event):
+    """A judge's ruling saw the server's secret of the epoch before (docs/rules.md E.3): from
+    here the game deals with a new key, under a new secret committed here
+    (``server_commitment``) and new seeds from the contributors."""
+
+    epoch: int
+    server_commitment: str
+    ruling: str | None = None
+
+
+# --------------------------------------------------------------------------- the state
+
+
+def opening(game_id: str, spec: Mapping[str, Any], secret: bytes) -> dict[str, Any]:
+    """The ``dealing`` field of a server-dealt game's creating event: the mode, the scheme, the
+    server's commitment (never the secret), the contributors and the reveal timeout."""
+    return {
+        "mode": "server",
+        "scheme": SCHEME,
+        "server_commitment": dealing.server_commitment(game_id, secret),
+        "contributors": list(spec["contributors"]),
+        "reveal_timeout": int(spec["reveal_timeout"]),
+    }
+
+
+def read_spec(spec: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any] | None:
+    """The dealing a creation spec asks for (``dealing``, ``contributors``,
+    ``reveal_timeout``), checked against the game's ``seats``: ``None`` for a table-dealt game.
+    Raises :class:`InvalidCommand` (400) for a malformed one."""
+    mode = spec.get("dealing", "table")
+    if mode not in MODES:
+        raise InvalidCommand(
+            "request/invalid_dealing",
+            f"dealing must be one of {', '.join(MODES)}",
+            {"dealing": [f"one of {', '.join(MODES)}"]},
+        )
+    if mode == "table":
+        for name in ("contributors", "reveal_timeout"):
+            if spec.get(name) is not None:
+                raise InvalidCommand(
+                    "request/invalid_dealing",
+                    f'{name} goes with "dealing": "server" only',
+                    {name: ['only with "dealing": "server"']},
+                )
+        return None
+    contributors = spec.get("contributors")
+    if contributors is None:
+        contributors = list(seats)
+    if (
+        not isinstance(contributors, list)
+        or any(c not in seats for c in contributors)
+        or len(set(contributors)) != len(contributors)
+    ):
+        raise InvalidCommand(
+            "request/invalid_contributors",
+            f"contributors must be distinct seats of this game ({', '.join(seats)})",
+            {"contributors": [f"distinct seats among {', '.join(seats)}"]},
+        )
+    timeout = spec.get("reveal_timeout", DEFAULT_REVEAL_TIMEOUT)
+    if (
+        not isinstance(timeout, int)
+        or isinstance(timeout, bool)
+        or not 1 <= timeout <= MAX_REVEAL_TIMEOUT
+    ):
+        raise InvalidCommand(
+            "request/invalid_reveal_timeout",
+            f"reveal_timeout is whole seconds from 1 to {MAX_REVEAL_TIMEOUT}",
+            {"reveal_timeout": [f"an integer from 1 to {MAX_REVEAL_TIMEOUT}"]},
+        )
+    ordered = [s for s in seats if s in contributors]  # the key lists them in seat order
+    return {"mode": "server", "contributors": ordered, "reveal_timeout": timeout}
+
+
+def of(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The game's dealing state, ``None`` for a table-dealt game."""
+    found: dict[str, Any] | None = state.get("dealing")
+    return found
+
+
+def server_deals(state: Mapping[str, Any]) -> bool:
+    return "dealing" in state
+
+
+def pending(d: Mapping[str, Any]) -> list[str]:
+    """The contributors whose seed is neither revealed nor withheld in this epoch."""
+    return [c for c in d["contributors"] if c not in d["revealed"] and c not in d["withheld"]]
+
+
+def ready(d: Mapping[str, Any]) -> bool:
+    """Whether the key of the current epoch is fixed: every contributor revealed or withheld."""
+    return not pending(d)
+
+
+def view(state: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``GET /api/games/<id>`` shows of the dealing (every viewer alike: nothing here is
+    secret; the server's secret appears only once revealed)."""
+    d = of(state)
+    if d is None:
+        return {"mode": "table", "scheme": None, "contributors": [], "revealed": [], "withheld": []}
+    return {
+        "mode": "server",
+        "scheme": d["scheme"],
+        "contributors": list(d["contributors"]),
+        "revealed": [c for c in d["contributors"] if c in d["revealed"]],
+        "withheld": list(d["withheld"]),
+        "committed": [c for c in d["contributors"] if c in d["commitments"]],
+        "ready": ready(d),
+        "epoch": d["epoch"],
+        "server_commitment": d["server_commitment"],
+        "reveal_timeout": d["reveal_timeout"],
+        "reveal_deadline": d["deadline"],
+        "next_counter": d["next_counter"],
+        "server_secrets": dict(d["secrets"]),
+    }
+
+
+# --------------------------------------------------------------------------- the fold
+
+
+def _dealing(draft: CopyOnWriteState) -> dict[str, Any]:
+    d: dict[str, Any] = draft.top("dealing")
+    return d
+
+
+@handles(SeedCommitted)
+def _committed(e: SeedCommitted, draft: CopyOnWriteState) -> None:
+    d = _dealing(draft)
+    d["commitments"] = {**d["commitments"], e.contributor: e.commitment}
+    if e.deadline is not None:
+        d["deadline"] = e.deadline
+
+
+@handles(SeedRevealed)
+def _revealed(e: SeedRevealed, draft: CopyOnWriteState) -> None:
+    d = _dealing(draft)
+    d["revealed"] = {**d["revealed"], e.contributor: e.seed}
+
+
+@handles(SeedWithheld)
+def _withheld(e: SeedWithheld, draft: CopyOnWriteState) -> None:
+    d = _dealing(draft)
+    d["withheld"] = [*d["withheld"], e.contributor]
+
+
+@handles(Dealt)
+def _dealt(e: Dealt, draft: CopyOnWriteState) -> None:
+    d = _dealing(draft)
+    d["next_counter"] = e.counter + 1
+
+
+@handles(ServerSecretRevealed)
+def _secret(e: ServerSecretRevealed, draft: CopyOnWriteState) -> None:
+    d = _dealing(draft)
+    d["secrets"] = {**d["secrets"], str(e.epoch): e.secret}
+
+
+@handles(DealingRekeyed)
+def _rekeyed(e: DealingRekeyed, draft: CopyOnWriteState) -> None:
+    d = _dealing(draft)
+    past = [*d.get("past", []), _epoch_record(d)]
+    d.update(
+        past=past,
+        epoch=e.epoch,
+        server_commitment=e.server_commitment,
+        commitments={},
+        revealed={},
+        withheld=[],
+        deadline=None,
+    )
+
+
+def _epoch_record(d: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "epoch": d["epoch"],
+        "server_commitment": d["server_commitment"],
+        "revealed": dict(d["revealed"]),
+        "withheld": list(d["withheld"]),
+    }
+
+
+# --------------------------------------------------------------------------- deciding
+
+
+def _step(state: State, ev: Event) -> Step:
+    return Step(ev, evolve(state, ev))
+
+
+def _contributor(d: Mapping[str, Any], command: Mapping[str, Any]) -> str:
+    seat = command.get("seat")
+    if seat not in d["contributors"]:
+        raise RuleViolation(
+            "rule/not_a_contributor",
+            f"seat {seat!r} is not a contributor of this game "
+            f"({', '.join(d['contributors']) or 'none: the server deals alone'})",
+            SECTION_SEEDS,
+        )
+    return str(seat)
+
+
+def _hex_arg(command: Mapping[str, Any], name: str) -> str:
+    value = command.get(name)
+    if not dealing.is_hex32(value):
+        raise InvalidCommand(
+            "request/invalid_hex",
+            f"{name} must be 64 lowercase hex characters (32 bytes)",
+            {name: ["64 lowercase hex characters"]},
+        )
+    return str(value)
+
+
+def deadline_after(now: str, seconds: int) -> str:
+    """``now`` (ISO 8601) plus ``seconds``, in the same form."""
+    at = datetime.fromisoformat(now.replace("Z", "+00:00")) + timedelta(seconds=seconds)
+    return at.isoformat().replace("+00:00", "Z")
+
+
+def _past(deadline: str | None, now: str) -> bool:
+    if deadline is None:
+        return False
+    parse = datetime.fromisoformat
+    return parse(now.replace("Z", "+00:00")) > parse(deadline.replace("Z", "+00:00"))
+
+
+def decide(state: State, command: Mapping[str, Any], now: str) -> list[Step]:
+    """The steps of a ``commit_seed`` or ``reveal_seed`` command (docs/rules.md E.2)."""
+    d = of(state)
+    if d is None:
+        raise RuleViolation(
+            "rule/table_deals",
+            'this game is dealt by the table ("dealing": "table"): it takes no seeds',
+            SECTION_SEEDS,
+        )
+    if state.get("status") == "finished":
+        raise ImpossibleCommand("command/game_over", "the game is over")
+    seat = _contributor(d, command)
+    epoch = int(d["epoch"])
+    if command.get("type") == "commit_seed":
+        commitment = _hex_arg(command, "commitment")
+        if seat in d["commitments"]:
+            raise RuleViolation(
+                "rule/already_committed", f"seat {seat} has committed already", SECTION_SEEDS
+            )
+        if commitment in _used_commitments(d):
+            raise RuleViolation(
+                "rule/commitment_reused",
+                "this commitment was used before in this game: commit to fresh random bytes",
+                SECTION_SEEDS,
+            )
+        last = len(d["commitments"]) + 1 == len(d["contributors"])
+        deadline = deadline_after(now, int(d["reveal_timeout"])) if last else None
+        ev = SeedCommitted(
+            seat=seat, contributor=seat, commitment=commitment, epoch=epoch, deadline=deadline
+        )
+        return [_step(state, ev)]
+    seed = _hex_arg(command, "seed")
+    if len(d["commitments"]) < len(d["contributors"]):
+        waiting = [c for c in d["contributors"] if c not in d["commitments"]]
+        raise RuleViolation(
+            "rule/commitments_pending",
+            f"no seed is revealed before every contributor has committed (waiting for "
+            f"{', '.join(waiting)})",
+            SECTION_SEEDS,
+        )
+    if seat in d["revealed"] or seat in d["withheld"]:
+        raise RuleViolation(
+            "rule/already_revealed" if seat in d["revealed"] else "rule/seed_withheld",
+            f"seat {seat}'s seed is "
+            + ("revealed already" if seat in d["revealed"] else "recorded as withheld"),
+            SECTION_SEEDS,
+        )
+    if _past(d["deadline"], now):
+        raise RuleViolation(
+            "rule/reveal_too_late",
+            f"the reveal deadline ({d['deadline']}) has passed: the seed is withheld",
+            SECTION_SEEDS,
+        )
+    game_id = str(state["game_id"])
+    if not dealing.seat_seed_matches(game_id, seat, seed, d["commitments"][seat]):
+        raise RuleViolation(
+            "rule/seed_mismatch",
+            f"the seed does not open seat {seat}'s commitment",
+            SECTION_SEEDS,
+        )
+    return [_step(state, SeedRevealed(seat=seat, contributor=seat, seed=seed, epoch=epoch))]
+
+
+def _used_commitments(d: Mapping[str, Any]) -> set[str]:
+    used = set(d["commitments"].values())
+    for past in d.get("past", []):
+        used.update(past.get("commitments", {}).values())
+    return used
+
+
+def expire(state: State, now: str) -> list[Step]:
+    """The :class:`SeedWithheld` steps of every contributor still due after the reveal
+    deadline (none before it, nor in a table-dealt game)."""
+    d = of(state)
+    if d is None or not _past(d["deadline"], now) or state.get("status") == "finished":
+        return []
+    steps: list[Step] = []
+    for seat in pending(d):
+        ev = SeedWithheld(contributor=seat, deadline=str(d["deadline"]), epoch=int(d["epoch"]))
+        steps.append(_step(steps[-1].state if steps else state, ev))
+    return steps
+
+
+def reveal_at_end(state: State) -> list[Step]:
+    """Once the game is over: a :class:`ServerSecretRevealed` step for each epoch whose secret
+    is not revealed yet (the secrets from :data:`SECRETS`)."""
+    d = of(state)
+    if d is None or state.get("status") != "finished":
+        return []
+    secrets = SECRETS.get() or {}
+    steps: list[Step] = []
+    for epoch in range(int(d["epoch"]) + 1):
+        if str(epoch) in d["secrets"] or epoch not in secrets:
+            continue
+        ev = ServerSecretRevealed(secret=secrets[epoch].hex(), epoch=epoch)
+        steps.append(_step(steps[-1].state if steps else state, ev))
+        state = steps[-1].state
+    return steps
+
+
+def key_of(state: Mapping[str, Any], secrets: Mapping[int, bytes]) -> bytes:
+    """The current epoch's game key from the server's ``secrets`` (every epoch's, by number)
+    and the seeds the state holds (past epochs' from ``dealing.past``)."""
+    d = of(state)
+    assert d is not None
+    game_id = str(state["game_id"])
+    epochs = [*d.get("past", []), _epoch_record(d)]
+    key = b""
+    for entry in epochs:
+        seeds = _seeds(d["contributors"], entry["revealed"], entry["withheld"])
+        epoch = int(entry["epoch"])
+        if epoch == 0:
+            key = dealing.game_key(secrets[0], game_id, seeds)
+        else:
+            key = dealing.rekey(key, epoch, secrets[epoch], game_id, seeds)
+    return key
+
+
+def _seeds(
+    contributors: Sequence[str], revealed: Mapping[str, str], withheld: Sequence[str]
+) -> list[tuple[str, bytes | None]]:
+    return [
+        (c, bytes.fromhex(revealed[c]) if c in revealed else None)
+        for c in contributors
+        if c in revealed or c in withheld
+    ]
+
+
+# --------------------------------------------------------------------------- operations
+
+
+def _dealer(state: Mapping[str, Any]) -> dealing.Dealer:
+    """The dealer of the game at ``state``: its key and next counter. A random operation before
+    the key is fixed is refused (``rule/seeds_pending``, docs/rules.md E.2)."""
+    d = of(state)
+    assert d is not None
+    waiting = pending(d)
+    if waiting:
+        raise RuleViolation(
+            "rule/seeds_pending",
+            "nothing is dealt or rolled before every contributor has revealed its seed or "
+            f"timed out (waiting for {', '.join(waiting)})",
+            SECTION_SEEDS,
+        )
+    secrets = SECRETS.get()
+    if secrets is None:
+        raise ImpossibleCommand(
+            "command/no_dealer", "the server's secret is not at hand to deal this game"
+        )
+    return dealing.Dealer(key_of(state, secrets), int(d["next_counter"]))
+
+
+def dealt_cards(state: Mapping[str, Any], pile: str, among: Sequence[str], take: int) -> Dealt:
+    """The :class:`Dealt` event of drawing ``take`` cards of ``among`` (a pile's cards in no
+    known order) at the game's next counter."""
+    cards, counter = _dealer(state).deal(among, take)
+    d = of(state)
+    assert d is not None
+    return Dealt(
+        op="deal",
+        counter=counter,
+        epoch=int(d["epoch"]),
+        pile=pile,
+        among=sorted(among),
+        take=take,
+        cards=cards,
+    )
+
+
+def dealt_dice(state: Mapping[str, Any], sides: int, count: int) -> Dealt:
+    """The :class:`Dealt` event of rolling ``count`` dice of ``sides`` faces."""
+    values, counter = _dealer(state).dice(sides, count)
+    d = of(state)
+    assert d is not None
+    return Dealt(op="dice", counter=counter, epoch=int(d["epoch"]), sides=sides, values=values)
+
+
+def refuse_told(command: Mapping[str, Any], names: Sequence[str]) -> None:
+    """In a server-dealt game a command that draws or rolls names no card and no value: refuse
+    one that names any of ``names`` (``rule/server_deals``, docs/rules.md E.1)."""
+    told = [name for name in names if command.get(name) is not None]
+    if told:
+        raise RuleViolation(
+            "rule/server_deals",
+            f"the server deals and rolls in this game: send no {' or '.join(told)}",
+            SECTION_DEALS,
+        )
+
+
+# --------------------------------------------------------------------------- verifying
+
+
+class _Epoch:
+    """What a verifier has seen of one epoch: its server commitment, the seeds, the first
+    operation."""
+
+    def __init__(self, number: int, commitment: str) -> None:
+        self.number = number
+        self.commitment = commitment
+        self.commitments: dict[str, str] = {}
+        self.revealed: dict[str, str] = {}
+        self.withheld: list[str] = []
+        self.operations = 0
+        self.secret: str | None = None
+
+    def seeds(self, contributors: Sequence[str]) -> list[tuple[str, bytes | None]]:
+        return _seeds(contributors, self.revealed, self.withheld)
+
+
+class _Verifier:
+    """One pass over a game's records, in order (:func:`verify`)."""
+
+    def __init__(self, game_id: str, opened: Mapping[str, Any]) -> None:
+        self.game_id = game_id
+        self.contributors = [str(c) for c in opened.get("contributors", [])]
+        self.epochs = [_Epoch(0, str(opened.get("server_commitment")))]
+        self.used: set[str] = set()
+        self.counter = 0
+        self.operations: list[tuple[int, int, dealing.Draw]] = []
+        self.hidden = 0
+
+    @property
+    def epoch(self) -> _Epoch:
+        return self.epochs[-1]
+
+    def check(self, version: int, data: Mapping[str, Any]) -> str | None:
+        """The problem with the event ``data`` at ``version``, if any."""
+        kind = data.get("type")
+        handler = getattr(self, f"on_{kind}", None)
+        if handler is None:
+            return None
+        problem: str | None = handler(version, data)
+        return problem
+
+    def _contributor(self, data: Mapping[str, Any]) -> str | None:
+        seat = data.get("contributor")
+        return str(seat) if seat in self.contributors else None
+
+    def on_SeedCommitted(self, version: int, data: Mapping[str, Any]) -> str | None:
+        seat, ep = self._contributor(data), self.epoch
+        if seat is None:
+            return f"{data.get('contributor')!r} is not a contributor"
+        if data.get("epoch") != ep.number:
+            return f"a commitment for epoch {data.get('epoch')} in epoch {ep.number}"
+        if seat in ep.commitments:
+            return f"seat {seat} commits twice"
+        if ep.revealed or ep.withheld or ep.operations:
+            return "a commitment after a reveal or a random operation"
+        commitment = str(data.get("commitment"))
+        if commitment in self.used:
+            return "a commitment used before in this game"
+        self.used.add(commitment)
+        ep.commitments[seat] = commitment
+        return None
+
+    def on_SeedRevealed(self, version: int, data: Mapping[str, Any]) -> str | None:
+        seat, ep = self._contributor(data), self.epoch
+        if seat is None:
+            return f"{data.get('contributor')!r} is not a contributor"
+        if len(ep.commitments) < len(self.contributors):
+            return "a seed revealed before every contributor committed"
+        if seat in ep.revealed or seat in ep.withheld or ep.operations:
+            return f"seat {seat}'s seed revealed twice, after withholding or after an operation"
+        seed = str(data.get("seed"))
+        if not dealing.seat_seed_matches(self.game_id, seat, seed, ep.commitments[seat]):
+            return f"seat {seat}'s seed does not open its commitment"
+        ep.revealed[seat] = seed
+        return None
+
+    def on_SeedWithheld(self, version: int, data: Mapping[str, Any]) -> str | None:
+        seat, ep = self._contributor(data), self.epoch
+        if seat is None or seat in ep.revealed or seat in ep.withheld or ep.operations:
+            return f"{data.get('contributor')!r} cannot withhold here"
+        ep.withheld.append(seat)
+        return None
+
+    def on_Dealt(self, version: int, data: Mapping[str, Any]) -> str | None:
+        ep = self.epoch
+        counter = data.get("counter")
+        problem = dealing._counter_problem(counter, self.counter)
+        if problem is not None:
+            return problem
+        if data.get("epoch") != ep.number:
+            return f"an operation of epoch {data.get('epoch')} in epoch {ep.number}"
+        waiting = [c for c in self.contributors if c not in ep.revealed and c not in ep.withheld]
+        if waiting:
+            return f"a random operation before {', '.join(waiting)} revealed or withheld"
+        if data.get("scheme") != SCHEME:
+            return f"unknown scheme {data.get('scheme')!r}"
+        assert isinstance(counter, int)
+        self.counter = counter + 1
+        ep.operations += 1
+        op = data.get("op")
+        if op == "deal":
+            among, cards = data.get("among") or [], data.get("cards") or []
+            if not all(isinstance(c, str) for c in [*among, *cards]):
+                self.hidden += 1  # a viewer's export: the cards are not all shown
+                return None
+            draw = dealing.Draw(counter, "deal", (list(among), data.get("take")), list(cards))
+        elif op == "dice":
+            args = (data.get("sides"), len(data.get("values") or []))
+            draw = dealing.Draw(counter, "dice", args, list(data.get("values") or []))
+        else:
+            return f"unknown operation {op!r}"
+        self.operations.append((version, ep.number, draw))
+        return None
+
+    def on_DealingRekeyed(self, version: int, data: Mapping[str, Any]) -> str | None:
+        if data.get("epoch") != self.epoch.number + 1:
+            return f"epoch {data.get('epoch')} does not follow {self.epoch.number}"
+        self.epochs.append(_Epoch(self.epoch.number + 1, str(data.get("server_commitment"))))
+        return None
+
+    def on_ServerSecretRevealed(self, version: int, data: Mapping[str, Any]) -> str | None:
+        number = data.get("epoch")
+        ep = next((e for e in self.epochs if e.number == number), None)
+        if ep is None or ep.secret is not None:
+            return f"a secret for epoch {number!r}, unknown or revealed already"
+        secret = str(data.get("secret"))
+        if not dealing.server_secret_matches(self.game_id, secret, ep.commitment):
+            return f"the secret does not open epoch {number}'s server commitment"
+        ep.secret = secret
+        return None
+
+    def results(self) -> tuple[int, tuple[int, str] | None]:
+        """How many operations were re-derived, and the first that does not match."""
+        keys: dict[int, bytes] = {}
+        previous = b""
+        for ep in self.epochs:
+            if ep.secret is None:
+                break
+            seeds = ep.seeds(self.contributors)
+            secret = bytes.fromhex(ep.secret)
+            previous = (
+                dealing.game_key(secret, self.game_id, seeds)
+                if ep.number == 0
+                else dealing.rekey(previous, ep.number, secret, self.game_id, seeds)
+            )
+            keys[ep.number] = previous
+        checked = 0
+        for version, epoch, draw in self.operations:
+            key = keys.get(epoch)
+            if key is None:
+                continue
+            if dealing._result_problem(key, draw) is not None:  # its words name values: not shown
+                return checked, (
+                    version,
+                    f"{draw.operation} at counter {draw.counter}: the recorded result is not the "
+                    "one the key gives",
+                )
+            checked += 1
+        return checked, None
+
+
+def verify(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Re-derive a game's dealing from its records (each ``{"version", "event"}``, in order):
+    every commitment against its reveal, that every commitment precedes every reveal and the
+    first random operation, that no counter is skipped or repeated, and, once the server's
+    secrets are revealed (the game is over), the key and every operation. Names the first
+    event that does not match.
+
+    ``{"mode", "ok", "scheme", "operations", "checked", "hidden", "complete",
+    "first_mismatch": {"version", "type", "reason"} | None}``: ``checked`` counts the
+    operations re-derived; ``hidden`` those a viewer's export does not show in full;
+    ``complete`` is true once every secret is revealed and every operation checked.
+    """
+    first = records[0]["event"] if records else {}
+    opened = first.get("dealing")
+    if not isinstance(opened, Mapping):
+        return {"mode": "table", "ok": True, "first_mismatch": None}
+    verifier = _Verifier(str(first.get("game_id")), opened)
+    mismatch: dict[str, Any] | None = None
+    for record in records[1:]:
+        data = record["event"]
+        problem = verifier.check(int(record["version"]), data)
+        if problem is not None:
+            mismatch = {"version": record["version"], "type": data.get("type"), "reason": problem}
+            break
+    checked = 0
+    if mismatch is None:
+        checked, bad = verifier.results()
+        if bad is not None:
+            version = bad[0]
+            kind = next(r["event"].get("type") for r in records if r["version"] == version)
+            mismatch = {"version": version, "type": kind, "reason": bad[1]}
+    revealed = all(ep.secret is not None for ep in verifier.epochs)
+    return {
+        "mode": "server",
+        "scheme": opened.get("scheme"),
+        "ok": mismatch is None,
+        "operations": len(verifier.operations) + verifier.hidden,
+        "checked": checked,
+        "hidden": verifier.hidden,
+        "complete": mismatch is None and revealed and verifier.hidden == 0,
+        "first_mismatch": mismatch,
+    }
