@@ -51,9 +51,6 @@ DEFAULT_REVEAL_TIMEOUT = 60
 MAX_REVEAL_TIMEOUT = 7 * 24 * 3600
 #: The commands every family's games take for the seeds (routed here by ``domain.game``).
 COMMANDS = ("commit_seed", "reveal_seed")
-#: The rules section every fair-dealing refusal cites (docs/rules.md E).
-SECTION_DEALS = "E.1"
-SECTION_SEEDS = "E.2"
 
 #: The server's secrets of the game being decided, by epoch (:func:`secrets_for`).
 SECRETS: ContextVar[Mapping[int, bytes] | None] = ContextVar("dealing_secrets", default=None)
@@ -329,7 +326,7 @@ def _contributor(d: Mapping[str, Any], command: Mapping[str, Any]) -> str:
             "rule/not_a_contributor",
             f"seat {seat!r} is not a contributor of this game "
             f"({', '.join(d['contributors']) or 'none: the server deals alone'})",
-            SECTION_SEEDS,
+            "E.2",
         )
     return str(seat)
 
@@ -365,7 +362,7 @@ def decide(state: State, command: Mapping[str, Any], now: str) -> list[Step]:
         raise RuleViolation(
             "rule/table_deals",
             'this game is dealt by the table ("dealing": "table"): it takes no seeds',
-            SECTION_SEEDS,
+            "E.2",
         )
     if state.get("status") == "finished":
         raise ImpossibleCommand("command/game_over", "the game is over")
@@ -375,13 +372,13 @@ def decide(state: State, command: Mapping[str, Any], now: str) -> list[Step]:
         commitment = _hex_arg(command, "commitment")
         if seat in d["commitments"]:
             raise RuleViolation(
-                "rule/already_committed", f"seat {seat} has committed already", SECTION_SEEDS
+                "rule/already_committed", f"seat {seat} has committed already", "E.2"
             )
         if commitment in _used_commitments(d):
             raise RuleViolation(
                 "rule/commitment_reused",
                 "this commitment was used before in this game: commit to fresh random bytes",
-                SECTION_SEEDS,
+                "E.2",
             )
         last = len(d["commitments"]) + 1 == len(d["contributors"])
         deadline = deadline_after(now, int(d["reveal_timeout"])) if last else None
@@ -396,27 +393,27 @@ def decide(state: State, command: Mapping[str, Any], now: str) -> list[Step]:
             "rule/commitments_pending",
             f"no seed is revealed before every contributor has committed (waiting for "
             f"{', '.join(waiting)})",
-            SECTION_SEEDS,
+            "E.2",
         )
     if seat in d["revealed"] or seat in d["withheld"]:
         raise RuleViolation(
             "rule/already_revealed" if seat in d["revealed"] else "rule/seed_withheld",
             f"seat {seat}'s seed is "
             + ("revealed already" if seat in d["revealed"] else "recorded as withheld"),
-            SECTION_SEEDS,
+            "E.2",
         )
     if _past(d["deadline"], now):
         raise RuleViolation(
             "rule/reveal_too_late",
             f"the reveal deadline ({d['deadline']}) has passed: the seed is withheld",
-            SECTION_SEEDS,
+            "E.2",
         )
     game_id = str(state["game_id"])
     if not dealing.seat_seed_matches(game_id, seat, seed, d["commitments"][seat]):
         raise RuleViolation(
             "rule/seed_mismatch",
             f"the seed does not open seat {seat}'s commitment",
-            SECTION_SEEDS,
+            "E.2",
         )
     return [_step(state, SeedRevealed(seat=seat, contributor=seat, seed=seed, epoch=epoch))]
 
@@ -500,7 +497,7 @@ def _dealer(state: Mapping[str, Any]) -> dealing.Dealer:
             "rule/seeds_pending",
             "nothing is dealt or rolled before every contributor has revealed its seed or "
             f"timed out (waiting for {', '.join(waiting)})",
-            SECTION_SEEDS,
+            "E.2",
         )
     secrets = SECRETS.get()
     if secrets is None:
@@ -543,7 +540,7 @@ def refuse_told(command: Mapping[str, Any], names: Sequence[str]) -> None:
         raise RuleViolation(
             "rule/server_deals",
             f"the server deals and rolls in this game: send no {' or '.join(told)}",
-            SECTION_DEALS,
+            "E.1",
         )
 
 
