@@ -177,7 +177,7 @@ class Game(Aggregate):
                     decided.append((step, None))
                     state = step.state
             for command, client_at in commands:
-                if dealt and isinstance(command, Mapping) and command.get("type") in fair.COMMANDS:
+                if isinstance(command, Mapping) and command.get("type") in fair.COMMANDS:
                     steps = fair.decide(state, command, received_at)
                 else:
                     steps = rs.decide(state, dict(command))

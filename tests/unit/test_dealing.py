@@ -444,3 +444,58 @@ def test_rolls_are_uniform() -> None:
 @given(keys)
 def test_rolls_of_any_key_cover_every_face(k: bytes) -> None:
     assert set(Counter(roll(k, c) for c in range(200))) == set(range(1, 7))
+
+
+# ----------------------------------------------------------------------------- deal and dice
+
+
+@given(
+    keys, counters, st.lists(st.text(min_size=1, max_size=4), max_size=30, unique=True), st.data()
+)
+def test_a_deal_is_the_top_of_the_shuffle(
+    k: bytes, counter: int, items: list[str], data: st.DataObject
+) -> None:
+    take = data.draw(st.integers(0, len(items)))
+    dealt = dealing.deal(k, counter, items, take)
+    assert dealt == dealing.shuffle(k, counter, list(reversed(items)))[:take]
+    assert len(set(dealt)) == take and set(dealt) <= set(items)
+
+
+def test_a_deal_takes_no_more_than_the_pile() -> None:
+    with pytest.raises(ValueError, match="cannot take 3 of 2"):
+        dealing.deal(bytes(32), 0, ["a", "b"], 3)
+
+
+@given(keys, counters, st.integers(1, 20), st.integers(1, 5))
+def test_dice_are_read_in_turn_from_one_stream(
+    k: bytes, counter: int, sides: int, count: int
+) -> None:
+    values = dealing.dice(k, counter, sides, count)
+    assert len(values) == count and all(1 <= v <= sides for v in values)
+    assert values[0] == dealing.roll(k, counter, sides)  # the first die is the roll
+
+
+def test_dice_need_a_side_and_a_die() -> None:
+    for sides, count in ((0, 1), (6, 0)):
+        with pytest.raises(ValueError):
+            dealing.dice(bytes(32), 0, sides, count)
+
+
+def test_the_verifier_checks_deals_and_dice() -> None:
+    k = bytes(range(32))
+    honest = [
+        dealing.Draw(0, "deal", (["c", "a", "b"], 2), dealing.deal(k, 0, ["a", "b", "c"], 2)),
+        dealing.Draw(1, "dice", (6, 2), dealing.dice(k, 1, 6, 2)),
+    ]
+    assert dealing.first_mismatch(k, honest) is None
+    bad = [honest[0], honest[1]._replace(result=[7 - v for v in honest[1].result])]
+    found = dealing.first_mismatch(k, bad)
+    assert found is not None and (found.position, found.counter) == (1, 1)
+
+
+def test_the_dealer_deals_and_rolls_at_its_counter() -> None:
+    dealer = dealing.Dealer(bytes(32), next_counter=9)
+    (cards, c1), (values, c2) = dealer.deal(["x", "y", "z"], 1), dealer.dice(6, 3)
+    assert (c1, c2) == (9, 9)
+    assert cards == dealing.deal(bytes(32), 9, ["x", "y", "z"], 1)
+    assert values == dealing.dice(bytes(32), 9, 6, 3)

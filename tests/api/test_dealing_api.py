@@ -1,0 +1,155 @@
+"""Fair dealing over HTTP (issue #25, docs/rules.md E): creating a server-dealt game, the seeds
+as actions, ``dealing`` in ``GET /api/games/<id>`` and ``/verify``, the error shape of a refusal,
+the OpenAPI, and the server's secret on both stores: stored with the game, shown by no route to
+anyone until the game is over. The use cases themselves: tests/service/test_dealing.py.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from uuid import UUID
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from domain.dealing import seat_commitment, server_commitment
+from domain.game import GameSecrets
+from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, post_actions
+
+
+def secret_hex(app: Flask, game_id: str) -> str:
+    log = app.extensions["munchlog"]
+    found: Any = log.store.load(GameSecrets.id_for(UUID(game_id)))
+    return str(found.secrets[0])
+
+
+def everything_seen(client: FlaskClient, game: dict[str, Any]) -> str:
+    """Every route's answer about the game, as every viewer: the texts a secret could leak in."""
+    gid = game["game_id"]
+    tokens = {**{s: v["token"] for s, v in game["seats"].items()}, "judge": game["judge_token"]}
+    tokens["table"] = game["table_token"]
+    texts = []
+    for token in [None, *tokens.values()]:
+        for path in ("", "/state", "/events", "/export", "/verify", "/timeline"):
+            response = client.get(f"/api/games/{gid}{path}", headers=bearer(token))
+            texts.append(response.get_data(as_text=True))
+    return "\n".join(texts)
+
+
+def play_to_the_end(client: FlaskClient, game: dict[str, Any]) -> None:
+    gid, seats = game["game_id"], game["seats"]
+    seeds = {seat: os.urandom(32) for seat in seats}
+    for seat in seats:
+        commitment = seat_commitment(gid, seat, seeds[seat])
+        action = {"type": "commit_seed", "seat": seat, "commitment": commitment}
+        assert post_actions(client, gid, seats[seat]["token"], [action]).status_code == 201
+    for seat in seats:
+        action = {"type": "reveal_seed", "seat": seat, "seed": seeds[seat].hex()}
+        assert post_actions(client, gid, seats[seat]["token"], [action]).status_code == 201
+    for seat in seats:
+        action = {"type": "draw_opening", "seat": seat}
+        response = post_actions(client, gid, seats[seat]["token"], [action])
+        assert response.status_code == 201, response.get_json()
+    concede = [{"type": "concede", "seat": "A"}]
+    assert post_actions(client, gid, seats["A"]["token"], concede).status_code == 201
+
+
+def test_the_secret_is_stored_and_shown_only_at_the_end(app: Flask, client: FlaskClient) -> None:
+    game = create_game(client, dealing="server")
+    gid = game["game_id"]
+    secret = secret_hex(app, gid)
+    first = client.get(f"/api/games/{gid}/events", headers=bearer(game["judge_token"]))
+    created = first.get_json()["events"][0]["data"]
+    assert created["dealing"]["server_commitment"] == server_commitment(gid, bytes.fromhex(secret))
+    assert secret not in everything_seen(client, game)
+    play_to_the_end(client, game)
+    seen = everything_seen(client, game)
+    assert secret in seen
+    verified = client.get(f"/api/games/{gid}/verify").get_json()
+    assert verified["ok"] is True
+    assert verified["dealing"]["ok"] and verified["dealing"]["complete"], verified
+    summary = client.get(f"/api/games/{gid}").get_json()
+    assert summary["dealing"]["server_secrets"] == {"0": secret}
+
+
+@pytest.mark.storage_agnostic
+def test_get_game_shows_the_dealing(client: FlaskClient) -> None:
+    table = create_game(client)
+    assert client.get(f"/api/games/{table['game_id']}").get_json()["dealing"] == {
+        "mode": "table",
+        "scheme": None,
+        "contributors": [],
+        "revealed": [],
+        "withheld": [],
+    }
+    game = create_game(client, dealing="server", contributors=["B"], reveal_timeout=90)
+    dealing = client.get(f"/api/games/{game['game_id']}").get_json()["dealing"]
+    assert {k: dealing[k] for k in ("mode", "scheme", "contributors", "revealed", "withheld")} == {
+        "mode": "server",
+        "scheme": "munchlog-rand-v1",
+        "contributors": ["B"],
+        "revealed": [],
+        "withheld": [],
+    }
+    assert (dealing["reveal_timeout"], dealing["ready"]) == (90, False)
+
+
+@pytest.mark.storage_agnostic
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"dealing": "dice"}, "dealing"),
+        ({"dealing": "server", "reveal_timeout": 0}, "reveal_timeout"),
+        ({"dealing": "server", "reveal_timeout": "60"}, "reveal_timeout"),
+        ({"dealing": "server", "contributors": ["Z"]}, "contributors"),
+        ({"contributors": ["A"]}, "contributors"),
+    ],
+)
+def test_a_malformed_dealing_is_400(client: FlaskClient, extra: dict[str, Any], field: str) -> None:
+    from api.demo import demo_spec
+
+    body = {**demo_spec(seed=0), **extra}
+    response = client.post("/api/games", json=body, headers=bearer(ORGANIZER_TOKEN))
+    assert response.status_code == 400, response.get_json()
+    error = response.get_json()["error"]
+    assert error["code"].startswith("request/")
+    assert field in repr(error.get("fields")), error
+
+
+@pytest.mark.storage_agnostic
+def test_a_told_card_is_422_with_the_rule(client: FlaskClient) -> None:
+    game = create_game(client, dealing="server", contributors=[])
+    gid, token = game["game_id"], game["seats"]["A"]["token"]
+    cards = [c["id"] for c in game["seats"]["A"]["cards"][:6]]
+    response = post_actions(
+        client, gid, token, [{"type": "draw_opening", "seat": "A", "cards": cards}]
+    )
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert (error["code"], error["rule"]) == ("rule/server_deals", "E.1")
+    assert client.get(f"/api/games/{gid}").get_json()["version"] == 1  # nothing recorded
+    response = post_actions(client, gid, token, [{"type": "draw_opening", "seat": "A"}])
+    assert response.status_code == 201
+    assert [e["type"] for e in response.get_json()["events"]] == ["Dealt", "OpeningHandDrawn"]
+
+
+@pytest.mark.storage_agnostic
+def test_a_seed_for_another_seat_is_403(client: FlaskClient) -> None:
+    game = create_game(client, dealing="server")
+    action = {"type": "commit_seed", "seat": "B", "commitment": "ab" * 32}
+    response = post_actions(client, game["game_id"], game["seats"]["A"]["token"], [action])
+    assert response.status_code == 403
+
+
+@pytest.mark.storage_agnostic
+def test_the_openapi_documents_the_dealing(client: FlaskClient) -> None:
+    spec = client.get("/api/openapi.json").get_json()
+    schemas = spec["components"]["schemas"]
+    create = schemas["CreateGame"]["properties"]
+    assert create["dealing"]["enum"] == ["table", "server"]
+    assert {"contributors", "reveal_timeout"} <= set(create)
+    assert {"mode", "scheme", "contributors", "revealed", "withheld"} <= set(
+        schemas["Dealing"]["properties"]
+    )
