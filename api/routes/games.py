@@ -308,6 +308,13 @@ class GameActions(MethodView):
         `attack` gets a server-drawn `salt`; a client may not send one. `at` (ISO 8601) is
         kept as the client's time beside the server's. The response holds the new events as
         the caller may see them.
+
+        A server-dealt game (`"dealing": "server"`, docs/dealing.md) takes the contributors'
+        seeds as actions: `{"type": "commit_seed", "seat", "commitment"}` (64 lowercase hex:
+        SHA-256 of `munchlog-rand-v1|seat|<game_id>|<seat>|` and 32 random bytes), then, once
+        every contributor has committed, `{"type": "reveal_seed", "seat", "seed"}` (the 32
+        bytes as 64 lowercase hex). Its commands that draw or roll name no card and no value
+        (422 `rule/server_deals` if they do); each random operation is a `Dealt` event.
         """
         outcome = recording.record_actions(
             gamelog(),
