@@ -44,9 +44,11 @@ class CreatingEvent(Event):
     format: str
 
     def to_dict(self) -> dict[str, Any]:
-        """As every event's, without a ``dealing`` that is ``None`` (a table-dealt game: its
-        creating event is stored as before server dealing existed, issue #25)."""
+        """As every event's, but a table-dealt game's (``dealing`` is ``None``) is stored in
+        version 1's shape, byte for byte as before server dealing existed (issue #25): version
+        2 only adds ``dealing``, and its upcaster reads a version 1 event as table-dealt."""
         out = Event.to_dict(self)
         if out.get("dealing", False) is None:
             del out["dealing"]
+            out["v"] = 1
         return out

@@ -54,6 +54,12 @@ def _auth(token: str) -> dict[str, str]:
 ADDED_SEAT_FIELDS = ("deck_known_top", "deck_known_bottom")
 
 
+#: ``GET /api/games/<id>``'s ``dealing`` (added since, issue #25) of every legacy game: dealt by
+#: the table, as every game was before server dealing.
+TABLE_DEALT = {"mode": "table", "scheme": None, "contributors": [], "revealed": [], "withheld": []}
+TABLE_VERIFIED = {"mode": "table", "ok": True, "first_mismatch": None}
+
+
 def without_added_fields(state: dict[str, Any]) -> dict[str, Any]:
     seats = {}
     for name, seat in state["seats"].items():
@@ -68,13 +74,16 @@ def test_a_legacy_game_reads_back_as_it_was_stored(legacy_app: Flask, name: str)
     client = legacy_app.test_client()
     judge = _auth(game["tokens"]["judge"])
     gid = game["game_id"]
-    assert client.get(f"/api/games/{gid}", headers=judge).get_json() == game["summary"]
+    summary = client.get(f"/api/games/{gid}", headers=judge).get_json()
+    assert summary.pop("dealing") == TABLE_DEALT  # added since (issue #25): dealt by the table
+    assert summary == game["summary"]
     judge_state = client.get(f"/api/games/{gid}/state", headers=judge).get_json()
     assert without_added_fields(judge_state) == game["judge_state"]
     seat_b = client.get(f"/api/games/{gid}/state", headers=_auth(game["tokens"]["B"]))
     assert without_added_fields(seat_b.get_json()) == game["seat_b_state"]
     verify = client.get(f"/api/games/{gid}/verify", headers=judge).get_json()
-    assert verify == {**game["verify"], "problems": []}  # /verify has listed problems since
+    # /verify has listed problems since, and checked the dealing (issue #25: a table's)
+    assert verify == {**game["verify"], "problems": [], "dealing": TABLE_VERIFIED}
     export = client.get(f"/api/games/{gid}/export?format=json", headers=judge)
     body = {k: v for k, v in export.get_json().items() if k != "exported_at"}
     digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
@@ -173,7 +182,7 @@ def test_a_legacy_games_complete_export_imports_into_a_new_store(
         assert imported.status_code == 201, imported.get_json()
         new_judge = _auth(imported.get_json()["judge_token"])
         verify = client.get(f"/api/games/{gid}/verify", headers=new_judge).get_json()
-        assert verify == {**game["verify"], "problems": []}
+        assert verify == {**game["verify"], "problems": [], "dealing": TABLE_VERIFIED}
         again = client.get(f"/api/games/{gid}/export?format=json", headers=new_judge).get_json()
         assert {k: v for k, v in again.items() if k != "exported_at"} == {
             k: v for k, v in exported.get_json().items() if k != "exported_at"

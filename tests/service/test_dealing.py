@@ -454,3 +454,12 @@ def test_deciding_without_the_secret_is_refused_not_a_crash(log: GameLog) -> Non
             [({"type": "draw_opening", "seat": "A"}, None)], received_at="2030-01-01T00:00:00Z"
         )
     assert caught.value.code == "command/no_dealer"
+
+
+def test_a_table_dealt_creating_event_keeps_version_1s_bytes(log: GameLog) -> None:
+    """Version 2 of the creating events only adds ``dealing``: a table-dealt game's is stored
+    as version 1 was, so new table-dealt games hash as they did before server dealing."""
+    first = records(log, start(log).game_id)[0]["event"]
+    assert first["v"] == 1 and "dealing" not in first
+    dealt = records(log, start(log, dealing="server").game_id)[0]["event"]
+    assert dealt["v"] == 2 and "dealing" in dealt
