@@ -258,18 +258,41 @@ class GameLog:
                 )
             return BatchOutcome(response=response, replayed=False), extra
 
-        outcome: BatchOutcome = self._write(
-            game_id,
-            decide,
-            respond,
-            expected_version=expected_version,
-            source="actions",
-            actions=len(actions),
-            trust_cache=True,
-            check=check,
-            replay=None if idempotency_key is None else replay,
-        )
+        try:
+            outcome: BatchOutcome = self._write(
+                game_id,
+                decide,
+                respond,
+                expected_version=expected_version,
+                source="actions",
+                actions=len(actions),
+                trust_cache=True,
+                check=check,
+                replay=None if idempotency_key is None else replay,
+            )
+        except DomainError:
+            self._settle_withholding(game_id)
+            raise
         return outcome
+
+    def _settle_withholding(self, game_id: UUID) -> None:
+        """Record, on its own, the withholding a refused batch would have recorded first (a
+        server-dealt game past its reveal deadline, docs/rules.md E.2): the refusal changes
+        nothing, but the deadline has passed whatever the batch held."""
+        game = self.store.cached(game_id, within=TRUST_CACHE_FOR) or self.game(game_id)
+        if "dealing" not in game.state or not fair.expire(game.state, utc_now()):
+            return
+
+        def settle(game: Game, received_at: str) -> None:
+            game.execute([], received_at=received_at, secrets=self.secrets_of(game))
+
+        self._write(
+            game_id,
+            settle,
+            lambda game, pending: (None, []),
+            expected_version=None,
+            source="dealing",
+        )
 
     def _write(
         self,

@@ -229,11 +229,16 @@ def test_a_late_contributor_is_recorded_as_withholding(
     monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:31+00:00")
     with refused(RuleViolation, "rule/seed_withheld"):
         reveal(log, gid, "B", b)  # the withholding is decided first: the late reveal is refused
-    events = act(log, gid, "A", "draw_opening")["events"]
-    assert [e["type"] for e in events] == ["SeedWithheld", "Dealt", "OpeningHandDrawn"]
-    assert events[0]["data"]["contributor"] == "B"
+    withheld = records(log, gid)[-1]["event"]  # recorded on its own, the refusal aside
+    assert (withheld["type"], withheld["contributor"], withheld["seat"]) == (
+        "SeedWithheld",
+        "B",
+        "rules",
+    )
     view = log.overview(gid)["dealing"]
-    assert (view["revealed"], view["withheld"]) == (["A"], ["B"])
+    assert (view["revealed"], view["withheld"], view["ready"]) == (["A"], ["B"], True)
+    events = act(log, gid, "A", "draw_opening")["events"]
+    assert [e["type"] for e in events] == ["Dealt", "OpeningHandDrawn"]
     act(log, gid, "A", "concede")
     report = log.verify_game(gid)["dealing"]
     assert report["ok"] and report["complete"], report
@@ -463,3 +468,21 @@ def test_a_table_dealt_creating_event_keeps_version_1s_bytes(log: GameLog) -> No
     assert first["v"] == 1 and "dealing" not in first
     dealt = records(log, start(log, dealing="server").game_id)[0]["event"]
     assert dealt["v"] == 2 and "dealing" in dealt
+
+
+def test_the_next_command_records_the_withholding_first(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gid = start(log, dealing="server", reveal_timeout=5).game_id
+    monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:00+00:00")
+    for seat in "AB":
+        commit(log, gid, seat, os.urandom(32))
+    monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:06+00:00")
+    events = act(log, gid, "B", "draw_opening")["events"]
+    assert [e["type"] for e in events] == [
+        "SeedWithheld",
+        "SeedWithheld",
+        "Dealt",
+        "OpeningHandDrawn",
+    ]
+    assert [e["data"]["contributor"] for e in events[:2]] == ["A", "B"]
