@@ -93,6 +93,14 @@ def test_no_hidden_card_of_seat_a_reaches_seat_b_or_a_spectator(app: Flask, seed
     play_and_check(app, seed, marked=False, steps=45)
 
 
+@leak_property(max_examples=4)
+def test_a_server_dealt_game_leaks_nothing_either(app: Flask, seed: int) -> None:
+    """The same property when the server deals: its ``Dealt`` events list the cards of a pile
+    (a seat's deck) and those drawn from it; a viewer sees only the ids it may (A.4)."""
+    types = play_and_check(app, seed, marked=False, steps=45, dealing=True)
+    assert "Dealt" in types
+
+
 #: What the marked games held, over the examples of the property below.
 MARKED_SEEN: set[str] = set()
 
@@ -113,14 +121,31 @@ def test_the_marked_leak_games_held_the_new_events() -> None:
     assert MARKED_SEEN & {"AbilityTriggered", "DamagePrevented"}
 
 
-def play_and_check(app: Flask, seed: int, *, marked: bool, steps: int) -> set[str]:
+#: The fields a server-dealt game's commands leave to the server (docs/rules.md E.1).
+TOLD = ("card", "cards", "rolls")
+DEALT_TYPES = {"draw", "draw_opening", "mulligan", "spill", "roll_first"}
+
+
+def server_dealt(command: dict[str, Any]) -> dict[str, Any]:
+    """``command`` as a server-dealt game takes it: no card drawn, no value rolled."""
+    if command["type"] not in DEALT_TYPES:
+        return command
+    return {k: v for k, v in command.items() if k not in TOLD}
+
+
+def play_and_check(
+    app: Flask, seed: int, *, marked: bool, steps: int, dealing: bool = False
+) -> set[str]:
     """Play ``steps`` random legal batches through HTTP, checking after each what seat B and a
     spectator may fetch, and their exports at the end; return the event types recorded (and
-    ``unchecked`` if an event carried the mark)."""
+    ``unchecked`` if an event carried the mark). ``dealing``: a game the server deals alone
+    (docs/rules.md E), whose ``Dealt`` events name the cards of a pile and those drawn."""
     rng = random.Random(seed)
     client = app.test_client()
     log = app.extensions["munchlog"]
     spec = _spec(rng, marked=marked)
+    if dealing:
+        spec = {**spec, "dealing": "server", "contributors": []}
     created = client.post("/api/games", json=spec, headers=bearer(ORGANIZER_TOKEN))
     assert created.status_code == 201
     game = created.get_json()
@@ -135,6 +160,8 @@ def play_and_check(app: Flask, seed: int, *, marked: bool, steps: int) -> set[st
         options = [c for seat in "AB" for c in RS.legal_commands(state, seat)]
         options = [c for c in options if c["type"] != "concede"] or options
         batch = [rng.choice(options)]
+        if dealing:
+            batch = [server_dealt(c) for c in batch]
         response = client.post(
             f"/api/games/{gid}/actions", json={"actions": batch}, headers=bearer(table)
         )
