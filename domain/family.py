@@ -30,7 +30,7 @@ from domain.fold import State
 from domain.history import HistoryUpdate
 from domain.narration import Narrator
 from domain.ruleset import RULESETS
-from domain.viewing import seat_view
+from domain.viewing import card_view, seat_view
 
 #: ``result(event)``: the game's result after one event (``Family.result_updates``).
 ResultUpdate = Callable[[Mapping[str, Any]], str]
@@ -117,11 +117,23 @@ class Family:
         self, state: Mapping[str, Any], seat: str, viewer: str, seats: tuple[str, ...]
     ) -> dict[str, Any]:
         """One seat of ``GET /state`` for ``viewer`` (default: the state conventions,
-        :func:`domain.viewing.seat_view`)."""
-        return seat_view(state, seat, viewer, seats)
+        :func:`domain.viewing.seat_view`, each card shown by :meth:`card_view`)."""
+        return seat_view(state, seat, viewer, seats, card=self.card_view)
+
+    def card_view(
+        self, state: Mapping[str, Any], cid: str, viewer: str, seats: tuple[str, ...]
+    ) -> dict[str, Any]:
+        """One card as ``viewer`` may see it (default: its definition, owner, face and scalar
+        fields, :func:`domain.viewing.card_view`); a family whose cards carry more (the CCG's
+        modified cost and stuck Curses) shows it here."""
+        return card_view(state, cid, viewer, seats)
 
     # -- the judge's tools and histories ----------------------------------------------------
 
+    #: The fields of the family's cards a judge's diff lists when they change, each as a list
+    #: of ``{card, name, owner, from, to}`` (``projections.replay.state_diff``; besides the
+    #: cards moved and ``known``, which every family's diff has). Default: none.
+    diff_card_fields: ClassVar[tuple[str, ...]] = ()
     #: The parts of the family's table (top-level state keys) a judge's diff compares whole
     #: (``projections.replay.state_diff``); each is shown through :meth:`diff_part_view`.
     diff_parts: ClassVar[tuple[str, ...]] = ()
@@ -130,6 +142,12 @@ class Family:
         """One side of the diff part ``key`` as a viewer may see it: ``sees(card_id)`` says
         whether the viewer may see a card. Default: nothing of it (a family that declares a
         part says how it is redacted)."""
+        return None
+
+    def history_hero(self, seat: Mapping[str, Any]) -> str | None:
+        """What a game's history row names as a seat's ``hero`` (``projections.history``),
+        from the seat as the creating event has it: the character it plays, for a family
+        whose seats bring one (the CCG's Hero). Default ``None``."""
         return None
 
     def invariants(self, state: State, *, max_level: int = 10) -> list[str]:

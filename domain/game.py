@@ -59,6 +59,18 @@ def _state_after(state: State, data: dict[str, Any]) -> State:
     return apply_record(state, {"event": data})
 
 
+class Enveloped(Aggregate.Event):
+    """A game's stored event: one domain event (its dict) and its envelope, the record's
+    fields (``domain.envelope.STORED_FIELDS``) after eventsourcing's own."""
+
+    event: dict[str, Any]
+    received_at: str
+    client_at: str | None
+    visible_to: dict[str, Any]
+    hash: str
+    prev_hash: str
+
+
 class Game(Aggregate):
     """One recorded game: the domain state plus the head of its hash chain.
 
@@ -69,26 +81,14 @@ class Game(Aggregate):
     discards the whole aggregate, so a batch is all or nothing.
     """
 
-    class Opened(Aggregate.Created):
-        """The game's first stored event, wrapping the domain's ``GameCreated``."""
+    class Opened(Aggregate.Created, Enveloped):
+        """The game's first stored event, wrapping the domain's ``GameCreated``, with the
+        game's ruleset."""
 
         ruleset: str
-        event: dict[str, Any]
-        received_at: str
-        client_at: str | None
-        visible_to: dict[str, Any]
-        hash: str
-        prev_hash: str
 
-    class Recorded(Aggregate.Event):
+    class Recorded(Enveloped):
         """Every later stored event: one domain event and its envelope."""
-
-        event: dict[str, Any]
-        received_at: str
-        client_at: str | None
-        visible_to: dict[str, Any]
-        hash: str
-        prev_hash: str
 
         def apply(self, aggregate: Game) -> None:
             aggregate.state = _state_after(aggregate.state, self.event)

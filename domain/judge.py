@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.arguments import int_arg
+from domain.arguments import int_arg, seat_arg
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand, NotFound, UnknownVersion
 from domain.events import KERNEL, Event, events_of
@@ -173,6 +173,15 @@ def read_correction(
     if corrects > current:
         raise UnknownVersion(corrects, current)
     return cls, {"seat": "judge", "corrects": corrects}
+
+
+def level_set(state: Mapping[str, Any], command: Any) -> dict[str, Any]:
+    """The fields of a judge's ``set_level`` (every family's): the seat (``player``) and its
+    new level, 1 to 10 (docs/rules.md A.14, B.17)."""
+    return {
+        "player": seat_arg(state, command, "player"),
+        "level": int_arg(command, "level", lo=1, hi=10),
+    }
 
 
 #: ``backup_from(point)``: the state at version ``point`` and the records after it.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
@@ -144,6 +144,14 @@ def seat_zone_lists(
     ]
 
 
+class Restores(NamedTuple):
+    """What a backup puts back of the cards, the seats or the table: the ``fields`` that count,
+    each one of the restoring ``event``'s fields too, and that event."""
+
+    fields: tuple[str, ...]
+    event: type[Any]
+
+
 class BackupCore:
     """A ruleset's backup in progress (its ``backup_events``): from ``current``, the restoring
     steps so far and the state they lead to (:attr:`work`), towards ``point``.
@@ -152,24 +160,17 @@ class BackupCore:
     restoring event (each with the backup's ``seat`` and ``undoes``), putting the cards back
     list by list, the table when it differs and the seats field by field (:meth:`restore`), and
     checking the result (:meth:`run`). A ruleset names the fields that count and the events
-    that restore them (:attr:`card_fields` with :attr:`card_restored`, :attr:`seat_fields` with
-    :attr:`seat_restored`, :attr:`table_fields` with :attr:`table_restored`), which card lists
-    a state has (:meth:`lists`), and may change where a card outside them goes back to
-    (:meth:`leftover_position`), how the table is restored (:meth:`restore_table`) and what is
-    restored in which order (:meth:`restore`)."""
+    that restore them (:attr:`restores_cards`, :attr:`restores_seats`,
+    :attr:`restores_table`), which card lists a state has (:meth:`lists`), and may change
+    where a card outside them goes back to (:meth:`leftover_position`), how the table is
+    restored (:meth:`restore_table`) and what is restored in which order (:meth:`restore`)."""
 
-    #: The fields of a card that a backup puts back, each one of :attr:`card_restored`'s too.
-    card_fields: tuple[str, ...] = ()
-    #: The event that puts a card's :attr:`card_fields` back (with ``card`` and ``position``).
-    card_restored: type[Any] = Event
-    #: The fields of a seat that a backup puts back, each one of :attr:`seat_restored`'s too.
-    seat_fields: tuple[str, ...] = ()
-    #: The event that puts a seat's :attr:`seat_fields` back (``player`` names the seat).
-    seat_restored: type[Any] = Event
+    #: A card's fields a backup puts back, by their event (with ``card`` and ``position``).
+    restores_cards: ClassVar[Restores] = Restores((), Event)
+    #: A seat's fields a backup puts back, by their event (``player`` names the seat).
+    restores_seats: ClassVar[Restores] = Restores((), Event)
     #: The table's fields (outside cards and seats) that :meth:`restore_table` puts back.
-    table_fields: tuple[str, ...] = ()
-    #: The event that puts the table's :attr:`table_fields` back.
-    table_restored: type[Any] = Event
+    restores_table: ClassVar[Restores] = Restores((), Event)
 
     def __init__(self, point: State, current: State, seat: str, undoes: int | None) -> None:
         check_same_game(point, current)
@@ -190,7 +191,7 @@ class BackupCore:
 
     def differs(self, cid: str) -> bool:
         a, b = self.work["cards"][cid], self.point["cards"][cid]
-        return any(a.get(k) != b.get(k) for k in self.card_fields)
+        return any(a.get(k) != b.get(k) for k in self.restores_cards.fields)
 
     def lists(self, state: State) -> list[tuple[list[str], Any]]:
         """Every card list of ``state``, each with a getter for the same list in another state."""
@@ -202,9 +203,9 @@ class BackupCore:
 
     def restore_card(self, cid: str, position: int | None) -> None:
         """Put the card back as it was, at ``position`` in its list."""
-        fields = {k: self.point["cards"][cid].get(k) for k in self.card_fields}
+        fields = {k: self.point["cards"][cid].get(k) for k in self.restores_cards.fields}
         fields["known"] = list(fields["known"])
-        self.restored(self.card_restored, card=cid, position=position, **fields)
+        self.restored(self.restores_cards.event, card=cid, position=position, **fields)
 
     def cards(self) -> None:
         """Rebuild each list from its front: once its cards 0..i-1 are in place, later
@@ -219,22 +220,22 @@ class BackupCore:
                 self.restore_card(cid, self.leftover_position(cid))
 
     def seats(self) -> None:
-        """Each seat whose :attr:`seat_fields` differ, put back (in seating order)."""
+        """Each seat whose :attr:`restores_seats` fields differ, put back (in seating order)."""
+        names, event = self.restores_seats
         for player, want in self.point["seats"].items():
             have = self.work["seats"][player]
-            if any(have.get(k) != want.get(k) for k in self.seat_fields):
-                fields: dict[str, Any] = {k: want.get(k) for k in self.seat_fields}
-                self.restored(self.seat_restored, player=player, **fields)
+            if any(have.get(k) != want.get(k) for k in names):
+                self.restored(event, player=player, **{k: want.get(k) for k in names})
 
     def table(self) -> None:
-        """The table, put back when any of its :attr:`table_fields` differs."""
-        if any(self.work.get(k) != self.point.get(k) for k in self.table_fields):
+        """The table, put back when any of its :attr:`restores_table` fields differs."""
+        if any(self.work.get(k) != self.point.get(k) for k in self.restores_table.fields):
             self.restore_table()
 
     def restore_table(self) -> None:
-        """Emit :attr:`table_restored` with the table's :attr:`table_fields` as in ``point``."""
-        fields = {k: copy.deepcopy(self.point.get(k)) for k in self.table_fields}
-        self.restored(self.table_restored, **fields)
+        """Emit the :attr:`restores_table` event with the table's fields as in ``point``."""
+        names, event = self.restores_table
+        self.restored(event, **{k: copy.deepcopy(self.point.get(k)) for k in names})
 
     def restore(self) -> None:
         """Emit the restoring events, in order: the cards, the table, the seats."""

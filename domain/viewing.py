@@ -51,7 +51,8 @@ def is_scalar(value: Any) -> bool:
 
 
 def card_view(state: State, cid: str, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
-    """One card as ``viewer`` may see it: its definition, owner, face and scalar fields."""
+    """One card as ``viewer`` may see it: its definition, owner, face and scalar fields (a
+    family shows more of its cards with its own, ``domain.family.Family.card_view``)."""
     card = state["cards"][cid]
     if not can_see(card["known"], viewer, seats):
         return dict(HIDDEN)
@@ -59,12 +60,6 @@ def card_view(state: State, cid: str, viewer: str, seats: tuple[str, ...]) -> di
     for key, value in card.items():
         if key not in CARD_PLACE_FIELDS and is_scalar(value):
             out[key] = value
-    if "cost_mod" in card:  # the CCG's cost modifier and stuck Curses (docs/rules.md A.3, A.12)
-        del out["cost_mod"]
-        if card["cost_mod"] is not None:
-            out["cost_modified"] = card["cost_mod"]
-    if card.get("stuck"):
-        out["stuck"] = [card_view(state, x, viewer, seats) for x in card["stuck"]]
     return out
 
 
@@ -72,6 +67,9 @@ def cards_view(state: State, ids: Iterable[str], viewer: str, seats: tuple[str, 
     return [card_view(state, cid, viewer, seats) for cid in ids]
 
 
+#: ``card(state, card_id, viewer, seats)``: one card as a viewer may see it (:func:`card_view`,
+#: or a family's own).
+CardView = Callable[[State, str, str, tuple[str, ...]], dict[str, Any]]
 #: ``extra(key, card_id)``: more fields a seat shows after one of its card fields.
 CardExtras = Callable[[str, str], Mapping[str, Any]]
 
@@ -84,11 +82,12 @@ def seat_view(
     *,
     unshown: Collection[str] = (),
     extras: CardExtras | None = None,
+    card: CardView = card_view,
 ) -> dict[str, Any]:
     """A seat by the state conventions every ruleset follows (docs/DESIGN.md): its scalar
     fields copied (a card id as that card; ``unshown`` ones left out), the cards of its
     ``zones`` card by card (a ``deck`` only as its count, a ``hand`` counted for everyone and
-    shown to those who share the seat's knowledge)."""
+    shown to those who share the seat's knowledge), each card as ``card`` shows it."""
     st = state["seats"][seat]
     cards = state["cards"]
     out: dict[str, Any] = {}
@@ -96,7 +95,7 @@ def seat_view(
         if key == "zones" or key in unshown or not is_scalar(value):
             continue
         if isinstance(value, str) and key != "player" and value in cards:
-            out[key] = card_view(state, value, viewer, seats)
+            out[key] = card(state, value, viewer, seats)
             if extras is not None:
                 out.update(extras(key, value))
         else:
@@ -109,7 +108,7 @@ def seat_view(
         elif zone == "hand":
             out["hand_count"] = len(ids)
         else:
-            out[zone] = cards_view(state, ids, viewer, seats)
+            out[zone] = [card(state, cid, viewer, seats) for cid in ids]
     if "hand" in zones and own:
-        out["hand"] = cards_view(state, zones["hand"], viewer, seats)
+        out["hand"] = [card(state, cid, viewer, seats) for cid in zones["hand"]]
     return out

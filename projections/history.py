@@ -7,9 +7,10 @@ Pure functions, no I/O (the store that keeps the rows up to date from the notifi
      "status": "setup"|"playing"|"finished", "winner": None|seat|"draw"|"A+C", "end": None|str,
      "turns", "events", "fights": {seat: n}, "caught_cheating": {seat: n}}
 
-The seats are the game's own (its creation event's, in seating order); ``hero`` is the name of
-the seat's hero card, or ``None`` in a ruleset without heroes. A classic game's shared victory
-(docs/rules.md B.16) is a winner ``"A+C"``: a win for each of them.
+The seats are the game's own (its creation event's, in seating order); ``hero`` is what the
+game's family names as the seat's character (``Family.history_hero``: the CCG's Hero card's
+name), or ``None`` in a family without one. A classic game's shared victory (docs/rules.md
+B.16) is a winner ``"A+C"``: a win for each of them.
 
 Everything in it is public information (docs/rules.md A.4): who played which hero, turn numbers,
 fights started, seats caught cheating, how the game ended. ``fold_history(None, record)``
@@ -21,8 +22,9 @@ move it back to an earlier turn).
 :func:`player_games` turns rows into one player's history (hero, opponent, result from their
 side), and :func:`totals` sums such entries (per player, or per hero with :func:`hero_totals`).
 
+>>> from domain import DEFAULT_RULESET
 >>> created = {"version": 1, "received_at": "2024-05-01T10:00:00+00:00", "event": {
-...     "type": "GameCreated", "labels": {"event": "Cup"}, "seats": [
+...     "type": "GameCreated", "ruleset": DEFAULT_RULESET, "labels": {"event": "Cup"}, "seats": [
 ...     {"seat": "A", "player": "Ann", "hero": {"name": "Orc"}},
 ...     {"seat": "B", "player": "Bob", "hero": {"name": "Gnome"}}]}}
 >>> row = fold_history(None, created, game_id="g1")
@@ -38,7 +40,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from domain.family import history_updates
+from domain import DEFAULT_RULESET
+from domain.family import family_named, history_updates
 
 HistoryRow = dict[str, Any]
 RESULTS = ("win", "loss", "draw", "unfinished")
@@ -59,13 +62,14 @@ def fold_history(
         if not isinstance(event.get("seats"), list):
             raise ValueError(f"a game's history starts with the event creating it, not {etype}")
         seats = [str(s["seat"]) for s in event["seats"]]
+        family = family_named(event.get("ruleset", DEFAULT_RULESET))
         return {
             "game_id": game_id,
             "created_at": at,
             "last_at": at,
             "labels": dict(event.get("labels") or {}),
             "seats": {
-                s["seat"]: {"player": str(s["player"]), "hero": _hero_name(s)}
+                s["seat"]: {"player": str(s["player"]), "hero": family.history_hero(s)}
                 for s in event["seats"]
             },
             "status": "setup",
@@ -85,11 +89,6 @@ def fold_history(
     if update is not None:
         new.update(update(row, event))
     return new
-
-
-def _hero_name(seat: Mapping[str, Any]) -> str | None:
-    hero = seat.get("hero")
-    return str(hero["name"]) if isinstance(hero, Mapping) and "name" in hero else None
 
 
 def seconds_between(start: str, end: str) -> int | None:

@@ -37,24 +37,24 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
     """What changed from ``before`` to ``after`` (the judge's view: every card id and name).
 
     Keys: ``versions`` ``[before, after]``; ``moved`` (cards whose zone, face or host changed:
-    ``{card, name, owner, from, to, face}``); ``damage``, ``tokens``, ``zapped`` and ``known``
-    (``{card, name, owner, from, to}``); ``seats`` (``{seat: {field: [from, to]}}`` for level,
-    gold, marker, flags and zone counts); ``table`` (``{field: [from, to]}`` for status, winner,
-    turn, active, phase, step); and each part of the table the game's family compares whole
-    (``Family.diff_parts``; the CCG's ``fight``, ``window``, ``stack``): ``{from, to}`` or
-    ``None``. Cards are listed in id order. :func:`diff_view` redacts it for one viewer.
+    ``{card, name, owner, from, to, face}``); each card field of the game's family
+    (``Family.diff_card_fields``; the CCG's ``damage``, ``tokens``, ``zapped``) and ``known``
+    (``{card, name, owner, from, to}``); ``seats`` (``{seat: {field: [from, to]}}`` for its
+    scalar fields, such as level and gold, and its zone counts); ``table`` (``{field: [from,
+    to]}`` for status, winner, turn, active, phase, step); and each part of the table the
+    game's family compares whole (``Family.diff_parts``; the CCG's ``fight``, ``window``,
+    ``stack``): ``{from, to}`` or ``None``. Cards are listed in id order. :func:`diff_view`
+    redacts it for one viewer.
     """
-    parts = _family(before, after).diff_parts
+    family = _family(before, after)
+    card_fields = (*family.diff_card_fields, "known")
     out: dict[str, Any] = {
         "versions": [before.get("version"), after.get("version")],
         "moved": [],
-        "damage": [],
-        "tokens": [],
-        "zapped": [],
-        "known": [],
+        **{key: [] for key in card_fields},
         "seats": {},
         "table": {},
-        **dict.fromkeys(parts),
+        **dict.fromkeys(family.diff_parts),
     }
     b_cards: Mapping[str, Any] = before.get("cards") or {}
     a_cards: Mapping[str, Any] = after.get("cards") or {}
@@ -69,7 +69,7 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
             if b.get("host") or a.get("host"):
                 moved["host"] = [b.get("host"), a.get("host")]
             out["moved"].append(moved)
-        for key in ("damage", "tokens", "zapped", "known"):
+        for key in card_fields:
             if b.get(key) != a.get(key):
                 out[key].append({**base, "from": b.get(key), "to": a.get(key)})
     for seat in after.get("seats") or ():
@@ -78,7 +78,7 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
         if b_seat is None or a_seat is None:
             continue
         changes: dict[str, list[Any]] = {}
-        for key in _seat_scalars(b_seat, a_seat):
+        for key in _seat_scalars(b_seat, a_seat, a_cards):
             if b_seat.get(key) != a_seat.get(key):
                 changes[key] = [b_seat.get(key), a_seat.get(key)]
         for zone in a_seat["zones"]:
@@ -90,7 +90,7 @@ def state_diff(before: State, after: State) -> dict[str, Any]:
     for key in ("status", "winner", "turn", "active", "phase", "step"):
         if before.get(key) != after.get(key):
             out["table"][key] = [before.get(key), after.get(key)]
-    for key in parts:
+    for key in family.diff_parts:
         if before.get(key) != after.get(key):
             out[key] = {"from": before.get(key), "to": after.get(key)}
     return out
@@ -100,12 +100,20 @@ def _family(before: State, after: State) -> Family:
     return family_named(after.get("ruleset") or before.get("ruleset"))
 
 
-def _seat_scalars(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
-    """The scalar fields of a seat a diff compares, in the seat's order (the CCG's:
-    :data:`SEAT_FIELDS`)."""
-    keys = [k for k in after if k not in ("zones", "player", "hero")]
-    keys += [k for k in before if k not in after and k not in ("zones", "player", "hero")]
-    return [k for k in keys if not isinstance(after.get(k, before.get(k)), dict | list)]
+def _seat_scalars(
+    before: Mapping[str, Any], after: Mapping[str, Any], cards: Mapping[str, Any]
+) -> list[str]:
+    """The scalar fields of a seat a diff compares, in the seat's order: not its ``player``,
+    nor a field naming one of the game's ``cards`` (the CCG's ``hero``: a card, whose own
+    changes the diff lists)."""
+    keys = [*after, *(k for k in before if k not in after)]
+    return [
+        k
+        for k in keys
+        if k not in ("zones", "player")
+        and not isinstance(value := after.get(k, before.get(k)), dict | list)
+        and not (isinstance(value, str) and value in cards)
+    ]
 
 
 def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str) -> dict[str, Any]:
@@ -115,7 +123,8 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
     the damage a window waits on, and stack entries with their ability, effect plan and
     ``unchecked`` mark).
 
-    A card's movement between zones, its damage and tokens stay: those are public (A.4).
+    A card's movement between zones and its family's card fields (the CCG's damage and
+    tokens) stay: those are public (A.4).
     """
     seats = tuple(after.get("seats") or before.get("seats") or ())
     family = _family(before, after)
@@ -145,7 +154,7 @@ def diff_view(diff: Mapping[str, Any], before: State, after: State, viewer: str)
         "table": dict(diff["table"]),
         "viewer": viewer,
     }
-    for key in ("moved", "damage", "tokens", "zapped", "known"):
+    for key in ("moved", *family.diff_card_fields, "known"):
         out[key] = [card_entry(e) for e in diff[key]]
     for key in family.diff_parts:
         part = diff.get(key)

@@ -293,3 +293,45 @@ def test_the_family_checker_sees_imports_and_names(tmp_path: Path) -> None:
         "domain.classic.x",
     ]
     assert len(ruleset_literals(module)) == 1
+
+
+# ---------------------------------------------------------------------------- family fields
+#
+# The generic read side (``projections/`` and the kernel's views and family contract) reads a
+# card or a seat only through the state conventions and what the game's family says: the card
+# fields a judge's diff lists (``Family.diff_card_fields``), a card's own fields in its view
+# (``Family.card_view``), the history row's hero (``Family.history_hero``). Naming one family's
+# fields there again would show every other family's games the CCG's way.
+
+#: Card and seat fields of the Munchkin CCG that the generic read side once named.
+FAMILY_FIELDS = frozenset({"damage", "tokens", "zapped", "cost_mod", "stuck", "hero"})
+#: The kernel's generic read side, beside ``projections/``.
+KERNEL_READ_SIDE = ("domain/viewing.py", "domain/family.py")
+#: Names a file may use as its own: a history row's ``hero`` column (``Family.history_hero``
+#: fills it).
+OWN_NAMES = {"projections/history.py": frozenset({"hero"})}
+
+
+def field_literals(path: Path, names: frozenset[str]) -> list[str]:
+    """The string literals of ``path`` that are exactly one of ``names`` (a docstring or a
+    comment that mentions one is prose, not a key)."""
+    return [
+        f"{path.name}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(parse(path))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
+    ]
+
+
+def test_the_generic_read_side_names_no_familys_card_fields() -> None:
+    paths = [*modules("projections"), *(ROOT / rel for rel in KERNEL_READ_SIDE)]
+    found: list[str] = []
+    for path in paths:
+        rel = path.relative_to(ROOT).as_posix()
+        found += field_literals(path, FAMILY_FIELDS - OWN_NAMES.get(rel, frozenset()))
+    assert found == []
+
+
+def test_the_field_checker_sees_keys_not_prose(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text('"""damage and tokens"""\n# zapped\nx = card["damage"]\ny = ("stuck",)\n')
+    assert field_literals(module, FAMILY_FIELDS) == ["m.py:3: 'damage'", "m.py:4: 'stuck'"]

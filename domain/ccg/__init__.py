@@ -27,12 +27,19 @@ from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correctio
 from domain.ccg.decision import Command, Decision
 from domain.ccg.demo import demo_spec
 from domain.ccg.fights import commitment
-from domain.ccg.history import HISTORY_UPDATES, RESULT_UPDATES
+from domain.ccg.history import HISTORY_UPDATES, RESULT_UPDATES, hero_name
 from domain.ccg.invariants import invariant_violations
 from domain.ccg.moves import legal_commands
 from domain.ccg.narration import CcgNarrator
 from domain.ccg.state import SEATS
-from domain.ccg.views import DIFF_PARTS, ccg_seat, ccg_table, diff_part_view
+from domain.ccg.views import (
+    DIFF_CARD_FIELDS,
+    DIFF_PARTS,
+    ccg_card,
+    ccg_seat,
+    ccg_table,
+    diff_part_view,
+)
 from domain.envelope import Record
 from domain.events import Event
 from domain.family import Family, ResultUpdate
@@ -168,14 +175,19 @@ class MunchkinCCG(Family):
 
     table_view = staticmethod(ccg_table)
     seat_view = staticmethod(ccg_seat)
+    card_view = staticmethod(ccg_card)
 
     def invariants(self, state: State, *, max_level: int = 10) -> list[str]:
         return invariant_violations(state, max_level=max_level)
 
+    diff_card_fields: ClassVar[tuple[str, ...]] = DIFF_CARD_FIELDS
     diff_parts: ClassVar[tuple[str, ...]] = DIFF_PARTS
 
     def diff_part_view(self, key: str, value: Any, sees: Callable[[Any], bool]) -> Any:
         return diff_part_view(key, value, sees)
+
+    def history_hero(self, seat: Mapping[str, Any]) -> str | None:
+        return hero_name(seat)
 
     def counters(self, state: State) -> dict[str, dict[str, int]]:
         """Each Hero Zone's level, damage and gold (docs/rules.md A.4)."""

@@ -50,8 +50,8 @@ from domain.envelope import Record
 from domain.errors import InvalidCommand
 from domain.events import Json, events_of
 from domain.fold import CopyOnWriteState, State, handles
-from domain.judge import read_correction
-from domain.ruleset import BackupCore, Step, seat_zone_lists, undo_each
+from domain.judge import level_set, read_correction
+from domain.ruleset import BackupCore, Restores, Step, seat_zone_lists, undo_each
 
 #: Declares this family's events (domain.events.events_of).
 event = events_of("ccg")
@@ -390,11 +390,7 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> e
             amount=int_arg(command, "amount", lo=1, hi=MAX_NUMBER),
         )
     if kind == "set_level":
-        return cls(
-            **base,
-            player=seat_arg(state, command, "player"),
-            level=int_arg(command, "level", lo=1, hi=10),
-        )
+        return cls(**base, **level_set(state, command))
     if kind == "set_marker":
         side = command.get("side")
         if side not in MARKER_SIDES:
@@ -543,14 +539,12 @@ def backup_events(
 
 
 class _Backup(BackupCore):
-    """:func:`backup_events` in progress: the steps so far and the state they lead to."""
+    """:func:`backup_events` in progress: the CCG's cards zone by zone (the Curses stuck to a
+    card too), its stack, its table with the fight's secrets, its seats."""
 
-    card_fields = CARD_FIELDS
-    card_restored = CardRestored
-    seat_fields = SEAT_FIELDS
-    seat_restored = SeatRestored
-    table_fields = TABLE_FIELDS
-    table_restored = TableRestored
+    restores_cards = Restores(CARD_FIELDS, CardRestored)
+    restores_seats = Restores(SEAT_FIELDS, SeatRestored)
+    restores_table = Restores(TABLE_FIELDS, TableRestored)
 
     def restore(self) -> None:
         """The cards, the stack, then the table and the seats: the seats first when ``point`` is

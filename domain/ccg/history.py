@@ -1,6 +1,11 @@
 """The Munchkin CCG's events in a game's history row (``Family.history_updates``): its turns,
 fights started (``FightStarted``), attackers caught cheating, eliminations, its end and the
-judge's ``TableRestored`` (which can reopen a finished game or move it back a turn)."""
+judge's ``TableRestored`` (which can reopen a finished game or move it back a turn); and the
+row's ``hero`` of each seat, its Hero's name (``Family.history_hero``).
+
+>>> hero_name({"seat": "A", "player": "Ann", "hero": {"id": "h1", "name": "Orc"}})
+'Orc'
+"""
 
 from __future__ import annotations
 
@@ -30,6 +35,12 @@ def _restored(row: Row, event: Mapping[str, Any]) -> dict[str, Any]:
         "winner": str(event["winner"]) if finished and event.get("winner") else None,
         "end": row["end"] if finished else None,
     }
+
+
+def hero_name(seat: Mapping[str, Any]) -> str | None:
+    """The name of the Hero a seat of ``GameCreated`` brings (``None`` without one)."""
+    hero = seat.get("hero")
+    return str(hero["name"]) if isinstance(hero, Mapping) and "name" in hero else None
 
 
 HISTORY_UPDATES: dict[str, HistoryUpdate] = {

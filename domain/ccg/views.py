@@ -1,16 +1,38 @@
-"""The Munchkin CCG's table and seats as one viewer may see them (docs/rules.md A.4): the
-fight, the priority window, the stack and the DMZ; a seat with its Hero's damage and life."""
+"""The Munchkin CCG's table, seats and cards as one viewer may see them (docs/rules.md A.4): the
+fight, the priority window, the stack and the DMZ; a seat with its Hero's damage and life; a
+card with its modified cost and the Curses stuck to it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.viewing import can_see, card_view, cards_view, seat_view
+from domain.viewing import HIDDEN, can_see, card_view, seat_view
 
 State = Mapping[str, Any]
 #: Seat fields of the CCG that are bookkeeping, not part of its view (docs/rules.md A.8).
 UNSHOWN_SEAT_FIELDS = frozenset({"ran_this_turn"})
+
+
+def ccg_card(state: State, cid: str, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
+    """A card as ``viewer`` may see it (:func:`domain.viewing.card_view`), with its modified
+    cost as ``cost_modified`` (the fold's ``cost_mod``, shown only when set, docs/rules.md A.3)
+    and the Curses stuck to it (A.12)."""
+    out = card_view(state, cid, viewer, seats)
+    if out == HIDDEN:
+        return out
+    card = state["cards"][cid]
+    if "cost_mod" in card:
+        del out["cost_mod"]
+        if card["cost_mod"] is not None:
+            out["cost_modified"] = card["cost_mod"]
+    if card.get("stuck"):
+        out["stuck"] = ccg_cards(state, card["stuck"], viewer, seats)
+    return out
+
+
+def ccg_cards(state: State, ids: Sequence[str], viewer: str, seats: tuple[str, ...]) -> list[Any]:
+    return [ccg_card(state, cid, viewer, seats) for cid in ids]
 
 
 def ccg_seat(state: State, seat: str, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
@@ -22,7 +44,9 @@ def ccg_seat(state: State, seat: str, viewer: str, seats: tuple[str, ...]) -> di
         card = state["cards"][cid]
         return {"damage": card.get("damage"), "life": card["def"].get("life")}
 
-    return seat_view(state, seat, viewer, seats, unshown=UNSHOWN_SEAT_FIELDS, extras=hero)
+    return seat_view(
+        state, seat, viewer, seats, unshown=UNSHOWN_SEAT_FIELDS, extras=hero, card=ccg_card
+    )
 
 
 def ccg_table(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:
@@ -35,13 +59,13 @@ def ccg_table(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, An
                 "ref": e["ref"],
                 "kind": e["kind"],
                 "player": e["player"],
-                "card": card_view(state, e["card"], viewer, seats),
+                "card": ccg_card(state, e["card"], viewer, seats),
                 "canceled": e["canceled"],
                 **_unchecked_mark(state, e, viewer, seats),
             }
             for e in state["stack"]
         ],
-        "dmz": cards_view(state, state["dmz"], viewer, seats),
+        "dmz": ccg_cards(state, state["dmz"], viewer, seats),
     }
 
 
@@ -51,7 +75,7 @@ def _fight_view(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, 
         return None
     attack: dict[str, Any] | None = None
     if fight["card"] is not None:
-        attack = card_view(state, fight["card"], viewer, seats)
+        attack = ccg_card(state, fight["card"], viewer, seats)
         attack["commitment"] = fight["commitment"]
         if can_see(state["cards"][fight["card"]]["known"], viewer, seats):
             attack["salt"] = fight["salt"]
@@ -61,7 +85,7 @@ def _fight_view(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, 
         "stage": fight["stage"],
         "gold": fight["gold"],
         "attack_card": attack,
-        "defender_cards": cards_view(state, fight["defender_cards"], viewer, seats),
+        "defender_cards": ccg_cards(state, fight["defender_cards"], viewer, seats),
         "hired": fight["hired"],
     }
     if fight.get("monster"):
@@ -100,6 +124,9 @@ def _unchecked_mark(
 
 # ---------------------------------------------------------------------------- the judge's diff
 
+#: The fields of a CCG card a judge's diff lists when they change (``Family.diff_card_fields``):
+#: its damage, tokens and zapped flag (docs/rules.md A.3, A.10).
+DIFF_CARD_FIELDS = ("damage", "tokens", "zapped")
 #: The parts of the CCG's table a judge's diff compares whole (``Family.diff_parts``).
 DIFF_PARTS = ("fight", "window", "stack")
 #: Fields of a stack entry that describe its card's ability (its number, its effect plan and

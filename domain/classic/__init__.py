@@ -33,7 +33,7 @@ from domain.classic.history import HISTORY_UPDATES, RESULT_UPDATES
 from domain.classic.moves import driver_commands, legal_commands
 from domain.classic.narration import ClassicNarrator
 from domain.classic.sets import SETS, SetRules
-from domain.classic.views import classic_seat, classic_table
+from domain.classic.views import DIFF_CARD_FIELDS, classic_seat, classic_table
 from domain.envelope import Record
 from domain.errors import InvalidCommand
 from domain.events import Event
@@ -212,6 +212,7 @@ class ClassicRuleset(Family):
 
     table_view = staticmethod(classic_table)
     seat_view = staticmethod(classic_seat)
+    diff_card_fields: ClassVar[tuple[str, ...]] = DIFF_CARD_FIELDS
 
     def results(self, state: State) -> dict[str, str | int | None]:
         """Each seat's finishing place once the game is over (docs/rules.md B.16): 1 for

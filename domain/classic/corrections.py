@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import Any
 
-from domain.arguments import int_arg, seat_arg, str_arg
+from domain.arguments import seat_arg, str_arg
 from domain.classic import events as ev
 from domain.classic.state import (
     DECK_ZONES,
@@ -58,8 +58,8 @@ from domain.envelope import Record
 from domain.errors import ImpossibleCommand, InvalidCommand
 from domain.events import Event, Json, events_of
 from domain.fold import CopyOnWriteState, State, handles
-from domain.judge import read_correction
-from domain.ruleset import BackupCore, BackupImpossible, Step, seat_zone_lists, undo_each
+from domain.judge import level_set, read_correction
+from domain.ruleset import BackupCore, BackupImpossible, Restores, Step, seat_zone_lists, undo_each
 
 #: Declares this family's events (domain.events.events_of).
 event = events_of("classic")
@@ -176,11 +176,7 @@ def decide_correction(state: Mapping[str, Any], command: Mapping[str, Any]) -> E
     cls, base = read_correction(state, command, JUDGE_EFFECTS)
     kind = command["type"]
     if kind == "set_level":
-        return cls(
-            **base,
-            player=seat_arg(state, command, "player"),
-            level=int_arg(command, "level", lo=1, hi=10),
-        )
+        return cls(**base, **level_set(state, command))
     if kind == "set_dead":
         dead = command.get("dead")
         if not isinstance(dead, bool):
@@ -469,14 +465,12 @@ def backup_events(
 
 
 class _Backup(BackupCore):
-    """:func:`backup_events` in progress: the steps so far and the state they lead to."""
+    """:func:`backup_events` in progress: classic's decks and seat zones card by card, its
+    table (the combat, a body, a trade with it), its seats' levels and flags."""
 
-    card_fields = CARD_FIELDS
-    card_restored = ClassicCardRestored
-    seat_fields = SEAT_FIELDS
-    seat_restored = ClassicSeatRestored
-    table_fields = TABLE_FIELDS
-    table_restored = ClassicTableRestored
+    restores_cards = Restores(CARD_FIELDS, ClassicCardRestored)
+    restores_seats = Restores(SEAT_FIELDS, ClassicSeatRestored)
+    restores_table = Restores(TABLE_FIELDS, ClassicTableRestored)
 
     def lists(self, state: State) -> list[tuple[list[str], Any]]:
         return _lists(state)

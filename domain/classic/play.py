@@ -7,7 +7,7 @@ that follow) on a :class:`~domain.decision.DecisionCore`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from domain.arguments import ids_arg, int_arg, str_arg
 from domain.classic import events as ev
@@ -194,23 +194,29 @@ def _play_one_shot(d: DecisionCore, command: Command, cid: str) -> None:
                 "request/invalid_side", "'target' is 'player' or 'monster'", {"target": []}
             )
         side = str(target)
+    boost = _one_shot_boost(card, command)
+    d.emit(ev.OneShotPlayed, by=d.seat, card=cid, side=side, removed=removed, **boost)
+    after = d.state["combat"]
+    if removed is not None and not after["monsters"] and after["stage"] == "fight":
+        win(d)  # the last monster removed: the combat ends at once (docs/rules.md B.6)
+
+
+class OneShotBoost(TypedDict):
+    """What a one-shot adds (``OneShotPlayed``'s fields): to its side's strength, to a run."""
+
+    bonus: int
+    run_away: int
+
+
+def _one_shot_boost(card: Mapping[str, Any], command: Command) -> OneShotBoost:
+    """A one-shot's ``bonus`` to its side and ``run_away`` modifier; a card of doses gives
+    each as many times as the doses taken (``choice``, 1 to its ``max``; docs/rules.md B.12)."""
     bonus, run_away = card.get("bonus", 0), card.get("run_away", 0)
     if card.get("doses"):
         n = int_arg(command, "choice", lo=1, hi=card["doses"]["max"])
         bonus += n * card["doses"]["bonus"]
         run_away += n * card["doses"]["run_away"]
-    d.emit(
-        ev.OneShotPlayed,
-        by=d.seat,
-        card=cid,
-        side=side,
-        bonus=bonus,
-        run_away=run_away,
-        removed=removed,
-    )
-    after = d.state["combat"]
-    if removed is not None and not after["monsters"] and after["stage"] == "fight":
-        win(d)  # the last monster removed: the combat ends at once (docs/rules.md B.6)
+    return OneShotBoost(bonus=bonus, run_away=run_away)
 
 
 def _play_enhancer(d: DecisionCore, command: Command, cid: str) -> None:

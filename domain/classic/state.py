@@ -12,6 +12,7 @@ looted, B.9). Handlers never validate: events are facts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from domain.classic import events as ev
@@ -116,16 +117,27 @@ def _combat(d: Draft) -> dict[str, Any]:
     return c
 
 
+def _combat_if_any(d: Draft) -> dict[str, Any] | None:
+    """The combat, copied once per event (:func:`_combat`); ``None`` when there is none."""
+    return _combat(d) if d.state.get("combat") else None
+
+
+def _close(d: Draft, part: str, cards: Iterable[str]) -> None:
+    """The table's ``part`` (the combat, a dead character's body) is over: ``cards``, what is
+    left of it, go to their discard piles."""
+    _discard(d, *cards)
+    d.state[part] = None
+
+
 def _entry_copy(e: dict[str, Any]) -> dict[str, Any]:
     return {**e, "enhancers": list(e["enhancers"]), "conditions": list(e["conditions"])}
 
 
 def _refresh(d: Draft) -> None:
     """Recompute the combat's strengths; a change reopens the pass window (D.C1)."""
-    c = d.state.get("combat")
-    if not c:
+    c = _combat_if_any(d)
+    if c is None:
         return
-    c = _combat(d)
     player, monster, each = combat_strengths(d.state, c)
     if (player, monster) != (c["player_strength"], c["monster_strength"]):
         c["passed"] = []
@@ -308,8 +320,7 @@ def _conceded(e: ev.ClassicConceded, d: Draft) -> None:
     if d.state.get("body") is not None:
         body = _body(d)
         body["order"] = [s for s in body["order"] if s != e.player]
-    if d.state.get("combat"):
-        c = _combat(d)
+    if c := _combat_if_any(d):
         if c["helper"] == e.player:
             c["helper"] = None
         if c["asked"] == e.player:
@@ -359,8 +370,7 @@ def _helper(e: ev.HelperPlayed | ev.ItemGivenToHireling, d: Draft) -> None:
 @handles(ev.ClassicCardDiscarded)
 def _discarded(e: ev.ClassicCardDiscarded, d: Draft) -> None:
     _discard(d, e.card)
-    if e.bonus and d.state.get("combat"):
-        c = _combat(d)
+    if e.bonus and (c := _combat_if_any(d)):
         c["discard_bonus"][e.player] = c["discard_bonus"].get(e.player, 0) + e.bonus
     _refresh(d)
 
@@ -548,8 +558,8 @@ def _treasures(e: ev.TreasuresDrawn, d: Draft) -> None:
     known = _everyone(d) if e.face == "up" else [e.player]
     for cid in e.cards:
         _place(d, cid, e.player, "hand", known)
-    if d.state.get("combat"):
-        _combat(d)["treasures"] = 0
+    if c := _combat_if_any(d):
+        c["treasures"] = 0
 
 
 @handles(ev.RunAwayRolled)
@@ -573,15 +583,13 @@ def _sacrificed(e: ev.SidekickSacrificed, d: Draft) -> None:
 @handles(ev.BadStuffApplied)
 def _bad_stuff(e: ev.BadStuffApplied, d: Draft) -> None:
     _hurt(d, e.player, e.lost, e.levels, e.hand)
-    if d.state.get("combat"):
-        c = _combat(d)
+    if c := _combat_if_any(d):
         c["caught"] = [x for x in c["caught"] if x != [e.player, e.monster]]
 
 
 @handles(ev.CombatEnded)
 def _combat_ended(e: ev.CombatEnded, d: Draft) -> None:
-    _discard(d, *e.discarded)
-    d.state["combat"] = None
+    _close(d, "combat", e.discarded)
 
 
 @handles(ev.PlayerDied)
@@ -590,8 +598,7 @@ def _died(e: ev.PlayerDied, d: Draft) -> None:
     d.state["body"] = {"dead": e.player, "cards": [], "order": list(e.order)}
     for cid in e.body:
         _public(d, cid, e.player, "body")
-    if d.state.get("combat"):
-        c = _combat(d)
+    if c := _combat_if_any(d):
         if c["helper"] == e.player:
             c["helper"] = None
         c["caught"] = [x for x in c["caught"] if x[0] != e.player]
@@ -608,8 +615,7 @@ def _body_looted(e: ev.BodyLooted, d: Draft) -> None:
 
 @handles(ev.BodyDiscarded)
 def _body_discarded(e: ev.BodyDiscarded, d: Draft) -> None:
-    _discard(d, *e.cards)
-    d.state["body"] = None
+    _close(d, "body", e.cards)
 
 
 # ============================================================================ added later (B.8, B.10)
@@ -638,16 +644,14 @@ def _hurt_on_escape(e: ev.HurtOnEscape, d: Draft) -> None:
 @handles(ev.HelpForced)
 def _help_forced(e: ev.HelpForced, d: Draft) -> None:
     _discard(d, e.card)
-    if d.state.get("combat"):
-        c = _combat(d)
+    if c := _combat_if_any(d):
         c["helper"], c["forced"] = e.helper, e.helper
         _refresh(d)
 
 
 @handles(ev.HelperReleased)
 def _helper_released(e: ev.HelperReleased, d: Draft) -> None:
-    if d.state.get("combat"):
-        c = _combat(d)
+    if c := _combat_if_any(d):
         if c["helper"] == e.helper:
             c["helper"] = None
         c["forced"] = None
@@ -657,8 +661,7 @@ def _helper_released(e: ev.HelperReleased, d: Draft) -> None:
 @handles(ev.Backstabbed)
 def _backstabbed(e: ev.Backstabbed, d: Draft) -> None:
     _discard(d, e.card)
-    if d.state.get("combat"):
-        c = _combat(d)
+    if c := _combat_if_any(d):
         stab = {"by": e.by, "victim": e.victim, "bonus": e.bonus}
         c["backstabs"] = [*c.get("backstabs", ()), stab]
         _refresh(d)

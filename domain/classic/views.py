@@ -11,6 +11,10 @@ State = Mapping[str, Any]
 
 #: A classic seat's trait zones, shown together as its ``traits`` (docs/rules.md B.3).
 _TRAIT_ZONES = ("race", "class", "army")
+#: The card fields a judge's diff lists (``Family.diff_card_fields``). A classic card has no
+#: damage, tokens or zapped flag, so these lists are always empty: they are kept because a
+#: classic diff has always had them (its shape in the API, unchanged since the CCG's).
+DIFF_CARD_FIELDS = ("damage", "tokens", "zapped")
 
 
 def classic_table(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, Any]:

@@ -5,7 +5,8 @@ fields, cards, table or words: the API, views, histories, exports and the viewer
 trio game through the public HTTP API with no change made for it. Its read side is its own
 (``domain.family.Family``): its seat fields ``champion`` and ``gems``, an option
 (``short_game``), a card schema (``TrioCard``), a table view (``target``, ``scores``), its
-narration and its results (finishing places). Load it in a server with
+narration, its results (finishing places), the card field a judge's diff lists (``scored``)
+and the ``hero`` of its history rows (each seat's champion). Load it in a server with
 ``MUNCHLOG_RULESETS=tests.rulesets.trio``.
 
 The whole game (rule codes ``T.1`` .. ``T.4``):
@@ -14,7 +15,8 @@ The whole game (rule codes ``T.1`` .. ``T.4``):
   gems (its deck). A card is ``{name, kind, points?, text?}`` (:data:`CARD_COMPONENTS`).
   A's turn comes first, then B's, then C's, skipping seats that are out.
 * T.2 On your turn you may ``draw`` the top card of your deck into your hand, and ``play`` a
-  card from your hand face up onto your ``table`` for its points (a card's ``power``, else 1).
+  card from your hand face up onto your ``table`` for its points (a card's ``points``, else 1),
+  which the card then shows (``scored``).
   ``end_turn`` passes the turn on. A card in a hand or a deck is known only to its owner (the
   one hidden card type); a played card is known to every seat.
 * T.3 Any seat still in may ``concede`` at any time; it is out.
@@ -193,6 +195,7 @@ def _drawn(e: TrioCardDrawn, work: Any) -> None:
 def _played(e: TrioCardPlayed, work: Any) -> None:
     s = _writable(work)
     _move(s, e.card, "table", "up")
+    s["cards"][e.card]["scored"] = e.points
     s["seats"][e.player]["points"] += e.points
 
 
@@ -371,6 +374,8 @@ class Trio(Family):
     }
     narrator: ClassVar[type[Narrator]] = TrioNarrator
     result_updates: ClassVar[Mapping[str, Any]] = {"TrioGameWon": lambda e: str(e["winner"])}
+    #: A judge's diff lists the points a card scored when it was played (T.2).
+    diff_card_fields: ClassVar[tuple[str, ...]] = ("scored",)
 
     def create(self, spec: Mapping[str, Any]) -> list[Any]:
         seats = spec.get("seats")
@@ -481,6 +486,10 @@ class Trio(Family):
             "target": state["target"],
             "scores": {seat: state["seats"][seat]["points"] for seat in seats},
         }
+
+    def history_hero(self, seat: Mapping[str, Any]) -> str | None:
+        """A history row names each seat's champion (T.1) as its hero."""
+        return str(seat["champion"]["name"])
 
     def results(self, state: State) -> dict[str, str | int | None]:
         """Finishing places (T.5): the winner first, the others by their points."""

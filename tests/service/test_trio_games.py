@@ -5,9 +5,13 @@ What only HTTP shows of it (its body's schema, the OpenAPI, leaks through every 
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.errors import ImpossibleCommand, RuleViolation
+from projections.replay import diff_view, state_diff
 from service.errors import NotAllowedError
 from service.games import GameLog
+from service.histories import MatchHistory
 from tests.rulesets.trio import TARGET, trio_card, trio_spec
 from tests.service.helpers import events_as, refused, start, state_as
 
@@ -70,3 +74,41 @@ def test_concessions_end_the_game_when_one_seat_is_left(log: GameLog) -> None:
     conceded = log.record(gid, [{"type": "concede", "seat": "A"}], actor="judge")
     assert [e["type"] for e in conceded.response["events"]] == ["TrioConceded", "TrioGameWon"]
     assert log.overview(gid)["winner"] == "C"
+
+
+def test_the_trio_says_which_card_fields_its_diffs_list_and_whom_its_rows_name(
+    log: GameLog,
+) -> None:
+    """A family's judge's diff lists its own card fields (the trio's ``scored``, none of the
+    CCG's) and its history rows name its own heroes (the champions), with no change above
+    ``domain/`` (``Family.diff_card_fields``, ``Family.history_hero``; test_second_ruleset.py
+    checks that nothing there names the trio)."""
+    gid = start(log, trio_spec()).game_id
+    log.record(gid, [{"type": "draw", "seat": "A"}], actor="A")  # v2
+    card = state_as(log, gid)["seats"]["A"]["hand"][0]
+    log.record(gid, [{"type": "play", "seat": "A", "card": card["id"]}], actor="A")  # v3
+    played = state_as(log, gid, "C")["seats"]["A"]["table"][0]
+    assert played["scored"] == card["points"] > 0  # the card shows it (T.2)
+
+    def diff(version: int, viewer: str) -> dict[str, Any]:
+        seen = log.replays.event(gid, version)
+        return diff_view(state_diff(seen.before, seen.after), seen.before, seen.after, viewer)
+
+    scored = diff(3, "C")["scored"]
+    assert scored == [
+        {
+            "card": card["id"],
+            "name": card["name"],
+            "owner": "A",
+            "from": None,
+            "to": played["scored"],
+        }
+    ]
+    assert not {"damage", "tokens", "zapped"} & set(diff(3, "judge"))
+    assert diff(2, "C")["scored"] == [] and diff(2, "C")["moved"][0]["card"] is None  # A's draw
+
+    games = MatchHistory(log).player("bob")["games"]
+    assert [(g["hero"], g["opponent_hero"]) for g in games] == [
+        ("Trio Champion B", "Trio Champion C")
+    ]
+    assert [o["hero"] for o in games[0]["opponents"]] == ["Trio Champion A", "Trio Champion C"]
