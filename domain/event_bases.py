@@ -7,6 +7,7 @@ neither do these bases' fields.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.events import Event, event_dataclass
@@ -35,13 +36,22 @@ class CreatingEvent(Event):
     """The fields a ruleset's creating event (a game's first) starts with: the game's header,
     which the fold copies into the state as it is (``domain.fold.game_header``). The event
     itself is the family's (``GameCreated``, ``ClassicGameCreated``), with its own fields after
-    these and ``labels`` (a dict, by default empty) last."""
+    these, then ``labels`` (a dict, by default empty) and ``dealing`` last."""
 
     game_id: str
     ruleset: str
     rules_version: str
     mode: str
     format: str
+
+    #: Version 2 adds ``dealing``, each family's creating event's last field (a server-dealt
+    #: game, issue #25; ``None``: dealt by the table).
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(values: dict[str, Any]) -> dict[str, Any]:
+        """Every game stored before version 2 was dealt by the table."""
+        return {**values, "dealing": None}
 
     def to_dict(self) -> dict[str, Any]:
         """As every event's, but a table-dealt game's (``dealing`` is ``None``) is stored in
@@ -52,3 +62,20 @@ class CreatingEvent(Event):
             del out["dealing"]
             out["v"] = 1
         return out
+
+
+def creating_fields(
+    spec: Mapping[str, Any], *, ruleset: str, rules_version: str, mode: str, fmt: str
+) -> dict[str, Any]:
+    """The fields every family's creating event takes from a creation ``spec`` besides its own:
+    the header (:class:`CreatingEvent`'s), ``labels`` and ``dealing`` (``domain.fair``)."""
+    return {
+        "seat": "rules",
+        "game_id": str(spec.get("game_id", "")),
+        "ruleset": ruleset,
+        "rules_version": rules_version,
+        "mode": mode,
+        "format": fmt,
+        "labels": dict(spec.get("labels") or {}),
+        "dealing": spec.get("dealing"),
+    }

@@ -68,14 +68,7 @@ class GameCreated(CreatingEvent):
 
     seats: list[dict[str, Json]]
     labels: dict[str, Json] = field(default_factory=dict)
-    dealing: dict[str, Json] | None = None
-    class_version = 2
-
-    @staticmethod
-    def upcast_v1_v2(values: dict[str, Json]) -> dict[str, Json]:
-        """Version 2 may carry ``dealing`` (a server-dealt game, issue #25); every game stored
-        before it was dealt by the table."""
-        return {**values, "dealing": None}
+    dealing: dict[str, Json] | None = None  # version 2 (CreatingEvent)
 
     def card_ids(self) -> list[str]:
         """Every Hero and deck card the game starts with."""

@@ -12,6 +12,7 @@ from domain.ccg.decision import Command, Decision
 from domain.ccg.state import SEATS, other
 from domain.ccg.turn import start_turn
 from domain.errors import InvalidCommand
+from domain.event_bases import creating_fields
 from domain.fold import evolve, initial_state
 from domain.ruleset import Step
 
@@ -58,17 +59,8 @@ def create(spec: Mapping[str, Any]) -> list[Step]:
         if not isinstance(player, str) or not player.strip():
             raise InvalidCommand("request/invalid_player", "each seat needs a player name")
         out_seats.append({"seat": seat["seat"], "player": player, "hero": hero, "deck": deck})
-    created = ev.GameCreated(
-        seat="rules",
-        game_id=str(spec.get("game_id", "")),
-        ruleset=NAME,
-        rules_version=RULES_VERSION,
-        mode=mode,
-        format=fmt,
-        seats=out_seats,
-        labels=dict(spec.get("labels") or {}),
-        dealing=spec.get("dealing"),
-    )
+    header = creating_fields(spec, ruleset=NAME, rules_version=RULES_VERSION, mode=mode, fmt=fmt)
+    created = ev.GameCreated(**header, seats=out_seats)
     return [Step(created, evolve(initial_state(), created))]
 
 

@@ -36,6 +36,7 @@ from domain.classic.sets import SETS, SetRules
 from domain.classic.views import DIFF_CARD_FIELDS, classic_seat, classic_table
 from domain.envelope import Record
 from domain.errors import InvalidCommand
+from domain.event_bases import creating_fields
 from domain.events import Event
 from domain.family import Family, ResultUpdate
 from domain.fold import State, evolve, initial_state
@@ -98,19 +99,16 @@ def create(rules: SetRules, spec: Mapping[str, Any]) -> list[Step]:
                     )
                 seen.add(cid)
                 into.append(card)
+    fmt = str(spec.get("format", "casual"))
+    header = creating_fields(
+        spec, ruleset=rules.name, rules_version=rules.rules_version, mode=mode, fmt=fmt
+    )
     created = ClassicGameCreated(
-        seat="rules",
-        game_id=str(spec.get("game_id", "")),
-        ruleset=rules.name,
-        rules_version=rules.rules_version,
-        mode=mode,
-        format=str(spec.get("format", "casual")),
+        **header,
         options={k: bool(options.get(k, False)) for k in OPTIONS},
         seats=out_seats,
         doors=doors,
         treasures=treasures,
-        labels=dict(spec.get("labels") or {}),
-        dealing=spec.get("dealing"),
     )
     return [Step(created, evolve(initial_state(), created))]
 
