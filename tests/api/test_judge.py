@@ -303,6 +303,7 @@ def test_verify_finds_exactly_the_event_edited_in_the_database(
             }
         ],
         "head": body["head"],
+        "dealing": {"mode": "table", "ok": True, "first_mismatch": None},  # a table's game
     }
 
 
