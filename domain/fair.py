@@ -35,7 +35,7 @@ from typing import Any
 from domain import dealing
 from domain.dealing import SCHEME
 from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
-from domain.events import KERNEL, Event, events_of
+from domain.events import KERNEL, Event, event_from_dict, events_of, family_of
 from domain.fold import CopyOnWriteState, State, evolve, handles
 from domain.ruleset import Step
 
@@ -570,8 +570,11 @@ class _Epoch:
 class _Verifier:
     """One pass over a game's records, in order (:func:`verify`)."""
 
-    def __init__(self, game_id: str, opened: Mapping[str, Any]) -> None:
+    def __init__(self, game_id: str, opened: Mapping[str, Any], family: str | None = None) -> None:
         self.game_id = game_id
+        self.family = family
+        #: The operations whose result the next event of the game must use (``_uses``).
+        self.awaiting: list[tuple[int, Mapping[str, Any]]] = []
         self.contributors = [str(c) for c in opened.get("contributors", [])]
         self.epochs = [_Epoch(0, str(opened.get("server_commitment")))]
         self.used: set[str] = set()
@@ -588,9 +591,30 @@ class _Verifier:
         kind = data.get("type")
         handler = getattr(self, f"on_{kind}", None)
         if handler is None:
-            return None
+            return self._uses(data)
         problem: str | None = handler(version, data)
+        if problem is None and kind == "Dealt":
+            self.awaiting.append((version, data))
         return problem
+
+    def _uses(self, data: Mapping[str, Any]) -> str | None:
+        """Whether ``data``, the first event after random operations that is not one, uses
+        their results: names every card dealt, holds the dice in their order."""
+        awaiting, self.awaiting = self.awaiting, []
+        if not awaiting:
+            return None
+        try:
+            named = set(event_from_dict(data, self.family).card_ids())
+        except Exception:  # a stored event that does not load: the hash chain's business
+            return None
+        numbers = list(_numbers({k: v for k, v in data.items() if k not in _NOT_RESULTS}))
+        for version, dealt in awaiting:
+            cards = [c for c in dealt.get("cards") or [] if isinstance(c, str)]
+            if not set(cards) <= named:
+                return f"does not draw the cards the server dealt at version {version}"
+            if dealt.get("op") == "dice" and not _in_order(dealt.get("values") or [], numbers):
+                return f"does not use the dice the server rolled at version {version}"
+        return None
 
     def _contributor(self, data: Mapping[str, Any]) -> str | None:
         seat = data.get("contributor")
@@ -730,21 +754,19 @@ def verify(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     opened = first.get("dealing")
     if not isinstance(opened, Mapping):
         return {"mode": "table", "ok": True, "first_mismatch": None}
-    verifier = _Verifier(str(first.get("game_id")), opened)
+    verifier = _Verifier(str(first.get("game_id")), opened, family_of(first.get("ruleset")))
     mismatch: dict[str, Any] | None = None
     for record in records[1:]:
         data = record["event"]
         problem = verifier.check(int(record["version"]), data)
-        if problem is not None:
+        if problem is not None and mismatch is None:  # read on: a later secret may reveal that
             mismatch = {"version": record["version"], "type": data.get("type"), "reason": problem}
-            break
-    checked = 0
-    if mismatch is None:
-        checked, bad = verifier.results()
-        if bad is not None:
-            version = bad[0]
-            kind = next(r["event"].get("type") for r in records if r["version"] == version)
-            mismatch = {"version": version, "type": kind, "reason": bad[1]}
+            # an earlier operation was not the key's, the first event that does not match
+    checked, bad = verifier.results()  # operations whose key is known: before any mismatch
+    if bad is not None and (mismatch is None or bad[0] < mismatch["version"]):
+        version = bad[0]
+        kind = next(r["event"].get("type") for r in records if r["version"] == version)
+        mismatch = {"version": version, "type": kind, "reason": bad[1]}
     revealed = all(ep.secret is not None for ep in verifier.epochs)
     return {
         "mode": "server",
@@ -756,3 +778,27 @@ def verify(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "complete": mismatch is None and revealed and verifier.hidden == 0,
         "first_mismatch": mismatch,
     }
+
+
+#: Fields of a stored event that are never a random operation's result.
+_NOT_RESULTS = frozenset({"type", "v", "seat", "cause", "violation", "unchecked"})
+
+
+def _numbers(value: Any) -> Iterator[int]:
+    """Every whole number in a JSON value, in order (a dict's in its keys' order)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _numbers(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numbers(item)
+
+
+def _in_order(values: Sequence[Any], numbers: Sequence[int]) -> bool:
+    """Whether ``values`` appear in ``numbers`` in their order (not necessarily side by side)."""
+    found = iter(numbers)
+    return all(any(n == v for n in found) for v in values)

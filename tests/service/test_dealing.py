@@ -486,3 +486,27 @@ def test_the_next_command_records_the_withholding_first(
         "OpeningHandDrawn",
     ]
     assert [e["data"]["contributor"] for e in events[:2]] == ["A", "B"]
+
+
+def test_verify_names_an_event_that_does_not_use_what_was_dealt(
+    dealt: tuple[GameLog, UUID, Seeds],
+) -> None:
+    """A forged export that keeps every Dealt honest but changes the card or the die the next
+    event records is named at that event (the cards dealt, the dice in their order)."""
+    log, gid, _ = dealt
+    started(log, gid)
+    act(log, gid, "A", "draw")
+    act(log, gid, "A", "concede")
+    rows = records(log, gid)
+    assert fair.verify(rows)["ok"]
+    drawn = next(r for r in rows if r["event"]["type"] == "CardDrawn")
+    other = next(c for c in log.game(gid).state["seats"]["A"]["zones"]["deck"])
+    rolled = next(r for r in rows if r["event"]["type"] == "FirstPlayerRolled")
+    rolls = {seat: 7 - value for seat, value in rolled["event"]["rolls"].items()}
+    for version, data, words in (
+        (drawn["version"], {"card": other}, "does not draw the cards"),
+        (rolled["version"], {"rolls": rolls}, "does not use the dice"),
+    ):
+        report = fair.verify(tampered(rows, version, **data))
+        assert report["first_mismatch"]["version"] == version, report
+        assert words in report["first_mismatch"]["reason"]
