@@ -22,9 +22,10 @@ from domain.dealing import seat_commitment, server_commitment
 from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.fold import apply_record, initial_state
 from domain.game import Game, GameSecrets
+from domain.seeding import play_seed
 from service.games import GameLog
 from tests.builders import as_new, game_spec
-from tests.service.helpers import event_view, refused, start
+from tests.service.helpers import event_view, play_demo, refused, start
 
 Seeds = dict[str, bytes]
 
@@ -486,3 +487,21 @@ def test_the_next_command_records_the_withholding_first(
         "OpeningHandDrawn",
     ]
     assert [e["data"]["contributor"] for e in events[:2]] == ["A", "B"]
+
+
+# --------------------------------------------------------------------------- the demo's game
+
+
+def test_the_demo_plays_a_server_dealt_game_with_random_seeds(log: GameLog) -> None:
+    """``munchlog demo --dealing server`` through the service (``play_demo``): both seats
+    commit to fresh random bytes (never ``legal_commands``' public play seed) and reveal them,
+    the game is played to its end by its legal commands, and ``verify`` re-derives it all."""
+    played = play_demo(log, seed=4, dealing="server")
+    assert played.status == "finished"
+    events = [r["event"] for r in records(log, played.game_id)]
+    seeds = {e["contributor"]: e["seed"] for e in events if e["type"] == "SeedRevealed"}
+    assert sorted(seeds) == ["A", "B"]
+    for seat, seed in seeds.items():
+        assert seed != play_seed(str(played.game_id), seat, 0).hex()
+    report = log.verify_game(played.game_id)["dealing"]
+    assert report["ok"] and report["complete"] and report["checked"] > 3, report
