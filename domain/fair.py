@@ -429,7 +429,9 @@ def expire(state: State, now: str) -> list[Step]:
     """The :class:`SeedWithheld` steps of every contributor still due after the reveal
     deadline (none before it, nor in a table-dealt game)."""
     d = of(state)
-    if d is None or not _past(d["deadline"], now) or state.get("status") == "finished":
+    if d is None or state.get("status") == "finished" or not pending(d):
+        return []  # the common case first: nobody's seed is due (no deadline to read)
+    if not _past(d["deadline"], now):
         return []
     steps: list[Step] = []
     for seat in pending(d):
