@@ -35,13 +35,17 @@ concession, from setup on.
 ``--workloads dealing`` (not in the default run) compares a server-dealt game's cost with a
 table-dealt one's (issue #25, docs/rules.md E: the goal is within 1.2x per event):
 
-6. **dealing**: ``--games`` random CCG games dealt by the table and as many dealt by the server
-   (both seats contributing the seeds ``legal_commands`` offer), alternated game by game, each
-   pair from the same seed and decks, the first of a pair table and server in turn. Every
-   command of both is timed through ``domain.game.decide_commands``, the decision
+6. **dealing**: ``--games`` random CCG games dealt by the server (both seats contributing the
+   seeds ``legal_commands`` offer), each played untimed, then decided again, timed, twice: as
+   a server-dealt game, and as the same game dealt by the table (its commands carrying the
+   cards and values the server dealt, less the seeds' commands; the same spec and card ids),
+   the variant timed first alternating from game to game. So the two differ only by the
+   dealing: its seed commands, the ``Dealt`` events and the shuffles and rolls behind them.
+   ``--dealing-live`` instead has each variant play its own random game, timed as it is
+   played. Every command is timed through ``domain.game.decide_commands``, the decision
    ``Game.execute`` records (the ruleset's or ``domain.fair``'s steps, the withholding check
-   first and the secret's reveal at the end, with the server's secrets at hand), so the two
-   differ only by the dealing. Reported: µs per event and per command, and per command type.
+   first and the secret's reveal at the end, with the server's secrets at hand). Reported: µs
+   per event, per command and per game, and per command type.
 
 The games keep no event objects (:class:`Timer` counts them; ``--keep-events`` keeps them), as
 the product keeps none in memory (the service stores them and keeps one state per game): an earlier
@@ -317,6 +321,10 @@ class Dealing:
         """µs per event, over every event of every game."""
         return sum(sum(ns.values()) for ns in self.samples) / max(1, self.events) / 1000
 
+    def per_game(self) -> float:
+        """µs per game (every command of it)."""
+        return sum(sum(ns.values()) for ns in self.samples) / max(1, len(self.samples)) / 1000
+
     def per_command(self) -> float:
         total = sum(ns for ns, _ in self.by_type.values())
         return total / max(1, sum(n for _, n in self.by_type.values())) / 1000
@@ -334,27 +342,90 @@ def product_decide(game: RandomGame) -> Callable[[State, Command], list[Any]]:
     return decide
 
 
+#: What a table-dealt game's command tells that a server-dealt one's leaves to the server: the
+#: field, from the family event the server-dealt command emitted (docs/rules.md E.1).
+TOLD_BY = {
+    "draw_opening": ("OpeningHandDrawn", "cards"),
+    "roll_first": ("FirstPlayerRolled", "rolls"),
+    "mulligan": ("MulliganTaken", "cards"),
+    "draw": ("CardDrawn", "card"),
+    "spill": ("CardsSpilled", "cards"),
+}
+
+
+def as_told(command: Command, before: State, events: list[Any]) -> Command | None:
+    """The table-dealt form of a server-dealt ``command`` decided in ``before`` that gave
+    ``events``: with the card or value the server dealt (``None`` for a seed's command, which a
+    table-dealt game has not). A ``cancel``'s ``ref`` (a version: the table-dealt game's differ)
+    becomes the position on the stack it names, for :func:`table_ref`."""
+    if command["type"] in ("commit_seed", "reveal_seed"):
+        return None
+    if command.get("ref") is not None:
+        refs = [entry["ref"] for entry in before["stack"]]
+        return {**command, "ref": ("stack", refs.index(command["ref"]))}
+    told = TOLD_BY.get(command["type"])
+    if told is None:
+        return command
+    kind, name = told
+    event = next(e for e in events if type(e).__name__ == kind)
+    return {**command, name: getattr(event, name)}
+
+
+def table_ref(state: State, command: Command) -> Command:
+    """``command`` with a stack position (:func:`as_told`) back to the ``ref`` it has there."""
+    ref = command.get("ref")
+    if isinstance(ref, tuple):
+        return {**command, "ref": state["stack"][ref[1]]["ref"]}
+    return command
+
+
 def dealing_games(
-    games: int, seed: int, clock: Callable[[], int], best_of: int = 1, keep: bool = False
+    games: int,
+    seed: int,
+    clock: Callable[[], int],
+    best_of: int = 1,
+    keep: bool = False,
+    live: bool = False,
 ) -> dict[str, Dealing]:
-    """``games`` pairs of random CCG games, table- and server-dealt, alternated (each pair
-    from one seed; which variant plays first alternates)."""
+    """``games`` pairs of random CCG games, table- and server-dealt, each pair from one seed and
+    the variant timed first alternating. By default a pair is **one game**: the server-dealt
+    game is played untimed, then its commands are decided again, timed, in a new server-dealt
+    game and, with the cards and values the server dealt, in a table-dealt game from the same
+    spec (the same game but its seeds' commands and ``Dealt`` events), nothing run between
+    two commands. ``live``: each variant plays its own random game, timed as it is played
+    (the policy runs between two commands)."""
     out = {variant: Dealing() for variant in DEALINGS}
     for n in range(games):
+        game_seed = seed * 100_003 + n
         order = DEALINGS if n % 2 == 0 else DEALINGS[::-1]
-        for variant in order:
-            game = RandomGame(seed=seed * 100_003 + n, dealing=variant == "server")
-            timer = Timer(clock, best_of, keep)
-            decide = product_decide(game)
+        played: list[tuple[str, Command, Command | None]] = []
+        if not live:
+            game = RandomGame(seed=game_seed, dealing=True)
             while not game.finished:
                 seat, command = game.choose()
-                out[variant].add(command["type"], timer.run(game, seat, command, decide))
+                move = game.apply(seat, command)
+                played.append((seat, command, as_told(command, move.before, move.events)))
+        for variant in order:
+            server = variant == "server"
+            game = RandomGame(seed=game_seed, dealing=server)
+            timer = Timer(clock, best_of, keep)
+            decide = product_decide(game)
+            if live:
+                while not game.finished:
+                    seat, command = game.choose()
+                    out[variant].add(command["type"], timer.run(game, seat, command, decide))
+            for seat, command, told in played:
+                chosen = command if server else told
+                if chosen is not None:
+                    chosen = table_ref(game.state, chosen)
+                    out[variant].add(chosen["type"], timer.run(game, seat, chosen, decide))
+            assert game.finished, (variant, game_seed)
             out[variant].samples.append(timer.ns)
             out[variant].events += len(timer.ns)
     return out
 
 
-def dealing_table(runs: list[dict[str, Dealing]], clock: str, games: int) -> str:
+def dealing_table(runs: list[dict[str, Dealing]], clock: str, games: int, live: bool) -> str:
     """The dealing workload's figures: medians of the repeats (each repeat listed)."""
 
     def cells(figure: Callable[[Dealing], float]) -> list[str]:
@@ -368,13 +439,19 @@ def dealing_table(runs: list[dict[str, Dealing]], clock: str, games: int) -> str
         return out
 
     lines = [
-        f"**Server-dealt and table-dealt CCG random games, {games} of each per repeat, "
-        f"alternated (median of repeats; each repeat)**",
+        f"**Server-dealt and table-dealt CCG random games, {games} "
+        + (
+            "of each, each its own game, timed live"
+            if live
+            else "played once, each decided in both"
+        )
+        + " per repeat, alternated (median of repeats; each repeat)**",
         "",
         f"| µs ({clock} clock) | table | server | server / table |",
         "|---|---:|---:|---:|",
         f"| per event | {' | '.join(cells(Dealing.per_event))} |",
         f"| per command | {' | '.join(cells(Dealing.per_command))} |",
+        f"| per game | {' | '.join(cells(Dealing.per_game))} |",
     ]
     first = runs[-1]
     for variant in DEALINGS:
@@ -493,6 +570,12 @@ def main(argv: list[str] | None = None) -> int:
         help="CCG workloads: play each game untimed first, then time its commands again with "
         "nothing between them (the policy's own work, growing with the game, stays out)",
     )
+    parser.add_argument(
+        "--dealing-live",
+        action="store_true",
+        help="dealing workload: each variant plays its own random game, timed live (default: "
+        "one game a pair, the server-dealt one, decided again in both variants)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--quick",
@@ -521,7 +604,9 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeat):
         t0 = time.perf_counter()
         if "dealing" in workloads:
-            dealing_runs.append(dealing_games(args.games, args.seed, clock, args.best_of, keep))
+            dealing_runs.append(
+                dealing_games(args.games, args.seed, clock, args.best_of, keep, args.dealing_live)
+            )
             walls["dealing"] += time.perf_counter() - t0
             t0 = time.perf_counter()
         if "ccg" in workloads:
@@ -597,10 +682,12 @@ def main(argv: list[str] | None = None) -> int:
     if "dealing" in workloads:
         print(
             f"dealing: seed {args.seed}, clock {args.clock}, best of {args.best_of}, "
-            f"{args.games} games of each x {args.repeat} repeats; wall {walls['dealing']:.1f} s"
+            f"{args.games} games x {args.repeat} repeats"
+            f"{', live' if args.dealing_live else ', the same games'}; "
+            f"wall {walls['dealing']:.1f} s"
         )
         print()
-        print(dealing_table(dealing_runs, args.clock, args.games))
+        print(dealing_table(dealing_runs, args.clock, args.games, args.dealing_live))
     if "classic" in workloads:
         print()
         print(
