@@ -144,6 +144,16 @@ class RulingCreateSchema(Strict):
         validate=validate.Length(max=MAX_CORRECTIONS),
         metadata={"description": "effect commands forced by the judge, each with `corrects`"},
     )
+    rekey = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "re-key a server-dealt game (docs/rules.md E.3): a new server "
+            "secret is committed (`DealingRekeyed`), the judge gets the secret of the epoch "
+            "that ends (`dealing_secret` in this response only), and the contributors commit "
+            "and reveal new seeds before the next draw or roll; 422 `rule/table_deals` for a "
+            "table-dealt game"
+        },
+    )
     expected_version = fields.Integer(strict=True, validate=up_to_max(0))
 
 
@@ -164,10 +174,25 @@ class DisputeListSchema(ma.Schema):
     disputes = fields.List(fields.Nested(DisputeSchema))
 
 
+class DealingSecretSchema(ma.Schema):
+    epoch = fields.Integer(required=True, metadata={"description": "the epoch that ended"})
+    secret = fields.String(
+        required=True,
+        metadata={"description": "its server secret, 64 lowercase hex (opens its commitment)"},
+    )
+
+
 class RecordedSchema(ma.Schema):
     version = fields.Integer(required=True)
     dispute = fields.Nested(DisputeSchema)
     events = fields.List(fields.Dict())
+    dealing_secret = fields.Nested(
+        DealingSecretSchema,
+        metadata={
+            "description": "a re-keying ruling's response only (the judge's): the server "
+            "secret of the epoch the ruling ended, shown nowhere else until the game is over"
+        },
+    )
 
 
 class ProblemSchema(ma.Schema):

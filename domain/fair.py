@@ -307,6 +307,7 @@ def _epoch_record(d: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "epoch": d["epoch"],
         "server_commitment": d["server_commitment"],
+        "commitments": dict(d["commitments"]),
         "revealed": dict(d["revealed"]),
         "withheld": list(d["withheld"]),
     }
@@ -502,9 +503,11 @@ def _dealer(state: Mapping[str, Any]) -> dealing.Dealer:
             "E.2",
         )
     secrets = SECRETS.get()
-    if secrets is None:
+    if secrets is None or any(e not in secrets for e in range(int(d["epoch"]) + 1)):
         raise ImpossibleCommand(
-            "command/no_dealer", "the server's secret is not at hand to deal this game"
+            "command/no_dealer",
+            "the server's secret of this game is not on this server (a game imported from an "
+            "export is not dealt further): nothing can be dealt or rolled",
         )
     return dealing.Dealer(key_of(state, secrets), int(d["next_counter"]))
 
@@ -667,6 +670,8 @@ class _Verifier:
     def on_DealingRekeyed(self, version: int, data: Mapping[str, Any]) -> str | None:
         if data.get("epoch") != self.epoch.number + 1:
             return f"epoch {data.get('epoch')} does not follow {self.epoch.number}"
+        if any(ep.commitment == data.get("server_commitment") for ep in self.epochs):
+            return "a server commitment used before in this game"
         self.epochs.append(_Epoch(self.epoch.number + 1, str(data.get("server_commitment"))))
         return None
 

@@ -14,9 +14,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain import fair
 from domain.arguments import int_arg, seat_arg
+from domain.dealing import server_commitment
 from domain.envelope import Record
-from domain.errors import ImpossibleCommand, InvalidCommand, NotFound, UnknownVersion
+from domain.errors import (
+    ImpossibleCommand,
+    InvalidCommand,
+    NotFound,
+    RuleViolation,
+    UnknownVersion,
+)
 from domain.events import KERNEL, Event, events_of
 from domain.fold import CopyOnWriteState, State, evolve, handles
 from domain.ruleset import Step, by_type, ruleset_of
@@ -189,23 +197,39 @@ BackupSource = Callable[[int], tuple[State, Sequence[Record]]]
 
 
 def decide_ruling(
-    state: State, dispute_id: str, ruling: Mapping[str, Any], backup_from: BackupSource
+    state: State,
+    dispute_id: str,
+    ruling: Mapping[str, Any],
+    backup_from: BackupSource,
+    *,
+    new_secret: bytes | None = None,
 ) -> list[Step]:
     """The judge's ruling on a dispute, all of it: first the backup when ``backup_to`` names a
     version (every later event undone, newest first), then the forced ``corrections`` (each
-    with ``corrects: <version>``), then the :class:`RulingRecorded` with the note and penalty.
+    with ``corrects: <version>``), then the re-keying when ``rekey`` is true (a
+    :class:`~domain.fair.DealingRekeyed` committing to the server's ``new_secret``, docs/rules.md
+    E.3), then the :class:`RulingRecorded` with the note and penalty.
 
     ``ruling`` is ``{"ruling": note, "penalty": {"kind", "seat"} | None, "backup_to": int |
-    None, "corrections": [command, ...]}``; ``backup_from`` loads what a backup needs. Raises
-    :class:`NotFound` (``dispute/not_found``), :class:`UnknownVersion`,
-    :class:`ImpossibleCommand` (``dispute/already_ruled``, ``ruling/backup_too_long``) and the
-    ruleset's errors for a bad correction (an :class:`InvalidCommand` names the correction's
-    index in its fields: ``corrections.<i>.<field>``).
+    None, "corrections": [command, ...], "rekey": bool}``; ``backup_from`` loads what a backup
+    needs. Raises :class:`NotFound` (``dispute/not_found``), :class:`UnknownVersion`,
+    :class:`ImpossibleCommand` (``dispute/already_ruled``, ``ruling/backup_too_long``,
+    ``command/game_over``: a re-keying of a game over), :class:`RuleViolation`
+    (``rule/table_deals``: a re-keying of a table-dealt game) and the ruleset's errors for a
+    bad correction (an :class:`InvalidCommand` names the correction's index in its fields:
+    ``corrections.<i>.<field>``).
     """
     dispute = find_dispute(state, dispute_id)
     if dispute["rulings"]:
         raise ImpossibleCommand(
             "dispute/already_ruled", f"dispute {dispute_id} has a ruling already"
+        )
+    rekey = bool(ruling.get("rekey"))
+    if rekey and not fair.server_deals(state):
+        raise RuleViolation(
+            "rule/table_deals",
+            'this game is dealt by the table ("dealing": "table"): there is no key to re-key',
+            "E.3",
         )
     ruleset = ruleset_of(state)
     version = int(state["version"])
@@ -238,6 +262,9 @@ def decide_ruling(
         work = evolve(work, event)
         steps.append(Step(event, work))
         corrections.append(int(work["version"]))
+    if rekey:
+        steps.append(_rekeyed(work, dispute_id, new_secret))
+        work = steps[-1].state
     penalty = ruling.get("penalty") or {}
     recorded = RulingRecorded(
         seat="judge",
@@ -251,3 +278,25 @@ def decide_ruling(
     )
     steps.append(Step(recorded, evolve(work, recorded)))
     return steps
+
+
+def _rekeyed(state: State, dispute_id: str, new_secret: bytes | None) -> Step:
+    """The :class:`~domain.fair.DealingRekeyed` step of a re-keying ruling (docs/rules.md
+    E.3): the next epoch, under the server's ``new_secret`` (only its commitment is recorded);
+    the contributors then commit and reveal new seeds before the next random operation."""
+    if new_secret is None:
+        raise ValueError("a re-keying ruling needs the server's new secret")
+    if state.get("status") == "finished":
+        raise ImpossibleCommand(
+            "command/game_over",
+            "the game is over: its server secrets are revealed, there is nothing to re-key",
+        )
+    d = fair.of(state)
+    assert d is not None
+    event = fair.DealingRekeyed(
+        seat="judge",
+        epoch=int(d["epoch"]) + 1,
+        server_commitment=server_commitment(str(state["game_id"]), new_secret),
+        ruling=dispute_id,
+    )
+    return Step(event, evolve(state, event))

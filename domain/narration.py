@@ -186,3 +186,42 @@ class Narrator:
         if d.get("penalty"):
             text += f" ({d['penalty']}" + (f" for {d['player']}" if d.get("player") else "") + ")"
         return [Phrase(who, text)]
+
+    # the fair dealing of a server-dealt game (docs/rules.md E, domain.fair): the seeds and
+    # the deals are bookkeeping (the family's own event says what was drawn or rolled), the
+    # withholding, the re-keying and the end's reveal are told
+    def on_SeedCommitted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["contributor"], f"commits to a seed{_epoch(d)}", True)]
+
+    def on_SeedRevealed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(d["contributor"], f"reveals its seed{_epoch(d)}", True)]
+
+    def on_SeedWithheld(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [
+            Phrase(None, f"{d['contributor']} withholds its seed{_epoch(d)}: the deadline passed")
+        ]
+
+    def on_Dealt(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        if d.get("op") == "dice":
+            values = ", ".join(str(v) for v in d.get("values") or [])
+            return [Phrase(None, f"the server rolls d{d.get('sides')}: {values}", True)]
+        cards = list(d.get("cards") or [])
+        owner, _, pile = str(d.get("pile") or "").partition(":")
+        source = f" from {owner}'s {pile}" if pile else f" from {owner}" if owner else ""
+        text = f"the server deals {len(cards)} card{'' if len(cards) == 1 else 's'}{source}"
+        if any(isinstance(c, str) for c in cards):  # only the cards the viewer may see
+            text += f": {self.names(cards)}"
+        return [Phrase(None, text, True)]
+
+    def on_ServerSecretRevealed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        return [Phrase(None, f"the server reveals its secret{_epoch(d)}")]
+
+    def on_DealingRekeyed(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        ruling = f" ({d['ruling']})" if d.get("ruling") else ""
+        text = f"re-keys the dealing{ruling}: epoch {d['epoch']}, new seeds before the next deal"
+        return [Phrase(who, text)]
+
+
+def _epoch(d: Mapping[str, Any]) -> str:
+    """`` of epoch n`` after a re-keying (nothing in epoch 0: most games have no other)."""
+    return f" of epoch {d['epoch']}" if d.get("epoch") else ""

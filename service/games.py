@@ -49,6 +49,7 @@ from domain.judge import Claim, contested_range, decide_dispute, decide_ruling, 
 from domain.ruleset import Step, find_ruleset
 from projections.exports import import_game
 from projections.views import event_view
+from service.dealing import Rekeyed, Ruled, Secrets, rekeyed
 from service.errors import (
     GameAlreadyExistsError,
     GameNotFoundError,
@@ -131,7 +132,7 @@ class GameLog:
         self.replays = Replays(self)
         self.observer = Observer()
         self._access_cache: dict[UUID, GameAccess] = {}
-        self._secrets_cache: dict[UUID, dict[int, bytes]] = {}
+        self._secrets = Secrets(self.store)
         self.catalog = catalog if catalog is not None else sample_catalog()
 
     def close(self) -> None:
@@ -414,20 +415,7 @@ class GameLog:
     def secrets_of(self, game: Game) -> dict[int, bytes] | None:
         """The server's secrets of a server-dealt game, by epoch (``None`` for a table-dealt
         one): what its rules deal with. Read by the rules only, never shown (docs/dealing.md)."""
-        dealing = game.state.get("dealing")
-        if dealing is None:
-            return None
-        cached = self._secrets_cache.get(game.id)
-        if cached is not None and max(cached) >= int(dealing["epoch"]):
-            return cached
-        found: Any = self.store.load(GameSecrets.id_for(game.id), of_game=(game.id, "secrets"))
-        if not isinstance(found, GameSecrets) or found.game_id != game.id:
-            raise GameNotFoundError(game.id)
-        secrets = found.by_epoch()
-        if len(self._secrets_cache) >= ACCESS_CACHE_SIZE:
-            self._secrets_cache.pop(next(iter(self._secrets_cache)))
-        self._secrets_cache[game.id] = secrets
-        return secrets
+        return self._secrets.of(game)
 
     def access(self, game_id: UUID) -> GameAccess:
         """The token hashes of a game; :class:`GameNotFoundError` if there is no such game."""
@@ -561,7 +549,7 @@ class GameLog:
         contested_range(claim, self.current_version(game_id))
         records = self._judge(
             game_id,
-            lambda game: decide_dispute(game.state, claim),
+            lambda game: (decide_dispute(game.state, claim), None),
             expected_version=expected_version,
         )
         return str(records[-1]["event"]["dispute"]), records
@@ -573,21 +561,38 @@ class GameLog:
         ruling: Mapping[str, Any],
         *,
         expected_version: int | None = None,
-    ) -> list[Record]:
+    ) -> Ruled:
         """Record the judge's ruling on a dispute (``domain.judge.decide_ruling``): a backup,
-        corrections and the ``RulingRecorded`` event, all or nothing."""
+        corrections, a re-keying (``"rekey": true``, docs/rules.md E.3) and the
+        ``RulingRecorded`` event, all or nothing. A re-keying's new secret is saved with the
+        events; the secret of the epoch it ends is returned (``Ruled.dealing_secret``) for the
+        judge's response alone."""
 
         # 404 before a stale expected_version is 409 (decide_ruling checks it again)
         find_dispute(self.replays.index(game_id).state, dispute_id)
+        done: list[Rekeyed] = []
 
-        def decide(game: Game) -> list[Step]:
+        def decide(game: Game) -> tuple[list[Step], Mapping[int, bytes] | None]:
             def backup_from(point: int) -> tuple[State, list[Record]]:
                 point_state = self.game(game_id, version=point).state
                 return point_state, self.replays.records_between(game_id, point + 1, game.version)
 
-            return decide_ruling(game.state, dispute_id, ruling, backup_from)
+            done.clear()
+            secrets = self.secrets_of(game)
+            new = new_secret() if ruling.get("rekey") else None
+            steps = decide_ruling(game.state, dispute_id, ruling, backup_from, new_secret=new)
+            if new is None:
+                return steps, secrets
+            done.append(rekeyed(self.store, game, secrets, new))
+            return steps, done[0].secrets
 
-        return self._judge(game_id, decide, expected_version=expected_version)
+        records = self._judge(
+            game_id,
+            decide,
+            expected_version=expected_version,
+            extra=lambda: [done[0].stored] if done else [],
+        )
+        return Ruled(records, done[0].disclosed if done else None)
 
     def seats(self, game_id: UUID) -> tuple[str, ...]:
         """The game's seats in seating order ("A", "B", ...: the roles of its seat tokens)."""
@@ -596,11 +601,14 @@ class GameLog:
     def _judge(
         self,
         game_id: UUID,
-        decide: Callable[[Game], list[Step]],
+        decide: Callable[[Game], tuple[list[Step], Mapping[int, bytes] | None]],
         *,
         expected_version: int | None = None,
+        extra: Callable[[], list[Any]] = list,
     ) -> list[Record]:
-        """Record the judge's steps ``decide(game)`` returns for the game as loaded.
+        """Record the judge's steps ``decide(game)`` returns for the game as loaded, with the
+        server's secrets to reveal if they end a server-dealt game, and save ``extra()`` with
+        them (a re-keying's secrets).
 
         ``decide`` may raise the domain's errors (nothing is stored then). Like
         :meth:`record`, a lost race is retried (``decide`` runs again on the new version) unless
@@ -609,10 +617,11 @@ class GameLog:
         """
 
         def record_steps(game: Game, received_at: str) -> None:
-            game.record_judge(decide(game), received_at=received_at)
+            steps, secrets = decide(game)
+            game.record_judge(steps, received_at=received_at, secrets=secrets)
 
         def respond(game: Game, pending: list[Any]) -> tuple[list[Record], list[Any]]:
-            return [stored_record(e) for e in pending], []
+            return [stored_record(e) for e in pending], extra()
 
         records: list[Record] = self._write(
             game_id, record_steps, respond, expected_version=expected_version, source="judge"

@@ -237,8 +237,11 @@ class GameImport(MethodView):
         The hash chain is verified and every event replayed through the rules; a broken
         chain (422 `import/broken_chain`) or an impossible event (422
         `import/impossible_event`) is refused with the failing `version`, and nothing is
-        stored. The game keeps its id (409 `game/already_exists` if it is here already) and
-        gets new tokens, returned as by game creation.
+        stored; so is a server-dealt game whose dealing `verify` names (reason
+        `dealing_mismatch`, docs/dealing.md). The game keeps its id (409 `game/already_exists`
+        if it is here already) and gets new tokens, returned as by game creation. An
+        unfinished server-dealt game's copy deals nothing more (its server secret is not here:
+        422 `command/no_dealer`).
         """
         limit = current_app.config.get("MUNCHLOG_IMPORT_MAX_BYTES") or IMPORT_MAX_BYTES
         request.max_content_length = int(limit)

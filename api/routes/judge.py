@@ -298,13 +298,22 @@ class Ruling(MethodView):
         Munchkin's `set_level`, `move`, `give_curse`, `take_curse`, `set_dead`, `end_combat`,
         `set_turn` (docs/rules.md B.17). A malformed correction is 400, a `corrects` or
         `backup_to` version the game has not reached 404, one the table cannot be in 422.
+
+        `"rekey": true` re-keys a server-dealt game (docs/rules.md E.3, docs/dealing.md): a
+        `DealingRekeyed` event (the next `epoch`, the commitment to a new server secret) comes
+        before the `RulingRecorded`, this response alone gives the judge the secret of the
+        epoch that ends (`dealing_secret`), and the contributors commit and reveal new seeds
+        before the next draw or roll (422 `rule/seeds_pending` until then). A table-dealt game:
+        422 `rule/table_deals`; a game over: 422 `command/game_over`; an imported game, whose
+        secret is not on this server: 422 `command/no_dealer`.
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        records = gamelog().rule(
-            gid, dispute_id, body, expected_version=body.get("expected_version")
-        )
-        return _recorded(gid, records, dispute_id, viewer)
+        ruled = gamelog().rule(gid, dispute_id, body, expected_version=body.get("expected_version"))
+        out = _recorded(gid, ruled.records, dispute_id, viewer)
+        if ruled.dealing_secret is not None:  # the judge's token only: see judge_of_game
+            out["dealing_secret"] = ruled.dealing_secret
+        return out
 
 
 # ---------------------------------------------------------------------------- verify

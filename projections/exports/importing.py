@@ -11,13 +11,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain import DomainError, Event, State, evolve, find_ruleset, initial_state
+from domain import DomainError, Event, State, evolve, fair, find_ruleset, initial_state
+from domain.dealing import is_hex32
 from domain.envelope import Record, verify_records
 from domain.family import family_named, family_of
 from domain.fold import load_event
 from domain.visibility import knowledge
 from projections.exports.formats import read_export
 from projections.exports.walk import creates_game
+
+#: The fields of a server-dealt game's ``dealing`` that its creation request gave.
+DEALING_SPEC = ("contributors", "reveal_timeout")
 
 
 class ImportRejected(ValueError):
@@ -26,8 +30,8 @@ class ImportRejected(ValueError):
     Reasons: ``version_gap``, ``prev_hash_mismatch``, ``hash_mismatch``, ``out_of_order``,
     ``duplicate_version``, ``bad_event``,
     ``incomplete_export``, ``not_game_created``, ``setup_rejected``, ``setup_mismatch``,
-    ``after_game_end``, ``unfoldable``, ``invariant``, ``visibility_mismatch``; ``detail``
-    explains.
+    ``after_game_end``, ``unfoldable``, ``invariant``, ``visibility_mismatch``,
+    ``dealing_mismatch``; ``detail`` explains.
     """
 
     def __init__(self, version: int, reason: str, detail: str = "") -> None:
@@ -63,9 +67,11 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
 
     1. versions run 1, 2, ... and each event loads (``event_from_dict``, with upcasting);
     2. event 1 is ``GameCreated`` and the ruleset it names re-creates exactly that event from
-       its own seats, cards, mode and format (``Ruleset.create``: known ruleset and rules
-       version, legal seats and cards, unique card ids); no later ``GameCreated``;
-    3. after the game ended (``status == "finished"``) only the judge records events;
+       its own seats, cards, mode, format and dealing (``Ruleset.create``: known ruleset and
+       rules version, legal seats and cards, unique card ids; a server-dealt game's
+       contributors, timeout, scheme and commitment); no later ``GameCreated``;
+    3. after the game ended (``status == "finished"``) only the judge records events, and
+       the rules the server's secrets (``ServerSecretRevealed``, docs/rules.md E.2);
     4. ``evolve`` applies the event and the new state keeps its family's invariants
        (``Family.invariants``; the Munchkin CCG's: no negative gold, damage,
        tokens or committed gold; levels within 1..``max_level``; every card in exactly one
@@ -94,7 +100,7 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
             _check_created(event)
         elif creates_game(event.to_dict()):
             raise ImportRejected(expected, "not_game_created", f"a second {event.type}")
-        if state.get("status") == "finished" and event.seat != "judge":
+        if state.get("status") == "finished" and not _after_the_end(event):
             raise ImportRejected(expected, "after_game_end", f"{event.type} by {event.seat}")
         try:
             after = evolve(state, event)
@@ -114,6 +120,12 @@ def replay_records(records: Iterable[Record], *, max_level: int = 10) -> State:
     return state
 
 
+def _after_the_end(event: Event) -> bool:
+    """Whether ``event`` may follow the game's end: the judge's, and the server's secrets
+    revealed at the end of a server-dealt game (``ServerSecretRevealed``, docs/rules.md E.2)."""
+    return event.seat == "judge" or isinstance(event, fair.ServerSecretRevealed)
+
+
 def _check_created(event: Event) -> None:
     """The first event is the one its ruleset's ``create`` makes from the same settings."""
     data = event.to_dict()
@@ -124,6 +136,8 @@ def _check_created(event: Event) -> None:
         spec = family_of(rs).creation_spec(data)  # a family's own creation fields
         if spec is None:
             spec = {k: data[k] for k in ("game_id", "mode", "format", "labels", "seats")}
+        if data.get("dealing") is not None:
+            spec = {**spec, "dealing": _opened_dealing(data)}
         again = rs.create(spec)
     except DomainError as exc:
         raise ImportRejected(1, "setup_rejected", f"{exc.code}: {exc}") from None
@@ -135,6 +149,27 @@ def _check_created(event: Event) -> None:
     }
     if len(again) != 1 or mine != theirs:
         raise ImportRejected(1, "setup_mismatch", "the ruleset sets this game up differently")
+
+
+def _opened_dealing(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A server-dealt game's ``dealing`` as the server opens one (``domain.fair.opening``):
+    its contributors distinct seats in seat order, a timeout in range, the scheme, a
+    commitment of 64 lowercase hex; else :class:`ImportRejected` ``setup_rejected``."""
+    opened = data["dealing"]
+    if not isinstance(opened, Mapping):
+        raise ImportRejected(1, "setup_rejected", "dealing is not an object")
+    seats = [str(seat.get("seat")) for seat in data["seats"]]
+    asked = {"dealing": opened.get("mode"), **{k: opened.get(k) for k in DEALING_SPEC}}
+    spec = fair.read_spec(asked, seats)  # its InvalidCommand: setup_rejected
+    commitment = opened.get("server_commitment")
+    again = (
+        None
+        if spec is None
+        else {**fair.opening("-", spec, bytes(32)), "server_commitment": commitment}
+    )
+    if again != dict(opened) or not is_hex32(commitment):
+        raise ImportRejected(1, "setup_rejected", "dealing is not one the server opens")
+    return again
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +186,10 @@ def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
 
     Raises :class:`ExportFormatError` (not an export), or :class:`ImportRejected`:
     ``incomplete_export`` for a seat's or spectator's export, a chain reason from
-    :func:`verify_records`, or a replay reason from :func:`replay_records`.
+    :func:`verify_records`, a replay reason from :func:`replay_records`, or
+    ``dealing_mismatch``: a server-dealt game's commitment, seed, counter, result or secret
+    that ``domain.fair.verify`` names (a result is checked once the secrets are revealed: an
+    unfinished game's draws are checked by whoever gets its finished export).
     """
     header, records = read_export(source)
     if not header.get("complete"):
@@ -161,4 +199,8 @@ def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
         first = check["problems"][0]
         raise ImportRejected(first["version"], first["reason"], first["detail"])
     state = replay_records(records)
+    dealt = fair.verify(records)
+    if not dealt["ok"]:
+        bad = dealt["first_mismatch"]
+        raise ImportRejected(bad["version"], "dealing_mismatch", f"{bad['type']}: {bad['reason']}")
     return ImportedGame(header=header, records=records, state=state)

@@ -153,3 +153,51 @@ def test_the_openapi_documents_the_dealing(client: FlaskClient) -> None:
     assert {"mode", "scheme", "contributors", "revealed", "withheld"} <= set(
         schemas["Dealing"]["properties"]
     )
+
+
+def test_a_rekeying_ruling_gives_the_judge_alone_the_old_secret(
+    app: Flask, client: FlaskClient
+) -> None:
+    """docs/rules.md E.3 over HTTP: the ruling's answer (judge's token only) carries epoch 0's
+    secret; no other answer does, to anyone, until the end; the new secret is stored with the
+    ruling (both stores)."""
+    game = create_game(client, dealing="server", contributors=[])
+    gid, judge = game["game_id"], bearer(game["judge_token"])
+    secret = secret_hex(app, gid)
+    opened = client.post(f"/api/games/{gid}/disputes", json={"statement": "?"}, headers=judge)
+    did = opened.get_json()["dispute"]["dispute_id"]
+    body = {"ruling": "re-keyed", "rekey": True}
+    ruled = client.post(f"/api/games/{gid}/disputes/{did}/ruling", json=body, headers=judge)
+    assert ruled.status_code == 201, ruled.get_json()
+    answer = ruled.get_json()
+    assert answer["dealing_secret"] == {"epoch": 0, "secret": secret}
+    assert [e["type"] for e in answer["events"]] == ["DealingRekeyed", "RulingRecorded"]
+    log = app.extensions["munchlog"]
+    stored: Any = log.store.load(GameSecrets.id_for(UUID(gid)))
+    assert sorted(stored.secrets) == [0, 1]
+    assert answer["events"][0]["data"]["server_commitment"] == server_commitment(
+        gid, bytes.fromhex(stored.secrets[1])
+    )
+    seen = everything_seen(client, game)
+    assert secret not in seen and stored.secrets[1] not in seen
+    assert client.get(f"/api/games/{gid}").get_json()["dealing"]["epoch"] == 1
+    concede = [{"type": "concede", "seat": "A"}]
+    assert post_actions(client, gid, game["seats"]["A"]["token"], concede).status_code == 201
+    verified = client.get(f"/api/games/{gid}/verify").get_json()["dealing"]
+    assert verified["ok"] and verified["complete"], verified
+
+
+@pytest.mark.storage_agnostic
+def test_a_rekeying_ruling_of_a_table_dealt_game_is_422(client: FlaskClient) -> None:
+    game = create_game(client)
+    gid, judge = game["game_id"], bearer(game["judge_token"])
+    opened = client.post(f"/api/games/{gid}/disputes", json={"statement": "?"}, headers=judge)
+    did = opened.get_json()["dispute"]["dispute_id"]
+    body = {"ruling": "re-keyed", "rekey": True}
+    ruled = client.post(f"/api/games/{gid}/disputes/{did}/ruling", json=body, headers=judge)
+    assert ruled.status_code == 422
+    error = ruled.get_json()["error"]
+    assert (error["code"], error["rule"]) == ("rule/table_deals", "E.3")
+    spec = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert "rekey" in spec["RulingCreate"]["properties"]
+    assert "dealing_secret" in spec["Recorded"]["properties"]

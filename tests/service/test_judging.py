@@ -153,7 +153,7 @@ def test_a_seat_opens_a_dispute_and_the_judge_rules_with_a_penalty_and_a_correct
             {"type": "take_gold", "player": "A", "amount": 3, "corrects": 2},
         ],
     )
-    events = [event_view(r, "judge") for r in log.rule(gid, did, body)]
+    events = [event_view(r, "judge") for r in log.rule(gid, did, body).records]
     assert [e["version"] for e in events] == list(range(version + 1, version + 5))
     forced = events[:3]
     assert [e["type"] for e in forced] == ["JudgeDamageDealt", "JudgeHealed", "JudgeGoldTaken"]
@@ -188,7 +188,7 @@ def test_a_backup_undoes_every_later_event_newest_first_and_keeps_the_originals(
     at_point = state_as(log, gid, at=point)
     did = open_dispute(log, game, "judge", "back up", from_version=point + 1)
     now = log.current_version(gid)
-    records = log.rule(gid, did, ruling("backed up", backup_to=point))
+    records = log.rule(gid, did, ruling("backed up", backup_to=point)).records
     (r,) = log.replays.index(gid).state["disputes"][did]["rulings"]
     assert r["backup_to"] == point
     assert r["undone"] == list(range(now, point, -1))  # newest first, skipping nothing
