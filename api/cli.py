@@ -13,9 +13,11 @@ stop with ``munchlog: no database at <path>``.
     where its database is. The organizer token is taken from ``$MUNCHLOG_ORGANIZER_TOKEN``
     (then not printed: the output goes to logs) or generated once into
     ``<instance>/organizer_token`` (then printed, so the operator learns it).
-``munchlog demo [--url URL --token T --seed N --db --catalog --ruleset R --seats N --actions N]``
+``munchlog demo [--url URL --token T --seed N --db --catalog --ruleset R --seats N --actions N
+--dealing table|server]``
     Record a complete sample game through the HTTP API (in this process, or against the server
-    at ``--url``) and print the game id, URLs, tokens and the database it went into.
+    at ``--url``) and print the game id, URLs, tokens and the database it went into;
+    ``--dealing server``: a game the server deals, every seat contributing a seed.
 ``munchlog worker [--db --poll-interval --report-every --batch-size]``
     Keep the projections (the match histories) up to date in this process, following the log
     until SIGTERM or SIGINT (``service/worker.py``); run one beside the app instances when they
@@ -36,7 +38,7 @@ from typing import Any
 
 from api import serving
 from api.auth import ensure_organizer_token
-from api.demo import CLASSIC_SEATS, DEMO_RULESETS
+from api.demo import CLASSIC_SEATS, DEALINGS, DEMO_RULESETS
 from api.demo import RULESET as DEMO_RULESET
 from service.histories import BATCH_SIZE
 from service.worker import POLL_INTERVAL, REPORT_EVERY
@@ -190,6 +192,7 @@ def demo(args: argparse.Namespace) -> int:
         FlaskTransport,
         HttpTransport,
         Transport,
+        demo_dealing,
         demo_seats,
         file_demo_dispute,
         record_demo_game,
@@ -198,6 +201,7 @@ def demo(args: argparse.Namespace) -> int:
 
     try:  # the settings first: nothing is created for a demo that cannot run
         seats = demo_seats(args.ruleset, args.seats)
+        dealing = demo_dealing(args.ruleset, args.dealing)
     except DemoError as exc:
         raise CliError(str(exc)) from None
     if args.actions is not None and args.actions < 0:
@@ -238,6 +242,7 @@ def demo(args: argparse.Namespace) -> int:
             ruleset=args.ruleset,
             seats=seats,
             max_actions=args.actions,
+            dealing=dealing,
         )
         dispute = file_demo_dispute(transport, result)
     except DemoError as exc:
@@ -250,6 +255,8 @@ def demo(args: argparse.Namespace) -> int:
     print(f"  log      {game}/events")
     print(f"  docs     {base}/api/docs")
     print(f"  export   {game}/export?format=text")
+    if dealing == "server":
+        print(f"  verify   {game}/verify  ({_dealing_line(result.dealing)})")
     print(f"  replay   {base}/games/{result.game_id}#token={result.tokens['judge']}")
     if dispute is not None:
         print(f"           (as the judge; turn 2 carries dispute {dispute} and its ruling)")
@@ -263,6 +270,21 @@ def demo(args: argparse.Namespace) -> int:
     else:
         print(f"recorded {where}; run `munchlog serve` to browse it")
     return 0
+
+
+def _dealing_line(checked: dict[str, Any] | None) -> str:
+    """A server-dealt demo game's ``/verify`` ``dealing`` in words (``None``: not over).
+
+    >>> _dealing_line({"ok": True, "complete": True, "checked": 9, "operations": 9})
+    'the server dealt: verified, 9 of 9 shuffles and rolls re-derived'
+    >>> _dealing_line(None)
+    'the server deals: its secret is revealed at the end'
+    """
+    if checked is None:
+        return "the server deals: its secret is revealed at the end"
+    verdict = "verified" if checked.get("ok") and checked.get("complete") else "NOT verified"
+    done, total = checked.get("checked"), checked.get("operations")
+    return f"the server dealt: {verdict}, {done} of {total} shuffles and rolls re-derived"
 
 
 DB_HELP = "SQLite file path or postgresql:// URL (default: munchlog.sqlite in the instance folder)"
@@ -360,6 +382,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     d.add_argument(
         "--actions", type=int, help="stop after this many actions (default: when the game is over)"
+    )
+    d.add_argument(
+        "--dealing",
+        choices=DEALINGS,
+        default="table",
+        help="table (default: the seats say every card drawn and die rolled) or server (the "
+        f"server deals from every seat's seed; {DEMO_RULESET} only for now)",
     )
     d.set_defaults(func=demo)
 

@@ -8,6 +8,13 @@ a classic game's by a policy that seeks a winner) with a seeded ``random.Random`
 conceding) and posts it with the table token, with ``expected_version`` and an
 ``Idempotency-Key``. The same seed gives the same game.
 
+With ``dealing="server"`` (``munchlog demo --dealing server``, docs/rules.md E) the server deals
+and rolls: every seat contributes a seed (32 random bytes it commits to, then reveals:
+``domain.seeding.SeatSeeds``), the commands that draw or roll name no card and no value, and
+the demo reads the game's ``/verify`` at the end (the dealing re-derived from the log). Its
+cards and dice then come from the server's secret and the seeds, so the same seed gives the
+same choices, not the same game.
+
 It talks either to an app in this process (Flask test client) or to a running server
 (``requests``), through a :class:`Transport`.
 """
@@ -30,6 +37,7 @@ from domain import (
     initial_state,
 )
 from domain.family import families, family_named
+from domain.seeding import SeatSeeds
 
 #: The ruleset the demo plays unless asked for another.
 RULESET = DEFAULT_RULESET
@@ -108,6 +116,9 @@ class DemoResult:
     winner: str | None
     actions: int
     tokens: dict[str, str] = field(default_factory=dict)
+    #: A server-dealt game's ``dealing`` from ``GET /api/games/<id>/verify`` (``None``: the
+    #: table dealt, or the demo stopped before the end).
+    dealing: dict[str, Any] | None = None
 
 
 def demo_spec(catalog: Catalog | None = None, *, seed: int = 0) -> dict[str, Any]:
@@ -196,6 +207,31 @@ def demo_seats(ruleset: str, seats: int | None) -> int:
     return seats
 
 
+#: How the demo's games are dealt (``POST /api/games``'s ``dealing``): ``table``, the default,
+#: or ``server``.
+DEALINGS = ("table", "server")
+
+
+def demo_dealing(ruleset: str, dealing: str) -> str:
+    """``dealing`` for a demo game of ``ruleset``; raises :class:`DemoError` for a dealing the
+    demo does not know or a family whose demo the server cannot deal yet.
+
+    >>> demo_dealing(RULESET, "server")
+    'server'
+    >>> demo_dealing(DEMO_RULESETS[-1], "server")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    api.demo.DemoError: the demo deals ... by the table only (--dealing server: ...
+    """
+    if dealing not in DEALINGS:
+        raise DemoError(f"unknown dealing {dealing!r}; choose {' or '.join(DEALINGS)}")
+    if dealing == "server" and not family_named(ruleset).demo_deals_by_server:
+        able = [r for r in demo_rulesets() if family_named(r).demo_deals_by_server]
+        raise DemoError(
+            f"the demo deals {ruleset} by the table only (--dealing server: {', '.join(able)})"
+        )
+    return dealing
+
+
 def _list_count(seat: Mapping[str, Any], key: str) -> bool:
     """Whether ``key`` is the ``<list>_count`` the judge's view adds to a created seat."""
     return key.endswith("_count") and isinstance(seat.get(key.removesuffix("_count")), list)
@@ -216,16 +252,21 @@ def record_demo_game(
     max_actions: int | None = None,
     ruleset: str = RULESET,
     seats: int = CLASSIC_SEATS,
+    dealing: str = "table",
 ) -> DemoResult:
     """Create a game and play it over HTTP to the end (or ``max_actions``) and return what a
     person needs to look. The CCG's commands are seeded random picks among the legal ones; a
     classic game (``seats`` players) follows its family's policy, which seeks progress
-    (random play reaches Level 10 slowly)."""
+    (random play reaches Level 10 slowly). ``dealing="server"``: the server deals, every
+    seat contributing a random seed (:func:`demo_dealing` says which rulesets it plays)."""
     rng = random.Random(seed)
     family = family_named(ruleset)
+    server = demo_dealing(ruleset, dealing) == "server"
     if find_ruleset(ruleset).min_seats == find_ruleset(ruleset).max_seats:
         seats = find_ruleset(ruleset).min_seats
     spec = _family_spec(ruleset, seed=seed, seats=seats, catalog=catalog)
+    if server:
+        spec = {**spec, "dealing": "server"}  # every seat contributes a seed
     limit = family.demo_max_actions if max_actions is None else max_actions
     created = _expect(
         *transport("POST", "/api/games", token=organizer_token, json=spec),
@@ -234,6 +275,7 @@ def record_demo_game(
     )
     game_id = created["game_id"]
     judge, table = created["judge_token"], created["table_token"]
+    seeds = SeatSeeds(game_id)  # the seats' random seeds: committed, then revealed
     state = initial_state()
     version = 0
     actions = 0
@@ -257,6 +299,7 @@ def record_demo_game(
         command = family.demo_next(state, rng)
         if command is None:
             raise DemoError(f"no legal command at version {version}")
+        command = seeds.fill(command)
         actions += 1
         _expect(
             *transport(
@@ -271,6 +314,10 @@ def record_demo_game(
         )
     tokens = {seat: entry["token"] for seat, entry in created["seats"].items()}
     tokens.update(table=table, judge=judge)
+    checked = None
+    if server and state["status"] == "finished":  # the secret is revealed: re-derive it all
+        path = f"/api/games/{game_id}/verify"
+        checked = _expect(*transport("GET", path, token=judge), 200, "verify")["dealing"]
     return DemoResult(
         game_id=game_id,
         version=version,
@@ -278,6 +325,7 @@ def record_demo_game(
         winner=state.get("winner"),
         actions=actions,
         tokens=tokens,
+        dealing=checked,
     )
 
 

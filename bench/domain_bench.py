@@ -32,6 +32,21 @@ concession, from setup on.
    product pays) gives the same buckets both ways; a drift of the process or of the machine
    over a pass (a quiet machine getting busy, a cache that cools) shows up reversed.
 
+``--workloads dealing`` (not in the default run) compares a server-dealt game's cost with a
+table-dealt one's (issue #25, docs/rules.md E: the goal is within 1.2x per event):
+
+6. **dealing**: ``--games`` random CCG games dealt by the server (both seats contributing the
+   seeds ``legal_commands`` offer), each played untimed, then decided again, timed, twice: as
+   a server-dealt game, and as the same game dealt by the table (its commands carrying the
+   cards and values the server dealt, less the seeds' commands; the same spec and card ids),
+   the variant timed first alternating from game to game. So the two differ only by the
+   dealing: its seed commands, the ``Dealt`` events and the shuffles and rolls behind them.
+   ``--dealing-live`` instead has each variant play its own random game, timed as it is
+   played. Every command is timed through ``domain.game.decide_commands``, the decision
+   ``Game.execute`` records (the ruleset's or ``domain.fair``'s steps, the withholding check
+   first and the secret's reveal at the end, with the server's secrets at hand). Reported: µs
+   per event, per command and per game, and per command type.
+
 The games keep no event objects (:class:`Timer` counts them; ``--keep-events`` keeps them), as
 the product keeps none in memory (the service stores them and keeps one state per game): an earlier
 version kept every game's events, a heap that grew through the run. The garbage collector is
@@ -81,7 +96,8 @@ from bench import classic_game
 from bench.long_game import DEFAULT_DECK, HEROES, choose, decks
 from domain.classic import CLASSIC
 from domain.fold import State
-from tests.builders import RS, RandomGame, game_spec, random_policy
+from domain.game import decide_commands
+from tests.builders import AT, RS, RandomGame, game_spec, random_policy
 from tests.classic.helpers import Game
 
 Command = dict[str, Any]
@@ -97,7 +113,21 @@ BUCKETS: list[tuple[str, int, int]] = [
     ("~10000 (9500-10500)", 9500, 10500),
 ]
 CLOCKS: dict[str, Callable[[], int]] = {"wall": time.perf_counter_ns, "cpu": time.process_time_ns}
-WORKLOADS = ("ccg", "classic")
+WORKLOADS = ("ccg", "classic", "dealing")
+#: What runs when ``--workloads`` is not given.
+DEFAULT_WORKLOADS = ("ccg", "classic")
+#: The dealing workload's variants (``POST /api/games``'s ``dealing``).
+DEALINGS = ("table", "server")
+#: The command types the dealing table lists on their own (the rest are "other").
+DEALT_TYPES = (
+    "draw_opening",
+    "roll_first",
+    "mulligan",
+    "draw",
+    "spill",
+    "commit_seed",
+    "reveal_seed",
+)
 
 
 class Timer:
@@ -127,7 +157,8 @@ class Timer:
         seat: str,
         command: Command,
         decide: Callable[[Any, Command], list[Any]] = RS.decide,
-    ) -> None:
+    ) -> float:
+        """Decide ``command`` on ``game``'s state (timed), adopt the steps; the time taken."""
         clock = self.clock
         best = None
         for _ in range(self.best_of):  # decide is a pure function: the same steps each time
@@ -144,6 +175,7 @@ class Timer:
         self.count = start + len(steps)
         if self.keep_events:
             game.events.extend(step.event for step in steps)
+        return float(best or 0)
 
 
 def bucket_means(samples: list[dict[int, float]]) -> dict[str, tuple[float, int]]:
@@ -271,6 +303,178 @@ def classic_games(
     return samples, played
 
 
+class Dealing:
+    """One variant of the dealing workload over a repeat: the time charged to each event index
+    of every game, and per command type ``[ns, commands]``."""
+
+    def __init__(self) -> None:
+        self.samples: list[dict[int, float]] = []
+        self.by_type: dict[str, list[float]] = {}
+        self.events = 0
+
+    def add(self, kind: str, ns: float) -> None:
+        slot = self.by_type.setdefault(kind if kind in DEALT_TYPES else "other", [0.0, 0])
+        slot[0] += ns
+        slot[1] += 1
+
+    def per_event(self) -> float:
+        """µs per event, over every event of every game."""
+        return sum(sum(ns.values()) for ns in self.samples) / max(1, self.events) / 1000
+
+    def per_game(self) -> float:
+        """µs per game (every command of it)."""
+        return sum(sum(ns.values()) for ns in self.samples) / max(1, len(self.samples)) / 1000
+
+    def per_command(self) -> float:
+        total = sum(ns for ns, _ in self.by_type.values())
+        return total / max(1, sum(n for _, n in self.by_type.values())) / 1000
+
+
+def product_decide(game: RandomGame) -> Callable[[State, Command], list[Any]]:
+    """``game``'s commands decided as ``Game.execute`` decides them (its server secrets, if
+    it is server-dealt), one command a batch."""
+    secrets = game.secrets
+
+    def decide(state: State, command: Command) -> list[Any]:
+        decided = decide_commands(RS, state, [(command, None)], received_at=AT, secrets=secrets)
+        return [step for step, _ in decided]
+
+    return decide
+
+
+#: What a table-dealt game's command tells that a server-dealt one's leaves to the server: the
+#: field, from the family event the server-dealt command emitted (docs/rules.md E.1).
+TOLD_BY = {
+    "draw_opening": ("OpeningHandDrawn", "cards"),
+    "roll_first": ("FirstPlayerRolled", "rolls"),
+    "mulligan": ("MulliganTaken", "cards"),
+    "draw": ("CardDrawn", "card"),
+    "spill": ("CardsSpilled", "cards"),
+}
+
+
+def as_told(command: Command, before: State, events: list[Any]) -> Command | None:
+    """The table-dealt form of a server-dealt ``command`` decided in ``before`` that gave
+    ``events``: with the card or value the server dealt (``None`` for a seed's command, which a
+    table-dealt game has not). A ``cancel``'s ``ref`` (a version: the table-dealt game's differ)
+    becomes the position on the stack it names, for :func:`table_ref`."""
+    if command["type"] in ("commit_seed", "reveal_seed"):
+        return None
+    if command.get("ref") is not None:
+        refs = [entry["ref"] for entry in before["stack"]]
+        return {**command, "ref": ("stack", refs.index(command["ref"]))}
+    told = TOLD_BY.get(command["type"])
+    if told is None:
+        return command
+    kind, name = told
+    event = next(e for e in events if type(e).__name__ == kind)
+    return {**command, name: getattr(event, name)}
+
+
+def table_ref(state: State, command: Command) -> Command:
+    """``command`` with a stack position (:func:`as_told`) back to the ``ref`` it has there."""
+    ref = command.get("ref")
+    if isinstance(ref, tuple):
+        return {**command, "ref": state["stack"][ref[1]]["ref"]}
+    return command
+
+
+def dealing_games(
+    games: int,
+    seed: int,
+    clock: Callable[[], int],
+    best_of: int = 1,
+    keep: bool = False,
+    live: bool = False,
+) -> dict[str, Dealing]:
+    """``games`` pairs of random CCG games, table- and server-dealt, each pair from one seed and
+    the variant timed first alternating. By default a pair is **one game**: the server-dealt
+    game is played untimed, then its commands are decided again, timed, in a new server-dealt
+    game and, with the cards and values the server dealt, in a table-dealt game from the same
+    spec (the same game but its seeds' commands and ``Dealt`` events), nothing run between
+    two commands. ``live``: each variant plays its own random game, timed as it is played
+    (the policy runs between two commands)."""
+    out = {variant: Dealing() for variant in DEALINGS}
+    for n in range(games):
+        game_seed = seed * 100_003 + n
+        order = DEALINGS if n % 2 == 0 else DEALINGS[::-1]
+        played: list[tuple[str, Command, Command | None]] = []
+        if not live:
+            game = RandomGame(seed=game_seed, dealing=True)
+            while not game.finished:
+                seat, command = game.choose()
+                move = game.apply(seat, command)
+                played.append((seat, command, as_told(command, move.before, move.events)))
+        for variant in order:
+            server = variant == "server"
+            game = RandomGame(seed=game_seed, dealing=server)
+            timer = Timer(clock, best_of, keep)
+            decide = product_decide(game)
+            if live:
+                while not game.finished:
+                    seat, command = game.choose()
+                    out[variant].add(command["type"], timer.run(game, seat, command, decide))
+            for seat, command, told in played:
+                chosen = command if server else told
+                if chosen is not None:
+                    chosen = table_ref(game.state, chosen)
+                    out[variant].add(chosen["type"], timer.run(game, seat, chosen, decide))
+            assert game.finished, (variant, game_seed)
+            out[variant].samples.append(timer.ns)
+            out[variant].events += len(timer.ns)
+    return out
+
+
+def dealing_table(runs: list[dict[str, Dealing]], clock: str, games: int, live: bool) -> str:
+    """The dealing workload's figures: medians of the repeats (each repeat listed)."""
+
+    def cells(figure: Callable[[Dealing], float]) -> list[str]:
+        out = []
+        for variant in DEALINGS:
+            values = [figure(run[variant]) for run in runs]
+            each = ", ".join(f"{v:.1f}" for v in values)
+            out.append(f"{statistics.median(values):.1f} ({each})")
+        ratios = [figure(run["server"]) / figure(run["table"]) for run in runs]
+        out.append(f"{statistics.median(ratios):.2f} ({', '.join(f'{r:.2f}' for r in ratios)})")
+        return out
+
+    lines = [
+        f"**Server-dealt and table-dealt CCG random games, {games} "
+        + (
+            "of each, each its own game, timed live"
+            if live
+            else "played once, each decided in both"
+        )
+        + " per repeat, alternated (median of repeats; each repeat)**",
+        "",
+        f"| µs ({clock} clock) | table | server | server / table |",
+        "|---|---:|---:|---:|",
+        f"| per event | {' | '.join(cells(Dealing.per_event))} |",
+        f"| per command | {' | '.join(cells(Dealing.per_command))} |",
+        f"| per game | {' | '.join(cells(Dealing.per_game))} |",
+    ]
+    first = runs[-1]
+    for variant in DEALINGS:
+        d = first[variant]
+        commands = sum(n for _, n in d.by_type.values())
+        lines.append(
+            f"| {variant}: events, commands a game (last repeat) | "
+            f"{d.events / games:.0f}, {commands / games:.0f} | | |"
+        )
+    lines += [
+        "",
+        "| command (last repeat) | table µs/command (commands) | server µs/command (commands) |",
+        "|---|---:|---:|",
+    ]
+    for kind in (*DEALT_TYPES, "other"):
+        row = []
+        for variant in DEALINGS:
+            ns, n = first[variant].by_type.get(kind, [0.0, 0])
+            row.append(f"{ns / n / 1000:.1f} ({int(n):,})" if n else "-")
+        lines.append(f"| {kind} | {' | '.join(row)} |")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------------- report
 
 
@@ -329,8 +533,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--workloads",
-        default=",".join(WORKLOADS),
-        help=f"comma-separated, among {', '.join(WORKLOADS)}",
+        default=",".join(DEFAULT_WORKLOADS),
+        help=f"comma-separated, among {', '.join(WORKLOADS)} (default "
+        f"{','.join(DEFAULT_WORKLOADS)})",
     )
     parser.add_argument(
         "--classic-games", type=int, default=12, help="classic games per repeat (6 seats)"
@@ -365,6 +570,12 @@ def main(argv: list[str] | None = None) -> int:
         help="CCG workloads: play each game untimed first, then time its commands again with "
         "nothing between them (the policy's own work, growing with the game, stays out)",
     )
+    parser.add_argument(
+        "--dealing-live",
+        action="store_true",
+        help="dealing workload: each variant plays its own random game, timed live (default: "
+        "one game a pair, the server-dealt one, decided again in both variants)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--quick",
@@ -384,6 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     load_before = load()
     gc.collect()
     rand_runs, long_runs, classic_runs, classic_long_runs, replays = [], [], [], [], []
+    dealing_runs: list[dict[str, Dealing]] = []
     recorded: list[tuple[State, Command]] = []
     long_events = clong_events = 0
     played: list[tuple[Game, int]] = []
@@ -391,6 +603,12 @@ def main(argv: list[str] | None = None) -> int:
     walls = dict.fromkeys(WORKLOADS, 0.0)
     for _ in range(args.repeat):
         t0 = time.perf_counter()
+        if "dealing" in workloads:
+            dealing_runs.append(
+                dealing_games(args.games, args.seed, clock, args.best_of, keep, args.dealing_live)
+            )
+            walls["dealing"] += time.perf_counter() - t0
+            t0 = time.perf_counter()
         if "ccg" in workloads:
             samples = random_games(args.games, args.seed, clock, args.best_of, keep, args.replay)
             rand_runs.append(bucket_means(samples))
@@ -461,6 +679,15 @@ def main(argv: list[str] | None = None) -> int:
                 args.clock,
             )
         )
+    if "dealing" in workloads:
+        print(
+            f"dealing: seed {args.seed}, clock {args.clock}, best of {args.best_of}, "
+            f"{args.games} games x {args.repeat} repeats"
+            f"{', live' if args.dealing_live else ', the same games'}; "
+            f"wall {walls['dealing']:.1f} s"
+        )
+        print()
+        print(dealing_table(dealing_runs, args.clock, args.games, args.dealing_live))
     if "classic" in workloads:
         print()
         print(

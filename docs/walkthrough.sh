@@ -5,7 +5,7 @@
 set -euo pipefail
 M=${M:-http://127.0.0.1:8000}
 ORG=${ORG:?set ORG to the organizer token printed by munchlog serve}
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {'d': d}))" "$1"; }
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {'d': d}))" "$1"; }
 
 # 1. The organizer creates a game: two seats, heroes and decks by card name (sample catalog).
 curl -s -X POST "$M/api/games" -H "Authorization: Bearer $ORG" -H 'Content-Type: application/json' -d '{
@@ -58,3 +58,25 @@ post '{"actions": [{"type": "play", "seat": "B", "card": "'"$(pick "$B_CARDS" 0)
 post '{"actions": [{"type": "end_turn", "seat": "A"}, {"type": "concede", "seat": "B"}]}' > /dev/null
 curl -s "$M/api/games/$GAME/state" | json '(d["status"], d["winner"], d["seats"]["A"]["damage"])'
 curl -s "$M/api/games/$GAME/events?limit=3" | json '[e["type"] for e in d["events"]]'
+
+# 8. A game the server deals (docs/dealing.md): each seat commits to 32 random bytes, then
+#    reveals them; no draw or roll names a card or a value.
+curl -s -X POST "$M/api/games" -H "Authorization: Bearer $ORG" -H 'Content-Type: application/json' -d '{
+  "ruleset": "munchkin-ccg", "mode": "strict", "format": "casual", "dealing": "server", "seats": [
+    {"seat": "A", "player": "carol", "hero": {"name": "Sample Orc Warrior"}, "deck": [{"name": "Sample Goblin Horde", "count": 8}]},
+    {"seat": "B", "player": "dave", "hero": {"name": "Sample Gnome Thief"}, "deck": [{"name": "Sample Plant Pot", "count": 8}]}]}' > dealt.json
+GAME=$(json 'd["game_id"]' < dealt.json); TABLE=$(json 'd["table_token"]' < dealt.json)
+SEED_A=$(python3 -c 'import secrets; print(secrets.token_hex(32))'); SEED_B=$(python3 -c 'import secrets; print(secrets.token_hex(32))')
+commit() { python3 -c 'import hashlib,sys; game, seat, seed = sys.argv[1:]
+print(hashlib.sha256(f"munchlog-rand-v1|seat|{game}|{seat}|".encode() + bytes.fromhex(seed)).hexdigest())' "$GAME" "$@"; }
+post '{"actions": [{"type": "commit_seed", "seat": "A", "commitment": "'"$(commit A "$SEED_A")"'"},
+                   {"type": "commit_seed", "seat": "B", "commitment": "'"$(commit B "$SEED_B")"'"}]}' > /dev/null
+post '{"actions": [{"type": "reveal_seed", "seat": "A", "seed": "'"$SEED_A"'"},
+                   {"type": "reveal_seed", "seat": "B", "seed": "'"$SEED_B"'"}]}' > /dev/null
+post '{"actions": [{"type": "draw_opening", "seat": "A"}, {"type": "draw_opening", "seat": "B"},
+                   {"type": "roll_first", "seat": "A"}]}' | json '[e["type"] for e in d["events"]]'
+curl -s "$M/api/games/$GAME" | json '{k: d["dealing"][k] for k in ("mode", "contributors", "revealed")}'
+
+# 9. B concedes: the server's secret is revealed; anyone can now re-derive every deal and roll.
+post '{"actions": [{"type": "concede", "seat": "B"}]}' > /dev/null
+curl -s "$M/api/games/$GAME/verify" | json '{k: d["dealing"][k] for k in ("ok", "complete", "checked")}'

@@ -278,19 +278,28 @@ def draw(key: bytes, counter: int, nbytes: int) -> bytes:
 
 
 class _Stream:
-    """One operation's random stream, read front to back (:func:`block`)."""
+    """One operation's random stream, read front to back (:func:`block`): the blocks read so
+    far in one buffer and the position of the next unread byte."""
 
     def __init__(self, key: bytes, counter: int) -> None:
         self.key = key
         self.counter = counter
         self.index = 0
-        self.buffer = b""
+        self.buffer = bytearray()
+        self.pos = 0
 
-    def take(self, nbytes: int) -> bytes:
-        while len(self.buffer) < nbytes:
+    def _fill(self, end: int) -> None:
+        """Read blocks until the buffer holds ``end`` bytes."""
+        while len(self.buffer) < end:
             self.buffer += block(self.key, self.counter, self.index)
             self.index += 1
-        out, self.buffer = self.buffer[:nbytes], self.buffer[nbytes:]
+
+    def take(self, nbytes: int) -> bytes:
+        end = self.pos + nbytes
+        if len(self.buffer) < end:
+            self._fill(end)
+        out = bytes(self.buffer[self.pos : end])
+        self.pos = end
         return out
 
     def below(self, n: int) -> int:
@@ -305,8 +314,16 @@ class _Stream:
         if bits == 0:
             return 0
         width, mask = (bits + 7) // 8, (1 << bits) - 1
+        buffer = self.buffer
         while True:
-            candidate = int.from_bytes(self.take(width), "big") & mask
+            end = self.pos + width
+            if len(buffer) < end:
+                self._fill(end)
+            if width == 1:  # most draws (a pile of up to 256 cards, a die): no slice
+                candidate = buffer[self.pos] & mask
+            else:
+                candidate = int.from_bytes(buffer[self.pos : end], "big") & mask
+            self.pos = end
             if candidate < n:
                 return candidate
 

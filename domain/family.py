@@ -211,6 +211,11 @@ class Family:
 
     #: The demo's cap on actions when none is asked for.
     demo_max_actions: ClassVar[int] = 5000
+    #: Whether ``munchlog demo --dealing server`` plays this family: in a server-dealt game
+    #: its commands that draw or roll name no card and no value (docs/rules.md E.1) and its
+    #: :meth:`demo_commands` say so, with the seed commands while a seed is due
+    #: (``domain.seeding``, E.2).
+    demo_deals_by_server: ClassVar[bool] = False
 
     @property
     def plays_demo(self) -> bool:

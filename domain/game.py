@@ -27,7 +27,7 @@ from domain import fair
 from domain.envelope import Record, record_from, seal, stored_fields, verify_records
 from domain.errors import InvalidCommand
 from domain.fold import FOLD_VERSION, State, apply_record, initial_state
-from domain.ruleset import Step, find_ruleset
+from domain.ruleset import Ruleset, Step, find_ruleset
 from domain.visibility import knowledge
 
 #: Names (under the game id as uuid5 namespace) of the small aggregates of one game.
@@ -167,25 +167,13 @@ class Game(Aggregate):
         reveal deadline is recorded as withholding first, and the secrets are revealed once the
         game is over.
         """
-        rs = find_ruleset(self.ruleset)
-        state = self.state
-        decided: list[tuple[Step, str | None]] = []
-        dealt = "dealing" in state
-        with fair.secrets_for(secrets):
-            if dealt:
-                for step in fair.expire(state, received_at):
-                    decided.append((step, None))
-                    state = step.state
-            for command, client_at in commands:
-                if isinstance(command, Mapping) and command.get("type") in fair.COMMANDS:
-                    steps = fair.decide(state, command, received_at)
-                else:
-                    steps = rs.decide(state, dict(command))
-                decided.extend((step, client_at) for step in steps)
-                if steps:
-                    state = steps[-1].state
-            if dealt:
-                decided.extend((step, None) for step in fair.reveal_at_end(state))
+        decided = decide_commands(
+            find_ruleset(self.ruleset),
+            self.state,
+            commands,
+            received_at=received_at,
+            secrets=secrets,
+        )
         self._store(decided, received_at=received_at)
 
     def _store(self, decided: Iterable[tuple[Step, str | None]], *, received_at: str) -> None:
@@ -276,6 +264,38 @@ class Game(Aggregate):
             with fair.secrets_for(secrets):
                 decided += fair.reveal_at_end(decided[-1].state)
         self._store([(step, None) for step in decided], received_at=received_at)
+
+
+def decide_commands(
+    rs: Ruleset,
+    state: State,
+    commands: Iterable[tuple[Mapping[str, Any], str | None]],
+    *,
+    received_at: str,
+    secrets: Mapping[int, bytes] | None = None,
+) -> list[tuple[Step, str | None]]:
+    """Every ``(step, client_at)`` :meth:`Game.execute` records for ``commands`` from
+    ``state``, decided and not stored (a refusal raises): the ruleset's steps, or
+    ``domain.fair``'s for the seeds; in a server-dealt game the withholding due at
+    ``received_at`` first and the secrets revealed at the end last, decided with ``secrets``."""
+    decided: list[tuple[Step, str | None]] = []
+    dealt = "dealing" in state
+    with fair.secrets_for(secrets):
+        if dealt:
+            for step in fair.expire(state, received_at):
+                decided.append((step, None))
+                state = step.state
+        for command, client_at in commands:
+            if isinstance(command, Mapping) and command.get("type") in fair.COMMANDS:
+                steps = fair.decide(state, command, received_at)
+            else:
+                steps = rs.decide(state, dict(command))
+            decided.extend((step, client_at) for step in steps)
+            if steps:
+                state = steps[-1].state
+        if dealt:
+            decided.extend((step, None) for step in fair.reveal_at_end(state))
+    return decided
 
 
 def stored_record(event: Game.Opened | Game.Recorded) -> Record:

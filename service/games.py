@@ -30,7 +30,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from adapters.eventstore import TRUST_CACHE_FOR, EventStore, RecordConflictError, isoformat_utc
-from domain import DEFAULT_RULESET, Catalog, fair, sample_catalog
+from domain import DEFAULT_RULESET, Catalog, fair, fair_check, sample_catalog
 from domain.dealing import new_secret
 from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
@@ -657,7 +657,7 @@ class GameLog:
             self.store.trust(game_id)
         for problem in snapshots:
             self.store.distrust_snapshot(game_id, problem["version"])
-        dealt = fair.verify(records[:sound])
+        dealt = fair_check.verify(records[:sound])
         return {
             "ok": not problems and not snapshots and dealt["ok"],
             "checked": report["checked"],

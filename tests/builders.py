@@ -23,11 +23,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain import event_from_dict, evolve, find_ruleset, sample_catalog
+from domain import event_from_dict, evolve, fair, find_ruleset, sample_catalog
 from domain.ccg import events as ev
 from domain.ccg.state import drawable
 from domain.classic.cards import sample_catalog as classic_catalog
 from domain.classic.demo import CLASSIC_CHURN
+from domain.game import decide_commands
+from domain.ruleset import Step
 from domain.visibility import knowledge
 from tests.unit import seeded_games
 
@@ -40,6 +42,8 @@ WARRIOR = "Sample Orc Warrior"
 THIEF = "Sample Gnome Thief"
 BARD = "Sample Wandering Bard"
 SEATS = ("A", "B")
+#: When a server-dealt random game's commands are received (no reveal deadline passes).
+AT = "2024-05-01T10:00:00Z"
 #: A classic game's seats (3 to 6 of them).
 CLASSIC_SEATS = "ABCDEF"
 
@@ -443,6 +447,10 @@ class Move:
 class RandomGame:
     """A random game driven by ``legal_commands`` for both seats (reusable by any test/bench).
 
+    ``dealing=True``: the server deals it (docs/rules.md E), both seats contributing the seeds
+    ``legal_commands`` offer, the server's secret drawn from the game's own seeded stream; each
+    command is decided as ``Game.execute`` decides it (``domain.game.decide_commands``).
+
     >>> game = RandomGame(seed=3)
     >>> final = game.run()
     >>> final["status"], final["version"] == len(game.events)
@@ -453,17 +461,32 @@ class RandomGame:
     spec: Mapping[str, Any] | None = None
     policy: Policy = field(default_factory=random_policy)
     max_events: int = 20_000
+    dealing: bool = False
     state: State = field(init=False)
     events: list[ev.Event] = field(init=False)
     rng: random.Random = field(init=False)
+    secrets: dict[int, bytes] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         # Not random.Random(seed): game_spec(seed) draws its card ids from that stream.
         self.rng = random.Random(f"driver:{self.seed}")
-        spec = self.spec or game_spec(self.rng.getrandbits(32))
-        steps = RS.create(as_new(spec))
+        spec = as_new(self.spec or game_spec(self.rng.getrandbits(32)))
+        if self.dealing:
+            self.secrets = {0: self.rng.randbytes(32)}
+            asked = {"contributors": list(SEATS), "reveal_timeout": 60}
+            spec["dealing"] = fair.opening(str(spec["game_id"]), asked, self.secrets[0])
+        steps = RS.create(spec)
         self.events = [step.event for step in steps]
         self.state = steps[-1].state
+
+    def decide(self, state: State, command: Command) -> list[Step]:
+        """The steps of ``command`` (a server-dealt game's as ``Game.execute`` decides them)."""
+        if self.secrets is None:
+            return RS.decide(state, command)
+        decided = decide_commands(
+            RS, state, [(command, None)], received_at=AT, secrets=self.secrets
+        )
+        return [step for step, _ in decided]
 
     @property
     def finished(self) -> bool:
@@ -477,7 +500,7 @@ class RandomGame:
 
     def apply(self, seat: str, command: Command) -> Move:
         before = self.state
-        steps = RS.decide(before, command)
+        steps = self.decide(before, command)
         new = [step.event for step in steps]
         if steps:
             self.state = steps[-1].state

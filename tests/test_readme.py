@@ -52,8 +52,15 @@ def test_the_curl_walkthrough_records_a_short_game(tmp_path: Path) -> None:
     assert lines[0].startswith("{'commitment': ") and "'hidden': True" in lines[0]
     assert "'CaughtCheating'" in lines[1]
     assert '"code":"rule/not_your_turn"' in lines[2]
-    assert lines[-2] == "('finished', 'A', 1)"
-    assert lines[-1] == "['GameCreated', 'OpeningHandDrawn', 'OpeningHandDrawn']"
+    assert lines[4] == "('finished', 'A', 1)"
+    assert lines[5] == "['GameCreated', 'OpeningHandDrawn', 'OpeningHandDrawn']"
+    # the game the server deals: no card or value sent, each drawn or rolled by a Dealt event
+    assert lines[6] == (
+        "['Dealt', 'OpeningHandDrawn', 'Dealt', 'OpeningHandDrawn', 'Dealt', 'FirstPlayerRolled']"
+    )
+    assert lines[7] == "{'mode': 'server', 'contributors': ['A', 'B'], 'revealed': ['A', 'B']}"
+    assert lines[8] == "{'ok': True, 'complete': True, 'checked': 3}"
+    assert len(lines) == 9
 
 
 # ----------------------------------------------------------------------------- as rendered

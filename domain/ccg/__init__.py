@@ -132,6 +132,8 @@ class MunchkinCCG(Family):
     max_seats = len(SEATS)
     command_types: tuple[str, ...] = COMMAND_TYPES
     card_fields: Mapping[str, str] = {"hero": "one", "deck": "many"}
+    #: ``legal_commands`` offer the server-dealt forms and the seed commands (docs/rules.md E).
+    demo_deals_by_server: ClassVar[bool] = True
 
     def create(self, spec: Mapping[str, Any]) -> list[Step]:
         return setup.create(spec)

@@ -4,6 +4,10 @@ Every command listed is accepted by ``decide`` in strict mode (the property test
 Choices with huge ranges are sampled, not enumerated: a few opening hands, gold amounts 0, the
 cost and the whole purse, one allocation. Effects are offered in their simplest form (1 damage
 to the opposing Hero, heal your Hero, take 1 gold) so random games exercise the ability stack.
+
+In a game the server deals (docs/rules.md E) the commands that draw or roll name no card and no
+value (E.1), and while a contributor's seed is due its seed command is offered
+(``domain.seeding``, E.2) and nothing that draws or rolls is.
 """
 
 from __future__ import annotations
@@ -17,11 +21,22 @@ from domain.ccg.state import SEATS, drawable, in_play, other
 from domain.ccg.timing import window_open
 from domain.ccg.turn import loot_rank_total
 from domain.fold import State
+from domain.seeding import seed_commands, seeds_pending
 
 Cmd = dict[str, Any]
 
+#: The commands that draw or roll (docs/rules.md E.1): none while the seeds are pending (E.2).
+RANDOM_COMMANDS = frozenset({"draw_opening", "roll_first", "mulligan", "draw", "spill"})
+
 
 def legal_commands(s: State, seat: str) -> list[Cmd]:
+    legal = _legal(s, seat)
+    if not seeds_pending(s):
+        return legal
+    return [*(c for c in legal if c["type"] not in RANDOM_COMMANDS), *seed_commands(s, seat)]
+
+
+def _legal(s: State, seat: str) -> list[Cmd]:
     status = s.get("status")
     if status == "setup":
         return _setup(s, seat)
@@ -37,7 +52,11 @@ def legal_commands(s: State, seat: str) -> list[Cmd]:
         out.extend(_interrupts(s, seat))
         return out
     if s["phase"] == "warmup" and s["step"] == "draw" and s["active"] == seat:
-        out.extend({"type": "draw", "seat": seat, "card": cid} for cid in drawable(s, seat))
+        top = drawable(s, seat)
+        if "dealing" in s:
+            out.extend([{"type": "draw", "seat": seat}] if top else [])  # E.1
+        else:
+            out.extend({"type": "draw", "seat": seat, "card": cid} for cid in top)
     if fight is not None:
         out.extend(_fight(s, seat, fight))
     elif s["phase"] == "munchkining" and s["active"] == seat:
@@ -52,12 +71,17 @@ def _setup(s: State, seat: str) -> list[Cmd]:
     st = s["seats"][seat]
     deck = st["zones"]["deck"]
     step = s["step"]
+    server = "dealing" in s  # the server deals: no card, no value (docs/rules.md E.1)
     if step == "draw_opening" and seat not in setup["opened"]:
+        if server:
+            return [{"type": "draw_opening", "seat": seat}]
         return [
             {"type": "draw_opening", "seat": seat, "cards": deck[:6]},
             {"type": "draw_opening", "seat": seat, "cards": deck[-6:]},
         ]
     if step == "roll_first":
+        if server:
+            return [{"type": "roll_first", "seat": seat}]
         return [
             {"type": "roll_first", "seat": seat, "rolls": dict(zip(SEATS, (a, b), strict=True))}
             for a in range(1, 7)
@@ -69,10 +93,10 @@ def _setup(s: State, seat: str) -> list[Cmd]:
         first = setup["first"]
         if seat == first or first in setup["decided"]:
             pool = deck + st["zones"]["hand"]
-            return [
-                {"type": "keep", "seat": seat},
-                {"type": "mulligan", "seat": seat, "cards": pool[-6:]},
-            ]
+            mulligan: Cmd = {"type": "mulligan", "seat": seat}
+            if not server:
+                mulligan["cards"] = pool[-6:]
+            return [{"type": "keep", "seat": seat}, mulligan]
     return []
 
 
@@ -175,7 +199,10 @@ def _effect_commands(s: State, seat: str, top: dict[str, Any], step: dict[str, A
         return [{**base, "type": "take_gold", "amount": amount}]
     if op == "steal_gold":
         return [{**base, "type": "steal", "amount": amount}]
+    server = "dealing" in s  # the server deals: no card (docs/rules.md E.1)
     if op == "draw":
+        if server:
+            return [{**base, "type": "draw"}] if drawable(s, seat) else []
         return [{**base, "type": "draw", "card": c} for c in drawable(s, seat)[:3]]
     if op in ("put_on_bottom", "put_on_top"):
         to = "deck_bottom" if op == "put_on_bottom" else "deck_top"
@@ -193,6 +220,8 @@ def _effect_commands(s: State, seat: str, top: dict[str, Any], step: dict[str, A
     if op == "collect":
         return [{**base, "type": "collect", "card": target, "amount": amount}]
     if op == "spill":
+        if server:
+            return [{**base, "type": "spill"}]  # the server deals the top X
         return [{**base, "type": "spill", "cards": st["zones"]["deck"][:amount]}]  # the top X
     if op == "prevent":
         return [{**base, "type": "prevent", "amount": amount}]

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain import DomainError, Event, State, evolve, fair, find_ruleset, initial_state
+from domain import DomainError, Event, State, evolve, fair, fair_check, find_ruleset, initial_state
 from domain.dealing import is_hex32
 from domain.envelope import Record, verify_records
 from domain.family import family_named, family_of
@@ -188,7 +188,7 @@ def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
     ``incomplete_export`` for a seat's or spectator's export, a chain reason from
     :func:`verify_records`, a replay reason from :func:`replay_records`, or
     ``dealing_mismatch``: a server-dealt game's commitment, seed, counter, result or secret
-    that ``domain.fair.verify`` names (a result is checked once the secrets are revealed: an
+    that ``domain.fair_check.verify`` names (a result is checked once the secrets are revealed: an
     unfinished game's draws are checked by whoever gets its finished export).
     """
     header, records = read_export(source)
@@ -199,7 +199,7 @@ def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
         first = check["problems"][0]
         raise ImportRejected(first["version"], first["reason"], first["detail"])
     state = replay_records(records)
-    dealt = fair.verify(records)
+    dealt = fair_check.verify(records)
     if not dealt["ok"]:
         bad = dealt["first_mismatch"]
         raise ImportRejected(bad["version"], "dealing_mismatch", f"{bad['type']}: {bad['reason']}")

@@ -127,6 +127,10 @@ def test_export_to_a_folder_that_does_not_exist_is_one_line(
         (["--seats", "2"], "munchkin-ccg always has 2 seats: --seats is for the classic rulesets"),
         (["--actions", "-1"], "--actions must be 0 or more, not -1"),
         (
+            ["--ruleset", "munchkin-deluxe", "--dealing", "server"],
+            "the demo deals munchkin-deluxe by the table only (--dealing server: munchkin-ccg)",
+        ),
+        (
             ["--catalog", "missing.json"],
             "cannot read the catalog missing.json: No such file or directory",
         ),
@@ -140,6 +144,22 @@ def test_a_demo_that_cannot_run_says_why_and_creates_nothing(
     assert one_line(err) == f"munchlog: {message}"
     assert not Path(instance_path()).exists()  # no organizer token, no database
     assert list(elsewhere.iterdir()) == []
+
+
+def test_a_demo_dealt_in_a_way_it_does_not_know_is_a_usage_error(
+    elsewhere: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dealing`` takes ``table`` or ``server``: anything else stops argparse with its
+    usage and one line saying so (exit 2), before anything is created."""
+    with pytest.raises(SystemExit) as exited:
+        main(["demo", "--dealing", "dice"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        "munchlog demo: error: argument --dealing: invalid choice: 'dice' "
+        "(choose from 'table', 'server')"
+    )
+    assert not Path(instance_path()).exists()
 
 
 def test_a_demo_against_a_server_that_does_not_answer_is_one_line(

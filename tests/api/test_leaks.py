@@ -127,10 +127,11 @@ DEALT_TYPES = {"draw", "draw_opening", "mulligan", "spill", "roll_first"}
 
 
 def server_dealt(command: dict[str, Any]) -> dict[str, Any]:
-    """``command`` as a server-dealt game takes it: no card drawn, no value rolled."""
-    if command["type"] not in DEALT_TYPES:
-        return command
-    return {k: v for k, v in command.items() if k not in TOLD}
+    """``command`` as ``legal_commands`` offer it in a server-dealt game: no card drawn, no
+    value rolled (docs/rules.md E.1)."""
+    if command["type"] in DEALT_TYPES:
+        assert not [k for k in TOLD if k in command], command
+    return command
 
 
 def play_and_check(

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api.app import create_app
 from api.cli import build_parser, main
 from api.schemas import BatchResultSchema
 from tests.api.helpers import create_game, post_actions
@@ -144,6 +145,34 @@ def test_munchlog_demo_records_a_game_and_prints_tokens(
     assert (tmp_path / "instance" / "munchlog.sqlite").exists()
     assert token_file.read_text().strip() not in out
     assert os.environ["MUNCHLOG_INSTANCE"] == str(tmp_path / "instance")
+
+
+def test_munchlog_demo_records_a_game_the_server_deals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``munchlog demo --dealing server`` (issue #25): every seat commits to random bytes and
+    reveals them, the server deals and rolls, and the demo prints ``/verify``'s verdict on the
+    dealing once the game is over (its secret revealed); stopped early, it says the secret
+    comes at the end."""
+    monkeypatch.setenv("MUNCHLOG_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("MUNCHLOG_ORGANIZER_TOKEN", raising=False)
+    monkeypatch.delenv("MUNCHLOG_DATABASE_URL", raising=False)
+
+    assert main(["demo", "--seed", "2", "--dealing", "server"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"game [0-9a-f-]{36}: finished, winner [AB]", out), out
+    found = re.search(r"/verify  \(the server dealt: verified, (\d+) of (\d+) shuffles", out)
+    assert found and found[1] == found[2] and int(found[1]) > 3, out
+    game_id = re.search(r"game ([0-9a-f-]{36})", out)[1]  # type: ignore[index]
+    db = str(tmp_path / "instance" / "munchlog.sqlite")
+    app = create_app({"MUNCHLOG_DATABASE_URL": db, "MUNCHLOG_ORGANIZER_TOKEN": "x" * 40})
+    summary = app.test_client().get(f"/api/games/{game_id}").get_json()
+    assert summary["dealing"]["mode"] == "server"
+    assert summary["dealing"]["revealed"] == ["A", "B"]
+
+    assert main(["demo", "--seed", "2", "--dealing", "server", "--actions", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "/verify  (the server deals: its secret is revealed at the end)" in out
 
 
 def test_every_command_and_option_of_munchlog_says_what_it_is(

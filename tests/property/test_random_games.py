@@ -25,10 +25,22 @@ from hypothesis.stateful import (
     rule,
 )
 
-from domain import Event, apply_record, event_from_dict, initial_state, sample_catalog
+from domain import (
+    Event,
+    apply_record,
+    event_from_dict,
+    evolve,
+    fair,
+    fair_check,
+    initial_state,
+    sample_catalog,
+)
 from domain.ccg import events as ev
 from domain.ccg.damage import life_of
+from domain.ccg.moves import RANDOM_COMMANDS
 from domain.ccg.state import ZONES
+from domain.dealing import server_commitment
+from domain.seeding import seeds_pending
 from projections.views import event_view, state_view
 from tests.builders import (
     BARD,
@@ -196,6 +208,65 @@ def test_many_random_games_end_with_a_winner_or_a_draw(seed: int) -> None:
     check_numbers(game.state)
     check_outcome(game.state)
     assert replay(game.events) == game.state
+
+
+# ---------------------------------------------------------------------------- dealt by the server
+
+#: The fields that name a card drawn or a value rolled (docs/rules.md E.1).
+TOLD = {"card", "cards", "rolls"}
+
+
+@settings(max_examples=40 * SCALE)
+@given(seed=SEEDS)
+def test_server_dealt_games_are_played_by_their_legal_commands_and_verify(seed: int) -> None:
+    """docs/rules.md E: in a game the server deals, ``legal_commands`` offer the seeds'
+    commands and nothing that draws or rolls while a seed is due, then those commands without
+    a card or a value; each is accepted (strict), the log replays, and once the game is over
+    ``fair_check.verify`` re-derives every shuffle and roll from it."""
+    game = RandomGame(seed=seed, dealing=True)
+    for n, move in enumerate(game.moves()):
+        offered = [c for _, c in all_legal(move.before)]
+        dealt = [c for c in offered if c["type"] in RANDOM_COMMANDS]
+        assert not [c for c in dealt if TOLD & set(c)], "E.1: no card, no value"
+        if seeds_pending(move.before):
+            assert not dealt and {c["type"] for c in offered} <= {*fair.COMMANDS, "concede"}
+        if n % 4 == 0:
+            for command in offered:
+                steps = game.decide(move.before, with_salt(command))  # raises if illegal
+                assert steps and all(step.event.violation is None for step in steps), command
+    assert game.finished
+    check_finished_game(game)
+    kinds = {type(e).__name__ for e in game.events}
+    assert {"SeedCommitted", "SeedRevealed", "Dealt", "ServerSecretRevealed"} <= kinds
+    records = [{"version": n, "event": e.to_dict()} for n, e in enumerate(game.events, 1)]
+    verified = fair_check.verify(records)
+    assert verified["ok"] and verified["complete"], verified
+
+
+def test_after_a_rekeying_the_new_seeds_are_offered_before_anything_is_dealt() -> None:
+    """docs/rules.md E.3: a judge's re-keying mid-game opens a new epoch; ``legal_commands``
+    then offer each contributor its new commitment and nothing that draws or rolls until the
+    new seeds are in, and the game plays on to an end that ``verify`` re-derives."""
+    game = RandomGame(seed=5, dealing=True)
+    for _ in range(60):
+        game.apply(*game.choose())
+    assert not game.finished and not seeds_pending(game.state)
+    secret, gid = bytes(range(32)), str(game.state["game_id"])
+    rekeyed = fair.DealingRekeyed(
+        epoch=1, server_commitment=server_commitment(gid, secret), ruling="test"
+    )
+    game.state = evolve(game.state, rekeyed)
+    game.events.append(rekeyed)
+    assert game.secrets is not None
+    game.secrets[1] = secret
+    offered = [c for _, c in all_legal(game.state)]
+    assert {c["type"] for c in offered} & set(RANDOM_COMMANDS) == set()
+    assert [c["seat"] for c in offered if c["type"] == "commit_seed"] == ["A", "B"]
+    game.run()
+    assert game.finished
+    records = [{"version": n, "event": e.to_dict()} for n, e in enumerate(game.events, 1)]
+    verified = fair_check.verify(records)
+    assert verified["ok"] and verified["complete"], verified
 
 
 # ---------------------------------------------------------------------------- levels, tokens, each Hero

@@ -23,6 +23,7 @@ import pytest
 
 from domain import DEFAULT_RULESET, Catalog, find_ruleset
 from domain.family import family_named
+from domain.seeding import SeatSeeds
 from projections.views import event_view, state_view
 from service.games import GameLog, StartedGame
 
@@ -78,10 +79,13 @@ def play_demo(
     ruleset: str = DEFAULT_RULESET,
     seats: int = CLASSIC_SEATS,
     catalog: Catalog | None = None,
+    dealing: str = "table",
 ) -> Played:
     """The demo's game (``api.demo.record_demo_game``: the family's ``demo_spec``, its
     ``demo_commands`` and seeded ``demo_choice``, never a concession, each command recorded by
-    the table with ``expected_version`` and an idempotency key), recorded through the service."""
+    the table with ``expected_version`` and an idempotency key), recorded through the service.
+    ``dealing="server"``: the server deals, each seat committing to random bytes, then
+    revealing them (``domain.seeding.SeatSeeds``)."""
     rng = random.Random(seed)
     family = family_named(ruleset)
     rs = find_ruleset(ruleset)
@@ -89,9 +93,12 @@ def play_demo(
         seats = rs.min_seats
     spec = family.demo_spec(seed=seed, seats=seats, catalog=catalog)
     assert spec is not None, f"the demo does not play {ruleset}"
+    if dealing != "table":
+        spec = {**spec, "dealing": dealing}
     limit = family.demo_max_actions if max_actions is None else max_actions
     started = log.start_game(spec)
     gid = started.game_id
+    seeds = SeatSeeds(str(gid))
     actions = 0
     while True:
         game = log.game(gid)
@@ -103,7 +110,7 @@ def play_demo(
         actions += 1
         log.record(
             gid,
-            [command],
+            [seeds.fill(command)],
             actor="table",
             expected_version=game.version,
             idempotency_key=f"demo-{seed}-{actions}",

@@ -17,14 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import fair
+from domain import fair, fair_check
 from domain.dealing import seat_commitment, server_commitment
 from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.fold import apply_record, initial_state
 from domain.game import Game, GameSecrets
+from domain.seeding import play_seed
 from service.games import GameLog
 from tests.builders import as_new, game_spec
-from tests.service.helpers import event_view, refused, start
+from tests.service.helpers import event_view, play_demo, refused, start
 
 Seeds = dict[str, bytes]
 
@@ -342,7 +343,7 @@ def test_verify_names_the_first_tampered_event(dealt: tuple[GameLog, UUID, Seeds
         (tampered(rows, secret_row["version"], secret="11" * 32), secret_row["version"], "open")
     )
     for bad, version, words in cases:
-        report = fair.verify(bad)
+        report = fair_check.verify(bad)
         assert not report["ok"], (version, words)
         assert report["first_mismatch"]["version"] == version, report
         assert words in report["first_mismatch"]["reason"], report
@@ -370,7 +371,7 @@ def test_a_random_operation_before_the_commitments_is_named() -> None:
             },
         },
     ]
-    report = fair.verify(rows)
+    report = fair_check.verify(rows)
     assert report["first_mismatch"]["version"] == 2
     assert "before A revealed" in report["first_mismatch"]["reason"]
 
@@ -498,7 +499,7 @@ def test_verify_names_an_event_that_does_not_use_what_was_dealt(
     act(log, gid, "A", "draw")
     act(log, gid, "A", "concede")
     rows = records(log, gid)
-    assert fair.verify(rows)["ok"]
+    assert fair_check.verify(rows)["ok"]
     drawn = next(r for r in rows if r["event"]["type"] == "CardDrawn")
     other = next(c for c in log.game(gid).state["seats"]["A"]["zones"]["deck"])
     rolled = next(r for r in rows if r["event"]["type"] == "FirstPlayerRolled")
@@ -507,6 +508,24 @@ def test_verify_names_an_event_that_does_not_use_what_was_dealt(
         (drawn["version"], {"card": other}, "does not draw the cards"),
         (rolled["version"], {"rolls": rolls}, "does not use the dice"),
     ):
-        report = fair.verify(tampered(rows, version, **data))
+        report = fair_check.verify(tampered(rows, version, **data))
         assert report["first_mismatch"]["version"] == version, report
         assert words in report["first_mismatch"]["reason"]
+
+
+# --------------------------------------------------------------------------- the demo's game
+
+
+def test_the_demo_plays_a_server_dealt_game_with_random_seeds(log: GameLog) -> None:
+    """``munchlog demo --dealing server`` through the service (``play_demo``): both seats
+    commit to fresh random bytes (never ``legal_commands``' public play seed) and reveal them,
+    the game is played to its end by its legal commands, and ``verify`` re-derives it all."""
+    played = play_demo(log, seed=4, dealing="server")
+    assert played.status == "finished"
+    events = [r["event"] for r in records(log, played.game_id)]
+    seeds = {e["contributor"]: e["seed"] for e in events if e["type"] == "SeedRevealed"}
+    assert sorted(seeds) == ["A", "B"]
+    for seat, seed in seeds.items():
+        assert seed != play_seed(str(played.game_id), seat, 0).hex()
+    report = log.verify_game(played.game_id)["dealing"]
+    assert report["ok"] and report["complete"] and report["checked"] > 3, report

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import dealing, fair
+from domain import dealing, fair_check
 from domain.dealing import seat_commitment, server_commitment
 from domain.errors import ImpossibleCommand, RuleViolation
 from domain.game import Game, GameSecrets
@@ -216,10 +216,10 @@ def test_verify_names_a_server_commitment_used_again(log: GameLog) -> None:
     forged = copy.deepcopy(rows)
     rekeyed = next(r for r in forged if r["event"]["type"] == "DealingRekeyed")
     rekeyed["event"]["server_commitment"] = first  # a secret the judge knows
-    report = fair.verify(forged)
+    report = fair_check.verify(forged)
     assert report["first_mismatch"]["version"] == rekeyed["version"]
     assert "used before" in report["first_mismatch"]["reason"]
-    assert fair.verify(rows)["ok"]
+    assert fair_check.verify(rows)["ok"]
 
 
 def rekeyed_game(secret: bytes, spec: dict[str, Any]) -> Game:

@@ -7,6 +7,7 @@ import pytest
 from domain.ccg import events as ev
 from tests.builders import (
     RS,
+    RandomGame,
     cmd,
     game_spec,
     new_game,
@@ -132,3 +133,33 @@ def test_in_record_mode_a_repeated_mulligan_decision_does_not_start_the_game() -
     s, events = play(s, cmd("keep", "A"), cmd("keep", "A"))
     assert events[-1].violation == "rule/already_decided"
     assert s["status"] == "setup", "B has not decided on its mulligan yet"
+
+
+def test_a_server_dealt_setup_offers_the_seeds_then_no_card_and_no_value() -> None:
+    """docs/rules.md E: ``legal_commands`` of a game the server deals offer each contributor
+    its commitment, then (every seat committed) its reveal, and nothing that draws or rolls
+    before; then the opening hands, the roll and a mulligan without a card or a value (E.1)."""
+    game = RandomGame(seed=1, dealing=True)
+
+    def offered(seat: str) -> list[dict]:
+        return RS.legal_commands(game.state, seat)
+
+    def only(seat: str) -> dict:
+        (command,) = offered(seat)
+        game.apply(seat, command)
+        return command
+
+    assert only("A")["type"] == "commit_seed"
+    assert offered("A") == [], "no reveal before every contributor has committed"
+    assert only("B")["type"] == "commit_seed"
+    assert only("B")["type"] == "reveal_seed"
+    assert offered("B") == []
+    assert only("A")["type"] == "reveal_seed"
+    for seat in ("A", "B"):
+        assert only(seat) == {"type": "draw_opening", "seat": seat}
+    while game.state["step"] == "roll_first":  # again on a tie
+        assert offered("B") == [{"type": "roll_first", "seat": "B"}]
+        only("A")
+    winner = game.state["setup"]["roll_winner"]
+    game.apply(winner, cmd("choose_first", winner, first="A"))
+    assert offered("A") == [{"type": "keep", "seat": "A"}, {"type": "mulligan", "seat": "A"}]

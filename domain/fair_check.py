@@ -1,0 +1,273 @@
+"""Checking a server-dealt game's dealing from its records alone (docs/dealing.md, docs/rules.md
+E): what ``GET /api/games/<id>/verify``, ``munchlog verify FILE`` and an import run, and what the
+replay viewer's JavaScript does again in a judge's browser.
+
+:func:`verify` reads the records in order: every commitment against its reveal, every
+commitment before every reveal and the first random operation, a gapless counter, each
+operation's result used by the event that follows it, and, once the server's secrets are
+revealed (the game is over), the game key of every epoch and every operation re-derived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from domain import dealing
+from domain.dealing import SCHEME
+from domain.events import event_from_dict, family_of
+from domain.fair import seeds_of
+
+
+class _Epoch:
+    """What a verifier has seen of one epoch: its server commitment, the seeds, the first
+    operation."""
+
+    def __init__(self, number: int, commitment: str) -> None:
+        self.number = number
+        self.commitment = commitment
+        self.commitments: dict[str, str] = {}
+        self.revealed: dict[str, str] = {}
+        self.withheld: list[str] = []
+        self.operations = 0
+        self.secret: str | None = None
+
+    def seeds(self, contributors: Sequence[str]) -> list[tuple[str, bytes | None]]:
+        return seeds_of(contributors, self.revealed, self.withheld)
+
+
+class _Verifier:
+    """One pass over a game's records, in order (:func:`verify`)."""
+
+    def __init__(self, game_id: str, opened: Mapping[str, Any], family: str | None = None) -> None:
+        self.game_id = game_id
+        self.family = family
+        #: The operations whose result the next event of the game must use (``_uses``).
+        self.awaiting: list[tuple[int, Mapping[str, Any]]] = []
+        self.contributors = [str(c) for c in opened.get("contributors", [])]
+        self.epochs = [_Epoch(0, str(opened.get("server_commitment")))]
+        self.used: set[str] = set()
+        self.counter = 0
+        self.operations: list[tuple[int, int, dealing.Draw]] = []
+        self.hidden = 0
+
+    @property
+    def epoch(self) -> _Epoch:
+        return self.epochs[-1]
+
+    def check(self, version: int, data: Mapping[str, Any]) -> str | None:
+        """The problem with the event ``data`` at ``version``, if any."""
+        kind = data.get("type")
+        handler = getattr(self, f"on_{kind}", None)
+        if handler is None:
+            return self._uses(data)
+        problem: str | None = handler(version, data)
+        if problem is None and kind == "Dealt":
+            self.awaiting.append((version, data))
+        return problem
+
+    def _uses(self, data: Mapping[str, Any]) -> str | None:
+        """Whether ``data``, the first event after random operations that is not one, uses
+        their results: names every card dealt, holds the dice in their order."""
+        awaiting, self.awaiting = self.awaiting, []
+        if not awaiting:
+            return None
+        try:
+            named = set(event_from_dict(data, self.family).card_ids())
+        except Exception:  # a stored event that does not load: the hash chain's business
+            return None
+        numbers = list(_numbers({k: v for k, v in data.items() if k not in _NOT_RESULTS}))
+        for version, dealt in awaiting:
+            cards = [c for c in dealt.get("cards") or [] if isinstance(c, str)]
+            if not set(cards) <= named:
+                return f"does not draw the cards the server dealt at version {version}"
+            if dealt.get("op") == "dice" and not _in_order(dealt.get("values") or [], numbers):
+                return f"does not use the dice the server rolled at version {version}"
+        return None
+
+    def _contributor(self, data: Mapping[str, Any]) -> str | None:
+        seat = data.get("contributor")
+        return str(seat) if seat in self.contributors else None
+
+    def on_SeedCommitted(self, version: int, data: Mapping[str, Any]) -> str | None:
+        seat, ep = self._contributor(data), self.epoch
+        if seat is None:
+            return f"{data.get('contributor')!r} is not a contributor"
+        if data.get("epoch") != ep.number:
+            return f"a commitment for epoch {data.get('epoch')} in epoch {ep.number}"
+        if seat in ep.commitments:
+            return f"seat {seat} commits twice"
+        if ep.revealed or ep.withheld or ep.operations:
+            return "a commitment after a reveal or a random operation"
+        commitment = str(data.get("commitment"))
+        if commitment in self.used:
+            return "a commitment used before in this game"
+        self.used.add(commitment)
+        ep.commitments[seat] = commitment
+        return None
+
+    def on_SeedRevealed(self, version: int, data: Mapping[str, Any]) -> str | None:
+        seat, ep = self._contributor(data), self.epoch
+        if seat is None:
+            return f"{data.get('contributor')!r} is not a contributor"
+        if len(ep.commitments) < len(self.contributors):
+            return "a seed revealed before every contributor committed"
+        if seat in ep.revealed or seat in ep.withheld or ep.operations:
+            return f"seat {seat}'s seed revealed twice, after withholding or after an operation"
+        seed = str(data.get("seed"))
+        if not dealing.seat_seed_matches(self.game_id, seat, seed, ep.commitments[seat]):
+            return f"seat {seat}'s seed does not open its commitment"
+        ep.revealed[seat] = seed
+        return None
+
+    def on_SeedWithheld(self, version: int, data: Mapping[str, Any]) -> str | None:
+        seat, ep = self._contributor(data), self.epoch
+        if seat is None or seat in ep.revealed or seat in ep.withheld or ep.operations:
+            return f"{data.get('contributor')!r} cannot withhold here"
+        ep.withheld.append(seat)
+        return None
+
+    def on_Dealt(self, version: int, data: Mapping[str, Any]) -> str | None:
+        ep = self.epoch
+        counter = data.get("counter")
+        problem = dealing._counter_problem(counter, self.counter)
+        if problem is not None:
+            return problem
+        if data.get("epoch") != ep.number:
+            return f"an operation of epoch {data.get('epoch')} in epoch {ep.number}"
+        waiting = [c for c in self.contributors if c not in ep.revealed and c not in ep.withheld]
+        if waiting:
+            return f"a random operation before {', '.join(waiting)} revealed or withheld"
+        if data.get("scheme") != SCHEME:
+            return f"unknown scheme {data.get('scheme')!r}"
+        assert isinstance(counter, int)
+        self.counter = counter + 1
+        ep.operations += 1
+        op = data.get("op")
+        if op == "deal":
+            among, cards = data.get("among") or [], data.get("cards") or []
+            if not all(isinstance(c, str) for c in [*among, *cards]):
+                self.hidden += 1  # a viewer's export: the cards are not all shown
+                return None
+            draw = dealing.Draw(counter, "deal", (list(among), data.get("take")), list(cards))
+        elif op == "dice":
+            args = (data.get("sides"), len(data.get("values") or []))
+            draw = dealing.Draw(counter, "dice", args, list(data.get("values") or []))
+        else:
+            return f"unknown operation {op!r}"
+        self.operations.append((version, ep.number, draw))
+        return None
+
+    def on_DealingRekeyed(self, version: int, data: Mapping[str, Any]) -> str | None:
+        if data.get("epoch") != self.epoch.number + 1:
+            return f"epoch {data.get('epoch')} does not follow {self.epoch.number}"
+        if any(ep.commitment == data.get("server_commitment") for ep in self.epochs):
+            return "a server commitment used before in this game"
+        self.epochs.append(_Epoch(self.epoch.number + 1, str(data.get("server_commitment"))))
+        return None
+
+    def on_ServerSecretRevealed(self, version: int, data: Mapping[str, Any]) -> str | None:
+        number = data.get("epoch")
+        ep = next((e for e in self.epochs if e.number == number), None)
+        if ep is None or ep.secret is not None:
+            return f"a secret for epoch {number!r}, unknown or revealed already"
+        secret = str(data.get("secret"))
+        if not dealing.server_secret_matches(self.game_id, secret, ep.commitment):
+            return f"the secret does not open epoch {number}'s server commitment"
+        ep.secret = secret
+        return None
+
+    def results(self) -> tuple[int, tuple[int, str] | None]:
+        """How many operations were re-derived, and the first that does not match."""
+        keys: dict[int, bytes] = {}
+        previous = b""
+        for ep in self.epochs:
+            if ep.secret is None:
+                break
+            seeds = ep.seeds(self.contributors)
+            secret = bytes.fromhex(ep.secret)
+            previous = (
+                dealing.game_key(secret, self.game_id, seeds)
+                if ep.number == 0
+                else dealing.rekey(previous, ep.number, secret, self.game_id, seeds)
+            )
+            keys[ep.number] = previous
+        checked = 0
+        for version, epoch, draw in self.operations:
+            key = keys.get(epoch)
+            if key is None:
+                continue
+            if dealing._result_problem(key, draw) is not None:  # its words name values: not shown
+                return checked, (
+                    version,
+                    f"{draw.operation} at counter {draw.counter}: the recorded result is not the "
+                    "one the key gives",
+                )
+            checked += 1
+        return checked, None
+
+
+def verify(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Re-derive a game's dealing from its records (each ``{"version", "event"}``, in order):
+    every commitment against its reveal, that every commitment precedes every reveal and the
+    first random operation, that no counter is skipped or repeated, and, once the server's
+    secrets are revealed (the game is over), the key and every operation. Names the first
+    event that does not match.
+
+    ``{"mode", "ok", "scheme", "operations", "checked", "hidden", "complete",
+    "first_mismatch": {"version", "type", "reason"} | None}``: ``checked`` counts the
+    operations re-derived; ``hidden`` those a viewer's export does not show in full;
+    ``complete`` is true once every secret is revealed and every operation checked.
+    """
+    first = records[0]["event"] if records else {}
+    opened = first.get("dealing")
+    if not isinstance(opened, Mapping):
+        return {"mode": "table", "ok": True, "first_mismatch": None}
+    verifier = _Verifier(str(first.get("game_id")), opened, family_of(first.get("ruleset")))
+    mismatch: dict[str, Any] | None = None
+    for record in records[1:]:
+        data = record["event"]
+        problem = verifier.check(int(record["version"]), data)
+        if problem is not None and mismatch is None:  # read on: a later secret may reveal that
+            mismatch = {"version": record["version"], "type": data.get("type"), "reason": problem}
+            # an earlier operation was not the key's, the first event that does not match
+    checked, bad = verifier.results()  # operations whose key is known: before any mismatch
+    if bad is not None and (mismatch is None or bad[0] < mismatch["version"]):
+        version = bad[0]
+        kind = next(r["event"].get("type") for r in records if r["version"] == version)
+        mismatch = {"version": version, "type": kind, "reason": bad[1]}
+    revealed = all(ep.secret is not None for ep in verifier.epochs)
+    return {
+        "mode": "server",
+        "scheme": opened.get("scheme"),
+        "ok": mismatch is None,
+        "operations": len(verifier.operations) + verifier.hidden,
+        "checked": checked,
+        "hidden": verifier.hidden,
+        "complete": mismatch is None and revealed and verifier.hidden == 0,
+        "first_mismatch": mismatch,
+    }
+
+
+#: Fields of a stored event that are never a random operation's result.
+_NOT_RESULTS = frozenset({"type", "v", "seat", "cause", "violation", "unchecked"})
+
+
+def _numbers(value: Any) -> Iterator[int]:
+    """Every whole number in a JSON value, in order (a dict's in its keys' order)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _numbers(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _numbers(item)
+
+
+def _in_order(values: Sequence[Any], numbers: Sequence[int]) -> bool:
+    """Whether ``values`` appear in ``numbers`` in their order (not necessarily side by side)."""
+    found = iter(numbers)
+    return all(any(n == v for n in found) for v in values)
