@@ -509,7 +509,30 @@ def _dealer(state: Mapping[str, Any]) -> dealing.Dealer:
             "the server's secret of this game is not on this server (a game imported from an "
             "export is not dealt further): nothing can be dealt or rolled",
         )
-    return dealing.Dealer(key_of(state, secrets), int(d["next_counter"]))
+    return dealing.Dealer(_cached_key(state, secrets), int(d["next_counter"]))
+
+
+#: The keys derived lately, by everything they are derived from (the game, the seeds of every
+#: epoch, the secrets): a key is two HMACs per epoch, and a game deals many times with one.
+#: What is kept is what the service already holds (its secrets), a few hundred games' worth.
+_KEYS: dict[tuple[Any, ...], bytes] = {}
+_KEYS_KEPT = 512
+
+
+def _cached_key(state: Mapping[str, Any], secrets: Mapping[int, bytes]) -> bytes:
+    d = of(state)
+    assert d is not None
+    seeds = tuple(
+        (e["epoch"], tuple(sorted(e["revealed"].items())), tuple(e["withheld"]))
+        for e in [*d.get("past", []), _epoch_record(d)]
+    )
+    known = (state["game_id"], seeds, tuple(sorted(secrets.items())))
+    key = _KEYS.get(known)
+    if key is None:
+        if len(_KEYS) >= _KEYS_KEPT:
+            _KEYS.pop(next(iter(_KEYS)))
+        key = _KEYS[known] = key_of(state, secrets)
+    return key
 
 
 def dealt_cards(state: Mapping[str, Any], pile: str, among: Sequence[str], take: int) -> Dealt:
