@@ -29,6 +29,36 @@ from domain.decision import Command, DecisionCore
 from domain.errors import InvalidCommand
 
 RULES = "rules"
+#: The name of each deck's pile in a server-dealt game's ``Dealt`` events (docs/rules.md E.1).
+PILES = {"door": "doors", "treasure": "treasures"}
+
+
+def dealt(d: DecisionCore, deck: str, n: int) -> list[str]:
+    """``n`` cards of ``deck`` as the server deals them (docs/rules.md B.1, E.1): the deck's
+    cards are in no known order, so each draw is a pick by the game's key (a ``Dealt`` event).
+    A deck holding fewer gives every card it has (no chance in that), then its discards are
+    shuffled into a new deck (``DiscardReshuffled``, as at the table) and the rest is drawn
+    from them. Fewer than ``n`` when the discards run out too (the caller checks)."""
+    pile = list(d.state["decks"][deck])
+    rest: list[str] = []
+    if len(pile) < n:
+        rest = pile
+        discards = d.state["decks"][f"{deck}_discard"]
+        if discards:
+            d.emit(ev.DiscardReshuffled, actor=RULES, deck=deck, cards=list(discards))
+        pile = [c for c in d.state["decks"][deck] if c not in rest]
+    take = min(n - len(rest), len(pile))
+    return [*rest, *(d.deal(PILES[deck], pile, take) if take else [])]
+
+
+def available(d: DecisionCore, deck: str, n: int) -> None:
+    """A server's draw of ``n`` cards of ``deck`` needs them in the deck or its discards."""
+    decks = d.state["decks"]
+    d.require(
+        len(decks[deck]) + len(decks[f"{deck}_discard"]) >= n,
+        "command/empty_deck",
+        f"the {deck} deck and its discards hold fewer than {n} cards",
+    )
 
 
 def drawable(d: DecisionCore, deck: str, ids: list[str]) -> None:
@@ -70,9 +100,15 @@ def apply_effects(
     effects: Sequence[Mapping[str, Any]],
     choices: list[str],
     section: str,
+    *,
+    prefer: bool = False,
 ) -> tuple[list[str], int, list[str], bool]:
     """``(lost cards, levels lost, discarded hand, dies)`` of ``effects`` on ``victim``, the
-    victim choosing among several qualifying cards with ``choices`` in order (B.9)."""
+    victim choosing among several qualifying cards with ``choices`` in order (B.9).
+
+    ``prefer``: the choices were named before the card was known (a Curse from a door the
+    server deals, docs/rules.md E.1), so they are preferences: the first of them that
+    qualifies, else the first qualifying card (equipped, then carried); never a refusal."""
     st = d.state["seats"][victim]
     zones = st["zones"]
     lost: list[str] = []
@@ -99,6 +135,11 @@ def apply_effects(
                 lost.extend(pool)
             elif len(pool) == 1:
                 lost.append(pool[0])
+            elif pool and prefer:
+                chosen = next((c for c in choices if c in pool), pool[0])
+                if chosen in choices:
+                    choices.remove(chosen)
+                lost.append(chosen)
             elif pool:
                 if not choices:
                     raise InvalidCommand(
@@ -132,12 +173,14 @@ def suffer(
     section: str,
     record: type[ev.Event],
     /,
+    *,
+    prefer: bool = False,
     **fields: Any,
 ) -> None:
     """``victim`` suffers ``effects`` (:func:`apply_effects`), recorded as a ``record`` event
     with ``fields`` and what they lose (``lost``, ``levels``, ``hand``): a monster's Bad Stuff,
     the hurt on escaping it, a Curse; a death follows when they kill (docs/rules.md B.8-B.10)."""
-    lost, levels, hand, dies = apply_effects(d, victim, effects, choices, section)
+    lost, levels, hand, dies = apply_effects(d, victim, effects, choices, section, prefer=prefer)
     d.emit(record, **fields, lost=lost, levels=levels, hand=hand)
     if dies:
         die(d, victim)
@@ -344,11 +387,12 @@ def decide_decline_help(d: DecisionCore, command: Command) -> None:
 
 
 def decide_run_away(d: DecisionCore, command: Command) -> None:
+    server = d.dealt_by_server(command, "roll")  # docs/rules.md E.1
     c = d.state.get("combat")
     d.require(c is not None, "command/no_combat", "there is no combat to run from")
     assert c is not None
     monster = str_arg(command, "monster")
-    roll = int_arg(command, "roll", lo=1, hi=6)
+    roll = 0 if server else int_arg(command, "roll", lo=1, hi=6)
     choices = ids_arg(command, "choices", required=False)
     d.require(d.seat in fighters(c), "command/not_fighting", f"{d.seat} is not in the combat")
     d.require(
@@ -373,6 +417,12 @@ def decide_run_away(d: DecisionCore, command: Command) -> None:
         "B.8",
     )
     modifier = run_modifier(d.state, d.seat, monster)
+    hurts = card_def(d.state, monster).get("escape_bad_stuff") or []
+    if server:
+        if hurts:  # the choices an escape's hurt takes, checked before the die is cast: a
+            # refusal after it would tell the roll (docs/rules.md E.1)
+            apply_effects(DecisionCore(d.state, command), d.seat, hurts, list(choices), "B.8")
+        (roll,) = d.roll(6, 1)
     escaped = roll + modifier >= 5
     d.emit(
         ev.RunAwayRolled,
@@ -382,7 +432,6 @@ def decide_run_away(d: DecisionCore, command: Command) -> None:
         modifier=modifier,
         escaped=escaped,
     )
-    hurts = card_def(d.state, monster).get("escape_bad_stuff") or []
     if escaped and hurts:  # some monsters hurt even those who escape (B.8)
         suffer(d, d.seat, hurts, choices, "B.8", ev.HurtOnEscape, player=d.seat, monster=monster)
     finish_run(d)
@@ -423,8 +472,8 @@ def decide_bad_stuff(d: DecisionCore, command: Command) -> None:
 
 
 def decide_take_treasure(d: DecisionCore, command: Command) -> None:
-
-    cards = ids_arg(command, "cards")
+    server = d.dealt_by_server(command, "cards")  # docs/rules.md E.1
+    cards = [] if server else ids_arg(command, "cards")
     c = d.state.get("combat")
     d.require(
         c is not None and c["stage"] == "treasure", "command/no_treasure", "no Treasure to take"
@@ -433,6 +482,8 @@ def decide_take_treasure(d: DecisionCore, command: Command) -> None:
     d.check(d.seat == c["player"], "rule/not_your_combat", "the player draws the Treasure", "B.7")
     decks = d.state["decks"]
     due = min(c["treasures"], len(decks["treasure"]) + len(decks["treasure_discard"]))  # D.C4
+    if server:
+        cards = dealt(d, "treasure", due)
     d.check(
         len(cards) == due,
         "rule/treasure_count",

@@ -7,13 +7,20 @@ in strict mode, so every command returned is legal (docs/rules.md B).
 Two lists, because a draw names cards no seat knows (docs/rules.md A.4):
 :func:`driver_commands` (internal: the drivers that hold the whole state) and
 :func:`legal_commands` (the ruleset's, what a seat may be shown: no card it may not see).
+
+In a server-dealt game (docs/rules.md E.1) a draw or a roll names no card and no value
+(``{"type": "kick_door"}``, ``run_away`` without ``roll`` …): both lists give that form, each
+tried with a key nobody deals with (:func:`probing`): what it would draw never decides whether
+it is legal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from domain import fair
 from domain.classic.deciding import decide
 from domain.classic.rules import alive, card_def, fighters, has_power, lowest_levels
 from domain.errors import DomainError
@@ -51,9 +58,16 @@ def _choices(state: State, seat: str, effects: list[Mapping[str, Any]]) -> list[
     return out
 
 
-def _run(state: State, seat: str, monster: str, roll: int) -> Cmd:
+def _rolls(state: State) -> list[int | None]:
+    """Every value a die a seat tells may show; one roll the server makes (E.1)."""
+    return [None] if fair.server_deals(state) else list(range(1, 7))
+
+
+def _run(state: State, seat: str, monster: str, roll: int | None) -> Cmd:
     """A run from ``monster``, naming the choices its hurt on escape asks for (B.8)."""
-    cmd: Cmd = {"type": "run_away", "monster": monster, "roll": roll}
+    cmd: Cmd = {"type": "run_away", "monster": monster}
+    if roll is not None:
+        cmd["roll"] = roll
     hurts = card_def(state, monster).get("escape_bad_stuff") or []
     choices = _choices(state, seat, hurts)
     if choices:
@@ -67,15 +81,38 @@ def _in_play(state: State, seat: str) -> list[str]:
     return [*zones["equipped"], *zones["carried"]]
 
 
+def _deal(state: State) -> Iterator[Cmd]:
+    """A seat's deal of 4 Doors and 4 Treasures (B.1, B.9): the tops the table names, or none
+    when the server deals (E.1)."""
+    if fair.server_deals(state):
+        yield {"type": "deal"}
+        return
+    doors, treasures = _top(state, "door", 4), _top(state, "treasure", 4)
+    if doors and treasures:
+        yield {"type": "deal", "doors": doors, "treasures": treasures}
+
+
+def _draw(state: State, deck: str) -> Iterator[list[str]]:
+    """The card a one-card draw from ``deck`` names: the top the table names; nothing when the
+    server deals (an empty list: the command names no card, E.1)."""
+    if fair.server_deals(state):
+        yield []
+        return
+    top = _top(state, deck, 1)
+    if top:
+        yield top
+
+
 def _setup(state: State, seat: str) -> Iterator[Cmd]:
     st = state["seats"][seat]
+    server = fair.server_deals(state)
     if not st["dealt"]:
-        doors, treasures = _top(state, "door", 4), _top(state, "treasure", 4)
-        if doors and treasures:
-            yield {"type": "deal", "doors": doors, "treasures": treasures}
+        yield from _deal(state)
         return
     tied = [s for s in state["tied"] if state["seats"][s]["eliminated"] is None]
-    if state["first"] is None and tied and tied[0] == seat:
+    if state["first"] is None and tied and tied[0] == seat and server:
+        yield {"type": "roll_first"}
+    elif state["first"] is None and tied and tied[0] == seat:
         yield {"type": "roll_first", "rolls": {s: 6 - i % 6 for i, s in enumerate(tied)}}
         yield {"type": "roll_first", "rolls": dict.fromkeys(tied, 3)}
     if not st["ready"]:
@@ -93,7 +130,7 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
                 if other != seat and other not in c["declined"]:
                     yield {"type": "ask_help", "helper": other, "bribe": {"treasures": 1}}
         if seat in fighters(c):  # the player or the helper: its powers count (B.7, B.8)
-            for roll in range(1, 7):
+            for roll in _rolls(state):
                 yield _run(state, seat, monsters[0], roll)
             for cid in [*hand, *state["seats"][seat]["zones"]["carried"]][:6]:
                 yield {"type": "discard", "card": cid}
@@ -141,9 +178,11 @@ def _combat(state: State, seat: str, c: Mapping[str, Any]) -> Iterator[Cmd]:
         if seat in fighters(c) and not c["caught"]:
             for m in monsters:
                 if m not in c["runs"].get(seat, []):
-                    for roll in range(1, 7):
+                    for roll in _rolls(state):
                         yield _run(state, seat, m, roll)
                     break
+    elif c["stage"] == "treasure" and seat == c["player"] and fair.server_deals(state):
+        yield {"type": "take_treasure"}
     elif c["stage"] == "treasure" and seat == c["player"]:
         n = min(
             c["treasures"],
@@ -173,12 +212,13 @@ def _turn(state: State, seat: str) -> Iterator[Cmd]:
     if st["dead"] or phase == "charity":
         yield {"type": "end_turn"}
     if st["needs_deal"]:
-        doors, treasures = _top(state, "door", 4), _top(state, "treasure", 4)
-        if doors and treasures:
-            yield {"type": "deal", "doors": doors, "treasures": treasures}
+        yield from _deal(state)
     if phase == "kick_door":
-        door = _top(state, "door", 1)
-        if door:
+        for door in _draw(state, "door"):
+            if not door:  # the server deals: no card, so no choice for a Curse (E.1)
+                yield {"type": "kick_door"}
+                yield {"type": "loot"}
+                continue
             card = card_def(state, door[0])
             choices = _choices(state, seat, card.get("effects") or [])
             yield {"type": "kick_door", "card": door[0], "choices": choices}
@@ -187,9 +227,8 @@ def _turn(state: State, seat: str) -> Iterator[Cmd]:
         for cid in st["zones"]["hand"]:
             yield {"type": "look_for_trouble", "card": cid}
         for deck in ("door", "treasure"):
-            top = _top(state, deck, 1)
-            if top:
-                yield {"type": "loot", "card": top[0]}
+            for top in _draw(state, deck):
+                yield {"type": "loot", "card": top[0]} if top else {"type": "loot"}
     if phase == "charity" and len(st["zones"]["hand"]) > 5:
         yield from _charity(state, seat)
 
@@ -247,8 +286,10 @@ def _anytime(state: State, seat: str) -> Iterator[Cmd]:
             if not card_def(state, c).get("big")
         ]
         if small:  # one try, its roll varying with the table (both outcomes happen)
-            roll = 1 + len(state["decks"]["door_discard"]) % 6
-            yield {"type": "discard", "card": zones["hand"][0], "steal": small[0], "roll": roll}
+            steal: Cmd = {"type": "discard", "card": zones["hand"][0], "steal": small[0]}
+            if not fair.server_deals(state):  # the server rolls itself (E.1)
+                steal["roll"] = 1 + len(state["decks"]["door_discard"]) % 6
+            yield steal
     items = sorted(
         (
             c
@@ -306,26 +347,38 @@ def driver_commands(state: State, seat: str) -> list[dict[str, Any]]:
     each accepted by ``decide`` in strict mode, for a driver that holds the whole state (the
     demo with the judge's token, the benchmarks, the random-game tests).
 
-    A draw names the cards it draws (``kick_door``, ``loot``, ``deal``, ``take_treasure``: the
-    tops of the decks, known to no seat, docs/rules.md B.1), because the table names them until
-    the server deals (issue #14); so these commands carry ids the seat may not see (A.4). What
-    a seat may be told is :func:`legal_commands`.
+    In a table-dealt game a draw names the cards it draws (``kick_door``, ``loot``, ``deal``,
+    ``take_treasure``: the tops of the decks, known to no seat, docs/rules.md B.1), because the
+    table names them; so these commands carry ids the seat may not see (A.4). What a seat may
+    be told is :func:`legal_commands`. In a server-dealt game they name none (E.1).
     """
     strict = state if state.get("mode", "strict") == "strict" else {**state, "mode": "strict"}
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for cand in candidates(state, seat):
-        cmd = {**cand, "seat": seat}
-        key = repr(sorted(cmd.items()))
-        if key in seen:
-            continue
-        seen.add(key)
-        try:
-            decide(strict, cmd)
-        except DomainError:
-            continue
-        out.append(cmd)
+    with probing(state):
+        for cand in candidates(state, seat):
+            cmd = {**cand, "seat": seat}
+            key = repr(sorted(cmd.items()))
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                decide(strict, cmd)
+            except DomainError:
+                continue
+            out.append(cmd)
     return out
+
+
+def probing(state: State) -> AbstractContextManager[None]:
+    """Decide with a key nobody deals with (every secret zero) in a server-dealt game: a
+    candidate that draws or rolls is tried so, its steps thrown away. Its legality never
+    depends on what it would draw (a server's draw is decided after every check, docs/rules.md
+    E.1), and a draw before every seed is in is still refused (``rule/seeds_pending``)."""
+    d = fair.of(state)
+    if d is None:
+        return nullcontext()
+    return fair.secrets_for(dict.fromkeys(range(int(d["epoch"]) + 1), bytes(32)))
 
 
 #: The command fields that name cards (a card, a list of cards, or ``gifts``: cards to seats).
@@ -349,8 +402,8 @@ def legal_commands(state: State, seat: str) -> list[dict[str, Any]]:
     A command that names only cards the seat knows is as :func:`driver_commands` gives it
     (accepted by ``decide`` in strict mode). A draw from a face-down deck names cards known to
     no seat: it is given without them (and without the ``choices`` its hidden card asks for),
-    e.g. ``{"type": "kick_door", "seat": "A"}``, the form a server-supplied draw will take
-    (issue #14); a driver fills them in from the table.
+    e.g. ``{"type": "kick_door", "seat": "A"}``, the form a server-dealt game takes (E.1); in
+    a table-dealt game a driver fills them in from the table.
     """
     out: list[dict[str, Any]] = []
     seen: set[str] = set()

@@ -81,8 +81,17 @@ def _conditions(command: Command) -> list[str]:
 # ============================================================================ cards (B.3, B.6, B.10-B.12)
 
 
-def curse(d: DecisionCore, cid: str, victim: str, choices: list[str], *, from_door: bool) -> None:
-    """A Curse or Trap hits ``victim`` (docs/rules.md B.10); one that kills starts a death."""
+def curse(
+    d: DecisionCore,
+    cid: str,
+    victim: str,
+    choices: list[str],
+    *,
+    from_door: bool,
+    prefer: bool = False,
+) -> None:
+    """A Curse or Trap hits ``victim`` (docs/rules.md B.10); one that kills starts a death.
+    ``prefer``: ``choices`` were named before the card was drawn (E.1, :func:`apply_effects`)."""
     card = card_def(d.state, cid)
     effects = card.get("effects") or []
     stays = bool(card.get("persistent") or card.get("next_combat"))
@@ -98,6 +107,7 @@ def curse(d: DecisionCore, cid: str, victim: str, choices: list[str], *, from_do
         victim=victim,
         from_door=from_door,
         stays=stays,
+        prefer=prefer,
     )
 
 
@@ -458,6 +468,7 @@ def decide_discard(d: DecisionCore, command: Command) -> None:
     """Discard a trait (any time, B.11), a card for a discard power (B.11: any card in the hand
     or in play, a trait or a helper card too, each giving its +1), a Steed (AoS: it may be
     abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West, B.2)."""
+    server = d.dealt_by_server(command, "roll")  # docs/rules.md E.1: a steal's die
     cid = str_arg(command, "card")
     zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers", "curses")
     card = d.in_zone(cid, d.seat, *zones)
@@ -465,7 +476,8 @@ def decide_discard(d: DecisionCore, command: Command) -> None:
         _backstab(d, cid, str_arg(command, "target"))
         return
     if command.get("steal") is not None:
-        _steal(d, cid, str_arg(command, "steal"), int_arg(command, "roll", lo=1, hi=6))
+        roll = None if server else int_arg(command, "roll", lo=1, hi=6)
+        _steal(d, cid, str_arg(command, "steal"), roll)
         return
     rules = SETS[d.state["ruleset"]]
     kind = card["def"]["kind"]
@@ -557,11 +569,11 @@ def _backstab(d: DecisionCore, cid: str, victim: str) -> None:
     d.emit(ev.Backstabbed, by=d.seat, card=cid, victim=victim, bonus=penalty)
 
 
-def _steal(d: DecisionCore, cid: str, item: str, roll: int) -> None:
+def _steal(d: DecisionCore, cid: str, item: str, roll: int | None) -> None:
     """Deluxe Thief: discard a card to try to steal a Small Item in play of another seat, at any
     time but never while the Thief or the victim is fighting; a roll of ``steal`` or more takes
     it (to the Thief's carried Items), else the Thief loses ``steal_penalty`` levels (power
-    ``steal``; docs/rules.md B.2, D.C17)."""
+    ``steal``; docs/rules.md B.2, D.C17). ``roll`` ``None``: the server rolls (E.1)."""
     target = d.card(item)
     victim = target["owner"]
     d.require(
@@ -584,6 +596,8 @@ def _steal(d: DecisionCore, cid: str, item: str, roll: int) -> None:
         "B.2",
     )
     _spent_card(d, cid, "a steal")
+    if roll is None:
+        (roll,) = d.roll(6, 1)
     need = int(needed) if needed else 7  # without the power nothing is stolen (record mode)
     stolen = roll >= need
     penalty = 0 if stolen else int(has_power(d.state, d.seat, "steal_penalty") or 0)

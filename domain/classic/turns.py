@@ -12,6 +12,8 @@ from domain.arguments import ids_arg, str_arg
 from domain.classic import events as ev
 from domain.classic.combat import (
     RULES,
+    available,
+    dealt,
     drawable,
     end_combat,
     settle,
@@ -58,14 +60,19 @@ def next_seat(state: Mapping[str, Any], seat: str) -> str:
 
 
 def decide_deal(d: DecisionCore, command: Command) -> None:
-    doors = ids_arg(command, "doors")
-    treasures = ids_arg(command, "treasures")
+    server = d.dealt_by_server(command, "doors", "treasures")  # docs/rules.md E.1
+    doors = [] if server else ids_arg(command, "doors")
+    treasures = [] if server else ids_arg(command, "treasures")
     st = d.state["seats"][d.seat]
     if d.state["status"] == "setup":
         d.check(not st["dealt"], "rule/already_dealt", f"{d.seat} was dealt already", "B.1")
     else:
         d.check(st["needs_deal"], "rule/already_dealt", f"{d.seat} has its cards", "B.9")
         own_turn(d, "a new character's cards")
+    if server:
+        available(d, "door", DEAL)
+        available(d, "treasure", DEAL)
+        doors, treasures = dealt(d, "door", DEAL), dealt(d, "treasure", DEAL)
     d.check(
         len(doors) == DEAL and len(treasures) == DEAL,
         "rule/deal_size",
@@ -78,10 +85,11 @@ def decide_deal(d: DecisionCore, command: Command) -> None:
 
 
 def decide_roll_first(d: DecisionCore, command: Command) -> None:
-    rolls = command.get("rolls")
-    if not isinstance(rolls, Mapping) or not rolls:
+    server = d.dealt_by_server(command, "rolls")  # docs/rules.md E.1
+    rolls = None if server else command.get("rolls")
+    if not server and (not isinstance(rolls, Mapping) or not rolls):
         raise InvalidCommand("request/invalid_rolls", "'rolls' is {seat: 1..6}", {"rolls": []})
-    for seat, roll in rolls.items():
+    for seat, roll in (rolls or {}).items():
         if seat not in d.state["seats"] or type(roll) is not int or not 1 <= roll <= 6:
             raise InvalidCommand(
                 "request/invalid_rolls", "'rolls' is {seat: 1..6}", {"rolls": [str(seat)]}
@@ -89,6 +97,10 @@ def decide_roll_first(d: DecisionCore, command: Command) -> None:
     d.check(d.state["status"] == "setup", "rule/out_of_order", "the game has begun", "B.1")
     d.check(d.state["first"] is None, "rule/out_of_order", "the first player is known", "B.1")
     expected = [s for s in d.state["tied"] if s in living(d.state)]
+    if server:  # a die for each seat still tied (every living seat in record mode's late roll)
+        rollers = expected or living(d.state)
+        rolls = dict(zip(rollers, d.roll(6, len(rollers)), strict=True))
+    assert rolls is not None
     d.check(
         sorted(rolls) == sorted(expected),
         "rule/wrong_rollers",
@@ -136,11 +148,15 @@ def _turn_step(d: DecisionCore, what: str, *phases: str) -> None:
 
 
 def decide_kick_door(d: DecisionCore, command: Command) -> None:
-    cid = str_arg(command, "card")
+    server = d.dealt_by_server(command, "card")  # docs/rules.md E.1
+    cid = "" if server else str_arg(command, "card")
     conditions = _conditions(command)
     choices = ids_arg(command, "choices", required=False)
     d.refuse(d.state.get("combat") is None, "combat_in_progress", "finish the combat", "B.5")
     _turn_step(d, "kicking open the door", "kick_door")
+    if server:
+        available(d, "door", 1)
+        (cid,) = dealt(d, "door", 1)
     drawable(d, "door", [cid])
     card = card_def(d.state, cid)
     d.emit(ev.DoorKicked, player=d.seat, card=cid)
@@ -149,7 +165,7 @@ def decide_kick_door(d: DecisionCore, command: Command) -> None:
         d.emit(ev.CombatStarted, actor=RULES, player=d.seat, monster=cid, conditions=conditions)
         return
     if card["kind"] == rules.bad_door:
-        curse(d, cid, d.seat, choices, from_door=True)
+        curse(d, cid, d.seat, choices, from_door=True, prefer=server)
     else:
         d.emit(ev.CardTakenToHand, actor=RULES, player=d.seat, card=cid)
     d.emit(ev.PhaseEntered, actor=RULES, player=d.seat, phase="look_for_trouble")
@@ -202,16 +218,23 @@ def listen_first(d: DecisionCore, kind: str) -> None:
 def decide_loot(d: DecisionCore, command: Command) -> None:
     """Loot the Room (B.4); with Listen At The Door on, a ``loot`` before kicking is the
     listen, and the loot proper draws a Treasure (B.15)."""
-    cid = str_arg(command, "card")
+    server = d.dealt_by_server(command, "card")  # docs/rules.md E.1
+    cid = "" if server else str_arg(command, "card")
     listen = bool(d.state["options"].get("listen_at_door"))
     if listen and d.state["phase"] == "kick_door" and not d.state["listened"]:
         _turn_step(d, "listening at the door", "kick_door")
+        if server:
+            available(d, "door", 1)
+            (cid,) = dealt(d, "door", 1)
         drawable(d, "door", [cid])
         d.emit(ev.ListenedAtDoor, player=d.seat, card=cid)
         return
     _turn_step(d, "looting the room", "look_for_trouble", "loot")
     no_combat(d, "looting the room", "B.4")
     deck = "treasure" if listen else "door"
+    if server:
+        available(d, deck, 1)
+        (cid,) = dealt(d, deck, 1)
     card = d.card(cid)
     d.check(card["def"]["deck"] == deck, "rule/wrong_deck", f"the loot is a {deck} card", "B.15")
     drawable(d, card["def"]["deck"], [cid])
