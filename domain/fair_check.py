@@ -69,13 +69,19 @@ class _Verifier:
     def _uses(self, data: Mapping[str, Any]) -> str | None:
         """Whether ``data``, the first event after random operations that is not one, uses
         their results: names every card dealt, holds the dice in their order."""
-        awaiting, self.awaiting = self.awaiting, []
+        awaiting = self.awaiting
         if not awaiting:
             return None
         try:
             named = set(event_from_dict(data, self.family).card_ids())
         except Exception:  # a stored event that does not load: the hash chain's business
+            self.awaiting = []
             return None
+        dealt = {c for _, op in awaiting for c in op.get("cards") or [] if isinstance(c, str)}
+        only_deals = all(op.get("op") == "deal" for _, op in awaiting)
+        if data.get("seat") == "rules" and only_deals and not dealt & named:
+            return None  # the rules' bookkeeping between a draw and the next (a reshuffle)
+        self.awaiting = []
         numbers = list(_numbers({k: v for k, v in data.items() if k not in _NOT_RESULTS}))
         for version, dealt in awaiting:
             cards = [c for c in dealt.get("cards") or [] if isinstance(c, str)]

@@ -192,6 +192,8 @@ class ClassicRuleset(Family):
     # -- the read side (domain.family) ----------------------------------------------------
 
     narrator: ClassVar[type[Narrator]] = ClassicNarrator
+    #: ``driver_commands`` offer the server-dealt forms and the seed commands (docs/rules.md E).
+    demo_deals_by_server: ClassVar[bool] = True
     correction_types: ClassVar[frozenset[str]] = frozenset(
         c.__name__ for c in (*corrections.RESTORATIONS, *corrections.JUDGE_EFFECTS.values())
     )

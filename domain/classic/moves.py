@@ -25,6 +25,7 @@ from domain.classic.deciding import decide
 from domain.classic.rules import alive, card_def, fighters, has_power, lowest_levels
 from domain.errors import DomainError
 from domain.fold import State
+from domain.seeding import seed_commands
 
 Cmd = dict[str, Any]
 
@@ -367,7 +368,7 @@ def driver_commands(state: State, seat: str) -> list[dict[str, Any]]:
             except DomainError:
                 continue
             out.append(cmd)
-    return out
+    return [*out, *seed_commands(state, seat)]  # a server-dealt game's seeds, while due (E.2)
 
 
 def probing(state: State) -> AbstractContextManager[None]:

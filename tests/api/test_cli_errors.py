@@ -127,10 +127,6 @@ def test_export_to_a_folder_that_does_not_exist_is_one_line(
         (["--seats", "2"], "munchkin-ccg always has 2 seats: --seats is for the classic rulesets"),
         (["--actions", "-1"], "--actions must be 0 or more, not -1"),
         (
-            ["--ruleset", "munchkin-deluxe", "--dealing", "server"],
-            "the demo deals munchkin-deluxe by the table only (--dealing server: munchkin-ccg)",
-        ),
-        (
             ["--catalog", "missing.json"],
             "cannot read the catalog missing.json: No such file or directory",
         ),
@@ -344,3 +340,17 @@ def test_munchlog_port_sets_serves_port_and_the_demos_links(
     with pytest.raises(SystemExit) as exited:
         main(["serve"])
     assert exited.value.code == 2 and "invalid int value: 'eighty'" in capsys.readouterr().err
+
+
+def test_a_demo_of_a_family_the_server_cannot_deal_says_so(
+    elsewhere: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every built-in family deals by the server (docs/rules.md E); one that does not (a family
+    whose demo offers no seed commands) is refused with one line, nothing created."""
+    from domain.classic import ClassicRuleset
+
+    monkeypatch.setattr(ClassicRuleset, "demo_deals_by_server", False)
+    code, out, err = run(capsys, "demo", "--ruleset", "munchkin-deluxe", "--dealing", "server")
+    assert code == 2 and out == ""
+    assert one_line(err).startswith("munchlog: the demo deals munchkin-deluxe by the table only")
+    assert not Path(instance_path()).exists()

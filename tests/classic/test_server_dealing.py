@@ -378,9 +378,10 @@ def test_the_legal_commands_name_no_drawn_card_and_no_value() -> None:
 
 
 def test_before_the_seeds_no_draw_is_legal() -> None:
-    """E.2: the legal commands before every seed is in hold no draw and no roll."""
+    """E.2: the legal commands before every seed is in hold no draw and no roll: the seat's
+    seed command only (domain.seeding)."""
     g = server_game([BAT] * 20, [SWORD] * 20, contributors=["A"])
-    assert legal_commands(g.state, "A") == []
+    assert [c["type"] for c in legal_commands(g.state, "A")] == ["commit_seed"]
     seed, now = bytes([7]) * 32, "2030-01-01T00:00:00Z"
     commit = {"type": "commit_seed", "seat": "A", "commitment": seat_commitment(GAME_ID, "A", seed)}
     for command in (commit, {"type": "reveal_seed", "seat": "A", "seed": seed.hex()}):

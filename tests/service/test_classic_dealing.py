@@ -18,13 +18,13 @@ from uuid import UUID
 
 import pytest
 
-from domain import fair
+from domain import fair_check
 from domain.classic import CLASSIC
 from domain.dealing import seat_commitment
 from domain.errors import RuleViolation
 from domain.fold import apply_record, initial_state
 from service.games import GameLog
-from tests.service.helpers import demo_spec, event_view, new_log, refused, start
+from tests.service.helpers import demo_spec, event_view, new_log, play_demo, refused, start
 
 Record = dict[str, Any]
 
@@ -155,7 +155,7 @@ def test_a_played_game_counts_every_operation_and_verifies(
     assert {op["op"] for op in ops} == {"deal", "dice"}
     assert rows[-1]["event"]["type"] == "ServerSecretRevealed"
     assert "ServerSecretRevealed" not in [r["event"]["type"] for r in rows[:-1]]
-    report = fair.verify(rows)
+    report = fair_check.verify(rows)
     assert report["ok"] and report["complete"], report
     assert report["checked"] == report["operations"] == len(ops)
     assert log.verify_game(gid)["dealing"]["ok"]
@@ -212,7 +212,7 @@ def test_verify_names_a_tampered_deal_or_die(played: tuple[GameLog, UUID, int]) 
     for version, change in cases:
         bad = copy.deepcopy(rows)
         bad[version - 1]["event"].update(change)
-        report = fair.verify(bad)
+        report = fair_check.verify(bad)
         assert not report["ok"], change
         assert report["first_mismatch"]["version"] == version, report
         assert "recorded result" in report["first_mismatch"]["reason"], report
@@ -243,3 +243,15 @@ def test_no_seat_sees_anothers_face_down_draw_in_the_dealt_events(
         assert judge["cards"] == row["event"]["cards"]
         checked += 1
     assert checked >= seats  # every seat's deal at least
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seats"), [("munchkin-deluxe", 4), ("munchkin-age-of-sigmar", 3)]
+)
+def test_the_demo_plays_a_server_dealt_classic_game(log: GameLog, ruleset: str, seats: int) -> None:
+    """``munchlog demo --dealing server --ruleset …``: the seats commit and reveal fresh random
+    seeds, the game is played to its end, and ``verify`` re-derives every draw and die."""
+    played = play_demo(log, seed=2, ruleset=ruleset, seats=seats, dealing="server")
+    assert played.status == "finished"
+    report = log.verify_game(played.game_id)["dealing"]
+    assert report["ok"] and report["complete"] and report["checked"] > 3, report
