@@ -77,9 +77,9 @@ class _Verifier:
         except Exception:  # a stored event that does not load: the hash chain's business
             self.awaiting = []
             return None
-        dealt = {c for _, op in awaiting for c in op.get("cards") or [] if isinstance(c, str)}
+        cards_dealt = {c for _, op in awaiting for c in op.get("cards") or [] if isinstance(c, str)}
         only_deals = all(op.get("op") == "deal" for _, op in awaiting)
-        if data.get("seat") == "rules" and only_deals and not dealt & named:
+        if data.get("seat") == "rules" and only_deals and not cards_dealt & named:
             return None  # the rules' bookkeeping between a draw and the next (a reshuffle)
         self.awaiting = []
         numbers = list(_numbers({k: v for k, v in data.items() if k not in _NOT_RESULTS}))
