@@ -23,29 +23,14 @@ from domain.errors import DomainError, InvalidCommand, RuleViolation
 from domain.events import Event
 from tests.builders import random_classic_command
 from tests.classic.helpers import Game, random_decks, ready_all, spec
+from tests.classic.test_added_rules import GRABBER, door, treasure
 
 GAME_ID = "11111111-2222-4333-8444-555555555555"
 SECRET = bytes(range(32))
 KEY = game_key(SECRET, GAME_ID, [])  # a server-only game: no seat seeds
 
 
-def door(name: str, kind: str, **fields: Any) -> dict[str, Any]:
-    return {"name": name, "deck": "door", "kind": kind, "text": name, **fields}
-
-
-def treasure(name: str, kind: str, **fields: Any) -> dict[str, Any]:
-    return {"name": name, "deck": "treasure", "kind": kind, "text": name, **fields}
-
-
 BAT = door("Bat", "monster", level=1, treasures=2, bad_stuff=[{"lose_levels": 1}])
-GRABBER = door(
-    "Grabber",
-    "monster",
-    level=8,
-    treasures=2,
-    bad_stuff=[{"lose_levels": 2}],
-    escape_bad_stuff=[{"lose_item": "any"}],
-)
 LOSE_GEAR = door("Lose Gear", "curse", effects=[{"lose_item": "any"}])
 THIEF = door(
     "Thief", "class", trait="Thief", powers={"backstab": 2, "steal": 4, "steal_penalty": 1}

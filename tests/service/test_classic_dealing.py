@@ -25,6 +25,7 @@ from domain.errors import RuleViolation
 from domain.fold import apply_record, initial_state
 from service.games import GameLog
 from tests.service.helpers import demo_spec, event_view, new_log, play_demo, refused, start
+from tests.service.test_dealing import act, records
 
 Record = dict[str, Any]
 
@@ -45,10 +46,6 @@ DRAWS = (
 FACE_DOWN = ("CardsDealt", "ListenedAtDoor", "RoomLooted", "TreasuresDrawn")
 
 
-def act(log: GameLog, gid: UUID, seat: str, kind: str, **fields: Any) -> dict[str, Any]:
-    return log.record(gid, [{"type": kind, "seat": seat, **fields}], actor=seat).response
-
-
 def create(log: GameLog, ruleset: str = "munchkin-deluxe", seats: int = 4) -> UUID:
     return start(log, demo_spec(seed=1, ruleset=ruleset, seats=seats), dealing="server").game_id
 
@@ -67,10 +64,6 @@ def seeded(log: GameLog, ruleset: str = "munchkin-deluxe", seats: int = 4) -> UU
     for seat in names:
         act(log, gid, seat, "reveal_seed", seed=seeds[seat].hex())
     return gid
-
-
-def records(log: GameLog, gid: UUID) -> list[Record]:
-    return [dict(r) for r in log.all_records(gid)]
 
 
 # --------------------------------------------------------------------------- the commands

@@ -418,14 +418,17 @@ def game_with(secret: bytes, seeds: Seeds, spec: dict[str, Any]) -> Game:
     return game
 
 
-def judge_sees(game: Game) -> list[Any]:
-    """Everything the judge sees of the game but the server's commitment."""
+def judge_sees(game: Game, commitments_of: tuple[str, ...] = ()) -> list[Any]:
+    """Everything the judge sees of the game but the server's commitment (the creating
+    event's, and the ``server_commitment`` of the events of types ``commitments_of``)."""
     state = copy.deepcopy(game.state)
     state["dealing"].pop("server_commitment")
     events = []
     for e in game.pending_events:
         data = copy.deepcopy(getattr(e, "event", {}))
         data.pop("dealing", None)
+        if data.get("type") in commitments_of:
+            data.pop("server_commitment")
         events.append(data)
     return [state, events]
 

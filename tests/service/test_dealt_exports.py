@@ -59,12 +59,18 @@ def rekeyed_midgame(log: GameLog, monkeypatch: pytest.MonkeyPatch) -> UUID:
     return gid
 
 
-def test_a_finished_game_replays_identically_from_its_export(
-    make_log: Callable[[], GameLog], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def ended(make_log: Callable[[], GameLog], monkeypatch: pytest.MonkeyPatch) -> tuple[GameLog, UUID]:
+    """A game re-keyed mid-game, then conceded: every kernel event, the secrets revealed."""
     log = make_log()
     gid = rekeyed_midgame(log, monkeypatch)
     act(log, gid, "A", "concede")
+    return log, gid
+
+
+def test_a_finished_game_replays_identically_from_its_export(
+    make_log: Callable[[], GameLog], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log, gid = ended(make_log, monkeypatch)
     rows = records(log, gid)
     assert set(KERNEL_EVENTS) <= {r["event"]["type"] for r in rows}
     for text in (
@@ -93,9 +99,7 @@ def forged(rows: list[dict[str, Any]], version: int, **data: Any) -> str:
 def test_a_forged_deal_seed_or_secret_in_an_export_is_refused_and_named(
     make_log: Callable[[], GameLog], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    log = make_log()
-    gid = rekeyed_midgame(log, monkeypatch)
-    act(log, gid, "A", "concede")
+    log, gid = ended(make_log, monkeypatch)
     rows = records(log, gid)
     ops = [r for r in rows if r["event"]["type"] == "Dealt"]
     deal = next(r for r in ops if r["event"]["op"] == "deal")

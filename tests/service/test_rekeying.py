@@ -31,6 +31,7 @@ from tests.service.test_dealing import (
     act,
     commit,
     game_with,
+    judge_sees,
     records,
     reveal,
     seeded,
@@ -251,16 +252,7 @@ def _no_backup(point: int) -> Any:
 def judge_knows(game: Game) -> list[Any]:
     """Everything the judge knows of the game after the re-keying but epoch 1's commitment:
     every event and the state (epoch 0's secret it was given is the same in every game here)."""
-    state = copy.deepcopy(game.state)
-    state["dealing"].pop("server_commitment")
-    events = []
-    for e in game.pending_events:
-        data = copy.deepcopy(getattr(e, "event", {}))
-        data.pop("dealing", None)
-        if data.get("type") == "DealingRekeyed":
-            data.pop("server_commitment")
-        events.append(data)
-    return [state, events]
+    return judge_sees(game, commitments_of=("DealingRekeyed",))
 
 
 @settings(max_examples=20, deadline=None)
