@@ -274,6 +274,10 @@ def _revealed(e: SeedRevealed, draft: CopyOnWriteState) -> None:
 def _withheld(e: SeedWithheld, draft: CopyOnWriteState) -> None:
     d = _dealing(draft)
     d["withheld"] = [*d["withheld"], e.contributor]
+    if e.contributor not in d["commitments"]:  # the commitments closed without it
+        rest = [c for c in d["contributors"] if c not in d["withheld"]]
+        if all(c in d["commitments"] for c in rest) and any(c not in d["revealed"] for c in rest):
+            d["deadline"] = deadline_after(e.deadline, int(d["reveal_timeout"]))  # the reveals
 
 
 @handles(Dealt)
@@ -371,6 +375,12 @@ def decide(state: State, command: Mapping[str, Any], now: str) -> list[Step]:
     epoch = int(d["epoch"])
     if command.get("type") == "commit_seed":
         commitment = _hex_arg(command, "commitment")
+        if seat in d["withheld"]:
+            raise RuleViolation(
+                "rule/seed_withheld",
+                f"seat {seat} did not commit in time: it is recorded as withholding",
+                "E.2",
+            )
         if seat in d["commitments"]:
             raise RuleViolation(
                 "rule/already_committed", f"seat {seat} has committed already", "E.2"
@@ -381,15 +391,18 @@ def decide(state: State, command: Mapping[str, Any], now: str) -> list[Step]:
                 "this commitment was used before in this game: commit to fresh random bytes",
                 "E.2",
             )
+        # The first commitment opens the commitments for ``reveal_timeout`` (a contributor that
+        # never commits cannot stall the game), the last opens the reveals for as long.
+        first = not d["commitments"]
         last = len(d["commitments"]) + 1 == len(d["contributors"])
-        deadline = deadline_after(now, int(d["reveal_timeout"])) if last else None
+        deadline = deadline_after(now, int(d["reveal_timeout"])) if first or last else None
         ev = SeedCommitted(
             seat=seat, contributor=seat, commitment=commitment, epoch=epoch, deadline=deadline
         )
         return [_step(state, ev)]
     seed = _hex_arg(command, "seed")
-    if len(d["commitments"]) < len(d["contributors"]):
-        waiting = [c for c in d["contributors"] if c not in d["commitments"]]
+    waiting = [c for c in d["contributors"] if c not in d["commitments"] and c not in d["withheld"]]
+    if waiting:
         raise RuleViolation(
             "rule/commitments_pending",
             f"no seed is revealed before every contributor has committed (waiting for "
@@ -427,15 +440,20 @@ def _used_commitments(d: Mapping[str, Any]) -> set[str]:
 
 
 def expire(state: State, now: str) -> list[Step]:
-    """The :class:`SeedWithheld` steps of every contributor still due after the reveal
-    deadline (none before it, nor in a table-dealt game)."""
+    """The :class:`SeedWithheld` steps of every contributor still due after the deadline
+    (none before it, nor in a table-dealt game): while the commitments are open (the first one
+    opened them for ``reveal_timeout``), those that have not committed; then those that have
+    not revealed."""
     d = of(state)
     if d is None or state.get("status") == "finished" or not pending(d):
         return []  # the common case first: nobody's seed is due (no deadline to read)
     if not _past(d["deadline"], now):
         return []
     steps: list[Step] = []
-    for seat in pending(d):
+    due = pending(d)
+    if any(c not in d["commitments"] for c in due):  # the commitments close
+        due = [c for c in due if c not in d["commitments"]]
+    for seat in due:
         ev = SeedWithheld(contributor=seat, deadline=str(d["deadline"]), epoch=int(d["epoch"]))
         steps.append(_step(steps[-1].state if steps else state, ev))
     return steps

@@ -116,8 +116,8 @@ class _Verifier:
         seat, ep = self._contributor(data), self.epoch
         if seat is None:
             return f"{data.get('contributor')!r} is not a contributor"
-        if len(ep.commitments) < len(self.contributors):
-            return "a seed revealed before every contributor committed"
+        if any(c not in ep.commitments and c not in ep.withheld for c in self.contributors):
+            return "a seed revealed before every contributor committed (or was withheld)"
         if seat in ep.revealed or seat in ep.withheld or ep.operations:
             return f"seat {seat}'s seed revealed twice, after withholding or after an operation"
         seed = str(data.get("seed"))
@@ -130,6 +130,8 @@ class _Verifier:
         seat, ep = self._contributor(data), self.epoch
         if seat is None or seat in ep.revealed or seat in ep.withheld or ep.operations:
             return f"{data.get('contributor')!r} cannot withhold here"
+        if seat not in ep.commitments and ep.revealed:
+            return f"seat {seat} withheld its commitment after the reveals began"
         ep.withheld.append(seat)
         return None
 

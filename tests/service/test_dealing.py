@@ -532,3 +532,34 @@ def test_the_demo_plays_a_server_dealt_game_with_random_seeds(log: GameLog) -> N
         assert seed != play_seed(str(played.game_id), seat, 0).hex()
     report = log.verify_game(played.game_id)["dealing"]
     assert report["ok"] and report["complete"] and report["checked"] > 3, report
+
+
+def test_a_contributor_that_never_commits_cannot_stall_the_game(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first commitment opens the commitments for ``reveal_timeout``: a contributor that
+    has not committed by then is withheld, and the others then have as long to reveal."""
+    gid = start(log, dealing="server", reveal_timeout=10).game_id
+    a = os.urandom(32)
+    monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:00+00:00")
+    commit(log, gid, "A", a)
+    assert log.overview(gid)["dealing"]["reveal_deadline"] == "2030-01-01T00:00:10Z"
+    with refused(RuleViolation, "rule/commitments_pending"):
+        reveal(log, gid, "A", a)
+    monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:11+00:00")
+    with refused(RuleViolation, "rule/seed_withheld"):
+        commit(log, gid, "B", os.urandom(32))  # too late: B is withheld (recorded on its own)
+    view = log.overview(gid)["dealing"]
+    assert (view["withheld"], view["ready"], view["reveal_deadline"]) == (
+        ["B"],
+        False,
+        "2030-01-01T00:00:20Z",
+    )
+    with refused(RuleViolation, "rule/seeds_pending"):
+        act(log, gid, "A", "draw_opening")
+    reveal(log, gid, "A", a)
+    events = act(log, gid, "A", "draw_opening")["events"]
+    assert [e["type"] for e in events] == ["Dealt", "OpeningHandDrawn"]
+    act(log, gid, "A", "concede")
+    report = log.verify_game(gid)["dealing"]
+    assert report["ok"] and report["complete"], report
