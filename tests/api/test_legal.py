@@ -3,7 +3,7 @@ table's or the judge's token), whose commands each gets, that a listed command i
 posted, that none names a card the caller may not see (a property over random CCG and classic
 games, dealt by the table and by the server), and whom the game waits on in a CCG damage window
 and a classic combat; ``GET /state`` of a CCG game shows the window and the stack.
-The use case on the in-memory store: tests/service/test_legal.py."""
+The use case on the in-memory store: tests/service/test_legal_moves.py."""
 
 from __future__ import annotations
 
