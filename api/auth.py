@@ -185,6 +185,8 @@ def party_of_game(action: str) -> Callable[[F], F]:
 
 
 recorder_of_game = party_of_game("record actions")
+#: ``GET /legal``: a seat, table or judge token of this game (401 without, 403 the organizer's).
+actor_of_game = party_of_game("see what may be done")
 
 
 #: Only this game's judge token: 404 for no game, 401 without a token or with a token not of

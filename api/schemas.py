@@ -559,6 +559,34 @@ StateViewSchema = type(
 )
 
 
+class LegalSchema(ma.Schema):
+    """``GET /legal`` (``service.legal``): what each seat the caller may act for may do now."""
+
+    version = fields.Integer(
+        required=True, metadata={"description": "the game's version these commands are for"}
+    )
+    waiting_for = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "the seats the game waits on, in seating order: an open response "
+            "window's seats still to pass, the controller of what resolves, a combat's pending "
+            "help, passes or Bad Stuff, the active player; empty once finished"
+        },
+    )
+    commands = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Dict()),
+        required=True,
+        metadata={
+            "description": "{seat: [command]} for each seat the caller may act for (a seat "
+            "token: itself; the table and the judge: every seat; none once finished): each an "
+            "action of POST /actions with its `type`, `seat` and choices (cards by id, targets, "
+            "amounts), naming no card that seat may not see"
+        },
+    )
+
+
 class EventsQuerySchema(Strict):
     after = fields.Integer(load_default=0, validate=up_to_max(0))
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))

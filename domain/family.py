@@ -30,6 +30,7 @@ from domain.fold import State
 from domain.history import HistoryUpdate
 from domain.narration import Narrator
 from domain.ruleset import RULESETS
+from domain.seeding import seeds_due
 from domain.viewing import card_view, seat_view
 
 #: ``result(event)``: the game's result after one event (``Family.result_updates``).
@@ -127,6 +128,28 @@ class Family:
         fields, :func:`domain.viewing.card_view`); a family whose cards carry more (the CCG's
         modified cost and stuck Curses) shows it here."""
         return card_view(state, cid, viewer, seats)
+
+    # -- what the game waits on (GET /legal) --------------------------------------------------
+
+    def waiting_for(self, state: State) -> list[str]:
+        """The seats the game waits on now, in seating order (``GET /api/games/<id>/legal``):
+        none once it is finished; the contributors whose seed is due while a server-dealt
+        game's seeds are pending (docs/rules.md E.2); else (the default) the active seat, or,
+        in a game without one, every seat with a legal command other than ``concede``. A
+        family whose game waits on others (a response window, a combat's help) says so."""
+        if state.get("status") == "finished":
+            return []
+        due = seeds_due(state)
+        if due:
+            return due
+        seats = list(state.get("seats") or ())
+        active = state.get("active")
+        if active in seats:
+            return [str(active)]
+        legal = getattr(self, "legal_commands", None)
+        if legal is None:
+            return []
+        return [s for s in seats if any(c.get("type") != "concede" for c in legal(state, s))]
 
     # -- the judge's tools and histories ----------------------------------------------------
 

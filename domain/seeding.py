@@ -64,6 +64,14 @@ def seed_commands(state: Mapping[str, Any], seat: str) -> list[Cmd]:
     return [{"type": "reveal_seed", "seat": seat, "seed": seed.hex()}]
 
 
+def seeds_due(state: Mapping[str, Any]) -> list[str]:
+    """The seats whose seed command is due now (:func:`seed_commands`), in seating order: whom
+    a server-dealt game waits on while its seeds are pending (E.2); none otherwise."""
+    if not seeds_pending(state):
+        return []
+    return [seat for seat in state.get("seats") or () if seed_commands(state, seat)]
+
+
 class SeatSeeds:
     """A client's seeds for the seats it plays in one game (``munchlog demo``): :meth:`fill`
     gives a ``commit_seed`` a commitment to 32 fresh random bytes

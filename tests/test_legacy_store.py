@@ -52,6 +52,10 @@ def _auth(token: str) -> dict[str, str]:
 #: known-place counts (docs/rules.md D.20). No legacy game put a card at a known place, so both
 #: read 0 (an old ``SeatRestored`` reads as "nothing known").
 ADDED_SEAT_FIELDS = ("deck_known_top", "deck_known_bottom")
+#: Table fields ``GET /state`` has shown since (issue #26): the response window and the stack,
+#: which the CCG's view computed and its documented body left out. No legacy game was stored
+#: with a window open or an ability resolving, so every one reads as none.
+ADDED_TABLE_FIELDS = {"window": None, "stack": []}
 
 
 #: ``GET /api/games/<id>``'s ``dealing`` (added since, issue #25) of every legacy game: dealt by
@@ -65,6 +69,8 @@ def without_added_fields(state: dict[str, Any]) -> dict[str, Any]:
     for name, seat in state["seats"].items():
         assert [seat.pop(key) for key in ADDED_SEAT_FIELDS] == [0, 0], name
         seats[name] = seat
+    added = {key: state.pop(key) for key in ADDED_TABLE_FIELDS}
+    assert added == ADDED_TABLE_FIELDS
     return {**state, "seats": seats}
 
 

@@ -13,6 +13,7 @@ from marshmallow import missing
 
 from api import recording
 from api.auth import (
+    actor_of_game,
     any_viewer,
     current_viewer,
     gamelog,
@@ -35,10 +36,12 @@ from api.schemas import (
     GameListQuerySchema,
     GameListSchema,
     GameSummarySchema,
+    LegalSchema,
     StateViewSchema,
 )
 from projections.views import event_view
 from service.games import StartedGame
+from service.legal import legal_moves
 
 #: The OpenAPI ``security`` of an operation that needs a token, and of one anyone may call (a
 #: token, if sent, chooses what the caller sees: the empty requirement means "none").
@@ -270,6 +273,28 @@ class GameState(MethodView):
         `?played=true` leaves out the judge's corrections (the game as played).
         """
         return replay_state(parse_game_id(game_id), query)
+
+
+@blp.route("/<game:game_id>/legal")
+class GameLegal(MethodView):
+    @blp.game_view(LegalSchema, who=actor_of_game, errors=[403])
+    def get(self, game_id: str) -> dict[str, Any]:
+        """What may be done now (seat, table or judge token)
+
+        For each seat the caller may act for (a seat token: itself; the table's and the
+        judge's: every seat, as they may record for every seat), the commands it may issue
+        now, from the rules' legal moves: each a ready action body for `POST /actions`, with
+        its `type`, `seat` and choices (cards by id, targets, amounts within their bounds),
+        never naming a card that seat may not see. `waiting_for` names the seats the game
+        waits on. A finished game: no commands, no one waited on.
+
+        Forms to fill: a contributor's `commit_seed` and `reveal_seed` (server dealing)
+        come without `commitment` and `seed`, which only its client may choose; in a
+        table-dealt classic game a draw comes without the cards drawn, which the table names.
+        The answer is for `version`: send it as `expected_version` with the command.
+        """
+        gid = parse_game_id(game_id)
+        return legal_moves(gamelog(), gid, current_viewer(gid))
 
 
 @blp.route("/<game:game_id>/events")

@@ -29,7 +29,7 @@ from domain.ccg.demo import demo_spec
 from domain.ccg.fights import commitment
 from domain.ccg.history import HISTORY_UPDATES, RESULT_UPDATES, hero_name
 from domain.ccg.invariants import invariant_violations
-from domain.ccg.moves import legal_commands
+from domain.ccg.moves import legal_commands, waiting_for
 from domain.ccg.narration import CcgNarrator
 from domain.ccg.state import SEATS
 from domain.ccg.views import (
@@ -190,6 +190,11 @@ class MunchkinCCG(Family):
 
     def history_hero(self, seat: Mapping[str, Any]) -> str | None:
         return hero_name(seat)
+
+    def waiting_for(self, state: State) -> list[str]:
+        """The stack's controller, a window's seats still to pass, a fight's side to act
+        (``domain.ccg.moves.waiting_for``)."""
+        return waiting_for(state)
 
     def counters(self, state: State) -> dict[str, dict[str, int]]:
         """Each Hero Zone's level, damage and gold (docs/rules.md A.4)."""

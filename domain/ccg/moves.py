@@ -21,7 +21,7 @@ from domain.ccg.state import SEATS, drawable, in_play, other
 from domain.ccg.timing import window_open
 from domain.ccg.turn import loot_rank_total
 from domain.fold import State
-from domain.seeding import seed_commands, seeds_pending
+from domain.seeding import seed_commands, seeds_due, seeds_pending
 
 Cmd = dict[str, Any]
 
@@ -64,6 +64,33 @@ def _legal(s: State, seat: str) -> list[Cmd]:
     if window_open(s):
         out.extend(_abilities(s, seat))
     return out
+
+
+def waiting_for(s: State) -> list[str]:
+    """The seats the game waits on now (``Family.waiting_for``), in seating order: the seeds
+    due (E.2); in setup, each seat with a setup step to take (A.7); then the controller of the
+    ability on top of the stack (A.11), the seats still to pass in an open response window
+    (a damage waits for both, A.11), the fight's side that must act (A.9: run away or face,
+    commit, reveal, allocate), else the active player."""
+    status = s.get("status")
+    if status not in ("setup", "playing"):
+        return []
+    due = seeds_due(s)
+    if due:
+        return due
+    if status == "setup":
+        return [seat for seat in SEATS if _setup(s, seat)]
+    if s["stack"]:
+        return [s["stack"][-1]["player"]]
+    window = s.get("window")
+    if window is not None:
+        return [seat for seat in SEATS if seat not in window["passed"]]
+    fight = s.get("fight")
+    if fight is not None:
+        acting = [seat for seat in SEATS if _fight(s, seat, fight)]
+        if acting:
+            return acting
+    return [s["active"]] if s.get("active") in SEATS else []
 
 
 def _setup(s: State, seat: str) -> list[Cmd]:

@@ -251,4 +251,19 @@ VIEW_SEAT_FIELDS: dict[str, dict[str, Any]] = {
     "discard": {"type": "array"},
 }
 #: The documented fields of the CCG's table in ``GET /state`` (``Family.view_table_fields``).
-VIEW_TABLE_FIELDS: dict[str, dict[str, Any]] = {"fight": {"nullable": True}}
+VIEW_TABLE_FIELDS: dict[str, dict[str, Any]] = {
+    "fight": {"nullable": True},
+    "window": {
+        "type": "object",
+        "nullable": True,
+        "description": "munchkin-ccg: null, or the open response window (docs/rules.md A.11): "
+        "{kind (cost, hire, damage), waiting_for: the seats still to pass, passed, damage?: "
+        "{target, source, amount, prevented, reason}, its cards only as the viewer may see them}",
+    },
+    "stack": {
+        "type": "array",
+        "items": {"type": "object"},
+        "description": "munchkin-ccg: what resolves, bottom first (A.11): each {ref, kind "
+        "(ability, mischief), player, card (as the viewer may see it), canceled, unchecked?}",
+    },
+}

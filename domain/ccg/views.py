@@ -96,12 +96,17 @@ def _fight_view(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, 
 
 
 def _window_view(state: State, viewer: str, seats: tuple[str, ...]) -> dict[str, Any] | None:
-    """The open priority window; the damage it waits on (docs/rules.md A.11) names its target
-    and source only as the viewer may see them."""
+    """The open priority window, with the seats it still waits on to pass (``waiting_for``,
+    in seating order); the damage it waits on (docs/rules.md A.11) names its target and source
+    only as the viewer may see them."""
     window = state["window"]
     if window is None:
         return None
-    out = dict(window)
+    out = {
+        "kind": window["kind"],
+        "waiting_for": [seat for seat in seats if seat not in window["passed"]],
+        **{k: v for k, v in window.items() if k != "kind"},
+    }
     if isinstance(window.get("damage"), Mapping):
         damage = dict(window["damage"])
         for key in ("target", "source"):

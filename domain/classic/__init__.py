@@ -30,7 +30,7 @@ from domain.classic.deciding import COMMAND_TYPES, decide
 from domain.classic.demo import CLASSIC_ACTIONS, classic_choice, classic_demo_spec
 from domain.classic.events import ClassicGameCreated
 from domain.classic.history import HISTORY_UPDATES, RESULT_UPDATES
-from domain.classic.moves import driver_commands, legal_commands
+from domain.classic.moves import driver_commands, legal_commands, waiting_for
 from domain.classic.narration import ClassicNarrator
 from domain.classic.sets import SETS, SetRules
 from domain.classic.views import DIFF_CARD_FIELDS, classic_seat, classic_table
@@ -178,6 +178,11 @@ class ClassicRuleset(Family):
         """INTERNAL, never to be shown to a seat: every legal command with the cards a draw
         takes from the decks (:func:`domain.classic.moves.driver_commands`)."""
         return driver_commands(state, seat)
+
+    def waiting_for(self, state: State) -> list[str]:
+        """The combat's pending help, passes, Bad Stuff or runs, else the active player
+        (:func:`domain.classic.moves.waiting_for`)."""
+        return waiting_for(state)
 
     def decide_correction(self, state: State, command: Mapping[str, Any]) -> Event:
         """The judge's forced effect (docs/rules.md B.17): :mod:`domain.classic.corrections`."""

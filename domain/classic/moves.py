@@ -22,10 +22,18 @@ from typing import Any
 
 from domain import fair
 from domain.classic.deciding import decide
-from domain.classic.rules import alive, card_def, fighters, has_power, lowest_levels
+from domain.classic.rules import (
+    alive,
+    card_def,
+    fighters,
+    has_power,
+    living,
+    lowest_levels,
+    player_wins,
+)
 from domain.errors import DomainError
 from domain.fold import State
-from domain.seeding import seed_commands
+from domain.seeding import seed_commands, seeds_due
 
 Cmd = dict[str, Any]
 
@@ -419,3 +427,49 @@ def legal_commands(state: State, seat: str) -> list[dict[str, Any]]:
             seen.add(key)
             out.append(cmd)
     return out
+
+
+def waiting_for(state: State) -> list[str]:
+    """The seats the game waits on now (``Family.waiting_for``), in seating order: the seeds
+    due (E.2); in setup, each seat still to be dealt or to be ready and the seat to roll for
+    first (B.1); the seat looting a body (B.9); in a combat (B.5-B.8) the seat asked for help,
+    else the seats still to pass while the player's side wins, or its fighters while it
+    loses; once they run, each seat caught and owing Bad Stuff, else the fighters still to
+    roll; the player taking its Treasure; else the active player."""
+    if state.get("status") not in ("setup", "playing"):
+        return []
+    due = seeds_due(state)
+    if due:
+        return due
+    seats, in_game = list(state["seats"]), living(state)
+    body = state.get("body")
+    if body is not None:
+        return [body["order"][0]] if body["order"] else []
+    if state["status"] == "setup":
+        tied = [s for s in state["tied"] if s in in_game]
+        roller = tied[0] if state["first"] is None and tied else None
+        return [
+            s
+            for s in in_game
+            if s == roller or not state["seats"][s]["dealt"] or not state["seats"][s]["ready"]
+        ]
+    c = state.get("combat")
+    if c is None:
+        return [state["active"]] if state.get("active") in seats else []
+    if c["stage"] == "fight":
+        if c["asked"] is not None:
+            return [c["asked"]]
+        if c["monsters"] and player_wins(state, c):
+            return [s for s in alive(state) if s != c["player"] and s not in c["passed"]]
+        return [s for s in seats if s in fighters(c) and s in in_game]
+    if c["stage"] == "run_away":
+        caught = {victim for victim, _ in c["caught"]}
+        if caught:
+            return [s for s in seats if s in caught]
+        monsters = {e["card"] for e in c["monsters"]}
+        return [
+            s
+            for s in seats
+            if s in fighters(c) and s in alive(state) and monsters - set(c["runs"].get(s, []))
+        ]
+    return [c["player"]]

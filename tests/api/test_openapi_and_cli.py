@@ -51,6 +51,7 @@ def test_the_openapi_document_is_served_and_valid(client: FlaskClient) -> None:
         "/api/games/{game_id}/state": {"get"},
         "/api/games/{game_id}/events": {"get"},
         "/api/games/{game_id}/actions": {"post"},
+        "/api/games/{game_id}/legal": {"get"},
     }
     for path, methods in expected.items():
         assert methods <= set(spec["paths"][path]), path
@@ -214,6 +215,7 @@ OPERATIONS = {
     ("get", "/api/games/{game_id}/state"): ("anyone", {400, 401, 403, 404, 503}),
     ("get", "/api/games/{game_id}/events"): ("anyone", {400, 401, 404, 503}),
     ("post", "/api/games/{game_id}/actions"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),
+    ("get", "/api/games/{game_id}/legal"): ("token", {401, 403, 404, 503}),
     ("get", "/api/games/{game_id}/timeline"): ("anyone", {400, 401, 403, 404, 503}),
     ("get", "/api/games/{game_id}/turns/{turn}"): ("anyone", {400, 401, 403, 404, 503}),
     ("get", "/api/games/{game_id}/events/{version}"): ("anyone", {400, 401, 403, 404, 503}),
