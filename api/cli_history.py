@@ -16,10 +16,14 @@
 ``munchlog verify FILE`` / ``munchlog verify --game ID [--db URL]``
     Check an export offline, or a stored game (every row read on its own, its snapshots too, as
     ``GET /api/games/<id>/verify`` does): prints ``{"ok", "checked", "first_broken", "head",
-    "problems"}`` as JSON (``first_broken`` is ``{"version", "reason"}`` for the chain or the
-    rules; ``problems`` lists every problem of the chain); a file's report also has
-    ``game_id``, and a multi-game export gets one line per game (a game the export says it
-    left out: ``"left_out": true``); exit code 0 when every game is ok, else 1.
+    "problems", "dealing"}`` as JSON (``first_broken`` is ``{"version", "reason"}`` for the
+    chain, the rules or the dealing, ``"dealing_mismatch"``; ``problems`` lists every problem
+    of the chain; ``dealing`` is ``domain.fair_check.verify`` of the events before the first
+    broken one (by the chain or the rules): a server-dealt game's commitments, reveals,
+    counters and every shuffle and roll re-derived, its ``first_mismatch`` naming the event,
+    ``{"version", "type", "reason"}``); a file's report also has ``game_id``, and a multi-game
+    export gets one line per game (a game the export says it left out: ``"left_out": true``);
+    exit code 0 when every game is ok, else 1.
 ``munchlog rebuild-projections``
     Drop the match-history projection and fold the whole notification log again, with a
     progress bar of the notifications read; games it had to leave out (damaged stored events)
@@ -48,6 +52,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from api.app import database_env
 from api.cli import CliError, database_label, database_url, instance_path
 from api.routes.exports import omission, omitted_lines
+from domain import fair_check
 from domain.envelope import DamagedRecords, Record, verify_records
 from projections.exports import (
     ExportFormatError,
@@ -385,6 +390,13 @@ def verify_game_export(game: Mapping[str, Any]) -> dict[str, Any]:
         except ImportRejected as exc:
             report["ok"] = False
             report["first_broken"] = {"version": exc.version, "reason": exc.reason}
+    broken = report["first_broken"]  # the dealing of the events that verify and replay
+    sound = records[: broken["version"] - 1] if broken else records
+    report["dealing"] = dealt = fair_check.verify(sound)  # issue #25: what the server dealt
+    if report["ok"] and not dealt["ok"]:
+        report["ok"] = False
+        mismatch = dealt["first_mismatch"]
+        report["first_broken"] = {"version": mismatch["version"], "reason": "dealing_mismatch"}
     return report
 
 

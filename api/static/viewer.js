@@ -761,6 +761,72 @@
     ].filter(Boolean));
   }
 
+  // ------------------------------------------------------------------ the log checked here
+  // The hash chain and the dealing of an export, recomputed in this browser (chain.js and
+  // dealing.js, on WebCrypto): this game's export as this viewer may have it, or a file.
+  async function exportText() {
+    const headers = app.token ? { Authorization: "Bearer " + app.token } : {};
+    const r = await fetch(API + "/export?format=json", { headers: headers, cache: "no-store" });
+    if (!r.ok) throw new Error("the server gave no export (HTTP " + r.status + ")");
+    return r.text();
+  }
+  async function runCheck(what, text) {
+    const box = $("check-result");
+    box.dataset.state = "running";
+    $("check-export").disabled = true;
+    box.replaceChildren(el("p", { text: "checking " + what + "…" }));
+    try {
+      showCheck(await window.MunchlogChain.verifyExport(await text()), what);
+    } catch (e) {
+      box.dataset.state = "error";
+      box.replaceChildren(el("p", { class: "error", text: "cannot check " + what + ": " + e.message }));
+    } finally {
+      $("check-export").disabled = false;
+    }
+  }
+  function checkLine(kind, result, mark, kids) {
+    return el("p", { class: "check " + result, "data-check": kind, "data-result": result }, [el("b", { class: "mark", text: mark }), " ", ...kids]);
+  }
+  function showCheck(r, what) {
+    const ours = r.game_id === GAME;
+    const at = (version, type) => ours
+      ? el("button", { type: "button", class: "evlink", "data-version": version, "data-type": type, text: "#" + version + " " + capital(words(type)), onclick: () => select(version) })
+      : el("b", { "data-version": version, "data-type": type, text: "#" + version + " " + capital(words(type)) });
+    const lines = [el("p", { class: "note", "data-check": "source", text: capital(what) + ": " + plural(r.events, "event") + " as " + r.viewer + " sees them" +
+      (ours ? "" : ", of another game (" + r.game_id + ")") })];
+    const c = r.chain;
+    let upTo = "";
+    if (!c) lines.push(checkLine("chain", "absent", "–", ["hash chain not checked: only the judge's and the table's exports carry the hashes"]));
+    else if (c.ok) lines.push(checkLine("chain", "verified", "✓", ["hash chain verified: " + plural(c.checked, "event") + ", each hash recomputed"]));
+    else {
+      const more = c.problems.length > 1 ? " (and " + plural(c.problems.length - 1, "more problem") + ")" : "";
+      lines.push(checkLine("chain", "broken", "✗", ["hash chain broken at ", at(c.first_broken.version, c.first_broken.type), ": " + c.problems[0].detail + " (" + words(c.first_broken.reason) + ")" + more]));
+      upTo = " before the break";
+    }
+    const d = r.dealing;
+    if (d.mode === "table") lines.push(checkLine("dealing", "table", "–", ["dealt by the table: no random operation to re-derive"]));
+    else if (!d.ok) {
+      const m = d.first_mismatch;
+      lines.push(checkLine("dealing", "mismatch", "✗", ["dealing does not verify at ", at(m.version, m.type), ": " + m.reason]));
+    } else if (d.complete) {
+      lines.push(checkLine("dealing", "verified", "✓", ["dealing verified: " + plural(d.checked, "random operation") + upTo + " re-derived (" + d.scheme + "), commitments opened, counters gapless"]));
+    } else if (d.hidden) {
+      lines.push(checkLine("dealing", "partial", "…", ["dealing checks as far as this export shows: " + d.checked + " of " + plural(d.operations, "random operation") + " re-derived, " + d.hidden + " not shown to " + r.viewer]));
+    } else {
+      lines.push(checkLine("dealing", "pending", "…", ["dealing checks so far" + upTo + ": commitments and reveals open, counters gapless; the cards and dice are re-derived once the game ends and the server reveals its secret"]));
+    }
+    lines.push(el("p", { class: "note", text: "Checked by this browser's Web Crypto; the server's /verify was not asked." }));
+    const box = $("check-result");
+    box.dataset.state = "done";
+    box.replaceChildren(...lines);
+  }
+  $("check-export").addEventListener("click", () => runCheck("this game's export", exportText));
+  $("check-file").addEventListener("change", () => {
+    const file = $("check-file").files[0];
+    if (file) runCheck("the file " + file.name, () => file.text());
+    $("check-file").value = "";
+  });
+
   // ------------------------------------------------------------------ controls
   function stepTurn(dir) {
     const t = turnOf(app.version) + dir;

@@ -327,10 +327,13 @@ def test_the_viewer_page_is_served_with_its_script_and_style(
     assert page.status_code == 200 and page.mimetype == "text/html"
     html = page.get_data(as_text=True)
     assert 'src="/static/viewer.js"' in html and 'href="/static/viewer.css"' in html
+    # the viewer's own verifier (issue #25), before the viewer that uses it
+    assert html.index('src="/static/dealing.js"') < html.index('src="/static/chain.js"')
+    assert html.index('src="/static/chain.js"') < html.index('src="/static/viewer.js"')
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     assert "default-src 'none'" in page.headers["Content-Security-Policy"]
     assert page.headers["Referrer-Policy"] == "no-referrer"
-    for asset in ("viewer.js", "viewer.css"):
+    for asset in ("viewer.js", "viewer.css", "dealing.js", "chain.js"):
         response = client.get(f"/static/{asset}")
         assert response.status_code == 200
         text = response.get_data(as_text=True)
