@@ -73,10 +73,11 @@ class _Verifier:
         if not awaiting:
             return None
         try:
-            named = set(event_from_dict(data, self.family).card_ids())
+            fields = _card_fields(event_from_dict(data, self.family))
         except Exception:  # a stored event that does not load: the hash chain's business
             self.awaiting = []
             return None
+        named = set().union(*fields)
         cards_dealt = {c for _, op in awaiting for c in op.get("cards") or [] if isinstance(c, str)}
         only_deals = all(op.get("op") == "deal" for _, op in awaiting)
         if data.get("seat") == "rules" and only_deals and not cards_dealt & named:
@@ -84,8 +85,8 @@ class _Verifier:
         self.awaiting = []
         numbers = list(_numbers({k: v for k, v in data.items() if k not in _NOT_RESULTS}))
         for version, dealt in awaiting:
-            cards = [c for c in dealt.get("cards") or [] if isinstance(c, str)]
-            if not set(cards) <= named:
+            cards = {c for c in dealt.get("cards") or [] if isinstance(c, str)}
+            if cards and not any(cards <= ids for ids in fields):  # all in one card field
                 return f"does not draw the cards the server dealt at version {version}"
             if dealt.get("op") == "dice" and not _in_order(dealt.get("values") or [], numbers):
                 return f"does not use the dice the server rolled at version {version}"
@@ -279,3 +280,19 @@ def _in_order(values: Sequence[Any], numbers: Sequence[int]) -> bool:
     """Whether ``values`` appear in ``numbers`` in their order (not necessarily side by side)."""
     found = iter(numbers)
     return all(any(n == v for n in found) for v in values)
+
+
+def _card_fields(event: Any) -> list[set[str]]:
+    """The card ids of each of ``event``'s card fields (a card, a list of cards, a dict keyed
+    by cards as ``Event.card_ids`` reads it), one set per field: the cards one operation dealt
+    must all be in one of them (a mulligan's new hand, not spread over it and the old one)."""
+    out: list[set[str]] = []
+    for name in type(event).card_fields:
+        value = getattr(event, name, None)
+        if isinstance(value, str):
+            out.append({value})
+        elif isinstance(value, list):
+            out.append({v for v in value if isinstance(v, str)})
+        elif isinstance(value, dict):
+            out.append({k for k in value if k != "hero"})
+    return out

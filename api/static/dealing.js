@@ -264,12 +264,15 @@
     uses(data) {
       const awaiting = this.awaiting;
       if (!awaiting.length) return null;
-      const named = new Set(), numbers = [];
+      const named = new Set(), numbers = [], fields = [];
       for (const [k, v] of Object.entries(data)) {
         if (NOT_RESULTS.includes(k)) continue;
-        if (typeof v === "string") named.add(v);
-        else if (Array.isArray(v)) v.filter((x) => typeof x === "string").forEach((x) => named.add(x));
-        else if (isMapping(v)) Object.keys(v).filter((x) => x !== "hero").forEach((x) => named.add(x));
+        let ids = [];
+        if (typeof v === "string") ids = [v];
+        else if (Array.isArray(v)) ids = v.filter((x) => typeof x === "string");
+        else if (isMapping(v)) ids = Object.keys(v).filter((x) => x !== "hero");
+        ids.forEach((x) => named.add(x));
+        fields.push(new Set(ids));
         wholeNumbers(v, numbers);
       }
       const list = (x) => (Array.isArray(x) ? x : x ? [x] : []);
@@ -278,7 +281,9 @@
       if (data.seat === "rules" && onlyDeals && !dealtCards.some((c) => named.has(c))) return null; // the rules' bookkeeping between a draw and the next (a reshuffle)
       this.awaiting = [];
       for (const [version, dealt] of awaiting) {
-        if (!list(dealt.cards).filter((c) => typeof c === "string").every((c) => named.has(c))) return "does not draw the cards the server dealt at version " + version;
+        const cards = list(dealt.cards).filter((c) => typeof c === "string");
+        // all in one field (a mulligan's new hand, not spread over it and the old one)
+        if (cards.length && !fields.some((ids) => cards.every((c) => ids.has(c)))) return "does not draw the cards the server dealt at version " + version;
         if (dealt.op === "dice" && !inOrder(list(dealt.values), numbers)) return "does not use the dice the server rolled at version " + version;
       }
       return null;

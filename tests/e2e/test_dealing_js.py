@@ -267,11 +267,10 @@ def _forgeries(export: str, operations: int = 10**6) -> list[str]:
             continue
         if before.get("type") == "Dealt" and event["type"] != "Dealt":  # it uses the result
             left = [c for c in before["among"] if c not in before["cards"]]
-            # a card the event names only among its drawn cards (a mulligan's returned hand may
-            # hold a card drawn again: it stays named, and verify does not ask where)
-            elsewhere = json.dumps({k: v for k, v in event.items() if k != "cards"})
+            # any drawn card (a mulligan's returned hand may hold a card drawn again: verify
+            # asks that the dealt cards be all in one field, the new hand)
             cards = event.get("cards") if isinstance(event.get("cards"), list) else []
-            only = [i for i, c in enumerate(cards) if isinstance(c, str) and c not in elsewhere]
+            only = [i for i, c in enumerate(cards) if isinstance(c, str)]
             if left and only:
                 out.append(
                     dealt.forged(

@@ -563,3 +563,30 @@ def test_a_contributor_that_never_commits_cannot_stall_the_game(
     act(log, gid, "A", "concede")
     report = log.verify_game(gid)["dealing"]
     assert report["ok"] and report["complete"], report
+
+
+def test_verify_wants_a_mulligans_dealt_cards_in_its_new_hand(
+    dealt: tuple[GameLog, UUID, Seeds],
+) -> None:
+    """The cards dealt must all be in one card field of the event that uses them: a forged
+    mulligan that puts a dealt card in the returned hand and another in the new one is named."""
+    log, gid, _ = dealt
+    act(log, gid, "A", "draw_opening")
+    act(log, gid, "B", "draw_opening")
+    while act(log, gid, "A", "roll_first")["events"][-1]["data"]["tie"] is not False:
+        pass
+    state = log.game(gid).state
+    act(log, gid, state["setup"]["roll_winner"], "choose_first", first="A")
+    act(log, gid, "A", "mulligan")
+    act(log, gid, "A", "concede")
+    rows = records(log, gid)
+    assert fair_check.verify(rows)["ok"]
+    taken = next(r for r in rows if r["event"]["type"] == "MulliganTaken")
+    hand, returned = taken["event"]["cards"], taken["event"]["returned"]
+    other = next(c for c in log.game(gid).state["seats"]["A"]["zones"]["deck"] if c not in hand)
+    forged = tampered(
+        rows, taken["version"], cards=[other, *hand[1:]], returned=[*returned, hand[0]]
+    )
+    report = fair_check.verify(forged)
+    assert report["first_mismatch"]["version"] == taken["version"], report
+    assert "does not draw the cards" in report["first_mismatch"]["reason"]
