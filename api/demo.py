@@ -216,11 +216,11 @@ def demo_dealing(ruleset: str, dealing: str) -> str:
     """``dealing`` for a demo game of ``ruleset``; raises :class:`DemoError` for a dealing the
     demo does not know or a family whose demo the server cannot deal yet.
 
-    >>> demo_dealing(RULESET, "server")
-    'server'
-    >>> demo_dealing(DEMO_RULESETS[-1], "server")  # doctest: +ELLIPSIS
+    >>> demo_dealing(RULESET, "server"), demo_dealing(DEMO_RULESETS[-1], "server")
+    ('server', 'server')
+    >>> demo_dealing(RULESET, "dice")
     Traceback (most recent call last):
-    api.demo.DemoError: the demo deals ... by the table only (--dealing server: ...
+    api.demo.DemoError: unknown dealing 'dice'; choose table or server
     """
     if dealing not in DEALINGS:
         raise DemoError(f"unknown dealing {dealing!r}; choose {' or '.join(DEALINGS)}")
