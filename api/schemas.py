@@ -100,7 +100,8 @@ SPECTATOR_DELAY_DOC = (
     "histories, event exports, verify): with `events` they see it as at the version that many "
     "events behind the current one, with `seconds` as at the last version recorded at least "
     "that long ago, with both the earlier of the two (never before version 1). Seats, the "
-    "table and the judge see it live. The events rule ends when the game ends (spectators "
+    "table and the judge see it live (the game list and player histories are public: "
+    "delayed for every caller). The events rule ends when the game ends (spectators "
     "then see it whole); the seconds rule `seconds` after the game finished. 0 or absent: no "
     "such rule"
 )

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 import service.delay
 import service.games
+from projections.exports import export_csv, export_transcript
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
 from tests.service.helpers import play_demo
 
@@ -62,7 +63,7 @@ def reads(client: FlaskClient, gid: str, token: str | None, player: str) -> dict
         "export": [e["version"] for e in exported["events"]],
         "ndjson": [json.loads(line).get("version") for line in ndjson.splitlines()[1:]],
         "text": get(client, f"{base}/export?format=text", token).get_data(as_text=True),
-        "csv_rows": len(get(client, f"{base}/export?format=csv", token).data.splitlines()),
+        "csv": get(client, f"{base}/export?format=csv", token).get_data(as_text=True),
         "timeline": (timeline["version"], timeline["timeline"], timeline["turns"]),
         "checked": verify["checked"],
         "history": [g["events"] for g in history["games"] if g["game_id"] == gid],
@@ -85,6 +86,10 @@ def test_a_spectator_is_exactly_n_events_behind_on_every_read_path(
     cap = current - n
     player = app.extensions["munchlog"].summary(game.game_id)["players"]["A"]
     live = reads(client, gid, judge, player)
+    # the event's export (the organizer's): the game's header, then its first ``cap`` events
+    event = client.get("/api/exports?event=delay-3&format=ndjson", headers=bearer(ORGANIZER_TOKEN))
+    lines = [json.loads(line) for line in event.get_data(as_text=True).splitlines()]
+    assert [line["version"] for line in lines if "version" in line] == list(range(1, cap + 1))
     assert live["summary"]["version"] == current and live["checked"] == current
     for token in DELAYED.values():
         seen = reads(client, gid, token, player)
@@ -94,6 +99,11 @@ def test_a_spectator_is_exactly_n_events_behind_on_every_read_path(
         assert seen["export"] == seen["ndjson"] == list(range(1, cap + 1))
         assert seen["checked"] == cap
         assert seen["history"] == [cap]
+        # the transcript and the CSV: those of the first ``cap`` records, for this viewer
+        records = app.extensions["munchlog"].all_records(game.game_id)[:cap]
+        viewer = "spectator" if token is None else "organizer"
+        assert seen["text"] == export_transcript(records, viewer)
+        assert seen["csv"] == "".join(export_csv(records, viewer))
         version, timeline, turns = seen["timeline"]
         assert version == cap and timeline == live["timeline"][1][:cap]
         assert turns == {
@@ -209,6 +219,13 @@ def test_the_delay_ends_with_the_game_plus_the_seconds(
     seen = get(client, f"/api/games/{both.game_id}", None).get_json()
     assert seen["version"] < finished and seen["status"] != "finished"
     assert seen["winner"] is None
+    # the list is public (a game's token reads it as a spectator): live only in the service
+    live = [g["game_id"] for g in log.list_games(status="finished")[0]]
+    spectator = [
+        g["game_id"] for g in get(client, "/api/games?status=finished", None).json["games"]
+    ]
+    assert str(both.game_id) in live
+    assert str(both.game_id) not in spectator  # not finished yet, as it sees it
     clock.now += timedelta(seconds=1)
     seen = get(client, f"/api/games/{both.game_id}", None).get_json()
     assert (seen["version"], seen["status"]) == (finished, "finished")
