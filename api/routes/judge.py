@@ -243,7 +243,8 @@ class Disputes(MethodView):
     def get(self, game_id: str) -> dict[str, Any]:
         """Every dispute of the game with its ruling (open ones have none yet)"""
         gid = parse_game_id(game_id)
-        return {"game_id": str(gid), "disputes": disputes_of(gamelog().replays.index(gid).state)}
+        index = gamelog().delays.index(gid, current_viewer(gid))
+        return {"game_id": str(gid), "disputes": disputes_of(index.state)}
 
     @blp.game_view(
         RecordedSchema,

@@ -56,6 +56,7 @@ def reads(client: FlaskClient, gid: str, token: str | None, player: str) -> dict
     timeline = get(client, f"{base}/timeline", token).get_json()
     verify = get(client, f"{base}/verify", token).get_json()
     history = get(client, f"/api/players/{player}/games", token).get_json()
+    disputes = get(client, f"{base}/disputes", token).get_json()["disputes"]
     return {
         "summary": {k: summary[k] for k in ("version", "status", "winner", "turn", "phase")},
         "listed": (listed["version"], listed["status"], listed["winner"]),
@@ -67,6 +68,7 @@ def reads(client: FlaskClient, gid: str, token: str | None, player: str) -> dict
         "timeline": (timeline["version"], timeline["timeline"], timeline["turns"]),
         "checked": verify["checked"],
         "history": [g["events"] for g in history["games"] if g["game_id"] == gid],
+        "disputes": [d["opened_at"] for d in disputes],
     }
 
 
@@ -135,6 +137,22 @@ def test_a_spectator_is_exactly_n_events_behind_on_every_read_path(
             assert later.status_code == 404
         at_turn = get(client, f"/api/games/{gid}/state?turn={last_turn}", token).get_json()
         assert at_turn == state
+
+
+def test_a_dispute_opened_after_the_delayed_version_is_not_seen_yet(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = played(app, {"events": 2})
+    gid, judge = str(game.game_id), game.tokens["judge"]
+    opened = client.post(
+        f"/api/games/{gid}/disputes",
+        json={"statement": "a misplay", "from_version": 2, "to_version": 3},
+        headers=bearer(judge),
+    )
+    assert opened.status_code == 201, opened.get_json()
+    assert len(get(client, f"/api/games/{gid}/disputes", judge).get_json()["disputes"]) == 1
+    for token in DELAYED.values():
+        assert get(client, f"/api/games/{gid}/disputes", token).get_json()["disputes"] == []
 
 
 def test_seats_the_table_and_the_judge_see_it_live(app: Flask, client: FlaskClient) -> None:
