@@ -43,7 +43,14 @@ def view_as(game_id: UUID, requested: str | None) -> str:
 def replay_state(game_id: UUID, query: Mapping[str, Any]) -> dict[str, Any]:
     """The ``GET /state`` body: now, ``at`` a version or at the end of ``turn``, as ``as``."""
     viewer = view_as(game_id, query.get("as_"))
-    state = gamelog().replays.state_for(
-        game_id, at=query.get("at"), turn=query.get("turn"), played=bool(query.get("played"))
-    )
+    at, turn = query.get("at"), query.get("turn")
+    log = gamelog()
+    cap = log.delays.version_for(game_id, current_viewer(game_id))
+    if cap is not None:  # a spectator delay: nothing after the version the caller may see
+        if turn is not None:
+            at, turn = log.delays.turn_end(game_id, cap, turn), None
+        if at is None:
+            at = cap
+        log.delays.check_version(game_id, current_viewer(game_id), at)
+    state = log.replays.state_for(game_id, at=at, turn=turn, played=bool(query.get("played")))
     return state_view(state, viewer)

@@ -19,6 +19,7 @@ from api.openapi import NO_NUL
 from domain import DEFAULT_RULESET, RULESETS, DomainError, fair, find_ruleset
 from domain.family import families, family_named
 from projections.views import SEAT_NAMES
+from service.delay import MAX_EVENTS, MAX_SECONDS
 
 MODES = ("strict", "record")
 FORMATS = ("prime", "draft", "casual")
@@ -67,6 +68,43 @@ class LabelsSchema(Strict):
     event = LabelField(metadata={"description": "event name", "example": "Store Champs"})
     round = LabelField(metadata={"example": 3})
     table = LabelField(metadata={"example": 12})
+
+
+class DelayCount(fields.Integer):
+    """A whole number of events or seconds (never a boolean, a float or a string)."""
+
+    def __init__(self, most: int, **kwargs: Any) -> None:
+        super().__init__(strict=True, validate=validate.Range(min=0, max=most), **kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool):
+            raise ma.ValidationError("Not a valid integer.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class SpectatorDelaySchema(Strict):
+    events = DelayCount(
+        MAX_EVENTS,
+        metadata={"description": "spectators see the game this many events behind"},
+    )
+    seconds = DelayCount(
+        MAX_SECONDS,
+        metadata={"description": "spectators see the game as it stood this many seconds ago"},
+    )
+
+
+#: What ``spectator_delay`` means (docs/api.md; ``service.delay``).
+SPECTATOR_DELAY_DOC = (
+    "a broadcast delay for spectators (no token) and the organizer, enforced on every read "
+    "of the game (state, events, export, turns, timeline, the summary and the list, player "
+    "histories, event exports, verify): with `events` they see it as at the version that many "
+    "events behind the current one, with `seconds` as at the last version recorded at least "
+    "that long ago, with both the earlier of the two (never before version 1). Seats, the "
+    "table and the judge see it live (the game list and player histories are public: "
+    "delayed for every caller). The events rule ends when the game ends (spectators "
+    "then see it whole); the seconds rule `seconds` after the game finished. 0 or absent: no "
+    "such rule"
+)
 
 
 def seat_card_fields() -> list[str]:
@@ -217,6 +255,9 @@ class CreateGameSchema(Strict):
         },
     )
     labels = fields.Nested(LabelsSchema)
+    spectator_delay = fields.Nested(
+        SpectatorDelaySchema, metadata={"description": SPECTATOR_DELAY_DOC}
+    )
     options = fields.Nested(
         OptionsSchema,
         metadata={"description": _options_description()},

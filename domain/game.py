@@ -35,6 +35,7 @@ _ACCESS_NAME = "access"
 _SUMMARY_NAME = "summary"
 _IDEMPOTENCY_PREFIX = "idempotency-key:"
 _SECRETS_NAME = "dealing-secrets"
+_DELAY_NAME = "spectator-delay"
 #: ``uuid5`` namespace of imported games whose own id is not a UUID (``Game.id_for_import``).
 IMPORT_NAMESPACE = UUID("5f1c2a4e-8d3b-4c6a-9e0f-6d756e63686c")
 
@@ -506,3 +507,30 @@ class GameSecrets(Aggregate):
 
     def by_epoch(self) -> dict[int, bytes]:
         return {epoch: bytes.fromhex(secret) for epoch, secret in self.secrets.items()}
+
+
+class SpectatorDelay(Aggregate):
+    """A game's spectator delay (``spectator_delay`` at creation): how far behind the live game
+    spectators and the organizer see it, in ``events`` and/or ``seconds`` (``None``: no such
+    rule). Saved with the game's first events, only when the game has a delay; never changed.
+    ``service.delay`` applies it to every read."""
+
+    class Set(Aggregate.Created):
+        game_id: UUID
+        events: int | None
+        seconds: int | None
+
+    def __init__(self, game_id: UUID, events: int | None, seconds: int | None) -> None:
+        self.game_id = game_id
+        self.events = events
+        self.seconds = seconds
+
+    @staticmethod
+    def id_for(game_id: UUID) -> UUID:
+        return uuid5(game_id, _DELAY_NAME)
+
+    @classmethod
+    def set(cls, game_id: UUID, events: int | None, seconds: int | None) -> SpectatorDelay:
+        return cls._create(
+            cls.Set, id=cls.id_for(game_id), game_id=game_id, events=events, seconds=seconds
+        )

@@ -50,6 +50,7 @@ from domain.ruleset import Step, find_ruleset
 from projections.exports import import_game
 from projections.views import event_view
 from service.dealing import Rekeyed, Ruled, Secrets, rekeyed
+from service.delay import Delays, delay_objects
 from service.errors import (
     GameAlreadyExistsError,
     GameNotFoundError,
@@ -130,6 +131,7 @@ class GameLog:
     def __init__(self, env: Mapping[str, str] | None = None, *, catalog: Catalog | None = None):
         self.store = EventStore(env)
         self.replays = Replays(self)
+        self.delays = Delays(self)  # the spectator delay of every read (service.delay)
         self.observer = Observer()
         self._access_cache: dict[UUID, GameAccess] = {}
         self._secrets = Secrets(self.store)
@@ -197,7 +199,8 @@ class GameLog:
         game = Game.open(game_id, spec, received_at=received_at, secret=secret)
         tokens, access = _issue_tokens(game)
         summary = GameSummary.open(game, created_at=received_at)
-        extra = [] if secret is None else [GameSecrets.draw(game_id, secret)]
+        extra: list[Any] = [] if secret is None else [GameSecrets.draw(game_id, secret)]
+        extra += delay_objects(game_id, request)
         self.store.save(game, access, summary, *extra)
         self.store.trust(game_id)  # sealed here: no need to verify its chain on the first read
         return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
@@ -490,13 +493,14 @@ class GameLog:
         event: str | None = None,
         cursor: int | None = None,
         limit: int = 50,
+        viewer: str = "judge",
     ) -> tuple[list[dict[str, Any]], int | None]:
         """Games in creation order after ``cursor``, filtered; returns ``(items, next_cursor)``.
 
         ``next_cursor`` is ``None`` when no more games existed at the time of the query,
         otherwise pass it back to continue (at most :data:`LIST_SCAN_LIMIT` games are
         examined per call, so a page may hold fewer than ``limit`` items and still have a
-        cursor).
+        cursor). Each game as ``viewer`` may see it (its status: ``service.delay``).
         """
         wanted_player = player.casefold() if player else None
         items: list[dict[str, Any]] = []
@@ -515,7 +519,8 @@ class GameLog:
                     continue  # logged; its game's own routes answer storage/damaged
                 if not isinstance(summary, GameSummary):
                     continue
-                if status and summary.status != status:
+                entry = self.delays.entry(summary, viewer)
+                if status and entry["status"] != status:
                     continue
                 if event and summary.labels.get("event") != event:
                     continue
@@ -523,9 +528,7 @@ class GameLog:
                     p.casefold() for p in summary.players.values()
                 }:
                     continue
-                items.append(
-                    {**summary.as_dict(), "version": self.current_version(summary.game_id)}
-                )
+                items.append(entry)
                 if len(items) >= limit:
                     return items, position
             if scanned >= LIST_SCAN_LIMIT:

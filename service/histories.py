@@ -183,10 +183,12 @@ class MatchHistory:
         self._fresh()
         return self.view.select()
 
-    def player(self, name: str) -> dict[str, Any]:
-        """``{player, games, totals, heroes}``: a player's games (newest last) and totals."""
+    def player(self, name: str, *, viewer: str = "judge") -> dict[str, Any]:
+        """``{player, games, totals, heroes}``: a player's games (newest last) and totals,
+        each game as ``viewer`` may see it (``service.delay``)."""
         self._fresh()
-        entries = player_games(self.view.select(player=name), name)
+        rows = [self.app.delays.history_row(r, viewer) for r in self.view.select(player=name)]
+        entries = player_games(rows, name)
         return {
             "player": entries[0]["player"] if entries else name,
             "games": entries,

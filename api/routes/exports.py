@@ -202,7 +202,7 @@ class GameExport(MethodView):
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
         fmt = negotiate(query.get("format"), GAME_FORMATS)
-        records = gamelog().all_records(gid)
+        records = gamelog().delays.records(gid, viewer)
         filename = f"game-{gid}.{EXTENSIONS[fmt]}"
         if fmt == "json":
             return download(
@@ -262,7 +262,7 @@ class PlayerGames(MethodView):
         date, event labels, hero, opponent, result from the player's side, turns, events and
         length; totals over all of them (averages over finished games), and per hero.
         """
-        return history().player(inputs.check_text(player, "player"))
+        return history().player(inputs.check_text(player, "player"), viewer=current_viewer())
 
 
 @blp.route("/exports")
@@ -292,7 +292,7 @@ class EventExport(MethodView):
             written = 0
             for row in rows:
                 try:
-                    records = log.all_records(UUID(row["game_id"]))
+                    records = log.delays.records(UUID(row["game_id"]), "organizer")
                 except DamagedRecords as exc:
                     omitted.append(omission(row["game_id"], exc.version, exc.reason))
                     continue

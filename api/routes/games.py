@@ -251,6 +251,7 @@ class Games(MethodView):
             event=query.get("event"),
             cursor=query.get("cursor"),
             limit=query["limit"],
+            viewer=current_viewer(),
         )
         return {"games": games, "next_cursor": next_cursor}
 
@@ -259,8 +260,13 @@ class Games(MethodView):
 class GameResource(MethodView):
     @blp.game_view(GameSummarySchema)
     def get(self, game_id: str) -> dict[str, Any]:
-        """Game summary (public information)"""
-        return gamelog().overview(parse_game_id(game_id))
+        """Game summary (public information)
+
+        Spectators and the organizer see a game with a `spectator_delay` as at the version
+        they may see (its `version`, `status`, `winner`, turn and phase).
+        """
+        gid = parse_game_id(game_id)
+        return gamelog().delays.overview(gid, current_viewer(gid))
 
 
 @blp.route("/<game:game_id>/state")
@@ -304,7 +310,7 @@ class GameEvents(MethodView):
         """The log as the caller may see it, from version `after + 1`"""
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        page = gamelog().page(gid, after=query["after"], limit=query["limit"])
+        page = gamelog().delays.page(gid, viewer, after=query["after"], limit=query["limit"])
         return {
             "game_id": str(gid),
             "version": page.version,

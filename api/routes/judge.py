@@ -120,7 +120,7 @@ class Timeline(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
-        index = gamelog().replays.index(gid)
+        index = gamelog().delays.index(gid, current_viewer(gid))
         return {
             "game_id": str(gid),
             "version": index.version,
@@ -146,7 +146,7 @@ class Turn(MethodView):
         after its last.
         """
         lens = Lens.of(game_id, query)
-        played = gamelog().replays.turn(lens.gid, turn)
+        played = gamelog().delays.turn(lens.gid, current_viewer(lens.gid), turn)
         before, after = played.before, played.after
         return {
             "game_id": str(lens.gid),
@@ -174,7 +174,7 @@ class EventDetail(MethodView):
         correct or undo it.
         """
         lens = Lens.of(game_id, query)
-        seen = gamelog().replays.event(lens.gid, version)
+        seen = gamelog().delays.event(lens.gid, current_viewer(lens.gid), version)
         event = lens.event(seen.record)
         return {
             "game_id": str(lens.gid),
@@ -243,7 +243,8 @@ class Disputes(MethodView):
     def get(self, game_id: str) -> dict[str, Any]:
         """Every dispute of the game with its ruling (open ones have none yet)"""
         gid = parse_game_id(game_id)
-        return {"game_id": str(gid), "disputes": disputes_of(gamelog().replays.index(gid).state)}
+        index = gamelog().delays.index(gid, current_viewer(gid))
+        return {"game_id": str(gid), "disputes": disputes_of(index.state)}
 
     @blp.game_view(
         RecordedSchema,
@@ -338,7 +339,7 @@ class Verify(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        result = gamelog().verify_game(gid)
+        result = gamelog().delays.verify_head(gid, viewer, gamelog().verify_game(gid))
         out = {
             "game_id": str(gid),
             "ok": result["ok"],

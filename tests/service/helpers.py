@@ -80,12 +80,13 @@ def play_demo(
     seats: int = CLASSIC_SEATS,
     catalog: Catalog | None = None,
     dealing: str = "table",
+    extra: Mapping[str, Any] | None = None,
 ) -> Played:
     """The demo's game (``api.demo.record_demo_game``: the family's ``demo_spec``, its
     ``demo_commands`` and seeded ``demo_choice``, never a concession, each command recorded by
     the table with ``expected_version`` and an idempotency key), recorded through the service.
     ``dealing="server"``: the server deals, each seat committing to random bytes, then
-    revealing them (``domain.seeding.SeatSeeds``)."""
+    revealing them (``domain.seeding.SeatSeeds``). ``extra``: more of the spec."""
     rng = random.Random(seed)
     family = family_named(ruleset)
     rs = find_ruleset(ruleset)
@@ -95,6 +96,7 @@ def play_demo(
     assert spec is not None, f"the demo does not play {ruleset}"
     if dealing != "table":
         spec = {**spec, "dealing": dealing}
+    spec = {**spec, **(extra or {})}  # e.g. a spectator_delay, labels
     limit = family.demo_max_actions if max_actions is None else max_actions
     started = log.start_game(spec)
     gid = started.game_id

@@ -1,0 +1,276 @@
+"""Spectator delay (issue #26 item 5): how far behind the live game a viewer may see it.
+
+A game created with ``spectator_delay`` (``{"events": n}`` and/or ``{"seconds": s}``) keeps it
+in its own small aggregate (:class:`domain.game.SpectatorDelay`), saved with the game's first
+events and never changed. Spectators (no token) and the organizer see such a game as at an
+earlier version, on every read path; the game's seats, its table and its judge see it live.
+
+:meth:`Delays.version_for` is the one answer to "as of which version may this viewer see this
+game" (``None``: live); every read path asks it:
+
+* ``events``: the version ``n`` events behind the current one;
+* ``seconds``: the last version recorded (``received_at``) at least ``s`` seconds ago;
+* both: the earlier of the two; never before version 1 (the game's creation).
+
+**The end** (what a broadcast does): the events rule counts events still to come, so it ends
+with the game: once the game is finished, a spectator of an events-only delay sees it whole at
+once. The seconds rule ends ``s`` seconds after the game finished: until then a spectator sees
+the game as it stood ``s`` seconds ago, as a broadcast shows the end ``s`` seconds late, and then
+live (a dispute opened after the end is not delayed). Where the game finished is the summary's
+``finished_at`` (the batch that finished it); a judge's backup that reopens a finished game
+brings the delay back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain import fair
+from domain.envelope import Record
+from domain.errors import NotFound, UnknownVersion
+from domain.game import GameSummary, SpectatorDelay
+from projections.history import HistoryRow, fold_history
+from projections.replay import ReplayIndex
+
+if TYPE_CHECKING:
+    from service.games import GameLog, LogPage
+    from service.replays import EventReplay, TurnReplay
+
+#: The viewers a game's spectator delay holds back (its seats, table and judge see it live).
+DELAYED_VIEWERS = ("spectator", "organizer")
+#: The most events and seconds a delay may be (validated at creation).
+MAX_EVENTS = 10_000
+MAX_SECONDS = 86_400
+#: Delays known, by game (immutable once the game exists; ``None``: the game has none).
+CACHE_SIZE = 10_000
+
+
+def clock() -> datetime:
+    """The server clock (tests move it)."""
+    return datetime.now(UTC)
+
+
+def delay_objects(game_id: UUID, request: Mapping[str, Any]) -> list[SpectatorDelay]:
+    """What a new game saves for its ``spectator_delay`` (nothing without one)."""
+    asked = request.get("spectator_delay")
+    if not asked or not any(asked.get(k) for k in ("events", "seconds")):
+        return []
+    return [SpectatorDelay.set(game_id, asked.get("events"), asked.get("seconds"))]
+
+
+@dataclass(frozen=True)
+class Delay:
+    events: int | None
+    seconds: int | None
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            k: v for k, v in (("events", self.events), ("seconds", self.seconds)) if v is not None
+        }
+
+
+class Delays:
+    """A :class:`~service.games.GameLog`'s spectator delays, and the reads they hold back."""
+
+    def __init__(self, log: GameLog) -> None:
+        self.log = log
+        self._known: dict[UUID, Delay | None] = {}
+
+    def of(self, game_id: UUID) -> Delay | None:
+        """The game's delay (``None``: none), for a game that exists."""
+        if game_id in self._known:
+            return self._known[game_id]
+        found: Any = self.log.store.load(
+            SpectatorDelay.id_for(game_id), of_game=(game_id, "spectator delay")
+        )
+        delay = None
+        if isinstance(found, SpectatorDelay) and found.game_id == game_id:
+            delay = Delay(found.events, found.seconds)
+        self.log.current_version(game_id)  # GameNotFoundError: do not remember a game to come
+        if len(self._known) >= CACHE_SIZE:
+            self._known.pop(next(iter(self._known)))
+        self._known[game_id] = delay
+        return delay
+
+    def version_for(self, game_id: UUID, viewer: str) -> int | None:
+        """The version ``viewer`` may see the game as of, or ``None`` for live (see the module
+        docstring)."""
+        if viewer not in DELAYED_VIEWERS:
+            return None
+        delay = self.of(game_id)
+        if delay is None:
+            return None
+        current = self.log.current_version(game_id)
+        summary: Any = self.log.store.load(
+            GameSummary.id_for(game_id), of_game=(game_id, "summary")
+        )
+        now = clock()
+        version = current
+        if isinstance(summary, GameSummary) and summary.status == "finished":
+            ended = _parse(summary.finished_at) if summary.finished_at else now
+            if not delay.seconds or now >= ended + timedelta(seconds=delay.seconds):
+                return None
+        elif delay.events:
+            version = current - delay.events
+        if delay.seconds:
+            cutoff = now - timedelta(seconds=delay.seconds)
+            records = self.log.all_records(game_id)
+            seen = [r["version"] for r in records if _parse(str(r["received_at"])) <= cutoff]
+            version = min(version, seen[-1] if seen else 1)
+        version = max(version, 1)
+        return None if version >= current else version
+
+    # ------------------------------------------------------------------ the read paths
+
+    def check_version(self, game_id: UUID, viewer: str, version: int) -> None:
+        """404 ``game/unknown_version`` for a version the viewer may not see yet."""
+        cap = self.version_for(game_id, viewer)
+        if cap is not None and version > cap:
+            raise UnknownVersion(version, cap)
+
+    def records(self, game_id: UUID, viewer: str) -> list[Record]:
+        """Every record of the game the viewer may see (what exports read)."""
+        records = self.log.all_records(game_id)
+        cap = self.version_for(game_id, viewer)
+        return records if cap is None else records[:cap]
+
+    def page(self, game_id: UUID, viewer: str, *, after: int, limit: int) -> LogPage:
+        """``GameLog.page`` as far as the viewer may see."""
+        from service.games import LogPage
+
+        cap = self.version_for(game_id, viewer)
+        if cap is None:
+            return self.log.page(game_id, after=after, limit=limit)
+        records = [
+            r
+            for r in self.log.records(game_id, after=after, limit=limit + 1)
+            if r["version"] <= cap
+        ]
+        page = records[:limit]
+        return LogPage(
+            seats=self.log.seats(game_id),
+            version=cap,
+            records=page,
+            next_after=page[-1]["version"] if len(records) > limit else None,
+        )
+
+    def entry(self, summary: GameSummary, viewer: str) -> dict[str, Any]:
+        """A game's list entry (its summary and version) as the viewer may see it."""
+        cap = self.version_for(summary.game_id, viewer)
+        if cap is None:
+            return {**summary.as_dict(), "version": self.log.current_version(summary.game_id)}
+        state = self.log.game(summary.game_id, version=cap).state
+        finished = state.get("status") == "finished"
+        return {
+            **summary.as_dict(),
+            "status": str(state.get("status", "setup")),
+            "winner": state.get("winner"),
+            "finished_at": summary.finished_at if finished else None,
+            "version": cap,
+        }
+
+    def overview(self, game_id: UUID, viewer: str) -> dict[str, Any]:
+        """``GET /api/games/<id>``: ``GameLog.overview`` as the viewer may see it."""
+        cap = self.version_for(game_id, viewer)
+        summary: Any = self.log.store.load(
+            GameSummary.id_for(game_id), of_game=(game_id, "summary")
+        )
+        if cap is None or not isinstance(summary, GameSummary):
+            return self.log.overview(game_id)
+        state = self.log.game(game_id, version=cap).state
+        return {
+            **self.entry(summary, viewer),
+            "turn": state.get("turn"),
+            "active_seat": state.get("active"),
+            "phase": state.get("phase"),
+            "dealing": fair.view(state),
+        }
+
+    def index(self, game_id: UUID, viewer: str) -> ReplayIndex:
+        """The game's replay index (``GET /timeline``) as far as the viewer may see: the
+        cached one, or one folded to the viewer's version."""
+        index = self.log.replays.index(game_id)
+        cap = self.version_for(game_id, viewer)
+        if cap is None:
+            return index
+        delayed = ReplayIndex()
+        delayed.extend(self.log.records(game_id, limit=cap))
+        return delayed
+
+    def turn_end(self, game_id: UUID, cap: int, turn: int) -> int:
+        """The last version of ``turn`` at or before ``cap`` (``game/turn_not_found`` if the
+        turn had not begun by then)."""
+        versions = [v for v in self.log.replays.turn_versions(game_id, turn) if v <= cap]
+        if not versions:
+            raise _not_begun(turn)
+        return versions[-1]
+
+    def turn(self, game_id: UUID, viewer: str, turn: int) -> TurnReplay:
+        """``Replays.turn`` as far as the viewer may see (``game/turn_not_found`` for a turn
+        that has not begun by then; a turn under way ends at the viewer's version)."""
+        from service.replays import TurnReplay
+
+        played = self.log.replays.turn(game_id, turn)
+        cap = self.version_for(game_id, viewer)
+        if cap is None or played.versions[-1] <= cap:
+            return played
+        versions = [v for v in played.versions if v <= cap]
+        if not versions:
+            raise _not_begun(turn)
+        records = [r for r in played.records if r["version"] <= cap]
+        return TurnReplay(versions, records, played.before, self.log.replays.state(game_id, cap))
+
+    def event(self, game_id: UUID, viewer: str, version: int) -> EventReplay:
+        """``Replays.event`` as far as the viewer may see (404 for a later version; none of
+        its effects or corrections after the viewer's version)."""
+        from dataclasses import replace
+
+        self.check_version(game_id, viewer, version)
+        seen = self.log.replays.event(game_id, version)
+        cap = self.version_for(game_id, viewer)
+        if cap is None:
+            return seen
+        return replace(
+            seen,
+            effects=[r for r in seen.effects if r["version"] <= cap],
+            corrected_by=[v for v in seen.corrected_by if v <= cap],
+            undone_by=[v for v in seen.undone_by if v <= cap],
+        )
+
+    def verify_head(self, game_id: UUID, viewer: str, result: dict[str, Any]) -> dict[str, Any]:
+        """``GameLog.verify_game``'s report as far as the viewer may see: the events checked
+        and the head at the viewer's version, no problem after it."""
+        cap = self.version_for(game_id, viewer)
+        if cap is None:
+            return result
+        records = self.log.records(game_id, limit=cap) if result["ok"] else []
+        return {
+            **result,
+            "checked": min(result["checked"], cap),
+            "head": records[-1]["hash"] if records else result["head"],
+            "problems": [p for p in result["problems"] if p["version"] <= cap],
+        }
+
+    def history_row(self, row: HistoryRow, viewer: str) -> HistoryRow:
+        """A game's match-history row as the viewer may see it (folded to its version)."""
+        gid = UUID(str(row["game_id"]))
+        cap = self.version_for(gid, viewer)
+        if cap is None:
+            return row
+        folded: HistoryRow | None = None
+        for record in self.log.all_records(gid)[:cap]:
+            folded = fold_history(folded, record, game_id=str(row["game_id"]))
+        return row if folded is None else {**row, **folded}
+
+
+def _not_begun(turn: int) -> NotFound:
+    return NotFound("game/turn_not_found", f"turn {turn} has not been played")
+
+
+def _parse(at: str) -> datetime:
+    parsed = datetime.fromisoformat(at)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
