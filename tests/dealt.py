@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -61,6 +62,26 @@ def play_server_dealt(app: Flask) -> dict[str, Any]:
     response = client.get(f"/api/games/{gid}/export", headers=bearer(game["judge_token"]))
     assert response.status_code == 200
     return {"game": game, "export": response.get_data(as_text=True)}
+
+
+def export_in(folder: Path) -> str:
+    """The judge's export of :func:`play_server_dealt`'s game, played on an app of its own on
+    SQLite in ``folder``."""
+    from api.app import create_app
+    from tests.conftest import ORGANIZER_TOKEN
+
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder / "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
+            "MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite"),
+        }
+    )
+    try:
+        text: str = play_server_dealt(app)["export"]
+    finally:
+        app.extensions["munchlog"].close()
+    return text
 
 
 def records_of(export: str) -> list[Record]:

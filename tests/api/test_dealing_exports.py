@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 
 from api.cli import main
 from tests import dealt
@@ -21,22 +20,9 @@ from tests.dealt import forged, records_of, versions_of
 
 @pytest.fixture(scope="module")
 def export(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from api.app import create_app
-    from tests.conftest import ORGANIZER_TOKEN
 
     folder = tmp_path_factory.mktemp("dealt")
-    app: Flask = create_app(
-        {
-            "INSTANCE_PATH": str(folder / "instance"),
-            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
-            "MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite"),
-        }
-    )
-    try:
-        text: str = dealt.play_server_dealt(app)["export"]
-    finally:
-        app.extensions["munchlog"].close()
-    return text
+    return dealt.export_in(folder)
 
 
 def verify(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple[int, Any]:

@@ -235,22 +235,24 @@ def test_canonical_json_agrees_with_python_on_awkward_values(page: Any) -> None:
 
 @pytest.fixture(scope="module")
 def game_export(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from api.app import create_app
-    from tests.conftest import ORGANIZER_TOKEN
 
     folder = tmp_path_factory.mktemp("dealing-js")
-    app = create_app(
-        {
-            "INSTANCE_PATH": str(folder / "instance"),
-            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
-            "MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite"),
-        }
+    return dealt.export_in(folder)
+
+
+def js_agrees_with_python(page: Any, exports: list[str]) -> list[dict[str, Any]]:
+    """The viewer's own check of each export (``MunchlogChain.verifyExport``), each asserted
+    to find the chain whole (the forger re-sealed it) and to say what ``fair_check`` says."""
+    got: list[dict[str, Any]] = page.evaluate(
+        "async (texts) => { const out = []; for (const t of texts) "
+        "out.push(await MunchlogChain.verifyExport(t)); return out; }",
+        exports,
     )
-    try:
-        text: str = dealt.play_server_dealt(app)["export"]
-    finally:
-        app.extensions["munchlog"].close()
-    return text
+    for text, report in zip(exports, got, strict=True):
+        records = dealt.records_of(text)
+        assert report["chain"]["ok"] is True and report["chain"]["checked"] == len(records)
+        assert report["dealing"] == fair_check.verify(records)
+    return got
 
 
 def _forgeries(export: str, operations: int = 10**6) -> list[str]:
@@ -306,14 +308,7 @@ def test_verify_agrees_with_python_on_an_honest_and_forged_exports(
     page: Any, game_export: str
 ) -> None:
     exports = [game_export, *_forgeries(game_export)]
-    got = page.evaluate(
-        "async (texts) => { const out = []; for (const t of texts) out.push(await MunchlogChain.verifyExport(t)); return out; }",
-        exports,
-    )
-    for text, report in zip(exports, got, strict=True):
-        records = dealt.records_of(text)
-        assert report["chain"]["ok"] is True and report["chain"]["checked"] == len(records)
-        assert report["dealing"] == fair_check.verify(records)
+    got = js_agrees_with_python(page, exports)
     assert got[0]["dealing"]["complete"] is True
     assert all(r["dealing"]["first_mismatch"] for r in got[1:])
     head = dealt.records_of(game_export)[-1]["hash"]
@@ -373,14 +368,7 @@ def test_a_classic_game_checks_alike(page: Any, ruleset: str, seats: int) -> Non
     finally:
         log.close()
     exports = [export, *_forgeries(export, operations=3)]
-    got = page.evaluate(
-        "async (texts) => { const out = []; for (const t of texts) out.push(await MunchlogChain.verifyExport(t)); return out; }",
-        exports,
-    )
-    for text, report in zip(exports, got, strict=True):
-        records = dealt.records_of(text)
-        assert report["chain"]["ok"] is True and report["chain"]["checked"] == len(records)
-        assert report["dealing"] == fair_check.verify(records)
+    got = js_agrees_with_python(page, exports)
     assert got[0]["dealing"]["complete"] is True and got[0]["dealing"]["checked"] > 10
     assert len(got) > 8 and all(r["dealing"]["first_mismatch"] for r in got[1:])
 
