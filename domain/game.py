@@ -279,24 +279,39 @@ def decide_commands(
     ``state``, decided and not stored (a refusal raises): the ruleset's steps, or
     ``domain.fair``'s for the seeds; in a server-dealt game the withholding due at
     ``received_at`` first and the secrets revealed at the end last, decided with ``secrets``."""
-    decided: list[tuple[Step, str | None]] = []
-    dealt = "dealing" in state
+    if "dealing" not in state:  # a table-dealt game: no secret, no deadline (the hot path)
+        return _decide_each(rs, state, commands, received_at)[0]
     with fair.secrets_for(secrets):
-        if dealt:
-            for step in fair.expire(state, received_at):
-                decided.append((step, None))
-                state = step.state
-        for command, client_at in commands:
-            if isinstance(command, Mapping) and command.get("type") in fair.COMMANDS:
-                steps = fair.decide(state, command, received_at)
-            else:
-                steps = rs.decide(state, dict(command))
-            decided.extend((step, client_at) for step in steps)
-            if steps:
-                state = steps[-1].state
-        if dealt:
-            decided.extend((step, None) for step in fair.reveal_at_end(state))
+        decided: list[tuple[Step, str | None]] = [
+            (step, None) for step in fair.expire(state, received_at)
+        ]
+        if decided:
+            state = decided[-1][0].state
+        more, state = _decide_each(rs, state, commands, received_at)
+        decided += more
+        decided.extend((step, None) for step in fair.reveal_at_end(state))
     return decided
+
+
+def _decide_each(
+    rs: Ruleset,
+    state: State,
+    commands: Iterable[tuple[Mapping[str, Any], str | None]],
+    received_at: str,
+) -> tuple[list[tuple[Step, str | None]], State]:
+    """Each command's steps in turn (the seeds' by ``domain.fair``), and the state after them."""
+    decided: list[tuple[Step, str | None]] = []
+    for command, client_at in commands:
+        if (type(command) is dict or isinstance(command, Mapping)) and command.get(
+            "type"
+        ) in fair.COMMANDS:
+            steps = fair.decide(state, command, received_at)
+        else:
+            steps = rs.decide(state, dict(command))
+        decided.extend((step, client_at) for step in steps)
+        if steps:
+            state = steps[-1].state
+    return decided, state
 
 
 def stored_record(event: Game.Opened | Game.Recorded) -> Record:
