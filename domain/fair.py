@@ -459,13 +459,13 @@ def expire(state: State, now: str) -> list[Step]:
     return steps
 
 
-def reveal_at_end(state: State) -> list[Step]:
+def reveal_at_end(state: State, secrets: Mapping[int, bytes] | None) -> list[Step]:
     """Once the game is over: a :class:`ServerSecretRevealed` step for each epoch whose secret
-    is not revealed yet (the secrets from :data:`SECRETS`)."""
+    (of the server's ``secrets``, by epoch) is not revealed yet."""
     d = of(state)
     if d is None or state.get("status") != "finished":
         return []
-    secrets = SECRETS.get() or {}
+    secrets = secrets or {}
     steps: list[Step] = []
     for epoch in range(int(d["epoch"]) + 1):
         if str(epoch) in d["secrets"] or epoch not in secrets:

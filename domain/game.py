@@ -261,9 +261,8 @@ class Game(Aggregate):
         backup and corrections; docs/rules.md A.14) in order, each with the usual envelope;
         a server-dealt game that they end has its ``secrets`` revealed after them."""
         decided = list(steps)
-        if decided and "dealing" in decided[-1].state:
-            with fair.secrets_for(secrets):
-                decided += fair.reveal_at_end(decided[-1].state)
+        if decided:
+            decided += fair.reveal_at_end(decided[-1].state, secrets)
         self._store([(step, None) for step in decided], received_at=received_at)
 
 
@@ -289,7 +288,7 @@ def decide_commands(
             state = decided[-1][0].state
         more, state = _decide_each(rs, state, commands, received_at)
         decided += more
-        decided.extend((step, None) for step in fair.reveal_at_end(state))
+        decided.extend((step, None) for step in fair.reveal_at_end(state, secrets))
     return decided
 
 
@@ -301,13 +300,12 @@ def _decide_each(
 ) -> tuple[list[tuple[Step, str | None]], State]:
     """Each command's steps in turn (the seeds' by ``domain.fair``), and the state after them."""
     decided: list[tuple[Step, str | None]] = []
-    for command, client_at in commands:
-        if (type(command) is dict or isinstance(command, Mapping)) and command.get(
-            "type"
-        ) in fair.COMMANDS:
+    for given, client_at in commands:
+        command = dict(given)
+        if command.get("type") in fair.COMMANDS:
             steps = fair.decide(state, command, received_at)
         else:
-            steps = rs.decide(state, dict(command))
+            steps = rs.decide(state, command)
         decided.extend((step, client_at) for step in steps)
         if steps:
             state = steps[-1].state
