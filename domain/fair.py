@@ -220,6 +220,12 @@ def pending(d: Mapping[str, Any]) -> list[str]:
     return [c for c in d["contributors"] if c not in d["revealed"] and c not in d["withheld"]]
 
 
+def uncommitted(d: Mapping[str, Any]) -> list[str]:
+    """The contributors that have neither committed nor been withheld in this epoch: until
+    there are none, no seed is revealed (``rule/commitments_pending``)."""
+    return [c for c in d["contributors"] if c not in d["commitments"] and c not in d["withheld"]]
+
+
 def ready(d: Mapping[str, Any]) -> bool:
     """Whether the key of the current epoch is fixed: every contributor revealed or withheld."""
     return not pending(d)
@@ -401,7 +407,7 @@ def decide(state: State, command: Mapping[str, Any], now: str) -> list[Step]:
         )
         return [_step(state, ev)]
     seed = _hex_arg(command, "seed")
-    waiting = [c for c in d["contributors"] if c not in d["commitments"] and c not in d["withheld"]]
+    waiting = uncommitted(d)
     if waiting:
         raise RuleViolation(
             "rule/commitments_pending",

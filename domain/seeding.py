@@ -59,8 +59,8 @@ def seed_commands(state: Mapping[str, Any], seat: str) -> list[Cmd]:
     if seat not in d["commitments"]:
         commitment = dealing.seat_commitment(game_id, seat, seed)
         return [{"type": "commit_seed", "seat": seat, "commitment": commitment}]
-    if len(d["commitments"]) < len(d["contributors"]):
-        return []  # no seed is revealed before every contributor has committed
+    if fair.uncommitted(d):
+        return []  # no seed is revealed before every contributor has committed or is withheld
     return [{"type": "reveal_seed", "seat": seat, "seed": seed.hex()}]
 
 

@@ -590,3 +590,20 @@ def test_verify_wants_a_mulligans_dealt_cards_in_its_new_hand(
     report = fair_check.verify(forged)
     assert report["first_mismatch"]["version"] == taken["version"], report
     assert "does not draw the cards" in report["first_mismatch"]["reason"]
+
+
+def test_a_seat_is_offered_its_reveal_once_a_silent_contributor_is_withheld(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The legal moves follow the rules' reading of "every contributor has committed": a
+    contributor withheld for not committing no longer holds the others' reveals back."""
+    from domain.seeding import seed_commands
+
+    gid = start(log, dealing="server", reveal_timeout=10).game_id
+    monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:00+00:00")
+    commit(log, gid, "A", os.urandom(32))
+    assert seed_commands(log.game(gid).state, "A") == []  # B may still commit
+    monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:11+00:00")
+    with refused(RuleViolation, "rule/seed_withheld"):
+        commit(log, gid, "B", os.urandom(32))  # too late: B is withheld
+    assert [c["type"] for c in seed_commands(log.game(gid).state, "A")] == ["reveal_seed"]
