@@ -163,32 +163,20 @@ class Delays:
         cap = self.version_for(summary.game_id, viewer)
         if cap is None:
             return {**summary.as_dict(), "version": self.log.current_version(summary.game_id)}
-        state = self.log.game(summary.game_id, version=cap).state
-        finished = state.get("status") == "finished"
-        return {
-            **summary.as_dict(),
-            "status": str(state.get("status", "setup")),
-            "winner": state.get("winner"),
-            "finished_at": summary.finished_at if finished else None,
-            "version": cap,
-        }
+        return _entry_at(summary, cap, self.log.game(summary.game_id, version=cap).state)
 
     def overview(self, game_id: UUID, viewer: str) -> dict[str, Any]:
         """``GET /api/games/<id>``: ``GameLog.overview`` as the viewer may see it."""
         cap = self.version_for(game_id, viewer)
+        if cap is None:
+            return self.log.overview(game_id)
         summary: Any = self.log.store.load(
             GameSummary.id_for(game_id), of_game=(game_id, "summary")
         )
-        if cap is None or not isinstance(summary, GameSummary):
+        if not isinstance(summary, GameSummary):
             return self.log.overview(game_id)
         state = self.log.game(game_id, version=cap).state
-        return {
-            **self.entry(summary, viewer),
-            "turn": state.get("turn"),
-            "active_seat": state.get("active"),
-            "phase": state.get("phase"),
-            "dealing": fair.view(state),
-        }
+        return {**_entry_at(summary, cap, state), **standing(state)}
 
     def index(self, game_id: UUID, viewer: str) -> ReplayIndex:
         """The game's replay index (``GET /timeline``) as far as the viewer may see: the
@@ -274,3 +262,26 @@ def _not_begun(turn: int) -> NotFound:
 def _parse(at: str) -> datetime:
     parsed = datetime.fromisoformat(at)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def standing(state: Mapping[str, Any]) -> dict[str, Any]:
+    """Where a game stands, beside its summary in ``GET /api/games/<id>``: turn, active seat,
+    phase and how it is dealt (``domain.fair.view``)."""
+    return {
+        "turn": state.get("turn"),
+        "active_seat": state.get("active"),
+        "phase": state.get("phase"),
+        "dealing": fair.view(state),
+    }
+
+
+def _entry_at(summary: GameSummary, cap: int, state: Mapping[str, Any]) -> dict[str, Any]:
+    """The list entry of a game seen as at version ``cap`` (``state``, its state then)."""
+    finished = state.get("status") == "finished"
+    return {
+        **summary.as_dict(),
+        "status": str(state.get("status", "setup")),
+        "winner": state.get("winner"),
+        "finished_at": summary.finished_at if finished else None,
+        "version": cap,
+    }

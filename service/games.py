@@ -50,7 +50,7 @@ from domain.ruleset import Step, find_ruleset
 from projections.exports import import_game
 from projections.views import event_view
 from service.dealing import Rekeyed, Ruled, Secrets, rekeyed
-from service.delay import Delays, delay_objects
+from service.delay import Delays, delay_objects, standing
 from service.errors import (
     GameAlreadyExistsError,
     GameNotFoundError,
@@ -458,14 +458,7 @@ class GameLog:
 
     def overview(self, game_id: UUID) -> dict[str, Any]:
         """The summary plus where the game stands: turn, active seat, phase."""
-        state = self.game(game_id).state
-        return {
-            **self.summary(game_id),
-            "turn": state.get("turn"),
-            "active_seat": state.get("active"),
-            "phase": state.get("phase"),
-            "dealing": fair.view(state),
-        }
+        return {**self.summary(game_id), **standing(self.game(game_id).state)}
 
     def page(self, game_id: UUID, *, after: int, limit: int) -> LogPage:
         """At most ``limit`` records after version ``after``, and where the next page starts."""
