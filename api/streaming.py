@@ -279,13 +279,13 @@ class Hub:
 
 
 def error_event(exc: BaseException) -> bytes:
-    """An SSE ``error`` event with the API's error shape (a stream that cannot go on)."""
+    """An SSE ``stream-error`` event with the API's error shape (a stream that cannot go on)."""
     import json
 
     code = getattr(exc, "code", "storage/unavailable")
     message = getattr(exc, "message", None) or "the game's events cannot be read now"
     body = json.dumps({"error": {"code": code, "message": message}})
-    return f"event: error\ndata: {body}\n\n".encode()
+    return f"event: stream-error\ndata: {body}\n\n".encode()
 
 
 class StreamApp:
