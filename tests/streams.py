@@ -141,6 +141,7 @@ class AsgiServer:
         for stream in self.streams:
             if not stream.ended:
                 stream.close()
+
         async def shutdown() -> None:
             ticker = self.app.hub._ticker
             self.app.hub.stop()
