@@ -66,6 +66,21 @@ def default_port() -> str:
     return os.environ.get("MUNCHLOG_PORT") or "8000"
 
 
+def port_number(text: str) -> int:
+    """A TCP port for argparse: a whole number from 0 to 65535 (0: none, where allowed).
+
+    >>> port_number("8000")
+    8000
+    >>> port_number("70000")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: '70000' is not a port (a whole number from 0 to 65535)
+    """
+    value = text.strip()
+    if not value.isdigit() or int(value) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (a whole number from 0 to 65535)")
+    return int(value)
+
+
 def database_url(db: str | None) -> str | None:
     """The database a command uses: ``--db``, else ``$MUNCHLOG_DATABASE_URL``, else ``None``
     (the instance folder's SQLite file)."""
@@ -121,7 +136,13 @@ def serve(args: argparse.Namespace) -> int:
 
     configure_logging()  # MUNCHLOG_LOG_FORMAT / _LEVEL checked before any worker starts
     serving.check_port(args.host, args.port)  # before the banner: a taken port is one line
-    stream_port = args.port + 1 if args.stream_port is None else args.stream_port
+    default_stream = args.port + 1 if args.port else 0  # --port 0 (any): no streams by default
+    stream_port = default_stream if args.stream_port is None else args.stream_port
+    if stream_port == args.port or stream_port > 65535:
+        raise SystemExit(
+            f"munchlog serve: the stream port must differ from --port {args.port} and be at "
+            "most 65535: choose one with --stream-port (0: no streams)"
+        )
     if stream_port:
         serving.check_port(args.host, stream_port)
     token, origin = _organizer_token()
@@ -311,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument(
         "--port",
-        type=int,
+        type=port_number,
         default=default_port(),  # text from the environment: argparse applies type= to it
         help="port to listen on (default $MUNCHLOG_PORT, else 8000)",
     )
@@ -339,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
     p.add_argument(
         "--stream-port",
-        type=int,
+        type=port_number,
         help="port of the live streams' process (default: --port + 1; 0: none; docs/streams.md)",
     )
     p.set_defaults(func=serve)

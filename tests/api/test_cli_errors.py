@@ -339,7 +339,36 @@ def test_munchlog_port_sets_serves_port_and_the_demos_links(
     monkeypatch.setenv("MUNCHLOG_PORT", "eighty")
     with pytest.raises(SystemExit) as exited:
         main(["serve"])
-    assert exited.value.code == 2 and "invalid int value: 'eighty'" in capsys.readouterr().err
+    assert exited.value.code == 2 and "'eighty' is not a port" in capsys.readouterr().err
+    # the stream process: the next port up, another one, or none
+    assert started[1]["stream_port"] == 9002
+    monkeypatch.setenv("MUNCHLOG_PORT", "8123")
+    assert run(capsys, "serve", "--stream-port", "9100")[0] == 0
+    assert started[2]["stream_port"] == 9100
+    assert run(capsys, "serve", "--stream-port", "0")[0] == 0 and not started[3]["stream_port"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--port", "70000"], "argument --port: '70000' is not a port"),
+        (["--stream-port", "x"], "argument --stream-port: 'x' is not a port"),
+        (["--stream-port", "-1"], "argument --stream-port: '-1' is not a port"),
+        (["--port", "9000", "--stream-port", "9000"], "the stream port must differ from --port"),
+        (["--port", "65535"], "the stream port must differ from --port 65535 and be at most"),
+    ],
+)
+def test_a_wrong_port_is_one_line(
+    argv: list[str], said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from api import cli
+
+    monkeypatch.setattr(cli.serving, "check_port", lambda host, port: None)
+    monkeypatch.setattr(cli.serving, "run", lambda **kw: pytest.fail("served"))
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", *argv])
+    message = str(exited.value.code) if exited.value.code not in (2,) else capsys.readouterr().err
+    assert said in message and "Traceback" not in message
 
 
 def test_a_demo_of_a_family_the_server_cannot_deal_says_so(
