@@ -26,7 +26,13 @@ def game_page(game_id: str) -> Response:
     """The replay viewer of one game (404 in the API's error shape if there is no such game)."""
     gid = parse_game_id(game_id)
     gamelog().access(gid)  # GameNotFoundError -> 404
-    response = Response(render_template("viewer.html", game_id=str(gid)))
+    return page(render_template("viewer.html", game_id=str(gid)))
+
+
+def page(html: str) -> Response:
+    """A page of the browser UI (the replay viewer, the table page ``api/routes/table.py``)
+    with the headers every one of them carries: the one CSP, no referrer, nosniff, no-store."""
+    response = Response(html)
     response.headers["Content-Security-Policy"] = CSP
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"
