@@ -23,7 +23,7 @@ from uuid import UUID
 from flask import current_app, g, request
 
 from api.errors import BadRequest, Forbidden, Unauthorized
-from domain.game import token_hash
+from domain.game import GameAccess, token_hash
 from service.errors import GameNotFoundError
 from service.games import GameLog
 
@@ -69,8 +69,9 @@ def game_seats(game_id: UUID) -> tuple[str, ...]:
     return gamelog().seats(game_id)
 
 
-def _bearer() -> str | None:
-    header = request.headers.get("Authorization")
+def bearer_token(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (``None``: no header); 401
+    ``auth/malformed_header`` for any other shape."""
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
@@ -78,6 +79,20 @@ def _bearer() -> str | None:
     if scheme.lower() != "bearer" or not token or " " in token:
         raise Unauthorized("auth/malformed_header", "use 'Authorization: Bearer <token>'")
     return token
+
+
+def viewer_for(access: GameAccess | None, token: str | None, organizer_hash: str) -> str:
+    """Who a bearer ``token`` is (``spectator`` for none): one of the game's roles (``access``
+    is the game's, or ``None`` off a game's routes) or the organizer; 401 for any other."""
+    if token is None:
+        return "spectator"
+    hashed = token_hash(token)
+    role = access.role_for(hashed) if access is not None else None
+    if role is not None:
+        return role
+    if hmac.compare_digest(hashed, organizer_hash):
+        return "organizer"
+    raise Unauthorized("auth/invalid_token", "this token is not valid here")
 
 
 def current_viewer(game_id: UUID | None = None) -> str:
@@ -89,21 +104,12 @@ def current_viewer(game_id: UUID | None = None) -> str:
     cached = getattr(g, "munchlog_viewer", None)
     if cached is not None:
         return cast(str, cached)
-    if game_id is not None:
-        access = gamelog().access(game_id)  # raises GameNotFoundError
-    token = _bearer()
-    if token is None:
-        viewer = "spectator"
-    else:
-        hashed = token_hash(token)
-        organizer = current_app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
-        role = access.role_for(hashed) if game_id is not None else None
-        if role is not None:
-            viewer = role
-        elif hmac.compare_digest(hashed, organizer):
-            viewer = "organizer"
-        else:
-            raise Unauthorized("auth/invalid_token", "this token is not valid here")
+    access = gamelog().access(game_id) if game_id is not None else None  # GameNotFoundError
+    viewer = viewer_for(
+        access,
+        bearer_token(request.headers.get("Authorization")),
+        current_app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"],
+    )
     g.munchlog_viewer = viewer
     return viewer
 

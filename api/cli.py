@@ -121,6 +121,9 @@ def serve(args: argparse.Namespace) -> int:
 
     configure_logging()  # MUNCHLOG_LOG_FORMAT / _LEVEL checked before any worker starts
     serving.check_port(args.host, args.port)  # before the banner: a taken port is one line
+    stream_port = args.port + 1 if args.stream_port is None else args.stream_port
+    if stream_port:
+        serving.check_port(args.host, stream_port)
     token, origin = _organizer_token()
     # The workers build their apps from the environment (api/app.py's variables), after the
     # fork; api.serving.worker_app drops the secrets from it again.
@@ -134,6 +137,8 @@ def serve(args: argparse.Namespace) -> int:
     prepare_multiprocess_dir(args.workers)
     base = f"http://{args.host}:{args.port}"
     print(f"munchlog on {base}  (API docs: {base}/api/docs; server: {args.server})", flush=True)
+    if stream_port:
+        print(f"live streams on http://{args.host}:{stream_port} (docs/streams.md)", flush=True)
     print(f"database: {_database(args.db)}", flush=True)
     if os.environ.get("MUNCHLOG_ORGANIZER_TOKEN"):  # the operator has it: not into the logs
         print("organizer token (from MUNCHLOG_ORGANIZER_TOKEN; not printed)", flush=True)
@@ -146,6 +151,7 @@ def serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         threads=args.threads,
         access_log=not args.no_access_log,
+        stream_port=stream_port,
     )
     return 0
 
@@ -331,6 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
         "and bench/RESULTS.md)",
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    p.add_argument(
+        "--stream-port",
+        type=int,
+        help="port of the live streams' process (default: --port + 1; 0: none; docs/streams.md)",
+    )
     p.set_defaults(func=serve)
 
     w = sub.add_parser(

@@ -67,15 +67,17 @@ Whichever server runs, these hold (each is tested):
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import itertools
 import json
 import os
 import queue
 import socket
+import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from io import BytesIO
 from typing import Any
 
@@ -343,14 +345,23 @@ def run(
     workers: int = WORKERS,
     threads: int = THREADS,
     access_log: bool = True,
+    stream_port: int | None = None,
 ) -> None:
-    """Serve the WSGI app factory ``target`` (``"module:function"``) until SIGTERM/SIGINT.
+    """Serve the WSGI app factory ``target`` (``"module:function"``) until SIGTERM/SIGINT,
+    and, with a ``stream_port``, the stream process beside it (:func:`streams_beside`).
 
     Raises :class:`PortInUse` (a ``SystemExit``: one line, exit status 1) if something already
-    listens on ``host:port``, before any server starts."""
+    listens on ``host:port`` (or the stream port), before any server starts."""
     if server not in SERVERS:
         raise ValueError(f"unknown server {server!r} (one of {', '.join(SERVERS)})")
     check_port(host, port)
+    with streams_beside(host, stream_port):
+        _run(target, server, host, port, workers, threads, access_log)
+
+
+def _run(
+    target: str, server: str, host: str, port: int, workers: int, threads: int, access_log: bool
+) -> None:
     os.environ["MUNCHLOG_THREADS"] = str(threads)  # the app threads of each worker (WholeBody)
     if target != TARGET:  # served behind WholeBody too
         os.environ[TARGET_ENV] = target
@@ -362,6 +373,57 @@ def run(
     elif server == "gunicorn":
         os.environ["MUNCHLOG_ACCESS_LOG"] = "0"  # gunicorn's own (api/gunicorn_conf.py)
         _run_gunicorn(target, host, port, workers, threads, access_log)
+
+
+#: Seconds the stream process may take to listen before the workers start anyway.
+STREAMS_STARTUP = 20.0
+
+
+@contextlib.contextmanager
+def streams_beside(host: str, stream_port: int | None) -> Iterator[None]:
+    """Run the stream process (``python -m api.streaming``: granian's ASGI interface,
+    :mod:`api.streaming`) on ``stream_port`` while the block runs, and tell the workers where
+    it is (``MUNCHLOG_STREAM_PORT``). It dies with this process (``PR_SET_PDEATHSIG`` on Linux)
+    and is stopped when the block ends. No ``stream_port``: nothing."""
+    if not stream_port:
+        yield
+        return
+    check_port(host, stream_port)
+    os.environ["MUNCHLOG_STREAM_PORT"] = str(stream_port)
+    cmd = [sys.executable, "-m", "api.streaming", "--host", host, "--port", str(stream_port)]
+    child = subprocess.Popen(cmd, preexec_fn=_die_with_parent)
+    try:
+        _wait_listening(host, stream_port, child, STREAMS_STARTUP)
+        yield
+    finally:
+        child.terminate()
+        try:
+            child.wait(10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def _die_with_parent() -> None:
+    """In the child, before it runs: SIGTERM it when its parent dies (Linux; elsewhere the
+    parent's ``finally`` stops it)."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _wait_listening(host: str, port: int, child: subprocess.Popen[bytes], limit: float) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and child.poll() is None:
+        try:
+            with socket.create_connection(
+                (host if host not in ("", "0.0.0.0") else "127.0.0.1", port), 0.2
+            ):
+                return
+        except OSError:
+            time.sleep(0.05)
 
 
 class PortInUse(SystemExit):

@@ -24,9 +24,12 @@ def free_port() -> int:
 class ServerEnv(dict[str, str]):
     """The server's environment (to run more commands like it), and its ``process``."""
 
-    def __init__(self, env: dict[str, str], process: subprocess.Popen[bytes]) -> None:
+    def __init__(
+        self, env: dict[str, str], process: subprocess.Popen[bytes], stream_port: int = 0
+    ) -> None:
         super().__init__(env)
         self.process = process
+        self.stream_port = stream_port
 
 
 @contextmanager
@@ -51,7 +54,11 @@ def munchlog_serve(
         "MUNCHLOG_ORGANIZER_TOKEN": organizer_token,
         **(extra_env or {}),
     }
+    stream_port = free_port()
+    while stream_port == port:
+        stream_port = free_port()
     cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    cmd += ["--stream-port", str(stream_port)]
     cmd += ["--workers", str(workers)] + (["--server", server] if server else [])
     out = open(tmp_path / "serve.log", "w") if log else subprocess.DEVNULL  # noqa: SIM115
     process = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT)
@@ -64,7 +71,7 @@ def munchlog_serve(
                 if process.poll() is not None:
                     raise RuntimeError(f"munchlog serve exited: {process.returncode}") from exc
                 time.sleep(0.1)
-        yield port, ServerEnv(env, process)
+        yield port, ServerEnv(env, process, stream_port)
     finally:
         if process.poll() is None:
             process.terminate()

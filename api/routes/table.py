@@ -14,7 +14,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template
 
 from api.auth import gamelog, parse_game_id
-from api.routes.viewer import page
+from api.routes.viewer import page_headers
 
 bp = Blueprint("table", __name__)
 
@@ -24,4 +24,4 @@ def table_page(game_id: str) -> Response:
     """The table page of one game (404 in the API's error shape if there is no such game)."""
     gid = parse_game_id(game_id)
     gamelog().access(gid)  # GameNotFoundError -> 404
-    return page(render_template("table.html", game_id=str(gid)))
+    return page_headers(Response(render_template("table.html", game_id=str(gid))))

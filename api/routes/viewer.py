@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template
 
 from api.auth import gamelog, parse_game_id
+from api.routes.live import stream_origin
 
 bp = Blueprint("viewer", __name__)
 
@@ -21,20 +22,26 @@ CSP = (
 )
 
 
+def csp() -> str:
+    """The pages' Content-Security-Policy: :data:`CSP`, whose ``connect-src`` also names the
+    stream process's origin when it is another one (``munchlog serve`` without a proxy: the
+    next port up; docs/streams.md)."""
+    origin = stream_origin()
+    return CSP if not origin else CSP.replace("connect-src 'self'", f"connect-src 'self' {origin}")
+
+
+def page_headers(response: Response) -> Response:
+    """The headers of every page: the CSP, no referrer, no sniffing, no caching."""
+    response.headers["Content-Security-Policy"] = csp()
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/games/<game_id>")
 def game_page(game_id: str) -> Response:
     """The replay viewer of one game (404 in the API's error shape if there is no such game)."""
     gid = parse_game_id(game_id)
     gamelog().access(gid)  # GameNotFoundError -> 404
-    return page(render_template("viewer.html", game_id=str(gid)))
-
-
-def page(html: str) -> Response:
-    """A page of the browser UI (the replay viewer, the table page ``api/routes/table.py``)
-    with the headers every one of them carries: the one CSP, no referrer, nosniff, no-store."""
-    response = Response(html)
-    response.headers["Content-Security-Policy"] = CSP
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return page_headers(Response(render_template("viewer.html", game_id=str(gid))))

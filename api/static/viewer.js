@@ -141,6 +141,7 @@
   });
   $("watch").addEventListener("click", () => start(null, fragment().get("v")));
   $("sign-out").addEventListener("click", () => {
+    if (app.live) { app.live.close(); app.live = null; $("follow").setAttribute("aria-pressed", "false"); }
     sessionStorage.removeItem(KEY);
     sessionStorage.removeItem(WATCH);
     app.token = null;
@@ -855,6 +856,37 @@
   });
   $("self-link").href = location.pathname;
 
+  // ------------------------------------------------------------------ follow live
+  // New events arrive on the game's stream (live.js); the timeline is read again, and a
+  // viewer standing on the last event moves to the new last one (one elsewhere stays put).
+  const LIVE_WORDS = { connecting: "connecting…", live: "live", polling: "live (polling)", offline: "reconnecting…" };
+  function setFollowing(on) {
+    if (app.live) { app.live.close(); app.live = null; }
+    $("follow").setAttribute("aria-pressed", on ? "true" : "false");
+    $("live-status").textContent = "";
+    $("live-status").dataset.state = "";
+    if (!on || !app.tl) return;
+    let pending = null;
+    app.live = window.munchlogLive.follow({
+      game: GAME,
+      token: app.token,
+      after: app.tl.version,
+      onStatus: (s) => { $("live-status").textContent = LIVE_WORDS[s] || s; $("live-status").dataset.state = s; },
+      onEvent: () => {
+        if (pending) return; // a burst of events: one reading of the timeline
+        pending = setTimeout(async () => {
+          pending = null;
+          const atEnd = app.version === app.tl.version;
+          try {
+            const tl = await api("/timeline");
+            useTimeline(tl, atEnd ? tl.version : app.version);
+          } catch (e) { status(e.message); }
+        }, 150);
+      },
+    });
+  }
+  $("follow").addEventListener("click", () => setFollowing(!app.live));
+
   // ------------------------------------------------------------------ boot
   const frag = fragment();
   const fromUrl = frag.get("token");
@@ -863,7 +895,8 @@
     history.replaceState(null, "", location.pathname + location.search + (frag.toString() ? "#" + frag.toString() : ""));
   }
   const token = fromUrl || sessionStorage.getItem(KEY);
-  if (token) start(token, frag.get("v"));
-  else if (sessionStorage.getItem(WATCH)) start(null, frag.get("v"));
+  const followNow = () => { if (frag.get("live") === "1" && app.tl) setFollowing(true); };
+  if (token) start(token, frag.get("v")).then(followNow);
+  else if (sessionStorage.getItem(WATCH)) start(null, frag.get("v")).then(followNow);
   else showSignin("");
 })();

@@ -32,9 +32,27 @@ def _request(
     return response.status, response.getheader("Content-Type"), response.read()
 
 
+OPENSSL = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
+
+
+def self_signed(into: Path) -> tuple[Path, Path]:
+    """A throwaway certificate for 127.0.0.1 (openssl), for the TLS/HTTP/2 listener."""
+    crt, key = into / "munchlog.crt", into / "munchlog.key"
+    if not crt.exists():
+        subprocess.run(
+            [*OPENSSL, "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(crt)],
+            check=True,
+            capture_output=True,
+        )
+    return crt, key
+
+
 @contextlib.contextmanager
-def _nginx(tmp_path: Path, upstream_port: int) -> Iterator[int]:
-    """deploy/nginx.conf in front of munchlog at ``upstream_port``: yields the proxy's port."""
+def _nginx(
+    tmp_path: Path, upstream_port: int, stream_port: int | None = None, tls: list[int] | None = None
+) -> Iterator[int]:
+    """deploy/nginx.conf in front of munchlog at ``upstream_port`` (its stream process at
+    ``stream_port``): yields the proxy's plain port; ``tls`` receives the TLS/HTTP/2 one."""
     nginx = shutil.which("nginx") or (
         "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
     )
@@ -46,6 +64,12 @@ def _nginx(tmp_path: Path, upstream_port: int) -> Iterator[int]:
         conf = (ROOT / "deploy" / "nginx.conf").read_text()
         conf = conf.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream_port};")
         conf = conf.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{proxy_port};")
+        tls_port = free_port()
+        conf = conf.replace("listen 127.0.0.1:8443 ", f"listen 127.0.0.1:{tls_port} ")
+        crt, key = self_signed(tmp_path)
+        conf = conf.replace("tls/munchlog.crt;", f"{crt};").replace("tls/munchlog.key;", f"{key};")
+        if stream_port is not None:
+            conf = conf.replace("server 127.0.0.1:8001;", f"server 127.0.0.1:{stream_port};")
         conf = conf.replace("pid /tmp/munchlog-nginx.pid;", f"pid {tmp_path}/nginx.pid;")
         # a daemon keeps stderr open: log to a file here
         conf = conf.replace("error_log stderr;", f"error_log {tmp_path}/error.log;")
@@ -60,6 +84,8 @@ def _nginx(tmp_path: Path, upstream_port: int) -> Iterator[int]:
     if started.returncode != 0 and "Permission denied" in started.stderr:
         pytest.skip(f"nginx cannot start here: {started.stderr.strip()}")
     assert started.returncode == 0, started.stderr
+    if tls is not None:
+        tls.append(tls_port)
     try:
         yield proxy_port
     finally:

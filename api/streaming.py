@@ -1,0 +1,499 @@
+"""The stream process: ``GET /api/games/<id>/stream``, Server-Sent Events, on an ASGI server.
+
+A stream holds its connection for a whole game. On the recording workers (WSGI: a thread per
+request) 8 of them would take every app thread of 2 workers, so streams have their own
+process (issue #26; docs/streams.md): granian's ASGI interface, one event loop, where an open
+stream is a coroutine waiting on a queue, not a thread. ``munchlog serve`` starts it beside the
+recording workers (:func:`api.serving.run`), on the next port up; behind nginx
+(``deploy/nginx.conf``) the stream path goes to it and everything else to the workers.
+
+How an event reaches a stream:
+
+1. A recording worker commits it. The stream process follows the log (``EventStore.follow``,
+   in a thread: PostgreSQL wakes it by ``LISTEN``/``NOTIFY``; SQLite, which cannot notify
+   another process, is polled every :data:`POLL_SECONDS`: one ``SELECT`` of the notifications
+   after the last, whose cost is measured in ``bench/RESULTS.md``);
+2. the follower marks the game's :class:`Channel` dirty on the event loop;
+3. the channel's pump groups its subscribers by (viewer, last version sent), reads the events
+   after that version once per group as that viewer may see them
+   (:func:`service.streams.next_chunk`, in a thread: the store is synchronous) and queues the
+   same bytes to every subscriber of the group. A burst is coalesced: a pump that found work
+   waits :data:`COALESCE_SECONDS` before it looks again, so a game recording flat out costs
+   its streams a bounded number of reads and writes a second, whatever its rate.
+
+Every stream reads from the store after the version it last sent, so it is gapless and has no
+repeats whatever the follower misses; a subscriber that falls :data:`MAX_BACKLOG` chunks behind
+(a client that does not read) is closed and resumes with ``Last-Event-ID``. A spectator of a
+game with a spectator delay is held back by the same ``Delays`` as every read path; a delay in
+seconds is looked at again every :data:`DELAY_TICK` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import parse_qs
+from uuid import UUID
+
+from api.auth import bearer_token, viewer_for
+from api.errors import ApiError
+from domain.errors import CodedError
+from service.delay import DELAYED_VIEWERS
+from service.errors import GameNotFoundError
+from service.streams import (
+    HEARTBEAT,
+    OPENING,
+    Chunk,
+    Tickets,
+    next_chunk,
+    ticket_key,
+)
+
+log = logging.getLogger("munchlog.streams")
+
+#: Seconds between two looks at a SQLite log (PostgreSQL notifies).
+POLL_SECONDS = 0.02
+#: Seconds a pump that found work waits before it looks again (bursts are coalesced).
+COALESCE_SECONDS = 0.05
+#: Chunks a subscriber may have waiting before it is closed (it resumes by Last-Event-ID).
+MAX_BACKLOG = 256
+#: Seconds between two looks at games delayed by time.
+DELAY_TICK = 1.0
+#: Threads that read the store for the streams.
+READERS = 2
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def heartbeat_seconds() -> float:
+    """Seconds between heartbeats (``MUNCHLOG_STREAM_HEARTBEAT``, default 15)."""
+    from service.streams import HEARTBEAT_SECONDS
+
+    raw = os.environ.get("MUNCHLOG_STREAM_HEARTBEAT")
+    return float(raw) if raw else HEARTBEAT_SECONDS
+
+
+class Subscriber:
+    """One open stream: its viewer, the last version it was sent, its queue of chunks
+    (``None`` ends it)."""
+
+    __slots__ = ("after", "queue", "viewer")
+
+    def __init__(self, viewer: str, after: int) -> None:
+        self.viewer = viewer
+        self.after = after
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+
+    def push(self, data: bytes | None) -> None:
+        if data is not None and self.queue.qsize() >= MAX_BACKLOG:
+            data = None  # too far behind: close it; it resumes where it was
+        self.queue.put_nowait(data)
+
+
+class Channel:
+    """The open streams of one game, and its pump."""
+
+    __slots__ = ("delayed", "dirty", "game_id", "pump", "subscribers")
+
+    def __init__(self, game_id: UUID) -> None:
+        self.game_id = game_id
+        self.subscribers: set[Subscriber] = set()
+        self.dirty = False
+        self.pump: asyncio.Task[None] | None = None
+        self.delayed = False  # a delay in seconds, with a delayed viewer among its streams
+
+
+class Hub:
+    """Every open stream of this process, by game; the follower that wakes them."""
+
+    def __init__(self, app: Any, *, poll: float = POLL_SECONDS) -> None:
+        self.app = app
+        self.gamelog = app.extensions["munchlog"]
+        self.tickets = Tickets(ticket_key(app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]))
+        self.channels: dict[UUID, Channel] = {}
+        self.poll = poll
+        self.pool = ThreadPoolExecutor(READERS, thread_name_prefix="munchlog-stream")
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stop = threading.Event()
+        self._follower: threading.Thread | None = None
+        self._notes: Any = None  # the follower's subscription (stopped by stop())
+        self._ticker: asyncio.Task[None] | None = None
+        self._dumps = app.json.dumps
+
+    # ------------------------------------------------------------------ life
+    def start(self) -> None:
+        """Start following the log (on the running loop)."""
+        if self.loop is not None:
+            return
+        self.loop = asyncio.get_running_loop()
+        head = self.gamelog.store.max_notification_id()
+        self._follower = threading.Thread(
+            target=self._follow, args=(head,), name="munchlog-stream-follow", daemon=True
+        )
+        self._follower.start()
+        self._ticker = self.loop.create_task(self._tick())
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._notes is not None:
+            self._notes.stop()
+        if self._ticker is not None:
+            self._ticker.cancel()
+        for channel in self.channels.values():
+            for sub in channel.subscribers:
+                sub.push(None)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def _follow(self, head: int) -> None:
+        """In a thread: wake the game of every new notification, until stopped; after a
+        failure, follow again from the last one seen (the pumps read the store themselves, so
+        nothing a stream sends depends on this seeing every notification)."""
+        position = head
+        while not self._stop.is_set():
+            try:
+                with self.gamelog.store.follow(position, interval=self.poll) as notes:
+                    self._notes = notes
+                    if self._stop.is_set():
+                        break
+                    for note in notes:
+                        position = note.id
+                        if self._stop.is_set():
+                            notes.stop()
+                            break
+                        self._wake_threadsafe(note.originator_id)
+            except Exception:  # the store went away: try again in a while
+                if self._stop.is_set():
+                    return
+                log.exception("stream follower: following again in 1 s")
+                self._stop.wait(1.0)
+
+    def _wake_threadsafe(self, game_id: UUID) -> None:
+        loop = self.loop
+        if loop is not None and game_id in self.channels:
+            loop.call_soon_threadsafe(self.wake, game_id)
+
+    async def _tick(self) -> None:
+        """Every :data:`DELAY_TICK` seconds, wake the games delayed by time that a delayed
+        viewer follows (their visible version moves with the clock, not with the log)."""
+        while True:
+            await asyncio.sleep(DELAY_TICK)
+            for game_id, channel in list(self.channels.items()):
+                if channel.delayed:
+                    self.wake(game_id)
+
+    # ------------------------------------------------------------------ streams
+    def subscribe(self, game_id: UUID, viewer: str, after: int, delayed: bool) -> Subscriber:
+        channel = self.channels.get(game_id)
+        if channel is None:
+            channel = self.channels[game_id] = Channel(game_id)
+        sub = Subscriber(viewer, after)
+        channel.subscribers.add(sub)
+        channel.delayed = channel.delayed or (delayed and viewer in DELAYED_VIEWERS)
+        self.wake(game_id)
+        return sub
+
+    def unsubscribe(self, game_id: UUID, sub: Subscriber) -> None:
+        channel = self.channels.get(game_id)
+        if channel is None:
+            return
+        channel.subscribers.discard(sub)
+        if not channel.subscribers:
+            del self.channels[game_id]
+            if channel.pump is not None:
+                channel.pump.cancel()
+
+    def open_streams(self) -> int:
+        return sum(len(c.subscribers) for c in self.channels.values())
+
+    def wake(self, game_id: UUID) -> None:
+        channel = self.channels.get(game_id)
+        if channel is None:
+            return
+        channel.dirty = True
+        if channel.pump is None:
+            assert self.loop is not None
+            channel.pump = self.loop.create_task(self._pump(channel))
+
+    async def _pump(self, channel: Channel) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while channel.dirty and channel.subscribers:
+                channel.dirty = False
+                groups: dict[tuple[str, int], list[Subscriber]] = {}
+                for sub in channel.subscribers:
+                    groups.setdefault((sub.viewer, sub.after), []).append(sub)
+                sent = False
+                for (viewer, after), subs in groups.items():
+                    try:
+                        chunk: Chunk = await loop.run_in_executor(
+                            self.pool, self._read, channel.game_id, viewer, after
+                        )
+                    except Exception as exc:  # damaged rows, storage away: end these streams
+                        log.warning("stream of %s for %s: %s", channel.game_id, viewer, exc)
+                        for sub in subs:
+                            sub.push(error_event(exc))
+                            sub.push(None)
+                        continue
+                    if chunk.data:
+                        sent = True
+                        for sub in subs:
+                            if sub.after == after:
+                                sub.after = chunk.last
+                                sub.push(chunk.data)
+                    if chunk.more:
+                        channel.dirty = True
+                if sent:
+                    await asyncio.sleep(COALESCE_SECONDS)
+        finally:
+            channel.pump = None
+            if channel.dirty and channel.subscribers and not self._stop.is_set():
+                self.wake(channel.game_id)
+
+    def _read(self, game_id: UUID, viewer: str, after: int) -> Chunk:
+        return next_chunk(self.gamelog, game_id, viewer, after, self._compact)
+
+    def _compact(self, item: Any) -> str:
+        return str(self._dumps(item, separators=(",", ":")))
+
+    # ------------------------------------------------------------------ who
+    def authenticate(self, game_id: UUID, authorization: str | None, ticket: str | None) -> str:
+        """The viewer of a stream (in a thread: it reads the game's tokens): by the
+        ``Authorization`` header like every endpoint, else by a ticket, else a spectator."""
+        access = self.gamelog.access(game_id)  # GameNotFoundError
+        if authorization is None and ticket is not None:
+            return self.tickets.redeem(ticket, game_id)
+        organizer = self.app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
+        return viewer_for(access, bearer_token(authorization), organizer)
+
+    def delayed_by_time(self, game_id: UUID) -> bool:
+        delay = self.gamelog.delays.of(game_id)
+        return bool(delay is not None and delay.seconds)
+
+
+def error_event(exc: BaseException) -> bytes:
+    """An SSE ``stream-error`` event with the API's error shape (a stream that cannot go on)."""
+    import json
+
+    code = getattr(exc, "code", "storage/unavailable")
+    message = getattr(exc, "message", None) or "the game's events cannot be read now"
+    body = json.dumps({"error": {"code": code, "message": message}})
+    return f"event: stream-error\ndata: {body}\n\n".encode()
+
+
+class StreamApp:
+    """The ASGI app of the stream process (see the module docstring)."""
+
+    def __init__(self, app: Any = None, *, poll: float = POLL_SECONDS) -> None:
+        if app is None:
+            from api.app import create_app
+
+            app = create_app()
+        self.hub = Hub(app, poll=poll)
+        self.heartbeat = heartbeat_seconds()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        self.hub.start()
+        path = scope.get("path", "")
+        parts = path.strip("/").split("/")
+        if path == "/healthz" and scope["method"] in ("GET", "HEAD"):
+            await _json(send, 200, {"status": "ok", "streams": self.hub.open_streams()})
+        elif len(parts) == 4 and parts[:2] == ["api", "games"] and parts[3] == "stream":
+            if scope["method"] not in ("GET", "HEAD"):
+                await _error(send, 405, "request/method_not_allowed", "only GET streams")
+            else:
+                await self._stream(scope, receive, send, parts[2])
+        else:
+            await _error(send, 404, "request/not_found", "the stream process serves only streams")
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self.hub.start()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.hub.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send, raw_id: str) -> None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        try:
+            game_id = UUID(raw_id)
+        except ValueError:
+            await _error(send, 404, "game/not_found", f"no game {raw_id}")
+            return
+        after = _after(headers.get("last-event-id"), query.get("after"))
+        if after is None:
+            await _error(
+                send,
+                400,
+                "request/invalid_query",
+                "after (or Last-Event-ID) must be a version >= 0",
+            )
+            return
+        loop = asyncio.get_running_loop()
+        ticket = (query.get("ticket") or [None])[0]
+        try:
+            viewer, delayed = await loop.run_in_executor(
+                self.hub.pool, self._who, game_id, headers.get("authorization"), ticket
+            )
+        except (ApiError, CodedError) as exc:
+            status = 404 if isinstance(exc, GameNotFoundError) else getattr(exc, "status", 401)
+            await _error(send, status, exc.code, exc.message)
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"text/event-stream; charset=utf-8"),
+                    (b"cache-control", b"no-store"),
+                    (b"x-accel-buffering", b"no"),
+                    (b"access-control-allow-origin", b"*"),
+                    (b"x-content-type-options", b"nosniff"),
+                ],
+            }
+        )
+        if scope["method"] == "HEAD":
+            await send({"type": "http.response.body", "body": b""})
+            return
+        sub = self.hub.subscribe(game_id, viewer, after, delayed)
+        watcher = asyncio.ensure_future(_until_disconnect(receive, sub))
+        try:
+            await send({"type": "http.response.body", "body": OPENING, "more_body": True})
+            while True:
+                try:
+                    data = await asyncio.wait_for(sub.queue.get(), self.heartbeat)
+                except TimeoutError:
+                    data = HEARTBEAT
+                if data is None:
+                    break
+                await send({"type": "http.response.body", "body": data, "more_body": True})
+        except Exception:  # the client went away mid-send
+            pass
+        finally:
+            watcher.cancel()
+            self.hub.unsubscribe(game_id, sub)
+        with contextlib.suppress(Exception):
+            await send({"type": "http.response.body", "body": b""})
+
+    def _who(self, game_id: UUID, authorization: str | None, ticket: str | None) -> Any:
+        viewer = self.hub.authenticate(game_id, authorization, ticket)
+        return viewer, self.hub.delayed_by_time(game_id)
+
+
+async def _until_disconnect(receive: Receive, sub: Subscriber) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            sub.push(None)
+            return
+
+
+def _after(last_event_id: str | None, after: list[str] | None) -> int | None:
+    """Where a stream starts: ``Last-Event-ID`` (a resuming ``EventSource``), else ``?after=``,
+    else 0 (the first event); ``None`` for anything but a whole number from 0."""
+    raw = last_event_id if last_event_id not in (None, "") else (after or ["0"])[-1]
+    raw = (raw or "").strip()
+    if not raw.isdigit() or len(raw) > 18:
+        return None
+    return int(raw)
+
+
+async def _json(send: Send, status: int, body: dict[str, Any]) -> None:
+    import json
+
+    data = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                (b"access-control-allow-origin", b"*"),
+                (b"cache-control", b"no-store"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+async def _error(send: Send, status: int, code: str, message: str) -> None:
+    await _json(send, status, {"error": {"code": code, "message": message}})
+
+
+def stream_app() -> StreamApp:
+    """The factory granian loads in the stream process (``munchlog serve`` starts it)."""
+    from api.logs import configure_logging
+
+    configure_logging()
+    app = StreamApp()
+    from api.serving import SECRET_ENV
+
+    for name in SECRET_ENV:
+        os.environ.pop(name, None)
+    return app
+
+
+__all__ = ["StreamApp", "stream_app"]
+
+
+#: Open streams one stream process takes at once (granian's ``backpressure``).
+MAX_STREAMS = 10_000
+
+
+def serve(host: str, port: int) -> None:
+    """Serve :func:`stream_app` on ``host:port`` under granian's ASGI interface, one worker
+    (one event loop holds every stream), until SIGTERM/SIGINT."""
+    from granian import Granian
+    from granian.constants import Interfaces
+
+    from api.logs import granian_log_config
+
+    Granian(
+        "api.streaming:stream_app",
+        address=host,
+        port=port,
+        interface=Interfaces.ASGI,
+        factory=True,
+        workers=1,
+        websockets=False,
+        backlog=4096,
+        backpressure=MAX_STREAMS,
+        workers_kill_timeout=5,
+        log_access=False,
+        log_dictconfig=granian_log_config(),
+    ).serve()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m api.streaming [--host H] [--port P]``: the stream process alone (``munchlog
+    serve`` starts it for you)."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m api.streaming", description=main.__doc__)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8001)
+    a = p.parse_args(argv)
+    serve(a.host, a.port)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,154 @@
+"""A game's live stream, framework-free: who a stream is for (a bearer token or a ticket), and
+what it says next (issue #26, docs/streams.md).
+
+``GET /api/games/<id>/stream`` is served by the stream process (:mod:`api.streaming`), not
+by the recording workers: it sends each stored event as its viewer may see it, the same JSON as
+one item of ``GET /events``, as a Server-Sent Event whose ``id`` is the event's version. This
+module holds what that process and the recording app share:
+
+* **Tickets.** A browser's ``EventSource`` cannot send an ``Authorization`` header, and a
+  long-lived token in a URL would end up in histories and logs. So a page trades its token for
+  a ticket (``POST /api/games/<id>/stream-tickets``): a string naming the game, the viewer the
+  token stands for, an expiry :data:`TICKET_SECONDS` away and a random nonce, signed with HMAC
+  under a key derived from the organizer's token hash (:func:`ticket_key`: both processes know
+  it; no new secret to manage). The stream process accepts a ticket once (:class:`Tickets`
+  remembers the nonces it has accepted until they expire); a page that loses its stream asks
+  for a new ticket and resumes after the last ``id`` it had.
+* **What comes next** (:func:`next_chunk`): the events after a version as a viewer may see them
+  (``Delays.page``: a spectator of a delayed game is held back, docs/rules.md), written as SSE.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from projections.views import event_view
+from service.errors import CodedError
+from service.games import GameLog
+
+#: Seconds a ticket may wait before it is used.
+TICKET_SECONDS = 60
+#: Seconds between two heartbeat comments on an idle stream.
+HEARTBEAT_SECONDS = 15.0
+#: The most events one read of the store hands a stream at once.
+CHUNK_EVENTS = 500
+#: The comment every stream opens with, and the one it repeats when idle.
+OPENING = b"retry: 2000\n: stream open\n\n"
+HEARTBEAT = b": heartbeat\n\n"
+_PREFIX = b"munchlog-stream-ticket-v1|"
+
+
+class InvalidTicket(CodedError):
+    """A stream ticket that is forged, for another game, expired or already used: 401
+    ``auth/invalid_ticket``."""
+
+    status = 401
+    code = "auth/invalid_ticket"
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"this stream ticket is {why}: ask for a new one")
+
+
+def ticket_key(organizer_hash: str) -> bytes:
+    """The key tickets are signed under: derived from the organizer token's hash, which every
+    process of one deployment knows and nothing stores."""
+    return hmac.new(organizer_hash.encode("ascii"), _PREFIX + b"key", hashlib.sha256).digest()
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Tickets:
+    """Make and redeem stream tickets under one key (see the module docstring).
+
+    >>> t = Tickets(b"k" * 32, clock=lambda: 1000.0)
+    >>> gid = UUID(int=7)
+    >>> t.redeem(t.make(gid, "A"), gid)
+    'A'
+    """
+
+    def __init__(self, key: bytes, *, clock: Callable[[], float] = time.time) -> None:
+        self._key = key
+        self._clock = clock
+        self._used: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def make(self, game_id: UUID, viewer: str) -> str:
+        """A ticket for ``viewer`` to stream ``game_id``, valid :data:`TICKET_SECONDS`."""
+        expires = int(self._clock()) + TICKET_SECONDS
+        payload = f"{game_id.hex}.{viewer}.{expires}.{secrets.token_hex(12)}".encode()
+        return _b64(payload) + "." + _b64(self._sign(payload))
+
+    def redeem(self, ticket: str, game_id: UUID) -> str:
+        """The viewer a ticket stands for; :class:`InvalidTicket` if it is not one this key
+        signed for ``game_id``, has expired or was redeemed before."""
+        head, _, mac = ticket.partition(".")
+        try:
+            payload = _unb64(head)
+            good = hmac.compare_digest(_unb64(mac), self._sign(payload))
+        except (ValueError, TypeError):
+            good = False
+        if not good:
+            raise InvalidTicket("not valid")
+        game, viewer, expires, nonce = payload.decode().split(".")
+        if game != game_id.hex:
+            raise InvalidTicket("for another game")
+        now = self._clock()
+        if int(expires) < now:
+            raise InvalidTicket("expired")
+        with self._lock:
+            for old in [n for n, until in self._used.items() if until < now]:
+                del self._used[old]
+            if nonce in self._used:
+                raise InvalidTicket("already used")
+            self._used[nonce] = int(expires)
+        return viewer
+
+    def _sign(self, payload: bytes) -> bytes:
+        return hmac.new(self._key, _PREFIX + payload, hashlib.sha256).digest()[:18]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """What a stream sends next: SSE ``data`` (maybe empty), the last version in it (or the
+    version it started after) and whether more is waiting."""
+
+    data: bytes
+    last: int
+    more: bool
+
+
+def next_chunk(
+    log: GameLog,
+    game_id: UUID,
+    viewer: str,
+    after: int,
+    dumps: Callable[[Any], str],
+    *,
+    limit: int = CHUNK_EVENTS,
+) -> Chunk:
+    """The events after version ``after`` that ``viewer`` may see now (at most ``limit``), as
+    Server-Sent Events: ``id: <version>`` and ``data: <the event as GET /events shows it>``,
+    each written by ``dumps`` (the app's JSON)."""
+    page = log.delays.page(game_id, viewer, after=after, limit=limit)
+    parts: list[bytes] = []
+    last = after
+    for record in page.records:
+        last = int(record["version"])
+        item = dumps(event_view(record, viewer, page.seats))
+        parts.append(b"id: %d\ndata: %s\n\n" % (last, item.encode("utf-8")))
+    return Chunk(b"".join(parts), last, page.next_after is not None)
