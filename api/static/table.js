@@ -17,7 +17,6 @@
   const API = "/api/games/" + GAME;
   const KEY = "munchlog-token:" + GAME;
   const SEED = "munchlog-seed:" + GAME + ":"; // + seat + ":" + epoch -> hex of this tab's seed
-  const POLL_MS = 2000;
   const $ = (id) => document.getElementById(id);
   const app = {
     token: null, role: null, seats: [], players: {}, summary: null, state: null, legal: null,
@@ -173,28 +172,10 @@
   }
 
   // ------------------------------------------------------------------ live
-  // munchlogLive.follow (api/static/live.js) when the page has it; until then a poll of
-  // GET /events?after= every 2 s behind the same shape.
-  function pollingFollow(opts) {
-    let after = opts.after, stopped = false, timer = null;
-    async function tick() {
-      if (stopped) return;
-      try {
-        const r = await fetch(API + "/events?after=" + after + "&limit=1000", { headers: opts.token ? { Authorization: "Bearer " + opts.token } : {}, cache: "no-store" });
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        const page = await r.json();
-        opts.onStatus("polling");
-        for (const item of page.events) { after = item.version; opts.onEvent(item); }
-      } catch (e) { opts.onStatus("offline"); }
-      if (!stopped) timer = setTimeout(tick, POLL_MS);
-    }
-    timer = setTimeout(tick, POLL_MS);
-    return { close() { stopped = true; clearTimeout(timer); } };
-  }
+  // munchlogLive.follow (api/static/live.js): a stream, or polling when none can be opened.
   function follow() {
     stopFollowing();
-    const live = window.munchlogLive && window.munchlogLive.follow ? window.munchlogLive.follow : pollingFollow;
-    app.follower = live({
+    app.follower = window.munchlogLive.follow({
       game: GAME, token: app.token, after: app.state ? app.state.version : 0,
       onEvent: (item) => { if (!app.state || item.version > app.state.version) refresh(); },
       onStatus: (s) => { $("live").textContent = s; $("live").dataset.live = s; },
@@ -512,7 +493,7 @@
     $("version").textContent = "#" + st.version;
     $("version").dataset.version = String(st.version);
     const bits = ["turn " + (st.turn || 0), st.phase ? words(st.phase) + (st.step ? " / " + words(st.step) : "") : null,
-      st.active_seat ? seatName(st.active_seat) + " to play" : null, words(st.status)];
+      st.active_seat ? seatName(st.active_seat) + " to play" : null, st.status !== st.phase && st.status !== "playing" ? words(st.status) : null];
     if (st.status === "finished") bits.push((st.winners && st.winners.length ? "winners " + st.winners.join(", ") : st.winner ? "winner " + phrase(st.winner) : "over"));
     $("stands").textContent = bits.filter(Boolean).join(" · ");
     const w = app.legal.waiting_for || [];
