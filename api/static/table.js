@@ -417,11 +417,11 @@
   }
 
   // ------------------------------------------------------------------ the board
-  function chip(c) {
+  function chip(c, inHand) {
     if (!c || c.hidden || typeof c.name !== "string") return el("span", { class: "c back", "data-hidden": "true", text: "?" });
     const bits = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
       c.kind === "monster" && c.level != null ? "L" + c.level : null, c.bonus ? (c.bonus > 0 ? "+" : "") + c.bonus : null,
-      c.damage ? "dmg " + c.damage : null, c.zapped ? "zapped" : null, c.face === "down" ? "face down" : null].filter(Boolean);
+      c.damage ? "dmg " + c.damage : null, c.zapped ? "zapped" : null, c.face === "down" && inHand !== true ? "face down" : null].filter(Boolean);
     return el("span", { class: "c" + (c.zapped ? " zapped" : "") + (c.kind ? " k-" + c.kind : ""), "data-card-id": c.id || "", "data-name": c.name, title: c.name + (c.text ? ": " + c.text : "") },
       [el("span", { class: "n", text: c.name }), bits.length ? el("span", { class: "t", text: bits.join(" · ") }) : null]);
   }
@@ -486,7 +486,7 @@
     if (!s || !s.hand) { box.hidden = true; return; }
     box.hidden = false;
     box.replaceChildren(el("h2", { text: "Hand of " + seatName(app.acting) + " (" + s.hand.length + ")" }),
-      el("div", { class: "cards", "data-hand": app.acting }, s.hand.length ? s.hand.map(chip) : [el("span", { class: "none", text: "empty" })]));
+      el("div", { class: "cards", "data-hand": app.acting }, s.hand.length ? s.hand.map((c) => chip(c, true)) : [el("span", { class: "none", text: "empty" })]));
   }
   function drawWhere() {
     const st = app.state;
