@@ -198,14 +198,23 @@
           render();
           status("");
         } while (app.again);
+        app.retryMs = 0;
       } catch (e) {
-        status(e.status === 401 ? "the token is no longer valid" : "cannot refresh: " + e.message);
+        status(e.status === 401 ? "the token is no longer valid" : "cannot refresh: " + e.message + " (trying again)");
+        // the events that asked for this refresh are delivered once: try again until it works
+        if (e.status !== 401 && app.token) {
+          app.retryMs = Math.min(10000, (app.retryMs || 500) * 2);
+          clearTimeout(app.retryTimer);
+          app.retryTimer = setTimeout(refresh, app.retryMs);
+        }
       } finally {
         app.refreshing = null;
       }
     })();
     return app.refreshing;
   }
+  window.addEventListener("online", () => { if (app.token && app.state) refresh(); });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && app.token && app.state) refresh(); });
 
   // ------------------------------------------------------------------ posting
   function setBusy(on) {
@@ -304,7 +313,7 @@
         const body = await seedCommand(c);
         if (!body) { dealingLine("this tab does not hold the seed committed for " + c.seat + ": the device that committed it reveals it"); continue; }
         dealingLine((c.type === "commit_seed" ? "shuffling in this tab's seed for " : "revealing this tab's seed for ") + c.seat + "…");
-        if (!(await send(body, c.type))) break;
+        if (!(await send(body, c.type))) { dealingLine("the seed for " + c.seat + " was not recorded: see the moves"); break; }
         sent += 1;
         dealingLine((c.type === "commit_seed" ? "this tab's seed for " + c.seat + " is committed" : "this tab's seed for " + c.seat + " is revealed"));
       }
