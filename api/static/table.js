@@ -225,7 +225,7 @@
   // Idempotency-Key fixed for this intent (this body at this version): a double click finds
   // the buttons disabled, an automatic retry after a network failure sends the same key.
   async function send(body, type) {
-    if (app.busy) return false;
+    if (app.busy) return "failed";
     const version = app.legal.version;
     const sig = version + " " + canon(body);
     let key = app.intents.get(sig);
@@ -233,7 +233,7 @@
     app.flash = null;
     setBusy(true);
     note("recording " + typeLabel(body.type).toLowerCase() + "…");
-    let done = false;
+    let done = "failed"; // "recorded", "stale" (409) or "failed"
     try {
       for (let attempt = 0; ; attempt++) {
         let r;
@@ -254,10 +254,11 @@
           const last = answer && answer.events && answer.events.length ? answer.events[answer.events.length - 1].version : version;
           const replayed = r.headers.get("Idempotent-Replayed") === "true";
           note("recorded " + typeLabel(body.type).toLowerCase() + " (#" + last + ")" + (replayed ? ", once: the server had it already" : ""));
-          done = true;
+          done = "recorded";
         } else {
           const err = (answer && answer.error) || { code: "http/" + r.status, message: "HTTP " + r.status };
           if (r.status === 409) {
+            done = "stale";
             app.flash = { type: type, kind: "stale", code: err.code, text: "the game moved on (now at version " + (err.current_version != null ? err.current_version : "?") + "): the page is refreshed, choose again" };
           } else {
             app.flash = { type: type, kind: "error", code: err.code, rule: err.rule, text: err.message };
@@ -306,14 +307,16 @@
     }
     if (!todo.length) return;
     app.seeding = true;
-    let sent = 0;
+    let sent = 0, stale = 0;
     try {
       app.summary = await api("");
       for (const c of todo) {
         const body = await seedCommand(c);
         if (!body) { dealingLine("this tab does not hold the seed committed for " + c.seat + ": the device that committed it reveals it"); continue; }
         dealingLine((c.type === "commit_seed" ? "shuffling in this tab's seed for " : "revealing this tab's seed for ") + c.seat + "…");
-        if (!(await send(body, c.type))) { dealingLine("the seed for " + c.seat + " was not recorded: see the moves"); break; }
+        const outcome = await send(body, c.type);
+        if (outcome === "stale") { stale += 1; app.flash = null; break; } // another seat's seed came first: again
+        if (outcome !== "recorded") { dealingLine("the seed for " + c.seat + " was not recorded: see the moves"); break; }
         sent += 1;
         dealingLine((c.type === "commit_seed" ? "this tab's seed for " + c.seat + " is committed" : "this tab's seed for " + c.seat + " is revealed"));
       }
@@ -322,7 +325,8 @@
     } finally {
       app.seeding = false;
     }
-    if (sent) setTimeout(autoSeeds, 0); // the reveals, once every commitment is in
+    // the reveals once every commitment is in; after a lost race, the same seed again
+    if (sent || (stale && (app.seedRaces = (app.seedRaces || 0) + 1) <= 20)) setTimeout(autoSeeds, 0);
   }
   function dealingLine(text) {
     const p = $("dealing");
@@ -509,6 +513,15 @@
     $("waiting").dataset.waiting = w.join(",");
     $("waiting").textContent = st.status === "finished" ? "the game is over" : w.length ? "waiting for " + w.map(seatName).join(", ") : "";
   }
+  // one item of the CCG's stack: "Sample Spilled Ale (mischief) by B (Bob)", its other fields after
+  function stackItem(x) {
+    if (!x || typeof x !== "object") return phrase(x);
+    const rest = Object.assign({}, x);
+    for (const k of ["card", "kind", "player", "seat", "ref", "canceled"]) delete rest[k];
+    const who = x.player || x.seat;
+    return [(x.card ? phrase(x.card) : "an effect") + (x.kind ? " (" + words(x.kind) + ")" : "") + (who ? " by " + seatName(who) : ""),
+      x.canceled ? "canceled" : null, Object.keys(rest).length ? phrase(rest) : null].filter(Boolean).join(" · ");
+  }
   function drawCenter() {
     const st = app.state;
     const kids = [];
@@ -525,7 +538,7 @@
     }
     if ((st.stack || []).length) {
       kids.push(el("div", { class: "stack", "data-stack": String(st.stack.length) }, [el("b", { text: "Stack (top first): " }),
-        el("ol", {}, [...st.stack].reverse().map((x) => el("li", { text: phrase(x) })))]));
+        el("ol", {}, [...st.stack].reverse().map((x) => el("li", { text: stackItem(x) })))]));
     }
     if (st.combat) {
       const c = st.combat;

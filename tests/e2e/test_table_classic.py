@@ -156,6 +156,16 @@ def test_the_table_lays_out_on_a_tablet_and_a_phone(
             assert moves["y"] < height / 2
         else:  # the board and the moves side by side, or the moves in the first screenful
             assert moves["y"] < height
+        # keyboard reachable: Tab from the top reaches a move's button, focus drawn around it
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.matches('#controls .act')"):
+                break
+        else:
+            raise AssertionError("no move's button is reached with Tab")
+        outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("", "none")
+        page.evaluate("window.scrollTo(0, 0)")
         shot = tmp_path / f"table-{seats}-seats-{size}.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000
