@@ -16,8 +16,8 @@ How an event reaches a stream:
 2. the follower marks the game's :class:`Channel` dirty on the event loop;
 3. the channel's pump groups its subscribers by (viewer, last version sent), reads the events
    after that version once per group as that viewer may see them
-   (:func:`service.streams.next_chunk`, in a thread: the store is synchronous) and queues the
-   same bytes to every subscriber of the group. A burst is coalesced: a pump that found work
+   (:func:`service.streams.next_chunks`, in a thread: the store is synchronous; one read of
+   the store for all of them) and queues the same bytes to every subscriber of the group. A burst is coalesced: a pump that found work
    waits :data:`COALESCE_SECONDS` before it looks again, so a game recording flat out costs
    its streams a bounded number of reads and writes a second, whatever its rate.
 
@@ -35,6 +35,7 @@ import contextlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -51,7 +52,7 @@ from service.streams import (
     OPENING,
     Chunk,
     Tickets,
-    next_chunk,
+    next_chunks,
     ticket_key,
 )
 
@@ -59,8 +60,12 @@ log = logging.getLogger("munchlog.streams")
 
 #: Seconds between two looks at a SQLite log (PostgreSQL notifies).
 POLL_SECONDS = 0.02
-#: Seconds a pump that found work waits before it looks again (bursts are coalesced).
+#: Seconds a pump that found work waits before it looks again (bursts are coalesced), at least;
+#: with many streams open, long enough for about WRITES_PER_SECOND writes a second in all, up
+#: to MAX_COALESCE_SECONDS (Hub.coalesce).
 COALESCE_SECONDS = 0.05
+WRITES_PER_SECOND = 10_000
+MAX_COALESCE_SECONDS = 0.15
 #: Chunks a subscriber may have waiting before it is closed (it resumes by Last-Event-ID).
 MAX_BACKLOG = 256
 #: Seconds between two looks at games delayed by time.
@@ -85,16 +90,18 @@ class Subscriber:
     """One open stream: its viewer, the last version it was sent, its queue of chunks
     (``None`` ends it)."""
 
-    __slots__ = ("after", "queue", "viewer")
+    __slots__ = ("after", "queue", "sent_at", "viewer")
 
     def __init__(self, viewer: str, after: int) -> None:
         self.viewer = viewer
         self.after = after
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.sent_at = time.monotonic()
 
     def push(self, data: bytes | None) -> None:
         if data is not None and self.queue.qsize() >= MAX_BACKLOG:
             data = None  # too far behind: close it; it resumes where it was
+        self.sent_at = time.monotonic()
         self.queue.put_nowait(data)
 
 
@@ -125,8 +132,12 @@ class Hub:
         self._stop = threading.Event()
         self._follower: threading.Thread | None = None
         self._notes: Any = None  # the follower's subscription (stopped by stop())
+        self._pending: set[UUID] = set()  # games the follower woke, for the loop
+        self._pending_lock = threading.Lock()
+        self._scheduled = False
         self._ticker: asyncio.Task[None] | None = None
         self._dumps = app.json.dumps
+        self.heartbeat = heartbeat_seconds()
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:
@@ -151,6 +162,8 @@ class Hub:
             for sub in channel.subscribers:
                 sub.push(None)
         self.pool.shutdown(wait=False, cancel_futures=True)
+        if self._follower is not None:
+            self._follower.join(5)
 
     def _follow(self, head: int) -> None:
         """In a thread: wake the game of every new notification, until stopped; after a
@@ -176,16 +189,38 @@ class Hub:
                 self._stop.wait(1.0)
 
     def _wake_threadsafe(self, game_id: UUID) -> None:
+        """From the follower: wake the game on the loop. The games woken while the loop has
+        not yet run the last wake-up join it (one callback however many events a poll
+        brings: a game recording flat out does not wake the loop once per event)."""
         loop = self.loop
-        if loop is not None and game_id in self.channels:
-            loop.call_soon_threadsafe(self.wake, game_id)
+        if loop is None or game_id not in self.channels:
+            return
+        with self._pending_lock:
+            self._pending.add(game_id)
+            if self._scheduled:
+                return
+            self._scheduled = True
+        loop.call_soon_threadsafe(self._wake_pending)
+
+    def _wake_pending(self) -> None:
+        with self._pending_lock:
+            woken, self._pending = self._pending, set()
+            self._scheduled = False
+        for game_id in woken:
+            self.wake(game_id)
 
     async def _tick(self) -> None:
-        """Every :data:`DELAY_TICK` seconds, wake the games delayed by time that a delayed
-        viewer follows (their visible version moves with the clock, not with the log)."""
+        """Every :data:`DELAY_TICK` seconds (or half the heartbeat, if shorter): a heartbeat to
+        each stream idle for :attr:`heartbeat` seconds, and a wake-up to the games delayed by
+        time that a delayed viewer follows (their visible version moves with the clock, not
+        with the log)."""
         while True:
-            await asyncio.sleep(DELAY_TICK)
+            await asyncio.sleep(min(DELAY_TICK, self.heartbeat / 2))
+            idle = time.monotonic() - self.heartbeat
             for game_id, channel in list(self.channels.items()):
+                for sub in channel.subscribers:
+                    if sub.sent_at <= idle:
+                        sub.push(HEARTBEAT)
                 if channel.delayed:
                     self.wake(game_id)
 
@@ -210,6 +245,15 @@ class Hub:
             if channel.pump is not None:
                 channel.pump.cancel()
 
+    def coalesce(self) -> float:
+        """Seconds a pump that sent something waits before it looks again: at least
+        :data:`COALESCE_SECONDS`, longer with many streams open, so that they are written
+        about :data:`WRITES_PER_SECOND` times a second in all, at most every
+        :data:`MAX_COALESCE_SECONDS` each (``bench/RESULTS.md``, "Live streams")."""
+        return min(
+            MAX_COALESCE_SECONDS, max(COALESCE_SECONDS, self.open_streams() / WRITES_PER_SECOND)
+        )
+
     def open_streams(self) -> int:
         return sum(len(c.subscribers) for c in self.channels.values())
 
@@ -231,17 +275,19 @@ class Hub:
                 for sub in channel.subscribers:
                     groups.setdefault((sub.viewer, sub.after), []).append(sub)
                 sent = False
-                for (viewer, after), subs in groups.items():
-                    try:
-                        chunk: Chunk = await loop.run_in_executor(
-                            self.pool, self._read, channel.game_id, viewer, after
-                        )
-                    except Exception as exc:  # damaged rows, storage away: end these streams
-                        log.warning("stream of %s for %s: %s", channel.game_id, viewer, exc)
+                try:
+                    chunks: dict[tuple[str, int], Chunk] = await loop.run_in_executor(
+                        self.pool, self._read, channel.game_id, list(groups)
+                    )
+                except Exception as exc:  # damaged rows, storage away: end these streams
+                    log.warning("streams of %s: %s", channel.game_id, exc)
+                    for subs in groups.values():
                         for sub in subs:
                             sub.push(error_event(exc))
                             sub.push(None)
-                        continue
+                    continue
+                for (viewer, after), subs in groups.items():
+                    chunk = chunks[(viewer, after)]
                     if chunk.data:
                         sent = True
                         for sub in subs:
@@ -251,14 +297,14 @@ class Hub:
                     if chunk.more:
                         channel.dirty = True
                 if sent:
-                    await asyncio.sleep(COALESCE_SECONDS)
+                    await asyncio.sleep(self.coalesce())
         finally:
             channel.pump = None
             if channel.dirty and channel.subscribers and not self._stop.is_set():
                 self.wake(channel.game_id)
 
-    def _read(self, game_id: UUID, viewer: str, after: int) -> Chunk:
-        return next_chunk(self.gamelog, game_id, viewer, after, self._compact)
+    def _read(self, game_id: UUID, wanted: list[tuple[str, int]]) -> dict[tuple[str, int], Chunk]:
+        return next_chunks(self.gamelog, game_id, wanted, self._compact)
 
     def _compact(self, item: Any) -> str:
         return str(self._dumps(item, separators=(",", ":")))
@@ -297,7 +343,6 @@ class StreamApp:
 
             app = create_app()
         self.hub = Hub(app, poll=poll)
-        self.heartbeat = heartbeat_seconds()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -377,10 +422,10 @@ class StreamApp:
         try:
             await send({"type": "http.response.body", "body": OPENING, "more_body": True})
             while True:
-                try:
-                    data = await asyncio.wait_for(sub.queue.get(), self.heartbeat)
-                except TimeoutError:
-                    data = HEARTBEAT
+                data = await sub.queue.get()
+                while not sub.queue.empty() and data is not None:  # what waits, in one write
+                    more = sub.queue.get_nowait()
+                    data = None if more is None else data + more
                 if data is None:
                     break
                 await send({"type": "http.response.body", "body": data, "more_body": True})

@@ -14,7 +14,7 @@ module holds what that process and the recording app share:
   it; no new secret to manage). The stream process accepts a ticket once (:class:`Tickets`
   remembers the nonces it has accepted until they expire); a page that loses its stream asks
   for a new ticket and resumes after the last ``id`` it had.
-* **What comes next** (:func:`next_chunk`): the events after a version as a viewer may see them
+* **What comes next** (:func:`next_chunks`): the events after a version as a viewer may see them
   (``Delays.page``: a spectator of a delayed game is held back, docs/rules.md), written as SSE.
 """
 
@@ -26,7 +26,7 @@ import hmac
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -125,30 +125,54 @@ class Tickets:
 @dataclass(frozen=True)
 class Chunk:
     """What a stream sends next: SSE ``data`` (maybe empty), the last version in it (or the
-    version it started after) and whether more is waiting."""
+    version it started after) and whether more may be waiting."""
 
     data: bytes
     last: int
     more: bool
 
 
-def next_chunk(
+def next_chunks(
     log: GameLog,
     game_id: UUID,
-    viewer: str,
-    after: int,
+    wanted: Collection[tuple[str, int]],
     dumps: Callable[[Any], str],
     *,
     limit: int = CHUNK_EVENTS,
-) -> Chunk:
-    """The events after version ``after`` that ``viewer`` may see now (at most ``limit``), as
-    Server-Sent Events: ``id: <version>`` and ``data: <the event as GET /events shows it>``,
-    each written by ``dumps`` (the app's JSON)."""
-    page = log.delays.page(game_id, viewer, after=after, limit=limit)
-    parts: list[bytes] = []
-    last = after
-    for record in page.records:
-        last = int(record["version"])
-        item = dumps(event_view(record, viewer, page.seats))
-        parts.append(b"id: %d\ndata: %s\n\n" % (last, item.encode("utf-8")))
-    return Chunk(b"".join(parts), last, page.next_after is not None)
+) -> dict[tuple[str, int], Chunk]:
+    """For each ``(viewer, after)`` wanted, the events after version ``after`` that the viewer
+    may see now, as Server-Sent Events: ``id: <version>`` and ``data: <the event as GET
+    /events shows it to that viewer>`` (written by ``dumps``, the app's JSON).
+
+    The game's records are read once for all of them (from the smallest ``after``, at most
+    ``limit``), and each event is rendered once per viewer: the streams of one game at one
+    point cost one read of the store, however many viewers follow it. A spectator or the
+    organizer of a delayed game gets what ``Delays.version_for`` lets them see
+    (docs/rules.md, the spectator delay), as on every read path."""
+    lo = min(after for _, after in wanted)
+    records = log.records(game_id, after=lo, limit=limit + 1)
+    more = len(records) > limit
+    records = records[:limit]
+    seats = log.seats(game_id)
+    caps = {viewer: log.delays.version_for(game_id, viewer) for viewer, _ in wanted}
+    rendered: dict[tuple[str, int], bytes] = {}
+    out: dict[tuple[str, int], Chunk] = {}
+    for viewer, after in wanted:
+        cap = caps[viewer]
+        parts: list[bytes] = []
+        last = after
+        for record in records:
+            version = int(record["version"])
+            if version <= after:
+                continue
+            if cap is not None and version > cap:
+                break
+            key = (viewer, version)
+            data = rendered.get(key)
+            if data is None:
+                item = dumps(event_view(record, viewer, seats)).encode("utf-8")
+                data = rendered[key] = b"id: %d\ndata: %s\n\n" % (version, item)
+            parts.append(data)
+            last = version
+        out[(viewer, after)] = Chunk(b"".join(parts), last, more)
+    return out

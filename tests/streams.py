@@ -127,7 +127,12 @@ class AsgiServer:
 
         async def run() -> None:
             stream._gone = asyncio.Event()
-            await self.app(scope, stream.receive, stream.send)
+            try:
+                await self.app(scope, stream.receive, stream.send)
+            except BaseException as exc:  # a bug in the app: the test says so
+                stream.text += f"\n<<app raised {exc!r}>>"
+                stream.status = stream.status or 500
+                raise
             with stream._lock:
                 stream.ended = True
                 stream._lock.notify_all()

@@ -191,7 +191,7 @@ def test_only_get_streams_and_the_health_check_counts_them(app: Flask, streams: 
 
 def test_an_idle_stream_sends_a_heartbeat(app: Flask, streams: AsgiServer) -> None:
     game = play_demo(app.extensions["munchlog"], seed=10, max_actions=2)
-    streams.app.heartbeat = 0.05
+    streams.app.hub.heartbeat = 0.05
     stream = streams.open(game.game_id).until_version(game.version)
     stream.wait(lambda s: s.text.count(": heartbeat\n\n") >= 2, 5)
     assert stream.ids() == list(range(1, game.version + 1))  # and no event more
