@@ -126,9 +126,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(operations.blp)
     api.register_blueprint(live.blp)
     app.register_blueprint(docs.bp)
-    from api.routes import viewer  # the replay viewer page
+    from api.routes import table, viewer  # the replay viewer and the table page
 
     app.register_blueprint(viewer.bp)
+    app.register_blueprint(table.bp)
     errors.init_app(app)
     hotpath.install(app)
     metrics.install(app)  # outermost: it counts and times what the hot path answers too

@@ -13,8 +13,8 @@ What is counted, and where:
     (for a streamed export: until the first chunk is ready, not the last).
 ``munchlog_recorded_batches_total{source}``, ``munchlog_recorded_actions_total``,
 ``munchlog_recorded_events_total{source}``
-    batches saved (``source``: ``actions`` -- a recorder's batch -- or ``judge`` -- a dispute
-    or ruling), the actions in them and the events they made; replays of an
+    batches saved (``source``: ``actions`` -- a recorder's batch --, ``judge`` -- a dispute
+    or ruling -- or ``dealing`` -- a seed withheld past its deadline), the actions in them and the events they made; replays of an
     ``Idempotency-Key`` are not counted (``service.games.Observer``).
 ``munchlog_lost_races_total``
     saves that conflicted with another writer's (each decided again, or answered 409 when the
@@ -86,6 +86,8 @@ UNMATCHED = "<unmatched>"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 #: Latency buckets (seconds): recording takes about a millisecond, a long export seconds.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+#: The sources of a saved batch (``service.games.GameLog._write``'s ``source``).
+SOURCES = ("actions", "judge", "dealing")
 #: The projection label of the match histories' series.
 PROJECTION = "match_histories"
 #: Seconds between two flushes of a process's tallied counts in multiprocess mode.
@@ -116,7 +118,8 @@ class Metrics:
         )
         self.batches = Counter(
             "munchlog_recorded_batches",
-            "Batches saved (source: actions = a recorder's batch, judge = dispute or ruling)",
+            "Batches saved (source: actions = a recorder's batch, judge = dispute or ruling, "
+            "dealing = a seed withheld past its deadline)",
             ["source"],
         )
         self.actions = Counter("munchlog_recorded_actions", "Actions saved in recorders' batches")
@@ -265,8 +268,8 @@ class CountingObserver(Observer):
 
     def __init__(self, found: Metrics) -> None:
         self._tally = found.tally
-        self._batches = {s: found.batches.labels(s) for s in ("actions", "judge")}
-        self._events = {s: found.events.labels(s) for s in ("actions", "judge")}
+        self._batches = {s: found.batches.labels(s) for s in SOURCES}
+        self._events = {s: found.events.labels(s) for s in SOURCES}
         self._actions = found.actions
         self._lost = found.lost_races
 

@@ -135,6 +135,28 @@ def test_a_told_card_is_422_with_the_rule(client: FlaskClient) -> None:
     assert [e["type"] for e in response.get_json()["events"]] == ["Dealt", "OpeningHandDrawn"]
 
 
+def test_a_late_reveal_is_422_with_the_rule_not_a_500(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reveal after its deadline records the withholding first (a batch of the ``dealing``
+    source, which the metrics did not know: the answer was a 500), then refuses the reveal."""
+    game = create_game(client, dealing="server", reveal_timeout=30)
+    gid, seats = game["game_id"], game["seats"]
+    seeds = {seat: os.urandom(32) for seat in seats}
+    monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:00+00:00")
+    for seat in seats:
+        commitment = seat_commitment(gid, seat, seeds[seat])
+        action = {"type": "commit_seed", "seat": seat, "commitment": commitment}
+        assert post_actions(client, gid, seats[seat]["token"], [action]).status_code == 201
+    monkeypatch.setattr("service.games.utc_now", lambda: "2030-01-01T00:00:31+00:00")
+    action = {"type": "reveal_seed", "seat": "A", "seed": seeds["A"].hex()}
+    response = post_actions(client, gid, seats["A"]["token"], [action], expected_version=3)
+    assert response.status_code == 422, response.get_json()
+    error = response.get_json()["error"]
+    assert (error["code"], error["rule"]) == ("rule/seed_withheld", "E.2")
+    assert client.get(f"/api/games/{gid}").get_json()["dealing"]["withheld"] == ["A", "B"]
+
+
 @pytest.mark.storage_agnostic
 def test_a_seed_for_another_seat_is_403(client: FlaskClient) -> None:
     game = create_game(client, dealing="server")

@@ -1,0 +1,578 @@
+/* munchlog table page: play or record a game at the table. No framework, no request outside
+ * this server.
+ *
+ * Sign-in as in the replay viewer: the token comes from the form or the URL fragment
+ * (#token=..., never sent to the server), is kept in sessionStorage (the same key as the
+ * viewer's, so the link between the two pages keeps it) and is sent only as
+ * "Authorization: Bearer". The page shows GET /state as this viewer may see it and the
+ * commands GET /legal offers as buttons and pickers, one group per command type. Every post
+ * carries the version those commands came from (expected_version) and an Idempotency-Key fixed
+ * per intent (the same body at the same version), so a double click or a retry records once.
+ * In a server-dealt game the page commits and reveals a random seed of its own for each seat it
+ * plays, by itself, as soon as the game asks for it (docs/dealing.md).
+ */
+"use strict";
+(function () {
+  const GAME = document.body.dataset.gameId;
+  const API = "/api/games/" + GAME;
+  const KEY = "munchlog-token:" + GAME;
+  const SEED = "munchlog-seed:" + GAME + ":"; // + seat + ":" + epoch -> hex of this tab's seed
+  const $ = (id) => document.getElementById(id);
+  const app = {
+    token: null, role: null, seats: [], players: {}, summary: null, state: null, legal: null,
+    acting: "", pinned: "", names: {}, created: {}, busy: false, flash: null, drawn: "",
+    follower: null, refreshing: null, again: false, intents: new Map(), seeding: false,
+  };
+
+  // ------------------------------------------------------------------ helpers
+  function el(tag, attrs, kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "text") e.textContent = String(v);
+      else if (k === "class") e.className = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const kid of [].concat(kids || [])) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
+    }
+    return e;
+  }
+  function words(x) {
+    if (x === null || x === undefined) return "";
+    return String(x).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().trim();
+  }
+  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
+  function status(text) { $("status").textContent = text || ""; }
+  // JSON with every object's keys sorted: one spelling per body (the intent's identity; the
+  // tests find a control by it too)
+  function canon(x) {
+    if (Array.isArray(x)) return "[" + x.map(canon).join(",") + "]";
+    if (x && typeof x === "object") return "{" + Object.keys(x).sort().map((k) => JSON.stringify(k) + ":" + canon(x[k])).join(",") + "}";
+    return JSON.stringify(x);
+  }
+  function uuid() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  }
+  const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+  function headers() { return app.token ? { Authorization: "Bearer " + app.token } : {}; }
+  async function api(path) {
+    const r = await fetch(API + path, { headers: headers(), cache: "no-store" });
+    const body = await r.json().catch(() => null);
+    if (!r.ok) {
+      const err = new Error((body && body.error && body.error.message) || "HTTP " + r.status);
+      err.status = r.status;
+      throw err;
+    }
+    return body;
+  }
+
+  // ------------------------------------------------------------------ names of things
+  const CARD_ID = /^[0-9a-f]{16}$/;
+  function collectNames(x, into, depth) {
+    if (!x || typeof x !== "object" || depth > 12) return into;
+    if (Array.isArray(x)) { for (const y of x) collectNames(y, into, depth + 1); return into; }
+    if (typeof x.name === "string" && typeof x.id === "string") into[x.id] = x.name;
+    for (const v of Object.values(x)) if (v && typeof v === "object") collectNames(v, into, depth + 1);
+    return into;
+  }
+  function seatName(seat) { return seat + (app.players[seat] ? " (" + app.players[seat] + ")" : ""); }
+  function cardName(id) { return app.names[id] || "a card"; }
+  // a value of a command or of the table as a short phrase: cards and seats by name
+  function phrase(v) {
+    if (v === null || v === undefined) return "";
+    if (typeof v === "string") {
+      if (app.seats.includes(v)) return seatName(v);
+      if (CARD_ID.test(v)) return cardName(v);
+      return words(v);
+    }
+    if (typeof v === "number" || typeof v === "boolean") return String(v);
+    if (Array.isArray(v)) return v.map(phrase).join(", ");
+    if (v.hidden) return "a face-down card";
+    if (typeof v.name === "string") return v.name;
+    return Object.entries(v).map(([k, x]) => (CARD_ID.test(k) ? cardName(k) + " to " + phrase(x) : words(k) + " " + phrase(x))).join(", ");
+  }
+  // What a command's fields say, beyond its type and seat: "Sample Ogre · target B (Bob)"
+  const LEAD_FIELDS = ["card", "cards", "monster"]; // named first, without their key
+  function describe(body) {
+    const parts = [];
+    const keys = Object.keys(body).filter((k) => k !== "type" && k !== "seat");
+    keys.sort((a, b) => (LEAD_FIELDS.includes(b) ? 1 : 0) - (LEAD_FIELDS.includes(a) ? 1 : 0));
+    for (const k of keys) {
+      const v = body[k];
+      if (v === null || (Array.isArray(v) && !v.length) || (v && typeof v === "object" && !Object.keys(v).length)) continue;
+      const text = phrase(v);
+      parts.push(LEAD_FIELDS.includes(k) ? text : words(k) + " " + text);
+    }
+    return parts.join(" · ");
+  }
+  const TYPE_LABELS = { pass: "Pass", end_turn: "End the turn", kick_door: "Kick open the door",
+    look_for_trouble: "Look for trouble", loot: "Loot the room", run_away: "Run away",
+    ask_help: "Ask for help", accept_help: "Accept to help", decline_help: "Decline to help",
+    take_treasure: "Take the treasure", bad_stuff: "Take the Bad Stuff", charity: "Give to charity",
+    draw_opening: "Draw the opening hand", roll_first: "Roll for first", choose_first: "Choose who starts",
+    commit_seed: "Shuffle in my seed", reveal_seed: "Reveal my seed", concede: "Concede" };
+  function typeLabel(type) { return TYPE_LABELS[type] || capital(words(type)); }
+
+  // ------------------------------------------------------------------ sign in
+  function showSignin(message) {
+    stopFollowing();
+    $("app").hidden = true;
+    $("signin").hidden = false;
+    $("sign-out").hidden = true;
+    $("signin-error").textContent = message || "";
+    $("who").textContent = "";
+    $("who").dataset.viewer = "";
+    $("token-input").focus();
+  }
+  $("signin-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const token = $("token-input").value.trim();
+    $("token-input").value = "";
+    if (token) start(token);
+  });
+  $("sign-out").addEventListener("click", () => {
+    sessionStorage.removeItem(KEY);
+    app.token = null;
+    showSignin("");
+  });
+  $("acting").addEventListener("change", () => {
+    app.pinned = $("acting").value;
+    app.flash = null;
+    render();
+  });
+
+  async function start(token) {
+    app.token = token;
+    try {
+      const [summary, legal, tl] = await Promise.all([api(""), api("/legal"), api("/timeline")]);
+      sessionStorage.setItem(KEY, token);
+      app.summary = summary;
+      app.role = tl.viewer;
+      app.players = summary.players || {};
+      app.seats = Object.keys(app.players).sort();
+      app.created = collectNames(await api("/events/1").catch(() => ({})), {}, 0);
+      $("players").textContent = app.seats.map(seatName).join(" · ");
+      $("who").textContent = app.seats.includes(app.role) ? "you are " + seatName(app.role) : "signed in as the " + app.role;
+      $("who").dataset.viewer = app.role;
+      $("signin").hidden = true;
+      $("app").hidden = false;
+      $("sign-out").hidden = false;
+      app.legal = legal;
+      await refresh();
+      follow();
+    } catch (e) {
+      sessionStorage.removeItem(KEY);
+      showSignin(e.status === 401 ? "That token is not valid for this game: the table page needs a seat's, the table's or the judge's token." : e.message);
+    }
+  }
+
+  // ------------------------------------------------------------------ live
+  // munchlogLive.follow (api/static/live.js): a stream, or polling when none can be opened.
+  function follow() {
+    stopFollowing();
+    app.follower = window.munchlogLive.follow({
+      game: GAME, token: app.token, after: app.state ? app.state.version : 0,
+      onEvent: (item) => { if (!app.state || item.version > app.state.version) refresh(); },
+      onStatus: (s) => { $("live").textContent = s; $("live").dataset.live = s; },
+    });
+  }
+  function stopFollowing() { if (app.follower) { app.follower.close(); app.follower = null; } }
+
+  // One refresh at a time; a burst of events while one runs gives one more after it.
+  function refresh() {
+    if (app.refreshing) { app.again = true; return app.refreshing; }
+    app.refreshing = (async () => {
+      try {
+        do {
+          app.again = false;
+          let [state, legal] = await Promise.all([api("/state"), api("/legal")]);
+          if (state.version !== legal.version) [state, legal] = await Promise.all([api("/state"), api("/legal")]);
+          app.state = state;
+          app.legal = legal;
+          app.names = collectNames(state, Object.assign({}, app.created), 0);
+          render();
+          status("");
+        } while (app.again);
+        app.retryMs = 0;
+      } catch (e) {
+        status(e.status === 401 ? "the token is no longer valid" : "cannot refresh: " + e.message + " (trying again)");
+        // the events that asked for this refresh are delivered once: try again until it works
+        if (e.status !== 401 && app.token) {
+          app.retryMs = Math.min(10000, (app.retryMs || 500) * 2);
+          clearTimeout(app.retryTimer);
+          app.retryTimer = setTimeout(refresh, app.retryMs);
+        }
+      } finally {
+        app.refreshing = null;
+      }
+    })();
+    return app.refreshing;
+  }
+  window.addEventListener("online", () => { if (app.token && app.state) refresh(); });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && app.token && app.state) refresh(); });
+
+  // ------------------------------------------------------------------ posting
+  function setBusy(on) {
+    app.busy = on;
+    for (const b of document.querySelectorAll("#controls button, #controls select")) b.disabled = on;
+  }
+  // Post one command, with expected_version = the version the legal moves came from and an
+  // Idempotency-Key fixed for this intent (this body at this version): a double click finds
+  // the buttons disabled, an automatic retry after a network failure sends the same key.
+  async function send(body, type) {
+    if (app.busy) return "failed";
+    const version = app.legal.version;
+    const sig = version + " " + canon(body);
+    let key = app.intents.get(sig);
+    if (!key) { key = uuid(); app.intents.set(sig, key); }
+    app.flash = null;
+    setBusy(true);
+    note("recording " + typeLabel(body.type).toLowerCase() + "…");
+    let done = "failed"; // "recorded", "stale" (409) or "failed"
+    try {
+      for (let attempt = 0; ; attempt++) {
+        let r;
+        try {
+          r = await fetch(API + "/actions", {
+            method: "POST", cache: "no-store",
+            headers: Object.assign({ "Content-Type": "application/json", "Idempotency-Key": key }, headers()),
+            body: JSON.stringify({ expected_version: version, actions: [body] }),
+          });
+        } catch (e) {
+          if (attempt < 3) { await sleep(300 * (attempt + 1)); continue; }
+          app.flash = { type: type, kind: "error", text: "the server cannot be reached; press again to retry (the same request: it records once)" };
+          break;
+        }
+        const answer = await r.json().catch(() => null);
+        app.intents.delete(sig);
+        if (r.status === 201) {
+          const last = answer && answer.events && answer.events.length ? answer.events[answer.events.length - 1].version : version;
+          const replayed = r.headers.get("Idempotent-Replayed") === "true";
+          note("recorded " + typeLabel(body.type).toLowerCase() + " (#" + last + ")" + (replayed ? ", once: the server had it already" : ""));
+          done = "recorded";
+        } else {
+          const err = (answer && answer.error) || { code: "http/" + r.status, message: "HTTP " + r.status };
+          if (r.status === 409) {
+            done = "stale";
+            app.flash = { type: type, kind: "stale", code: err.code, text: "the game moved on (now at version " + (err.current_version != null ? err.current_version : "?") + "): the page is refreshed, choose again" };
+          } else {
+            app.flash = { type: type, kind: "error", code: err.code, rule: err.rule, text: err.message };
+          }
+          note("");
+        }
+        break;
+      }
+    } finally {
+      setBusy(false);
+    }
+    app.drawn = ""; // redraw the controls, with the flash if any
+    await refresh();
+    return done;
+  }
+  function note(text) { $("moves-note").textContent = text || ""; }
+
+  // ------------------------------------------------------------------ server dealing: seeds
+  // A contributor's seed (docs/dealing.md, "In a game" 2): 32 random bytes of this tab's own
+  // (crypto.getRandomValues), kept in sessionStorage, committed as SHA-256 of
+  // "munchlog-rand-v1|seat|<game>|<seat>|" + seed, revealed once every contributor has
+  // committed. The page does both by itself for every seat it plays, as soon as /legal
+  // offers them, so no one has to think of it before the deadline.
+  function seedKey(seat) {
+    const d = (app.summary && app.summary.dealing) || {};
+    return SEED + seat + ":" + (d.epoch || 0);
+  }
+  function hex(bytes) { return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""); }
+  function unhex(text) { const out = new Uint8Array(text.length / 2); for (let i = 0; i < out.length; i++) out[i] = parseInt(text.substr(i * 2, 2), 16); return out; }
+  async function seedCommand(c) {
+    const key = seedKey(c.seat);
+    let seedHex = sessionStorage.getItem(key);
+    if (c.type === "commit_seed") {
+      if (!seedHex) { seedHex = hex(crypto.getRandomValues(new Uint8Array(32))); sessionStorage.setItem(key, seedHex); }
+      const commitment = await window.MunchlogDealing.seatCommitment(GAME, c.seat, unhex(seedHex));
+      return Object.assign({}, c, { commitment: commitment });
+    }
+    if (!seedHex) return null; // committed by another tab or device: it reveals it
+    return Object.assign({}, c, { seed: seedHex });
+  }
+  async function autoSeeds() {
+    if (app.seeding || app.busy) return;
+    const todo = [];
+    for (const seat of Object.keys(app.legal.commands || {})) {
+      for (const c of app.legal.commands[seat]) if (c.type === "commit_seed" || c.type === "reveal_seed") todo.push(c);
+    }
+    if (!todo.length) return;
+    app.seeding = true;
+    let sent = 0, stale = 0;
+    try {
+      app.summary = await api("");
+      for (const c of todo) {
+        const body = await seedCommand(c);
+        if (!body) { dealingLine("this tab does not hold the seed committed for " + c.seat + ": the device that committed it reveals it"); continue; }
+        dealingLine((c.type === "commit_seed" ? "shuffling in this tab's seed for " : "revealing this tab's seed for ") + c.seat + "…");
+        const outcome = await send(body, c.type);
+        if (outcome === "stale") { stale += 1; app.flash = null; break; } // another seat's seed came first: again
+        if (outcome !== "recorded") { dealingLine("the seed for " + c.seat + " was not recorded: see the moves"); break; }
+        sent += 1;
+        dealingLine((c.type === "commit_seed" ? "this tab's seed for " + c.seat + " is committed" : "this tab's seed for " + c.seat + " is revealed"));
+      }
+    } catch (e) {
+      dealingLine("the seed could not be sent: " + e.message);
+    } finally {
+      app.seeding = false;
+    }
+    // the reveals once every commitment is in; after a lost race, the same seed again
+    if (sent || (stale && (app.seedRaces = (app.seedRaces || 0) + 1) <= 20)) setTimeout(autoSeeds, 0);
+  }
+  function dealingLine(text) {
+    const p = $("dealing");
+    p.hidden = !text;
+    p.textContent = text || "";
+  }
+
+  // ------------------------------------------------------------------ controls
+  function actingSeats() { return Object.keys((app.legal && app.legal.commands) || {}).sort(); }
+  function chooseActing() {
+    const seats = actingSeats();
+    const waiting = (app.legal.waiting_for || []).filter((s) => seats.includes(s));
+    if (app.pinned && seats.includes(app.pinned)) return app.pinned;
+    const busy = waiting.find((s) => (app.legal.commands[s] || []).some((c) => c.type !== "concede" && c.type !== "commit_seed" && c.type !== "reveal_seed"));
+    return busy || waiting[0] || seats[0] || "";
+  }
+  function drawActing(seats) {
+    const sel = $("acting");
+    const waiting = app.legal.waiting_for || [];
+    const auto = chooseActing();
+    $("acting-wrap").hidden = seats.length < 2;
+    $("acting-one").textContent = seats.length === 1 ? "you play " + seatName(seats[0]) : seats.length ? "" : "you may not act in this game";
+    $("acting-one").dataset.seat = seats.length === 1 ? seats[0] : "";
+    if (seats.length < 2) return;
+    const opts = [el("option", { value: "", text: "whom the game waits on" + (app.pinned ? "" : " (" + auto + ")"), selected: !app.pinned })];
+    for (const s of seats) opts.push(el("option", { value: s, text: seatName(s) + (waiting.includes(s) ? " · waited on" : ""), selected: app.pinned === s }));
+    sel.replaceChildren(...opts);
+  }
+  function render() {
+    if (!app.state || !app.legal) return;
+    drawWhere();
+    drawSeats();
+    drawCenter();
+    const seats = actingSeats();
+    app.acting = chooseActing();
+    drawActing(seats);
+    drawHand();
+    const mine = (app.legal.commands[app.acting] || []).filter((c) => c.type !== "commit_seed" && c.type !== "reveal_seed");
+    const sig = app.legal.version + "|" + app.acting + "|" + canon(mine);
+    if (sig !== app.drawn) { app.drawn = sig; drawControls(mine); }
+    const d = app.summary && app.summary.dealing;
+    if (!(d && d.mode === "server")) dealingLine("");
+    else if (!$("dealing").textContent) dealingLine("server dealing: the server shuffles and rolls from its secret and the seats' seeds; this page sends the seeds of the seats it plays by itself");
+    autoSeeds();
+  }
+  function groupOf(commands) {
+    const groups = new Map();
+    for (const c of commands) {
+      if (!groups.has(c.type)) groups.set(c.type, []);
+      const list = groups.get(c.type);
+      if (!list.some((x) => canon(x) === canon(c))) list.push(c);
+    }
+    // concede last: never the first button a thumb finds
+    return [...groups.entries()].sort((a, b) => (a[0] === "concede") - (b[0] === "concede"));
+  }
+  function flashFor(type) {
+    const f = app.flash;
+    if (!f || f.type !== type) return null;
+    const head = f.code ? f.code + (f.rule ? " (" + f.rule + ")" : "") + ": " : "";
+    return el("p", { class: "refusal " + f.kind, role: "alert", "data-refusal": f.code || "", "data-rule": f.rule || "", text: head + f.text });
+  }
+  function drawControls(commands) {
+    const box = $("controls");
+    box.dataset.version = String(app.legal.version);
+    box.dataset.seat = app.acting;
+    const kids = [];
+    if (!commands.length) kids.push(el("p", { class: "note", text: app.acting ? "nothing for " + seatName(app.acting) + " to do now" : "nothing to do now" }));
+    for (const [type, bodies] of groupOf(commands)) {
+      const label = typeLabel(type);
+      const group = el("div", { class: "group" + (type === "concede" ? " concede" : ""), "data-type": type });
+      if (bodies.length === 1) {
+        const body = bodies[0];
+        const what = describe(body);
+        group.append(el("button", { type: "button", class: "act", "data-body": canon(body),
+          onclick: (ev) => confirmThen(type, ev.currentTarget, () => send(body, type)) }, [el("b", { text: label }), what ? el("span", { class: "what", text: " " + what }) : null]));
+      } else {
+        const id = "pick-" + type;
+        const sel = el("select", { id: id, "data-picker": type },
+          bodies.map((b, i) => el("option", { value: String(i), "data-body": canon(b), text: describe(b) || label + " " + (i + 1) })));
+        group.append(el("label", { for: id, class: "pick-label", text: label }), sel,
+          el("button", { type: "button", class: "act", "data-picked": type,
+            onclick: (ev) => confirmThen(type, ev.currentTarget, () => send(bodies[Number(sel.value)], type)) }, [el("b", { text: label })]));
+      }
+      const f = flashFor(type);
+      if (f) group.append(f);
+      kids.push(group);
+    }
+    if (app.flash && !commands.some((c) => c.type === app.flash.type)) {
+      const f = flashFor(app.flash.type);
+      if (f) kids.unshift(f);
+    }
+    box.replaceChildren(...kids);
+    if (app.busy) setBusy(true);
+  }
+  // a concession asks once more (the button turns into "really concede?")
+  function confirmThen(type, button, go) {
+    if (type !== "concede" || button.dataset.armed === "yes") return go();
+    button.dataset.armed = "yes";
+    button.firstChild.textContent = "Really concede? Press again";
+    return null;
+  }
+
+  // ------------------------------------------------------------------ the board
+  function chip(c, inHand) {
+    if (!c || c.hidden || typeof c.name !== "string") return el("span", { class: "c back", "data-hidden": "true", text: "?" });
+    const bits = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
+      c.kind === "monster" && c.level != null ? "L" + c.level : null, c.bonus ? (c.bonus > 0 ? "+" : "") + c.bonus : null,
+      c.damage ? "dmg " + c.damage : null, c.zapped ? "zapped" : null, c.face === "down" && inHand !== true ? "face down" : null].filter(Boolean);
+    return el("span", { class: "c" + (c.zapped ? " zapped" : "") + (c.kind ? " k-" + c.kind : ""), "data-card-id": c.id || "", "data-name": c.name, title: c.name + (c.text ? ": " + c.text : "") },
+      [el("span", { class: "n", text: c.name }), bits.length ? el("span", { class: "t", text: bits.join(" · ") }) : null]);
+  }
+  function zone(name, cards, extra) {
+    return el("div", { class: "zone", "data-zone": name }, [
+      el("span", { class: "zone-name", text: words(name) + (extra || "") }),
+      el("span", { class: "cards" }, cards.length ? cards.map(chip) : [el("span", { class: "none", text: "none" })]),
+    ]);
+  }
+  const STAT_KEYS = ["level", "life", "damage", "gold", "deck_count", "hand_count"];
+  function seatStats(s) {
+    const out = [];
+    if (s.level != null) out.push("level " + s.level);
+    if (s.life != null) out.push("damage " + (s.damage || 0) + "/" + s.life);
+    if (s.gold != null) out.push("gold " + s.gold);
+    if (s.deck_count != null) out.push("deck " + s.deck_count);
+    if (s.marker) out.push(words(s.marker));
+    return out;
+  }
+  function seatZones(s, seat) {
+    const out = [];
+    if (s.hero) out.push(zone("hero", [s.hero]));
+    if (s.traits) {
+      const t = [].concat(...Object.values(s.traits).map((x) => x || []));
+      if (t.length) out.push(zone("traits", t));
+    }
+    for (const [k, v] of Object.entries(s)) {
+      if (!Array.isArray(v) || k === "hand") continue;
+      if (!v.length && !["hoard", "equipped"].includes(k)) continue;
+      out.push(zone(k, v));
+    }
+    if (seat !== app.acting || !s.hand) {
+      const n = s.hand_count != null ? s.hand_count : (s.hand || []).length;
+      out.push(el("div", { class: "zone", "data-zone": "hand" }, [el("span", { class: "zone-name", text: "hand" }), el("span", { class: "count", text: n + (n === 1 ? " card" : " cards") })]));
+    }
+    return out;
+  }
+  function drawSeats() {
+    const st = app.state;
+    const box = $("seats");
+    const seats = Object.keys(st.seats || {}).sort();
+    box.dataset.count = String(seats.length);
+    const waiting = app.legal.waiting_for || [];
+    box.replaceChildren(...seats.map((seat) => {
+      const s = st.seats[seat];
+      const marks = [];
+      if (st.active_seat === seat) marks.push(el("span", { class: "mark active", "data-active-mark": "", text: "\u25B6 turn" }));
+      if (waiting.includes(seat)) marks.push(el("span", { class: "mark waiting", "data-waiting-mark": "", text: "waited on" }));
+      if (s.dead) marks.push(el("span", { class: "mark dead", text: "dead" }));
+      if (s.eliminated) marks.push(el("span", { class: "mark dead", text: "eliminated" }));
+      if ((st.winners || []).includes(seat) || st.winner === seat) marks.push(el("span", { class: "mark won", "data-winner": "", text: "winner" }));
+      return el("article", { class: "seat" + (st.active_seat === seat ? " active" : "") + (waiting.includes(seat) ? " waiting" : ""), "data-seat": seat, "aria-label": "seat " + seatName(seat) }, [
+        el("header", { class: "seat-head" }, [el("b", { text: seatName(seat) }), ...marks,
+          el("span", { class: "stats" }, seatStats(s).map((t) => el("span", { class: "stat", text: t })))]),
+        ...seatZones(s, seat),
+      ]);
+    }));
+  }
+  function drawHand() {
+    const s = app.state.seats && app.state.seats[app.acting];
+    const box = $("hand-box");
+    if (!s || !s.hand) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren(el("h2", { text: "Hand of " + seatName(app.acting) + " (" + s.hand.length + ")" }),
+      el("div", { class: "cards", "data-hand": app.acting }, s.hand.length ? s.hand.map((c) => chip(c, true)) : [el("span", { class: "none", text: "empty" })]));
+  }
+  function drawWhere() {
+    const st = app.state;
+    $("version").textContent = "#" + st.version;
+    $("version").dataset.version = String(st.version);
+    const bits = ["turn " + (st.turn || 0), st.phase ? words(st.phase) + (st.step ? " / " + words(st.step) : "") : null,
+      st.active_seat ? seatName(st.active_seat) + " to play" : null, st.status !== st.phase && st.status !== "playing" ? words(st.status) : null];
+    if (st.status === "finished") bits.push((st.winners && st.winners.length ? "winners " + st.winners.join(", ") : st.winner ? "winner " + phrase(st.winner) : "over"));
+    $("stands").textContent = bits.filter(Boolean).join(" · ");
+    const w = app.legal.waiting_for || [];
+    $("waiting").dataset.waiting = w.join(",");
+    $("waiting").textContent = st.status === "finished" ? "the game is over" : w.length ? "waiting for " + w.map(seatName).join(", ") : "";
+  }
+  // one item of the CCG's stack: "Sample Spilled Ale (mischief) by B (Bob)", its other fields after
+  function stackItem(x) {
+    if (!x || typeof x !== "object") return phrase(x);
+    const rest = Object.assign({}, x);
+    for (const k of ["card", "kind", "player", "seat", "ref", "canceled"]) delete rest[k];
+    const who = x.player || x.seat;
+    return [(x.card ? phrase(x.card) : "an effect") + (x.kind ? " (" + words(x.kind) + ")" : "") + (who ? " by " + seatName(who) : ""),
+      x.canceled ? "canceled" : null, Object.keys(rest).length ? phrase(rest) : null].filter(Boolean).join(" · ");
+  }
+  function drawCenter() {
+    const st = app.state;
+    const kids = [];
+    if (st.fight) {
+      const f = st.fight;
+      kids.push(el("div", { class: "fight", "data-fight": "" }, [
+        el("b", { text: "Fight: " }), seatName(f.attacker) + " attacks " + seatName(f.defender) + " · " + words(f.stage) + (f.gold ? " · " + f.gold + " gold committed" : ""),
+        el("div", { class: "cards" }, [f.attack_card ? chip(f.attack_card) : null, ...(f.defender_cards || []).map(chip), f.monster && f.monster.name ? chip(f.monster) : null]),
+      ]));
+    }
+    if (st.window) {
+      kids.push(el("div", { class: "window", "data-window": st.window.kind }, "Response window: " + words(st.window.kind) +
+        ((st.window.waiting_for || []).length ? " · waiting for " + st.window.waiting_for.map(seatName).join(", ") + " to pass" : "")));
+    }
+    if ((st.stack || []).length) {
+      kids.push(el("div", { class: "stack", "data-stack": String(st.stack.length) }, [el("b", { text: "Stack (top first): " }),
+        el("ol", {}, [...st.stack].reverse().map((x) => el("li", { text: stackItem(x) })))]));
+    }
+    if (st.combat) {
+      const c = st.combat;
+      const side = seatName(c.player) + (c.helper ? " helped by " + seatName(c.helper) : "") + " · strength " + c.player_strength;
+      kids.push(el("div", { class: "combat", "data-combat": "" }, [
+        el("div", {}, [el("b", { text: "Combat" }), " · " + words(c.stage) + " · " + side + " vs monsters " + c.monster_strength]),
+        c.asked ? el("div", { text: seatName(c.player) + " asks " + seatName(c.asked) + " to help" + (c.bribe ? " (bribe: " + phrase(c.bribe) + ")" : "") }) : null,
+        el("div", { class: "cards" }, [].concat(...(c.monsters || []).map((m) => [chip(m.card), ...(m.enhancers || []).map(chip)]))),
+        (c.one_shots || []).length ? zone("one-shots", c.one_shots.map((x) => x.card)) : null,
+      ]));
+    }
+    if (st.body) kids.push(zone("body of " + st.body.dead, st.body.cards || [], st.body.order && st.body.order.length ? " (looting order " + st.body.order.join(", ") + ")" : ""));
+    if (st.trade) kids.push(el("div", { "data-trade": "", text: seatName(st.trade.player) + " offers " + seatName(st.trade.with) + " a trade: " + phrase(st.trade.give) + " for " + phrase(st.trade.get) }));
+    if (st.decks) {
+      const d = st.decks;
+      const top = (pile) => (pile || []).slice(-3).reverse();
+      kids.push(el("div", { class: "decks", "data-decks": "" }, [
+        el("span", { class: "count", text: "door deck " + d.door + " · treasure deck " + d.treasure }),
+        zone("door discard", top(d.door_discard), " (" + (d.door_discard || []).length + ")"),
+        zone("treasure discard", top(d.treasure_discard), " (" + (d.treasure_discard || []).length + ")"),
+      ]));
+    }
+    if (!kids.length) kids.push(el("p", { class: "note", text: st.status === "finished" ? "The game is over." : "Nothing in the middle of the table." }));
+    $("center").replaceChildren(...kids);
+  }
+
+  // ------------------------------------------------------------------ boot
+  const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const fromUrl = frag.get("token");
+  if (fromUrl) {
+    frag.delete("token");
+    history.replaceState(null, "", location.pathname + location.search + (frag.toString() ? "#" + frag.toString() : ""));
+  }
+  const token = fromUrl || sessionStorage.getItem(KEY);
+  if (token) start(token);
+  else showSignin("");
+})();
