@@ -47,6 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.record_bench import ROOT, TOKEN, bodies, free_port, game_body, setup_actions
 
+#: The pid of ``munchlog serve`` (its processes' CPU time is read from /proc).
+SERVER = [0]
 #: Viewers of every 125 streams of a game.
 MIX = (("spectator", 50), ("A", 30), ("B", 30), ("table", 5), ("judge", 5), ("organizer", 5))
 
@@ -65,6 +67,7 @@ def munchlog(tmp: Path):  # type: ignore[no-untyped-def]
     cmd += ["--stream-port", str(stream_port), "--no-access-log"]
     log = open(tmp / "serve.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    SERVER[0] = proc.pid
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):
@@ -129,6 +132,51 @@ def settle(base: str, games: list[dict[str, Any]]) -> None:
 
 def version_of(base: str, gid: str) -> int:
     return int(requests.get(f"{base}/api/games/{gid}", timeout=30).json()["version"])
+
+
+# ---------------------------------------------------------------------- CPU time
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process under it (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
+
+
+def cpu_by_role(pids: list[int]) -> dict[str, float]:
+    """CPU seconds so far of each process, by role (what its command line says)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for p in pids:
+        try:
+            stat = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            cmd = Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        role = (
+            "streams"
+            if "api.streaming" in cmd
+            else "node client"
+            if "stream_client.js" in cmd
+            else "healthz probe"
+            if "--healthz" in cmd
+            else "bench (recorders)"
+            if "stream_bench.py" in cmd
+            else "workers"
+        )
+        out[role] = out.get(role, 0.0) + (int(stat[11]) + int(stat[12])) / tick
+    return out
 
 
 # ---------------------------------------------------------------------- recording
@@ -249,10 +297,17 @@ def run(
         assert client.stdout is not None and client.stdin is not None
         assert client.stdout.readline().strip() == "READY"
     probe = healthz_probe(base, args.seconds)
+    watched = [os.getpid(), *descendants(SERVER[0])] + ([client.pid] if client else [])
+    before, t0 = cpu_by_role(watched), time.monotonic()
     rate, stamps = record(base, games, args.seconds, args.pace)
+    after, t1 = cpu_by_role(watched), time.monotonic()
     health = json.loads(probe.communicate()[0])
     result: dict[str, Any] = {"streams": args.streams if streams else 0, "rate": rate}
     result["healthz_ms"] = health
+    result["cpu_share"] = {  # cores busy, on average, while the tables recorded
+        role: round((after.get(role, 0.0) - before.get(role, 0.0)) / (t1 - t0), 2)
+        for role in sorted(after)
+    }
     if client is not None:
         time.sleep(2.0)  # the last events reach every stream
         last = {g["game_id"]: version_of(base, g["game_id"]) for g in games}

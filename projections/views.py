@@ -168,6 +168,18 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
     return out
 
 
+def view_class(record: Record, viewer: str) -> str:
+    """A key under which :func:`event_view` of ``record`` is the same for every viewer that
+    has it: an event that names no card some viewer may not see (an empty ``visible_to``) and
+    does not create the game hides nothing from anyone, so its view differs only by whether
+    the viewer sees the whole log (the hashes); any other event's key is the viewer itself.
+    What a stream uses to render such an event once for all of its viewers
+    (``service.streams``; a property holds it to ``event_view``)."""
+    if record.get("visible_to") or _creates_game(record, record["event"]):
+        return viewer
+    return " whole" if sees_whole_log(viewer) else " public"
+
+
 def _creates_game(record: Record, data: Mapping[str, Any]) -> bool:
     return (record.get("version") == 1 or data.get("type") == "GameCreated") and isinstance(
         data.get("seats"), list

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from projections.views import event_view
+from projections.views import event_view, view_class
 from service.errors import CodedError
 from service.games import GameLog
 
@@ -145,7 +145,8 @@ def next_chunks(
     /events shows it to that viewer>`` (written by ``dumps``, the app's JSON).
 
     The game's records are read once for all of them (from the smallest ``after``, at most
-    ``limit``), and each event is rendered once per viewer: the streams of one game at one
+    ``limit``), and each event is rendered once per viewer, or once for all when it hides nothing from
+    anyone (``view_class``): the streams of one game at one
     point cost one read of the store, however many viewers follow it. A spectator or the
     organizer of a delayed game gets what ``Delays.version_for`` lets them see
     (docs/rules.md, the spectator delay), as on every read path."""
@@ -167,7 +168,7 @@ def next_chunks(
                 continue
             if cap is not None and version > cap:
                 break
-            key = (viewer, version)
+            key = (view_class(record, viewer), version)
             data = rendered.get(key)
             if data is None:
                 item = dumps(event_view(record, viewer, seats)).encode("utf-8")
