@@ -44,15 +44,18 @@ from uuid import UUID
 
 from api.auth import bearer_token, viewer_for
 from api.errors import ApiError
+from domain.envelope import DamagedRecords
 from domain.errors import CodedError
 from service.delay import DELAYED_VIEWERS
-from service.errors import GameNotFoundError
+from service.errors import GameNotFoundError, StorageUnavailable, storage_refusal
 from service.streams import (
     HEARTBEAT,
     OPENING,
     Chunk,
+    InvalidTicket,
     Tickets,
     next_chunks,
+    prepare,
     ticket_key,
 )
 
@@ -64,8 +67,8 @@ POLL_SECONDS = 0.02
 #: with many streams open, long enough for about WRITES_PER_SECOND writes a second in all, up
 #: to MAX_COALESCE_SECONDS (Hub.coalesce).
 COALESCE_SECONDS = 0.05
-WRITES_PER_SECOND = 10_000
-MAX_COALESCE_SECONDS = 0.15
+WRITES_PER_SECOND = 5_000
+MAX_COALESCE_SECONDS = 0.2
 #: Chunks a subscriber may have waiting before it is closed (it resumes by Last-Event-ID).
 MAX_BACKLOG = 256
 #: Seconds between two looks at games delayed by time.
@@ -324,6 +327,28 @@ class Hub:
         return bool(delay is not None and delay.seconds)
 
 
+def refusal(exc: BaseException) -> tuple[int, dict[str, Any]]:
+    """The status and JSON error body of a stream refused before it starts, as the API would
+    answer (``api.errors``): 404 no game, 401 a bad token or ticket, 503 damaged rows or
+    storage away; anything else is a bug (500, logged)."""
+    refused = storage_refusal(exc) if not isinstance(exc, (ApiError, CodedError)) else None
+    if refused is not None:
+        exc = StorageUnavailable(f"storage is unavailable: {refused}")
+    if isinstance(exc, DamagedRecords):
+        body = {"code": exc.code, "message": exc.message, "version": exc.version}
+        return 503, {"error": {**body, "reason": exc.reason}}
+    if isinstance(exc, GameNotFoundError):
+        return 404, {"error": {"code": exc.code, "message": exc.message}}
+    if isinstance(exc, StorageUnavailable):
+        return 503, {"error": {"code": exc.code, "message": exc.message}}
+    if isinstance(exc, InvalidTicket):
+        return 401, {"error": {"code": exc.code, "message": exc.message}}
+    if isinstance(exc, ApiError):
+        return exc.status, {"error": {"code": exc.code, "message": exc.message}}
+    log.error("stream refused by a bug", exc_info=exc)
+    return 500, {"error": {"code": "server/error", "message": "the stream could not start"}}
+
+
 def error_event(exc: BaseException) -> bytes:
     """An SSE ``stream-error`` event with the API's error shape (a stream that cannot go on)."""
     import json
@@ -397,9 +422,9 @@ class StreamApp:
             viewer, delayed = await loop.run_in_executor(
                 self.hub.pool, self._who, game_id, headers.get("authorization"), ticket
             )
-        except (ApiError, CodedError) as exc:
-            status = 404 if isinstance(exc, GameNotFoundError) else getattr(exc, "status", 401)
-            await _error(send, status, exc.code, exc.message)
+        except Exception as exc:
+            status, body = refusal(exc)
+            await _json(send, status, body)
             return
         await send(
             {
@@ -438,7 +463,11 @@ class StreamApp:
             await send({"type": "http.response.body", "body": b""})
 
     def _who(self, game_id: UUID, authorization: str | None, ticket: str | None) -> Any:
+        """Who is asking, and whether the game is delayed by time; the game's stored chain
+        verified now (once per process), before the stream starts, rather than when its
+        first events are due (a long game's chain takes a while)."""
         viewer = self.hub.authenticate(game_id, authorization, ticket)
+        prepare(self.hub.gamelog, game_id)
         return viewer, self.hub.delayed_by_time(game_id)
 
 

@@ -122,6 +122,13 @@ class Tickets:
         return hmac.new(self._key, _PREFIX + payload, hashlib.sha256).digest()[:18]
 
 
+def prepare(log: GameLog, game_id: UUID) -> None:
+    """Verify the game's stored hash chain (once per process; ``DamagedRecords`` if it does
+    not verify), as every read does before it serves a game: when its first stream opens,
+    so that the events due on it later do not wait for it."""
+    log.store.ensure_sound(game_id)
+
+
 @dataclass(frozen=True)
 class Chunk:
     """What a stream sends next: SSE ``data`` (maybe empty), the last version in it (or the
