@@ -67,7 +67,7 @@ POLL_SECONDS = 0.02
 #: with many streams open, long enough for about WRITES_PER_SECOND writes a second in all, up
 #: to MAX_COALESCE_SECONDS (Hub.coalesce).
 COALESCE_SECONDS = 0.05
-WRITES_PER_SECOND = 5_000
+WRITES_PER_SECOND = 6_500
 MAX_COALESCE_SECONDS = 0.2
 #: Chunks a subscriber may have waiting before it is closed (it resumes by Last-Event-ID).
 MAX_BACKLOG = 256

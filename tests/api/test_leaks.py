@@ -24,6 +24,7 @@ from api.app import create_app
 from domain import find_ruleset, sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, assert_hidden, bearer, leak_property
 from tests.marked import CHANGES, DECK
+from tests.streams import AsgiServer
 
 RS = find_ruleset("munchkin-ccg")
 
@@ -101,6 +102,17 @@ def test_a_server_dealt_game_leaks_nothing_either(app: Flask, seed: int) -> None
     assert "Dealt" in types
 
 
+@leak_property(max_examples=4)
+def test_the_streams_leak_nothing_either(app: Flask, seed: int) -> None:
+    """The same property over what B's and a spectator's live streams send (issue #26), in
+    games dealt by the table and by the server: each stream checked after every batch."""
+    server = AsgiServer(app, poll=0.01)
+    try:
+        play_and_check(app, seed, marked=False, steps=45, dealing=seed % 2 == 1, streams=server)
+    finally:
+        server.close()
+
+
 #: What the marked games held, over the examples of the property below.
 MARKED_SEEN: set[str] = set()
 
@@ -135,12 +147,20 @@ def server_dealt(command: dict[str, Any]) -> dict[str, Any]:
 
 
 def play_and_check(
-    app: Flask, seed: int, *, marked: bool, steps: int, dealing: bool = False
+    app: Flask,
+    seed: int,
+    *,
+    marked: bool,
+    steps: int,
+    dealing: bool = False,
+    streams: AsgiServer | None = None,
 ) -> set[str]:
     """Play ``steps`` random legal batches through HTTP, checking after each what seat B and a
     spectator may fetch, and their exports at the end; return the event types recorded (and
     ``unchecked`` if an event carried the mark). ``dealing``: a game the server deals alone
-    (docs/rules.md E), whose ``Dealt`` events name the cards of a pile and those drawn."""
+    (docs/rules.md E), whose ``Dealt`` events name the cards of a pile and those drawn.
+    ``streams``: B and a spectator also follow the game live (``GET /stream``, from its
+    first event), and what their streams have sent is checked with the rest after each batch."""
     rng = random.Random(seed)
     client = app.test_client()
     log = app.extensions["munchlog"]
@@ -153,6 +173,9 @@ def play_and_check(
     gid, table, b_token = game["game_id"], game["table_token"], game["seats"]["B"]["token"]
     a_cards = {c["id"]: c["name"] for c in game["seats"]["A"]["cards"]}
     known = {"B": set(), "spectator": set()}  # A card ids each viewer has legitimately seen
+    live = {}
+    if streams is not None:
+        live = {"B": streams.open(gid, token=b_token), "spectator": streams.open(gid)}
     salts_revealed: set[str] = set()
     for _ in range(steps):
         state = log.game(UUID(gid)).state
@@ -188,6 +211,8 @@ def play_and_check(
         }
         for viewer, token in (("B", b_token), ("spectator", None)):
             text = _fetch_all(client, gid, token)
+            if viewer in live:
+                text += live[viewer].until_version(state["version"]).text
             hidden = {cid: name for cid, name in a_cards.items() if cid not in known[viewer]}
             assert_hidden(text, viewer, hidden)
             for salt in unrevealed[viewer]:

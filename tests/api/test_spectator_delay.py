@@ -20,6 +20,7 @@ import service.games
 from projections.exports import export_csv, export_transcript
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
 from tests.service.helpers import play_demo
+from tests.streams import AsgiServer
 
 pytestmark = pytest.mark.storage_agnostic
 
@@ -83,6 +84,7 @@ def test_a_spectator_is_exactly_n_events_behind_on_every_read_path(
 ) -> None:
     game = played(app, {"events": n})
     gid, judge = str(game.game_id), game.tokens["judge"]
+    base = f"/api/games/{gid}"
     assert game.status != "finished", "the property needs a game under way"
     current = get(client, f"/api/games/{gid}/events?limit=1", judge).get_json()["version"]
     cap = current - n
@@ -137,6 +139,20 @@ def test_a_spectator_is_exactly_n_events_behind_on_every_read_path(
             assert later.status_code == 404
         at_turn = get(client, f"/api/games/{gid}/state?turn={last_turn}", token).get_json()
         assert at_turn == state
+        # the live stream: the same events, and not one more (the judge's is live)
+        streams = AsgiServer(app, poll=0.01)
+        streams.app.hub.heartbeat = 0.2
+        try:
+            judged = streams.open(gid, token=judge).until_version(current)
+            held = streams.open(gid, token=token).until_version(cap)
+            held.wait(lambda s: s.text.count(": heartbeat") >= 2, 5)  # a while, idle
+            assert held.ids() == list(range(1, cap + 1))
+            assert (
+                held.items() == get(client, f"{base}/events?limit=1000", token).get_json()["events"]
+            )
+            assert judged.ids() == list(range(1, current + 1))
+        finally:
+            streams.close()
 
 
 def test_a_dispute_opened_after_the_delayed_version_is_not_seen_yet(
@@ -214,6 +230,32 @@ def test_the_seconds_rule_shows_the_last_version_old_enough(
         assert get(client, f"/api/games/{gid}", judge).get_json()["version"] == log.current_version(
             game.game_id
         )
+
+
+def test_a_delayed_stream_moves_with_the_clock(
+    app: Flask, client: FlaskClient, clock: Clock
+) -> None:
+    """A spectator's stream of a game delayed by time gets each event once it is old enough,
+    with no new event to wake it (the stream process's ticker looks again every second)."""
+    log = app.extensions["munchlog"]
+    game = played(app, {"seconds": 60}, actions=0, seed=8)
+    from tests.service.test_spectator_delays import next_commands
+
+    stamps = {}
+    for _ in range(4):
+        clock.now += timedelta(seconds=20)
+        log.record(game.game_id, next_commands(log, game.game_id), actor="table")
+        stamps[log.current_version(game.game_id)] = clock.now
+    streams = AsgiServer(app, poll=0.01)
+    streams.app.hub.heartbeat = 0.2  # the ticker every 0.1 s
+    try:
+        spectator = streams.open(game.game_id)
+        for version, at in sorted(stamps.items()):
+            clock.now = at + timedelta(seconds=60)
+            spectator.until_version(version)
+            assert spectator.ids() == list(range(1, version + 1))
+    finally:
+        streams.close()
 
 
 def test_the_delay_ends_with_the_game_plus_the_seconds(
