@@ -168,3 +168,26 @@ def test_nginx_passes_a_stream_unbuffered_over_http1_and_http2(served: dict[str,
             text=True,
         )
         assert f"id: {current}\n" in body.stdout and f"id: {current - 1}\n" not in body.stdout
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGKILL"])
+def test_the_stream_process_stops_with_serve(tmp_path: Path, signal_name: str) -> None:
+    """``munchlog serve`` stopped (SIGTERM) or killed (SIGKILL): its stream process does not
+    outlive it (the port is free again), so a restart finds its ports free."""
+    import signal
+    import socket
+
+    with munchlog_serve(tmp_path, ORGANIZER) as (port, env):
+        with socket.create_connection(("127.0.0.1", env.stream_port), 2):
+            pass  # the stream process listens
+        env.process.send_signal(getattr(signal, signal_name))
+        env.process.wait(30)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", env.stream_port), 0.5).close()
+            except OSError:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail(f"the stream process outlived serve's {signal_name}")
