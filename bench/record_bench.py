@@ -164,9 +164,10 @@ def setup_actions(created: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def new_game(base: str, i: int) -> tuple[str, str, str]:
-    """A game in munchkining, turn 1, seat A active. Returns (game_id, table_token, hero_id)."""
-    body = game_body(f"bench-{i}", {"event": "record-bench"})
+def set_up_game(base: str, i: int, event: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game of :func:`game_body` taken through its setup to munchkining, turn 1, seat A
+    active: its ``201`` body and the table's view of its state."""
+    body = game_body(f"bench-{i}", {"event": event})
     hdr = {"Authorization": f"Bearer {TOKEN}"}
     r = requests.post(f"{base}/api/games", json=body, headers=hdr, timeout=30)
     r.raise_for_status()
@@ -182,7 +183,13 @@ def new_game(base: str, i: int) -> tuple[str, str, str]:
     r.raise_for_status()
     state = requests.get(f"{base}/api/games/{gid}/state", headers=hdr, timeout=30).json()
     assert state["phase"] == "munchkining", state
-    return gid, table, state["seats"]["A"]["hero"]["id"]
+    return created, state
+
+
+def new_game(base: str, i: int) -> tuple[str, str, str]:
+    """A game in munchkining, turn 1, seat A active. Returns (game_id, table_token, hero_id)."""
+    created, state = set_up_game(base, i, "record-bench")
+    return created["game_id"], created["table_token"], state["seats"]["A"]["hero"]["id"]
 
 
 def bodies(hero: str) -> tuple[str, str]:

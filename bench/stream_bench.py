@@ -45,7 +45,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record_bench import ROOT, TOKEN, bodies, free_port, game_body, setup_actions
+from bench.record_bench import ROOT, TOKEN, bodies, free_port, set_up_game
 
 #: The pid of ``munchlog serve`` (its processes' CPU time is read from /proc).
 SERVER = [0]
@@ -84,24 +84,10 @@ def munchlog(tmp: Path):  # type: ignore[no-untyped-def]
 
 
 def new_game(base: str, i: int) -> dict[str, Any]:
-    body = game_body(f"stream-{i}", {"event": "stream-bench"})
-    r = requests.post(
-        f"{base}/api/games", json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30
-    )
-    r.raise_for_status()
-    created = r.json()
-    gid, table = created["game_id"], created["table_token"]
-    hdr = {"Authorization": f"Bearer {table}"}
-    r = requests.post(
-        f"{base}/api/games/{gid}/actions",
-        json={"actions": setup_actions(created)},
-        headers=hdr,
-        timeout=30,
-    )
-    r.raise_for_status()
-    state = requests.get(f"{base}/api/games/{gid}/state", headers=hdr, timeout=30).json()
+    created, state = set_up_game(base, i, "stream-bench")
+    table = created["table_token"]
     return {
-        "game_id": gid,
+        "game_id": created["game_id"],
         "hero": state["seats"]["A"]["hero"]["id"],
         "tokens": {
             "A": created["seats"]["A"]["token"],

@@ -25,21 +25,7 @@
   };
 
   // ------------------------------------------------------------------ helpers
-  function el(tag, attrs, kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "text") e.textContent = String(v);
-      else if (k === "class") e.className = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const kid of [].concat(kids || [])) {
-      if (kid === null || kid === undefined || kid === false) continue;
-      e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
-    }
-    return e;
-  }
+  const el = window.munchlogPages.el;
   function words(x) {
     if (x === null || x === undefined) return "";
     return String(x).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().trim();
@@ -60,16 +46,7 @@
   }
   const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
   function headers() { return app.token ? { Authorization: "Bearer " + app.token } : {}; }
-  async function api(path) {
-    const r = await fetch(API + path, { headers: headers(), cache: "no-store" });
-    const body = await r.json().catch(() => null);
-    if (!r.ok) {
-      const err = new Error((body && body.error && body.error.message) || "HTTP " + r.status);
-      err.status = r.status;
-      throw err;
-    }
-    return body;
-  }
+  function api(path) { return window.munchlogPages.readJSON(API + path, headers()); }
 
   // ------------------------------------------------------------------ names of things
   const CARD_ID = /^[0-9a-f]{16}$/;

@@ -24,22 +24,7 @@
   function seatColor(seat) { const i = app.seats.indexOf(seat); return SEAT_COLORS[(i < 0 ? 0 : i) % SEAT_COLORS.length]; }
 
   // ------------------------------------------------------------------ helpers
-  function el(tag, attrs, kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "text") e.textContent = String(v);
-      else if (k === "class") e.className = v;
-      else if (k === "style") Object.assign(e.style, v); // CSSOM: allowed by the page's CSP
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const kid of [].concat(kids || [])) {
-      if (kid === null || kid === undefined) continue;
-      e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
-    }
-    return e;
-  }
+  const el = window.munchlogPages.el;
   function status(text) { $("status").textContent = text || ""; }
   // An identifier as words for people: "CardDrawn" -> "card drawn", "look_for_trouble" ->
   // "look for trouble"; nothing for null. Only for identifiers: names are shown as they are.
@@ -112,14 +97,7 @@
     const url = API + path + (q.toString() ? "?" + q.toString() : "");
     // a spectator has no token and sends no Authorization header (the API's "spectator")
     const headers = app.token ? { Authorization: "Bearer " + app.token } : {};
-    const r = await fetch(url, { headers: headers, cache: "no-store" });
-    const body = await r.json().catch(() => null);
-    if (!r.ok) {
-      const err = new Error((body && body.error && body.error.message) || "HTTP " + r.status);
-      err.status = r.status;
-      throw err;
-    }
-    return body;
+    return window.munchlogPages.readJSON(url, headers);
   }
 
   // ------------------------------------------------------------------ sign in

@@ -177,7 +177,7 @@ def test_the_stream_process_stops_with_serve(tmp_path: Path, signal_name: str) -
     import signal
     import socket
 
-    with munchlog_serve(tmp_path, ORGANIZER) as (port, env):
+    with munchlog_serve(tmp_path, ORGANIZER) as (_port, env):
         with socket.create_connection(("127.0.0.1", env.stream_port), 2):
             pass  # the stream process listens
         env.process.send_signal(getattr(signal, signal_name))
