@@ -2,7 +2,9 @@
 
 ``munchlog serve`` (2 granian workers, the stream process beside them, SQLite on /dev/shm)
 with 8 CCG games recording flat out, one connection each (the record bench's workload:
-``activate`` then ``resolve`` the active hero's ability, forever legal), in alternated runs:
+``activate`` then ``resolve`` the active hero's ability, forever legal; driven by
+``bench/stream_record.js``, node: Python threads starved of CPU by the streams would measure
+the client, not the server), in alternated runs:
 
 * **without streams**: the 8 tables alone: actions recorded per second;
 * **with streams**: first ``--streams`` streams opened (split over the games, mixed viewers:
@@ -34,7 +36,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -157,8 +158,8 @@ def cpu_by_role(pids: list[int]) -> dict[str, float]:
             if "stream_client.js" in cmd
             else "healthz probe"
             if "--healthz" in cmd
-            else "bench (recorders)"
-            if "stream_bench.py" in cmd
+            else "node recorders"
+            if "stream_record.js" in cmd
             else "workers"
         )
         out[role] = out.get(role, 0.0) + (int(stat[11]) + int(stat[12])) / tick
@@ -167,52 +168,37 @@ def cpu_by_role(pids: list[int]) -> dict[str, float]:
 
 # ---------------------------------------------------------------------- recording
 def record(
-    base: str, games: list[dict[str, Any]], seconds: float, pace: float
-) -> tuple[float, dict[str, dict[int, float]]]:
-    """Every table records flat out (or at ``pace`` actions a second) for ``seconds``: the rate
-    and, per game, the monotonic time of the 201 that recorded each version."""
-    host, port = base.removeprefix("http://").split(":")
-    stamps: dict[str, dict[int, float]] = {g["game_id"]: {} for g in games}
-    counts = [0] * len(games)
-    start = time.monotonic()
-    stop = start + seconds
-
-    def table(i: int, g: dict[str, Any]) -> None:
-        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    base: str, games: list[dict[str, Any]], seconds: float, pace: float, tmp: Path
+) -> tuple[float, dict[str, dict[str, float]], subprocess.Popen[bytes]]:
+    """Every table records flat out (or at ``pace`` actions a second) for ``seconds``
+    (``bench/stream_record.js``): the rate and, per game, the monotonic time of the 201 that
+    recorded each version."""
+    out = tmp / "recorded.json"
+    spec = tmp / "record.json"
+    tables = []
+    for g in games:
         activate, resolve = bodies(g["hero"])
-        headers = {
-            "Authorization": f"Bearer {g['tokens']['table']}",
-            "Content-Type": "application/json",
-        }
-        path = f"/api/games/{g['game_id']}/actions"
-        mine = stamps[g["game_id"]]
-        n = 0
-        while time.monotonic() < stop:
-            body = activate if n % 2 == 0 else resolve
-            try:
-                conn.request("POST", path, body=body, headers=headers)
-                response = conn.getresponse()
-                data = response.read()
-            except (OSError, http.client.HTTPException):
-                conn.close()
-                conn = http.client.HTTPConnection(host, int(port), timeout=30)
-                continue
-            now = time.monotonic()
-            if response.status == 201:
-                for event in json.loads(data)["events"]:
-                    mine[int(event["version"])] = now
-                n += 1
-            if pace:
-                time.sleep(max(0.0, start + n / pace - time.monotonic()))
-        counts[i] = n
-        conn.close()
+        tables.append(
+            {
+                "game_id": g["game_id"],
+                "table": g["tokens"]["table"],
+                "activate": activate,
+                "resolve": resolve,
+            }
+        )
+    port = int(base.rsplit(":", 1)[1])
+    spec.write_text(
+        json.dumps(
+            {"port": port, "seconds": seconds, "pace": pace, "out": str(out), "games": tables}
+        )
+    )
+    proc = subprocess.Popen(["node", str(ROOT / "bench" / "stream_record.js"), str(spec)])
+    return 0.0, {}, proc
 
-    threads = [threading.Thread(target=table, args=(i, g)) for i, g in enumerate(games)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(counts) / (time.monotonic() - start), stamps
+
+def recorded(tmp: Path) -> tuple[float, dict[str, dict[str, float]]]:
+    found = json.loads((tmp / "recorded.json").read_text())
+    return float(found["rate"]), found["stamps"]
 
 
 # ---------------------------------------------------------------------- /healthz
@@ -283,10 +269,13 @@ def run(
         assert client.stdout is not None and client.stdin is not None
         assert client.stdout.readline().strip() == "READY"
     probe = healthz_probe(base, args.seconds)
-    watched = [os.getpid(), *descendants(SERVER[0])] + ([client.pid] if client else [])
+    _, _, recorder = record(base, games, args.seconds, args.pace, tmp)
+    watched = [recorder.pid, *descendants(SERVER[0])] + ([client.pid] if client else [])
     before, t0 = cpu_by_role(watched), time.monotonic()
-    rate, stamps = record(base, games, args.seconds, args.pace)
+    time.sleep(args.seconds * 0.9)
     after, t1 = cpu_by_role(watched), time.monotonic()
+    recorder.wait()
+    rate, stamps = recorded(tmp)
     health = json.loads(probe.communicate()[0])
     result: dict[str, Any] = {"streams": args.streams if streams else 0, "rate": rate}
     result["healthz_ms"] = health

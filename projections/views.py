@@ -168,14 +168,21 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
     return out
 
 
-def view_class(record: Record, viewer: str) -> str:
+def view_class(record: Record, viewer: str, seats: Collection[str] = ()) -> str:
     """A key under which :func:`event_view` of ``record`` is the same for every viewer that
-    has it: an event that names no card some viewer may not see (an empty ``visible_to``) and
-    does not create the game hides nothing from anyone, so its view differs only by whether
+    has it. An event that does not create the game and names no card that some viewer may not
+    see (every card of its ``visible_to`` known to all ``seats``, which every viewer then sees:
+    ``domain.viewing.can_see``) hides nothing from anyone, so its view differs only by whether
     the viewer sees the whole log (the hashes); any other event's key is the viewer itself.
     What a stream uses to render such an event once for all of its viewers
     (``service.streams``; a property holds it to ``event_view``)."""
-    if record.get("visible_to") or _creates_game(record, record["event"]):
+    visible: Mapping[str, Any] = record.get("visible_to") or {}
+    if visible and not seats:
+        return viewer
+    everyone = set(seats)
+    if _creates_game(record, record["event"]) or any(
+        not everyone <= set(known) for known in visible.values()
+    ):
         return viewer
     return " whole" if sees_whole_log(viewer) else " public"
 

@@ -175,7 +175,7 @@ def next_chunks(
                 continue
             if cap is not None and version > cap:
                 break
-            key = (view_class(record, viewer), version)
+            key = (view_class(record, viewer, seats), version)
             data = rendered.get(key)
             if data is None:
                 item = dumps(event_view(record, viewer, seats)).encode("utf-8")

@@ -40,7 +40,7 @@ def test_viewers_of_one_class_are_shown_the_same_event(
         views = defaultdict(set)
         for viewer in viewers(seats):
             shown = json.dumps(event_view(record, viewer, seats), sort_keys=True)
-            views[view_class(record, viewer)].add(shown)
+            views[view_class(record, viewer, seats)].add(shown)
         assert all(len(v) == 1 for v in views.values()), (record["version"], dict(views))
         shared += len(views) < len(viewers(seats))
     assert shared, "no event was shared: the property did not exercise the shortcut"
