@@ -353,10 +353,10 @@ def write_results(
 ) -> None:
     path = ROOT / "bench" / "RESULTS.md"
     text = path.read_text()
-    pace = f"each table at most {args.pace:g} actions/s" if args.pace else "flat out"
+    pace = f"each table at most {args.pace:g} actions/s" if args.pace else "tables flat out"
     lines = [
         f"### `stream_bench.py --streams {args.streams} --tables {args.tables} --seconds {args.seconds:g} "
-        f"--rounds {args.rounds}{f' --pace {args.pace:g}' if args.pace else ''}` ({datetime.now(UTC):%Y-%m-%d}, tables {pace})",
+        f"--rounds {args.rounds}{f' --pace {args.pace:g}' if args.pace else ''}` ({datetime.now(UTC):%Y-%m-%d}, {pace})",
         "",
         "| run | streams | actions/s | p50 / p99 201→stream, ms | deliveries | faults | /healthz p50 / p99, ms |",
         "|---|---|---|---|---|---|---|",
