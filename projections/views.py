@@ -168,21 +168,26 @@ def event_view(record: Record, viewer: str, seats: Collection[str] | None = None
     return out
 
 
-def view_class(record: Record, viewer: str, seats: Collection[str] = ()) -> str:
-    """A key under which :func:`event_view` of ``record`` is the same for every viewer that
-    has it. An event that does not create the game and names no card that some viewer may not
-    see (every card of its ``visible_to`` known to all ``seats``, which every viewer then sees:
-    ``domain.viewing.can_see``) hides nothing from anyone, so its view differs only by whether
-    the viewer sees the whole log (the hashes); any other event's key is the viewer itself.
-    What a stream uses to render such an event once for all of its viewers
-    (``service.streams``; a property holds it to ``event_view``)."""
+def hides_nothing(record: Record, seats: Collection[str]) -> bool:
+    """Whether :func:`event_view` of ``record`` is the same for every viewer but for the
+    hashes (shown to the viewers that see the whole log): an event that does not create the
+    game and names no card that some viewer may not see (every card of its ``visible_to``
+    known to all ``seats``, which every viewer then sees: ``domain.viewing.can_see``). What a
+    stream uses to render such an event once for all of its viewers (``service.streams``;
+    a property holds it to ``event_view``)."""
     visible: Mapping[str, Any] = record.get("visible_to") or {}
     if visible and not seats:
-        return viewer
+        return False
     everyone = set(seats)
-    if _creates_game(record, record["event"]) or any(
-        not everyone <= set(known) for known in visible.values()
-    ):
+    return not _creates_game(record, record["event"]) and all(
+        everyone <= set(known) for known in visible.values()
+    )
+
+
+def view_class(viewer: str, shared: bool) -> str:
+    """The key under which a viewer's view of an event is the same as others': the viewer
+    itself, or for an event that ``hides_nothing`` (``shared``) whether it sees the hashes."""
+    if not shared:
         return viewer
     return " whole" if sees_whole_log(viewer) else " public"
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from projections.views import event_view, view_class
+from projections.views import event_view, hides_nothing, view_class
 from service.errors import CodedError
 from service.games import GameLog
 
@@ -153,7 +153,7 @@ def next_chunks(
 
     The game's records are read once for all of them (from the smallest ``after``, at most
     ``limit``), and each event is rendered once per viewer, or once for all when it hides nothing from
-    anyone (``view_class``): the streams of one game at one
+    anyone (``hides_nothing``): the streams of one game at one
     point cost one read of the store, however many viewers follow it. A spectator or the
     organizer of a delayed game gets what ``Delays.version_for`` lets them see
     (docs/rules.md, the spectator delay), as on every read path."""
@@ -164,6 +164,7 @@ def next_chunks(
     seats = log.seats(game_id)
     caps = {viewer: log.delays.version_for(game_id, viewer) for viewer, _ in wanted}
     rendered: dict[tuple[str, int], bytes] = {}
+    shared = {int(r["version"]): hides_nothing(r, seats) for r in records}
     out: dict[tuple[str, int], Chunk] = {}
     for viewer, after in wanted:
         cap = caps[viewer]
@@ -175,7 +176,7 @@ def next_chunks(
                 continue
             if cap is not None and version > cap:
                 break
-            key = (view_class(record, viewer, seats), version)
+            key = (view_class(viewer, shared[version]), version)
             data = rendered.get(key)
             if data is None:
                 item = dumps(event_view(record, viewer, seats)).encode("utf-8")

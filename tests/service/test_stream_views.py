@@ -1,5 +1,5 @@
 """What a stream renders once for several viewers is what each of them would be shown
-(``projections.views.view_class`` against ``event_view``), over whole demo games of every
+(``projections.views.hides_nothing`` against ``event_view``), over whole demo games of every
 family, dealt by the table and by the server; and the chunks a stream sends are exactly the
 events ``GET /events`` shows each viewer (``service.streams.next_chunks``)."""
 
@@ -11,7 +11,7 @@ from collections import defaultdict
 import pytest
 
 from domain import DEFAULT_RULESET
-from projections.views import event_view, view_class
+from projections.views import event_view, hides_nothing, view_class
 from service.games import GameLog
 from service.streams import next_chunks
 from tests.service.helpers import play_demo
@@ -40,7 +40,7 @@ def test_viewers_of_one_class_are_shown_the_same_event(
         views = defaultdict(set)
         for viewer in viewers(seats):
             shown = json.dumps(event_view(record, viewer, seats), sort_keys=True)
-            views[view_class(record, viewer, seats)].add(shown)
+            views[view_class(viewer, hides_nothing(record, seats))].add(shown)
         assert all(len(v) == 1 for v in views.values()), (record["version"], dict(views))
         shared += len(views) < len(viewers(seats))
     assert shared, "no event was shared: the property did not exercise the shortcut"
