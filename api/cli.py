@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -130,21 +131,40 @@ def _organizer_token() -> tuple[str, str]:
     return token, ("generated into " if created else "read from ") + path
 
 
+def _stream_port(args: argparse.Namespace) -> int:
+    """The stream process's port (0: none): ``--stream-port`` if given (refused in one line
+    if it is ``--port`` or taken); else the next port up, or, if that one is taken, any free
+    port (printed with the rest), so that a second server beside the first still starts;
+    none with ``--port 0``."""
+    if args.stream_port is not None:
+        if args.stream_port and args.stream_port == args.port:
+            raise SystemExit(
+                f"munchlog serve: the stream port must differ from --port {args.port}: choose "
+                "another with --stream-port (0: no streams)"
+            )
+        if args.stream_port:
+            serving.check_port(args.host, args.stream_port)
+        return int(args.stream_port)
+    if not args.port:
+        return 0
+    if args.port < 65535:
+        try:
+            serving.check_port(args.host, args.port + 1)
+            return int(args.port + 1)
+        except serving.PortInUse:
+            pass
+    with socket.socket() as probe:  # any free port
+        probe.bind((args.host or "127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def serve(args: argparse.Namespace) -> int:
     from api.logs import configure_logging
     from api.metrics import prepare_multiprocess_dir
 
     configure_logging()  # MUNCHLOG_LOG_FORMAT / _LEVEL checked before any worker starts
     serving.check_port(args.host, args.port)  # before the banner: a taken port is one line
-    default_stream = args.port + 1 if args.port else 0  # --port 0 (any): no streams by default
-    stream_port = default_stream if args.stream_port is None else args.stream_port
-    if stream_port == args.port or stream_port > 65535:
-        raise SystemExit(
-            f"munchlog serve: the stream port must differ from --port {args.port} and be at "
-            "most 65535: choose one with --stream-port (0: no streams)"
-        )
-    if stream_port:
-        serving.check_port(args.host, stream_port)
+    stream_port = _stream_port(args)
     token, origin = _organizer_token()
     # The workers build their apps from the environment (api/app.py's variables), after the
     # fork; api.serving.worker_app drops the secrets from it again.
