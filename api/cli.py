@@ -309,6 +309,10 @@ def demo(args: argparse.Namespace) -> int:
         print(f"           (as the judge; turn 2 carries dispute {dispute} and its ruling)")
     else:
         print("           (as the judge; the game stopped before turn 2: no dispute filed)")
+    if result.status != "finished":  # a game to go on with: at the table, in a browser
+        for role, value in result.tokens.items():
+            if role != "judge":
+                print(f"  play {role:<6}{base}/games/{result.game_id}/play#token={value}")
     print("tokens (send as 'Authorization: Bearer <token>'):")
     for role, value in result.tokens.items():
         print(f"  {role:<6} {value}")

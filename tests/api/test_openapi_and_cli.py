@@ -146,6 +146,23 @@ def test_munchlog_demo_records_a_game_and_prints_tokens(
     assert (tmp_path / "instance" / "munchlog.sqlite").exists()
     assert token_file.read_text().strip() not in out
     assert os.environ["MUNCHLOG_INSTANCE"] == str(tmp_path / "instance")
+    assert "/play#token=" not in out  # a finished game: nothing left to play
+
+
+def test_a_demo_stopped_early_prints_each_seats_table_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``munchlog demo --actions 0``: a game to play in the browser (README, three steps): the
+    table page's link for each seat and for the table, never for the judge."""
+    monkeypatch.setenv("MUNCHLOG_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("MUNCHLOG_ORGANIZER_TOKEN", raising=False)
+    assert main(["demo", "--actions", "0", "--ruleset", "munchkin-deluxe", "--seats", "4"]) == 0
+    out = capsys.readouterr().out
+    tokens = dict(re.findall(r"^  (\w+)\s+(\S{40,})$", out, re.M))
+    links = dict(
+        re.findall(r"^  play (\w+)\s+http://\S+/games/[0-9a-f-]{36}/play#token=(\S+)$", out, re.M)
+    )
+    assert links == {role: tokens[role] for role in ("A", "B", "C", "D", "table")}, out
 
 
 def test_munchlog_demo_records_a_game_the_server_deals(
