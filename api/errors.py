@@ -68,6 +68,7 @@ from service.errors import (
     VersionConflictError,
     storage_refusal,
 )
+from service.streams import InvalidTicket
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,11 @@ def _respond(status: int, body: dict[str, Any], headers: dict[str, str] | None =
 def handle_api_error(exc: ApiError) -> Response:
     headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
     return _respond(exc.status, error_body(exc.code, exc.message, fields=exc.fields), headers)
+
+
+def handle_invalid_ticket(exc: InvalidTicket) -> Response:
+    """A stream ticket that cannot be used (the stream process, ``api.streaming``): 401."""
+    return handle_api_error(Unauthorized(exc.code, exc.message))
 
 
 def handle_invalid_input(exc: inputs.InvalidInput) -> Response:
@@ -237,6 +243,7 @@ def init_app(app: Flask) -> None:
     """Register the handlers (after flask-smorest's, which they replace)."""
     handlers: list[tuple[type[Exception], Any]] = [
         (ApiError, handle_api_error),
+        (InvalidTicket, handle_invalid_ticket),
         (inputs.InvalidInput, handle_invalid_input),
         (DomainError, handle_domain_error),
         (GameNotFoundError, handle_not_found),

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import threading
@@ -43,16 +44,13 @@ from urllib.parse import parse_qs
 from uuid import UUID
 
 from api.auth import bearer_token, viewer_for
-from api.errors import ApiError
-from domain.envelope import DamagedRecords
-from domain.errors import CodedError
+from api.errors import error_body
 from service.delay import DELAYED_VIEWERS
-from service.errors import GameNotFoundError, StorageUnavailable, storage_refusal
 from service.streams import (
     HEARTBEAT,
+    HEARTBEAT_SECONDS,
     OPENING,
     Chunk,
-    InvalidTicket,
     Tickets,
     next_chunks,
     prepare,
@@ -83,8 +81,6 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 def heartbeat_seconds() -> float:
     """Seconds between heartbeats (``MUNCHLOG_STREAM_HEARTBEAT``, default 15)."""
-    from service.streams import HEARTBEAT_SECONDS
-
     raw = os.environ.get("MUNCHLOG_STREAM_HEARTBEAT")
     return float(raw) if raw else HEARTBEAT_SECONDS
 
@@ -294,9 +290,8 @@ class Hub:
                     if chunk.data:
                         sent = True
                         for sub in subs:
-                            if sub.after == after:
-                                sub.after = chunk.last
-                                sub.push(chunk.data)
+                            sub.after = chunk.last
+                            sub.push(chunk.data)
                     if chunk.more:
                         channel.dirty = True
                 if sent:
@@ -327,35 +322,20 @@ class Hub:
         return bool(delay is not None and delay.seconds)
 
 
-def refusal(exc: BaseException) -> tuple[int, dict[str, Any]]:
-    """The status and JSON error body of a stream refused before it starts, as the API would
-    answer (``api.errors``): 404 no game, 401 a bad token or ticket, 503 damaged rows or
-    storage away; anything else is a bug (500, logged)."""
-    refused = storage_refusal(exc) if not isinstance(exc, (ApiError, CodedError)) else None
-    if refused is not None:
-        exc = StorageUnavailable(f"storage is unavailable: {refused}")
-    if isinstance(exc, DamagedRecords):
-        body = {"code": exc.code, "message": exc.message, "version": exc.version}
-        return 503, {"error": {**body, "reason": exc.reason}}
-    if isinstance(exc, GameNotFoundError):
-        return 404, {"error": {"code": exc.code, "message": exc.message}}
-    if isinstance(exc, StorageUnavailable):
-        return 503, {"error": {"code": exc.code, "message": exc.message}}
-    if isinstance(exc, InvalidTicket):
-        return 401, {"error": {"code": exc.code, "message": exc.message}}
-    if isinstance(exc, ApiError):
-        return exc.status, {"error": {"code": exc.code, "message": exc.message}}
-    log.error("stream refused by a bug", exc_info=exc)
-    return 500, {"error": {"code": "server/error", "message": "the stream could not start"}}
+def refusal(app: Any, exc: BaseException) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """The status, headers and body of a stream refused before it starts: the app's own
+    answer to ``exc`` (its error handlers, ``api.errors``), as every endpoint's."""
+    with app.test_request_context():
+        response = app.handle_user_exception(exc)
+    headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
+    return response.status_code, headers, response.get_data()
 
 
 def error_event(exc: BaseException) -> bytes:
     """An SSE ``stream-error`` event with the API's error shape (a stream that cannot go on)."""
-    import json
-
     code = getattr(exc, "code", "storage/unavailable")
     message = getattr(exc, "message", None) or "the game's events cannot be read now"
-    body = json.dumps({"error": {"code": code, "message": message}})
+    body = json.dumps(error_body(code, message))
     return f"event: stream-error\ndata: {body}\n\n".encode()
 
 
@@ -423,8 +403,7 @@ class StreamApp:
                 self.hub.pool, self._who, game_id, headers.get("authorization"), ticket
             )
         except Exception as exc:
-            status, body = refusal(exc)
-            await _json(send, status, body)
+            await _answer(send, *refusal(self.hub.app, exc))
             return
         await send(
             {
@@ -489,27 +468,22 @@ def _after(last_event_id: str | None, after: list[str] | None) -> int | None:
     return int(raw)
 
 
-async def _json(send: Send, status: int, body: dict[str, Any]) -> None:
-    import json
-
-    data = json.dumps(body).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(data)).encode()),
-                (b"access-control-allow-origin", b"*"),
-                (b"cache-control", b"no-store"),
-            ],
-        }
-    )
+async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], data: bytes) -> None:
+    """A whole response (not a stream), open to pages of any origin, never cached."""
+    headers = [h for h in headers if h[0] not in (b"access-control-allow-origin", b"cache-control")]
+    headers += [(b"access-control-allow-origin", b"*"), (b"cache-control", b"no-store")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": data})
 
 
+async def _json(send: Send, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))]
+    await _answer(send, status, headers, data)
+
+
 async def _error(send: Send, status: int, code: str, message: str) -> None:
-    await _json(send, status, {"error": {"code": code, "message": message}})
+    await _json(send, status, error_body(code, message))
 
 
 def stream_app() -> StreamApp:
