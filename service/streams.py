@@ -51,7 +51,6 @@ class InvalidTicket(CodedError):
     """A stream ticket that is forged, for another game, expired or already used: 401
     ``auth/invalid_ticket``."""
 
-    status = 401
     code = "auth/invalid_ticket"
 
     def __init__(self, why: str) -> None:
@@ -152,17 +151,17 @@ def next_chunks(
     /events shows it to that viewer>`` (written by ``dumps``, the app's JSON).
 
     The game's records are read once for all of them (from the smallest ``after``, at most
-    ``limit``), and each event is rendered once per viewer, or once for all when it hides nothing from
-    anyone (``hides_nothing``): the streams of one game at one
-    point cost one read of the store, however many viewers follow it. A spectator or the
-    organizer of a delayed game gets what ``Delays.version_for`` lets them see
-    (docs/rules.md, the spectator delay), as on every read path."""
+    ``limit``), and each event is rendered once per viewer, or once for all when it hides
+    nothing from anyone (``hides_nothing``): the streams of one game at one point cost one
+    read of the store, however many viewers follow it. A spectator or the organizer of a
+    delayed game gets what ``Delays.version_for`` lets them see (docs/rules.md, the spectator
+    delay), as on every read path."""
     lo = min(after for _, after in wanted)
     records = log.records(game_id, after=lo, limit=limit + 1)
     more = len(records) > limit
     records = records[:limit]
     seats = log.seats(game_id)
-    caps = {viewer: log.delays.version_for(game_id, viewer) for viewer, _ in wanted}
+    caps = {viewer: log.delays.version_for(game_id, viewer) for viewer in {v for v, _ in wanted}}
     rendered: dict[tuple[str, int], bytes] = {}
     shared = {int(r["version"]): hides_nothing(r, seats) for r in records}
     out: dict[tuple[str, int], Chunk] = {}

@@ -28,7 +28,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.auth import current_viewer, gamelog, parse_game_id, viewer_of_game
+from api.auth import current_viewer, parse_game_id, viewer_of_game
 from api.errors import ApiError
 from api.routes.games import OPTIONAL_BEARER, ApiBlueprint
 from service.streams import TICKET_SECONDS, Tickets, ticket_key
@@ -113,10 +113,9 @@ def stream_origin() -> str | None:
     return base or None
 
 
-def stream_url(game_id: Any, **query: Any) -> str | None:
-    base = stream_base()
-    if base is None:
-        return None
+def stream_url(base: str, game_id: Any, **query: Any) -> str:
+    """The game's stream at the origin ``base`` ("" for this one), with ``query``'s values
+    that are not ``None``."""
     wanted = {k: v for k, v in query.items() if v is not None}
     suffix = f"?{urlencode(wanted)}" if wanted else ""
     return f"{base}/api/games/{game_id}/stream{suffix}"
@@ -140,9 +139,8 @@ class StreamTickets(MethodView):
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
         ticket = _tickets().make(gid, viewer)
-        url = stream_url(gid, ticket=ticket)
-        if url is None:  # the page then opens it on this origin (a proxy may route it)
-            url = f"/api/games/{gid}/stream?{urlencode({'ticket': ticket})}"
+        # no stream process known: the page opens it on this origin (a proxy may route it)
+        url = stream_url(stream_base() or "", gid, ticket=ticket)
         return {"ticket": ticket, "url": url, "expires_in": TICKET_SECONDS}
 
 
@@ -177,20 +175,18 @@ class GameStream(MethodView):
         after = query.get("after")
         if after is None and request.headers.get("Last-Event-ID", "").strip().isdigit():
             after = int(request.headers["Last-Event-ID"].strip())
-        ticket = query.get("ticket")
-        if viewer != "spectator" and ticket is None:
-            ticket = _tickets().make(gid, viewer)
         base = stream_base()
         if not base:  # unknown, or this very origin: the stream process is not behind it
-            gamelog()  # (nothing to read: say why there is no stream here)
             raise StreamUnavailable(
                 "stream/unavailable",
                 "streams are served by the stream process, which is not reachable through "
                 "this server: `munchlog serve` starts it; behind a proxy, route "
                 "/api/games/<id>/stream to it (docs/streams.md)",
             )
-        target = stream_url(gid, after=after, ticket=ticket)
+        ticket = query.get("ticket")
+        if viewer != "spectator" and ticket is None:
+            ticket = _tickets().make(gid, viewer)
         response = Response(status=307)
-        response.headers["Location"] = str(target)
+        response.headers["Location"] = stream_url(base, gid, after=after, ticket=ticket)
         response.headers["Cache-Control"] = "no-store"
         return response
