@@ -169,10 +169,9 @@ def cpu_by_role(pids: list[int]) -> dict[str, float]:
 # ---------------------------------------------------------------------- recording
 def record(
     base: str, games: list[dict[str, Any]], seconds: float, pace: float, tmp: Path
-) -> tuple[float, dict[str, dict[str, float]], subprocess.Popen[bytes]]:
-    """Every table records flat out (or at ``pace`` actions a second) for ``seconds``
-    (``bench/stream_record.js``): the rate and, per game, the monotonic time of the 201 that
-    recorded each version."""
+) -> subprocess.Popen[bytes]:
+    """Start every table recording flat out (or at ``pace`` actions a second) for ``seconds``
+    (``bench/stream_record.js``, its process returned); :func:`recorded` reads what it did."""
     out = tmp / "recorded.json"
     spec = tmp / "record.json"
     tables = []
@@ -192,11 +191,12 @@ def record(
             {"port": port, "seconds": seconds, "pace": pace, "out": str(out), "games": tables}
         )
     )
-    proc = subprocess.Popen(["node", str(ROOT / "bench" / "stream_record.js"), str(spec)])
-    return 0.0, {}, proc
+    return subprocess.Popen(["node", str(ROOT / "bench" / "stream_record.js"), str(spec)])
 
 
 def recorded(tmp: Path) -> tuple[float, dict[str, dict[str, float]]]:
+    """The recording's rate and, per game, the monotonic time of the 201 that recorded each
+    version."""
     found = json.loads((tmp / "recorded.json").read_text())
     return float(found["rate"]), found["stamps"]
 
@@ -269,7 +269,7 @@ def run(
         assert client.stdout is not None and client.stdin is not None
         assert client.stdout.readline().strip() == "READY"
     probe = healthz_probe(base, args.seconds)
-    _, _, recorder = record(base, games, args.seconds, args.pace, tmp)
+    recorder = record(base, games, args.seconds, args.pace, tmp)
     watched = [recorder.pid, *descendants(SERVER[0])] + ([client.pid] if client else [])
     before, t0 = cpu_by_role(watched), time.monotonic()
     time.sleep(args.seconds * 0.9)
