@@ -385,7 +385,17 @@ def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clien
     ``Content-Length: 100000``, then a byte a second: granian hands the body to WSGI as a stream
     its Rust runtime fills, so a thread that reads it waits for the client. Those threads are
     not the app's (``api.serving.WholeBody``): ``/healthz`` and a normal POST are answered at
-    once while all of them hang, with 8, 32 and 128 of them (2 workers x 4 app threads)."""
+    once while all of them hang, with 8, 32 and 128 of them (2 workers x 4 app threads).
+
+    granian's pool of blocking threads grows lazily, one thread per arriving request, and can
+    count a thread as idle in the instant after it took a request (granian 2.8.9,
+    ``src/blocking.rs``: ``idle`` is decreased only after ``recv`` returned). A request that
+    arrives in that instant is queued without a new thread, behind the slow bodies that hold
+    every thread: it waits for the next request to arrive, which adds a thread. It happened
+    about once in 60 runs of this test on a loaded machine (a 10 s timeout in CI). So a probe
+    not answered in 3 s gets one more request on a new connection (:func:`_answered`), and must
+    then be answered within 3 s: were slow bodies holding the app's threads, neither would be.
+    """
     import socket
 
     from bench.record_bench import game_body
@@ -397,6 +407,7 @@ def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clien
             f"Authorization: Bearer {token}\r\nContent-Length: 100000\r\n\r\n"
         ).encode()
         slow: list[socket.socket] = []
+        nudges: list[tuple[str, str]] = []
         stop = threading.Event()
 
         def drip() -> None:  # a byte a second on every slow connection
@@ -430,12 +441,21 @@ def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clien
                         "Content-Type": "application/json",
                     },
                 )
+                nudged = not _answered(conn, 3.0)
+                if nudged:  # granian's pool missed this one (docstring): one more request
+                    nudge = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    nudge.request("GET", "/healthz")
+                    nudges.append((method, path))
+                    assert _answered(conn, 3.0), (method, path, "not answered after a nudge")
+                    nudge.close()
                 response = conn.getresponse()
                 response.read()
                 elapsed = time.monotonic() - started
                 conn.close()
                 assert response.status == expected, (method, path)
-                assert elapsed < 3.0, (method, path, elapsed)  # not waiting behind a slow body
+                # not waiting behind a slow body
+                assert elapsed < (6.0 if nudged else 3.0), (method, path, elapsed)
+            assert len(nudges) <= 1, nudges  # a rare race, not the way requests are served
             # the slow clients are still being waited for, not answered or dropped
             for s in slow[:4]:
                 s.settimeout(0.1)
@@ -445,6 +465,15 @@ def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clien
             stop.set()
             for s in slow:
                 s.close()
+
+
+def _answered(conn: http.client.HTTPConnection, seconds: float) -> bool:
+    """Whether ``conn``'s response starts arriving within ``seconds`` (nothing is read)."""
+    import select
+
+    assert conn.sock is not None
+    readable, _, _ = select.select([conn.sock], [], [], seconds)
+    return bool(readable)
 
 
 class _SlowInput:
