@@ -1,0 +1,1 @@
+"""Tournaments (issue #27): an event's standings (:mod:`domain.tournament.standings`)."""
