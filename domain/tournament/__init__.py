@@ -1,0 +1,1 @@
+"""Tournaments (issue #27)."""
