@@ -1,1 +1,9 @@
-"""Tournaments (issue #27): an event's standings (:mod:`domain.tournament.standings`)."""
+"""Tournaments (issue #27, docs/rules.md F): an event drives its games.
+
+* :mod:`domain.tournament.aggregate` — the event as stored (``Tournament``, its secrets);
+* :mod:`domain.tournament.rules` — settings, decklists and their salted hash, round 1's key,
+  the seat tokens of its games, a match's result from its games;
+* :mod:`domain.tournament.pairing` — round 1 drawn, Swiss rounds (one maximum-weight matching);
+* :mod:`domain.tournament.tables` — classic tables of 3 to 6;
+* :mod:`domain.tournament.standings` — the Magic Tournament Rules' Appendix C, classic places.
+"""
