@@ -65,6 +65,7 @@ ACCESS_CACHE_SIZE = 10_000
 #: Roles besides the seats that get a bearer token when a game is created (each seat gets one):
 #: both may record actions for any seat and open disputes (a seat acts only for itself).
 GAME_ROLES = ("table", "judge")
+HashesOf = Callable[[Game], dict[str, str]]
 #: How often a batch sent without ``expected_version`` is retried after losing a race.
 MAX_RETRIES = 5
 #: At most this many games are examined by one list query (the cursor then continues).
@@ -150,8 +151,17 @@ class GameLog:
         and ``deck``, a list); every card gets a random opaque instance id; tokens are random and only their hashes
         are stored. Raises the domain's errors when the spec or a deck is not acceptable.
         """
+        started, objects = self.new_game(request, uuid4())
+        self.store.save(*objects)
+        self.store.trust(started.game_id)  # sealed here: no need to verify its chain first
+        return started
+
+    def new_game(
+        self, request: Mapping[str, Any], game_id: UUID, access: HashesOf | None = None
+    ) -> tuple[StartedGame, list[Any]]:
+        """:meth:`start_game`'s game and what it saves, unsaved (a tournament saves them with
+        its round); ``access`` gives the token hashes by role instead of new random tokens."""
         received_at = utc_now()
-        game_id = uuid4()
         rs = find_ruleset(str(request.get("ruleset", DEFAULT_RULESET)))
         dealt = fair.read_spec(request, [str(s.get("seat")) for s in request["seats"]])
         used: set[str] = set()
@@ -197,13 +207,15 @@ class GameLog:
         }
         secret = new_secret() if dealt is not None else None
         game = Game.open(game_id, spec, received_at=received_at, secret=secret)
-        tokens, access = _issue_tokens(game)
+        if access is None:
+            tokens, hashes = _issue_tokens(game)
+        else:
+            tokens, hashes = {}, GameAccess.issue(game_id, access(game))
         summary = GameSummary.open(game, created_at=received_at)
         extra: list[Any] = [] if secret is None else [GameSecrets.draw(game_id, secret)]
         extra += delay_objects(game_id, request)
-        self.store.save(game, access, summary, *extra)
-        self.store.trust(game_id)  # sealed here: no need to verify its chain on the first read
-        return StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
+        started = StartedGame(game_id=game_id, version=game.version, tokens=tokens, cards=cards)
+        return started, [game, hashes, summary, *extra]
 
     def record(
         self,

@@ -249,6 +249,18 @@ OPERATIONS = {
     ("post", "/api/games/import"): ("token", {400, 401, 403, 409, 413, 422}),
     ("get", "/api/players/{player}/games"): ("anyone", {400, 401}),
     ("get", "/api/exports"): ("token", {400, 401, 403, 406}),
+    # tournaments (issue #27)
+    ("post", "/api/events"): ("token", {400, 401, 403, 413, 503}),
+    ("get", "/api/events/{event_id}"): ("anyone", {401, 404, 503}),
+    ("post", "/api/events/{event_id}/players"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),
+    ("post", "/api/events/{event_id}/rounds"): ("token", {401, 403, 404, 409, 422, 503}),
+    ("get", "/api/events/{event_id}/rounds/{number}/my-game"): ("token", {401, 403, 404, 409, 503}),
+    ("post", "/api/events/{event_id}/rounds/{number}/results"): (
+        "token",
+        {400, 401, 403, 404, 409, 413, 422, 503},
+    ),
+    ("post", "/api/events/{event_id}/drops"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),
+    ("get", "/api/events/{event_id}/standings"): ("anyone", {401, 404, 503}),
     # the operator's: no token is read at all (security: [])
     ("get", "/healthz"): ("open", set()),
     ("get", "/readyz"): ("open", {503}),
@@ -299,7 +311,13 @@ def test_the_operations_that_need_a_token_are_exactly_those_that_answer_401_with
     """The document and the server agree: anonymous reads answer without a token (200 or a
     404 for what the game lacks), the rest answer 401 before they look at anything else."""
     game = create_game(client)
-    values = {"game_id": game["game_id"], "turn": "0", "version": "1", "dispute_id": "d1"}
+    values = {
+        "game_id": game["game_id"],
+        "turn": "0",
+        "version": "1",
+        "dispute_id": "d1",
+        "number": "1",
+    }
     spec = client.get("/api/openapi.json").get_json()
     for (method, path), op in _operations(spec).items():
         url = re.sub(r"{(\w+)}", lambda m: values.get(m.group(1), "Alice"), path)

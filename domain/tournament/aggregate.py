@@ -1,0 +1,280 @@
+"""A tournament as stored: an event-sourced aggregate that drives its games (issue #27).
+
+``Tournament`` holds what the organizer and the rules decided: the settings, the players (their
+token hashes, heroes and decklists), each round's pairings with the games created for them, the
+results a table or a judge reported for a match the games did not finish, the drops and the
+penalties. A game's own result is never copied here: it is read from the game when the standings
+are computed, so a game and its match can never disagree.
+
+Like :class:`domain.game.Game`, each method checks first (raising the domain's errors, nothing
+triggered) and only then triggers its event; applying an event never validates and never fails.
+``TournamentSecrets`` keeps what no route reads: the secret whose commitment the tournament
+published when it opened (round 1 is drawn from it, docs/rules.md F.2) and the key its players'
+seat tokens are derived under.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping, Sequence
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain.errors import ImpossibleCommand, RuleViolation
+
+_SECRETS_NAME = "tournament-secrets"
+
+
+class Tournament(Aggregate):
+    """One tournament (an "event" in the API's words): settings, players, rounds, results."""
+
+    class Opened(Aggregate.Created):
+        settings: dict[str, Any]
+        commitment: str
+        judge_token_hash: str
+        opened_at: str
+
+    class Registered(Aggregate.Event):
+        player: str
+        token_hash: str
+        hero: dict[str, Any] | None
+        decklist: list[dict[str, Any]] | None
+        decklist_hash: str | None
+        at: str
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.players[self.player] = {
+                "player": self.player,
+                "token_hash": self.token_hash,
+                "hero": self.hero,
+                "decklist": self.decklist,
+                "decklist_hash": self.decklist_hash,
+                "registered_at": self.at,
+                "dropped_after": None,
+            }
+
+    class Paired(Aggregate.Event):
+        round: int
+        pairings: list[dict[str, Any]]
+        byes: list[str]
+        revealed: str | None
+        at: str
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.rounds.append(
+                {
+                    "round": self.round,
+                    "pairings": [dict(p, games=list(p["games"])) for p in self.pairings],
+                    "byes": list(self.byes),
+                    "paired_at": self.at,
+                }
+            )
+            if self.revealed is not None:
+                aggregate.revealed = self.revealed
+
+    class GameAdded(Aggregate.Event):
+        round: int
+        table: int
+        game_id: str
+        at: str
+
+        def apply(self, aggregate: Tournament) -> None:
+            for pairing in aggregate.round_at(self.round)["pairings"]:
+                if pairing["table"] == self.table:
+                    pairing["games"].append(self.game_id)
+
+    class Reported(Aggregate.Event):
+        round: int
+        table: int
+        result: dict[str, Any]
+        by: str
+        at: str
+
+        def apply(self, aggregate: Tournament) -> None:
+            for pairing in aggregate.round_at(self.round)["pairings"]:
+                if pairing["table"] == self.table:
+                    pairing["reported"] = {**self.result, "by": self.by, "at": self.at}
+
+    class Dropped(Aggregate.Event):
+        player: str
+        after_round: int
+        at: str
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.players[self.player]["dropped_after"] = self.after_round
+
+    def __init__(
+        self, settings: dict[str, Any], commitment: str, judge_token_hash: str, opened_at: str
+    ) -> None:
+        self.settings = dict(settings)
+        self.commitment = commitment
+        self.judge_token_hash = judge_token_hash
+        self.opened_at = opened_at
+        self.players: dict[str, dict[str, Any]] = {}
+        self.rounds: list[dict[str, Any]] = []
+        self.revealed: str | None = None
+
+    # ------------------------------------------------------------------ reading
+
+    def round_at(self, number: int) -> dict[str, Any]:
+        """Round ``number`` (from 1); :class:`ImpossibleCommand` if it was not paired."""
+        if not 1 <= number <= len(self.rounds):
+            raise ImpossibleCommand("event/round_not_found", f"round {number} has not been paired")
+        return self.rounds[number - 1]
+
+    @property
+    def round(self) -> int:
+        """The number of the last round paired (0 before round 1)."""
+        return len(self.rounds)
+
+    def active(self) -> list[str]:
+        """The players still in (not dropped), in registration order."""
+        return [p for p, info in self.players.items() if info["dropped_after"] is None]
+
+    def role_for(self, hashed: str) -> tuple[str, str | None] | None:
+        """Who a token with this hash is here: ``("judge", None)``, ``("player", name)``, or
+        ``None`` (constant-time comparisons)."""
+        found: tuple[str, str | None] | None = None
+        if hmac.compare_digest(self.judge_token_hash, hashed):
+            found = ("judge", None)
+        for name, info in self.players.items():
+            if hmac.compare_digest(info["token_hash"], hashed):
+                found = ("player", name)
+        return found
+
+    def pairing_of(self, number: int, player: str) -> dict[str, Any] | None:
+        """The pairing of round ``number`` that seats ``player`` (``None``: a bye or absent)."""
+        for pairing in self.round_at(number)["pairings"]:
+            if player in pairing["seats"].values():
+                return dict(pairing)
+        return None
+
+    # ------------------------------------------------------------------ deciding
+
+    @classmethod
+    def open(
+        cls,
+        event_id: UUID,
+        settings: Mapping[str, Any],
+        *,
+        commitment: str,
+        judge_token_hash: str,
+        at: str,
+    ) -> Tournament:
+        return cls._create(
+            cls.Opened,
+            id=event_id,
+            settings=dict(settings),
+            commitment=commitment,
+            judge_token_hash=judge_token_hash,
+            opened_at=at,
+        )
+
+    def register(
+        self,
+        player: str,
+        token_hash: str,
+        *,
+        hero: dict[str, Any] | None,
+        decklist: list[dict[str, Any]] | None,
+        decklist_hash: str | None,
+        at: str,
+    ) -> None:
+        """A new player (late entries too, before the next round is paired): the name must be
+        new here (``rule/player_registered``), and the event not yet finished."""
+        if player in self.players:
+            raise RuleViolation(
+                "rule/player_registered", f"{player!r} is already registered", "F.1"
+            )
+        self._not_finished("registering a player")
+        self.trigger_event(
+            self.Registered,
+            player=player,
+            token_hash=token_hash,
+            hero=hero,
+            decklist=decklist,
+            decklist_hash=decklist_hash,
+            at=at,
+        )
+
+    def pair(
+        self,
+        pairings: Sequence[Mapping[str, Any]],
+        byes: Sequence[str],
+        *,
+        revealed: str | None,
+        at: str,
+    ) -> None:
+        """Round :attr:`round` + 1, as the service paired it (``domain.tournament.pairing``)."""
+        self.trigger_event(
+            self.Paired,
+            round=self.round + 1,
+            pairings=[dict(p) for p in pairings],
+            byes=list(byes),
+            revealed=revealed,
+            at=at,
+        )
+
+    def add_game(self, number: int, table: int, game_id: UUID, *, at: str) -> None:
+        """One more game of a match (a best-of-three's second or third)."""
+        self.trigger_event(self.GameAdded, round=number, table=table, game_id=str(game_id), at=at)
+
+    def report(
+        self, number: int, table: int, result: Mapping[str, Any], *, by: str, at: str
+    ) -> None:
+        """A match's result as the table or a judge reports it (one the games did not decide,
+        e.g. a draw at time); ``result`` is already checked (``domain.tournament.results``)."""
+        self.round_at(number)
+        self.trigger_event(
+            self.Reported, round=number, table=table, result=dict(result), by=by, at=at
+        )
+
+    def drop(self, player: str, *, at: str) -> None:
+        """``player`` leaves: never paired again, keeping the rounds played."""
+        if player not in self.players:
+            raise ImpossibleCommand("event/player_not_found", f"no player named {player!r} here")
+        if self.players[player]["dropped_after"] is not None:
+            raise RuleViolation("rule/already_dropped", f"{player!r} has already dropped", "F.3")
+        self.trigger_event(self.Dropped, player=player, after_round=self.round, at=at)
+
+    def _not_finished(self, what: str) -> None:
+        rounds = self.settings.get("rounds")
+        if rounds is not None and self.round >= int(rounds):
+            raise RuleViolation(
+                "rule/event_finished", f"{what}: every round of this event is paired", "F.2"
+            )
+
+
+class TournamentSecrets(Aggregate):
+    """A tournament's secrets, never read by a route: the round-1 secret (its commitment is in
+    ``Tournament.Opened``; it is revealed in round 1's ``Paired``) and the key its players' seat
+    tokens are derived under (``service.tournaments``), which is never revealed."""
+
+    class Drawn(Aggregate.Created):
+        event_id: UUID
+        secret: str
+        token_key: str
+
+    def __init__(self, event_id: UUID, secret: str, token_key: str) -> None:
+        self.event_id = event_id
+        self.secret = secret
+        self.token_key = token_key
+
+    def __repr__(self) -> str:  # never a secret in a log line or a traceback
+        return f"TournamentSecrets(event_id={self.event_id})"
+
+    @staticmethod
+    def id_for(event_id: UUID) -> UUID:
+        return uuid5(event_id, _SECRETS_NAME)
+
+    @classmethod
+    def draw(cls, event_id: UUID, secret: bytes, token_key: bytes) -> TournamentSecrets:
+        return cls._create(
+            cls.Drawn,
+            id=cls.id_for(event_id),
+            event_id=event_id,
+            secret=secret.hex(),
+            token_key=token_key.hex(),
+        )

@@ -1,0 +1,546 @@
+"""Tournaments' use cases (issue #27, docs/rules.md F): open an event, register players and
+their decklists, pair each round and create its games, read results from those games, drops,
+standings.
+
+A tournament is its own aggregate (:class:`domain.tournament.aggregate.Tournament`), saved in the
+same store as the games. Pairing a round saves the round and every game it creates in one
+``save``: a round is never half-created. A game's seats take tokens derived from the event's
+token key and the player's event token hash (``domain.tournament.rules.seat_token``), so a
+player fetches its seat's token at any time and nothing but hashes is stored; the event's judge
+token is the judge of each of its games. Results are read from the games each time they are
+needed, never copied: a game and its match cannot disagree.
+"""
+
+from __future__ import annotations
+
+import copy
+import hmac
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from uuid import UUID, uuid4, uuid5
+
+from adapters.eventstore import RecordConflictError
+from domain.dealing import new_secret
+from domain.errors import InvalidCommand, NotFound, RuleViolation
+from domain.game import Game, token_hash
+from domain.ruleset import find_ruleset
+from domain.tournament import pairing as pairs
+from domain.tournament import rules
+from domain.tournament import standings as ranking
+from domain.tournament import tables as seating
+from domain.tournament.aggregate import Tournament, TournamentSecrets
+from service.errors import VersionConflictError
+from service.games import GameLog, utc_now
+
+T = TypeVar("T")
+#: Times a write is tried again after another write to the same event won the race.
+RETRIES = 8
+
+SEATS = "ABCDEF"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking about an event: ``organizer``, ``judge``, ``player`` (with ``player``
+    its name) or ``spectator``."""
+
+    role: str
+    player: str | None = None
+
+    @property
+    def sees_lists(self) -> bool:
+        """Whether this caller sees every decklist (the organizer and the judges)."""
+        return self.role in ("organizer", "judge")
+
+
+class Tournaments:
+    """The use cases of tournaments, over a :class:`~service.games.GameLog`'s store."""
+
+    def __init__(self, log: GameLog) -> None:
+        self.log = log
+        self.store = log.store
+
+    # ------------------------------------------------------------------ writing
+
+    def create(self, body: Mapping[str, Any]) -> tuple[UUID, str]:
+        """A new event from ``POST /api/events``'s body: its id and its judge token (shown
+        once; only its hash is kept)."""
+        settings = rules.settings_of(body)
+        find_ruleset(settings["ruleset"])  # a ruleset this server runs
+        event_id = uuid4()
+        secret, token_key = new_secret(), new_secret()
+        judge_token = secrets.token_urlsafe(32)
+        event = Tournament.open(
+            event_id,
+            settings,
+            commitment=rules.commitment(str(event_id), secret),
+            judge_token_hash=token_hash(judge_token),
+            at=utc_now(),
+        )
+        self.store.save(event, TournamentSecrets.draw(event_id, secret, token_key))
+        return event_id, judge_token
+
+    def register(self, event_id: UUID, body: Mapping[str, Any]) -> tuple[str, str]:
+        """A player joins (late entries too, before the next round is paired): its name and
+        its event token. A CCG event checks the hero and decklist against the format
+        (docs/rules.md A.6) and publishes only the list's salted hash."""
+        player = str(body["player"])
+        token = secrets.token_urlsafe(32)
+
+        def change(event: Tournament) -> tuple[list[Any], tuple[str, str]]:
+            hero, decklist, digest = self._decklist(event, body)
+            event.register(
+                player,
+                token_hash(token),
+                hero=hero,
+                decklist=decklist,
+                decklist_hash=digest,
+                at=utc_now(),
+            )
+            return [], (player, token)
+
+        return self._update(event_id, change)
+
+    def _update(self, event_id: UUID, change: Callable[[Tournament], tuple[list[Any], T]]) -> T:
+        """Load the event, ``change`` it (its events triggered, what else to save returned),
+        save both in one ``save``; again from a fresh load when a concurrent write to the same
+        event won (409 ``game/version_conflict`` after :data:`RETRIES`)."""
+        for _ in range(RETRIES):
+            event = self.load(event_id)
+            before = event.version
+            objects, out = change(event)
+            if event.version == before and not objects:
+                return out  # nothing changed (a read that might have created a game)
+            try:
+                self.store.save(event, *objects)
+            except RecordConflictError:
+                continue
+            return out
+        raise VersionConflictError(self.load(event_id).version)
+
+    def _decklist(
+        self, event: Tournament, body: Mapping[str, Any]
+    ) -> tuple[dict[str, Any] | None, list[dict[str, Any]] | None, str | None]:
+        settings = event.settings
+        hero, deck = body.get("hero"), body.get("decklist")
+        if rules.is_table_game(settings["ruleset"]):
+            if hero is not None or deck is not None:
+                raise InvalidCommand(
+                    "request/no_decklist_here",
+                    "a classic Munchkin table shares its decks: no hero or decklist",
+                    {k: ["not for classic rulesets"] for k in ("hero", "decklist") if k in body},
+                )
+            return None, None, None
+        if hero is None or deck is None:
+            raise InvalidCommand(
+                "request/decklist_required",
+                "a CCG event's player brings a hero and a decklist",
+                {k: ["required"] for k in ("hero", "decklist") if body.get(k) is None},
+            )
+        rs = find_ruleset(settings["ruleset"])
+        found_hero = self.log._resolve(hero, "hero", rs, "hero")
+        cards = [
+            card
+            for index, entry in enumerate(deck)
+            for card in self.log._resolve(entry, f"decklist.{index}", rs, "deck")
+        ]
+        if len(found_hero) != 1:
+            raise InvalidCommand("request/invalid_hero", "exactly one hero", {"hero": ["one card"]})
+        rules.check_decklist(settings["format"], found_hero[0], cards)
+        salt = secrets.token_bytes(16)
+        canonical = rules.canonical_decklist(cards)
+        digest = rules.decklist_hash(salt, canonical, found_hero[0]["name"])
+        listed = [{"name": name, "count": count} for name, count in canonical]
+        return {**dict(hero), "salt": salt.hex()}, listed, digest
+
+    def pair_next(self, event_id: UUID) -> dict[str, Any]:
+        """Pair the next round and create its games; the round as ``GET`` shows it."""
+        return self._update(event_id, self._pair)
+
+    def _pair(self, event: Tournament) -> tuple[list[Any], dict[str, Any]]:
+        event_id = event.id
+        if event.round >= self.planned_rounds(event):
+            raise RuleViolation(
+                "rule/event_finished", "every round of this event has been paired", "F.2"
+            )
+        if event.round and not self.round_over(event, event.round):
+            raise RuleViolation(
+                "rule/round_in_progress",
+                f"round {event.round} still has matches without a result",
+                "F.3",
+            )
+        active = event.active()
+        minimum = 3 if rules.is_table_game(event.settings["ruleset"]) else 2
+        if len(active) < minimum:
+            raise RuleViolation(
+                "rule/too_few_players",
+                f"{len(active)} active player(s): a round needs at least {minimum}",
+                "F.2",
+            )
+        number = event.round + 1
+        revealed = None
+        tables, byes = self._draw(event, number, active)
+        if number == 1:
+            revealed = self._secrets(event_id).secret
+        at = utc_now()
+        pairings: list[dict[str, Any]] = []
+        objects: list[Any] = []
+        for index, players in enumerate(tables, start=1):
+            seats = dict(zip(SEATS, players, strict=False))
+            game_id, created = self._game(event, number, index, 1, seats)
+            objects += created
+            pairings.append({"table": index, "seats": seats, "games": [str(game_id)]})
+        event.pair(pairings, byes, revealed=revealed, at=at)
+        return objects, event.round_at(number)
+
+    def _draw(
+        self, event: Tournament, number: int, active: list[str]
+    ) -> tuple[list[tuple[str, ...]], list[str]]:
+        """The tables (players in seat order) and the byes of round ``number``: round 1 drawn
+        from the committed secret, then Swiss rounds by the standings, then the top cut."""
+        size = event.settings.get("table_size")
+        if number > self.swiss_rounds(event):
+            return self._cut(event, number, active), []
+        if number == 1:
+            key = rules.round_one_key(str(event.id), bytes.fromhex(self._secrets(event.id).secret))
+            if size is not None:
+                return [tuple(t) for t in pairs.round_one(active, key, int(size)).tables], []
+            first_round = pairs.round_one(active, key)
+            return [tuple(p) for p in first_round.pairs], _byes(first_round.bye)
+        results = self.results(event)
+        rows = self._rows(event, results)
+        order = [row.player for row in rows if row.player in active]
+        points = {row.player: int(row.points) for row in rows}
+        met = {frozenset(p) for r in results for p in _pairs_of(r["players"])}
+        if size is not None:
+            first = dict.fromkeys(active, 0)
+            for round_ in event.rounds:
+                for pairing in round_["pairings"]:
+                    if pairing["seats"]["A"] in first:
+                        first[pairing["seats"]["A"]] += 1
+            tables = seating.swiss_tables(order, points, met, first, int(size))
+            return [tuple(t) for t in tables.tables], []
+        had_bye = {p for r in event.rounds for p in r["byes"]}
+        swiss = pairs.swiss(order, points, met, had_bye)
+        return [tuple(p) for p in swiss.pairs], _byes(swiss.bye)
+
+    def _cut(self, event: Tournament, number: int, active: list[str]) -> list[tuple[str, ...]]:
+        """A top cut round (docs/rules.md F.4): single elimination seeded by the standings
+        after the Swiss rounds (1 v 8, 4 v 5, 2 v 7, 3 v 6), then the winners in bracket order;
+        the higher seed (seat A) goes through a drawn match."""
+        if number == self.swiss_rounds(event) + 1:
+            size = int(event.settings["top_cut"])
+            seeds = [r.player for r in self._rows(event, self.results(event)) if r.player in active]
+            if len(seeds) < size:
+                raise RuleViolation(
+                    "rule/too_few_players",
+                    f"a top {size} needs {size} active players; {len(seeds)} are left",
+                    "F.4",
+                )
+            order = {4: (1, 4, 2, 3), 8: (1, 8, 4, 5, 2, 7, 3, 6)}[size]
+            bracket = [seeds[i - 1] for i in order]
+        else:
+            bracket = [
+                self._winner(event, number - 1, p) for p in event.round_at(number - 1)["pairings"]
+            ]
+        return [(bracket[i], bracket[i + 1]) for i in range(0, len(bracket), 2)]
+
+    def _winner(self, event: Tournament, number: int, pairing: Mapping[str, Any]) -> str:
+        seats = pairing["seats"]
+        for result in self.results(event):
+            if result["round"] == number and result["players"] == list(seats.values()):
+                games = result["games"]
+                best = max(games.values())
+                winners = [p for p in seats.values() if games[p] == best]
+                return winners[0] if len(winners) == 1 else seats["A"]
+        raise RuleViolation("rule/round_in_progress", f"round {number} is not over", "F.3")
+
+    def _game(
+        self, event: Tournament, number: int, table: int, game_no: int, seats: Mapping[str, str]
+    ) -> tuple[UUID, list[Any]]:
+        """A new game of the event (not saved): its id is fixed by the event, round, table
+        and game number, so a retried round creates nothing twice."""
+        game_id = uuid5(event.id, f"round-{number}/table-{table}/game-{game_no}")
+        settings = event.settings
+        request: dict[str, Any] = {
+            "ruleset": settings["ruleset"],
+            "mode": settings["mode"],
+            "format": settings["format"],
+            "labels": {"event": settings["name"], "round": number, "table": table},
+            "seats": [self._seat(event, seat, player) for seat, player in seats.items()],
+        }
+        if settings["dealing"] == "server":
+            request["dealing"] = "server"
+        if settings.get("spectator_delay"):
+            request["spectator_delay"] = settings["spectator_delay"]
+        if rules.is_table_game(settings["ruleset"]):
+            decks = rules.sample_decks(settings["ruleset"])
+            first = request["seats"][0]
+            first["doors"] = settings.get("doors") or decks["doors"]
+            first["treasures"] = settings.get("treasures") or decks["treasures"]
+        key = bytes.fromhex(self._secrets(event.id).token_key)
+
+        def access(game: Game) -> dict[str, str]:
+            hashes = {
+                seat: token_hash(
+                    rules.seat_token(key, str(game.id), seat, event.players[player]["token_hash"])
+                )
+                for seat, player in seats.items()
+            }
+            return {
+                **hashes,
+                "judge": event.judge_token_hash,
+                "table": token_hash(secrets.token_urlsafe(32)),
+            }
+
+        _, objects = self.log.new_game(request, game_id, access)
+        return game_id, objects
+
+    def _seat(self, event: Tournament, seat: str, player: str) -> dict[str, Any]:
+        info = event.players[player]
+        out: dict[str, Any] = {"seat": seat, "player": player}
+        if info["hero"] is not None:
+            out["hero"] = {k: v for k, v in info["hero"].items() if k != "salt"}
+            out["deck"] = list(info["decklist"] or [])
+        elif rules.is_table_game(event.settings["ruleset"]):
+            out.update(doors=[], treasures=[])
+        return out
+
+    def my_game(self, event_id: UUID, number: int, player: str) -> dict[str, Any]:
+        """The game ``player`` plays now in round ``number``: its id, seat and seat token (a
+        best-of-three's next game is created when the last one is over and the match is not)."""
+        return self._update(event_id, lambda event: self._my_game(event, number, player))
+
+    def _my_game(
+        self, event: Tournament, number: int, player: str
+    ) -> tuple[list[Any], dict[str, Any]]:
+        event_id = event.id
+        created: list[Any] = []
+        pairing = event.pairing_of(number, player)
+        if pairing is None:
+            if player in event.round_at(number)["byes"]:
+                raise NotFound("event/bye", f"{player} has a bye in round {number}")
+            raise NotFound("event/not_paired", f"{player} is not paired in round {number}")
+        games = list(pairing["games"])
+        summaries = [self.log.summary(UUID(g)) for g in games]
+        if not rules.is_table_game(event.settings["ruleset"]) and "reported" not in pairing:
+            wins, drawn, finished = rules.two_player_score(pairing["seats"], summaries)
+            match = event.settings["match"]
+            if finished and not rules.match_decided(match, wins, drawn, len(games)):
+                game_id, objects = self._game(
+                    event, number, pairing["table"], len(games) + 1, pairing["seats"]
+                )
+                event.add_game(number, pairing["table"], game_id, at=utc_now())
+                created = objects
+                games.append(str(game_id))
+        seat = next(s for s, p in pairing["seats"].items() if p == player)
+        key = bytes.fromhex(self._secrets(event_id).token_key)
+        game_id = games[-1]
+        return created, {
+            "round": number,
+            "table": pairing["table"],
+            "game_id": game_id,
+            "game_number": len(games),
+            "seat": seat,
+            "token": rules.seat_token(key, game_id, seat, event.players[player]["token_hash"]),
+            "opponents": {s: p for s, p in pairing["seats"].items() if p != player},
+        }
+
+    def report(
+        self, event_id: UUID, number: int, table: int, result: Mapping[str, Any], by: str
+    ) -> dict[str, Any]:
+        """A match's result as a judge or the organizer reports it (one its games did not
+        decide, e.g. a draw at time); CCG events only."""
+        return self._update(event_id, lambda event: self._report(event, number, table, result, by))
+
+    def _report(
+        self, event: Tournament, number: int, table: int, result: Mapping[str, Any], by: str
+    ) -> tuple[list[Any], dict[str, Any]]:
+        pairing = next((p for p in event.round_at(number)["pairings"] if p["table"] == table), None)
+        if pairing is None:
+            raise NotFound("event/table_not_found", f"round {number} has no table {table}")
+        if rules.is_table_game(event.settings["ruleset"]):
+            raise RuleViolation(
+                "rule/table_result_from_game",
+                "a classic table's places come from its game (a judge rules in the game)",
+                "F.3",
+            )
+        checked = rules.check_report(result, pairing["seats"], event.settings["match"])
+        event.report(number, table, checked, by=by, at=utc_now())
+        return [], {"round": number, "table": table, **checked}
+
+    def drop(self, event_id: UUID, player: str) -> dict[str, Any]:
+        def change(event: Tournament) -> tuple[list[Any], dict[str, Any]]:
+            event.drop(player, at=utc_now())
+            return [], {"player": player, "after_round": event.players[player]["dropped_after"]}
+
+        return self._update(event_id, change)
+
+    # ------------------------------------------------------------------ reading
+
+    def load(self, event_id: UUID) -> Tournament:
+        """The event, a copy of its own (the store may cache the one it returns)."""
+        found = self.store.load(event_id)
+        if not isinstance(found, Tournament):
+            raise NotFound("event/not_found", f"no event {event_id}")
+        return copy.deepcopy(found)
+
+    def _secrets(self, event_id: UUID) -> TournamentSecrets:
+        found = self.store.load(TournamentSecrets.id_for(event_id))
+        if not isinstance(found, TournamentSecrets):
+            raise NotFound("event/not_found", f"no event {event_id}")
+        return found
+
+    @staticmethod
+    def caller(event: Tournament, hashed: str | None, organizer_hash: str) -> Caller | None:
+        """Who a bearer token's hash is for this event (no token: a spectator); ``None`` for
+        a token that is none of the event's nor the organizer's (the API's 401)."""
+        if hashed is None:
+            return Caller("spectator")
+        found = event.role_for(hashed)
+        if found is not None:
+            return Caller(found[0], found[1])
+        if hmac.compare_digest(hashed, organizer_hash):
+            return Caller("organizer")
+        return None
+
+    def swiss_rounds(self, event: Tournament) -> int:
+        """The event's ``rounds``, else as many as its entrants at round 1 call for."""
+        swiss = event.settings.get("rounds")
+        if swiss is None:
+            entrants = len(event.players) if not event.rounds else _entrants(event)
+            swiss = rules.swiss_rounds(entrants)
+        return int(swiss)
+
+    def planned_rounds(self, event: Tournament) -> int:
+        """Swiss rounds plus the top cut's (2 for a top 4, 3 for a top 8)."""
+        cut = {0: 0, 4: 2, 8: 3}[int(event.settings.get("top_cut") or 0)]
+        return self.swiss_rounds(event) + cut
+
+    def results(self, event: Tournament, viewer: str = "judge") -> list[dict[str, Any]]:
+        """Every decided match or table so far, as ``viewer`` may see its games (a spectator
+        delay holds back all but the judges, ``service.delay``): ``{round, players, games,
+        drawn_games}`` for two players, ``{round, players, places}`` for a classic table."""
+        out: list[dict[str, Any]] = []
+        table_game = rules.is_table_game(event.settings["ruleset"])
+        delays = self.log.delays
+        for round_ in event.rounds:
+            for pairing in round_["pairings"]:
+                seats = pairing["seats"]
+                players = list(seats.values())
+                decided: dict[str, Any] | None = None
+                if table_game:
+                    game_id = UUID(pairing["games"][-1])
+                    cap = delays.version_for(game_id, viewer)
+                    state = self.log.game(game_id, version=cap).state
+                    if state.get("status") == "finished":
+                        places = rules.table_places(state)
+                        decided = {"places": {seats[s]: n for s, n in places.items()}}
+                elif "reported" in pairing:
+                    rep = pairing["reported"]
+                    decided = {"games": dict(rep["games"]), "drawn_games": int(rep["drawn_games"])}
+                else:
+                    summaries = [delays.overview(UUID(g), viewer) for g in pairing["games"]]
+                    wins, drawn, finished = rules.two_player_score(seats, summaries)
+                    match = event.settings["match"]
+                    if finished and rules.match_decided(match, wins, drawn, len(summaries)):
+                        decided = {"games": wins, "drawn_games": drawn}
+                if decided is not None:
+                    out.append({"round": round_["round"], "players": players, **decided})
+        return out
+
+    def round_over(self, event: Tournament, number: int) -> bool:
+        decided = sum(1 for r in self.results(event) if r["round"] == number)
+        return decided == len(event.round_at(number)["pairings"])
+
+    def _rows(self, event: Tournament, results: Sequence[Mapping[str, Any]]) -> list[Any]:
+        """The standings over the Swiss rounds (a top cut decides places, not points)."""
+        swiss = self.swiss_rounds(event)
+        results = [r for r in results if r["round"] <= swiss]
+        players = list(event.players)
+        if rules.is_table_game(event.settings["ruleset"]):
+            tables = [ranking.Table(round=r["round"], places=r["places"]) for r in results]
+            return ranking.table_standings(players, tables)
+        matches = [
+            ranking.Match(
+                round=r["round"],
+                players=(r["players"][0], r["players"][1]),
+                games=(r["games"][r["players"][0]], r["games"][r["players"][1]]),
+                drawn_games=r["drawn_games"],
+            )
+            for r in results
+        ]
+        byes = [
+            ranking.Bye(round=r["round"], player=p) for r in event.rounds[:swiss] for p in r["byes"]
+        ]
+        return ranking.standings(players, matches, byes)
+
+    def standings(self, event_id: UUID, viewer: str = "judge") -> list[dict[str, Any]]:
+        """``GET /api/events/<id>/standings``: one row per player, fractions as floats; a
+        spectator delay holds back every viewer but the judges (a player is a spectator of
+        the other tables)."""
+        event = self.load(event_id)
+        return [
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "points": int(row.points),
+                "wins": row.wins,
+                "losses": row.losses,
+                "draws": row.draws,
+                "omw": float(row.omw),
+                "gw": float(row.gw),
+                "ogw": float(row.ogw),
+                "dropped": event.players[row.player]["dropped_after"] is not None,
+            }
+            for row in self._rows(event, self.results(event, viewer))
+        ]
+
+    def summary(self, event_id: UUID, caller: Caller) -> dict[str, Any]:
+        """``GET /api/events/<id>``: the settings, the players (a decklist only to those who
+        may see it: the organizer, the judges, its player), the rounds."""
+        event = self.load(event_id)
+        settings = {k: v for k, v in event.settings.items() if k not in ("doors", "treasures")}
+        settings["rounds_setting"] = settings.pop("rounds", None)
+        players = []
+        for name, info in event.players.items():
+            row: dict[str, Any] = {
+                "player": name,
+                "decklist_hash": info["decklist_hash"],
+                "dropped_after": info["dropped_after"],
+            }
+            if info["hero"] is not None and (caller.sees_lists or caller.player == name):
+                row["hero"] = {k: v for k, v in info["hero"].items() if k != "salt"}
+                row["decklist"] = info["decklist"]
+                row["salt"] = info["hero"].get("salt")
+            players.append(row)
+        planned = self.planned_rounds(event)
+        state = "registration" if not event.rounds else "running"
+        if event.rounds and event.round >= planned and self.round_over(event, event.round):
+            state = "finished"
+        return {
+            "event_id": str(event.id),
+            **settings,
+            "state": state,
+            "planned_rounds": planned,
+            "round": event.round,
+            "commitment": event.commitment,
+            "revealed_secret": event.revealed,
+            "players": players,
+            "rounds": event.rounds,
+        }
+
+
+def _byes(bye: str | None) -> list[str]:
+    return [] if bye is None else [bye]
+
+
+def _pairs_of(players: Sequence[str]) -> list[tuple[str, str]]:
+    return [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
+
+
+def _entrants(event: Tournament) -> int:
+    first = event.rounds[0]
+    return sum(len(p["seats"]) for p in first["pairings"]) + len(first["byes"])
