@@ -268,7 +268,12 @@ class Tournaments:
             "ruleset": settings["ruleset"],
             "mode": settings["mode"],
             "format": settings["format"],
-            "labels": {"event": settings["name"], "round": number, "table": table},
+            "labels": {
+                "event": settings["name"],
+                "event_id": str(event.id),
+                "round": number,
+                "table": table,
+            },
             "seats": [self._seat(event, seat, player) for seat, player in seats.items()],
         }
         if settings["dealing"] == "server":
