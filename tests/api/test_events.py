@@ -371,3 +371,23 @@ def test_a_fourteen_player_classic_event_seats_tables_of_four_five_and_five(
     expected = {p: sum(3 if p in firsts[i * 3 : i * 3 + 3] else 2 for i in (0, 1)) for p in names}
     assert {r["player"]: r["points"] for r in rows} == expected
     assert {r["player"]: r["wins"] for r in rows} == {p: firsts.count(p) for p in names}
+
+
+@pytest.mark.storage_agnostic(False)
+def test_standings_obey_the_spectator_delay_for_all_but_the_judges(client: FlaskClient) -> None:
+    """Both back ends: an event's aggregate and games on PostgreSQL too."""
+    event = open_event(client, rounds=1, spectator_delay={"seconds": 3600})
+    eid = event["event_id"]
+    tokens = {p: register(client, eid, p) for p in ("ann", "bob")}
+    (pairing,) = pair(client, eid)["pairings"]
+    concede(client, my_game(client, eid, 1, tokens[pairing["seats"]["B"]]))
+
+    def points(token: str | None) -> dict[str, int]:
+        response = client.get(f"/api/events/{eid}/standings", headers=bearer(token))
+        assert response.status_code == 200
+        return {r["player"]: r["points"] for r in response.get_json()}
+
+    winner = pairing["seats"]["A"]
+    assert points(event["judge_token"])[winner] == 3
+    for token in (None, ORGANIZER_TOKEN, tokens["ann"], tokens["bob"]):
+        assert set(points(token).values()) == {0}  # the game is still live for them
