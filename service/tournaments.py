@@ -68,7 +68,16 @@ class Tournaments:
         """A new event from ``POST /api/events``'s body: its id and its judge token (shown
         once; only its hash is kept)."""
         settings = rules.settings_of(body)
-        find_ruleset(settings["ruleset"])  # a ruleset this server runs
+        rs = find_ruleset(settings["ruleset"])  # a ruleset this server runs
+        for field in ("doors", "treasures"):  # a classic event's decks: cards it can resolve
+            if field in body and not rules.is_table_game(settings["ruleset"]):
+                raise InvalidCommand(
+                    "request/no_decks_here",
+                    f"{field} is for classic Munchkin events (CCG players bring decklists)",
+                    {field: ["classic rulesets only"]},
+                )
+            for index, entry in enumerate(settings.get(field) or []):
+                self.log._resolve(entry, f"{field}.{index}", rs, field)
         event_id = uuid4()
         secret, token_key = new_secret(), new_secret()
         judge_token = secrets.token_urlsafe(32)

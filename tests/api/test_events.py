@@ -391,3 +391,59 @@ def test_standings_obey_the_spectator_delay_for_all_but_the_judges(client: Flask
     assert points(event["judge_token"])[winner] == 3
     for token in (None, ORGANIZER_TOKEN, tokens["ann"], tokens["bob"]):
         assert set(points(token).values()) == {0}  # the game is still live for them
+
+
+def test_a_late_entry_joins_before_the_next_round_and_a_classic_event_brings_its_decks(
+    client: FlaskClient,
+) -> None:
+    refused = client.post(
+        "/api/events",
+        json={
+            "name": "x",
+            "ruleset": "munchkin-deluxe",
+            "format": "casual",
+            "round_minutes": 60,
+            "doors": [{"name": "Not A Card"}],
+        },
+        headers=bearer(ORGANIZER_TOKEN),
+    )
+    assert refused.status_code == 400, refused.get_json()
+    assert refused.get_json()["error"]["code"] == "request/unknown_card_name"
+    event = open_event(client, ruleset="munchkin-deluxe", rounds=2)
+    eid = event["event_id"]
+    tokens = {p: register(client, eid, p, hero=None, decklist=None) for p in ("a", "b", "c")}
+    with_list = client.post(
+        f"/api/events/{eid}/players",
+        json={"player": "d", "hero": HERO, "decklist": deck()},
+        headers=bearer(ORGANIZER_TOKEN),
+    )
+    assert with_list.status_code == 400  # a classic table shares its decks
+    first = pair(client, eid)
+    assert [len(p["seats"]) for p in first["pairings"]] == [3]
+    play_round(client, eid, 1, tokens, first)
+    tokens["d"] = register(client, eid, "d", hero=None, decklist=None)  # late entry
+    second = pair(client, eid)
+    assert sorted(p for t in second["pairings"] for p in t["seats"].values()) == [
+        "a",
+        "b",
+        "c",
+        "d",
+    ]
+    rows = {r["player"]: r for r in standings(client, eid)}
+    assert rows["d"]["points"] == 0 and rows["d"]["wins"] == 0
+
+
+def test_a_classic_event_deals_its_own_decks(client: FlaskClient) -> None:
+    from domain.tournament.rules import sample_decks
+
+    decks = {k: [{**e, "count": 1} for e in v] for k, v in sample_decks("munchkin-deluxe").items()}
+    event = open_event(client, ruleset="munchkin-deluxe", rounds=1, **decks)
+    eid = event["event_id"]
+    for p in ("a", "b", "c"):
+        register(client, eid, p, hero=None, decklist=None)
+    (table,) = pair(client, eid)["pairings"]
+    state = client.get(
+        f"/api/games/{table['game_id']}/state", headers=bearer(event["judge_token"])
+    ).get_json()
+    assert state["decks"]["door"] == len(decks["doors"])  # one copy each, not the default three
+    assert state["decks"]["treasure"] == len(decks["treasures"])
