@@ -447,3 +447,40 @@ def test_a_classic_event_deals_its_own_decks(client: FlaskClient) -> None:
     ).get_json()
     assert state["decks"]["door"] == len(decks["doors"])  # one copy each, not the default three
     assert state["decks"]["treasure"] == len(decks["treasures"])
+
+
+@pytest.mark.storage_agnostic(False)
+def test_racing_writes_to_one_event_pair_one_round_and_register_everyone(app: Any) -> None:
+    """Eight threads at once, on both back ends: registrations all land (a write that lost the
+    race to the same event is tried again), and of eight round requests one pairs the round
+    (the others: 422, the round is in progress), its games created once."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    event = open_event(app.test_client())
+    eid = event["event_id"]
+    barrier = threading.Barrier(8)
+
+    def run(job: tuple[str, dict[str, Any] | None]) -> tuple[int, Any]:
+        client = app.test_client()
+        barrier.wait()
+        path, body = job
+        response = client.post(path, json=body, headers=bearer(ORGANIZER_TOKEN))
+        return response.status_code, response.get_json()
+
+    jobs = [
+        (f"/api/events/{eid}/players", {"player": f"p{i}", "hero": HERO, "decklist": deck()})
+        for i in range(8)
+    ]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        registered = list(pool.map(run, jobs))
+    assert [status for status, _ in registered] == [201] * 8
+    rounds = [(f"/api/events/{eid}/rounds", None)] * 8
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        paired = list(pool.map(run, rounds))
+    statuses = sorted(status for status, _ in paired)
+    assert statuses == [201] + [422] * 7, paired
+    shown = app.test_client().get(f"/api/events/{eid}").get_json()
+    assert shown["round"] == 1 and len(shown["players"]) == 8
+    games = [g for p in shown["rounds"][0]["pairings"] for g in p["games"]]
+    assert len(games) == len(set(games)) == 4
