@@ -20,13 +20,14 @@ from typing import Any
 
 from domain import dealing
 from domain.ccg.cards import check_deck
+from domain.classic import CLASSIC
 from domain.classic.cards import sample_catalog
 from domain.errors import InvalidCommand, RuleViolation
 
 #: The rulesets a tournament may run, and whether their games seat two players (the CCG) or a
 #: table of 3 to 6 (classic Munchkin).
 TWO_PLAYER = ("munchkin-ccg",)
-TABLE_RULESETS = ("munchkin-deluxe", "munchkin-old-west", "munchkin-aos")
+TABLE_RULESETS = tuple(CLASSIC)
 MATCHES = ("bo1", "bo3")
 TOP_CUTS = (0, 4, 8)
 DEFAULT_TABLE_SIZE = 4

@@ -433,11 +433,10 @@ def test_a_late_entry_joins_before_the_next_round_and_a_classic_event_brings_its
     assert rows["d"]["points"] == 0 and rows["d"]["wins"] == 0
 
 
-def test_a_classic_event_deals_its_own_decks(client: FlaskClient) -> None:
-    from domain.tournament.rules import sample_decks
-
-    decks = {k: [{**e, "count": 1} for e in v] for k, v in sample_decks("munchkin-deluxe").items()}
-    event = open_event(client, ruleset="munchkin-deluxe", rounds=1, **decks)
+@pytest.mark.parametrize("ruleset", rules.TABLE_RULESETS)
+def test_a_classic_event_deals_its_own_decks(client: FlaskClient, ruleset: str) -> None:
+    decks = {k: [{**e, "count": 1} for e in v] for k, v in rules.sample_decks(ruleset).items()}
+    event = open_event(client, ruleset=ruleset, rounds=1, **decks)
     eid = event["event_id"]
     for p in ("a", "b", "c"):
         register(client, eid, p, hero=None, decklist=None)

@@ -17,6 +17,14 @@ from domain.tournament import rules
 BODY = {"name": "n", "ruleset": "munchkin-ccg", "format": "casual", "round_minutes": 35}
 
 
+def test_every_classic_ruleset_runs_tables() -> None:
+    assert set(rules.TABLE_RULESETS) == {
+        "munchkin-deluxe",
+        "munchkin-old-west",
+        "munchkin-age-of-sigmar",
+    }
+
+
 def test_settings_fill_the_defaults_and_refuse_what_the_rules_do_not_allow() -> None:
     ccg = rules.settings_of(BODY)
     assert (ccg["match"], ccg["top_cut"], ccg["table_size"], ccg["rounds"]) == (
@@ -26,7 +34,7 @@ def test_settings_fill_the_defaults_and_refuse_what_the_rules_do_not_allow() -> 
         None,
     )
     assert (ccg["dealing"], ccg["mode"]) == ("server", "strict")
-    classic = rules.settings_of({**BODY, "ruleset": "munchkin-aos"})
+    classic = rules.settings_of({**BODY, "ruleset": "munchkin-age-of-sigmar"})
     assert classic["table_size"] == 4
     for body, code in (
         ({**BODY, "ruleset": "munchkin-deluxe", "match": "bo3"}, "request/invalid_match"),
