@@ -99,6 +99,12 @@ class Tournaments:
         token = secrets.token_urlsafe(32)
 
         def change(event: Tournament) -> tuple[list[Any], tuple[str, str]]:
+            if event.rounds and event.round >= self.swiss_rounds(event):
+                raise RuleViolation(
+                    "rule/event_finished",
+                    "every Swiss round is paired: registration is closed",
+                    "F.2",
+                )
             hero, decklist, digest = self._decklist(event, body)
             event.register(
                 player,

@@ -210,6 +210,12 @@ def test_a_swiss_event_runs_from_its_games_to_standings(client: FlaskClient) -> 
     assert finished["state"] == "finished"
     over = client.post(f"/api/events/{eid}/rounds", headers=bearer(ORGANIZER_TOKEN))
     assert over.status_code == 422 and over.get_json()["error"]["code"] == "rule/event_finished"
+    late = client.post(
+        f"/api/events/{eid}/players",
+        json={"player": "zed", "hero": HERO, "decklist": deck()},
+        headers=bearer(ORGANIZER_TOKEN),
+    )
+    assert late.status_code == 422 and late.get_json()["error"]["code"] == "rule/event_finished"
 
 
 def test_a_seat_token_plays_only_its_own_seat_of_its_own_game(client: FlaskClient) -> None:
