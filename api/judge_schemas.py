@@ -12,9 +12,10 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.schemas import EVENT_VIEW, Strict, up_to_max
+from domain.penalties import INFRACTIONS, PENALTIES
 from projections.views import SEAT_NAMES, VIEWERS
 
-PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification")
+__all__ = ["PENALTIES"]  # re-exported: the penalties a ruling may give (domain.penalties)
 MAX_TEXT = 2000
 MAX_CORRECTIONS = 50
 
@@ -127,8 +128,30 @@ class DisputeCreateSchema(Strict):
 
 
 class PenaltySchema(Strict):
-    kind = fields.String(required=True, validate=validate.OneOf(PENALTIES))
-    seat = fields.String(required=True, validate=validate.OneOf(SEAT_NAMES))
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(PENALTIES),
+        metadata={
+            "description": "`game_loss`, `match_loss` and `disqualification` end the game for "
+            "the seat: it concedes, recorded by the rules after the ruling (docs/rules.md F.5)"
+        },
+    )
+    seat = fields.String(
+        required=True,
+        validate=validate.OneOf(SEAT_NAMES),
+        metadata={"description": "the penalised seat, one of the game's (400 otherwise)"},
+    )
+    infraction = fields.String(
+        validate=validate.OneOf(sorted(INFRACTIONS)),
+        metadata={
+            "description": "the infraction, by the Magic Infraction Procedure Guide's names "
+            "(docs/rules.md F.5): in an event's game, a penalty repeated for the same "
+            "infraction is upgraded as the guide says (a second Tournament Error Warning, a "
+            "third Game Play Error Warning of one category, a second Unsporting Conduct — "
+            "Minor: a Game Loss; a repeated Unsporting Conduct — Major: a Disqualification), "
+            "recorded with `escalated_from`"
+        },
+    )
 
 
 class RulingCreateSchema(Strict):

@@ -5,13 +5,16 @@ A dispute and its ruling are events (:class:`DisputeOpened`, :class:`RulingRecor
 is the reason for one. :func:`decide_dispute` and :func:`decide_ruling` decide them like the
 rules decide a command: from the state, returning :class:`Step` s (each event with the state
 after it) or raising a :class:`domain.errors.DomainError`. What a ruling changes in the game
-(backups, forced effects) the game's ruleset decides (``decide_correction``, ``backup``).
+(backups, forced effects) the game's ruleset decides (``decide_correction``, ``backup``), and so
+is a penalty that ends the game for a seat: the ruleset's own concession (:func:`leaves_game`,
+docs/rules.md F.5), the penalty upgraded first when the penalty guide says so
+(:mod:`domain.penalties`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain import fair
@@ -27,6 +30,7 @@ from domain.errors import (
 )
 from domain.events import KERNEL, Event, events_of
 from domain.fold import CopyOnWriteState, State, evolve, handles
+from domain.penalties import ENDS_GAME, escalate
 from domain.ruleset import Step, by_type, ruleset_of
 
 #: A backup undoes at most this many events in one ruling.
@@ -58,10 +62,14 @@ class RulingRecorded(Event):
     """The judge ruled on a dispute (docs/rules.md A.14).
 
     ``penalty`` (e.g. ``"warning"``, ``"game_loss"``) names the penalty given to ``player``, if
-    any; it is a record only: any change to the game is recorded by its own events.
+    any; a penalty that ends the game (:data:`domain.penalties.ENDS_GAME`) is followed by the
+    seat's concession, recorded by the rules as their own events (:func:`decide_ruling`).
     ``backup_to`` is the version the game was backed up to for this ruling, if any;
     ``undone`` lists the versions that backup undid (newest first, every one of them), and
     ``corrections`` the versions of the judge's forced effects recorded with the ruling.
+    ``infraction`` names the penalty guide's infraction (:data:`domain.penalties.INFRACTIONS`),
+    if the judge named one, and ``escalated_from`` the penalty the judge gave when the guide
+    upgraded it for a repeated infraction (``penalty`` is then the upgraded one).
     """
 
     dispute: str
@@ -71,6 +79,25 @@ class RulingRecorded(Event):
     backup_to: int | None = None
     undone: list[int] = field(default_factory=list)
     corrections: list[int] = field(default_factory=list)
+    infraction: str | None = None
+    escalated_from: str | None = None
+
+    #: Version 2 adds ``infraction`` and ``escalated_from`` (issue #27's penalties).
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(values: dict[str, Any]) -> dict[str, Any]:
+        """A ruling stored before version 2 named no infraction and was never upgraded."""
+        return {**values, "infraction": None, "escalated_from": None}
+
+    def to_dict(self) -> dict[str, Any]:
+        """As every event's, but a ruling naming no infraction and not upgraded is stored in
+        version 1's shape, byte for byte as before (its upcaster reads it back the same)."""
+        out = Event.to_dict(self)
+        if out["infraction"] is None and out["escalated_from"] is None:
+            del out["infraction"], out["escalated_from"]
+            out["v"] = 1
+        return out
 
 
 @handles(DisputeOpened)
@@ -105,6 +132,10 @@ def _record_ruling(e: RulingRecorded, draft: CopyOnWriteState) -> None:
         "undone": list(e.undone),
         "corrections": list(e.corrections),
     }
+    if e.infraction is not None:  # only when named: older states keep their exact shape
+        ruling["infraction"] = e.infraction
+    if e.escalated_from is not None:
+        ruling["escalated_from"] = e.escalated_from
     entry["rulings"] = [*entry["rulings"], ruling]
     disputes[e.dispute] = entry
     draft.state["disputes"] = disputes
@@ -208,22 +239,36 @@ def decide_ruling(
     version (every later event undone, newest first), then the forced ``corrections`` (each
     with ``corrects: <version>``), then the re-keying when ``rekey`` is true (a
     :class:`~domain.fair.DealingRekeyed` committing to the server's ``new_secret``, docs/rules.md
-    E.3), then the :class:`RulingRecorded` with the note and penalty.
+    E.3), then the :class:`RulingRecorded` with the note and penalty, then, for a penalty that
+    ends the game, the seat's concession (:func:`leaves_game`, docs/rules.md F.5).
 
-    ``ruling`` is ``{"ruling": note, "penalty": {"kind", "seat"} | None, "backup_to": int |
-    None, "corrections": [command, ...], "rekey": bool}``; ``backup_from`` loads what a backup
-    needs. Raises :class:`NotFound` (``dispute/not_found``), :class:`UnknownVersion`,
-    :class:`ImpossibleCommand` (``dispute/already_ruled``, ``ruling/backup_too_long``,
-    ``command/game_over``: a re-keying of a game over), :class:`RuleViolation`
-    (``rule/table_deals``: a re-keying of a table-dealt game) and the ruleset's errors for a
-    bad correction (an :class:`InvalidCommand` names the correction's index in its fields:
-    ``corrections.<i>.<field>``).
+    ``ruling`` is ``{"ruling": note, "penalty": {"kind", "seat", "infraction"?, "earlier"?} |
+    None, "backup_to": int | None, "corrections": [command, ...], "rekey": bool}``;
+    ``backup_from`` loads what a backup needs. A penalty's ``infraction`` names the penalty
+    guide's (:data:`domain.penalties.INFRACTIONS`) and ``earlier`` counts the player's earlier
+    penalties of the same kind for it in the game's event (the service's count; none outside an
+    event): the kind recorded is :func:`domain.penalties.escalate`'s, with ``escalated_from``
+    when it was upgraded. Raises :class:`NotFound` (``dispute/not_found``),
+    :class:`UnknownVersion`, :class:`InvalidCommand` (``request/invalid_seat``, field
+    ``penalty.seat``: a seat not in the game), :class:`ImpossibleCommand`
+    (``dispute/already_ruled``, ``ruling/backup_too_long``, ``command/game_over``: a re-keying
+    of a game over), :class:`RuleViolation` (``rule/table_deals``: a re-keying of a table-dealt
+    game) and the ruleset's errors for a bad correction (an :class:`InvalidCommand` names the
+    correction's index in its fields: ``corrections.<i>.<field>``).
     """
     dispute = find_dispute(state, dispute_id)
     if dispute["rulings"]:
         raise ImpossibleCommand(
             "dispute/already_ruled", f"dispute {dispute_id} has a ruling already"
         )
+    penalty = ruling.get("penalty") or {}
+    penalised = None
+    if penalty.get("seat") is not None:
+        try:
+            penalised = seat_arg(state, penalty, "seat")
+        except InvalidCommand as exc:
+            exc.fields = {f"penalty.{k}": v for k, v in exc.fields.items()}
+            raise
     rekey = bool(ruling.get("rekey"))
     if rekey and not fair.server_deals(state):
         raise RuleViolation(
@@ -265,18 +310,55 @@ def decide_ruling(
     if rekey:
         steps.append(_rekeyed(work, dispute_id, new_secret))
         work = steps[-1].state
-    penalty = ruling.get("penalty") or {}
+    given = penalty.get("kind")
+    kind = given
+    if given is not None:  # upgraded for a repeated infraction (docs/rules.md F.5)
+        kind = escalate(given, penalty.get("infraction"), int(penalty.get("earlier") or 0))
     recorded = RulingRecorded(
         seat="judge",
         dispute=dispute_id,
         ruling=ruling["ruling"],
-        penalty=penalty.get("kind"),
-        player=penalty.get("seat"),
+        penalty=kind,
+        player=penalised,
         backup_to=point,
         undone=undone,
         corrections=corrections,
+        infraction=penalty.get("infraction"),
+        escalated_from=given if kind != given else None,
     )
-    steps.append(Step(recorded, evolve(work, recorded)))
+    work = evolve(work, recorded)
+    steps.append(Step(recorded, work))
+    if kind in ENDS_GAME and penalised is not None:
+        steps.extend(leaves_game(work, penalised))
+    return steps
+
+
+def leaves_game(state: State, seat: str) -> list[Step]:
+    """The steps that end the game for ``seat`` after a ruling whose penalty ends it (a game
+    loss, a match loss, a disqualification; docs/rules.md F.5): the ruleset's own concession
+    (``{"type": "concede"}``), so the game ends as a concession would (the other player wins a
+    two-player game; a classic table plays on without the seat), recorded by the rules: each
+    event the seat would have acted is the rules' (``seat="rules"``), the first caused by the
+    ruling (the last version of ``state``). None when the game is over, the seat already out
+    of it, or the ruleset has no concession (the penalty is then a record only)."""
+    ruleset = ruleset_of(state)
+    if (
+        state.get("status") == "finished"
+        or state["seats"][seat].get("eliminated")
+        or "concede" not in ruleset.command_types
+    ):
+        return []
+    ruling_version = int(state["version"])
+    steps: list[Step] = []
+    work = state
+    for step in ruleset.decide(state, {"type": "concede", "seat": seat}):
+        event = replace(
+            step.event,
+            seat="rules" if step.event.seat == seat else step.event.seat,
+            cause=ruling_version if step.event.cause is None else step.event.cause,
+        )
+        work = evolve(work, event)  # folded again: the seat and cause are the rules' now
+        steps.append(Step(event, work))
     return steps
 
 

@@ -184,7 +184,10 @@ class Narrator:
     def on_RulingRecorded(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         text = f"rules on {d['dispute']}: {d['ruling']}"
         if d.get("penalty"):
-            text += f" ({d['penalty']}" + (f" for {d['player']}" if d.get("player") else "") + ")"
+            text += f" ({d['penalty']}" + (f" for {d['player']}" if d.get("player") else "")
+            if d.get("escalated_from"):  # docs/rules.md F.5: a repeated infraction's upgrade
+                text += f", upgraded from {d['escalated_from']}"
+            text += ")"
         return [Phrase(who, text)]
 
     # the fair dealing of a server-dealt game (docs/rules.md E, domain.fair): the seeds and

@@ -63,6 +63,7 @@ from api.judge_schemas import (
 from api.judging import (
     view_as,
 )
+from api.routes.event_penalties import event_penalties
 from api.routes.games import ApiBlueprint
 from api.schemas import MAX_VERSION
 from domain.envelope import Record
@@ -205,9 +206,7 @@ def dispute_entry(dispute_id: str, d: dict[str, Any]) -> dict[str, Any]:
         {
             "version": r["version"],
             "ruling": r["ruling"],
-            "penalty": None
-            if r.get("penalty") is None
-            else {"kind": r["penalty"], "seat": r.get("player")},
+            "penalty": penalty_of(r),
             "backup_to": r.get("backup_to"),
             "undone": list(r.get("undone") or []),
             "corrections": list(r.get("corrections") or []),
@@ -225,6 +224,15 @@ def dispute_entry(dispute_id: str, d: dict[str, Any]) -> dict[str, Any]:
         "opened_at": d.get("opened_at"),
         "rulings": rulings,
     }
+
+
+def penalty_of(ruling: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A recorded ruling's penalty as the API shows it: ``{kind, seat, infraction?,
+    escalated_from?}`` (the last two only when the ruling has them), or ``None``."""
+    if ruling.get("penalty") is None:
+        return None
+    shown = {"kind": ruling["penalty"], "seat": ruling.get("player")}
+    return shown | {k: ruling[k] for k in ("infraction", "escalated_from") if ruling.get(k)}
 
 
 def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) -> dict[str, Any]:
@@ -292,7 +300,12 @@ class Ruling(MethodView):
         event, each restoration carrying `undoes`; the originals stay), then the
         **corrections** (effect commands, each with `corrects: <version>`; recorded with seat
         `judge`, `forced_by_judge: true`, no rule checked), then the `RulingRecorded` event
-        with the note and the penalty (a record: a game loss does not end the game by itself).
+        with the note and the penalty. A `game_loss`, `match_loss` or `disqualification`
+        ends the game for the penalised seat: its concession follows, recorded by the rules
+        (the other player wins a two-player game; a classic table plays on without the seat).
+        In one of an event's games a penalty naming an `infraction` is upgraded when the
+        player's earlier penalties for it in the event reach the penalty guide's count
+        (`penalty.escalated_from` then names the one given; docs/rules.md F.5).
         The corrections are the game's ruleset's: the CCG's `damage`, `heal`, `move`, `stash`,
         `discard`, `remove`, `zap`, `unzap`, `reveal_card`, `collect`, `take_gold`,
         `lose_gold`, `steal`, `set_level`, `set_marker` (docs/rules.md A.14); classic
@@ -310,7 +323,8 @@ class Ruling(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        ruled = gamelog().rule(gid, dispute_id, body, expected_version=body.get("expected_version"))
+        expected = body.get("expected_version")
+        ruled = event_penalties().rule(gid, dispute_id, body, expected_version=expected)
         out = _recorded(gid, ruled.records, dispute_id, viewer)
         if ruled.dealing_secret is not None:  # the judge's token only: see judge_of_game
             out["dealing_secret"] = ruled.dealing_secret
