@@ -139,10 +139,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(event_penalties.blp)
     api.register_blueprint(event_exports.blp)
     app.register_blueprint(docs.bp)
-    from api.routes import table, viewer  # the replay viewer and the table page
+    from api.routes import event_page, table, viewer  # the replay viewer, table, event pages
 
     app.register_blueprint(viewer.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(event_page.bp)
     errors.init_app(app)
     hotpath.install(app)
     metrics.install(app)  # outermost: it counts and times what the hot path answers too

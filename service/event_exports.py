@@ -116,14 +116,15 @@ class EventExports:
         self, event_id: UUID, caller: Caller, *, exported_at: str, games: bool = True
     ) -> dict[str, Any]:
         """The event's JSON export (the module docstring); ``games=False`` leaves the games'
-        logs out (``games`` and ``omitted`` empty: what the event page reads)."""
+        logs out (``games`` and ``omitted`` empty, ``games_left_out`` true: what the event
+        page reads)."""
         head = self.head(event_id, caller, exported_at=exported_at)
         exported: list[dict[str, Any]] = []
         omitted: list[dict[str, Any]] = []
         if games:
             for viewer, records in self._games(head, caller, omitted):
                 exported.append(export_json(records, viewer))
-        return {**head, "games": exported, "omitted": omitted}
+        return {**head, "games": exported, "omitted": omitted, "games_left_out": not games}
 
     def report(self, event_id: UUID, caller: Caller, *, exported_at: str) -> str:
         """The event as a readable report (``projections.exports.event_report``), each game's

@@ -9,7 +9,7 @@ and byes, the standings as a table, then each game's transcript (``projections.e
 >>> head = {"event_id": "e1", "exported_at": "2025-01-01T00:00:00+00:00",
 ...     "viewer": {"role": "spectator", "player": None}, "state": "registration", "round": 0,
 ...     "planned_rounds": 3, "swiss_rounds": 3, "commitment": "ab", "revealed_secret": None,
-...     "settings": {"name": "Friday", "ruleset": "munchkin-ccg", "format": "casual",
+...     "settings": {"name": "Friday", "ruleset": "a-ruleset", "format": "casual",
 ...         "match": "bo1", "round_minutes": 35, "top_cut": 0, "table_size": None},
 ...     "players": [], "rounds": [], "results": [], "standings": [], "omitted": []}
 >>> print(event_report(head, []).splitlines()[0])
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from domain.tournament import registrations
 
 #: Names of the top cut's rounds, from the last one back.
 CUT_ROUNDS = ("final", "semifinals", "quarterfinals")
@@ -148,12 +150,12 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
         if head["standings"]
         else ["  none yet"]
     )
-    lists = [p for p in head["players"] if "decklist" in p]
+    lists = [p for p in head["players"] if registrations.shows_list(p)]
     if lists:
         out.append("")
         out += _heading("Decklists")
         for player in lists:
-            hero = (player.get("hero") or {}).get("name")
+            hero = registrations.hero_name(player)
             out.append(f"  {player['player']}: hero {hero}; salt {player.get('salt')}")
             out += [f"    {e['count']} {e['name']}" for e in player["decklist"]]
     for left in head.get("omitted") or []:
