@@ -127,6 +127,7 @@
     $("state").textContent = capital(state) + " · round " + d.round + " of " + d.planned_rounds +
       " · " + plural(d.players.length, "player");
   }
+  function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
   function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
 
   function roundTitle(d, n) {
@@ -140,14 +141,16 @@
   }
   function resultText(result, pairing) {
     if (!result) return "not over";
-    if (result.places) {
-      return Object.entries(result.places).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
-        .map(([p, n]) => n + ". " + p).join(" · ");
+    if (result.places) { // each seat shows its place; the line names the winner(s)
+      const won = Object.keys(result.places).filter((p) => result.places[p] === 1);
+      return "won by " + won.join(" and ");
     }
-    const names = Object.keys(result.games);
-    const score = names.map((p) => result.games[p]).join("-") + (result.drawn_games ? "-" + result.drawn_games : "");
-    const best = Math.max(...names.map((p) => result.games[p]));
-    const winners = names.filter((p) => result.games[p] === best);
+    // the winner's games first (the seats' order in a draw), then the drawn games
+    const seats = seated(pairing.seats).map((x) => x[1]);
+    const best = Math.max(...seats.map((p) => result.games[p] || 0));
+    const winners = seats.filter((p) => (result.games[p] || 0) === best);
+    const order = winners.length > 1 ? seats : winners.concat(seats.filter((p) => p !== winners[0]));
+    const score = order.map((p) => result.games[p] || 0).join("-") + (result.drawn_games ? "-" + result.drawn_games : "");
     const told = pairing.reported ? " (reported by the " + pairing.reported.by + ")" : "";
     return (winners.length > 1 ? "drawn " + score : winners[0] + " won " + score) + told;
   }
@@ -175,8 +178,10 @@
     const mine = d.viewer.role === "player" && seats.some((x) => x[1] === me);
     return el("li", { class: "pairing" + (mine ? " mine" : ""), "data-table": pairing.table }, [
       el("div", { class: "table-no", text: "Table " + pairing.table }),
-      el("div", { class: "seats" }, seats.map(([s, p], i) => el("span", { class: "seat" + (p === me ? " me" : "") },
-        [el("span", { class: "seat-letter", text: s }), " ", p, i < seats.length - 1 ? el("span", { class: "vs", text: seats.length === 2 ? " v " : " · " }) : null]))),
+      el("div", { class: "seats" }, seats.map(([s, p], i) => el("span", { class: "seat" + (p === me ? " me" : "") }, [
+        el("span", { class: "seat-letter", text: s }), " ", p,
+        result && result.places ? el("span", { class: "place", text: " " + ordinal(result.places[p]) }) : null,
+        i < seats.length - 1 ? el("span", { class: "vs", text: seats.length === 2 ? " v" : " ·" }) : null]))),
       el("div", { class: "result" + (result ? "" : " pending"), text: resultText(result, pairing) }),
       el("div", { class: "games" }, pairing.games.map((g, i) => gameLinks(d, pairing, g, i))),
     ]);
@@ -231,7 +236,8 @@
     ]));
     $("standings").tBodies[0].replaceChildren(...rows);
     const delayed = d.settings.spectator_delay && d.results_as !== "judge" ? " A spectator delay holds the results back for all but the judges." : "";
-    $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds so far (the Magic Tournament Rules' Appendix C); percentages." : "No round played yet.") + delayed;
+    const how = d.settings.table_size ? "points by finishing place, 3-2-1 (docs/rules.md F.4)" : "the Magic Tournament Rules' Appendix C";
+    $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds so far (" + how + "); percentages." : "No round played yet.") + delayed;
   }
 
   function renderPlayers(d) {

@@ -54,12 +54,15 @@ def _result_line(result: Mapping[str, Any] | None, pairing: Mapping[str, Any]) -
         ordered = sorted(places, key=lambda p: (places[p], p))
         return "places: " + ", ".join(f"{places[p]}. {p}" for p in ordered)
     games = result["games"]
-    players = list(games)
+    seats = pairing["seats"]
+    players = [seats[s] for s in sorted(seats)]
+    best = max(int(games.get(p, 0)) for p in players)
+    winners = [p for p in players if int(games.get(p, 0)) == best]
+    if len(winners) == 1:  # the winner's games first
+        players = winners + [p for p in players if p != winners[0]]
     drawn = int(result.get("drawn_games") or 0)
-    score = "-".join(str(games[p]) for p in players) + (f"-{drawn}" if drawn else "")
-    best = max(games.values())
-    winners = [p for p in players if games[p] == best]
-    told = " (reported)" if "reported" in pairing else ""
+    score = "-".join(str(games.get(p, 0)) for p in players) + (f"-{drawn}" if drawn else "")
+    told = f" (reported by the {pairing['reported'].get('by')})" if "reported" in pairing else ""
     if len(winners) > 1:
         return f"drawn {score}{told}"
     return f"{winners[0]} won {score}{told}"
