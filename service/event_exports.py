@@ -173,4 +173,3 @@ def _round(stored: Mapping[str, Any]) -> dict[str, Any]:
         ],
         "byes": list(stored["byes"]),
     }
-
