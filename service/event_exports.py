@@ -4,8 +4,10 @@ may see it, for a program (JSON) or for people (a report).
 The export is the event's summary as ``GET /api/events/<id>`` shows it to the caller (a decklist
 and its salt only to the organizer, the judges and its own player), each player's registration
 time, every round's pairings and byes as stored, the results (``Tournaments.results``) and the
-standings computed from those very results, and every game of the event as the caller may see
-it, each in the game's own canonical export (``projections.exports``):
+standings computed from those very results, the penalties the caller may see
+(``service.event_penalties``: the judges and the organizer all, a player its own, a spectator
+none), and every game of the event as the caller may see it, each in the game's own canonical
+export (``projections.exports``):
 
 * the event's judge sees every game as its judge (complete exports: each verifies offline);
 * a player sees its own games from its seat and the other tables' as a spectator;
@@ -28,6 +30,7 @@ from domain.envelope import DamagedRecords, Record
 from projections.exports import export_json, export_transcript
 from projections.exports.event_check import EVENT_FORMAT, EVENT_FORMAT_VERSION
 from projections.exports.event_report import event_report
+from service.event_penalties import EventPenalties
 from service.tournaments import RETRIES, Caller, Tournaments
 
 #: The settings an export carries, as ``GET /api/events/<id>`` names them.
@@ -77,6 +80,7 @@ class EventExports:
     def __init__(self, tournaments: Tournaments) -> None:
         self.tournaments = tournaments
         self.log = tournaments.log
+        self.penalties = EventPenalties(tournaments.log)
 
     def head(self, event_id: UUID, caller: Caller, *, exported_at: str) -> dict[str, Any]:
         """Everything the export holds but the games' logs; ``event/not_found`` if none."""
@@ -110,6 +114,7 @@ class EventExports:
             "rounds": [_round(r) for r in event.rounds],
             "results": results,
             "standings": service.standing_rows(event, results),
+            "penalties": self.penalties.penalties(event.id, caller),
         }
 
     def export(

@@ -2,11 +2,12 @@
 
 The whole event as the caller may see it (``service.event_exports``): settings, registrations
 (a decklist and its salt only to the organizer, the judges and its player, as ``GET
-/api/events/<id>`` shows them), every round's pairings and byes, the results, the standings and
-every game's own export (the judge's complete, a player's own games from its seat and the others
-as a spectator). ``format=json`` is for programs (and ``munchlog verify``); ``format=text`` a
-report for people, the games' transcripts after it. ``games=false`` leaves the games out (the
-event page reads the rest so).
+/api/events/<id>`` shows them), every round's pairings and byes, the results, the standings,
+the penalties the caller may see (as ``GET …/penalties`` shows them) and every game's own export
+(the judge's complete, a player's own games from its seat and the others as a spectator).
+``format=json`` is for programs (and ``munchlog verify``); ``format=text`` a report for people,
+the games' transcripts after it. ``games=false`` leaves the games out (the event page reads the
+rest so).
 """
 
 from __future__ import annotations
@@ -64,8 +65,9 @@ RESPONSES = {
                     "description": "`format: munchlog-event`: `event_id`, `exported_at`, "
                     "`viewer` (`role`, `player`), `results_as`, `settings`, `state`, `round`, "
                     "`swiss_rounds`, `planned_rounds`, `commitment`, `revealed_secret`, "
-                    "`players`, `rounds`, `results`, `standings`, `games` (each a game's "
-                    "canonical export), `omitted` (docs/events.md)",
+                    "`players`, `rounds`, `results`, `standings`, `penalties` (as `GET "
+                    "…/penalties` shows them to the caller; none to a spectator), `games` (each "
+                    "a game's canonical export), `omitted` (docs/events.md)",
                 }
             },
             MEDIA_TYPES["text"]: {
@@ -89,8 +91,9 @@ class EventExport(MethodView):
         """Export a whole event as the caller may see it (json or text)
 
         Settings, registrations (a decklist and its salt only to the organizer, the judges
-        and its player), every round's pairings and byes, the results, the standings and
-        every game's own export: the event's judge gets complete game exports (each verifies
+        and its player), every round's pairings and byes, the results, the standings, the
+        penalties (the judges and the organizer all, a player its own) and every game's own
+        export: the event's judge gets complete game exports (each verifies
         offline: `munchlog verify` checks the event and every game in it); a player its own
         games from its seat and the other tables as a spectator; anyone else public
         information. With a spectator delay, only the judges see results live.

@@ -8,7 +8,8 @@
  * (GET /api/events/<id>/export?games=false), which the API redacts per caller: a decklist only
  * to its player, the judges and the organizer. A player's own games link with its seat token,
  * fetched from GET /api/events/<id>/rounds/<n>/my-game; the judge's token is a judge of every
- * game, so its links carry it; every other link opens the game as a spectator.
+ * game, so its links carry it; every other link opens the game as a spectator. Penalties are
+ * shown as the export lists them for this caller (none to a spectator).
  */
 "use strict";
 (function () {
@@ -114,6 +115,7 @@
     renderRounds(d);
     renderStandings(d);
     renderPlayers(d);
+    renderPenalties(d);
     renderDraw(d);
   }
 
@@ -252,6 +254,32 @@
         el("p", { class: "hash", text: "salt " + p.salt }),
       ]) : null,
     ])));
+  }
+
+  // "tournament_error.slow_play" -> "slow play (tournament error)"; "game_loss" -> "game loss"
+  function words(x) {
+    const parts = String(x).split(".").map((p) => p.replace(/_/g, " "));
+    return parts.length > 1 ? parts.slice(1).join(" ") + " (" + parts[0] + ")" : parts[0];
+  }
+  // The penalties this caller may see (GET …/penalties' rule: the judges and the organizer
+  // all, a player its own, a spectator none), each linked to the ruling in its game's replay.
+  function renderPenalties(d) {
+    const role = d.viewer.role;
+    $("penalties-panel").hidden = role === "spectator";
+    if (role === "spectator") return;
+    const rows = d.penalties || [];
+    $("penalties-note").textContent = role === "player" ? "Your own penalties in this event's games." : "Every penalty given in this event's games.";
+    if (!rows.length) { $("penalties").replaceChildren(el("li", { class: "note", text: "None." })); return; }
+    $("penalties").replaceChildren(...rows.map((r) => {
+      const token = role === "judge" ? app.token : role === "player" ? app.seatTokens[r.game_id] : null;
+      const frag = "#" + (token ? "token=" + encodeURIComponent(token) + "&" : "") + "v=" + r.version;
+      const why = [r.infraction ? words(r.infraction) : null, r.escalated_from ? "upgraded from " + words(r.escalated_from) : null].filter(Boolean);
+      return el("li", { "data-player": r.player, "data-game": r.game_id }, [
+        el("b", { text: r.player }), " · " + words(r.kind) + (why.length ? " (" + why.join("; ") + ")" : ""),
+        el("div", { class: "note", text: "Round " + r.round + ", table " + r.table + ": " + r.ruling }),
+        el("a", { href: "/games/" + r.game_id + frag, "data-kind": "ruling" }, "the ruling in its game (event " + r.version + ")"),
+      ]);
+    }));
   }
 
   function renderDraw(d) {

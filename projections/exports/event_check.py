@@ -19,7 +19,11 @@ game in it, with nothing but the export and the rules.
   table's places from its game's final state), or what a judge or the organizer reported; a
   decided match has a result and an undecided one none;
 * **standings** -- recomputed from the results (``domain.tournament.standings``: the MTR's
-  Appendix C for two players, places for classic tables), row by row.
+  Appendix C for two players, places for classic tables), row by row;
+* **penalties** -- each is the ruling its game records at its version (a penalty of that kind
+  to the seat of that player, on that dispute), in a game of the event's round and table; and
+  every such ruling in the exported games is listed, as far as the export's viewer may see
+  penalties (the judges and the organizer all, a player its own; a spectator none).
 
 An export made with ``games=false`` (``games_left_out``) is checked without its games and its
 results against them, and the check says so.
@@ -116,6 +120,7 @@ def check_event_export(obj: Mapping[str, Any]) -> EventCheck:
     if obj.get("games_left_out") is not True:
         _part(check, "results", lambda: _check_results(obj, facts, check))
     _part(check, "standings", lambda: _check_standings(obj, check))
+    _part(check, "penalties", lambda: _check_penalties(obj, check))
     return check
 
 
@@ -507,3 +512,93 @@ def _check_standings(obj: Mapping[str, Any], check: EventCheck) -> None:
         )
     if not wrong:
         check.checked.append(f"the standings recomputed from the results: {len(expected)} row(s)")
+
+
+# ---------------------------------------------------------------------------- penalties
+
+
+def _is_ruling(entry: Mapping[str, Any]) -> bool:
+    return str(entry.get("type", "")).endswith("RulingRecorded")
+
+
+def _penalty_text(kind: Any, player: Any) -> str:
+    return f"{kind} to {player}"
+
+
+def _check_penalties(obj: Mapping[str, Any], check: EventCheck) -> None:
+    listed = obj["penalties"]
+    placed: dict[str, tuple[int, int, Mapping[str, str]]] = {
+        str(gid): (int(r["round"]), int(p["table"]), p["seats"])
+        for r in obj["rounds"]
+        for p in r["pairings"]
+        for gid in p["games"]
+    }
+    games = {} if obj.get("games_left_out") else {str(g.get("game_id")): g for g in obj["games"]}
+    viewer = obj.get("viewer") or {}
+    found: set[tuple[str, int]] = set()
+    agreed = 0
+    for row in listed:
+        gid, version, player = str(row["game_id"]), int(row["version"]), row["player"]
+        where = f"penalty of {player} (round {row['round']}, table {row['table']})"
+        if gid not in placed:
+            check.problem(where, f"its game {gid} is not one of the event's")
+            continue
+        number, table, seats = placed[gid]
+        if (int(row["round"]), int(row["table"])) != (number, table):
+            check.problem(where, f"its game {gid} is played in round {number}, table {table}")
+        seat = next((s for s, p in seats.items() if p == player), None)
+        if seat is None:
+            check.problem(where, f"{player} has no seat in game {gid}")
+            continue
+        found.add((gid, version))
+        game = games.get(gid)
+        if game is None:
+            continue  # left out of the export: said under games
+        entry = next((e for e in game.get("events") or [] if e.get("version") == version), None)
+        if entry is None:
+            if game.get("viewer") in DELAYED_VIEWERS:
+                check.notes.append(
+                    f"{where}: game {gid}'s event {version} is past what this export shows of "
+                    "it (the spectator delay)"
+                )
+            else:
+                check.problem(where, f"game {gid} has no event {version}")
+            continue
+        data = entry.get("data") or {}
+        if not _is_ruling(entry):
+            check.problem(where, f"event {version} of game {gid} is a {entry.get('type')}")
+        elif (data.get("penalty"), data.get("player"), data.get("dispute")) != (
+            row["kind"],
+            seat,
+            row["dispute"],
+        ):
+            check.problem(
+                where,
+                f"game {gid}'s ruling at event {version} gives "
+                f"{_penalty_text(data.get('penalty'), data.get('player'))} on dispute "
+                f"{data.get('dispute')}; the export says {_penalty_text(row['kind'], seat)} on "
+                f"dispute {row['dispute']}",
+            )
+        else:
+            agreed += 1
+    role = viewer.get("role")
+    if role in ("judge", "organizer", "player"):
+        for gid, game in games.items():
+            if gid not in placed:
+                continue
+            seats = placed[gid][2]
+            for entry in game.get("events") or []:
+                data = entry.get("data") or {}
+                if not _is_ruling(entry) or data.get("penalty") is None:
+                    continue
+                owner = seats.get(str(data.get("player")))
+                if owner is None or (role == "player" and owner != viewer.get("player")):
+                    continue
+                if (gid, int(entry["version"])) not in found:
+                    check.problem(
+                        f"game {gid}, event {entry['version']}",
+                        f"a penalty ({_penalty_text(data['penalty'], owner)}) the export's "
+                        "penalties do not list",
+                    )
+    if agreed:
+        check.checked.append(f"{agreed} penalty(ies) found as their games' rulings record them")

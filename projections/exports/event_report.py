@@ -3,7 +3,8 @@
 :func:`event_report` renders what ``service.event_exports`` gathered, as its viewer may see it:
 the event and its settings, round 1's commitment and secret, the players (each decklist's hash;
 a list itself only where the export holds it), one heading per round with its tables, results
-and byes, the standings as a table, then each game's transcript (``projections.exports
+and byes, the standings as a table, the penalties the viewer may see (none to a spectator), then
+each game's transcript (``projections.exports
 .transcript``) one after another, as a PGN file holds its games.
 
 >>> head = {"event_id": "e1", "exported_at": "2025-01-01T00:00:00+00:00",
@@ -96,6 +97,23 @@ def _standings(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return [line(header), *(line(row) for row in body)]
 
 
+def _penalties(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line a penalty (the event's record: docs/rules.md F.5), where it was given."""
+    if not rows:
+        return ["  none"]
+    out = []
+    for row in rows:
+        why = [str(row["infraction"])] if row.get("infraction") else []
+        if row.get("escalated_from"):
+            why.append(f"upgraded from {row['escalated_from']}")
+        kind = f"{row['kind']} ({'; '.join(why)})" if why else str(row["kind"])
+        out.append(
+            f"  Round {row['round']}, table {row['table']}: {row['player']}, {kind}: "
+            f"{row['ruling']} (game {row['game_id']}, event {row['version']})"
+        )
+    return out
+
+
 def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
     """The report of an event export's ``head`` (``service.event_exports.EventExports.head``
     with its ``omitted``), followed by the games' ``transcripts``."""
@@ -153,6 +171,10 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
         if head["standings"]
         else ["  none yet"]
     )
+    if head.get("viewer", {}).get("role") != "spectator":  # a spectator sees no penalty
+        out.append("")
+        out += _heading("Penalties")
+        out += _penalties(head.get("penalties") or [])
     lists = [p for p in head["players"] if registrations.shows_list(p)]
     if lists:
         out.append("")

@@ -463,3 +463,75 @@ def test_the_event_page_is_served_with_the_pages_headers(client: FlaskClient) ->
         response = client.get(f"/events/{missing}")
         assert response.status_code == 404
         assert response.get_json()["error"]["code"] == "event/not_found"
+
+
+# ---------------------------------------------------------------------------- penalties
+
+
+def test_penalties_are_exported_to_whom_they_may_be_and_checked_against_their_games(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    event = small_event(client, played=1)  # round 2 paired, its games going on
+    eid, judge = event["eid"], event["judge"]
+    table = client.get(f"/api/events/{eid}").get_json()["rounds"][1]["pairings"][0]
+    warned, other = table["seats"]["B"], table["seats"]["A"]
+    ruled = rule(client, judge, table["game_id"], "slow play", {"kind": "warning", "seat": "B"})
+    route = client.get(f"/api/events/{eid}/penalties", headers=bearer(judge)).get_json()
+    assert [(p["player"], p["kind"], p["version"]) for p in route] == [
+        (warned, "warning", ruled["version"])
+    ]
+    for who, token in viewers(event).items():
+        shown = export(client, eid, token)
+        sees = who in ("judge", "organizer", warned)
+        assert shown["penalties"] == (route if sees else []), who
+        text = export(client, eid, token, "text")
+        if who == "spectator":
+            assert "Penalties\n" not in text
+        else:
+            line = f"  Round 2, table {table['table']}: {warned}, warning: slow play"
+            assert (line in text) is sees, who
+    obj = export(client, eid, judge)
+    code, lines = verify(tmp_path, obj, capsys)
+    assert code == 0, lines
+    assert "ok: 1 penalty(ies) found as their games' rulings record them" in lines
+    where = f"penalty of {warned} (round 2, table {table['table']})"
+    # a penalty changed, moved to the other player, or left out: each found
+    changed = copy.deepcopy(obj)
+    changed["penalties"][0]["kind"] = "game_loss"
+    code, lines = verify(tmp_path, changed, capsys)
+    assert code == 1
+    assert problems(lines) == [
+        f"problem: {where}: game {table['game_id']}'s ruling at event {ruled['version']} gives "
+        f"warning to B on dispute {route[0]['dispute']}; the export says game_loss to B on "
+        f"dispute {route[0]['dispute']}"
+    ]
+    moved = copy.deepcopy(obj)
+    moved["penalties"][0]["player"] = other
+    code, lines = verify(tmp_path, moved, capsys)
+    assert code == 1 and len(problems(lines)) == 1 and "gives warning to B" in lines[-2]
+    dropped = copy.deepcopy(obj)
+    dropped["penalties"] = []
+    code, lines = verify(tmp_path, dropped, capsys)
+    assert problems(lines) == [
+        f"problem: game {table['game_id']}, event {ruled['version']}: a penalty (warning to "
+        f"{warned}) the export's penalties do not list"
+    ]
+
+
+def rule(
+    client: FlaskClient, judge: str, game_id: str, statement: str, penalty: dict[str, Any]
+) -> dict[str, Any]:
+    """The judge opens a dispute in ``game_id`` and rules on it with ``penalty``."""
+    opened = client.post(
+        f"/api/games/{game_id}/disputes", json={"statement": statement}, headers=bearer(judge)
+    )
+    assert opened.status_code == 201, opened.get_json()
+    dispute = opened.get_json()["dispute"]["dispute_id"]
+    ruled = client.post(
+        f"/api/games/{game_id}/disputes/{dispute}/ruling",
+        json={"ruling": statement, "penalty": penalty},
+        headers=bearer(judge),
+    )
+    assert ruled.status_code == 201, ruled.get_json()
+    body: dict[str, Any] = ruled.get_json()
+    return body

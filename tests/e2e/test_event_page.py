@@ -3,7 +3,8 @@
 spectator and as a player (its event token in the URL fragment), on a phone (390x844) and a
 desktop (1280x800).
 
-It checks what each may see (the player's own decklist and nobody else's; the spectator none),
+It checks what each may see (the player's own decklist and penalty and nobody else's; the
+spectator neither),
 that every game links to its replay and table page, the player's own game with its seat token
 (the one ``my-game`` hands out) and every other as a spectator, that the token never appears
 in a URL the page requests and the page asks nothing of another server, that a phone never
@@ -26,7 +27,7 @@ from flask import Flask
 
 from api.app import create_app
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
-from tests.api.test_event_exports import PLAYERS, decks
+from tests.api.test_event_exports import PLAYERS, decks, rule
 from tests.api.test_events import open_event, pair, play_round, register
 from tests.e2e.tablepage import no_horizontal_overflow
 from tests.live import munchlog_serve
@@ -62,6 +63,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             tokens = {p: register(client, eid, p, decklist=lists[p]) for p in PLAYERS}
             play_round(client, eid, 1, tokens, pair(client, eid))
             second = pair(client, eid)
+            warned = second["pairings"][0]  # its seat B is warned for slow play
+            ruled = rule(
+                client,
+                event["judge_token"],
+                warned["game_id"],
+                "slow play",
+                {"kind": "warning", "seat": "B"},
+            )
             yield {
                 "base": f"http://127.0.0.1:{port}",
                 "port": port,
@@ -69,6 +78,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
                 "tokens": tokens,
                 "decks": lists,
                 "second": second,
+                "ruling": ruled["version"],
                 "client": app.test_client(),
             }
         finally:
@@ -152,6 +162,7 @@ def test_a_spectator_sees_pairings_results_standings_and_no_decklist(
         assert page.inner_text("#viewer-label") == "viewing as a spectator"
         check_common(page, requested, errors, served)
         assert page.locator(".decklist").count() == 0
+        assert page.locator("#penalties-panel").is_hidden()
         assert page.locator("#mine").is_hidden()
         assert all("#" not in x["href"] for x in links(page))  # every game as a spectator
         body = page.inner_text("body")
@@ -169,7 +180,7 @@ def test_a_spectator_sees_pairings_results_standings_and_no_decklist(
 def test_a_player_sees_its_decklist_and_plays_its_game_with_its_seat_token(
     browser: Any, served: dict[str, Any], size: str, tmp_path: Path
 ) -> None:
-    pairing = next(p for p in served["second"]["pairings"] if p["seats"]["B"] in served["tokens"])
+    pairing = served["second"]["pairings"][0]  # its seat B was warned for slow play
     player = pairing["seats"]["B"]
     token = served["tokens"][player]
     own = {  # its game of each round, with the seat token my-game hands out
@@ -204,6 +215,12 @@ def test_a_player_sees_its_decklist_and_plays_its_game_with_its_seat_token(
         table = page.locator(f'#my-games a[data-game="{mine}"][data-kind="table"]')
         assert table.get_attribute("href") == f"/games/{mine}/play#token={own[mine]}"
         assert not [u for u in requested if token in u or any(t in u for t in own.values())]
+        # its own penalty, linked to the ruling in its game's replay (seen from its seat)
+        assert page.locator("#penalties-panel").is_visible()
+        ruling = page.locator(f'#penalties li[data-player="{player}"] a[data-kind="ruling"]')
+        assert ruling.get_attribute("href") == (
+            f"/games/{mine}#token={own[mine]}&v={served['ruling']}"
+        )
         if size == "phone":
             no_horizontal_overflow(page)
             box = page.locator("#mine").bounding_box()
