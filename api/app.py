@@ -47,7 +47,17 @@ from flask import Flask
 from api import errors, hotpath, metrics
 from api.auth import ensure_organizer_token
 from api.jsonio import FastJSONProvider
-from api.routes import docs, event_penalties, events, exports, games, judge, live, operations
+from api.routes import (
+    docs,
+    event_exports,
+    event_penalties,
+    events,
+    exports,
+    games,
+    judge,
+    live,
+    operations,
+)
 from domain import Catalog, sample_catalog
 from domain.game import token_hash
 from service.games import GameLog
@@ -127,11 +137,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(live.blp)
     api.register_blueprint(events.blp)
     api.register_blueprint(event_penalties.blp)
+    api.register_blueprint(event_exports.blp)
     app.register_blueprint(docs.bp)
-    from api.routes import table, viewer  # the replay viewer and the table page
+    from api.routes import event_page, table, viewer  # the replay viewer, table, event pages
 
     app.register_blueprint(viewer.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(event_page.bp)
     errors.init_app(app)
     hotpath.install(app)
     metrics.install(app)  # outermost: it counts and times what the hot path answers too

@@ -23,7 +23,8 @@
     counters and every shuffle and roll re-derived, its ``first_mismatch`` naming the event,
     ``{"version", "type", "reason"}``); a file's report also has ``game_id``, and a multi-game
     export gets one line per game (a game the export says it left out: ``"left_out": true``);
-    exit code 0 when every game is ok, else 1.
+    exit code 0 when every game is ok, else 1. An event's export (``GET
+    /api/events/<id>/export``) is checked whole, one line per finding (``api.cli_events``).
 ``munchlog rebuild-projections``
     Drop the match-history projection and fold the whole notification log again, with a
     progress bar of the notifications read; games it had to leave out (damaged stored events)
@@ -41,7 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 from uuid import UUID
@@ -51,9 +52,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from api.app import database_env
 from api.cli import CliError, database_label, database_url, instance_path
+from api.cli_events import event_export_in, verify_event_file
 from api.routes.exports import omission, omitted_lines
-from domain import fair_check
-from domain.envelope import DamagedRecords, Record, verify_records
+from domain.envelope import DamagedRecords, Record
 from projections.exports import (
     ExportFormatError,
     ImportedGame,
@@ -63,10 +64,9 @@ from projections.exports import (
     export_ndjson,
     export_transcript,
     import_game,
-    read_export,
-    replay_records,
 )
 from projections.exports.formats import parse_exports
+from projections.exports.verify import verify_game_export
 from projections.views import VIEWERS
 from service.errors import GameAlreadyExistsError, GameNotFoundError
 from service.games import GameLog, StartedGame
@@ -108,8 +108,14 @@ def add_history_commands(sub: Any) -> None:
     i.add_argument("--db", help=db_help)
     i.set_defaults(func=import_command)
 
-    v = sub.add_parser("verify", help="check an export offline, or a stored game")
-    v.add_argument("file", nargs="?", help="an export (JSON, or NDJSON of one game or several)")
+    v = sub.add_parser(
+        "verify", help="check an export (a game's or an event's) offline, or a stored game"
+    )
+    v.add_argument(
+        "file",
+        nargs="?",
+        help="an export (JSON, or NDJSON of one game or several), or an event's JSON export",
+    )
     v.add_argument("--game", help="a stored game's id instead: check its rows in the store")
     v.add_argument("--db", help=db_help + " (with --game)")
     v.set_defaults(func=verify_command)
@@ -367,43 +373,13 @@ def verify_file(path: str) -> list[dict[str, Any]]:
     return reports
 
 
-def verify_game_export(game: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``verify`` report of one game's export object (:func:`parse_exports`)."""
-    game_id = game.get("game_id")
-    try:
-        header, records = read_export(game)
-    except ExportFormatError as exc:
-        return {
-            "game_id": game_id,
-            "ok": False,
-            "checked": 0,
-            "first_broken": None,
-            "error": str(exc),
-        }
-    if not header.get("complete"):
-        broken = {"version": 1, "reason": "incomplete_export"}
-        return {"game_id": game_id, "ok": False, "checked": 0, "first_broken": broken, "head": None}
-    report: dict[str, Any] = {"game_id": game_id, **verify_records(records)}
-    if report["ok"]:
-        try:
-            replay_records(records)
-        except ImportRejected as exc:
-            report["ok"] = False
-            report["first_broken"] = {"version": exc.version, "reason": exc.reason}
-    broken = report["first_broken"]  # the dealing of the events that verify and replay
-    sound = records[: broken["version"] - 1] if broken else records
-    report["dealing"] = dealt = fair_check.verify(sound)  # issue #25: what the server dealt
-    if report["ok"] and not dealt["ok"]:
-        report["ok"] = False
-        mismatch = dealt["first_mismatch"]
-        report["first_broken"] = {"version": mismatch["version"], "reason": "dealing_mismatch"}
-    return report
-
-
 def verify_command(args: argparse.Namespace) -> int:
     if (args.file is None) == (args.game is None):
         raise CliError("verify takes an export FILE or --game ID")
     if args.file is not None:
+        event = event_export_in(args.file)
+        if event is not None:  # an event's export: the event and every game in it
+            return verify_event_file(args.file, event)
         reports = verify_file(args.file)
     else:
         reports = [verify_stored(args.game, args.db)]

@@ -502,6 +502,13 @@ class Tournaments:
         spectator delay holds back every viewer but the judges (a player is a spectator of
         the other tables)."""
         event = self.load(event_id)
+        return self.standing_rows(event, self.results(event, viewer))
+
+    def standing_rows(
+        self, event: Tournament, results: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The rows :meth:`standings` answers, from ``results`` as :meth:`results` gives them
+        (the event export takes its standings from the very results it exports)."""
         return [
             {
                 "rank": row.rank,
@@ -515,7 +522,7 @@ class Tournaments:
                 "ogw": float(row.ogw),
                 "dropped": event.players[row.player]["dropped_after"] is not None,
             }
-            for row in self._rows(event, self.results(event, viewer))
+            for row in self._rows(event, results)
         ]
 
     def summary(self, event_id: UUID, caller: Caller) -> dict[str, Any]:

@@ -6,4 +6,6 @@
 * :mod:`domain.tournament.pairing` — round 1 drawn, Swiss rounds (one maximum-weight matching);
 * :mod:`domain.tournament.tables` — classic tables of 3 to 6;
 * :mod:`domain.tournament.standings` — the Magic Tournament Rules' Appendix C, classic places.
+* :mod:`domain.tournament.registrations` — a player's row as an event shows it, its list hashed
+  again.
 """

@@ -4,7 +4,8 @@ property; docs/rules.md F.1).
 Random events: each player registers a list drawn from its own share of the sample catalog
 (no card name in two lists), so any of its names in what another viewer fetched is a leak.
 Every viewer (spectators, each player, the judge, the organizer) fetches every read of the
-event before and after round 1 is paired, and each seat its own game's state and log; the
+event (its summary, standings and both exports, games included) before and after round 1 is
+paired, and each seat its own game's state and log; the
 only viewers who may see a list are its player, the event's judges and the organizer. The
 salted hash is public; the salt is not (it would let anyone test guesses of a list).
 """
@@ -77,7 +78,7 @@ def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
                 assert leaked == [], (viewer, player, leaked)
                 assert salts[player] not in text, (viewer, player, "salt")
 
-    reads = ("", "/standings")
+    reads = ("", "/standings", "/export?format=json", "/export?format=text")
     check(
         {
             v: "".join(

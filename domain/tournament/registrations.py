@@ -1,0 +1,42 @@
+"""A registration as an event shows it (``GET /api/events/<id>``'s players, an event export's):
+what can be read from one player's row and checked against it (docs/rules.md F.1).
+
+A row always has the player's ``decklist_hash`` (``None`` at a classic event: no list); those
+who may see the list (the organizer, the judges, its player) also get its ``hero``, its
+``decklist`` and its ``salt``, which is all it takes to hash the list again.
+
+>>> salt = bytes(16)
+>>> listed = [{"name": "Pointy Stick", "count": 2}]
+>>> row = {"player": "ann", "hero": {"name": "Orc"}, "decklist": listed, "salt": salt.hex(),
+...        "decklist_hash": decklist_hash(salt, canonical_decklist(listed), "Orc")}
+>>> hash_again(row) == row["decklist_hash"], hero_name(row), hash_again({"player": "bob"})
+(True, 'Orc', None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.tournament.rules import canonical_decklist, decklist_hash
+
+
+def hero_name(row: Mapping[str, Any]) -> str | None:
+    """The name of the hero a row shows (``None`` when it shows none)."""
+    hero = row.get("hero")
+    return str(hero["name"]) if isinstance(hero, Mapping) and "name" in hero else None
+
+
+def shows_list(row: Mapping[str, Any]) -> bool:
+    """Whether the row holds the list itself (its player, the judges and the organizer)."""
+    return "decklist" in row
+
+
+def hash_again(row: Mapping[str, Any]) -> str | None:
+    """The ``decklist_hash`` the row's own salt, hero and list give (``None`` when the row does
+    not hold the list): equal to the row's ``decklist_hash`` unless something was changed.
+    Raises ``ValueError`` for a salt that is not hex, ``KeyError`` for a row without one."""
+    if not shows_list(row):
+        return None
+    salt = bytes.fromhex(str(row["salt"]))
+    return decklist_hash(salt, canonical_decklist(row["decklist"]), hero_name(row))

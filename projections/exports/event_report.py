@@ -1,0 +1,191 @@
+"""An event export as a readable report (``GET /api/events/<id>/export?format=text``).
+
+:func:`event_report` renders what ``service.event_exports`` gathered, as its viewer may see it:
+the event and its settings, round 1's commitment and secret, the players (each decklist's hash;
+a list itself only where the export holds it), one heading per round with its tables, results
+and byes, the standings as a table, the penalties the viewer may see (none to a spectator), then
+each game's transcript (``projections.exports
+.transcript``) one after another, as a PGN file holds its games.
+
+>>> head = {"event_id": "e1", "exported_at": "2025-01-01T00:00:00+00:00",
+...     "viewer": {"role": "spectator", "player": None}, "state": "registration", "round": 0,
+...     "planned_rounds": 3, "swiss_rounds": 3, "commitment": "ab", "revealed_secret": None,
+...     "settings": {"name": "Friday", "ruleset": "a-ruleset", "format": "casual",
+...         "match": "bo1", "round_minutes": 35, "top_cut": 0, "table_size": None},
+...     "players": [], "rounds": [], "results": [], "standings": [], "omitted": []}
+>>> print(event_report(head, []).splitlines()[0])
+Friday
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.tournament import registrations
+
+#: Names of the top cut's rounds, from the last one back.
+CUT_ROUNDS = ("final", "semifinals", "quarterfinals")
+
+
+def _heading(text: str, underline: str = "-") -> list[str]:
+    return [text, underline * len(text)]
+
+
+def _viewer(viewer: Mapping[str, Any]) -> str:
+    role = viewer.get("role")
+    if role == "player":
+        return f"the player {viewer.get('player')}"
+    return f"the {role}"
+
+
+def _round_title(number: int, swiss: int, planned: int) -> str:
+    if number <= swiss:
+        return f"Round {number}"
+    from_last = planned - number
+    name = CUT_ROUNDS[from_last] if from_last < len(CUT_ROUNDS) else "top cut"
+    return f"Round {number} (top cut: {name})"
+
+
+def _result_line(result: Mapping[str, Any] | None, pairing: Mapping[str, Any]) -> str:
+    if result is None:
+        return "not over"
+    if "places" in result:
+        places = result["places"]
+        ordered = sorted(places, key=lambda p: (places[p], p))
+        return "places: " + ", ".join(f"{places[p]}. {p}" for p in ordered)
+    games = result["games"]
+    seats = pairing["seats"]
+    players = [seats[s] for s in sorted(seats)]
+    best = max(int(games.get(p, 0)) for p in players)
+    winners = [p for p in players if int(games.get(p, 0)) == best]
+    if len(winners) == 1:  # the winner's games first
+        players = winners + [p for p in players if p != winners[0]]
+    drawn = int(result.get("drawn_games") or 0)
+    score = "-".join(str(games.get(p, 0)) for p in players) + (f"-{drawn}" if drawn else "")
+    told = f" (reported by the {pairing['reported'].get('by')})" if "reported" in pairing else ""
+    if len(winners) > 1:
+        return f"drawn {score}{told}"
+    return f"{winners[0]} won {score}{told}"
+
+
+def _standings(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    header = ("Rank", "Player", "Points", "W-L-D", "OMW%", "GW%", "OGW%", "")
+    body = [
+        (
+            str(r["rank"]),
+            str(r["player"]),
+            str(r["points"]),
+            f"{r['wins']}-{r['losses']}-{r['draws']}",
+            f"{100 * float(r['omw']):.2f}",
+            f"{100 * float(r['gw']):.2f}",
+            f"{100 * float(r['ogw']):.2f}",
+            "dropped" if r.get("dropped") else "",
+        )
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+    left = {1, 7}  # the names and the mark read from the left; numbers line up on the right
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    return [line(header), *(line(row) for row in body)]
+
+
+def _penalties(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line a penalty (the event's record: docs/rules.md F.5), where it was given."""
+    if not rows:
+        return ["  none"]
+    out = []
+    for row in rows:
+        why = [str(row["infraction"])] if row.get("infraction") else []
+        if row.get("escalated_from"):
+            why.append(f"upgraded from {row['escalated_from']}")
+        kind = f"{row['kind']} ({'; '.join(why)})" if why else str(row["kind"])
+        out.append(
+            f"  Round {row['round']}, table {row['table']}: {row['player']}, {kind}: "
+            f"{row['ruling']} (game {row['game_id']}, event {row['version']})"
+        )
+    return out
+
+
+def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
+    """The report of an event export's ``head`` (``service.event_exports.EventExports.head``
+    with its ``omitted``), followed by the games' ``transcripts``."""
+    settings = head["settings"]
+    out: list[str] = _heading(str(settings["name"]), "=")
+    out.append(
+        f"Event {head['event_id']}, exported {head['exported_at']} as {_viewer(head['viewer'])}"
+    )
+    table_size = settings.get("table_size")
+    seats = f"tables of {table_size}" if table_size else settings["match"] + " matches"
+    cut = f", top {settings['top_cut']}" if settings.get("top_cut") else ""
+    out.append(
+        f"{settings['ruleset']}, {settings['format']} format, {seats} of "
+        f"{settings['round_minutes']} minutes; {head['swiss_rounds']} Swiss round(s){cut}"
+    )
+    out.append(f"State: {head['state']}, round {head['round']} of {head['planned_rounds']}")
+    out.append(f"Round 1's commitment: {head['commitment']}")
+    revealed = head.get("revealed_secret")
+    out.append(
+        f"Round 1's secret: {revealed} (munchlog verify draws round 1 again)"
+        if revealed
+        else "Round 1's secret: revealed when round 1 is paired"
+    )
+    out.append("")
+    out += _heading(f"Players ({len(head['players'])})")
+    for player in head["players"]:
+        notes = []
+        if player.get("decklist_hash"):
+            notes.append(f"decklist {player['decklist_hash']}")
+        if player.get("dropped_after") is not None:
+            notes.append(f"dropped after round {player['dropped_after']}")
+        out.append(f"  {player['player']}" + (f"  ({'; '.join(notes)})" if notes else ""))
+    results = {(r["round"], tuple(r["players"])): r for r in head["results"]}
+    for round_ in head["rounds"]:
+        number = int(round_["round"])
+        out.append("")
+        out += _heading(
+            _round_title(number, int(head["swiss_rounds"]), int(head["planned_rounds"]))
+        )
+        for pairing in round_["pairings"]:
+            seats = pairing["seats"]
+            ordered = [seats[s] for s in sorted(seats)]
+            who = " v ".join(f"{p} ({s})" for s, p in zip(sorted(seats), ordered, strict=True))
+            result = results.get((number, tuple(ordered)))
+            out.append(f"  Table {pairing['table']}: {who}")
+            out.append(
+                f"    {_result_line(result, pairing)}; game(s) {', '.join(pairing['games'])}"
+            )
+        for bye in round_["byes"]:
+            out.append(f"  Bye: {bye}")
+    out.append("")
+    out += _heading("Standings after the Swiss rounds")
+    out += (
+        ["  " + line for line in _standings(head["standings"])]
+        if head["standings"]
+        else ["  none yet"]
+    )
+    if head.get("viewer", {}).get("role") != "spectator":  # a spectator sees no penalty
+        out.append("")
+        out += _heading("Penalties")
+        out += _penalties(head.get("penalties") or [])
+    lists = [p for p in head["players"] if registrations.shows_list(p)]
+    if lists:
+        out.append("")
+        out += _heading("Decklists")
+        for player in lists:
+            hero = registrations.hero_name(player)
+            out.append(f"  {player['player']}: hero {hero}; salt {player.get('salt')}")
+            out += [f"    {e['count']} {e['name']}" for e in player["decklist"]]
+    for left in head.get("omitted") or []:
+        out.append(f"; game {left['game_id']} left out: event {left['version']} ({left['reason']})")
+    text = "\n".join(out) + "\n"
+    if transcripts:
+        text += "\n" + "\n".join(_heading("Games")) + "\n\n" + "\n".join(transcripts)
+    return text

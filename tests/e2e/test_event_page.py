@@ -1,0 +1,234 @@
+"""The event page (issue #27, "A page for an event") in Debian's chromium, against a real
+``munchlog serve``: a five-player CCG event with round 1 played and round 2 paired, opened as a
+spectator and as a player (its event token in the URL fragment), on a phone (390x844) and a
+desktop (1280x800).
+
+It checks what each may see (the player's own decklist and penalty and nobody else's; the
+spectator neither),
+that every game links to its replay and table page, the player's own game with its seat token
+(the one ``my-game`` hands out) and every other as a spectator, that the token never appears
+in a URL the page requests and the page asks nothing of another server, that a phone never
+scrolls sideways, and that Tab reaches the game links with a visible focus. A screenshot of
+each is saved (``$MUNCHLOG_SCREENSHOTS`` or the test's tmp folder; looked at when this test was
+written).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from flask import Flask
+
+from api.app import create_app
+from tests.api.helpers import ORGANIZER_TOKEN, bearer
+from tests.api.test_event_exports import PLAYERS, decks, rule
+from tests.api.test_events import open_event, pair, play_round, register
+from tests.e2e.tablepage import no_horizontal_overflow
+from tests.live import munchlog_serve
+
+pytestmark = pytest.mark.e2e
+
+ORGANIZER = ORGANIZER_TOKEN  # the one the API tests' helpers send
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A live server and, through an app in this process on the same SQLite file, the event:
+    round 1 played (every seat but the first concedes), round 2 paired and not played."""
+    folder: Path = tmp_path_factory.mktemp("event-page")
+    db = str(folder / "munchlog.sqlite")
+    app: Flask = create_app(
+        {
+            "INSTANCE_PATH": str(folder / "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER,
+            "MUNCHLOG_DATABASE_URL": db,
+        }
+    )
+    with ExitStack() as stack:
+        port, _ = stack.enter_context(
+            munchlog_serve(folder, ORGANIZER, extra_env={"MUNCHLOG_DATABASE_URL": db})
+        )
+        try:
+            client = app.test_client()
+            event = open_event(client, name="Thursday Munchkin League", rounds=2)
+            eid = event["event_id"]
+            lists = decks()
+            tokens = {p: register(client, eid, p, decklist=lists[p]) for p in PLAYERS}
+            play_round(client, eid, 1, tokens, pair(client, eid))
+            second = pair(client, eid)
+            warned = second["pairings"][0]  # its seat B is warned for slow play
+            ruled = rule(
+                client,
+                event["judge_token"],
+                warned["game_id"],
+                "slow play",
+                {"kind": "warning", "seat": "B"},
+            )
+            yield {
+                "base": f"http://127.0.0.1:{port}",
+                "port": port,
+                "eid": eid,
+                "tokens": tokens,
+                "decks": lists,
+                "second": second,
+                "ruling": ruled["version"],
+                "client": app.test_client(),
+            }
+        finally:
+            app.extensions["munchlog"].close()
+
+
+def open_page(
+    browser: Any, served: dict[str, Any], size: str, token: str | None
+) -> tuple[Any, Any, list[str], list[str]]:
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    requested: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    fragment = f"#token={token}" if token else ""
+    page.goto(f"{served['base']}/events/{served['eid']}{fragment}")
+    page.wait_for_selector("#viewer-label[data-role]:not([data-role=''])")
+    page.wait_for_selector(".round .pairing")
+    return context, page, requested, errors
+
+
+def links(page: Any) -> list[dict[str, str]]:
+    found: list[dict[str, str]] = page.locator(".pairing a[data-game]").evaluate_all(
+        "els => els.map(a => ({href: a.getAttribute('href'), kind: a.dataset.kind,"
+        " game: a.dataset.game}))"
+    )
+    return found
+
+
+def tab_to_a_game_link(page: Any) -> None:
+    """Tab from the top reaches a game's link, with a focus ring drawn around it."""
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('a[data-game]')"):
+            break
+    else:
+        raise AssertionError("no game link is reached with Tab")
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("", "none")
+
+
+def shoot(page: Any, tmp_path: Path, name: str) -> None:
+    folder = Path(os.environ.get("MUNCHLOG_SCREENSHOTS") or tmp_path)
+    page.evaluate("window.scrollTo(0, 0)")
+    shot = folder / f"event-{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
+def check_common(
+    page: Any, requested: list[str], errors: list[str], served: dict[str, Any]
+) -> None:
+    assert page.locator(".round").count() == 2  # round 2 first: the one being played
+    assert page.locator(".round h3").all_inner_texts() == ["Round 2", "Round 1"]
+    assert page.locator("#standings tbody tr").count() == len(PLAYERS)
+    results = page.locator(".round[data-round='1'] .result").all_inner_texts()
+    assert len(results) == 2 and all(" won 1-0" in r for r in results)
+    assert page.locator(".round[data-round='2'] .result").all_inner_texts() == ["not over"] * 2
+    pairs = served["second"]["pairings"]
+    games = {p["game_id"] for p in pairs}
+    shown = links(page)
+    assert {x["game"] for x in shown} >= games
+    for link in shown:
+        path = link["href"].split("#")[0]
+        want = f"/games/{link['game']}" + ("/play" if link["kind"] == "table" else "")
+        assert path == want
+    assert all(urlsplit(u).port == served["port"] for u in requested if u.startswith("http"))
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_spectator_sees_pairings_results_standings_and_no_decklist(
+    browser: Any, served: dict[str, Any], size: str, tmp_path: Path
+) -> None:
+    context, page, requested, errors = open_page(browser, served, size, None)
+    try:
+        assert page.inner_text("#viewer-label") == "viewing as a spectator"
+        check_common(page, requested, errors, served)
+        assert page.locator(".decklist").count() == 0
+        assert page.locator("#penalties-panel").is_hidden()
+        assert page.locator("#mine").is_hidden()
+        assert all("#" not in x["href"] for x in links(page))  # every game as a spectator
+        body = page.inner_text("body")
+        for deck in served["decks"].values():
+            assert not [e["name"] for e in deck if e["name"] in body]
+        if size == "phone":
+            no_horizontal_overflow(page)
+        tab_to_a_game_link(page)
+        shoot(page, tmp_path, f"spectator-{size}")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_player_sees_its_decklist_and_plays_its_game_with_its_seat_token(
+    browser: Any, served: dict[str, Any], size: str, tmp_path: Path
+) -> None:
+    pairing = served["second"]["pairings"][0]  # its seat B was warned for slow play
+    player = pairing["seats"]["B"]
+    token = served["tokens"][player]
+    own = {  # its game of each round, with the seat token my-game hands out
+        game["game_id"]: game["token"]
+        for game in (
+            served["client"]
+            .get(f"/api/events/{served['eid']}/rounds/{n}/my-game", headers=bearer(token))
+            .get_json()
+            for n in (1, 2)
+        )
+        if "game_id" in game  # a bye has none
+    }
+    mine = pairing["game_id"]
+    context, page, requested, errors = open_page(browser, served, size, token)
+    try:
+        assert page.inner_text("#viewer-label") == f"viewing as player {player}"
+        assert token not in page.url  # gone from the address bar at once
+        check_common(page, requested, errors, served)
+        # its own list, and nobody else's
+        assert page.locator(".decklist").count() == 1
+        assert page.locator(f'#players li[data-player="{player}"] .decklist').count() == 1
+        page.locator(".decklist summary").click()
+        listed = page.locator(".decklist li").all_inner_texts()
+        assert listed == [f"{e['count']} \u00d7 {e['name']}" for e in served["decks"][player]]
+        # its own games link with their seat tokens; every other game as a spectator
+        for link in links(page):
+            if link["game"] in own:
+                assert link["href"].endswith(f"#token={own[link['game']]}"), link
+            else:
+                assert "#" not in link["href"], link
+        assert page.locator("#mine").is_visible()
+        table = page.locator(f'#my-games a[data-game="{mine}"][data-kind="table"]')
+        assert table.get_attribute("href") == f"/games/{mine}/play#token={own[mine]}"
+        assert not [u for u in requested if token in u or any(t in u for t in own.values())]
+        # its own penalty, linked to the ruling in its game's replay (seen from its seat)
+        assert page.locator("#penalties-panel").is_visible()
+        ruling = page.locator(f'#penalties li[data-player="{player}"] a[data-kind="ruling"]')
+        assert ruling.get_attribute("href") == (
+            f"/games/{mine}#token={own[mine]}&v={served['ruling']}"
+        )
+        if size == "phone":
+            no_horizontal_overflow(page)
+            box = page.locator("#mine").bounding_box()
+            assert box is not None and box["y"] < SIZES["phone"][1]  # its game in sight first
+        tab_to_a_game_link(page)
+        shoot(page, tmp_path, f"player-{size}")
+        # the link opens its table page, signed in as its seat
+        table.click()
+        page.wait_for_selector("#who[data-viewer='B']")
+    finally:
+        context.close()
