@@ -47,7 +47,7 @@ from flask import Flask
 from api import errors, hotpath, metrics
 from api.auth import ensure_organizer_token
 from api.jsonio import FastJSONProvider
-from api.routes import docs, events, exports, games, judge, live, operations
+from api.routes import docs, events, exports, games, judge, live, operations, rulesets
 from domain import Catalog, sample_catalog
 from domain.game import token_hash
 from service.games import GameLog
@@ -126,6 +126,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(operations.blp)
     api.register_blueprint(live.blp)
     api.register_blueprint(events.blp)
+    api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)
     from api.routes import table, viewer  # the replay viewer and the table page
 

@@ -261,6 +261,8 @@ OPERATIONS = {
     ),
     ("post", "/api/events/{event_id}/drops"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),
     ("get", "/api/events/{event_id}/standings"): ("anyone", {401, 404, 503}),
+    # public data: no token is read at all (security: [])
+    ("get", "/api/rulesets/{ruleset}/cards"): ("open", {404}),
     # the operator's: no token is read at all (security: [])
     ("get", "/healthz"): ("open", set()),
     ("get", "/readyz"): ("open", {503}),
