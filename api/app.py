@@ -57,6 +57,7 @@ from api.routes import (
     judge,
     live,
     operations,
+    rulesets,
 )
 from domain import Catalog, sample_catalog
 from domain.game import token_hash
@@ -138,6 +139,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(events.blp)
     api.register_blueprint(event_penalties.blp)
     api.register_blueprint(event_exports.blp)
+    api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)
     from api.routes import event_page, table, viewer  # the replay viewer, table, event pages
 

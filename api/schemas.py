@@ -623,7 +623,15 @@ class LegalSchema(ma.Schema):
             "description": "{seat: [command]} for each seat the caller may act for (a seat "
             "token: itself; the table and the judge: every seat; none once finished): each an "
             "action of POST /actions with its `type`, `seat` and choices (cards by id, targets, "
-            "amounts), naming no card that seat may not see"
+            "amounts), naming no card that seat may not see. In a table-dealt classic game a "
+            "draw (`deal`, `kick_door`, `loot`, `take_treasure`) comes without the cards it "
+            "draws; for the table's and the judge's tokens, which may tell them by name "
+            '(`{"name": …}` for each card, docs/rules.md E.4), it carries `draws`: '
+            '`{field: {"deck": "door" | "treasure", "count"?}}`, each field to fill, the deck '
+            "it draws from and, for a list field, how many cards (`count`; without it the field "
+            'takes one card), e.g. `{"type": "kick_door", "seat": "A", "draws": {"card": '
+            '{"deck": "door"}}}`, sent as `{"type": "kick_door", "seat": "A", "card": {"name": '
+            '"Sample Grumpy Toad"}}` (without `draws`); never which cards a deck holds'
         },
     )
 

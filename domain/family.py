@@ -151,6 +151,31 @@ class Family:
             return []
         return [s for s in seats if any(c.get("type") != "concede" for c in legal(state, s))]
 
+    # -- a drawn card told by its name (docs/rules.md E.4) -----------------------------------
+
+    def names_drawn_cards(self, command: Mapping[str, Any]) -> bool:
+        """Whether ``command`` is a draw that tells a card it draws by its name (``{"name":
+        ...}``) instead of its id. Default: never (a family whose draws take ids only; a name
+        is then malformed, as any card that is not an id)."""
+        return False
+
+    def resolve_names(self, state: State, command: Mapping[str, Any]) -> dict[str, Any]:
+        """``command`` with each card it draws by name made into the id of such a card where
+        it draws from in ``state``, for the rules to decide (they never see a name); the
+        domain's errors when none is there. Default: as it is."""
+        return dict(command)
+
+    def draws_wanted(self, state: State, command: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """What a draw ``GET /legal`` offers without its cards wants told by name:
+        ``{field: {"deck", "count"?}}`` (``count``: a list field's number of cards), never
+        which cards are there. Default: nothing."""
+        return {}
+
+    def card_names(self) -> list[dict[str, Any]] | None:
+        """The cards of the catalog munchlog ships for this ruleset, each ``{name, deck,
+        kind}`` (public data a client may suggest names from); ``None`` (the default): none."""
+        return None
+
     # -- the judge's tools and histories ----------------------------------------------------
 
     #: The fields of the family's cards a judge's diff lists when they change, each as a list

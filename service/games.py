@@ -49,6 +49,7 @@ from domain.judge import Claim, contested_range, decide_dispute, decide_ruling, 
 from domain.ruleset import Step, find_ruleset
 from projections.exports import import_game
 from projections.views import event_view
+from service.commands import commands_of
 from service.dealing import Rekeyed, Ruled, Secrets, rekeyed
 from service.delay import Delays, delay_objects, standing
 from service.errors import (
@@ -259,7 +260,8 @@ class GameLog:
             return self._replay(game_id, idempotency_key, fingerprint)
 
         def decide(game: Game, received_at: str) -> None:
-            game.execute(_commands(actions), received_at=received_at, secrets=self.secrets_of(game))
+            commands = commands_of(game.state, actor, actions, received_at)
+            game.execute(commands, received_at=received_at, secrets=self.secrets_of(game))
 
         def respond(game: Game, pending: list[Any]) -> tuple[BatchOutcome, list[Any]]:
             seats = tuple(game.state["seats"])
@@ -778,21 +780,3 @@ def _new_card_id(used: set[str]) -> str:
         if cid not in used:
             used.add(cid)
             return cid
-
-
-def _commands(actions: Sequence[Mapping[str, Any]]) -> list[tuple[dict[str, Any], str | None]]:
-    """Split each action into the domain command and its client time; salt ``attack``."""
-    out: list[tuple[dict[str, Any], str | None]] = []
-    for index, action in enumerate(actions):
-        command = {k: v for k, v in action.items() if k != "at"}
-        if "salt" in command:
-            raise InvalidCommand(
-                "request/salt_not_allowed",
-                "the server chooses an attack's salt; do not send one",
-                fields={f"actions.{index}.salt": ["not allowed"]},
-            )
-        if command.get("type") == "attack":
-            command["salt"] = secrets.token_hex(16)
-        client_at = action.get("at")
-        out.append((command, None if client_at is None else str(client_at)))
-    return out

@@ -15,7 +15,13 @@ Two kinds of command are offered as forms to fill rather than as they would be s
   ``seed``: the legal moves fill them with a seed anyone can compute (``domain.seeding``,
   for play-outs), and a client must commit to random bytes of its own instead;
 * in a table-dealt classic game a draw comes without the cards it draws (known to no seat
-  yet, B.1): the table fills in what it drew.
+  yet, B.1): the table fills in what it drew. For the table and the judge, who may tell those
+  cards by their names (docs/rules.md E.4, ``service.commands``), such a draw carries
+  ``draws``: ``{field: {"deck": "door" | "treasure", "count"?}}``, each field it wants told,
+  the deck it draws from and, for a list field, how many cards (``count``; a field without it
+  takes one card); e.g. ``{"type": "kick_door", "seat": "A", "draws": {"card": {"deck":
+  "door"}}}``, sent as ``{"type": "kick_door", "seat": "A", "card": {"name": "..."}}``. Never
+  which cards a deck holds.
 """
 
 from __future__ import annotations
@@ -24,9 +30,10 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
-from domain.family import family_of
+from domain.family import family_named, family_of
 from domain.fold import State
 from domain.ruleset import find_ruleset
+from service.commands import NAMERS
 from service.games import GAME_ROLES, GameLog
 
 #: Fields of the seed commands that hold a client's own secret (or its commitment): left out.
@@ -62,6 +69,16 @@ def offered(command: Mapping[str, Any], seat: str) -> dict[str, Any]:
     return {"type": kind, "seat": command.get("seat", seat), **rest}
 
 
+def marked(state: State, command: dict[str, Any], viewer: str) -> dict[str, Any]:
+    """``command`` with ``draws`` (what it wants told by name, the family's
+    ``draws_wanted``) when ``viewer`` may name drawn cards (the table's or the judge's
+    token) and it is a draw offered without its cards; else as it is."""
+    if viewer not in NAMERS:
+        return command
+    draws = family_named(state.get("ruleset")).draws_wanted(state, command)
+    return {**command, "draws": draws} if draws else command
+
+
 def legal_view(state: State, viewer: str) -> dict[str, Any]:
     """``{"version", "waiting_for", "commands"}`` of ``state`` for ``viewer``: every seat it
     may act for with the commands that seat may issue now (none in a finished game)."""
@@ -71,7 +88,7 @@ def legal_view(state: State, viewer: str) -> dict[str, Any]:
         return {"version": version, "waiting_for": [], "commands": {}}
     ruleset = find_ruleset(str(state["ruleset"]))
     commands = {
-        seat: [offered(c, seat) for c in ruleset.legal_commands(state, seat)]
+        seat: [marked(state, offered(c, seat), viewer) for c in ruleset.legal_commands(state, seat)]
         for seat in acting_seats(viewer, seats)
     }
     waiting = family_of(ruleset).waiting_for(state)

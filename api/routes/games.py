@@ -296,7 +296,9 @@ class GameLegal(MethodView):
 
         Forms to fill: a contributor's `commit_seed` and `reveal_seed` (server dealing)
         come without `commitment` and `seed`, which only its client may choose; in a
-        table-dealt classic game a draw comes without the cards drawn, which the table names.
+        table-dealt classic game a draw comes without the cards drawn, which the table names;
+        for the table and the judge it carries `draws` (the fields to fill, each one's deck
+        and how many cards: see the schema), to fill with the cards' names.
         The answer is for `version`: send it as `expected_version` with the command.
         """
         gid = parse_game_id(game_id)
@@ -346,6 +348,15 @@ class GameActions(MethodView):
         every contributor has committed, `{"type": "reveal_seed", "seat", "seed"}` (the 32
         bytes as 64 lowercase hex). Its commands that draw or roll name no card and no value
         (422 `rule/server_deals` if they do); each random operation is a `Dealt` event.
+
+        A table-dealt classic game's draws (`deal`, `kick_door`, `loot`, `take_treasure`) name
+        the cards drawn by id, or, with the table's or the judge's token, by name: `{"name":
+        "Sample Grumpy Toad"}` for a card, one such object per card in `doors`, `treasures`,
+        `cards` (docs/rules.md E.4). Each is made into the id of a card of that name in the
+        deck drawn from (the lowest id not named already; a deck too short for the draw is
+        rebuilt from its discards first, as the rules rebuild it); none left: 422
+        `command/card_not_there`. The event stores the id. A seat's token may not send names
+        (403 `auth/names_need_the_table`: the answer would tell it what the decks hold).
         """
         outcome = recording.record_actions(
             gamelog(),

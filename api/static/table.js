@@ -10,6 +10,10 @@
  * per intent (the same body at the same version), so a double click or a retry records once.
  * In a server-dealt game the page commits and reveals a random seed of its own for each seat it
  * plays, by itself, as soon as the game asks for it (docs/dealing.md).
+ * In a table-dealt classic game the table (or the judge) tells each card a draw takes by its
+ * name (docs/rules.md E.4): /legal marks such a draw with `draws` ({field: {deck, count?}}),
+ * and the page shows one name field per card, suggesting the names of the set's sample catalog
+ * (GET /api/rulesets/<ruleset>/cards, a <datalist> per deck), then posts {"name": ...} for each.
  */
 "use strict";
 (function () {
@@ -22,6 +26,7 @@
     token: null, role: null, seats: [], players: {}, summary: null, state: null, legal: null,
     acting: "", pinned: "", names: {}, created: {}, busy: false, flash: null, drawn: "",
     follower: null, refreshing: null, again: false, intents: new Map(), seeding: false,
+    typed: {}, // what was typed in a draw's name fields, by field key (kept across redraws)
   };
 
   // ------------------------------------------------------------------ helpers
@@ -87,7 +92,7 @@
     }
     return parts.join(" · ");
   }
-  const TYPE_LABELS = { pass: "Pass", end_turn: "End the turn", kick_door: "Kick open the door",
+  const TYPE_LABELS = { pass: "Pass", end_turn: "End the turn", kick_door: "Kick open the door", deal: "Deal the cards",
     look_for_trouble: "Look for trouble", loot: "Loot the room", run_away: "Run away",
     ask_help: "Ask for help", accept_help: "Accept to help", decline_help: "Decline to help",
     take_treasure: "Take the treasure", bad_stuff: "Take the Bad Stuff", charity: "Give to charity",
@@ -133,6 +138,7 @@
       app.players = summary.players || {};
       app.seats = Object.keys(app.players).sort();
       app.created = collectNames(await api("/events/1").catch(() => ({})), {}, 0);
+      if (!app.seats.includes(app.role)) loadCardNames(summary.ruleset); // the table's and the judge's
       $("players").textContent = app.seats.map(seatName).join(" · ");
       $("who").textContent = app.seats.includes(app.role) ? "you are " + seatName(app.role) : "signed in as the " + app.role;
       $("who").dataset.viewer = app.role;
@@ -196,7 +202,7 @@
   // ------------------------------------------------------------------ posting
   function setBusy(on) {
     app.busy = on;
-    for (const b of document.querySelectorAll("#controls button, #controls select")) b.disabled = on;
+    for (const b of document.querySelectorAll("#controls button, #controls select, #controls input")) b.disabled = on;
   }
   // Post one command, with expected_version = the version the legal moves came from and an
   // Idempotency-Key fixed for this intent (this body at this version): a double click finds
@@ -232,13 +238,14 @@
           const replayed = r.headers.get("Idempotent-Replayed") === "true";
           note("recorded " + typeLabel(body.type).toLowerCase() + " (#" + last + ")" + (replayed ? ", once: the server had it already" : ""));
           done = "recorded";
+          forgetTyped(body);
         } else {
           const err = (answer && answer.error) || { code: "http/" + r.status, message: "HTTP " + r.status };
           if (r.status === 409) {
             done = "stale";
             app.flash = { type: type, kind: "stale", code: err.code, text: "the game moved on (now at version " + (err.current_version != null ? err.current_version : "?") + "): the page is refreshed, choose again" };
           } else {
-            app.flash = { type: type, kind: "error", code: err.code, rule: err.rule, text: err.message };
+            app.flash = { type: type, kind: "error", code: err.code, rule: err.rule, text: err.message, fields: err.fields, body: body };
           }
           note("");
         }
@@ -363,7 +370,9 @@
     const f = app.flash;
     if (!f || f.type !== type) return null;
     const head = f.code ? f.code + (f.rule ? " (" + f.rule + ")" : "") + ": " : "";
-    return el("p", { class: "refusal " + f.kind, role: "alert", "data-refusal": f.code || "", "data-rule": f.rule || "", text: head + f.text });
+    // the card ids a message names, by name where this viewer knows it
+    const text = String(f.text).replace(/\b[0-9a-f]{16}\b/g, (id) => app.names[id] || id);
+    return el("p", { class: "refusal " + f.kind, role: "alert", "data-refusal": f.code || "", "data-rule": f.rule || "", text: head + text });
   }
   function drawControls(commands) {
     const box = $("controls");
@@ -371,7 +380,8 @@
     box.dataset.seat = app.acting;
     const kids = [];
     if (!commands.length) kids.push(el("p", { class: "note", text: app.acting ? "nothing for " + seatName(app.acting) + " to do now" : "nothing to do now" }));
-    for (const [type, bodies] of groupOf(commands)) {
+    for (const c of commands.filter((x) => x.draws)) kids.push(drawForm(c));
+    for (const [type, bodies] of groupOf(commands.filter((x) => !x.draws))) {
       const label = typeLabel(type);
       const group = el("div", { class: "group" + (type === "concede" ? " concede" : ""), "data-type": type });
       if (bodies.length === 1) {
@@ -398,6 +408,79 @@
     box.replaceChildren(...kids);
     if (app.busy) setBusy(true);
   }
+  // ------------------------------------------------------------------ a draw told by name
+  // A table-dealt draw (docs/rules.md E.4): one field per card drawn, each with the set's
+  // sample card names to pick from (a <datalist> per deck, filled once from
+  // GET /api/rulesets/<ruleset>/cards; the game's own cards may be others: any name is taken).
+  const DECK_WORDS = { door: "Door", treasure: "Treasure" };
+  async function loadCardNames(ruleset) {
+    let cards = [];
+    try {
+      cards = (await window.munchlogPages.readJSON("/api/rulesets/" + encodeURIComponent(ruleset) + "/cards", {})).cards || [];
+    } catch (e) {
+      cards = []; // no names to suggest: the fields take any name
+    }
+    for (const deck of Object.keys(DECK_WORDS)) {
+      const id = "names-" + deck;
+      const list = $(id) || document.body.appendChild(el("datalist", { id: id }));
+      list.replaceChildren(...cards.filter((c) => c.deck === deck).map((c) => el("option", { value: c.name })));
+    }
+  }
+  function typedKey(body, field, i) { return body.type + "|" + body.seat + "|" + field + "|" + i; }
+  function forgetTyped(body) {
+    const head = body.type + "|" + body.seat + "|";
+    for (const k of Object.keys(app.typed)) if (k.startsWith(head)) delete app.typed[k];
+  }
+  function drawForm(c) {
+    const type = c.type;
+    const body = Object.assign({}, c);
+    delete body.draws;
+    const fields = Object.entries(c.draws);
+    const many = fields.map(([, w]) => (w.count != null ? w.count + " " + DECK_WORDS[w.deck] + (w.count === 1 ? "" : "s") : "a " + DECK_WORDS[w.deck])).join(" and ");
+    const inputs = [];
+    const rows = [];
+    for (const [field, w] of fields) {
+      const n = w.count != null ? w.count : 1;
+      for (let i = 0; i < n; i++) {
+        const key = typedKey(body, field, i);
+        const id = "draw-" + type + "-" + body.seat + "-" + field + "-" + i;
+        const input = el("input", { id: id, type: "text", list: "names-" + w.deck, autocomplete: "off", spellcheck: "false",
+          required: true, "data-field": field, "data-index": String(i), "data-deck": w.deck, placeholder: "the card's name",
+          value: app.typed[key] || null, oninput: (ev) => { app.typed[key] = ev.currentTarget.value; } });
+        inputs.push([field, w, input]);
+        rows.push(el("label", { class: "name-field", for: id }, [el("span", { text: DECK_WORDS[w.deck] + (n > 1 ? " " + (i + 1) : "") }), input]));
+      }
+    }
+    const flash = app.flash && app.flash.type === type ? app.flash : null;
+    // a kicked Curse that asks its victim to choose (request/missing_choice): the cards to choose from
+    let choice = null;
+    const pool = flash && flash.code === "request/missing_choice" && flash.fields && Array.isArray(flash.fields.choices) ? flash.fields.choices : null;
+    if (pool && pool.length) {
+      const id = "draw-" + type + "-choice";
+      choice = el("select", { id: id, "data-choice": type }, pool.map((cid) => el("option", { value: cid, text: cardName(cid) })));
+      rows.push(el("label", { class: "name-field choice", for: id }, [el("span", { text: "choose what it takes" }), choice]));
+    }
+    const form = el("form", { class: "group draw", "data-type": type, "data-draws": type, "data-body": canon(c), "aria-label": typeLabel(type) + ": name the cards drawn",
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const sent = Object.assign({}, body);
+        for (const [field, w] of fields) if (w.count != null) sent[field] = [];
+        for (const [field, w, input] of inputs) {
+          const named = { name: input.value.trim() };
+          if (w.count == null) sent[field] = named;
+          else sent[field].push(named);
+        }
+        if (choice) sent.choices = ((flash.body && flash.body.choices) || []).concat([choice.value]);
+        send(sent, type);
+      } }, [
+      el("span", { class: "pick-label", title: "name " + many + " drawn", text: typeLabel(type) + " \u00b7 by name" }),
+      flashFor(type), // a refusal first, where the eye is, the names typed kept below it
+      el("div", { class: "names" }, rows),
+      el("button", { type: "submit", class: "act", "data-drawn": type }, [el("b", { text: typeLabel(type) })]),
+    ]);
+    return form;
+  }
+
   // a concession asks once more (the button turns into "really concede?")
   function confirmThen(type, button, go) {
     if (type !== "concede" || button.dataset.armed === "yes") return go();

@@ -23,9 +23,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from domain.classic import corrections, schema
+from domain.classic import corrections, named, schema
 from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
-from domain.classic.cards import resolve_cards
+from domain.classic.cards import resolve_cards, sample_catalog
 from domain.classic.deciding import COMMAND_TYPES, decide
 from domain.classic.demo import CLASSIC_ACTIONS, classic_choice, classic_demo_spec
 from domain.classic.events import ClassicGameCreated
@@ -183,6 +183,28 @@ class ClassicRuleset(Family):
         """The combat's pending help, passes, Bad Stuff or runs, else the active player
         (:func:`domain.classic.moves.waiting_for`)."""
         return waiting_for(state)
+
+    def names_drawn_cards(self, command: Mapping[str, Any]) -> bool:
+        """A draw (``deal``, ``kick_door``, ``loot``, ``take_treasure``) with a card told by
+        its name (docs/rules.md E.4, :mod:`domain.classic.named`)."""
+        return bool(named.named_fields(command))
+
+    def resolve_names(self, state: State, command: Mapping[str, Any]) -> dict[str, Any]:
+        """Each card told by name made into an id of the deck drawn from (E.4)."""
+        return named.resolve_names(state, command)
+
+    def draws_wanted(self, state: State, command: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """A table-dealt draw's fields to fill: each one's deck and count (E.4)."""
+        return named.wanted(state, command)
+
+    def card_names(self) -> list[dict[str, Any]]:
+        """The set's sample catalog (``domain/data/classic_catalog.json``): Doors then
+        Treasures, by name."""
+        cards = sorted(
+            sample_catalog(self.name).values(),
+            key=lambda c: (c["deck"] != "door", str(c["name"]).casefold()),
+        )
+        return [{"name": c["name"], "deck": c["deck"], "kind": c["kind"]} for c in cards]
 
     def decide_correction(self, state: State, command: Mapping[str, Any]) -> Event:
         """The judge's forced effect (docs/rules.md B.17): :mod:`domain.classic.corrections`."""

@@ -215,13 +215,30 @@ def listen_first(d: DecisionCore, kind: str) -> None:
     )
 
 
+def listening(state: Mapping[str, Any]) -> bool:
+    """Whether a ``loot`` now is the listen (B.15): Listen At The Door is on, and the turn is
+    in its kick phase, not listened yet."""
+    return bool(
+        state["options"].get("listen_at_door")
+        and state.get("phase") == "kick_door"
+        and not state.get("listened")
+    )
+
+
+def loot_deck(state: Mapping[str, Any]) -> str:
+    """The deck a ``loot`` now draws from: a Door, except the loot proper with Listen At The
+    Door on, a Treasure (B.4, B.15)."""
+    if listening(state) or not state["options"].get("listen_at_door"):
+        return "door"
+    return "treasure"
+
+
 def decide_loot(d: DecisionCore, command: Command) -> None:
     """Loot the Room (B.4); with Listen At The Door on, a ``loot`` before kicking is the
     listen, and the loot proper draws a Treasure (B.15)."""
     server = d.dealt_by_server(command, "card")  # docs/rules.md E.1
     cid = "" if server else str_arg(command, "card")
-    listen = bool(d.state["options"].get("listen_at_door"))
-    if listen and d.state["phase"] == "kick_door" and not d.state["listened"]:
+    if listening(d.state):
         _turn_step(d, "listening at the door", "kick_door")
         if server:
             available(d, "door", 1)
@@ -231,7 +248,7 @@ def decide_loot(d: DecisionCore, command: Command) -> None:
         return
     _turn_step(d, "looting the room", "look_for_trouble", "loot")
     no_combat(d, "looting the room", "B.4")
-    deck = "treasure" if listen else "door"
+    deck = loot_deck(d.state)
     if server:
         available(d, deck, 1)
         (cid,) = dealt(d, deck, 1)

@@ -263,6 +263,8 @@ OPERATIONS = {
     ("get", "/api/events/{event_id}/standings"): ("anyone", {401, 404, 503}),
     ("get", "/api/events/{event_id}/penalties"): ("token", {401, 404, 503}),
     ("get", "/api/events/{event_id}/export"): ("anyone", {400, 401, 404, 406, 503}),
+    # public data: no token is read at all (security: [])
+    ("get", "/api/rulesets/{ruleset}/cards"): ("open", {404}),
     # the operator's: no token is read at all (security: [])
     ("get", "/healthz"): ("open", set()),
     ("get", "/readyz"): ("open", {503}),

@@ -41,6 +41,7 @@ class JudgeView:
         self.state: State = initial_state()
         self.version = 0
         self.types: list[str] = []
+        self.views: list[dict[str, Any]] = []  # each event as the judge sees it
 
     def catch_up(self) -> State:
         while True:
@@ -54,8 +55,13 @@ class JudgeView:
                 self.state = evolve(self.state, domain_event_from_view(view))
                 self.version = view["version"]
                 self.types.append(view["type"])
+                self.views.append(view)
             if page["next_after"] is None:
                 return self.state
+
+    def events_since(self, version: int) -> list[dict[str, Any]]:
+        """The events after ``version`` caught up so far, as the judge sees them."""
+        return [v for v in self.views if v["version"] > version]
 
     def wait_past(self, version: int, timeout: float = 15.0) -> State:
         """The state once the log has gone past ``version``."""
