@@ -475,27 +475,14 @@ class Tournaments:
         decided = sum(1 for r in self.results(event) if r["round"] == number)
         return decided == len(event.round_at(number)["pairings"])
 
-    def _rows(self, event: Tournament, results: Sequence[Mapping[str, Any]]) -> list[Any]:
+    def _rows(
+        self, event: Tournament, results: Sequence[Mapping[str, Any]]
+    ) -> list[ranking.Standing]:
         """The standings over the Swiss rounds (a top cut decides places, not points)."""
         swiss = self.swiss_rounds(event)
-        results = [r for r in results if r["round"] <= swiss]
-        players = list(event.players)
-        if rules.is_table_game(event.settings["ruleset"]):
-            tables = [ranking.Table(round=r["round"], places=r["places"]) for r in results]
-            return ranking.table_standings(players, tables)
-        matches = [
-            ranking.Match(
-                round=r["round"],
-                players=(r["players"][0], r["players"][1]),
-                games=(r["games"][r["players"][0]], r["games"][r["players"][1]]),
-                drawn_games=r["drawn_games"],
-            )
-            for r in results
-        ]
-        byes = [
-            ranking.Bye(round=r["round"], player=p) for r in event.rounds[:swiss] for p in r["byes"]
-        ]
-        return ranking.standings(players, matches, byes)
+        byes = [(r["round"], p) for r in event.rounds[:swiss] for p in r["byes"]]
+        kept = [r for r in results if r["round"] <= swiss]
+        return rules.ranked(event.settings["ruleset"], list(event.players), kept, byes)
 
     def standings(self, event_id: UUID, viewer: str = "judge") -> list[dict[str, Any]]:
         """``GET /api/events/<id>/standings``: one row per player, fractions as floats; a
@@ -510,18 +497,7 @@ class Tournaments:
         """The rows :meth:`standings` answers, from ``results`` as :meth:`results` gives them
         (the event export takes its standings from the very results it exports)."""
         return [
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "points": int(row.points),
-                "wins": row.wins,
-                "losses": row.losses,
-                "draws": row.draws,
-                "omw": float(row.omw),
-                "gw": float(row.gw),
-                "ogw": float(row.ogw),
-                "dropped": event.players[row.player]["dropped_after"] is not None,
-            }
+            rules.standing_row(row, event.players[row.player]["dropped_after"] is not None)
             for row in self._rows(event, results)
         ]
 

@@ -23,6 +23,7 @@ from domain.ccg.cards import check_deck
 from domain.classic import CLASSIC
 from domain.classic.cards import sample_catalog
 from domain.errors import InvalidCommand, RuleViolation
+from domain.tournament import standings as ranking
 
 #: The rulesets a tournament may run, and whether their games seat two players (the CCG) or a
 #: table of 3 to 6 (classic Munchkin).
@@ -248,3 +249,47 @@ def check_report(result: Mapping[str, Any], seats: Mapping[str, str], match: str
             "F.3",
         )
     return {"games": wins, "drawn_games": drawn}
+
+
+# ------------------------------------------------------------------------------ standings
+
+
+def ranked(
+    ruleset: str,
+    players: Sequence[str],
+    results: Iterable[Mapping[str, Any]],
+    byes: Iterable[tuple[int, str]],
+) -> list[ranking.Standing]:
+    """The standings (``domain.tournament.standings``) of ``players`` from decided matches or
+    tables as ``service.tournaments`` gives them (``{round, players, games, drawn_games}``, a
+    classic table's ``{round, players, places}``) and the byes as ``(round, player)``; the
+    caller keeps to the rounds that count (the Swiss ones)."""
+    if is_table_game(ruleset):
+        tables = [ranking.Table(round=int(r["round"]), places=r["places"]) for r in results]
+        return ranking.table_standings(players, tables)
+    matches = [
+        ranking.Match(
+            round=int(r["round"]),
+            players=(r["players"][0], r["players"][1]),
+            games=(int(r["games"][r["players"][0]]), int(r["games"][r["players"][1]])),
+            drawn_games=int(r.get("drawn_games", 0)),
+        )
+        for r in results
+    ]
+    return ranking.standings(players, matches, [ranking.Bye(round=n, player=p) for n, p in byes])
+
+
+def standing_row(row: ranking.Standing, dropped: bool) -> dict[str, Any]:
+    """One row of ``GET /api/events/<id>/standings``: the fractions as floats."""
+    return {
+        "rank": row.rank,
+        "player": row.player,
+        "points": int(row.points),
+        "wins": row.wins,
+        "losses": row.losses,
+        "draws": row.draws,
+        "omw": float(row.omw),
+        "gw": float(row.gw),
+        "ogw": float(row.ogw),
+        "dropped": dropped,
+    }

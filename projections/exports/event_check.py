@@ -35,14 +35,13 @@ a part that cannot be read is a problem of that part.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from domain import State
 from domain.tournament import registrations, rules
-from domain.tournament import standings as ranking
 from domain.tournament.pairing import round_one
 from projections.exports.formats import read_export
 from projections.exports.verify import check_game_export
@@ -451,41 +450,9 @@ def recompute_standings(obj: Mapping[str, Any]) -> list[dict[str, Any]]:
     players = [str(p["player"]) for p in obj["players"]]
     dropped = {str(p["player"]): p.get("dropped_after") is not None for p in obj["players"]}
     results = [r for r in obj["results"] if int(r["round"]) <= swiss]
-    rows: Sequence[ranking.Standing]
-    if rules.is_table_game(obj["settings"]["ruleset"]):
-        tables = [ranking.Table(round=int(r["round"]), places=r["places"]) for r in results]
-        rows = ranking.table_standings(players, tables)
-    else:
-        matches = [
-            ranking.Match(
-                round=int(r["round"]),
-                players=(r["players"][0], r["players"][1]),
-                games=(int(r["games"][r["players"][0]]), int(r["games"][r["players"][1]])),
-                drawn_games=int(r.get("drawn_games", 0)),
-            )
-            for r in results
-        ]
-        byes = [
-            ranking.Bye(round=int(r["round"]), player=str(p))
-            for r in obj["rounds"][:swiss]
-            for p in r["byes"]
-        ]
-        rows = ranking.standings(players, matches, byes)
-    return [
-        {
-            "rank": row.rank,
-            "player": row.player,
-            "points": row.points,
-            "wins": row.wins,
-            "losses": row.losses,
-            "draws": row.draws,
-            "omw": float(row.omw),
-            "gw": float(row.gw),
-            "ogw": float(row.ogw),
-            "dropped": dropped[row.player],
-        }
-        for row in rows
-    ]
+    byes = [(int(r["round"]), str(p)) for r in obj["rounds"][:swiss] for p in r["byes"]]
+    rows = rules.ranked(obj["settings"]["ruleset"], players, results, byes)
+    return [rules.standing_row(row, dropped[row.player]) for row in rows]
 
 
 def _row_text(row: Mapping[str, Any]) -> str:
