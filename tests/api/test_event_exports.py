@@ -23,6 +23,7 @@ from domain.tournament import rules
 from domain.tournament.pairing import round_one
 from projections.exports.event_check import check_event_export, recompute_standings
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
+from tests.api.test_event_penalties import rule
 from tests.api.test_events import (
     concede,
     my_game,
@@ -516,22 +517,3 @@ def test_penalties_are_exported_to_whom_they_may_be_and_checked_against_their_ga
         f"problem: game {table['game_id']}, event {ruled['version']}: a penalty (warning to "
         f"{warned}) the export's penalties do not list"
     ]
-
-
-def rule(
-    client: FlaskClient, judge: str, game_id: str, statement: str, penalty: dict[str, Any]
-) -> dict[str, Any]:
-    """The judge opens a dispute in ``game_id`` and rules on it with ``penalty``."""
-    opened = client.post(
-        f"/api/games/{game_id}/disputes", json={"statement": statement}, headers=bearer(judge)
-    )
-    assert opened.status_code == 201, opened.get_json()
-    dispute = opened.get_json()["dispute"]["dispute_id"]
-    ruled = client.post(
-        f"/api/games/{game_id}/disputes/{dispute}/ruling",
-        json={"ruling": statement, "penalty": penalty},
-        headers=bearer(judge),
-    )
-    assert ruled.status_code == 201, ruled.get_json()
-    body: dict[str, Any] = ruled.get_json()
-    return body
