@@ -118,6 +118,7 @@ def check_event_export(obj: Mapping[str, Any]) -> EventCheck:
     _part(check, "decklists", lambda: _check_decklists(obj, check))
     if obj.get("games_left_out") is not True:
         _part(check, "results", lambda: _check_results(obj, facts, check))
+        _part(check, "deck check", lambda: _check_decks(obj, facts, check))
     _part(check, "standings", lambda: _check_standings(obj, check))
     _part(check, "penalties", lambda: _check_penalties(obj, check))
     return check
@@ -319,6 +320,33 @@ def _check_decklists(obj: Mapping[str, Any], check: EventCheck) -> None:
             f"{hidden} decklist(s) not in this export (only the organizer, the judges and its "
             "player see a list): their hashes were not checked"
         )
+
+
+def _check_decks(obj: Mapping[str, Any], facts: Mapping[str, GameFacts], check: EventCheck) -> None:
+    """The deck check (docs/rules.md F.1): in each game whose state the export gives whole,
+    every seat plays the list its player registered (where the export shows that list)."""
+    rows = {str(p["player"]): p for p in obj["players"]}
+    checked = 0
+    for round_ in obj["rounds"]:
+        for pairing in round_["pairings"]:
+            for gid in pairing["games"]:
+                state = facts[str(gid)].state if str(gid) in facts else None
+                if state is None:
+                    continue
+                for seat, player in pairing["seats"].items():
+                    row = rows.get(str(player), {})
+                    if not registrations.shows_list(row):
+                        continue
+                    checked += 1
+                    differs = registrations.deck_differences(row, state, str(seat))
+                    if differs:
+                        check.problem(
+                            f"round {round_['round']}, table {pairing['table']}, game {gid}",
+                            f"seat {seat} ({player}) plays a deck that is not the list "
+                            f"registered: {', '.join(differs)}",
+                        )
+    if checked:
+        check.checked.append(f"{checked} deck(s) in the games are the lists registered")
 
 
 # ---------------------------------------------------------------------------- results

@@ -240,6 +240,7 @@ def test_verify_checks_a_judges_export_and_every_game_in_it(
     assert "ok: 4 game(s) verified: hash chains, every event replayed, the dealing" in lines
     assert "ok: 5 decklist(s) hashed again: each must give its decklist_hash" in lines
     assert "ok: 4 result(s) agree with their games" in lines
+    assert "ok: 8 deck(s) in the games are the lists registered" in lines
     assert any(line.startswith("ok: round 1's draw") for line in lines)
     assert problems(lines) == [] and not [x for x in lines if x.startswith("note: ")]
     # a spectator's export checks the same, and says what it could not
@@ -304,9 +305,46 @@ def test_verify_finds_a_changed_decklist(
     ann["decklist"][0]["count"] += 1  # one more copy than registered
     code, lines = verify(tmp_path, bad, capsys)
     assert code == 1
-    assert problems(lines) == [
+    found = problems(lines)
+    assert found[0] == (
         "problem: decklist of ann: does not hash to its published decklist_hash (with its salt "
         "and hero)"
+    )
+    # and the games ann played hold one copy fewer than the changed list (the deck check)
+    name = ann["decklist"][0]["name"]
+    assert found[1:] and all(
+        "(ann) plays a deck that is not the list registered: -1 " + name in x for x in found[1:]
+    )
+
+
+def test_verify_finds_a_game_played_with_another_deck_than_the_list(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The deck check: a registered list changed and hashed again (its hash then checks out)
+    is no longer the deck its player's games were created with."""
+    event = small_event(client)
+    obj = export(client, event["eid"], event["judge"])
+    bad = copy.deepcopy(obj)
+    ann = next(p for p in bad["players"] if p["player"] == "ann")
+    first = ann["decklist"][0]
+    first["count"] -= 1  # one copy fewer registered than the games hold
+    ann["decklist_hash"] = rules.decklist_hash(
+        bytes.fromhex(ann["salt"]), rules.canonical_decklist(ann["decklist"]), ann["hero"]["name"]
+    )
+    code, lines = verify(tmp_path, bad, capsys)
+    assert code == 1
+    found = problems(lines)
+    played = [
+        (r["round"], p["table"], g, next(s for s, n in p["seats"].items() if n == "ann"))
+        for r in obj["rounds"]
+        for p in r["pairings"]
+        if "ann" in p["seats"].values()
+        for g in p["games"]
+    ]
+    assert played and found == [
+        f"problem: round {n}, table {t}, game {g}: seat {s} (ann) plays a deck that is not the "
+        f"list registered: +1 {first['name']}"
+        for n, t, g, s in played
     ]
 
 
