@@ -183,12 +183,13 @@ class Tournament(Aggregate):
         at: str,
     ) -> None:
         """A new player (late entries too, before the next round is paired): the name must be
-        new here (``rule/player_registered``), and the event not yet finished."""
+        new here (``rule/player_registered``). Whether registration is still open (every Swiss
+        round paired: ``rule/event_finished``) is the service's to say before the list is
+        checked: how many Swiss rounds an event has depends on its entrants."""
         if player in self.players:
             raise RuleViolation(
                 "rule/player_registered", f"{player!r} is already registered", "F.1"
             )
-        self._not_finished("registering a player")
         self.trigger_event(
             self.Registered,
             player=player,
@@ -238,13 +239,6 @@ class Tournament(Aggregate):
         if self.players[player]["dropped_after"] is not None:
             raise RuleViolation("rule/already_dropped", f"{player!r} has already dropped", "F.3")
         self.trigger_event(self.Dropped, player=player, after_round=self.round, at=at)
-
-    def _not_finished(self, what: str) -> None:
-        rounds = self.settings.get("rounds")
-        if rounds is not None and self.round >= int(rounds):
-            raise RuleViolation(
-                "rule/event_finished", f"{what}: every round of this event is paired", "F.2"
-            )
 
 
 class TournamentSecrets(Aggregate):
