@@ -175,12 +175,12 @@ class Tournaments:
         return self._update(event_id, self._pair)
 
     def _pair(self, event: Tournament) -> tuple[list[Any], dict[str, Any]]:
-        event_id = event.id
         if event.round >= self.planned_rounds(event):
             raise RuleViolation(
                 "rule/event_finished", "every round of this event has been paired", "F.2"
             )
-        if event.round and not self.round_over(event, event.round):
+        results = self.results(event)  # every game of the event read once for the round
+        if event.round and not self.round_over(event, event.round, results):
             raise RuleViolation(
                 "rule/round_in_progress",
                 f"round {event.round} still has matches without a result",
@@ -195,36 +195,40 @@ class Tournaments:
                 "F.2",
             )
         number = event.round + 1
-        revealed = None
-        tables, byes = self._draw(event, number, active)
-        if number == 1:
-            revealed = self._secrets(event_id).secret
+        kept = self._secrets(event.id)
+        tables, byes = self._draw(event, number, active, results, kept)
+        revealed = kept.secret if number == 1 else None
         at = utc_now()
         pairings: list[dict[str, Any]] = []
         objects: list[Any] = []
         for index, players in enumerate(tables, start=1):
             seats = dict(zip(SEATS, players, strict=False))
-            game_id, created = self._game(event, number, index, 1, seats)
+            game_id, created = self._game(event, number, index, 1, seats, kept.token_key)
             objects += created
             pairings.append({"table": index, "seats": seats, "games": [str(game_id)]})
         event.pair(pairings, byes, revealed=revealed, at=at)
         return objects, event.round_at(number)
 
     def _draw(
-        self, event: Tournament, number: int, active: list[str]
+        self,
+        event: Tournament,
+        number: int,
+        active: list[str],
+        results: Sequence[Mapping[str, Any]],
+        kept: TournamentSecrets,
     ) -> tuple[list[tuple[str, ...]], list[str]]:
-        """The tables (players in seat order) and the byes of round ``number``: round 1 drawn
-        from the committed secret, then Swiss rounds by the standings, then the top cut."""
+        """The tables (players in seat order) and the byes of round ``number`` from the
+        ``results`` so far: round 1 drawn from the committed secret (``kept``), then Swiss
+        rounds by the standings, then the top cut."""
         size = event.settings.get("table_size")
         if number > self.swiss_rounds(event):
-            return self._cut(event, number, active), []
+            return self._cut(event, number, active, results), []
         if number == 1:
-            key = rules.round_one_key(str(event.id), bytes.fromhex(self._secrets(event.id).secret))
+            key = rules.round_one_key(str(event.id), bytes.fromhex(kept.secret))
             if size is not None:
                 return [tuple(t) for t in pairs.round_one(active, key, int(size)).tables], []
             first_round = pairs.round_one(active, key)
             return [tuple(p) for p in first_round.pairs], _byes(first_round.bye)
-        results = self.results(event)
         rows = self._rows(event, results)
         order = [row.player for row in rows if row.player in active]
         points = {row.player: int(row.points) for row in rows}
@@ -241,13 +245,19 @@ class Tournaments:
         swiss = pairs.swiss(order, points, met, had_bye)
         return [tuple(p) for p in swiss.pairs], _byes(swiss.bye)
 
-    def _cut(self, event: Tournament, number: int, active: list[str]) -> list[tuple[str, ...]]:
+    def _cut(
+        self,
+        event: Tournament,
+        number: int,
+        active: list[str],
+        results: Sequence[Mapping[str, Any]],
+    ) -> list[tuple[str, ...]]:
         """A top cut round (docs/rules.md F.4): single elimination seeded by the standings
         after the Swiss rounds (1 v 8, 4 v 5, 2 v 7, 3 v 6), then the winners in bracket order;
         the higher seed (seat A) goes through a drawn match."""
         if number == self.swiss_rounds(event) + 1:
             size = int(event.settings["top_cut"])
-            seeds = [r.player for r in self._rows(event, self.results(event)) if r.player in active]
+            seeds = [r.player for r in self._rows(event, results) if r.player in active]
             if len(seeds) < size:
                 raise RuleViolation(
                     "rule/too_few_players",
@@ -257,26 +267,22 @@ class Tournaments:
             order = {4: (1, 4, 2, 3), 8: (1, 8, 4, 5, 2, 7, 3, 6)}[size]
             bracket = [seeds[i - 1] for i in order]
         else:
-            bracket = [
-                self._winner(event, number - 1, p) for p in event.round_at(number - 1)["pairings"]
-            ]
+            last = event.round_at(number - 1)["pairings"]
+            bracket = [_winner(number - 1, pairing, results) for pairing in last]
         return [(bracket[i], bracket[i + 1]) for i in range(0, len(bracket), 2)]
 
-    def _winner(self, event: Tournament, number: int, pairing: Mapping[str, Any]) -> str:
-        seats = pairing["seats"]
-        for result in self.results(event):
-            if result["round"] == number and result["players"] == list(seats.values()):
-                games = result["games"]
-                best = max(games.values())
-                winners = [p for p in seats.values() if games[p] == best]
-                return winners[0] if len(winners) == 1 else seats["A"]
-        raise RuleViolation("rule/round_in_progress", f"round {number} is not over", "F.3")
-
     def _game(
-        self, event: Tournament, number: int, table: int, game_no: int, seats: Mapping[str, str]
+        self,
+        event: Tournament,
+        number: int,
+        table: int,
+        game_no: int,
+        seats: Mapping[str, str],
+        token_key: str,
     ) -> tuple[UUID, list[Any]]:
         """A new game of the event (not saved): its id is fixed by the event, round, table
-        and game number, so a retried round creates nothing twice."""
+        and game number, so a retried round creates nothing twice; its seats' tokens are
+        derived under the event's ``token_key`` (hex)."""
         game_id = uuid5(event.id, f"round-{number}/table-{table}/game-{game_no}")
         settings = event.settings
         request: dict[str, Any] = {
@@ -300,7 +306,7 @@ class Tournaments:
             first = request["seats"][0]
             first["doors"] = settings.get("doors") or decks["doors"]
             first["treasures"] = settings.get("treasures") or decks["treasures"]
-        key = bytes.fromhex(self._secrets(event.id).token_key)
+        key = bytes.fromhex(token_key)
 
         def access(game: Game) -> dict[str, str]:
             hashes = {
@@ -336,7 +342,6 @@ class Tournaments:
     def _my_game(
         self, event: Tournament, number: int, player: str
     ) -> tuple[list[Any], dict[str, Any]]:
-        event_id = event.id
         created: list[Any] = []
         pairing = event.pairing_of(number, player)
         if pairing is None:
@@ -344,19 +349,21 @@ class Tournaments:
                 raise NotFound("event/bye", f"{player} has a bye in round {number}")
             raise NotFound("event/not_paired", f"{player} is not paired in round {number}")
         games = list(pairing["games"])
+        token_key = self._secrets(event.id).token_key
         summaries = [self.log.summary(UUID(g)) for g in games]
         if not rules.is_table_game(event.settings["ruleset"]) and "reported" not in pairing:
             wins, drawn, finished = rules.two_player_score(pairing["seats"], summaries)
             match = event.settings["match"]
             if finished and not rules.match_decided(match, wins, drawn, len(games)):
+                table, seats = pairing["table"], pairing["seats"]
                 game_id, objects = self._game(
-                    event, number, pairing["table"], len(games) + 1, pairing["seats"]
+                    event, number, table, len(games) + 1, seats, token_key
                 )
                 event.add_game(number, pairing["table"], game_id, at=utc_now())
                 created = objects
                 games.append(str(game_id))
         seat = next(s for s, p in pairing["seats"].items() if p == player)
-        key = bytes.fromhex(self._secrets(event_id).token_key)
+        key = bytes.fromhex(token_key)
         game_id = games[-1]
         return created, {
             "round": number,
@@ -471,8 +478,11 @@ class Tournaments:
                     out.append({"round": round_["round"], "players": players, **decided})
         return out
 
-    def round_over(self, event: Tournament, number: int) -> bool:
-        decided = sum(1 for r in self.results(event) if r["round"] == number)
+    def round_over(
+        self, event: Tournament, number: int, results: Sequence[Mapping[str, Any]]
+    ) -> bool:
+        """Whether every match or table of round ``number`` is among the decided ``results``."""
+        decided = sum(1 for r in results if r["round"] == number)
         return decided == len(event.round_at(number)["pairings"])
 
     def _rows(
@@ -521,7 +531,11 @@ class Tournaments:
             players.append(row)
         planned = self.planned_rounds(event)
         state = "registration" if not event.rounds else "running"
-        if event.rounds and event.round >= planned and self.round_over(event, event.round):
+        if (
+            event.rounds
+            and event.round >= planned
+            and self.round_over(event, event.round, self.results(event))
+        ):
             state = "finished"
         return {
             "event_id": str(event.id),
@@ -534,6 +548,19 @@ class Tournaments:
             "players": players,
             "rounds": event.rounds,
         }
+
+
+def _winner(number: int, pairing: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> str:
+    """Who goes through from a top cut match of round ``number``: its winner, or the higher
+    seed (seat A) after a drawn match (docs/rules.md F.4)."""
+    seats = pairing["seats"]
+    players = list(seats.values())
+    for result in results:
+        if result["round"] == number and result["players"] == players:
+            a, b = players
+            match = ranking.Match(number, (a, b), (result["games"][a], result["games"][b]))
+            return match.winner or str(seats["A"])
+    raise RuleViolation("rule/round_in_progress", f"round {number} is not over", "F.3")
 
 
 def _byes(bye: str | None) -> list[str]:
