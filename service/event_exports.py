@@ -31,7 +31,7 @@ from projections.exports import export_json, export_transcript
 from projections.exports.event_check import EVENT_FORMAT, EVENT_FORMAT_VERSION
 from projections.exports.event_report import event_report
 from service.event_penalties import EventPenalties
-from service.tournaments import RETRIES, Caller, Tournaments
+from service.tournaments import Caller, Tournaments
 
 #: The settings an export carries, as ``GET /api/events/<id>`` names them.
 SETTINGS = (
@@ -85,11 +85,8 @@ class EventExports:
     def head(self, event_id: UUID, caller: Caller, *, exported_at: str) -> dict[str, Any]:
         """Everything the export holds but the games' logs; ``event/not_found`` if none."""
         service = self.tournaments
-        for _ in range(RETRIES):  # the summary and the event read at the same version
-            event = service.load(event_id)
-            summary = service.summary(event_id, caller)
-            if summary["round"] == event.round and len(summary["players"]) == len(event.players):
-                break
+        event = service.load(event_id)
+        summary = service.summary(event, caller)  # of the very event loaded: one version
         viewer = results_viewer(caller)
         results = service.results(event, viewer)
         players = [

@@ -511,10 +511,10 @@ class Tournaments:
             for row in self._rows(event, results)
         ]
 
-    def summary(self, event_id: UUID, caller: Caller) -> dict[str, Any]:
-        """``GET /api/events/<id>``: the settings, the players (a decklist only to those who
-        may see it: the organizer, the judges, its player), the rounds."""
-        event = self.load(event_id)
+    def summary(self, event: Tournament, caller: Caller) -> dict[str, Any]:
+        """``GET /api/events/<id>`` of a loaded ``event``: the settings, the players (a
+        decklist only to those who may see it: the organizer, the judges, its player), the
+        rounds."""
         settings = {k: v for k, v in event.settings.items() if k not in ("doors", "treasures")}
         settings["rounds_setting"] = settings.pop("rounds", None)
         players = []

@@ -301,7 +301,7 @@ class Event(MethodView):
         """An event: settings, players (decklists only to whom they may be shown), rounds"""
         service = tournaments()
         event = service.load(parse_event_id(event_id))
-        summary = service.summary(event.id, caller_of(event))
+        summary = service.summary(event, caller_of(event))
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
         return summary
 
