@@ -455,26 +455,16 @@ class Tournaments:
         delays = self.log.delays
         for round_ in event.rounds:
             for pairing in round_["pairings"]:
-                seats = pairing["seats"]
-                players = list(seats.values())
-                decided: dict[str, Any] | None = None
-                if table_game:
+                state, summaries = None, []
+                if table_game:  # the table's one game, as far as the viewer may see it
                     game_id = UUID(pairing["games"][-1])
                     cap = delays.version_for(game_id, viewer)
                     state = self.log.game(game_id, version=cap).state
-                    if state.get("status") == "finished":
-                        places = rules.table_places(state)
-                        decided = {"places": {seats[s]: n for s, n in places.items()}}
-                elif "reported" in pairing:
-                    rep = pairing["reported"]
-                    decided = {"games": dict(rep["games"]), "drawn_games": int(rep["drawn_games"])}
-                else:
+                elif "reported" not in pairing:
                     summaries = [delays.overview(UUID(g), viewer) for g in pairing["games"]]
-                    wins, drawn, finished = rules.two_player_score(seats, summaries)
-                    match = event.settings["match"]
-                    if finished and rules.match_decided(match, wins, drawn, len(summaries)):
-                        decided = {"games": wins, "drawn_games": drawn}
+                decided = rules.pairing_result(event.settings, pairing, summaries, state)
                 if decided is not None:
+                    players = list(pairing["seats"].values())
                     out.append({"round": round_["round"], "players": players, **decided})
         return out
 

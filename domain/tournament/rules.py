@@ -202,6 +202,30 @@ def match_decided(match: str, wins: Mapping[str, int], drawn: int, played: int) 
     )
 
 
+def pairing_result(
+    settings: Mapping[str, Any],
+    pairing: Mapping[str, Any],
+    games: Sequence[Mapping[str, Any]],
+    last_state: Mapping[str, Any] | None,
+) -> dict[str, Any] | None:
+    """The result of one pairing (docs/rules.md F.3), ``None`` while it is undecided: its
+    reported result (``{games, drawn_games}``) if a judge or the organizer gave one; a classic
+    table's places (``{places}``) from its game's final state (``last_state``); else a
+    two-player match's from its games' summaries in order (``status``, ``winner``: a seat)."""
+    seats = pairing["seats"]
+    if "reported" in pairing:
+        reported = pairing["reported"]
+        return {"games": dict(reported["games"]), "drawn_games": int(reported["drawn_games"])}
+    if is_table_game(str(settings["ruleset"])):
+        if last_state is None or last_state.get("status") != "finished":
+            return None
+        return {"places": {seats[s]: n for s, n in table_places(last_state).items()}}
+    wins, drawn, finished = two_player_score(seats, games)
+    if finished and match_decided(str(settings["match"]), wins, drawn, len(games)):
+        return {"games": wins, "drawn_games": drawn}
+    return None
+
+
 def table_places(state: Mapping[str, Any]) -> dict[str, int]:
     """Each seat's finishing place at a finished classic table (docs/rules.md F.3): the
     winners 1st; then the others by level, highest first, those who conceded or were

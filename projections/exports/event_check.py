@@ -361,30 +361,19 @@ def _expected(
     from any other, only who won (``{"winners": [...]}``)."""
     seats = pairing["seats"]
     if "reported" in pairing:
-        reported = pairing["reported"]
-        return True, {
-            "games": dict(reported["games"]),
-            "drawn_games": int(reported["drawn_games"]),
-        }
+        return True, rules.pairing_result(settings, pairing, [], None)
     games = [facts.get(str(g)) for g in pairing["games"]]
     found = [g for g in games if g is not None]
     if len(found) != len(games):
         return False, None
-    if rules.is_table_game(settings["ruleset"]):
-        last = found[-1]
-        if last.result == "*":
-            return True, None
-        if last.state is not None:
-            places = rules.table_places(last.state)
-            return True, {"places": {seats[s]: n for s, n in places.items()}}
+    last = found[-1]
+    if rules.is_table_game(settings["ruleset"]) and last.state is None and last.result != "*":
+        # an incomplete export's table: who won its header says, not the places
         return True, {"winners": sorted(seats[s] for s in last.result.split("+") if s in seats)}
     summaries = [
         {"status": "finished" if g.result != "*" else "playing", "winner": g.result} for g in found
     ]
-    wins, drawn, finished = rules.two_player_score(seats, summaries)
-    if finished and rules.match_decided(settings["match"], wins, drawn, len(found)):
-        return True, {"games": wins, "drawn_games": drawn}
-    return True, None
+    return True, rules.pairing_result(settings, pairing, summaries, last.state)
 
 
 def _result_text(result: Mapping[str, Any]) -> str:

@@ -144,3 +144,30 @@ def test_a_reported_result_names_the_match_players_and_fits_the_match() -> None:
         assert refused.value.code == "rule/impossible_result" and refused.value.rule == "F.3"
     with pytest.raises(RuleViolation):
         rules.check_report({"games": {"ann": 2, "bob": 2}}, SEATS, "bo3")
+
+
+def test_a_pairing_result_is_reported_or_read_from_its_games() -> None:
+    ccg = {"ruleset": "munchkin-ccg", "match": "bo3"}
+    pairing = {"seats": SEATS}
+    two = [game("finished", "A"), game("finished", "A")]
+    assert rules.pairing_result(ccg, pairing, two, None) == {
+        "games": {"ann": 2, "bob": 0},
+        "drawn_games": 0,
+    }
+    assert rules.pairing_result(ccg, pairing, two[:1], None) is None  # one game of three
+    reported = {**pairing, "reported": {"games": {"ann": 1, "bob": 1}, "drawn_games": 0}}
+    assert rules.pairing_result(ccg, reported, [], None) == {
+        "games": {"ann": 1, "bob": 1},
+        "drawn_games": 0,
+    }
+    classic = {"ruleset": "munchkin-deluxe", "match": "bo1"}
+    table = {"seats": {"A": "ann", "B": "bob", "C": "cy"}}
+    state = {
+        "status": "finished",
+        "winners": ["B"],
+        "seats": {s: {"level": 2, "eliminated": None} for s in "ABC"},
+    }
+    assert rules.pairing_result(classic, table, [], state) == {
+        "places": {"bob": 1, "ann": 2, "cy": 2}
+    }
+    assert rules.pairing_result(classic, table, [], {**state, "status": "playing"}) is None
