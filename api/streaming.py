@@ -3,7 +3,7 @@
 A stream holds its connection for a whole game. On the recording workers (WSGI: a thread per
 request) 8 of them would take every app thread of 2 workers, so streams have their own
 process (issue #26; docs/streams.md): granian's ASGI interface, one event loop, where an open
-stream is a coroutine waiting on a queue, not a thread. ``munchlog serve`` starts it beside the
+stream is a coroutine waiting for its end, not a thread. ``munchlog serve`` starts it beside the
 recording workers (:func:`api.serving.run`), on the next port up; behind nginx
 (``deploy/nginx.conf``) the stream path goes to it and everything else to the workers.
 
@@ -17,9 +17,11 @@ How an event reaches a stream:
 3. the channel's pump groups its subscribers by (viewer, last version sent), reads the events
    after that version once per group as that viewer may see them
    (:func:`service.streams.next_chunks`, in a thread: the store is synchronous; one read of
-   the store for all of them) and queues the same bytes to every subscriber of the group. A burst is coalesced: a pump that found work
-   waits :data:`COALESCE_SECONDS` before it looks again, so a game recording flat out costs
-   its streams a bounded number of reads and writes a second, whatever its rate.
+   the store for all of them) and writes the same bytes to every subscriber of the group
+   (:class:`Subscriber`: at once, in the pump's own step, while the connection takes them). A
+   burst is coalesced: a pump that found work waits :data:`COALESCE_SECONDS` before it looks
+   again, so a game recording flat out costs its streams a bounded number of reads and writes
+   a second, whatever its rate.
 
 Every stream reads from the store after the version it last sent, so it is gapless and has no
 repeats whatever the follower misses; a subscriber that falls :data:`MAX_BACKLOG` chunks behind
@@ -37,6 +39,7 @@ import logging
 import os
 import threading
 import time
+import types
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -86,22 +89,104 @@ def heartbeat_seconds() -> float:
 
 
 class Subscriber:
-    """One open stream: its viewer, the last version it was sent, its queue of chunks
-    (``None`` ends it)."""
+    """One open stream: its viewer, the last version it was sent, and its connection.
 
-    __slots__ = ("after", "queue", "sent_at", "viewer")
+    What a pump or the ticker has for it is written at once (:meth:`push`), in the caller's
+    step of the loop: a connection that takes the bytes (granian's send completes at once
+    while its buffer has room) costs no task switch, which at a thousand streams is most of
+    the stream process's work (``bench/RESULTS.md``, "Live streams"). Only a write the
+    connection makes wait gets a task of its own (:meth:`_drain`); what arrives meanwhile
+    waits in order and goes in one write when it is done. A subscriber that falls
+    :data:`MAX_BACKLOG` chunks behind (a client that does not read) is closed and resumes by
+    ``Last-Event-ID``. ``done`` resolves when the stream is over."""
 
-    def __init__(self, viewer: str, after: int) -> None:
+    __slots__ = ("_drainer", "_pending", "_send", "after", "closing", "done", "sent_at", "viewer")
+
+    def __init__(self, viewer: str, after: int, send: Send) -> None:
         self.viewer = viewer
         self.after = after
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._send = send
+        self._pending: list[bytes] = []
+        self._drainer: asyncio.Task[None] | None = None  # a write the connection made wait
+        self.closing = False
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.sent_at = time.monotonic()
 
     def push(self, data: bytes | None) -> None:
-        if data is not None and self.queue.qsize() >= MAX_BACKLOG:
-            data = None  # too far behind: close it; it resumes where it was
+        """Write ``data`` (``None``: end the stream once what waits is written)."""
         self.sent_at = time.monotonic()
-        self.queue.put_nowait(data)
+        if self.done.done() or self.closing:
+            return
+        if data is None:
+            self.closing = True
+            if self._drainer is None:
+                self.end()
+        elif self._drainer is not None:
+            if len(self._pending) >= MAX_BACKLOG:
+                self.end()  # too far behind: close it; it resumes where it was
+            else:
+                self._pending.append(data)
+        else:
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        try:
+            waiting = self._send({"type": "http.response.body", "body": data, "more_body": True})
+            steps = waiting.__await__()
+            first = next(steps)
+        except StopIteration:
+            return  # taken at once
+        except Exception:  # the client went away
+            self.end()
+            return
+        self._drainer = asyncio.ensure_future(self._drain(steps, first))
+
+    async def _drain(self, steps: Any, first: Any) -> None:
+        """The rest of a write the connection made wait, then what came meanwhile."""
+        try:
+            await _resume(steps, first)
+            while self._pending and not self.done.done():
+                data, self._pending = b"".join(self._pending), []
+                await self._send({"type": "http.response.body", "body": data, "more_body": True})
+        except Exception:  # the client went away mid-send
+            self.end()
+        finally:
+            self._drainer = None
+        if self.closing:
+            self.end()
+
+    def end(self) -> None:
+        """The stream is over: its handler closes the response."""
+        if not self.done.done():
+            self.done.set_result(None)
+        self._pending = []
+        if self._drainer is not None and self._drainer is not asyncio.current_task():
+            self._drainer.cancel()
+
+
+@types.coroutine
+def _resume(steps: Any, first: Any) -> Any:
+    """Go on awaiting an awaitable whose first step was taken outside a task (``first`` is
+    what that step yielded: the future it waits on), as ``await`` would have. A task only
+    ever sends ``None`` in, so the steps are taken with ``next`` (granian's awaitables are
+    plain iterators, without ``send``)."""
+    yielded = first
+    while True:
+        try:
+            yield yielded
+        except BaseException as exc:  # cancelled: pass it in, if it takes it
+            throw = getattr(steps, "throw", None)
+            if throw is None:
+                raise
+            try:
+                yielded = throw(exc)
+            except StopIteration as stop:
+                return stop.value
+            continue
+        try:
+            yielded = next(steps)
+        except StopIteration as stop:
+            return stop.value
 
 
 class Channel:
@@ -224,15 +309,13 @@ class Hub:
                     self.wake(game_id)
 
     # ------------------------------------------------------------------ streams
-    def subscribe(self, game_id: UUID, viewer: str, after: int, delayed: bool) -> Subscriber:
+    def subscribe(self, game_id: UUID, sub: Subscriber, delayed: bool) -> None:
         channel = self.channels.get(game_id)
         if channel is None:
             channel = self.channels[game_id] = Channel(game_id)
-        sub = Subscriber(viewer, after)
         channel.subscribers.add(sub)
-        channel.delayed = channel.delayed or (delayed and viewer in DELAYED_VIEWERS)
+        channel.delayed = channel.delayed or (delayed and sub.viewer in DELAYED_VIEWERS)
         self.wake(game_id)
-        return sub
 
     def unsubscribe(self, game_id: UUID, sub: Subscriber) -> None:
         channel = self.channels.get(game_id)
@@ -421,23 +504,19 @@ class StreamApp:
         if scope["method"] == "HEAD":
             await send({"type": "http.response.body", "body": b""})
             return
-        sub = self.hub.subscribe(game_id, viewer, after, delayed)
-        watcher = asyncio.ensure_future(_until_disconnect(receive, sub))
         try:
             await send({"type": "http.response.body", "body": OPENING, "more_body": True})
-            while True:
-                data = await sub.queue.get()
-                while not sub.queue.empty() and data is not None:  # what waits, in one write
-                    more = sub.queue.get_nowait()
-                    data = None if more is None else data + more
-                if data is None:
-                    break
-                await send({"type": "http.response.body", "body": data, "more_body": True})
-        except Exception:  # the client went away mid-send
-            pass
+        except Exception:  # the client went away already
+            return
+        sub = Subscriber(viewer, after, send)
+        self.hub.subscribe(game_id, sub, delayed)
+        watcher = asyncio.ensure_future(_until_disconnect(receive, sub))
+        try:
+            await sub.done
         finally:
             watcher.cancel()
             self.hub.unsubscribe(game_id, sub)
+            sub.end()
         with contextlib.suppress(Exception):
             await send({"type": "http.response.body", "body": b""})
 
@@ -454,7 +533,7 @@ async def _until_disconnect(receive: Receive, sub: Subscriber) -> None:
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            sub.push(None)
+            sub.end()
             return
 
 

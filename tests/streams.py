@@ -44,12 +44,24 @@ class Stream:
         self.headers: dict[str, str] = {}
         self.text = ""
         self.ended = False
+        self.writes = 0  # body messages the app sent
+        self.waiting = 0  # writes held by hold(), not yet taken
         self._gone: asyncio.Event | None = None
+        self._held: asyncio.Event | None = None
         self._lock = threading.Condition()
 
     # what the app sends
     async def send(self, message: dict[str, Any]) -> None:
+        held = self._held
+        if held is not None and message["type"] != "http.response.start":
+            with self._lock:
+                self.waiting += 1
+                self._lock.notify_all()
+            await held.wait()  # a client that does not read: the write waits
+            with self._lock:
+                self.waiting -= 1
         with self._lock:
+            self.writes += message["type"] != "http.response.start"
             if message["type"] == "http.response.start":
                 self.status = message["status"]
                 self.headers = {k.decode(): v.decode() for k, v in message["headers"]}
@@ -85,6 +97,16 @@ class Stream:
 
     def until_version(self, version: int, timeout: float = 10.0) -> Stream:
         return self.wait(lambda s: bool(s.ids()) and s.ids()[-1] >= version, timeout)
+
+    def hold(self) -> None:
+        """The client stops reading: every write from now on waits until :meth:`release`."""
+        self._held = asyncio.Event()
+
+    def release(self) -> None:
+        """The client reads again: what waits is taken."""
+        held, self._held = self._held, None
+        if held is not None:
+            self.server.loop.call_soon_threadsafe(held.set)
 
     def close(self) -> None:
         """The client goes away."""

@@ -194,6 +194,53 @@ def test_only_get_streams_and_the_health_check_counts_them(app: Flask, streams: 
     assert '"streams": 0' in health.text
 
 
+def test_a_client_that_reads_slowly_gets_everything_once_in_order(
+    app: Flask, client: FlaskClient, streams: AsgiServer
+) -> None:
+    """A write the connection makes wait does not stop the game's other streams, and what
+    comes for the slow one meanwhile waits in order and goes in one write."""
+    game = play_demo(app.extensions["munchlog"], seed=12, max_actions=4)
+    gid, table = game.game_id, game.tokens["table"]
+    slow = streams.open(gid, token=game.tokens["A"]).until_version(game.version)
+    other = streams.open(gid, token=game.tokens["A"]).until_version(game.version)
+    slow.hold()
+    v1 = record_more(client, app, gid, table, 1, seed=4)
+    slow.wait(lambda s: s.waiting == 1)  # its write waits on the connection
+    writes = slow.writes
+    v2 = v1
+    for step in range(4):  # chunks the pump has for it while it waits
+        v2 = record_more(client, app, gid, table, 1, seed=5 + step)
+        other.until_version(v2)  # the other stream of the same viewer is not held up
+    assert slow.ids()[-1] == game.version and slow.writes == writes
+    slow.release()
+    slow.until_version(v2)
+    assert slow.ids() == list(range(1, v2 + 1))
+    assert slow.items() == events_for(client, gid, game.tokens["A"])
+    assert slow.writes == writes + 2  # the write that waited, then all that came meanwhile
+
+
+def test_a_client_that_stops_reading_is_closed_and_resumes(
+    app: Flask, client: FlaskClient, streams: AsgiServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("api.streaming.MAX_BACKLOG", 2)
+    game = play_demo(app.extensions["munchlog"], seed=13, max_actions=4)
+    gid, table = game.game_id, game.tokens["table"]
+    stuck = streams.open(gid, token=game.tokens["B"]).until_version(game.version)
+    live = streams.open(gid, token=game.tokens["B"]).until_version(game.version)
+    stuck.hold()
+    current = game.version
+    for step in range(5):  # one chunk each (the live stream got it): more than 2 wait
+        current = record_more(client, app, gid, table, 1, seed=30 + step)
+        live.until_version(current)
+    assert streams.app.hub.open_streams() == 1  # the stuck one is closed
+    stuck.release()
+    stuck.wait(lambda s: s.ended)
+    got = stuck.ids()
+    assert got == list(range(1, got[-1] + 1)) and got[-1] < current
+    resumed = streams.open(gid, token=game.tokens["B"], last_id=got[-1]).until_version(current)
+    assert got + resumed.ids() == list(range(1, current + 1))
+
+
 @AGNOSTIC
 def test_an_idle_stream_sends_a_heartbeat(app: Flask, streams: AsgiServer) -> None:
     game = play_demo(app.extensions["munchlog"], seed=10, max_actions=2)
