@@ -173,9 +173,10 @@ def serve(args: argparse.Namespace) -> int:
         os.environ["MUNCHLOG_DATABASE_URL"] = args.db
     if args.catalog:
         os.environ["MUNCHLOG_CATALOG"] = os.path.abspath(args.catalog)
-    # several workers answer /metrics for each other through files (prometheus-client's
-    # multiprocess mode): a temporary directory unless PROMETHEUS_MULTIPROC_DIR names one
-    prepare_multiprocess_dir(args.workers)
+    # several processes (the workers, the stream process) answer /metrics for each other
+    # through files (prometheus-client's multiprocess mode): a temporary directory unless
+    # PROMETHEUS_MULTIPROC_DIR names one
+    prepare_multiprocess_dir(args.workers + (1 if stream_port else 0))
     base = f"http://{args.host}:{args.port}"
     print(f"munchlog on {base}  (API docs: {base}/api/docs; server: {args.server})", flush=True)
     if stream_port:

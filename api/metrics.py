@@ -31,8 +31,10 @@ What is counted, and where:
 of them. With ``PROMETHEUS_MULTIPROC_DIR`` set (a directory, emptied at each start), each
 process writes its counts to files there and any of them answers for all
 (prometheus-client's multiprocess mode); ``munchlog serve`` with more than one worker makes a
-temporary one when it is not set (:func:`prepare_multiprocess_dir`). Without it (one worker,
-or an app in a test) the counts are the process's own, plus prometheus-client's
+temporary one when it is not set (:func:`prepare_multiprocess_dir`), as it does with one
+worker and the stream process (whose series, :mod:`api.stream_metrics`, the workers then
+answer too). Without it (one worker and no streams, or an app in a test) the counts are the
+process's own, plus prometheus-client's
 ``process_*`` and ``python_*`` series. Several *instances* (hosts) are scraped one by one, as
 usual.
 
@@ -364,18 +366,19 @@ def exposition(lag: Callable[[], Lag], accept: str | None) -> tuple[bytes, str]:
     return encoder(registry), content_type
 
 
-def prepare_multiprocess_dir(workers: int) -> str | None:
-    """For ``munchlog serve``, before its workers start: empty ``PROMETHEUS_MULTIPROC_DIR``'s
-    ``*.db`` files if it is set (prometheus-client's files must not outlive a run), or, with
-    more than one worker, make a temporary directory, set the variable to it for the workers
-    and remove it at exit. Returns the directory in use (None: per-process metrics)."""
+def prepare_multiprocess_dir(processes: int) -> str | None:
+    """For ``munchlog serve``, before its workers and its stream process start: empty
+    ``PROMETHEUS_MULTIPROC_DIR``'s ``*.db`` files if it is set (prometheus-client's files must
+    not outlive a run), or, with more than one process, make a temporary directory, set the
+    variable to it for them and remove it at exit. Returns the directory in use (None:
+    per-process metrics)."""
     given = multiprocess_dir()
     if given is not None:
         os.makedirs(given, exist_ok=True)
         for path in glob.glob(os.path.join(given, "*.db")):
             os.remove(path)
         return given
-    if workers <= 1:
+    if processes <= 1:
         return None
     path = tempfile.mkdtemp(prefix="munchlog-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = path

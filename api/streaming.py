@@ -48,6 +48,9 @@ from uuid import UUID
 
 from api.auth import bearer_token, viewer_for
 from api.errors import error_body
+from api.metrics import exposition
+from api.routes.operations import current_lag
+from api.stream_metrics import StreamCounts, stream_metrics, viewer_kind
 from service.delay import DELAYED_VIEWERS
 from service.streams import (
     HEARTBEAT,
@@ -100,36 +103,53 @@ class Subscriber:
     :data:`MAX_BACKLOG` chunks behind (a client that does not read) is closed and resumes by
     ``Last-Event-ID``. ``done`` resolves when the stream is over."""
 
-    __slots__ = ("_drainer", "_pending", "_send", "after", "closing", "done", "sent_at", "viewer")
+    __slots__ = (
+        "_counts",
+        "_drainer",
+        "_pending",
+        "_reason",
+        "_send",
+        "after",
+        "done",
+        "sent_at",
+        "viewer",
+    )
 
-    def __init__(self, viewer: str, after: int, send: Send) -> None:
+    def __init__(self, viewer: str, after: int, send: Send, counts: StreamCounts) -> None:
         self.viewer = viewer
         self.after = after
         self._send = send
+        self._counts = counts
         self._pending: list[bytes] = []
         self._drainer: asyncio.Task[None] | None = None  # a write the connection made wait
-        self.closing = False
+        self._reason: str | None = None  # set by finish(): ends once what waits is written
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.sent_at = time.monotonic()
 
-    def push(self, data: bytes | None) -> None:
-        """Write ``data`` (``None``: end the stream once what waits is written)."""
+    def push(self, data: bytes) -> None:
+        """Write ``data``."""
         self.sent_at = time.monotonic()
-        if self.done.done() or self.closing:
+        if self.done.done() or self._reason is not None:
             return
-        if data is None:
-            self.closing = True
-            if self._drainer is None:
-                self.end()
-        elif self._drainer is not None:
+        if self._drainer is not None:
             if len(self._pending) >= MAX_BACKLOG:
-                self.end()  # too far behind: close it; it resumes where it was
+                self.end("too_far_behind")  # it resumes where it was
             else:
                 self._pending.append(data)
         else:
             self._write(data)
 
+    def finish(self, reason: str) -> None:
+        """End the stream once what waits is written (``reason``: as counted,
+        :data:`api.stream_metrics.CLOSE_REASONS`)."""
+        if self.done.done() or self._reason is not None:
+            return
+        self._reason = reason
+        if self._drainer is None:
+            self.end(reason)
+
     def _write(self, data: bytes) -> None:
+        self._counts.wrote(data)
         try:
             waiting = self._send({"type": "http.response.body", "body": data, "more_body": True})
             steps = waiting.__await__()
@@ -137,8 +157,9 @@ class Subscriber:
         except StopIteration:
             return  # taken at once
         except Exception:  # the client went away
-            self.end()
+            self.end("client_gone")
             return
+        self._counts.waited += 1
         self._drainer = asyncio.ensure_future(self._drain(steps, first))
 
     async def _drain(self, steps: Any, first: Any) -> None:
@@ -147,17 +168,19 @@ class Subscriber:
             await _resume(steps, first)
             while self._pending and not self.done.done():
                 data, self._pending = b"".join(self._pending), []
+                self._counts.wrote(data)
                 await self._send({"type": "http.response.body", "body": data, "more_body": True})
         except Exception:  # the client went away mid-send
-            self.end()
+            self.end("client_gone")
         finally:
             self._drainer = None
-        if self.closing:
-            self.end()
+        if self._reason is not None:
+            self.end(self._reason)
 
-    def end(self) -> None:
-        """The stream is over: its handler closes the response."""
+    def end(self, reason: str) -> None:
+        """The stream is over (``reason``, counted once): its handler closes the response."""
         if not self.done.done():
+            self._counts.closed[reason] += 1
             self.done.set_result(None)
         self._pending = []
         if self._drainer is not None and self._drainer is not asyncio.current_task():
@@ -222,6 +245,8 @@ class Hub:
         self._ticker: asyncio.Task[None] | None = None
         self._dumps = app.json.dumps
         self.heartbeat = heartbeat_seconds()
+        self.counts = StreamCounts()
+        self.metrics = stream_metrics()
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:
@@ -244,7 +269,7 @@ class Hub:
             self._ticker.cancel()
         for channel in self.channels.values():
             for sub in channel.subscribers:
-                sub.push(None)
+                sub.finish("shutdown")
         self.pool.shutdown(wait=False, cancel_futures=True)
         if self._follower is not None:
             self._follower.join(5)
@@ -300,6 +325,7 @@ class Hub:
         with the log)."""
         while True:
             await asyncio.sleep(min(DELAY_TICK, self.heartbeat / 2))
+            self.flush_metrics()
             idle = time.monotonic() - self.heartbeat
             for game_id, channel in list(self.channels.items()):
                 for sub in channel.subscribers:
@@ -315,6 +341,7 @@ class Hub:
             channel = self.channels[game_id] = Channel(game_id)
         channel.subscribers.add(sub)
         channel.delayed = channel.delayed or (delayed and sub.viewer in DELAYED_VIEWERS)
+        self.counts.opened[viewer_kind(sub.viewer)] += 1
         self.wake(game_id)
 
     def unsubscribe(self, game_id: UUID, sub: Subscriber) -> None:
@@ -338,6 +365,10 @@ class Hub:
 
     def open_streams(self) -> int:
         return sum(len(c.subscribers) for c in self.channels.values())
+
+    def flush_metrics(self) -> None:
+        """Add what was counted to the process's metrics (:mod:`api.stream_metrics`)."""
+        self.metrics.flush(self.counts, self.open_streams())
 
     def wake(self, game_id: UUID) -> None:
         channel = self.channels.get(game_id)
@@ -366,8 +397,9 @@ class Hub:
                     for subs in groups.values():
                         for sub in subs:
                             sub.push(error_event(exc))
-                            sub.push(None)
+                            sub.finish("error")
                     continue
+                self.counts.reads += 1
                 for (viewer, after), subs in groups.items():
                     chunk = chunks[(viewer, after)]
                     if chunk.data:
@@ -443,6 +475,8 @@ class StreamApp:
         parts = path.strip("/").split("/")
         if path == "/healthz" and scope["method"] in ("GET", "HEAD"):
             await _json(send, 200, {"status": "ok", "streams": self.hub.open_streams()})
+        elif path == "/metrics" and scope["method"] in ("GET", "HEAD"):
+            await self._metrics(scope, send)
         elif len(parts) == 4 and parts[:2] == ["api", "games"] and parts[3] == "stream":
             if scope["method"] not in ("GET", "HEAD"):
                 await _error(send, 405, "request/method_not_allowed", "only GET streams")
@@ -508,7 +542,8 @@ class StreamApp:
             await send({"type": "http.response.body", "body": OPENING, "more_body": True})
         except Exception:  # the client went away already
             return
-        sub = Subscriber(viewer, after, send)
+        self.hub.counts.wrote(OPENING)
+        sub = Subscriber(viewer, after, send, self.hub.counts)
         self.hub.subscribe(game_id, sub, delayed)
         watcher = asyncio.ensure_future(_until_disconnect(receive, sub))
         try:
@@ -516,9 +551,27 @@ class StreamApp:
         finally:
             watcher.cancel()
             self.hub.unsubscribe(game_id, sub)
-            sub.end()
+            sub.end("shutdown")  # cancelled with the process (else it has ended already)
         with contextlib.suppress(Exception):
             await send({"type": "http.response.body", "body": b""})
+
+    async def _metrics(self, scope: Scope, send: Send) -> None:
+        """``GET /metrics``: this process's (in multiprocess mode: every process's) metrics,
+        what it counted flushed first (:mod:`api.stream_metrics`)."""
+        self.hub.flush_metrics()
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        app = self.hub.app
+
+        def render() -> tuple[bytes, str]:
+            with app.app_context():
+                return exposition(current_lag, headers.get("accept"))
+
+        body, content_type = await asyncio.get_running_loop().run_in_executor(self.hub.pool, render)
+        out = [(b"content-type", content_type.encode()), (b"content-length", b"%d" % len(body))]
+        await send({"type": "http.response.start", "status": 200, "headers": out})
+        await send(
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body}
+        )
 
     def _who(self, game_id: UUID, authorization: str | None, ticket: str | None) -> Any:
         """Who is asking, and whether the game is delayed by time; the game's stored chain
@@ -533,7 +586,7 @@ async def _until_disconnect(receive: Receive, sub: Subscriber) -> None:
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            sub.end()
+            sub.end("client_gone")
             return
 
 

@@ -194,6 +194,52 @@ def test_only_get_streams_and_the_health_check_counts_them(app: Flask, streams: 
     assert '"streams": 0' in health.text
 
 
+def scrape(streams: AsgiServer) -> dict[str, float]:
+    """The stream process's ``GET /metrics``, its stream series by name and labels."""
+    answer = streams.request("/metrics").wait(lambda s: s.ended)
+    assert answer.status == 200, answer.text
+    assert answer.headers["content-type"].startswith("text/plain")
+    return {
+        name: float(value)
+        for name, _, value in (line.rpartition(" ") for line in answer.text.splitlines())
+        if name.startswith("munchlog_stream")
+    }
+
+
+def test_the_stream_process_counts_its_streams_for_metrics(
+    app: Flask, client: FlaskClient, streams: AsgiServer
+) -> None:
+    game = play_demo(app.extensions["munchlog"], seed=14, max_actions=3)
+    gid = game.game_id
+    before = scrape(streams)
+    seat = streams.open(gid, token=game.tokens["A"]).until_version(game.version)
+    watcher = streams.open(gid).until_version(game.version)
+    judge = streams.open(gid, token=game.tokens["judge"]).until_version(game.version)
+    current = record_more(client, app, gid, game.tokens["table"], 3, seed=6)
+    for stream in (seat, watcher, judge):
+        stream.until_version(current)
+    seat.close()
+    after = scrape(streams)
+
+    def grew(name: str) -> float:
+        return after[name] - before.get(name, 0.0)
+
+    assert after["munchlog_streams_open"] == 2
+    assert grew('munchlog_streams_opened_total{viewer="seat"}') == 1
+    assert grew('munchlog_streams_opened_total{viewer="spectator"}') == 1
+    assert grew('munchlog_streams_opened_total{viewer="judge"}') == 1
+    assert grew('munchlog_streams_opened_total{viewer="table"}') == 0
+    assert grew('munchlog_streams_closed_total{reason="client_gone"}') == 1
+    # each stream: its opening comment, then at least one write of events
+    assert grew("munchlog_stream_writes_total") >= 6
+    sent = sum(len(s.text.encode()) for s in (seat, watcher, judge))
+    assert grew("munchlog_stream_written_bytes_total") >= sent
+    assert grew("munchlog_stream_reads_total") >= 1
+    assert grew("munchlog_stream_waiting_writes_total") == 0
+    text = streams.request("/metrics").wait(lambda s: s.ended).text
+    assert all(t not in text for t in game.tokens.values())  # no token in a label
+
+
 def test_a_client_that_reads_slowly_gets_everything_once_in_order(
     app: Flask, client: FlaskClient, streams: AsgiServer
 ) -> None:
@@ -225,6 +271,7 @@ def test_a_client_that_stops_reading_is_closed_and_resumes(
     monkeypatch.setattr("api.streaming.MAX_BACKLOG", 2)
     game = play_demo(app.extensions["munchlog"], seed=13, max_actions=4)
     gid, table = game.game_id, game.tokens["table"]
+    before = scrape(streams)
     stuck = streams.open(gid, token=game.tokens["B"]).until_version(game.version)
     live = streams.open(gid, token=game.tokens["B"]).until_version(game.version)
     stuck.hold()
@@ -233,6 +280,11 @@ def test_a_client_that_stops_reading_is_closed_and_resumes(
         current = record_more(client, app, gid, table, 1, seed=30 + step)
         live.until_version(current)
     assert streams.app.hub.open_streams() == 1  # the stuck one is closed
+    after = scrape(streams)
+    closed = 'munchlog_streams_closed_total{reason="too_far_behind"}'
+    assert after[closed] - before.get(closed, 0) == 1
+    waited = "munchlog_stream_waiting_writes_total"
+    assert after[waited] - before.get(waited, 0) == 1
     stuck.release()
     stuck.wait(lambda s: s.ended)
     got = stuck.ids()

@@ -129,6 +129,46 @@ def test_a_spectator_needs_no_ticket_and_a_page_gets_one(served: dict[str, Any])
     )
 
 
+def test_the_workers_metrics_count_the_stream_process_s_streams(served: dict[str, Any]) -> None:
+    """One scrape for the deployment: ``munchlog serve`` (here one worker) runs the workers and
+    the stream process in prometheus-client's multiprocess mode, so the workers' ``/metrics``
+    has the stream process's series (api/stream_metrics.py); the stream process answers its
+    own ``/metrics`` too."""
+    app, base = served["app"], f"http://127.0.0.1:{served['port']}"
+    stream_base = f"http://127.0.0.1:{served['env'].stream_port}"
+    game = play_demo(app.extensions["munchlog"], seed=23, max_actions=3)
+
+    def series(url: str) -> dict[str, float]:
+        text = requests.get(f"{url}/metrics", timeout=10).text
+        return {
+            name: float(value)
+            for name, _, value in (line.rpartition(" ") for line in text.splitlines())
+            if name.startswith("munchlog_stream")
+        }
+
+    before = series(base)
+    opened = 'munchlog_streams_opened_total{viewer="spectator"}'
+    with requests.get(
+        f"{stream_base}/api/games/{game.game_id}/stream", stream=True, timeout=20
+    ) as response:
+        reader = Reader(response)  # kept: its lines' generator, collected, closes the stream
+        reader.until_version(game.version)
+        deadline = time.monotonic() + 10
+        while True:  # the stream process adds its counts to the files once a second
+            now = series(base)
+            if now.get("munchlog_streams_open", 0) >= 1 and now.get(opened, 0) > before.get(
+                opened, 0
+            ):
+                break
+            assert time.monotonic() < deadline, now
+            time.sleep(0.2)
+        own = series(stream_base)
+    assert own["munchlog_streams_open"] >= 1 and own[opened] >= 1
+    assert now["munchlog_stream_written_bytes_total"] > before.get(
+        "munchlog_stream_written_bytes_total", 0
+    )
+
+
 def test_nginx_passes_a_stream_unbuffered_over_http1_and_http2(served: dict[str, Any]) -> None:
     app, env = served["app"], served["env"]
     game = play_demo(app.extensions["munchlog"], seed=23, max_actions=3)
