@@ -23,6 +23,8 @@ brings the delay back.
 
 from __future__ import annotations
 
+import threading
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -47,6 +49,8 @@ MAX_EVENTS = 10_000
 MAX_SECONDS = 86_400
 #: Delays known, by game (immutable once the game exists; ``None``: the game has none).
 CACHE_SIZE = 10_000
+#: Games delayed by time whose events' arrival times are kept (:meth:`Delays.received`).
+RECEIVED_GAMES = 1_000
 
 
 def clock() -> datetime:
@@ -79,6 +83,8 @@ class Delays:
     def __init__(self, log: GameLog) -> None:
         self.log = log
         self._known: dict[UUID, Delay | None] = {}
+        self._received: dict[UUID, array[float]] = {}
+        self._received_lock = threading.Lock()
 
     def of(self, game_id: UUID) -> Delay | None:
         """The game's delay (``None``: none), for a game that exists."""
@@ -117,12 +123,38 @@ class Delays:
         elif delay.events:
             version = current - delay.events
         if delay.seconds:
-            cutoff = now - timedelta(seconds=delay.seconds)
-            records = self.log.all_records(game_id)
-            seen = [r["version"] for r in records if _parse(str(r["received_at"])) <= cutoff]
-            version = min(version, seen[-1] if seen else 1)
+            cutoff = (now - timedelta(seconds=delay.seconds)).timestamp()
+            received = self.received(game_id, current)
+            # the last version recorded by the cutoff: from the end, so a game followed live
+            # looks at the last ``seconds`` of its events only
+            seen = next((v for v in range(current, 0, -1) if received[v - 1] <= cutoff), 1)
+            version = min(version, seen)
         version = max(version, 1)
         return None if version >= current else version
+
+    def received(self, game_id: UUID, current: int) -> array[float]:
+        """When each of the game's first ``current`` versions was recorded (``received_at``, as
+        POSIX seconds; version ``v`` at ``[v - 1]``): kept per game and extended with the
+        records after the last one kept, so a delay by time does not read the whole game on
+        every read (the stream process asks once a second per delayed game, and at every look
+        of its pump). Stored events never change and versions have no gaps, so what is kept
+        stays true."""
+        with self._received_lock:
+            kept = self._received.get(game_id)
+            have = 0 if kept is None else len(kept)
+        if have >= current and kept is not None:
+            return kept
+        new = self.log.records(game_id, after=have)
+        with self._received_lock:
+            kept = self._received.get(game_id)
+            if kept is None:
+                if len(self._received) >= RECEIVED_GAMES:
+                    self._received.pop(next(iter(self._received)))
+                kept = self._received[game_id] = array("d")
+            for record in new:  # another thread may have added some of them meanwhile
+                if int(record["version"]) == len(kept) + 1:
+                    kept.append(_parse(str(record["received_at"])).timestamp())
+            return kept
 
     # ------------------------------------------------------------------ the read paths
 

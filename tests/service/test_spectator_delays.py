@@ -89,3 +89,43 @@ def test_the_end(log: GameLog, monkeypatch: pytest.MonkeyPatch) -> None:
     assert log.delays.version_for(game.game_id, "spectator") is not None
     now[0] += timedelta(seconds=1)
     assert log.delays.version_for(game.game_id, "spectator") is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_seconds_rule_reads_each_record_once(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """The arrival times a delay by time needs are kept per game and extended (not the whole
+    game read on every read): asked between batches at random moments, the answer is the one a
+    full scan of the records gives, and each record is read once."""
+    rng = random.Random(seed)
+    now = [datetime(2026, 3, 1, tzinfo=UTC)]
+    monkeypatch.setattr(service.games, "utc_now", lambda: now[0].isoformat())
+    monkeypatch.setattr(service.delay, "clock", lambda: now[0])
+    game = play_demo(log, seed=3, max_actions=0, extra={"spectator_delay": {"seconds": 10}})
+    gid = game.game_id
+    read: list[int] = []
+    records = log.records
+
+    def counted(game_id: UUID, *, after: int = 0, limit: int | None = None) -> Any:
+        found = records(game_id, after=after, limit=limit)
+        read.extend(int(r["version"]) for r in found)
+        return found
+
+    monkeypatch.setattr(log, "records", counted)
+    for _ in range(12):
+        now[0] += timedelta(seconds=rng.choice([0, 1, 3, 7, 12]))
+        if rng.random() < 0.7:
+            log.record(gid, next_commands(log, gid), actor="table")
+        current = log.current_version(gid)
+        cutoff = now[0] - timedelta(seconds=10)
+        stamps = [
+            v
+            for r in log.all_records(gid)
+            if service.delay._parse(str(r["received_at"])) <= cutoff
+            for v in [int(r["version"])]
+        ]
+        expected = max(stamps[-1] if stamps else 1, 1)
+        answer = log.delays.version_for(gid, "spectator")
+        assert answer == (None if expected >= current else expected)
+    assert sorted(read) == list(range(1, log.current_version(gid) + 1))  # each once
