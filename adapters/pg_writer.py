@@ -19,11 +19,14 @@ lock (a thread lock: PostgreSQL's table lock orders the processes) and the write
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
+from adapters.game_cache import whole_setting
 from adapters.sqlite_writer import GroupCommit, _Pending
+from adapters.storage import StorageUnavailable
 
 #: The advisory lock that serialises munchlog's table creation on a PostgreSQL server
 #: ("munchlog" in ASCII, as a bigint).
@@ -44,19 +47,127 @@ def ddl_lock(env: Mapping[str, str]) -> AbstractContextManager[None]:
     return _advisory_lock(env)
 
 
+#: Seconds a PostgreSQL connection may wait on the network (``MUNCHLOG_DB_NETWORK_TIMEOUT``).
+NETWORK_TIMEOUT = 10
+
+
+def network_settings(env: Mapping[str, str]) -> dict[str, int]:
+    """libpq's settings that bound how long a connection waits on a network that stopped
+    answering (docs/operations.md): ``connect_timeout`` for a new connection; for an open one,
+    ``tcp_user_timeout`` (what was sent and not acknowledged) and TCP keepalives (a peer that
+    acknowledged and went silent). Without them a read or a write sent into a partition waits
+    for the kernel's retransmissions, about 15 minutes on Linux, and a new connection about
+    2 (``bench/RESULTS.md``, "A PostgreSQL network outage"). ``MUNCHLOG_DB_NETWORK_TIMEOUT``
+    (seconds, default :data:`NETWORK_TIMEOUT`; 0: the system's) sets them; a healthy server
+    acknowledges at once and answers keepalives however long a query runs.
+
+    >>> network_settings({"MUNCHLOG_DB_NETWORK_TIMEOUT": "6"})["tcp_user_timeout"]
+    6000
+    >>> network_settings({"MUNCHLOG_DB_NETWORK_TIMEOUT": "0"})
+    {}
+    """
+    seconds = whole_setting("MUNCHLOG_DB_NETWORK_TIMEOUT", NETWORK_TIMEOUT, env)
+    if not seconds:
+        return {}
+    probe = max(1, seconds // 3)
+    return {
+        "connect_timeout": max(2, seconds),  # libpq reads below 2 as 2
+        "tcp_user_timeout": seconds * 1000,
+        "keepalives": 1,
+        "keepalives_idle": probe,
+        "keepalives_interval": probe,
+        "keepalives_count": 2,
+    }
+
+
+#: Seconds a pool waits for a connection (eventsourcing's ``POSTGRES_CONNECT_TIMEOUT``; its
+#: own default, 30, times its 10 attempts a read, kept a request waiting 5 minutes).
+POOL_WAIT = 5
+#: Seconds reads and writes fail at once after PostgreSQL could not be reached.
+UNREACHABLE_FOR = 5.0
+
+
+class Reachability:
+    """Fail fast while PostgreSQL is unreachable (docs/operations.md).
+
+    When a connection could not be had (the pool's wait ran out: no new connection could be
+    made) or one broke mid-query (the network bounds of :func:`network_settings` ran out),
+    every use of the pool for the next :data:`UNREACHABLE_FOR` seconds raises
+    :class:`~adapters.storage.StorageUnavailable` at once (the API's ``503
+    storage/unavailable`` with ``Retry-After``) instead of waiting on the pool again, and
+    eventsourcing does not retry it (it retries only the driver's errors); the first use after
+    that tries the database again. Without it every request of an outage waited its own
+    timeouts (eventsourcing tries a read 10 times), and the workers' threads with it."""
+
+    def __init__(self, pause: float | None = None, clock: Any = time.monotonic) -> None:
+        self.pause = UNREACHABLE_FOR if pause is None else pause
+        self.clock = clock
+        self.until = 0.0
+
+    def check(self) -> None:
+        if self.until and self.clock() < self.until:
+            raise StorageUnavailable("the database could not be reached a moment ago")
+
+    def failed(self) -> None:
+        self.until = self.clock() + self.pause
+
+    def guard(self, datastore: Any) -> None:
+        """Put the check around ``datastore.get_connection`` (eventsourcing's
+        ``PostgresDatastore``: every read, write and subscription takes its connection there)."""
+        taking = datastore.get_connection
+        reach = self
+
+        @contextmanager
+        def get_connection(*args: Any, **kwargs: Any) -> Iterator[Any]:
+            reach.check()
+            conn = None
+            started = reach.clock()
+            try:
+                with taking(*args, **kwargs) as conn:
+                    yield conn
+            except Exception as exc:
+                if _unreachable(exc, conn, reach.clock() - started):
+                    reach.failed()
+                raise
+            reach.until = 0.0
+
+        datastore.get_connection = get_connection
+
+
+#: Seconds after which a connection that broke is taken for a network that stopped answering
+#: (one the server closed, after a restart say, breaks at once: eventsourcing tries again on
+#: another connection, and the pool replaces it).
+SLOW_BREAK = 1.0
+
+
+def _unreachable(exc: BaseException, conn: Any, seconds: float) -> bool:
+    """Whether ``exc``, after ``seconds``, says the server could not be reached: the pool's
+    wait ran out, or the connection broke after waiting on the network (not one the server
+    closed, an SQL error, a conflict or a statement's own timeout)."""
+    from psycopg_pool import PoolTimeout
+
+    found: BaseException | None = exc
+    while found is not None:  # eventsourcing raises its own error from the driver's
+        if isinstance(found, PoolTimeout):
+            return True
+        found = found.__cause__
+    broken = conn is not None and bool(getattr(conn, "broken", False))
+    return broken and seconds >= SLOW_BREAK
+
+
 @contextmanager
 def _advisory_lock(env: Mapping[str, str]) -> Iterator[None]:
     import psycopg
 
-    with psycopg.connect(
-        dbname=env.get("POSTGRES_DBNAME") or "postgres",
-        host=env.get("POSTGRES_HOST") or "127.0.0.1",
-        port=int(env.get("POSTGRES_PORT") or 5432),
-        user=env.get("POSTGRES_USER") or None,
-        password=env.get("POSTGRES_PASSWORD") or None,
-        autocommit=True,
-        connect_timeout=int(float(env.get("POSTGRES_CONNECT_TIMEOUT") or 30)),
-    ) as conn:
+    settings: dict[str, Any] = {
+        "dbname": env.get("POSTGRES_DBNAME") or "postgres",
+        "host": env.get("POSTGRES_HOST") or "127.0.0.1",
+        "port": int(env.get("POSTGRES_PORT") or 5432),
+        "user": env.get("POSTGRES_USER") or None,
+        "password": env.get("POSTGRES_PASSWORD") or None,
+        "connect_timeout": int(float(env.get("POSTGRES_CONNECT_TIMEOUT") or 30)),
+    }
+    with psycopg.connect(autocommit=True, **(settings | network_settings(env))) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (DDL_LOCK_KEY,))
         try:
             yield

@@ -388,3 +388,55 @@ def test_a_write_while_postgresql_is_gone_is_503_and_writes_resume_when_it_is_ba
                 each.extensions["munchlog"].close()
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.mark.postgres
+def test_reads_while_postgresql_is_gone_fail_fast_and_resume_when_it_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read during an outage is 503 within the pool's wait (here 2 s), not after
+    eventsourcing's 10 tries of it (before: 10 x 30 s by default); the next ones at once
+    (``adapters.pg_writer.Reachability``); and reads resume by themselves once it is back.
+    (A network that drops packets rather than refusing them is measured in bench/RESULTS.md,
+    "A PostgreSQL network outage": it needs a network namespace.)"""
+    require_postgres()
+    import psycopg
+
+    import adapters.pg_writer
+
+    monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "2")
+    monkeypatch.setattr(adapters.pg_writer, "UNREACHABLE_FOR", 2.0)
+    proxy = Proxy(free_port())
+    proxy.start()
+    schema = f"munchlog_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    app = app_on(f"postgresql://postgres@127.0.0.1:{proxy.port}/test?schema={schema}", tmp_path)
+    client = app.test_client()
+    try:
+        game = demo(app, seed=7, actions=4)
+        path = f"/api/games/{game.game_id}/state"
+        judge = bearer(game.tokens["judge"])
+        assert client.get(path, headers=judge).status_code == 200
+        proxy.cut()
+        took = []
+        for _ in range(3):
+            started = time.monotonic()
+            response = client.get(path, headers=judge)
+            took.append(time.monotonic() - started)
+            assert response.status_code == 503, response.get_json()
+            assert response.get_json()["error"]["code"] == "storage/unavailable"
+            assert response.headers.get("Retry-After") == "5"
+        assert took[0] < 10, took  # the pool's wait and a few quick tries, not 10 waits
+        assert max(took[1:]) < 0.5, took  # at once while it was unreachable a moment ago
+        proxy.start()
+        deadline = time.monotonic() + 30
+        while client.get(path, headers=judge).status_code != 200:
+            assert time.monotonic() < deadline, "reads did not resume"
+            time.sleep(0.2)
+    finally:
+        proxy.cut()
+        with contextlib.suppress(Exception):
+            app.extensions["munchlog"].close()
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
