@@ -72,7 +72,9 @@ class TimelineSchema(ma.Schema):
             "end of each stretch of a turn"
         },
     )
-    disputes = fields.List(fields.Dict())
+    disputes = fields.List(
+        fields.Dict(), metadata={"description": "as `GET .../disputes` lists them"}
+    )
 
 
 class TurnSchema(ma.Schema):
@@ -189,7 +191,16 @@ class DisputeSchema(ma.Schema):
     from_version = fields.Integer(allow_none=True)
     to_version = fields.Integer(allow_none=True)
     opened_at = fields.Integer(allow_none=True)
-    rulings = fields.List(fields.Dict())
+    rulings = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "[{version, ruling, penalty, backup_to, undone, corrections}]; "
+            "`penalty` is null or {kind, seat, infraction?, escalated_from?, infraction_name?, "
+            "ipg_section?, repeat_at_least?}: the infraction's name and section in the "
+            "penalty guide, and for a penalty it upgraded (docs/rules.md F.5) the least count "
+            "the guide upgrades at (the count itself is not recorded)"
+        },
+    )
 
 
 class DisputeListSchema(ma.Schema):

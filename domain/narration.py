@@ -16,6 +16,7 @@ from string import Formatter
 from typing import Any, ClassVar
 
 from domain.events import EVENT_TYPES
+from domain.penalties import infraction_label, upgrade_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +186,11 @@ class Narrator:
         text = f"rules on {d['dispute']}: {d['ruling']}"
         if d.get("penalty"):
             text += f" ({d['penalty']}" + (f" for {d['player']}" if d.get("player") else "")
+            if d.get("infraction"):  # docs/rules.md F.5: the penalty guide's infraction
+                text += f": {infraction_label(str(d['infraction']))}"
             if d.get("escalated_from"):  # docs/rules.md F.5: a repeated infraction's upgrade
-                text += f", upgraded from {d['escalated_from']}"
+                given, kind = str(d["escalated_from"]), str(d["penalty"])
+                text += f"; {upgrade_label(d.get('infraction'), given, kind)}"
             text += ")"
         return [Phrase(who, text)]
 

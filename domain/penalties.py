@@ -28,6 +28,16 @@ data, the count an argument.
 'warning'
 >>> escalate("warning", "game_play_error.failure_to_maintain_game_state", 5)
 'warning'
+
+A recorded ruling is told to people with the guide's words (:func:`infraction_label`,
+:func:`upgrade_label`, :func:`described`): the infraction's name and IPG section, and for an
+upgraded penalty the least count the guide upgrades at. The count itself is not stored (the
+ruling keeps only what was given, ``escalated_from``), so it reads "at least the 2nd":
+
+>>> infraction_label("tournament_error.slow_play")
+'Slow Play (IPG 3.3)'
+>>> upgrade_label("tournament_error.slow_play", "warning", "game_loss")
+'upgraded from warning as a repeat: at least the 2nd warning for it in the event'
 """
 
 from __future__ import annotations
@@ -149,3 +159,60 @@ def counts_towards(ruling: Mapping[str, Any], seat: str, infraction: str, kind: 
         and ruling.get("infraction") == infraction
         and given(ruling) == kind
     )
+
+
+# ---------------------------------------------------------------------------- in words
+
+
+def infraction_label(infraction: str) -> str:
+    """The infraction as people read it, ``"Slow Play (IPG 3.3)"``; one the guide does not
+    have (:data:`INFRACTIONS`) as it is stored."""
+    found = INFRACTIONS.get(infraction)
+    return infraction if found is None else f"{found.name} (IPG {found.section})"
+
+
+def repeat_at_least(infraction: str | None, given: str | None, kind: str | None) -> int | None:
+    """For a ruling whose ``given`` penalty the guide upgraded to ``kind`` for ``infraction``:
+    the least count of such penalties to the player in the event this one can be (the guide's
+    count of earlier ones, plus itself: 2 for a second Tournament Error Warning, 3 for a Game
+    Play Error's third). ``None`` when the guide has no such upgrade (not upgraded, or an
+    infraction or upgrade the guide no longer has): the ruling then says nothing of a count."""
+    found = INFRACTIONS.get(infraction) if infraction is not None else None
+    upgrade = found.upgrade if found is not None else None
+    if upgrade is None or (upgrade.given, upgrade.to) != (given, kind):
+        return None
+    return upgrade.after + 1
+
+
+def ordinal(n: int) -> str:
+    """``2`` -> ``"2nd"``, ``11`` -> ``"11th"``, ``23`` -> ``"23rd"``."""
+    last = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{'th' if n % 100 in (11, 12, 13) else last}"
+
+
+def upgrade_label(infraction: str | None, given: str, kind: str) -> str:
+    """``"upgraded from warning"``, with the guide's count when it has this upgrade:
+    ``"... as a repeat: at least the 2nd warning for it in the event"``."""
+    text = f"upgraded from {given}"
+    least = repeat_at_least(infraction, given, kind)
+    if least is not None:
+        text += f" as a repeat: at least the {ordinal(least)} {given} for it in the event"
+    return text
+
+
+def described(ruling: Mapping[str, Any]) -> dict[str, Any]:
+    """What the guide tells of a recorded ruling (``state["disputes"][...]["rulings"]``) beyond
+    its stored fields: the infraction's ``infraction_name`` and ``ipg_section`` when the guide
+    has it, and ``repeat_at_least`` (:func:`repeat_at_least`) when its penalty was upgraded.
+    Nothing for a ruling naming no infraction."""
+    out: dict[str, Any] = {}
+    infraction = ruling.get("infraction")
+    found = INFRACTIONS.get(infraction) if infraction is not None else None
+    if found is not None:
+        out["infraction_name"] = found.name
+        out["ipg_section"] = found.section
+    if ruling.get("escalated_from"):
+        least = repeat_at_least(infraction, ruling["escalated_from"], ruling.get("penalty"))
+        if least is not None:
+            out["repeat_at_least"] = least
+    return out

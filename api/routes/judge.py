@@ -68,6 +68,7 @@ from api.routes.games import ApiBlueprint
 from api.schemas import MAX_VERSION
 from domain.envelope import Record
 from domain.judge import Claim
+from domain.penalties import described
 from projections.exports.narration import narrate
 from projections.replay import diff_view, state_diff
 from projections.views import event_view, sees_whole_log, state_view
@@ -228,11 +229,15 @@ def dispute_entry(dispute_id: str, d: dict[str, Any]) -> dict[str, Any]:
 
 def penalty_of(ruling: Mapping[str, Any]) -> dict[str, Any] | None:
     """A recorded ruling's penalty as the API shows it: ``{kind, seat, infraction?,
-    escalated_from?}`` (the last two only when the ruling has them), or ``None``."""
+    escalated_from?}`` (those two only when the ruling has them), or ``None``; with an
+    infraction the penalty guide has, its ``infraction_name`` and ``ipg_section``, and for an
+    upgraded penalty the guide's ``repeat_at_least`` (:func:`domain.penalties.described`: the
+    ruling does not store the count, only that the guide's was reached)."""
     if ruling.get("penalty") is None:
         return None
     shown = {"kind": ruling["penalty"], "seat": ruling.get("player")}
-    return shown | {k: ruling[k] for k in ("infraction", "escalated_from") if ruling.get(k)}
+    shown |= {k: ruling[k] for k in ("infraction", "escalated_from") if ruling.get(k)}
+    return shown | described(ruling)
 
 
 def _recorded(gid: UUID, records: list[Record], dispute_id: str, viewer: str) -> dict[str, Any]:

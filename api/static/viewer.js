@@ -265,12 +265,49 @@
       }));
       for (const r of d.rulings) {
         box.append(el("button", {
-          type: "button", class: "pin ruling", "data-ruling": d.dispute_id, "data-version": r.version,
-          title: "ruling on " + d.dispute_id + ": " + r.ruling,
+          type: "button", class: "pin ruling" + (r.penalty ? " penalty" : ""), "data-ruling": d.dispute_id, "data-version": r.version,
+          title: "ruling on " + d.dispute_id + ": " + r.ruling + (r.penalty ? " — " + penaltyText(r.penalty) : ""),
           style: { left: pct(r.version) + "%" }, text: "J", onclick: () => select(r.version),
         }));
       }
     }
+  }
+
+  // A ruling's penalty in words, from the game's own disputes (GET …/disputes' `penalty`, the
+  // same for every viewer of the game: docs/rules.md A.14): the kind and the seat, the penalty
+  // guide's infraction (its name and IPG section when the API gives them) and, for a penalty
+  // the guide upgraded (docs/rules.md F.5), the one the judge gave and the guide's count. The
+  // ruling does not record the count itself, so it reads "at least the 2nd"; nothing here is
+  // read from the event's other games.
+  function ordinal(n) {
+    const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+    return n + tail;
+  }
+  function infractionText(p) {
+    if (!p.infraction) return "";
+    if (!p.infraction_name) return words(String(p.infraction).replace(/\./g, "_"));
+    return p.infraction_name + (p.ipg_section ? " (IPG " + p.ipg_section + ")" : "");
+  }
+  function upgradeText(p) {
+    if (!p.escalated_from) return "";
+    const given = words(p.escalated_from);
+    return "upgraded from " + given + (p.repeat_at_least
+      ? " as a repeat: at least the " + ordinal(p.repeat_at_least) + " " + given + " for this infraction in the event" : "");
+  }
+  function penaltyText(p) {
+    return [words(p.kind) + (p.seat ? " for " + seatWords(p.seat) : ""), infractionText(p), upgradeText(p)].filter(Boolean).join(" · ");
+  }
+  function penaltyLine(p) {
+    return el("div", { class: "penalty", "data-penalty": p.kind, "data-seat": p.seat }, [
+      el("b", { class: "pen-kind", text: capital(words(p.kind)) }), p.seat ? " for " + seatWords(p.seat) : "",
+      p.infraction ? el("span", { class: "pen-infraction", "data-infraction": p.infraction, text: infractionText(p) }) : null,
+      p.escalated_from ? el("span", { class: "pen-upgrade", "data-escalated-from": p.escalated_from, text: upgradeText(p) }) : null,
+    ]);
+  }
+  // the ruling recorded at version v, as the game's disputes list it
+  function rulingAt(v) {
+    for (const d of (app.tl && app.tl.disputes) || []) for (const r of d.rulings) if (r.version === v) return r;
+    return null;
   }
 
   function drawDisputes() {
@@ -289,11 +326,11 @@
         el("b", { text: words(d.status) }),
       ];
       for (const r of d.rulings) {
-        const pen = r.penalty ? " — " + words(r.penalty.kind) + (r.penalty.seat ? " for " + r.penalty.seat : "") : "";
         const bk = r.backup_to ? " — backed up to " + r.backup_to + " (" + r.undone.length + " undone)" : "";
         kids.push(el("div", { class: "judge-mark" }, [
           el("button", { type: "button", class: "evlink", "data-ruling-link": d.dispute_id, text: "ruling #" + r.version, onclick: () => select(r.version) }),
-          ": " + r.ruling + pen + bk,
+          ": " + r.ruling + bk,
+          r.penalty ? penaltyLine(r.penalty) : null,
         ]));
       }
       list.append(el("li", { "data-dispute": d.dispute_id }, kids));
@@ -713,8 +750,19 @@
   }
   // table talk with any identifier in it as words ("(shared_victory)" -> "(shared victory)")
   function talk(line) { return String(line).replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (m) => words(m)); }
+  // a ruling's facts: the note, its penalty in words (the penalised seat with it, the
+  // infraction by its name, the upgrade with the guide's count), then the others as they are
+  function rulingFacts(data, p) {
+    const out = { ruling: data.ruling, penalty: words(p.kind) + (p.seat ? " for " + seatWords(p.seat) : ""),
+      infraction: infractionText(p) || null, upgraded: upgradeText(p).replace(/^upgraded /, "") || null };
+    for (const [k, v] of Object.entries(data)) {
+      if (!(k in out) && !["player", "escalated_from"].includes(k)) out[k] = v;
+    }
+    return out;
+  }
   function drawEvent(d) {
     const e = d.event;
+    const ruled = e.type === "RulingRecorded" ? rulingAt(e.version) : null;
     const judgeBits = [];
     if (e.data && e.data.corrects != null) judgeBits.push("corrects #" + e.data.corrects);
     if (e.data && e.data.undoes != null) judgeBits.push("undoes #" + e.data.undoes);
@@ -731,7 +779,7 @@
         e.violation ? el("span", { class: "badge violation", "data-badge": "violation", text: human(e.violation) }) : null,
         judgeBits.length ? el("span", { class: "judge-mark", text: " · " + judgeBits.join(", ") }) : ""]),
       (d.narration || []).length ? el("p", { class: "narration", "data-narration": "", text: d.narration.map(talk).join(" · ") }) : null,
-      el("dl", {}, facts(e.data)),
+      el("dl", {}, facts(ruled && ruled.penalty ? rulingFacts(e.data, ruled.penalty) : e.data)),
       ...list("caused by (nearest first)", d.causes.map(evButton)),
       ...list("caused", d.effects.map(evButton)),
       ...list("corrected by", d.corrected_by.map(ref)),

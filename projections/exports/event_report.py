@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.penalties import infraction_label, upgrade_label
 from domain.tournament import registrations
 
 #: Names of the top cut's rounds, from the last one back.
@@ -103,9 +104,10 @@ def _penalties(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         return ["  none"]
     out = []
     for row in rows:
-        why = [str(row["infraction"])] if row.get("infraction") else []
+        infraction = row.get("infraction")
+        why = [infraction_label(str(infraction))] if infraction else []
         if row.get("escalated_from"):
-            why.append(f"upgraded from {row['escalated_from']}")
+            why.append(upgrade_label(infraction, str(row["escalated_from"]), str(row["kind"])))
         kind = f"{row['kind']} ({'; '.join(why)})" if why else str(row["kind"])
         out.append(
             f"  Round {row['round']}, table {row['table']}: {row['player']}, {kind}: "

@@ -65,7 +65,13 @@ def test_a_second_slow_play_warning_in_another_game_is_a_game_loss_that_ends_it(
     )
     assert [e["type"] for e in warned["events"]] == ["RulingRecorded"]
     (first_ruling,) = warned["dispute"]["rulings"]
-    assert first_ruling["penalty"] == {"kind": "warning", "seat": "A", "infraction": SLOW_PLAY}
+    assert first_ruling["penalty"] == {
+        "kind": "warning",
+        "seat": "A",
+        "infraction": SLOW_PLAY,
+        "infraction_name": "Slow Play",  # the penalty guide's name and section (IPG 3.3)
+        "ipg_section": "3.3",
+    }
     assert status(client, table["game_id"])[0] != "finished"  # a new game, in setup
     # and the opponent gets a caution (no infraction named) in the same game
     rule(client, judge, table["game_id"], "shuffled loosely", {"kind": "caution", "seat": "B"})
@@ -90,6 +96,9 @@ def test_a_second_slow_play_warning_in_another_game_is_a_game_loss_that_ends_it(
         "seat": mine["seat"],
         "infraction": SLOW_PLAY,
         "escalated_from": "warning",
+        "infraction_name": "Slow Play",
+        "ipg_section": "3.3",
+        "repeat_at_least": 2,  # IPG 3: a Warning after one Warning, so at least the 2nd
     }
     assert all(e["seat"] == "rules" for e in upgraded["events"][1:])
     other_seat = "B" if mine["seat"] == "A" else "A"
@@ -165,3 +174,55 @@ def test_the_record_is_the_officials_and_each_players_own(client: FlaskClient) -
     assert stranger.get_json()["error"]["code"] == "auth/invalid_token"
     missing = penalties(client, "00000000-0000-0000-0000-000000000000", judge)
     assert missing.status_code == 404
+
+
+def words(text: str) -> str:
+    """``text`` with its line breaks as spaces (a transcript is wrapped at 100 columns)."""
+    return " ".join(text.split())
+
+
+def test_every_viewer_of_the_game_reads_the_infraction_and_its_upgrade_in_words(
+    client: FlaskClient,
+) -> None:
+    """The game's rulings are public to its viewers (docs/rules.md A.14): the timeline's and
+    the disputes' penalty name the infraction as the guide does and say it was upgraded, with
+    the guide's count (the count itself is not recorded); so do the event's narration (the
+    viewer's), the game's transcript and the event's report."""
+    event = open_event(client, rounds=1)
+    eid, judge = event["event_id"], event["judge_token"]
+    tokens = {p: register(client, eid, p) for p in ("ann", "bob", "cid", "dee")}
+    table = pair(client, eid)["pairings"][0]
+    gid, slow = table["game_id"], table["seats"]["A"]
+    warning = {"kind": "warning", "seat": "A", "infraction": SLOW_PLAY}
+    rule(client, judge, gid, "slow play", warning)
+    upgraded = rule(client, judge, gid, "slow play again", warning)
+    version = upgraded["version"] - 3  # its RulingRecorded, before the concession's three
+    assert upgraded["events"][0]["version"] == version
+    seats = {s: my_game(client, eid, 1, tokens[table["seats"][s]]) for s in "AB"}
+    said = (
+        "slow play again (game_loss for A: Slow Play (IPG 3.3); upgraded from warning as a "
+        "repeat: at least the 2nd warning for it in the event)"
+    )
+    for who, token in {"judge": judge, **{s: g["token"] for s, g in seats.items()}}.items():
+        for path in ("timeline", "disputes"):
+            body = client.get(f"/api/games/{gid}/{path}", headers=bearer(token)).get_json()
+            first, second = (d["rulings"][0]["penalty"] for d in body["disputes"])
+            assert first == {**warning, "infraction_name": "Slow Play", "ipg_section": "3.3"}
+            assert second == {
+                **first,
+                "kind": "game_loss",
+                "escalated_from": "warning",
+                "repeat_at_least": 2,
+            }, (who, path)
+        detail = client.get(f"/api/games/{gid}/events/{version}", headers=bearer(token))
+        assert detail.get_json()["narration"] == [f"Judge: rules on d2: {said}"], who
+        text = client.get(f"/api/games/{gid}/export?format=text", headers=bearer(token))
+        assert text.status_code == 200 and said in words(text.get_data(as_text=True)), who
+    spectator = client.get(f"/api/games/{gid}/timeline").get_json()
+    assert spectator["viewer"] == "spectator"
+    assert spectator["disputes"][1]["rulings"][0]["penalty"]["repeat_at_least"] == 2
+    report = client.get(f"/api/events/{eid}/export?format=text", headers=bearer(judge))
+    assert (
+        f"{slow}, game_loss (Slow Play (IPG 3.3); upgraded from warning as a repeat: at least "
+        "the 2nd warning for it in the event): slow play again"
+    ) in words(report.get_data(as_text=True))

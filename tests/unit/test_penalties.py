@@ -15,7 +15,18 @@ from domain import event_from_dict, evolve
 from domain.errors import InvalidCommand
 from domain.fold import State
 from domain.judge import Claim, RulingRecorded, decide_dispute, decide_ruling
-from domain.penalties import ENDS_GAME, INFRACTIONS, PENALTIES, escalate
+from domain.narration import Narrator
+from domain.penalties import (
+    ENDS_GAME,
+    INFRACTIONS,
+    PENALTIES,
+    described,
+    escalate,
+    infraction_label,
+    ordinal,
+    repeat_at_least,
+    upgrade_label,
+)
 from domain.penalties import given as given_kind
 from domain.ruleset import Step, ruleset_of
 from tests.builders import started_game
@@ -284,3 +295,67 @@ def test_an_older_state_keeps_its_shape_and_a_named_ruling_adds_its_fields() -> 
     named = rule(state, "warning", "B", infraction="unsporting_conduct.minor")
     entry = named[-1].state["disputes"]["d1"]["rulings"][0]
     assert entry["infraction"] == "unsporting_conduct.minor" and "escalated_from" not in entry
+
+
+# ---------------------------------------------------------------------------- in words
+
+
+@pytest.mark.parametrize(("infraction", "upgrade"), sorted(IPG_UPGRADES.items()))
+def test_an_upgraded_ruling_reads_as_at_least_the_guides_count(
+    infraction: str, upgrade: tuple[str, int, str] | None
+) -> None:
+    """The count is not stored: an upgraded ruling is at least the (earlier + 1)-th, as the
+    guide's text above says (the 2nd Tournament Error Warning, the 3rd Game Play Error one)."""
+    for kind in PENALTIES:
+        for to in PENALTIES:
+            expected = (
+                upgrade[1] + 1 if upgrade is not None and upgrade[::2] == (kind, to) else None
+            )
+            assert repeat_at_least(infraction, kind, to) == expected, (kind, to)
+
+
+def test_a_ruling_is_described_by_the_guides_name_section_and_count() -> None:
+    upgraded = {"penalty": "game_loss", "escalated_from": "warning"}
+    gpe = "game_play_error.game_rule_violation"
+    assert described({**upgraded, "infraction": gpe}) == {
+        "infraction_name": "Game Rule Violation",
+        "ipg_section": "2.5",
+        "repeat_at_least": 3,  # IPG 2: "the third or subsequent warning"
+    }
+    assert described({"penalty": "warning", "infraction": gpe}) == {
+        "infraction_name": "Game Rule Violation",
+        "ipg_section": "2.5",
+    }
+    assert described({"penalty": "warning"}) == {}
+    # an infraction or upgrade the guide does not have: nothing claimed of it
+    assert described({**upgraded, "infraction": "house_rule.too_loud"}) == {}
+    assert infraction_label("house_rule.too_loud") == "house_rule.too_loud"
+    assert upgrade_label("house_rule.too_loud", "warning", "game_loss") == "upgraded from warning"
+    assert infraction_label("unsporting_conduct.major") == "Unsporting Conduct — Major (IPG 4.2)"
+    assert upgrade_label("unsporting_conduct.major", "match_loss", "disqualification") == (
+        "upgraded from match_loss as a repeat: at least the 2nd match_loss for it in the event"
+    )
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st",
+        "111th",
+    ]  # fmt: skip
+
+
+def told(**data: Any) -> str:
+    """The narration of a ruling with ``data`` (the transcript's and the viewer's sentence)."""
+    entry = {"type": "RulingRecorded", "seat": "judge", "data": {"dispute": "d1", **data}}
+    (phrase,) = Narrator({}, ["A", "B"]).describe(entry)
+    return phrase.render(with_actor=False)
+
+
+def test_the_narration_of_a_ruling_names_its_infraction_and_its_upgrade() -> None:
+    assert told(ruling="ok") == "rules on d1: ok"
+    assert told(ruling="ok", penalty="warning", player="B") == "rules on d1: ok (warning for B)"
+    named = {"ruling": "slow", "player": "B", "infraction": "tournament_error.slow_play"}
+    assert told(**named, penalty="warning") == (
+        "rules on d1: slow (warning for B: Slow Play (IPG 3.3))"
+    )
+    assert told(**named, penalty="game_loss", escalated_from="warning") == (
+        "rules on d1: slow (game_loss for B: Slow Play (IPG 3.3); upgraded from warning as a "
+        "repeat: at least the 2nd warning for it in the event)"
+    )
