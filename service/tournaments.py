@@ -478,14 +478,16 @@ class Tournaments:
         return self.swiss_rounds(event) + rules.cut_rounds(self.cut_size(event))
 
     def cut_size(self, event: Tournament) -> int:
-        """The event's top cut as it stands (docs/rules.md F.4): the one its first cut round
-        seated once paired; before, the event's ``top_cut`` if its active players fill it,
-        else the largest of 8, 4 and 2 they fill (0: none, the event ends on the Swiss
-        standings)."""
-        first = self.swiss_rounds(event) + 1
+        """The event's top cut as it stands (docs/rules.md F.4): ``top_cut`` until round 1
+        (which needs the players to fill it); the one its first cut round seated once paired;
+        in between, ``top_cut`` if the active players fill it, else the largest of 8, 4 and 2
+        they fill (0: none, the event ends on the Swiss standings)."""
+        top_cut, first = int(event.settings.get("top_cut") or 0), self.swiss_rounds(event) + 1
+        if not event.rounds:
+            return top_cut
         if event.round >= first:
             return 2 * len(event.round_at(first)["pairings"])
-        return rules.cut_size(int(event.settings.get("top_cut") or 0), len(event.active()))
+        return rules.cut_size(top_cut, len(event.active()))
 
     def cut_note(self, event: Tournament) -> str | None:
         """Why :meth:`cut_size` is not the event's ``top_cut`` (``None`` when it is)."""

@@ -3,8 +3,9 @@
 ``Tournament`` holds what the organizer and the rules decided: the settings, the players (their
 token hashes, heroes and decklists), each round's pairings with the games created for them, the
 results a table or a judge reported for a match the games did not finish, the drops and the
-disqualifications (a judge's ruling in one of its games, saved with that ruling). A game's own result is never copied here: it is read from the game when the standings
-are computed, so a game and its match can never disagree.
+disqualifications (a judge's ruling in one of its games, saved with that ruling). A game's own
+result is never copied here: it is read from the game when the standings are computed, so a
+game and its match can never disagree.
 
 Like :class:`domain.game.Game`, each method checks first (raising the domain's errors, nothing
 triggered) and only then triggers its event; applying an event never validates and never fails.

@@ -46,7 +46,8 @@ def test_round_one_is_refused_while_fewer_players_are_registered_than_the_top_cu
     error = refused.get_json()["error"]
     assert (error["code"], error["rule"]) == ("rule/too_few_players", "F.4")
     assert "a top 8 needs at least 8 players and 5 are registered" in error["message"]
-    assert shown(client, eid)["round"] == 0  # nothing paired; late entries still welcome
+    waiting = shown(client, eid)  # nothing paired; late entries still welcome
+    assert (waiting["round"], waiting["cut_size"], waiting["cut_note"]) == (0, 8, None)
     for p in ("fay", "gus", "hal"):
         register(client, eid, p)
     assert pair(client, eid)["round"] == 1
