@@ -52,6 +52,11 @@ PENALTIES = ("caution", "warning", "game_loss", "match_loss", "disqualification"
 #: Penalties that end the game for the penalised seat at once: it leaves the game as a
 #: concession would (the Digital IPG 1.1 asks a player given a Game Loss to concede the game).
 ENDS_GAME = frozenset({"game_loss", "match_loss", "disqualification"})
+#: Penalties that lose the penalised player's current match, not only its game (IPG 1.1: a
+#: Match Loss is applied to the match during which the offense occurred; a Disqualification
+#: removes the player from the tournament): an event reads them from its games' rulings
+#: (``domain.tournament.rules.pairing_result``, docs/rules.md F.5).
+ENDS_MATCH = frozenset({"match_loss", "disqualification"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +164,24 @@ def counts_towards(ruling: Mapping[str, Any], seat: str, infraction: str, kind: 
         and ruling.get("infraction") == infraction
         and given(ruling) == kind
     )
+
+
+def match_rulings(state: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+    """``(version, seat, penalty)`` of every ruling in a game's ``state`` whose penalty loses
+    the penalised seat its match (:data:`ENDS_MATCH`), in the order they were recorded.
+
+    >>> match_rulings({"disputes": {"d1": {"rulings": [
+    ...     {"version": 9, "penalty": "match_loss", "player": "B"}]},
+    ...     "d2": {"rulings": [{"version": 4, "penalty": "warning", "player": "A"}]}}})
+    [(9, 'B', 'match_loss')]
+    """
+    found = [
+        (int(ruling["version"]), str(ruling["player"]), str(ruling["penalty"]))
+        for dispute in (state.get("disputes") or {}).values()
+        for ruling in dispute.get("rulings") or []
+        if ruling.get("penalty") in ENDS_MATCH and ruling.get("player") is not None
+    ]
+    return sorted(found)
 
 
 # ---------------------------------------------------------------------------- in words

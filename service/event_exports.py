@@ -105,6 +105,8 @@ class EventExports:
             "round": event.round,
             "swiss_rounds": service.swiss_rounds(event),
             "planned_rounds": summary["planned_rounds"],
+            "cut_size": summary["cut_size"],
+            "cut_note": summary["cut_note"],
             "commitment": event.commitment,
             "revealed_secret": event.revealed,
             "players": players,

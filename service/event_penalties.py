@@ -12,7 +12,12 @@ the same kind for that infraction across the event's games and hands the count t
 (``domain.judge.decide_ruling``), which records the upgraded penalty (and, for a game loss, ends
 the game for the seat). The count is read just before the ruling is decided; two rulings against
 one player in two games at the same instant could both miss the other (judges do not rule on
-one player twice at once). A game of no event is ruled exactly as :meth:`GameLog.rule` rules it.
+one player twice at once).
+
+A disqualification (given, or a match loss upgraded) also drops the player from the event: a
+``Tournament.Disqualified`` saved in the same save as the ruling. A match loss or a
+disqualification loses the player the match, which the event reads from the games
+(``domain.tournament.rules.pairing_result``). A game of no event is ruled exactly as :meth:`GameLog.rule` rules it.
 """
 
 from __future__ import annotations
@@ -21,11 +26,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from uuid import UUID
 
+from domain.envelope import Record
 from domain.errors import NotFound
-from domain.penalties import counts_towards
+from domain.penalties import ENDS_MATCH, counts_towards
 from domain.tournament.aggregate import Tournament
 from service.dealing import Ruled
-from service.games import GameLog
+from service.games import GameLog, utc_now
 from service.tournaments import Caller, Tournaments
 
 
@@ -49,21 +55,56 @@ class EventPenalties:
         """The judge's ruling (:meth:`GameLog.rule`); in one of an event's games, a penalty
         naming an infraction carries the player's earlier penalties of its kind for that
         infraction in the event (``earlier``), so the ruling records it upgraded as the penalty
-        guide says (docs/rules.md F.5)."""
+        guide says, and a disqualification (given, or a match loss upgraded) drops the player
+        from the event in the same save as the ruling (docs/rules.md F.5)."""
         penalty = ruling.get("penalty") or {}
-        if penalty.get("infraction") is not None and penalty.get("seat") is not None:
-            earlier = self.earlier(game_id, penalty)
+        found = None
+        if penalty.get("seat") is not None and (
+            penalty.get("infraction") is not None or penalty.get("kind") in ENDS_MATCH
+        ):
+            found = self.event_of(game_id)
+        if found is not None and penalty.get("infraction") is not None:
+            earlier = self._earlier(*found, penalty)
             if earlier:
                 ruling = {**ruling, "penalty": {**penalty, "earlier": earlier}}
-        return self.log.rule(game_id, dispute_id, ruling, expected_version=expected_version)
+        also = None
+        if found is not None:
+            event_id, seats = found[0].id, found[1]
 
-    def earlier(self, game_id: UUID, penalty: Mapping[str, Any]) -> int:
+            def also(records: list[Record]) -> list[Any]:
+                return self._disqualify(event_id, seats, game_id, records)
+
+        return self.log.rule(
+            game_id, dispute_id, ruling, expected_version=expected_version, also=also
+        )
+
+    def _disqualify(
+        self, event_id: UUID, seats: Mapping[str, str], game_id: UUID, records: list[Record]
+    ) -> list[Any]:
+        """The event, to be saved with a ruling's ``records``, when they disqualify one of the
+        game's players (:meth:`Tournament.disqualify`); nothing otherwise. The event is loaded
+        afresh each time it is asked: a lost race is decided again on the stored event."""
+        for record in records:
+            event = record["event"]
+            if (
+                str(event.get("type", "")).endswith("RulingRecorded")
+                and event.get("penalty") == "disqualification"
+                and event.get("player") in seats
+            ):
+                tournament = self.tournaments.load(event_id)
+                player = seats[str(event["player"])]
+                at = utc_now()
+                if tournament.disqualify(
+                    player, game_id=str(game_id), version=int(record["version"]), at=at
+                ):
+                    return [tournament]
+        return []
+
+    def _earlier(
+        self, event: Tournament, seats: Mapping[str, str], penalty: Mapping[str, Any]
+    ) -> int:
         """How many penalties of ``penalty``'s kind for its infraction the player in its seat
-        of ``game_id`` was given before in the game's event (0 for a game of no event)."""
-        found = self.event_of(game_id)
-        if found is None:
-            return 0
-        event, seats = found
+        (of a game with these ``seats``) was given before in ``event``'s games."""
         player = seats.get(str(penalty["seat"]))
         if player is None:
             return 0

@@ -571,12 +571,15 @@ class GameLog:
         ruling: Mapping[str, Any],
         *,
         expected_version: int | None = None,
+        also: Callable[[list[Record]], list[Any]] | None = None,
     ) -> Ruled:
         """Record the judge's ruling on a dispute (``domain.judge.decide_ruling``): a backup,
         corrections, a re-keying (``"rekey": true``, docs/rules.md E.3) and the
         ``RulingRecorded`` event, all or nothing. A re-keying's new secret is saved with the
         events; the secret of the epoch it ends is returned (``Ruled.dealing_secret``) for the
-        judge's response alone."""
+        judge's response alone. ``also(records)`` gives what else to save in the same save,
+        from the records the ruling makes (an event's disqualification,
+        ``service.event_penalties``); it is asked again when a lost race is decided again."""
 
         # 404 before a stale expected_version is 409 (decide_ruling checks it again)
         find_dispute(self.replays.index(game_id).state, dispute_id)
@@ -600,7 +603,9 @@ class GameLog:
             game_id,
             decide,
             expected_version=expected_version,
-            extra=lambda: [done[0].stored] if done else [],
+            extra=lambda records: (
+                ([done[0].stored] if done else []) + (also(records) if also is not None else [])
+            ),
         )
         return Ruled(records, done[0].disclosed if done else None)
 
@@ -614,11 +619,11 @@ class GameLog:
         decide: Callable[[Game], tuple[list[Step], Mapping[int, bytes] | None]],
         *,
         expected_version: int | None = None,
-        extra: Callable[[], list[Any]] = list,
+        extra: Callable[[list[Record]], list[Any]] = lambda records: [],
     ) -> list[Record]:
         """Record the judge's steps ``decide(game)`` returns for the game as loaded, with the
-        server's secrets to reveal if they end a server-dealt game, and save ``extra()`` with
-        them (a re-keying's secrets).
+        server's secrets to reveal if they end a server-dealt game, and save ``extra(records)``
+        with them (a re-keying's secrets; what else the ruling's records call for).
 
         ``decide`` may raise the domain's errors (nothing is stored then). Like
         :meth:`record`, a lost race is retried (``decide`` runs again on the new version) unless
@@ -631,7 +636,8 @@ class GameLog:
             game.record_judge(steps, received_at=received_at, secrets=secrets)
 
         def respond(game: Game, pending: list[Any]) -> tuple[list[Record], list[Any]]:
-            return [stored_record(e) for e in pending], extra()
+            records = [stored_record(e) for e in pending]
+            return records, extra(records)
 
         records: list[Record] = self._write(
             game_id, record_steps, respond, expected_version=expected_version, source="judge"

@@ -24,7 +24,9 @@ from uuid import UUID, uuid4, uuid5
 from adapters.eventstore import RecordConflictError
 from domain.dealing import new_secret
 from domain.errors import InvalidCommand, NotFound, RuleViolation
+from domain.fold import State
 from domain.game import Game, token_hash
+from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
 from domain.tournament import pairing as pairs
 from domain.tournament import rules
@@ -176,9 +178,7 @@ class Tournaments:
 
     def _pair(self, event: Tournament) -> tuple[list[Any], dict[str, Any]]:
         if event.round >= self.planned_rounds(event):
-            raise RuleViolation(
-                "rule/event_finished", "every round of this event has been paired", "F.2"
-            )
+            raise RuleViolation("rule/event_finished", self._finished_because(event), "F.2")
         results = self.results(event)  # every game of the event read once for the round
         if event.round and not self.round_over(event, event.round, results):
             raise RuleViolation(
@@ -188,11 +188,20 @@ class Tournaments:
             )
         active = event.active()
         minimum = 3 if rules.is_table_game(event.settings["ruleset"]) else 2
-        if len(active) < minimum:
+        if len(active) < minimum and event.round < self.swiss_rounds(event):
             raise RuleViolation(
                 "rule/too_few_players",
                 f"{len(active)} active player(s): a round needs at least {minimum}",
                 "F.2",
+            )
+        top_cut = int(event.settings.get("top_cut") or 0)
+        if not event.rounds and len(active) < top_cut:
+            raise RuleViolation(
+                "rule/too_few_players",
+                f"a top {top_cut} needs at least {top_cut} players and {len(active)} are "
+                f"registered: register more before round 1 (a top cut shrinks only when "
+                f"players drop later)",
+                "F.4",
             )
         number = event.round + 1
         kept = self._secrets(event.id)
@@ -222,7 +231,7 @@ class Tournaments:
         rounds by the standings, then the top cut."""
         size = event.settings.get("table_size")
         if number > self.swiss_rounds(event):
-            return self._cut(event, number, active, results), []
+            return self._cut(event, number, active, results)
         if number == 1:
             key = rules.round_one_key(str(event.id), bytes.fromhex(kept.secret))
             if size is not None:
@@ -251,25 +260,49 @@ class Tournaments:
         number: int,
         active: list[str],
         results: Sequence[Mapping[str, Any]],
-    ) -> list[tuple[str, ...]]:
+    ) -> tuple[list[tuple[str, ...]], list[str]]:
         """A top cut round (docs/rules.md F.4): single elimination seeded by the standings
-        after the Swiss rounds (1 v 8, 4 v 5, 2 v 7, 3 v 6), then the winners in bracket order;
-        the higher seed (seat A) goes through a drawn match."""
+        after the Swiss rounds (1 v 8, 4 v 5, 2 v 7, 3 v 6; :meth:`cut_size` players), then the
+        winners in bracket order; the higher seed (seat A) goes through a drawn match. A player
+        who dropped or was disqualified since leaves its opponent a bye (through to the next
+        round); two such leave their place in the bracket empty."""
         if number == self.swiss_rounds(event) + 1:
-            size = int(event.settings["top_cut"])
+            size = self.cut_size(event)
             seeds = [r.player for r in self._rows(event, results) if r.player in active]
-            if len(seeds) < size:
-                raise RuleViolation(
-                    "rule/too_few_players",
-                    f"a top {size} needs {size} active players; {len(seeds)} are left",
-                    "F.4",
-                )
-            order = {4: (1, 4, 2, 3), 8: (1, 8, 4, 5, 2, 7, 3, 6)}[size]
-            bracket = [seeds[i - 1] for i in order]
+            bracket: list[str | None] = [seeds[i - 1] for i in rules.CUT_SEEDING[size]]
         else:
-            last = event.round_at(number - 1)["pairings"]
-            bracket = [_winner(number - 1, pairing, results) for pairing in last]
-        return [(bracket[i], bracket[i + 1]) for i in range(0, len(bracket), 2)]
+            bracket = self._bracket(event, number, results)
+        tables: list[tuple[str, ...]] = []
+        byes: list[str] = []
+        for first, second in zip(bracket[::2], bracket[1::2], strict=True):
+            here = [p for p in (first, second) if p is not None and p in active]
+            if len(here) == 2:
+                tables.append((here[0], here[1]))
+            else:
+                byes += here
+        return tables, byes
+
+    def _bracket(
+        self, event: Tournament, number: int, results: Sequence[Mapping[str, Any]]
+    ) -> list[str | None]:
+        """Who goes into top cut round ``number`` (after the first), place by place in the
+        bracket: each earlier cut round's match winner or bye, ``None`` where nobody did."""
+        first = event.round_at(self.swiss_rounds(event) + 1)
+        places: list[str | None] = [
+            p for pairing in first["pairings"] for p in _seated(pairing["seats"])
+        ]
+        for done in range(first["round"], number):
+            round_ = event.round_at(done)
+            through: list[str | None] = []
+            for pair in zip(places[::2], places[1::2], strict=True):
+                pairing = next(
+                    (p for p in round_["pairings"] if set(p["seats"].values()) == set(pair)),
+                    None,
+                )
+                bye = next((p for p in pair if p is not None and p in round_["byes"]), None)
+                through.append(_winner(done, pairing, results) if pairing else bye)
+            places = through
+        return places
 
     def _game(
         self,
@@ -350,11 +383,9 @@ class Tournaments:
             raise NotFound("event/not_paired", f"{player} is not paired in round {number}")
         games = list(pairing["games"])
         token_key = self._secrets(event.id).token_key
-        summaries = [self.log.summary(UUID(g)) for g in games]
         if not rules.is_table_game(event.settings["ruleset"]) and "reported" not in pairing:
-            wins, drawn, finished = rules.two_player_score(pairing["seats"], summaries)
-            match = event.settings["match"]
-            if finished and not rules.match_decided(match, wins, drawn, len(games)):
+            read = [self._game_facts(UUID(g), "judge")[0] for g in games]
+            if rules.next_game_due(event.settings, pairing, read):
                 table, seats = pairing["table"], pairing["seats"]
                 game_id, objects = self._game(
                     event, number, table, len(games) + 1, seats, token_key
@@ -442,9 +473,37 @@ class Tournaments:
         return int(swiss)
 
     def planned_rounds(self, event: Tournament) -> int:
-        """Swiss rounds plus the top cut's (2 for a top 4, 3 for a top 8)."""
-        cut = {0: 0, 4: 2, 8: 3}[int(event.settings.get("top_cut") or 0)]
-        return self.swiss_rounds(event) + cut
+        """Swiss rounds plus the top cut's (3 for a top 8, 2 for a top 4, 1 for a top 2):
+        :meth:`cut_size`'s cut."""
+        return self.swiss_rounds(event) + rules.cut_rounds(self.cut_size(event))
+
+    def cut_size(self, event: Tournament) -> int:
+        """The event's top cut as it stands (docs/rules.md F.4): ``top_cut`` until round 1
+        (which needs the players to fill it); the one its first cut round seated once paired;
+        in between, ``top_cut`` if the active players fill it, else the largest of 8, 4 and 2
+        they fill (0: none, the event ends on the Swiss standings)."""
+        top_cut, first = int(event.settings.get("top_cut") or 0), self.swiss_rounds(event) + 1
+        if not event.rounds:
+            return top_cut
+        if event.round >= first:
+            return 2 * len(event.round_at(first)["pairings"])
+        return rules.cut_size(top_cut, len(event.active()))
+
+    def cut_note(self, event: Tournament) -> str | None:
+        """Why :meth:`cut_size` is not the event's ``top_cut`` (``None`` when it is)."""
+        top_cut, size = int(event.settings.get("top_cut") or 0), self.cut_size(event)
+        if size == top_cut:
+            return None
+        cut = f"a top {size}" if size else "no top cut, the event ends on the Swiss standings"
+        if event.round > self.swiss_rounds(event):
+            left = f"fewer than {top_cut} active players were left after the Swiss rounds"
+        else:
+            left = f"{len(event.active())} active player(s) for a top {top_cut} as it stands"
+        return f"{left}: {cut} (docs/rules.md F.4)"
+
+    def _finished_because(self, event: Tournament) -> str:
+        note = self.cut_note(event)
+        return "every round of this event has been paired" + (f" ({note})" if note else "")
 
     def results(self, event: Tournament, viewer: str = "judge") -> list[dict[str, Any]]:
         """Every decided match or table so far, as ``viewer`` may see its games (a spectator
@@ -452,21 +511,36 @@ class Tournaments:
         drawn_games}`` for two players, ``{round, players, places}`` for a classic table."""
         out: list[dict[str, Any]] = []
         table_game = rules.is_table_game(event.settings["ruleset"])
-        delays = self.log.delays
         for round_ in event.rounds:
             for pairing in round_["pairings"]:
-                state, summaries = None, []
+                state, games = None, []
                 if table_game:  # the table's one game, as far as the viewer may see it
-                    game_id = UUID(pairing["games"][-1])
-                    cap = delays.version_for(game_id, viewer)
-                    state = self.log.game(game_id, version=cap).state
+                    facts, state = self._game_facts(UUID(pairing["games"][-1]), viewer)
+                    games = [facts]
                 elif "reported" not in pairing:
-                    summaries = [delays.overview(UUID(g), viewer) for g in pairing["games"]]
-                decided = rules.pairing_result(event.settings, pairing, summaries, state)
+                    games = [self._game_facts(UUID(g), viewer)[0] for g in pairing["games"]]
+                decided = rules.pairing_result(event.settings, pairing, games, state)
                 if decided is not None:
                     players = list(pairing["seats"].values())
                     out.append({"round": round_["round"], "players": players, **decided})
         return out
+
+    def _game_facts(self, game_id: UUID, viewer: str) -> tuple[dict[str, Any], State]:
+        """What a match's result reads of one game as ``viewer`` may see it, and its state
+        then: ``status``, ``winner`` and the ``ends_match`` rulings (a match loss or a
+        disqualification: ``{seat, penalty, live}``, ``live`` when its game was not over yet;
+        ``domain.tournament.rules.lost_by_penalty``)."""
+        state = self.log.game(game_id, version=self.log.delays.version_for(game_id, viewer)).state
+        ends_match = [
+            {
+                "seat": seat,
+                "penalty": penalty,
+                "live": self.log.game(game_id, version=version - 1).status != "finished",
+            }
+            for version, seat, penalty in match_rulings(state)
+        ]
+        facts = {"status": state.get("status"), "winner": state.get("winner")}
+        return {**facts, "ends_match": ends_match}, state
 
     def round_over(
         self, event: Tournament, number: int, results: Sequence[Mapping[str, Any]]
@@ -518,6 +592,8 @@ class Tournaments:
                 row["hero"] = {k: v for k, v in info["hero"].items() if k != "salt"}
                 row["decklist"] = info["decklist"]
                 row["salt"] = info["hero"].get("salt")
+            if caller.sees_lists or caller.player == name:  # who may see its penalties
+                row["disqualified"] = info.get("disqualified")
             players.append(row)
         planned = self.planned_rounds(event)
         state = "registration" if not event.rounds else "running"
@@ -532,6 +608,8 @@ class Tournaments:
             **settings,
             "state": state,
             "planned_rounds": planned,
+            "cut_size": self.cut_size(event),
+            "cut_note": self.cut_note(event),
             "round": event.round,
             "commitment": event.commitment,
             "revealed_secret": event.revealed,
@@ -551,6 +629,11 @@ def _winner(number: int, pairing: Mapping[str, Any], results: Sequence[Mapping[s
             match = ranking.Match(number, (a, b), (result["games"][a], result["games"][b]))
             return match.winner or str(seats["A"])
     raise RuleViolation("rule/round_in_progress", f"round {number} is not over", "F.3")
+
+
+def _seated(seats: Mapping[str, str]) -> list[str | None]:
+    """A pairing's players in seat order (A, B, ...)."""
+    return [seats[seat] for seat in sorted(seats)]
 
 
 def _byes(bye: str | None) -> list[str]:

@@ -190,6 +190,17 @@ class EventSchema(ma.Schema):
     planned_rounds = fields.Integer(
         required=True, metadata={"description": "Swiss rounds plus the top cut's"}
     )
+    cut_size = fields.Integer(
+        required=True,
+        metadata={
+            "description": "the top cut as it stands: `top_cut`, or the largest of 8, 4, 2 the "
+            "active players fill when fewer are left, 0 for none (docs/rules.md F.4)"
+        },
+    )
+    cut_note = fields.String(
+        allow_none=True,
+        metadata={"description": "why `cut_size` is not `top_cut` (null when it is)"},
+    )
     state = fields.String(
         required=True, metadata={"description": "`registration`, `running` or `finished`"}
     )

@@ -122,9 +122,11 @@
   function renderSummary(d) {
     const s = d.settings;
     const seats = s.table_size ? "tables of " + s.table_size : s.match + " matches";
-    const cut = s.top_cut ? ", then a top " + s.top_cut : "";
+    const size = d.cut_size === undefined ? s.top_cut : d.cut_size;
+    const cut = size ? ", then a top " + size : "";
+    const changed = d.cut_note ? " (" + d.cut_note + ")" : "";
     $("settings").textContent = s.ruleset + " · " + s.format + " format · " + seats + " of " +
-      s.round_minutes + " minutes · " + plural(d.swiss_rounds, "Swiss round") + cut;
+      s.round_minutes + " minutes · " + plural(d.swiss_rounds, "Swiss round") + cut + changed;
     const state = { registration: "registration open", running: "running", finished: "finished" }[d.state] || d.state;
     $("state").textContent = capital(state) + " · round " + d.round + " of " + d.planned_rounds +
       " · " + plural(d.players.length, "player");
@@ -246,7 +248,7 @@
     const me = d.viewer.player;
     $("players").replaceChildren(...d.players.map((p) => el("li", { class: p.player === me ? "me" : "", "data-player": p.player }, [
       el("span", { class: "name", text: p.player }),
-      p.dropped_after !== null && p.dropped_after !== undefined ? el("span", { class: "note", text: " dropped after round " + p.dropped_after }) : null,
+      p.dropped_after !== null && p.dropped_after !== undefined ? el("span", { class: "note", text: (p.disqualified ? " disqualified," : "") + " dropped after round " + p.dropped_after }) : null,
       p.decklist_hash ? el("div", { class: "hash", title: "SHA-256 of the salted list", text: "decklist " + p.decklist_hash }) : null,
       p.decklist ? el("details", { class: "decklist" }, [
         el("summary", { text: "decklist: " + (p.hero ? p.hero.name + ", " : "") + plural(p.decklist.reduce((n, e) => n + e.count, 0), "card") }),

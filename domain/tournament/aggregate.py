@@ -3,8 +3,9 @@
 ``Tournament`` holds what the organizer and the rules decided: the settings, the players (their
 token hashes, heroes and decklists), each round's pairings with the games created for them, the
 results a table or a judge reported for a match the games did not finish, the drops and the
-penalties. A game's own result is never copied here: it is read from the game when the standings
-are computed, so a game and its match can never disagree.
+disqualifications (a judge's ruling in one of its games, saved with that ruling). A game's own
+result is never copied here: it is read from the game when the standings are computed, so a
+game and its match can never disagree.
 
 Like :class:`domain.game.Game`, each method checks first (raising the domain's errors, nothing
 triggered) and only then triggers its event; applying an event never validates and never fails.
@@ -104,6 +105,23 @@ class Tournament(Aggregate):
 
         def apply(self, aggregate: Tournament) -> None:
             aggregate.players[self.player]["dropped_after"] = self.after_round
+
+    class Disqualified(Aggregate.Event):
+        """A judge's ruling disqualified ``player`` in one of the event's games (``game_id``,
+        the ruling's ``version``; docs/rules.md F.5): out of the event as a drop after round
+        ``after_round`` is, unless it had dropped already (its drop stands)."""
+
+        player: str
+        game_id: str
+        version: int
+        after_round: int
+        at: str
+
+        def apply(self, aggregate: Tournament) -> None:
+            info = aggregate.players[self.player]
+            if info["dropped_after"] is None:
+                info["dropped_after"] = self.after_round
+            info["disqualified"] = {"game_id": self.game_id, "version": self.version}
 
     def __init__(
         self, settings: dict[str, Any], commitment: str, judge_token_hash: str, opened_at: str
@@ -237,8 +255,27 @@ class Tournament(Aggregate):
         if player not in self.players:
             raise ImpossibleCommand("event/player_not_found", f"no player named {player!r} here")
         if self.players[player]["dropped_after"] is not None:
-            raise RuleViolation("rule/already_dropped", f"{player!r} has already dropped", "F.3")
+            why = "was disqualified" if self.players[player].get("disqualified") else "has dropped"
+            raise RuleViolation("rule/already_dropped", f"{player!r} {why} already", "F.3")
         self.trigger_event(self.Dropped, player=player, after_round=self.round, at=at)
+
+    def disqualify(self, player: str, *, game_id: str, version: int, at: str) -> bool:
+        """``player`` was disqualified by the ruling at ``version`` of ``game_id``, one of the
+        event's games: never paired again, keeping the rounds played (a drop, docs/rules.md
+        F.5). Whether anything was triggered: a player disqualified already is not again."""
+        if player not in self.players:
+            raise ImpossibleCommand("event/player_not_found", f"no player named {player!r} here")
+        if self.players[player].get("disqualified"):
+            return False
+        self.trigger_event(
+            self.Disqualified,
+            player=player,
+            game_id=game_id,
+            version=version,
+            after_round=self.round,
+            at=at,
+        )
+        return True
 
 
 class TournamentSecrets(Aggregate):

@@ -31,6 +31,10 @@ TWO_PLAYER = ("munchkin-ccg",)
 TABLE_RULESETS = tuple(CLASSIC)
 MATCHES = ("bo1", "bo3")
 TOP_CUTS = (0, 4, 8)
+#: The sizes a top cut can be played at, largest first (single elimination without byes).
+CUT_SIZES = (8, 4, 2)
+#: A top cut's first round by seed: 1 v 8, 4 v 5, 2 v 7, 3 v 6 (the winners meet in this order).
+CUT_SEEDING = {2: (1, 2), 4: (1, 4, 2, 3), 8: (1, 8, 4, 5, 2, 7, 3, 6)}
 DEFAULT_TABLE_SIZE = 4
 #: Swiss rounds by default (the MTR's Appendix E table, for two-player events): enough rounds
 #: for one undefeated player.
@@ -101,6 +105,23 @@ def swiss_rounds(players: int) -> int:
         if players <= most:
             return rounds
     return 10
+
+
+def cut_size(top_cut: int, active: int) -> int:
+    """The top cut an event plays (docs/rules.md F.4): ``top_cut`` when ``active`` players are
+    left to fill it, else the largest of 8, 4 and 2 that they fill, and none (0) below two.
+
+    >>> cut_size(8, 9), cut_size(8, 7), cut_size(4, 3), cut_size(4, 1), cut_size(0, 9)
+    (8, 4, 2, 0, 0)
+    """
+    if not top_cut:
+        return 0
+    return next((size for size in CUT_SIZES if size <= min(top_cut, active)), 0)
+
+
+def cut_rounds(size: int) -> int:
+    """The rounds of a top cut of ``size`` (8: 3, 4: 2, 2: 1, none: 0)."""
+    return max(size.bit_length() - 1, 0)
 
 
 # ------------------------------------------------------------------------------- decklists
@@ -202,16 +223,74 @@ def match_decided(match: str, wins: Mapping[str, int], drawn: int, played: int) 
     )
 
 
+def _live(ruling: Mapping[str, Any], game: Mapping[str, Any]) -> bool:
+    """Whether a ruling was given while its game was still being played (``live``, true
+    unless said otherwise; a game not over yet cannot have been over before it)."""
+    return bool(ruling.get("live", True)) or game.get("status") != "finished"
+
+
+def lost_by_penalty(
+    match: str, seats: Mapping[str, str], games: Sequence[Mapping[str, Any]]
+) -> str | None:
+    """The player of a two-player match who lost it by a match loss or a disqualification
+    (docs/rules.md F.5), or ``None``. ``games`` are the match's games in order, each with its
+    ``status`` and ``winner`` and its ``ends_match`` rulings in the order given (``{"seat",
+    "penalty", "live"}``, ``live``: the game was not over yet when it was given). A ruling
+    loses its player the match if the match was still undecided when it was given: by the
+    games before its game, and by its game too when that was already over (IPG 1.1: a match
+    already over is not changed; the guide applies the penalty to the next match, which the
+    officials report). The first such ruling decides the match; later ones find it decided.
+
+    >>> over = {"status": "finished", "winner": "A"}
+    >>> ruled = {"status": "finished", "winner": "A",
+    ...          "ends_match": [{"seat": "B", "penalty": "match_loss", "live": True}]}
+    >>> lost_by_penalty("bo3", {"A": "ann", "B": "bob"}, [over, ruled])
+    'bob'
+    >>> late = {**over, "ends_match": [{"seat": "A", "penalty": "match_loss", "live": False}]}
+    >>> lost_by_penalty("bo3", {"A": "ann", "B": "bob"}, [over, late]) is None
+    True
+    """
+    wins = dict.fromkeys(seats.values(), 0)
+    drawn = played = 0
+    for game in games:
+        over = game.get("status") == "finished"
+        after, drawn_after = dict(wins), drawn
+        if over:
+            winner = str(game.get("winner"))
+            if winner in seats:
+                after[seats[winner]] += 1
+            else:
+                drawn_after += 1
+        for ruling in game.get("ends_match") or ():
+            seat = str(ruling.get("seat"))
+            if seat not in seats:
+                continue
+            if _live(ruling, game):
+                decided = match_decided(match, wins, drawn, played)
+            else:
+                decided = match_decided(match, after, drawn_after, played + 1)
+            if not decided:
+                return seats[seat]
+        if not over:
+            return None
+        wins, drawn, played = after, drawn_after, played + 1
+    return None
+
+
 def pairing_result(
     settings: Mapping[str, Any],
     pairing: Mapping[str, Any],
     games: Sequence[Mapping[str, Any]],
     last_state: Mapping[str, Any] | None,
 ) -> dict[str, Any] | None:
-    """The result of one pairing (docs/rules.md F.3), ``None`` while it is undecided: its
+    """The result of one pairing (docs/rules.md F.3, F.5), ``None`` while it is undecided: its
     reported result (``{games, drawn_games}``) if a judge or the organizer gave one; a classic
-    table's places (``{places}``) from its game's final state (``last_state``); else a
-    two-player match's from its games' summaries in order (``status``, ``winner``: a seat)."""
+    table's places (``{places}``) from its game's final state (``last_state``), a seat given a
+    match loss or a disqualification while the game was played last (``games``' last entry's
+    ``ends_match``); else a two-player match's from its games in order (``status``, ``winner``:
+    a seat; ``ends_match``: :func:`lost_by_penalty`), a match lost by a penalty recorded as
+    lost without a game won, the opponent having the games the match is won with (0-2 in a
+    best-of-three, 0-1 in a best-of-one)."""
     seats = pairing["seats"]
     if "reported" in pairing:
         reported = pairing["reported"]
@@ -219,23 +298,48 @@ def pairing_result(
     if is_table_game(str(settings["ruleset"])):
         if last_state is None or last_state.get("status") != "finished":
             return None
-        return {"places": {seats[s]: n for s, n in table_places(last_state).items()}}
+        last = games[-1] if games else {}
+        out = {str(r["seat"]) for r in last.get("ends_match") or () if _live(r, last)}
+        return {"places": {seats[s]: n for s, n in table_places(last_state, out).items()}}
+    match = str(settings["match"])
+    loser = lost_by_penalty(match, seats, games)
+    if loser is not None:
+        need = match_games(match)
+        return {"games": {p: 0 if p == loser else need for p in seats.values()}, "drawn_games": 0}
     wins, drawn, finished = two_player_score(seats, games)
-    if finished and match_decided(str(settings["match"]), wins, drawn, len(games)):
+    if finished and match_decided(match, wins, drawn, len(games)):
         return {"games": wins, "drawn_games": drawn}
     return None
 
 
-def table_places(state: Mapping[str, Any]) -> dict[str, int]:
+def next_game_due(
+    settings: Mapping[str, Any], pairing: Mapping[str, Any], games: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a two-player match needs its next game (``my-game`` creates it): no result was
+    reported, every game created is over, and neither they nor a penalty decided the match."""
+    if is_table_game(str(settings["ruleset"])) or "reported" in pairing:
+        return False
+    return all(g.get("status") == "finished" for g in games) and (
+        pairing_result(settings, pairing, games, None) is None
+    )
+
+
+def table_places(state: Mapping[str, Any], last: Iterable[str] = ()) -> dict[str, int]:
     """Each seat's finishing place at a finished classic table (docs/rules.md F.3): the
     winners 1st; then the others by level, highest first, those who conceded or were
-    eliminated after everyone still in; equals share a place (1, 2, 2, 4)."""
+    eliminated after everyone still in; equals share a place (1, 2, 2, 4). The seats in
+    ``last`` (a match loss or a disqualification in the game, F.5) come after everyone else
+    and share the last place, whatever their level."""
     seats = state["seats"]
     winners = set(state.get("winners") or [])
+    penalised = set(last)
 
-    def key(seat: str) -> tuple[int, int, int]:
+    def key(seat: str) -> tuple[int, int, int, int]:
+        if seat in penalised:
+            return (1, 0, 0, 0)
         info = seats[seat]
         return (
+            0,
             0 if seat in winners else 1,
             1 if info.get("eliminated") else 0,
             -int(info["level"]),

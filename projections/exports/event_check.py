@@ -16,8 +16,10 @@ game in it, with nothing but the export and the rules.
 * **decklists** -- every list the export shows (to the organizer, the judges, its player)
   hashes, with its salt and hero, to the published ``decklist_hash``;
 * **results** -- each result is what its games say (a best-of-three's games counted, a classic
-  table's places from its game's final state), or what a judge or the organizer reported; a
-  decided match has a result and an undecided one none;
+  table's places from its game's final state, a match loss or a disqualification in a game
+  losing its player the match: ``domain.tournament.rules.pairing_result``, the reading the
+  service's results use), or what a judge or the organizer reported; a decided match has a
+  result and an undecided one none;
 * **standings** -- recomputed from the results (``domain.tournament.standings``: the MTR's
   Appendix C for two players, places for classic tables), row by row;
 * **penalties** -- each is the ruling its game records at its version (a penalty of that kind
@@ -41,6 +43,8 @@ from datetime import datetime
 from typing import Any
 
 from domain import State
+from domain.family import result_updates
+from domain.penalties import ENDS_MATCH
 from domain.tournament import registrations, rules
 from domain.tournament.pairing import round_one
 from projections.exports.formats import read_export
@@ -85,12 +89,38 @@ class EventCheck:
 @dataclass(frozen=True)
 class GameFacts:
     """What the results need of one game: its result as its events give it (a seat, ``A+C``,
-    ``draw`` or ``*``), its final state when its export is complete and sound, and whom the
-    export shows it to."""
+    ``draw`` or ``*``), its final state when its export is complete and sound, whom the
+    export shows it to, and its rulings that lose a player the match (:func:`ending_rulings`)."""
 
     result: str
     state: State | None
     viewer: str
+    ends_match: tuple[dict[str, Any], ...] = ()
+
+
+def ending_rulings(records: Iterable[Mapping[str, Any]]) -> tuple[dict[str, Any], ...]:
+    """A game's rulings whose penalty loses the player the match (a match loss or a
+    disqualification, docs/rules.md F.5), in order, as ``domain.tournament.rules.
+    lost_by_penalty`` reads them: ``{seat, penalty, live}``, ``live`` when the game's events
+    before it had not ended it."""
+    found: list[dict[str, Any]] = []
+    result = "*"
+    updates = result_updates()
+    for record in records:
+        event = record["event"]
+        kind = str(event.get("type", ""))
+        if (
+            kind.endswith("RulingRecorded")
+            and event.get("penalty") in ENDS_MATCH
+            and event.get("player") is not None
+        ):
+            found.append(
+                {"seat": str(event["player"]), "penalty": event["penalty"], "live": result == "*"}
+            )
+        update = updates.get(kind)
+        if update is not None:
+            result = update(event)
+    return tuple(found)
 
 
 def is_event_export(obj: Any) -> bool:
@@ -208,7 +238,12 @@ def _check_games(obj: Mapping[str, Any], check: EventCheck) -> dict[str, GameFac
         result = game_result(records)
         if str(game.get("result")) != result:
             check.problem(where, f"its header says {game.get('result')!r}, its events {result!r}")
-        facts[gid] = GameFacts(result=result, state=state, viewer=str(game.get("viewer")))
+        facts[gid] = GameFacts(
+            result=result,
+            state=state,
+            viewer=str(game.get("viewer")),
+            ends_match=ending_rulings(records),
+        )
     for gid in exported:
         if gid not in placed:
             check.problem(f"game {gid}", "is in no pairing of the event")
@@ -371,7 +406,12 @@ def _expected(
         # an incomplete export's table: who won its header says, not the places
         return True, {"winners": sorted(seats[s] for s in last.result.split("+") if s in seats)}
     summaries = [
-        {"status": "finished" if g.result != "*" else "playing", "winner": g.result} for g in found
+        {
+            "status": "finished" if g.result != "*" else "playing",
+            "winner": g.result,
+            "ends_match": list(g.ends_match),
+        }
+        for g in found
     ]
     return True, rules.pairing_result(settings, pairing, summaries, last.state)
 

@@ -132,6 +132,8 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
         f"{settings['round_minutes']} minutes; {head['swiss_rounds']} Swiss round(s){cut}"
     )
     out.append(f"State: {head['state']}, round {head['round']} of {head['planned_rounds']}")
+    if head.get("cut_note"):
+        out.append(f"Top cut: {head['cut_note']}")
     out.append(f"Round 1's commitment: {head['commitment']}")
     revealed = head.get("revealed_secret")
     out.append(
@@ -145,6 +147,8 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
         notes = []
         if player.get("decklist_hash"):
             notes.append(f"decklist {player['decklist_hash']}")
+        if player.get("disqualified"):  # shown to whom the player's penalties are
+            notes.append(f"disqualified in game {player['disqualified']['game_id']}")
         if player.get("dropped_after") is not None:
             notes.append(f"dropped after round {player['dropped_after']}")
         out.append(f"  {player['player']}" + (f"  ({'; '.join(notes)})" if notes else ""))

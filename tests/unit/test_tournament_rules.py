@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.errors import InvalidCommand, RuleViolation
+from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.tournament import rules
 
 BODY = {"name": "n", "ruleset": "munchkin-ccg", "format": "casual", "round_minutes": 35}
@@ -171,3 +171,145 @@ def test_a_pairing_result_is_reported_or_read_from_its_games() -> None:
         "places": {"bob": 1, "ann": 2, "cy": 2}
     }
     assert rules.pairing_result(classic, table, [], {**state, "status": "playing"}) is None
+
+
+def ruled(status: str, winner: str | None, *rulings: tuple[str, str, bool]) -> dict[str, object]:
+    """A game as a match's result reads it, with its match-ending rulings ``(seat, penalty,
+    live)`` in order (``live``: the game was not over when it was given)."""
+    ends = [{"seat": s, "penalty": p, "live": live} for s, p, live in rulings]
+    return {"status": status, "winner": winner, "ends_match": ends}
+
+
+BO1 = {"ruleset": "munchkin-ccg", "match": "bo1"}
+BO3 = {"ruleset": "munchkin-ccg", "match": "bo3"}
+
+
+def test_a_match_loss_loses_the_match_not_only_its_game() -> None:
+    pairing = {"seats": SEATS}
+    # game 1: ann is given a match loss; the ruling ends the game (bob wins it) and the match:
+    # 0-2, bob having the games a best-of-three is won with, and no game 2
+    first = [ruled("finished", "B", ("A", "match_loss", True))]
+    assert rules.pairing_result(BO3, pairing, first, None) == {
+        "games": {"ann": 0, "bob": 2},
+        "drawn_games": 0,
+    }
+    assert not rules.next_game_due(BO3, pairing, first)
+    # a game loss is a game: game 2 follows
+    lost = [{"status": "finished", "winner": "B"}]
+    assert rules.pairing_result(BO3, pairing, lost, None) is None
+    assert rules.next_game_due(BO3, pairing, lost)
+    # ann won game 1, then is disqualified in game 2: her game win is not kept (0-2)
+    won_then_out = [game("finished", "A"), ruled("finished", "B", ("A", "disqualification", True))]
+    assert rules.pairing_result(BO3, pairing, won_then_out, None) == {
+        "games": {"ann": 0, "bob": 2},
+        "drawn_games": 0,
+    }
+    # a best-of-one is lost 0-1
+    assert rules.pairing_result(BO1, pairing, first, None) == {
+        "games": {"ann": 0, "bob": 1},
+        "drawn_games": 0,
+    }
+    # given in game 1 once it was over, the match still undecided (game 2 being played):
+    # the match is lost, game 2 unfinished
+    late = [ruled("finished", "A", ("B", "match_loss", False)), game("playing")]
+    assert rules.pairing_result(BO3, pairing, late, None) == {
+        "games": {"ann": 2, "bob": 0},
+        "drawn_games": 0,
+    }
+    assert not rules.next_game_due(BO3, pairing, late)
+    # a game created for a match still going (setup) where a match loss ends it
+    assert rules.lost_by_penalty("bo3", SEATS, [ruled("setup", None, ("B", "match_loss", True))])
+    assert (
+        rules.lost_by_penalty("bo3", SEATS, [ruled("finished", None, ("X", "match_loss", True))])
+        is None
+    )
+
+
+def test_a_match_loss_after_the_match_is_over_changes_nothing() -> None:
+    """IPG 1.1: a match already over is not changed (the guide applies the penalty to the
+    player's next match); the first ruling that finds the match undecided decides it."""
+    pairing = {"seats": SEATS}
+    over = [game("finished", "A"), ruled("finished", "A", ("A", "match_loss", False))]
+    assert rules.pairing_result(BO3, pairing, over, None) == {
+        "games": {"ann": 2, "bob": 0},
+        "drawn_games": 0,
+    }
+    bo1 = [ruled("finished", None, ("A", "disqualification", False))]  # a drawn game, then
+    assert rules.pairing_result(BO1, pairing, bo1, None) == {
+        "games": {"ann": 0, "bob": 0},
+        "drawn_games": 1,
+    }
+    both = [ruled("finished", "A", ("B", "match_loss", True), ("A", "match_loss", False))]
+    assert rules.pairing_result(BO3, pairing, both, None) == {
+        "games": {"ann": 2, "bob": 0},
+        "drawn_games": 0,
+    }
+
+
+def test_a_reported_result_stands_over_a_penalty() -> None:
+    reported = {"seats": SEATS, "reported": {"games": {"ann": 1, "bob": 1}, "drawn_games": 0}}
+    games = [ruled("finished", "B", ("A", "match_loss", True))]
+    assert rules.pairing_result(BO3, reported, games, None) == {
+        "games": {"ann": 1, "bob": 1},
+        "drawn_games": 0,
+    }
+
+
+def test_a_match_loss_or_disqualification_at_a_classic_table_places_its_player_last() -> None:
+    state = {
+        "status": "finished",
+        "winners": ["C"],
+        "seats": {
+            "A": {"level": 9, "eliminated": "conceded"},  # the ruling took A out at level 9
+            "B": {"level": 2, "eliminated": "conceded"},
+            "C": {"level": 10, "eliminated": None},
+            "D": {"level": 8, "eliminated": "conceded"},
+        },
+    }
+    assert rules.table_places(state) == {"C": 1, "A": 2, "D": 3, "B": 4}  # by level
+    assert rules.table_places(state, {"A"}) == {"C": 1, "D": 2, "B": 3, "A": 4}
+    assert rules.table_places(state, {"A", "D"}) == {"C": 1, "B": 2, "A": 3, "D": 3}
+    classic = {"ruleset": "munchkin-deluxe", "match": "bo1"}
+    table = {"seats": {"A": "ann", "B": "bob", "C": "cy", "D": "dee"}}
+    live = [ruled("finished", None, ("A", "disqualification", True))]
+    assert rules.pairing_result(classic, table, live, state) == {
+        "places": {"cy": 1, "dee": 2, "bob": 3, "ann": 4}
+    }
+    after = [ruled("finished", None, ("A", "match_loss", False))]  # the table was over
+    assert rules.pairing_result(classic, table, after, state)["places"]["ann"] == 2
+
+
+def test_a_top_cut_shrinks_to_the_largest_bracket_the_active_players_fill() -> None:
+    assert [rules.cut_size(8, n) for n in (9, 8, 7, 4, 3, 2, 1, 0)] == [8, 8, 4, 4, 2, 2, 0, 0]
+    assert [rules.cut_size(4, n) for n in (9, 4, 3, 2, 1)] == [4, 4, 2, 2, 0]
+    assert rules.cut_size(0, 9) == 0
+    assert [rules.cut_rounds(n) for n in (0, 2, 4, 8)] == [0, 1, 2, 3]
+    assert {size: len(order) for size, order in rules.CUT_SEEDING.items()} == {2: 2, 4: 4, 8: 8}
+
+
+def test_a_disqualification_drops_the_player_once_and_keeps_an_earlier_drop() -> None:
+    from uuid import uuid4
+
+    from domain.tournament.aggregate import Tournament
+
+    event = Tournament.open(
+        uuid4(), rules.settings_of(BODY), commitment="c", judge_token_hash="j", at="t"
+    )
+    for name in ("ann", "bob", "cy"):
+        event.register(name, f"h-{name}", hero=None, decklist=None, decklist_hash=None, at="t")
+    event.pair([{"table": 1, "seats": SEATS, "games": ["g1"]}], ["cy"], revealed=None, at="t")
+    assert event.disqualify("ann", game_id="g1", version=7, at="t")
+    assert event.players["ann"]["dropped_after"] == 1 and event.active() == ["bob", "cy"]
+    assert event.players["ann"]["disqualified"] == {"game_id": "g1", "version": 7}
+    assert not event.disqualify("ann", game_id="g1", version=9, at="t")  # once
+    with pytest.raises(RuleViolation) as again:
+        event.drop("ann", at="t")
+    assert again.value.code == "rule/already_dropped" and "disqualified" in again.value.message
+    event.drop("cy", at="t")
+    event.pair([], [], revealed=None, at="t")
+    assert event.disqualify("cy", game_id="g1", version=8, at="t")
+    assert event.players["cy"]["dropped_after"] == 1  # its own drop stands
+    with pytest.raises(ImpossibleCommand):
+        event.disqualify("zed", game_id="g1", version=8, at="t")
+    kinds = [type(e).__name__ for e in event.collect_events()]
+    assert kinds.count("Disqualified") == 2
