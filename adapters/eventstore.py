@@ -81,11 +81,10 @@ from adapters.game_cache import (
     whole_setting,
 )
 from adapters.pg_writer import (
-    POOL_WAIT,
     PostgresGroupCommit,
-    Reachability,
+    bounded_on_outage,
     ddl_lock,
-    network_settings,
+    prepare_outage_env,
 )
 from adapters.readiness import PROBE_TIMEOUT, log_head, probe_postgres
 from adapters.record_mapper import (
@@ -180,20 +179,8 @@ class EventStore(Application):
         self.write_health = WriteHealth()
 
     def construct_factory(self, env: Any) -> Any:
-        """eventsourcing's factory; on PostgreSQL its pool's connections bounded on a network
-        that stops answering (:func:`adapters.pg_writer.network_settings`, set before the pool
-        opens its first one), the pool's wait :data:`~adapters.pg_writer.POOL_WAIT` seconds
-        unless set, and its uses failing fast for a while after the server could not be
-        reached (:class:`~adapters.pg_writer.Reachability`)."""
-        if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
-            env.setdefault("POSTGRES_CONNECT_TIMEOUT", str(POOL_WAIT))
-        factory = super().construct_factory(env)
-        datastore = getattr(factory, "datastore", None)
-        pool: Any = getattr(datastore, "pool", None)
-        if isinstance(getattr(pool, "kwargs", None), dict):
-            pool.kwargs.update(network_settings({**os.environ, **dict(env)}))
-            Reachability().guard(datastore)
-        return factory
+        """eventsourcing's factory, its PostgreSQL pool bounded on a network outage."""
+        return bounded_on_outage(super().construct_factory(prepare_outage_env(env)), env)
 
     def construct_mapper(self) -> Mapper[UUID]:
         """eventsourcing's mapper, or :class:`RecordMapper` where it writes the same: the JSON

@@ -155,6 +155,27 @@ def _unreachable(exc: BaseException, conn: Any, seconds: float) -> bool:
     return broken and seconds >= SLOW_BREAK
 
 
+def prepare_outage_env(env: Any) -> Any:
+    """eventsourcing's settings before its factory is made: on PostgreSQL the pool's wait
+    :data:`POOL_WAIT` seconds unless ``POSTGRES_CONNECT_TIMEOUT`` is set."""
+    if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+        env.setdefault("POSTGRES_CONNECT_TIMEOUT", str(POOL_WAIT))
+    return env
+
+
+def bounded_on_outage(factory: Any, env: Any) -> Any:
+    """eventsourcing's ``factory``, on PostgreSQL its pool's connections bounded on a network
+    that stops answering (:func:`network_settings`, set before the pool opens its first one)
+    and its uses failing fast for a while after the server could not be reached
+    (:class:`Reachability`); as it is elsewhere."""
+    datastore = getattr(factory, "datastore", None)
+    pool: Any = getattr(datastore, "pool", None)
+    if isinstance(getattr(pool, "kwargs", None), dict):
+        pool.kwargs.update(network_settings(dict(env)))
+        Reachability().guard(datastore)
+    return factory
+
+
 @contextmanager
 def _advisory_lock(env: Mapping[str, str]) -> Iterator[None]:
     import psycopg
