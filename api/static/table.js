@@ -335,7 +335,7 @@
     $("acting-one").textContent = seats.length === 1 ? "you play " + seatName(seats[0]) : seats.length ? "" : "you may not act in this game";
     $("acting-one").dataset.seat = seats.length === 1 ? seats[0] : "";
     if (seats.length < 2) return;
-    const opts = [el("option", { value: "", text: "whom the game waits on" + (app.pinned ? "" : " (" + auto + ")"), selected: !app.pinned })];
+    const opts = [el("option", { value: "", text: "the seat waited on" + (app.pinned ? "" : " (" + auto + ")"), selected: !app.pinned })];
     for (const s of seats) opts.push(el("option", { value: s, text: seatName(s) + (waiting.includes(s) ? " · waited on" : ""), selected: app.pinned === s }));
     sel.replaceChildren(...opts);
   }
