@@ -103,3 +103,27 @@ def stored_events(base: str, game_id: str, token: str) -> dict[int, dict[str, An
             after = event["version"]
         if page["next_after"] is None:
             return events
+
+
+@contextmanager
+def serve_beside_app(folder: Path, organizer: str) -> Iterator[tuple[int, Any]]:
+    """A live ``munchlog serve`` and an app in this process on the same SQLite file (to set a
+    scene through the app and look at it over HTTP): ``(port, app)``; the app closed after."""
+    from api.app import create_app
+
+    db = str(folder / "munchlog.sqlite")
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder / "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": organizer,
+            "MUNCHLOG_DATABASE_URL": db,
+        }
+    )
+    try:
+        with munchlog_serve(folder, organizer, extra_env={"MUNCHLOG_DATABASE_URL": db}) as (
+            port,
+            _,
+        ):
+            yield port, app
+    finally:
+        app.extensions["munchlog"].close()

@@ -218,8 +218,10 @@ class Proxy:
         self.sockets = []
 
 
-@pytest.mark.postgres
-def test_readyz_on_a_postgresql_that_went_away_and_came_back(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def postgres_behind_proxy() -> Iterator[tuple[Proxy, str]]:
+    """A fresh schema on the test PostgreSQL reached through a :class:`Proxy`: ``(proxy, url)``;
+    the proxy cut and the schema dropped after."""
     require_postgres()
     import psycopg
 
@@ -228,29 +230,36 @@ def test_readyz_on_a_postgresql_that_went_away_and_came_back(tmp_path: Path) -> 
     schema = f"munchlog_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = f"postgresql://postgres@127.0.0.1:{proxy.port}/test?schema={schema}"
-    app = _app({"MUNCHLOG_DATABASE_URL": url}, tmp_path)
     try:
-        client = app.test_client()
-        assert client.get("/readyz").status_code == 200
-        proxy.cut()
-        started = time.monotonic()
-        gone = client.get("/readyz")
-        assert gone.status_code == 503
-        assert gone.get_json()["error"]["code"] == "storage/unavailable"
-        assert time.monotonic() - started < 10  # the probe does not wait out the retries
-        assert client.get("/healthz").status_code == 200
-        proxy.start()
-        deadline = time.monotonic() + 30
-        while client.get("/readyz").status_code != 200:
-            assert time.monotonic() < deadline, "not ready again after the database came back"
-            time.sleep(0.2)
+        yield proxy, f"postgresql://postgres@127.0.0.1:{proxy.port}/test?schema={schema}"
     finally:
         proxy.cut()
-        with contextlib.suppress(Exception):
-            app.extensions["munchlog"].close()
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.mark.postgres
+def test_readyz_on_a_postgresql_that_went_away_and_came_back(tmp_path: Path) -> None:
+    with postgres_behind_proxy() as (proxy, url):
+        app = _app({"MUNCHLOG_DATABASE_URL": url}, tmp_path)
+        try:
+            client = app.test_client()
+            assert client.get("/readyz").status_code == 200
+            proxy.cut()
+            started = time.monotonic()
+            gone = client.get("/readyz")
+            assert gone.status_code == 503
+            assert gone.get_json()["error"]["code"] == "storage/unavailable"
+            assert time.monotonic() - started < 10  # the probe does not wait out the retries
+            assert client.get("/healthz").status_code == 200
+            proxy.start()
+            deadline = time.monotonic() + 30
+            while client.get("/readyz").status_code != 200:
+                assert time.monotonic() < deadline, "not ready again after the database came back"
+                time.sleep(0.2)
+        finally:
+            with contextlib.suppress(Exception):
+                app.extensions["munchlog"].close()
 
 
 # ---------------------------------------------------------------------------- metrics

@@ -33,9 +33,7 @@ from service.games import GameLog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, demo_spec
 from tests.api.test_damaged_storage import a_legal_action, demo
 from tests.api.test_hotpath import hot_path
-from tests.api.test_operations import Proxy
-from tests.conftest import PG_URL, require_postgres
-from tests.live import free_port
+from tests.api.test_operations import Proxy, postgres_behind_proxy
 
 # ---------------------------------------------------------------------------- a small disk
 
@@ -341,19 +339,14 @@ def test_a_write_while_postgresql_is_gone_is_503_and_writes_resume_when_it_is_ba
     """A real outage: the connections go through a proxy that is cut and started again. Each
     process decides on its cached game (it trusts it longer than a test takes), so the write is
     all that meets the outage (a read meets eventsourcing's retries and pool timeout first)."""
-    require_postgres()
-    import psycopg
-
     import service.games
 
     monkeypatch.setattr(service.games, "TRUST_CACHE_FOR", 3600.0)
+    with postgres_behind_proxy() as (proxy, url):
+        _write_through_an_outage(proxy, url, tmp_path)
 
-    proxy = Proxy(free_port())
-    proxy.start()
-    schema = f"munchlog_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = f"postgresql://postgres@127.0.0.1:{proxy.port}/test?schema={schema}"
+
+def _write_through_an_outage(proxy: Proxy, url: str, tmp_path: Path) -> None:
     app = app_on(url, tmp_path / "instance")
     flask_only = app_on(url, tmp_path / "instance", hotpath="0")
     try:
@@ -382,12 +375,9 @@ def test_a_write_while_postgresql_is_gone_is_503_and_writes_resume_when_it_is_ba
         assert ledger.post(flask_only, game, a_legal_action(app, game)).status_code == 201
         ledger.all_there(app, game)
     finally:
-        proxy.cut()
         for each in (app, flask_only):
             with contextlib.suppress(Exception):
                 each.extensions["munchlog"].close()
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.mark.postgres
@@ -399,19 +389,16 @@ def test_reads_while_postgresql_is_gone_fail_fast_and_resume_when_it_is_back(
     (``adapters.pg_writer.Reachability``); and reads resume by themselves once it is back.
     (A network that drops packets rather than refusing them is measured in bench/RESULTS.md,
     "A PostgreSQL network outage": it needs a network namespace.)"""
-    require_postgres()
-    import psycopg
-
     import adapters.pg_writer
 
     monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "2")
     monkeypatch.setattr(adapters.pg_writer, "UNREACHABLE_FOR", 2.0)
-    proxy = Proxy(free_port())
-    proxy.start()
-    schema = f"munchlog_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    app = app_on(f"postgresql://postgres@127.0.0.1:{proxy.port}/test?schema={schema}", tmp_path)
+    with postgres_behind_proxy() as (proxy, url):
+        _read_through_an_outage(proxy, url, tmp_path)
+
+
+def _read_through_an_outage(proxy: Proxy, url: str, tmp_path: Path) -> None:
+    app = app_on(url, tmp_path)
     client = app.test_client()
     try:
         game = demo(app, seed=7, actions=4)
@@ -435,8 +422,5 @@ def test_reads_while_postgresql_is_gone_fail_fast_and_resume_when_it_is_back(
             assert time.monotonic() < deadline, "reads did not resume"
             time.sleep(0.2)
     finally:
-        proxy.cut()
         with contextlib.suppress(Exception):
             app.extensions["munchlog"].close()
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')

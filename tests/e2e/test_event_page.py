@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from flask import Flask
 
-from api.app import create_app
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_event_exports import PLAYERS, decks, rule
 from tests.api.test_events import open_event, pair, play_round, register
 from tests.e2e.tablepage import no_horizontal_overflow
-from tests.live import munchlog_serve
+from tests.live import serve_beside_app
 
 pytestmark = pytest.mark.e2e
 
@@ -43,46 +40,32 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     """A live server and, through an app in this process on the same SQLite file, the event:
     round 1 played (every seat but the first concedes), round 2 paired and not played."""
     folder: Path = tmp_path_factory.mktemp("event-page")
-    db = str(folder / "munchlog.sqlite")
-    app: Flask = create_app(
-        {
-            "INSTANCE_PATH": str(folder / "instance"),
-            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER,
-            "MUNCHLOG_DATABASE_URL": db,
-        }
-    )
-    with ExitStack() as stack:
-        port, _ = stack.enter_context(
-            munchlog_serve(folder, ORGANIZER, extra_env={"MUNCHLOG_DATABASE_URL": db})
+    with serve_beside_app(folder, ORGANIZER) as (port, app):
+        client = app.test_client()
+        event = open_event(client, name="Thursday Munchkin League", rounds=2)
+        eid = event["event_id"]
+        lists = decks()
+        tokens = {p: register(client, eid, p, decklist=lists[p]) for p in PLAYERS}
+        play_round(client, eid, 1, tokens, pair(client, eid))
+        second = pair(client, eid)
+        warned = second["pairings"][0]  # its seat B is warned for slow play
+        ruled = rule(
+            client,
+            event["judge_token"],
+            warned["game_id"],
+            "slow play",
+            {"kind": "warning", "seat": "B"},
         )
-        try:
-            client = app.test_client()
-            event = open_event(client, name="Thursday Munchkin League", rounds=2)
-            eid = event["event_id"]
-            lists = decks()
-            tokens = {p: register(client, eid, p, decklist=lists[p]) for p in PLAYERS}
-            play_round(client, eid, 1, tokens, pair(client, eid))
-            second = pair(client, eid)
-            warned = second["pairings"][0]  # its seat B is warned for slow play
-            ruled = rule(
-                client,
-                event["judge_token"],
-                warned["game_id"],
-                "slow play",
-                {"kind": "warning", "seat": "B"},
-            )
-            yield {
-                "base": f"http://127.0.0.1:{port}",
-                "port": port,
-                "eid": eid,
-                "tokens": tokens,
-                "decks": lists,
-                "second": second,
-                "ruling": ruled["version"],
-                "client": app.test_client(),
-            }
-        finally:
-            app.extensions["munchlog"].close()
+        yield {
+            "base": f"http://127.0.0.1:{port}",
+            "port": port,
+            "eid": eid,
+            "tokens": tokens,
+            "decks": lists,
+            "second": second,
+            "ruling": ruled["version"],
+            "client": app.test_client(),
+        }
 
 
 def open_page(

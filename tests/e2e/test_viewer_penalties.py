@@ -20,20 +20,17 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from flask import Flask
 
-from api.app import create_app
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_event_penalties import SLOW_PLAY, rule
 from tests.api.test_events import concede, my_game, open_event, pair, register
 from tests.e2e.tablepage import no_horizontal_overflow
-from tests.live import munchlog_serve
+from tests.live import serve_beside_app
 
 pytestmark = pytest.mark.e2e
 
@@ -52,72 +49,58 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     hand, the judge cautions its opponent (no infraction named) and warns it for slow play
     again, which the guide upgrades to a game loss that ends the game."""
     folder: Path = tmp_path_factory.mktemp("viewer-penalties")
-    db = str(folder / "munchlog.sqlite")
-    app: Flask = create_app(
-        {
-            "INSTANCE_PATH": str(folder / "instance"),
-            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
-            "MUNCHLOG_DATABASE_URL": db,
-        }
-    )
-    with ExitStack() as stack:
-        port, _ = stack.enter_context(
-            munchlog_serve(folder, ORGANIZER_TOKEN, extra_env={"MUNCHLOG_DATABASE_URL": db})
+    with serve_beside_app(folder, ORGANIZER_TOKEN) as (port, app):
+        client = app.test_client()
+        event = open_event(client, name="Tuesday Munchkin Cup", rounds=2)
+        eid, judge = event["event_id"], event["judge_token"]
+        tokens = {p: register(client, eid, p) for p in ("ann", "bob", "cid", "dee")}
+        first = pair(client, eid)["pairings"][0]
+        slow = first["seats"]["A"]
+        warning = {"kind": "warning", "seat": "A", "infraction": SLOW_PLAY}
+        rule(client, judge, first["game_id"], ROUND_ONE, warning)
+        for token in tokens.values():  # seat B concedes every round-1 game
+            game = my_game(client, eid, 1, token)
+            if game["seat"] == "B":
+                concede(client, game)
+        pair(client, eid)
+        mine = my_game(client, eid, 2, tokens[slow])
+        gid, seat = mine["game_id"], mine["seat"]
+        other = next(
+            {**game, "player": player}
+            for player, token in tokens.items()
+            if player != slow
+            for game in [my_game(client, eid, 2, token)]
+            if game["game_id"] == gid
         )
-        try:
-            client = app.test_client()
-            event = open_event(client, name="Tuesday Munchkin Cup", rounds=2)
-            eid, judge = event["event_id"], event["judge_token"]
-            tokens = {p: register(client, eid, p) for p in ("ann", "bob", "cid", "dee")}
-            first = pair(client, eid)["pairings"][0]
-            slow = first["seats"]["A"]
-            warning = {"kind": "warning", "seat": "A", "infraction": SLOW_PLAY}
-            rule(client, judge, first["game_id"], ROUND_ONE, warning)
-            for token in tokens.values():  # seat B concedes every round-1 game
-                game = my_game(client, eid, 1, token)
-                if game["seat"] == "B":
-                    concede(client, game)
-            pair(client, eid)
-            mine = my_game(client, eid, 2, tokens[slow])
-            gid, seat = mine["game_id"], mine["seat"]
-            other = next(
-                {**game, "player": player}
-                for player, token in tokens.items()
-                if player != slow
-                for game in [my_game(client, eid, 2, token)]
-                if game["game_id"] == gid
-            )
-            # the slow player draws its opening hand (the table deals: it names its cards)
-            created = client.get(f"/api/games/{gid}/events/1", headers=bearer(judge)).get_json()
-            deck = next(s for s in created["event"]["data"]["seats"] if s["seat"] == seat)["deck"]
-            hand = [c["id"] for c in deck[:6]]
-            drawn = client.post(
-                f"/api/games/{gid}/actions",
-                json={"actions": [{"type": "draw_opening", "seat": seat, "cards": hand}]},
-                headers=bearer(mine["token"]),
-            )
-            assert drawn.status_code == 201, drawn.get_json()
-            caution = {"kind": "caution", "seat": other["seat"]}
-            rule(client, judge, gid, "shuffled loosely", caution)
-            ruled = rule(client, judge, gid, "slow play again", {**warning, "seat": seat})
-            recorded = ruled["events"][0]
-            assert recorded["type"] == "RulingRecorded"
-            assert (recorded["data"]["penalty"], recorded["data"]["escalated_from"]) == (
-                "game_loss",
-                "warning",
-            )
-            yield {
-                "base": f"http://127.0.0.1:{port}",
-                "port": port,
-                "gid": gid,
-                "slow": (slow, seat),
-                "other": other,
-                "tokens": {"judge": judge, seat: mine["token"], other["seat"]: other["token"]},
-                "hand": hand,
-                "ruling": recorded["version"],
-            }
-        finally:
-            app.extensions["munchlog"].close()
+        # the slow player draws its opening hand (the table deals: it names its cards)
+        created = client.get(f"/api/games/{gid}/events/1", headers=bearer(judge)).get_json()
+        deck = next(s for s in created["event"]["data"]["seats"] if s["seat"] == seat)["deck"]
+        hand = [c["id"] for c in deck[:6]]
+        drawn = client.post(
+            f"/api/games/{gid}/actions",
+            json={"actions": [{"type": "draw_opening", "seat": seat, "cards": hand}]},
+            headers=bearer(mine["token"]),
+        )
+        assert drawn.status_code == 201, drawn.get_json()
+        caution = {"kind": "caution", "seat": other["seat"]}
+        rule(client, judge, gid, "shuffled loosely", caution)
+        ruled = rule(client, judge, gid, "slow play again", {**warning, "seat": seat})
+        recorded = ruled["events"][0]
+        assert recorded["type"] == "RulingRecorded"
+        assert (recorded["data"]["penalty"], recorded["data"]["escalated_from"]) == (
+            "game_loss",
+            "warning",
+        )
+        yield {
+            "base": f"http://127.0.0.1:{port}",
+            "port": port,
+            "gid": gid,
+            "slow": (slow, seat),
+            "other": other,
+            "tokens": {"judge": judge, seat: mine["token"], other["seat"]: other["token"]},
+            "hand": hand,
+            "ruling": recorded["version"],
+        }
 
 
 def open_viewer(
