@@ -112,3 +112,18 @@ def no_horizontal_overflow(page: Any) -> None:
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert wide[0] <= wide[1], f"the page is {wide[0]} px wide in a {wide[1]} px viewport"
+
+
+def watched_page(browser: Any, width: int, height: int) -> tuple[Any, Any, list[str], list[str]]:
+    """A new browser context at ``width`` x ``height`` and its page, watched: ``(context, page,
+    requested, errors)``, the URLs it asks for (no request may leave the server) and its
+    console errors and uncaught exceptions, as they come."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    requested: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, requested, errors

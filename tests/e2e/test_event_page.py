@@ -26,7 +26,7 @@ import pytest
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_event_exports import PLAYERS, decks, rule
 from tests.api.test_events import open_event, pair, play_round, register
-from tests.e2e.tablepage import no_horizontal_overflow
+from tests.e2e.tablepage import no_horizontal_overflow, watched_page
 from tests.live import serve_beside_app
 
 pytestmark = pytest.mark.e2e
@@ -71,15 +71,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 def open_page(
     browser: Any, served: dict[str, Any], size: str, token: str | None
 ) -> tuple[Any, Any, list[str], list[str]]:
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    requested: list[str] = []
-    errors: list[str] = []
-    page.on("request", lambda request: requested.append(request.url))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, requested, errors = watched_page(browser, *SIZES[size])
     fragment = f"#token={token}" if token else ""
     page.goto(f"{served['base']}/events/{served['eid']}{fragment}")
     page.wait_for_selector("#viewer-label[data-role]:not([data-role=''])")

@@ -29,7 +29,7 @@ import pytest
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_event_penalties import SLOW_PLAY, rule
 from tests.api.test_events import concede, my_game, open_event, pair, register
-from tests.e2e.tablepage import no_horizontal_overflow
+from tests.e2e.tablepage import no_horizontal_overflow, watched_page
 from tests.live import serve_beside_app
 
 pytestmark = pytest.mark.e2e
@@ -108,15 +108,7 @@ def open_viewer(
 ) -> tuple[Any, Any, list[str], list[str]]:
     """The game's viewer as ``who`` (a token's viewer, or ``spectator``: no token, the page's
     "watch" button), at the last event."""
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    requested: list[str] = []
-    errors: list[str] = []
-    page.on("request", lambda request: requested.append(request.url))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, requested, errors = watched_page(browser, *SIZES[size])
     if who == "spectator":
         page.goto(f"{served['base']}/games/{served['gid']}")
         page.locator("#watch").click()
