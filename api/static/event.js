@@ -258,13 +258,12 @@
     ])));
   }
 
-  // "tournament_error.slow_play" -> "slow play (tournament error)"; "game_loss" -> "game loss"
-  function words(x) {
-    const parts = String(x).split(".").map((p) => p.replace(/_/g, " "));
-    return parts.length > 1 ? parts.slice(1).join(" ") + " (" + parts[0] + ")" : parts[0];
-  }
+  // "game_loss" -> "game loss"
+  function words(x) { return String(x).replace(/_/g, " "); }
   // The penalties this caller may see (GET …/penalties' rule: the judges and the organizer
-  // all, a player its own, a spectator none), each linked to the ruling in its game's replay.
+  // all, a player its own, a spectator none), each linked to the ruling in its game's replay;
+  // the infraction by the penalty guide's name and section, an upgrade with the guide's count,
+  // in the replay viewer's words (pages.js).
   function renderPenalties(d) {
     const role = d.viewer.role;
     $("penalties-panel").hidden = role === "spectator";
@@ -275,9 +274,12 @@
     $("penalties").replaceChildren(...rows.map((r) => {
       const token = role === "judge" ? app.token : role === "player" ? app.seatTokens[r.game_id] : null;
       const frag = "#" + (token ? "token=" + encodeURIComponent(token) + "&" : "") + "v=" + r.version;
-      const why = [r.infraction ? words(r.infraction) : null, r.escalated_from ? "upgraded from " + words(r.escalated_from) : null].filter(Boolean);
-      return el("li", { "data-player": r.player, "data-game": r.game_id }, [
-        el("b", { text: r.player }), " · " + words(r.kind) + (why.length ? " (" + why.join("; ") + ")" : ""),
+      const infraction = window.munchlogPages.infractionText(r);
+      const upgrade = window.munchlogPages.upgradeText(r);
+      return el("li", { "data-player": r.player, "data-game": r.game_id, "data-penalty": r.kind }, [
+        el("b", { text: r.player }), " · " + words(r.kind),
+        infraction ? el("span", { class: "pen-infraction", "data-infraction": r.infraction, text: " · " + infraction }) : null,
+        upgrade ? el("div", { class: "pen-upgrade", "data-escalated-from": r.escalated_from, text: capital(upgrade) }) : null,
         el("div", { class: "note", text: "Round " + r.round + ", table " + r.table + ": " + r.ruling }),
         el("a", { href: "/games/" + r.game_id + frag, "data-kind": "ruling" }, "the ruling in its game (event " + r.version + ")"),
       ]);
