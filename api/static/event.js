@@ -130,6 +130,9 @@
     const state = { registration: "registration open", running: "running", finished: "finished" }[d.state] || d.state;
     $("state").textContent = capital(state) + " · round " + d.round + " of " + d.planned_rounds +
       " · " + plural(d.players.length, "player");
+    // the Swiss rounds stopped: too few active players for another round (docs/rules.md F.2)
+    $("end-note").hidden = !d.end_note;
+    $("end-note").textContent = d.end_note ? "Ends early: " + d.end_note : "";
   }
   function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
   function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
@@ -241,7 +244,7 @@
     $("standings").tBodies[0].replaceChildren(...rows);
     const delayed = d.settings.spectator_delay && d.results_as !== "judge" ? " A spectator delay holds the results back for all but the judges." : "";
     const how = d.settings.table_size ? "points by finishing place, 3-2-1 (docs/rules.md F.4)" : "the Magic Tournament Rules' Appendix C";
-    $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds so far (" + how + "); percentages." : "No round played yet.") + delayed;
+    $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds" + (d.state === "finished" ? "" : " so far") + " (" + how + "); percentages." : "No round played yet.") + delayed;
   }
 
   function renderPlayers(d) {

@@ -1,7 +1,8 @@
 """The event page (issue #27, "A page for an event") in Debian's chromium, against a real
 ``munchlog serve``: a five-player CCG event with round 1 played and round 2 paired, opened as a
 spectator and as a player (its event token in the URL fragment), on a phone (390x844) and a
-desktop (1280x800).
+desktop (1280x800); and a three-player event that two left after round 1 of 3, finished early
+(docs/rules.md F.2).
 
 It checks what each may see (the player's own decklist and penalties and nobody else's, each
 penalty's infraction by the penalty guide's name and section and an upgrade in the replay
@@ -43,7 +44,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     round 1 played (every seat but the first concedes), round 2 paired and not played. The
     player the page is opened as (one of round 2's first table who played round 1) is warned
     for slow play in round 2, then warned again for it in its round-1 game, over by then: the
-    guide upgrades that one to a game loss, which changes no result."""
+    guide upgrades that one to a game loss, which changes no result. And a second event,
+    finished after round 1 of 3: two of its three players dropped."""
     folder: Path = tmp_path_factory.mktemp("event-page")
     with serve_beside_app(folder, ORGANIZER) as (port, app):
         client = app.test_client()
@@ -69,6 +71,17 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             {**slow, "seat": earlier_seat},
         )
         assert upgraded["dispute"]["rulings"][0]["penalty"]["kind"] == "game_loss"
+        ended = open_event(client, name="Three Left Early", rounds=3)
+        ended_tokens = {p: register(client, ended["event_id"], p) for p in PLAYERS[:3]}
+        ended_first = pair(client, ended["event_id"])
+        play_round(client, ended["event_id"], 1, ended_tokens, ended_first)
+        for name in ended_first["byes"] + [ended_first["pairings"][0]["seats"]["B"]]:
+            dropped = client.post(
+                f"/api/events/{ended['event_id']}/drops",
+                json={"player": name},
+                headers=bearer(ORGANIZER),
+            )
+            assert dropped.status_code == 201, dropped.get_json()
         yield {
             "base": f"http://127.0.0.1:{port}",
             "port": port,
@@ -80,16 +93,17 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             "seat": seat,
             "ruling": ruled["version"],
             "upgraded": (before["game_id"], upgraded["version"]),
+            "ended": ended["event_id"],
             "client": app.test_client(),
         }
 
 
 def open_page(
-    browser: Any, served: dict[str, Any], size: str, token: str | None
+    browser: Any, served: dict[str, Any], size: str, token: str | None, event: str = "eid"
 ) -> tuple[Any, Any, list[str], list[str]]:
     context, page, requested, errors = watched_page(browser, *SIZES[size])
     fragment = f"#token={token}" if token else ""
-    page.goto(f"{served['base']}/events/{served['eid']}{fragment}")
+    page.goto(f"{served['base']}/events/{served[event]}{fragment}")
     page.wait_for_selector("#viewer-label[data-role]:not([data-role=''])")
     page.wait_for_selector(".round .pairing")
     return context, page, requested, errors
@@ -239,5 +253,36 @@ def test_a_player_sees_its_decklist_and_plays_its_game_with_its_seat_token(
         # the link opens its table page, signed in as its seat
         table.click()
         page.wait_for_selector(f"#who[data-viewer='{served['seat']}']")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_an_event_two_of_three_left_after_round_one_says_it_ended_early(
+    browser: Any, served: dict[str, Any], size: str, tmp_path: Path
+) -> None:
+    context, page, requested, errors = open_page(browser, served, size, None, "ended")
+    try:
+        assert page.inner_text("#state") == "Finished · round 1 of 1 · 3 players"
+        note = page.locator("#end-note")
+        assert note.is_visible()
+        assert note.inner_text() == (
+            "Ends early: 1 active player(s) left in round 1 of 3, fewer than a round needs "
+            "(2): the event ends on the standings after round 1 (docs/rules.md F.2)"
+        )
+        assert page.locator(".round h3").all_inner_texts() == ["Round 1"]
+        assert page.locator("#standings tbody tr.dropped").count() == 2
+        assert page.inner_text("#standings-note").startswith("After the Swiss rounds (")
+        assert all(urlsplit(u).port == served["port"] for u in requested if u.startswith("http"))
+        assert not errors, errors
+        if size == "phone":
+            no_horizontal_overflow(page)
+        shoot(page, tmp_path, f"ended-{size}")
+    finally:
+        context.close()
+    # the other event, still running, shows no such note
+    context, page, requested, errors = open_page(browser, served, size, None)
+    try:
+        assert page.locator("#end-note").is_hidden()
     finally:
         context.close()
