@@ -107,6 +107,7 @@ class EventExports:
             "planned_rounds": summary["planned_rounds"],
             "cut_size": summary["cut_size"],
             "cut_note": summary["cut_note"],
+            "end_note": summary["end_note"],
             "commitment": event.commitment,
             "revealed_secret": event.revealed,
             "players": players,

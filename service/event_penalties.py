@@ -28,7 +28,7 @@ from uuid import UUID
 
 from domain.envelope import Record
 from domain.errors import NotFound
-from domain.penalties import ENDS_MATCH, counts_towards
+from domain.penalties import ENDS_MATCH, counts_towards, described
 from domain.tournament.aggregate import Tournament
 from service.dealing import Ruled
 from service.games import GameLog, utc_now
@@ -135,8 +135,10 @@ class EventPenalties:
     def penalties(self, event_id: UUID, caller: Caller) -> list[dict[str, Any]]:
         """``GET /api/events/<id>/penalties``: every penalty given in the event's games, in
         round, table, game and version order, each ``{player, round, table, game_id, version,
-        dispute, kind, ruling, infraction?, escalated_from?}``; the judges and the organizer
-        see all of them, a player only its own, anyone else none."""
+        dispute, kind, ruling, infraction?, escalated_from?, infraction_name?, ipg_section?,
+        repeat_at_least?}`` (the last three as the game's disputes give them:
+        :func:`domain.penalties.described`); the judges and the organizer see all of them, a
+        player only its own, anyone else none."""
         event = self.tournaments.load(event_id)
         sees_all = caller.role in ("judge", "organizer")
         rows = []
@@ -157,7 +159,7 @@ class EventPenalties:
             for key in ("infraction", "escalated_from"):
                 if recorded.get(key) is not None:
                     entry[key] = recorded[key]
-            rows.append(entry)
+            rows.append(entry | described(recorded))
         return rows
 
     def _rulings(self, event: Tournament) -> Iterator[dict[str, Any]]:

@@ -101,6 +101,11 @@ class Tournaments:
         token = secrets.token_urlsafe(32)
 
         def change(event: Tournament) -> tuple[list[Any], tuple[str, str]]:
+            ended = self.end_note(event)
+            if ended is not None:
+                raise RuleViolation(
+                    "rule/event_finished", f"registration is closed: {ended}", "F.2"
+                )
             if event.rounds and event.round >= self.swiss_rounds(event):
                 raise RuleViolation(
                     "rule/event_finished",
@@ -187,8 +192,8 @@ class Tournaments:
                 "F.3",
             )
         active = event.active()
-        minimum = 3 if rules.is_table_game(event.settings["ruleset"]) else 2
-        if len(active) < minimum and event.round < self.swiss_rounds(event):
+        minimum = rules.seats_needed(event.settings["ruleset"])
+        if len(active) < minimum and not event.rounds:  # later, the Swiss rounds stop (F.2)
             raise RuleViolation(
                 "rule/too_few_players",
                 f"{len(active)} active player(s): a round needs at least {minimum}",
@@ -474,8 +479,35 @@ class Tournaments:
 
     def planned_rounds(self, event: Tournament) -> int:
         """Swiss rounds plus the top cut's (3 for a top 8, 2 for a top 4, 1 for a top 2):
-        :meth:`cut_size`'s cut."""
+        :meth:`cut_size`'s cut; the round being played when the Swiss rounds stopped there
+        (:meth:`swiss_stopped`)."""
+        if self.swiss_stopped(event):
+            return event.round
         return self.swiss_rounds(event) + rules.cut_rounds(self.cut_size(event))
+
+    def swiss_stopped(self, event: Tournament) -> bool:
+        """Whether the event's last round paired is its last (docs/rules.md F.2): fewer active
+        players are left than a round needs before the Swiss rounds are over
+        (``domain.tournament.rules.swiss_stopped``); the event is finished once it is complete."""
+        return rules.swiss_stopped(
+            event.round,
+            self.swiss_rounds(event),
+            len(event.active()),
+            rules.seats_needed(event.settings["ruleset"]),
+        )
+
+    def end_note(self, event: Tournament) -> str | None:
+        """Why the event ends before its Swiss rounds are over (``None`` when it does not:
+        :meth:`swiss_stopped`)."""
+        if not self.swiss_stopped(event):
+            return None
+        active, number = len(event.active()), event.round
+        needs = rules.seats_needed(event.settings["ruleset"])
+        return (
+            f"{active} active player(s) left in round {number} of {self.swiss_rounds(event)}, "
+            f"fewer than a round needs ({needs}): the event ends on the standings after round "
+            f"{number} (docs/rules.md F.2)"
+        )
 
     def cut_size(self, event: Tournament) -> int:
         """The event's top cut as it stands (docs/rules.md F.4): ``top_cut`` until round 1
@@ -502,6 +534,9 @@ class Tournaments:
         return f"{left}: {cut} (docs/rules.md F.4)"
 
     def _finished_because(self, event: Tournament) -> str:
+        ended = self.end_note(event)
+        if ended is not None:
+            return f"no round follows round {event.round}: {ended}"
         note = self.cut_note(event)
         return "every round of this event has been paired" + (f" ({note})" if note else "")
 
@@ -610,6 +645,7 @@ class Tournaments:
             "planned_rounds": planned,
             "cut_size": self.cut_size(event),
             "cut_note": self.cut_note(event),
+            "end_note": self.end_note(event),
             "round": event.round,
             "commitment": event.commitment,
             "revealed_secret": event.revealed,

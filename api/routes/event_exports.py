@@ -64,7 +64,8 @@ RESPONSES = {
                     "type": "object",
                     "description": "`format: munchlog-event`: `event_id`, `exported_at`, "
                     "`viewer` (`role`, `player`), `results_as`, `settings`, `state`, `round`, "
-                    "`swiss_rounds`, `planned_rounds`, `commitment`, `revealed_secret`, "
+                    "`swiss_rounds`, `planned_rounds`, `cut_size`, `cut_note`, `end_note`, "
+                    "`commitment`, `revealed_secret`, "
                     "`players`, `rounds`, `results`, `standings`, `penalties` (as `GET "
                     "…/penalties` shows them to the caller; none to a spectator), `games` (each "
                     "a game's canonical export), `omitted` (docs/events.md)",

@@ -61,6 +61,23 @@ class EventPenaltySchema(ma.Schema):
             "description": "the penalty the judge gave, when a repeated infraction upgraded it"
         }
     )
+    infraction_name = fields.String(
+        metadata={
+            "description": "the infraction's name in the penalty guide (`Slow Play`), when "
+            "the guide has the `infraction` named"
+        }
+    )
+    ipg_section = fields.String(
+        metadata={"description": "the infraction's section in the penalty guide (`3.3`)"}
+    )
+    repeat_at_least = fields.Integer(
+        metadata={
+            "description": "for a penalty the guide upgraded (`escalated_from`), the least "
+            "count of such penalties to the player in the event it can be (the guide's count "
+            "of earlier ones plus itself; the count itself is not recorded): as the game's "
+            "disputes give it (docs/rules.md F.5)"
+        }
+    )
 
 
 def event_penalties() -> EventPenalties:

@@ -188,7 +188,11 @@ class EventSchema(ma.Schema):
     mode = fields.String(required=True)
     dealing = fields.String(required=True)
     planned_rounds = fields.Integer(
-        required=True, metadata={"description": "Swiss rounds plus the top cut's"}
+        required=True,
+        metadata={
+            "description": "Swiss rounds plus the top cut's; the round being played when "
+            "the Swiss rounds stopped there (`end_note`)"
+        },
     )
     cut_size = fields.Integer(
         required=True,
@@ -200,6 +204,15 @@ class EventSchema(ma.Schema):
     cut_note = fields.String(
         allow_none=True,
         metadata={"description": "why `cut_size` is not `top_cut` (null when it is)"},
+    )
+    end_note = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "why the event ends before its Swiss rounds are over: fewer active "
+            "players left than a round needs, so the round paired is the last and the event "
+            "is `finished` on the standings once it is complete (null otherwise; "
+            "docs/rules.md F.2)"
+        },
     )
     state = fields.String(
         required=True, metadata={"description": "`registration`, `running` or `finished`"}

@@ -130,6 +130,9 @@
     const state = { registration: "registration open", running: "running", finished: "finished" }[d.state] || d.state;
     $("state").textContent = capital(state) + " · round " + d.round + " of " + d.planned_rounds +
       " · " + plural(d.players.length, "player");
+    // the Swiss rounds stopped: too few active players for another round (docs/rules.md F.2)
+    $("end-note").hidden = !d.end_note;
+    $("end-note").textContent = d.end_note ? "Ends early: " + d.end_note : "";
   }
   function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
   function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
@@ -241,7 +244,7 @@
     $("standings").tBodies[0].replaceChildren(...rows);
     const delayed = d.settings.spectator_delay && d.results_as !== "judge" ? " A spectator delay holds the results back for all but the judges." : "";
     const how = d.settings.table_size ? "points by finishing place, 3-2-1 (docs/rules.md F.4)" : "the Magic Tournament Rules' Appendix C";
-    $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds so far (" + how + "); percentages." : "No round played yet.") + delayed;
+    $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds" + (d.state === "finished" ? "" : " so far") + " (" + how + "); percentages." : "No round played yet.") + delayed;
   }
 
   function renderPlayers(d) {
@@ -258,13 +261,12 @@
     ])));
   }
 
-  // "tournament_error.slow_play" -> "slow play (tournament error)"; "game_loss" -> "game loss"
-  function words(x) {
-    const parts = String(x).split(".").map((p) => p.replace(/_/g, " "));
-    return parts.length > 1 ? parts.slice(1).join(" ") + " (" + parts[0] + ")" : parts[0];
-  }
+  // "game_loss" -> "game loss"
+  function words(x) { return String(x).replace(/_/g, " "); }
   // The penalties this caller may see (GET …/penalties' rule: the judges and the organizer
-  // all, a player its own, a spectator none), each linked to the ruling in its game's replay.
+  // all, a player its own, a spectator none), each linked to the ruling in its game's replay;
+  // the infraction by the penalty guide's name and section, an upgrade with the guide's count,
+  // in the replay viewer's words (pages.js).
   function renderPenalties(d) {
     const role = d.viewer.role;
     $("penalties-panel").hidden = role === "spectator";
@@ -275,9 +277,12 @@
     $("penalties").replaceChildren(...rows.map((r) => {
       const token = role === "judge" ? app.token : role === "player" ? app.seatTokens[r.game_id] : null;
       const frag = "#" + (token ? "token=" + encodeURIComponent(token) + "&" : "") + "v=" + r.version;
-      const why = [r.infraction ? words(r.infraction) : null, r.escalated_from ? "upgraded from " + words(r.escalated_from) : null].filter(Boolean);
-      return el("li", { "data-player": r.player, "data-game": r.game_id }, [
-        el("b", { text: r.player }), " · " + words(r.kind) + (why.length ? " (" + why.join("; ") + ")" : ""),
+      const infraction = window.munchlogPages.infractionText(r);
+      const upgrade = window.munchlogPages.upgradeText(r);
+      return el("li", { "data-player": r.player, "data-game": r.game_id, "data-penalty": r.kind }, [
+        el("b", { text: r.player }), " · " + words(r.kind),
+        infraction ? el("span", { class: "pen-infraction", "data-infraction": r.infraction, text: " · " + infraction }) : null,
+        upgrade ? el("div", { class: "pen-upgrade", "data-escalated-from": r.escalated_from, text: capital(upgrade) }) : null,
         el("div", { class: "note", text: "Round " + r.round + ", table " + r.table + ": " + r.ruling }),
         el("a", { href: "/games/" + r.game_id + frag, "data-kind": "ruling" }, "the ruling in its game (event " + r.version + ")"),
       ]);

@@ -1,6 +1,7 @@
-/* What the pages share (viewer.js, table.js): a JSON read from the API that throws the API's
- * error message (with its HTTP status on the error) when it refuses, and el(), which makes an
- * element from its attributes and children (no HTML strings anywhere). */
+/* What the pages share (viewer.js, table.js, event.js): a JSON read from the API that throws the
+ * API's error message (with its HTTP status on the error) when it refuses, el(), which makes an
+ * element from its attributes and children (no HTML strings anywhere), and a penalty's
+ * infraction and upgrade in words (the replay viewer's and the event page's). */
 (function () {
   "use strict";
   async function readJSON(url, headers) {
@@ -30,5 +31,26 @@
     }
     return e;
   }
-  window.munchlogPages = { readJSON: readJSON, el: el };
+  // A ruling's penalty in words (docs/rules.md F.5), from what the API gives with it (a game's
+  // disputes, an event's penalties): the penalty guide's infraction by its name and IPG section
+  // ("Slow Play (IPG 3.3)"; the key in words for one the guide does not have), and for a
+  // penalty the guide upgraded the one the judge gave and the guide's count. The ruling does
+  // not record the count itself, so it reads "at least the 2nd".
+  function spaced(key) { return String(key).replace(/[._]/g, " "); }
+  function ordinal(n) {
+    const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+    return n + tail;
+  }
+  function infractionText(p) {
+    if (!p.infraction) return "";
+    if (!p.infraction_name) return spaced(p.infraction);
+    return p.infraction_name + (p.ipg_section ? " (IPG " + p.ipg_section + ")" : "");
+  }
+  function upgradeText(p) {
+    if (!p.escalated_from) return "";
+    const given = spaced(p.escalated_from);
+    return "upgraded from " + given + (p.repeat_at_least
+      ? " as a repeat: at least the " + ordinal(p.repeat_at_least) + " " + given + " for this infraction in the event" : "");
+  }
+  window.munchlogPages = { readJSON: readJSON, el: el, infractionText: infractionText, upgradeText: upgradeText };
 })();

@@ -276,24 +276,10 @@
   // A ruling's penalty in words, from the game's own disputes (GET …/disputes' `penalty`, the
   // same for every viewer of the game: docs/rules.md A.14): the kind and the seat, the penalty
   // guide's infraction (its name and IPG section when the API gives them) and, for a penalty
-  // the guide upgraded (docs/rules.md F.5), the one the judge gave and the guide's count. The
-  // ruling does not record the count itself, so it reads "at least the 2nd"; nothing here is
-  // read from the event's other games.
-  function ordinal(n) {
-    const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
-    return n + tail;
-  }
-  function infractionText(p) {
-    if (!p.infraction) return "";
-    if (!p.infraction_name) return words(String(p.infraction).replace(/\./g, "_"));
-    return p.infraction_name + (p.ipg_section ? " (IPG " + p.ipg_section + ")" : "");
-  }
-  function upgradeText(p) {
-    if (!p.escalated_from) return "";
-    const given = words(p.escalated_from);
-    return "upgraded from " + given + (p.repeat_at_least
-      ? " as a repeat: at least the " + ordinal(p.repeat_at_least) + " " + given + " for this infraction in the event" : "");
-  }
+  // the guide upgraded (docs/rules.md F.5), the one the judge gave and the guide's count
+  // (pages.js: the event page's words too); nothing here is read from the event's other games.
+  const infractionText = window.munchlogPages.infractionText;
+  const upgradeText = window.munchlogPages.upgradeText;
   function penaltyText(p) {
     return [words(p.kind) + (p.seat ? " for " + seatWords(p.seat) : ""), infractionText(p), upgradeText(p)].filter(Boolean).join(" · ");
   }

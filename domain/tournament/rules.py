@@ -119,6 +119,26 @@ def cut_size(top_cut: int, active: int) -> int:
     return next((size for size in CUT_SIZES if size <= min(top_cut, active)), 0)
 
 
+def seats_needed(ruleset: str) -> int:
+    """The fewest active players a round is paired for (docs/rules.md F.2): a game's two seats,
+    a classic table's three."""
+    return 3 if is_table_game(ruleset) else 2
+
+
+def swiss_stopped(paired: int, swiss: int, active: int, seats: int) -> bool:
+    """Whether an event's Swiss rounds stop at round ``paired`` of ``swiss`` (docs/rules.md
+    F.2): a round was paired, it is not the last Swiss round, and fewer ``active`` players are
+    left than a round needs (``seats``, :func:`seats_needed`). No round follows it (nor a top
+    cut): the event is finished on the standings as they are once that round is complete.
+
+    >>> swiss_stopped(1, 3, 1, 2), swiss_stopped(2, 3, 2, 3), swiss_stopped(1, 3, 2, 2)
+    (True, True, False)
+    >>> swiss_stopped(3, 3, 1, 2), swiss_stopped(0, 3, 1, 2)  # the last round; none paired
+    (False, False)
+    """
+    return 0 < paired < swiss and active < seats
+
+
 def cut_rounds(size: int) -> int:
     """The rounds of a top cut of ``size`` (8: 3, 4: 2, 2: 1, none: 0)."""
     return max(size.bit_length() - 1, 0)

@@ -132,6 +132,8 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
         f"{settings['round_minutes']} minutes; {head['swiss_rounds']} Swiss round(s){cut}"
     )
     out.append(f"State: {head['state']}, round {head['round']} of {head['planned_rounds']}")
+    if head.get("end_note"):
+        out.append(f"Ends early: {head['end_note']}")
     if head.get("cut_note"):
         out.append(f"Top cut: {head['cut_note']}")
     out.append(f"Round 1's commitment: {head['commitment']}")

@@ -143,6 +143,33 @@ def test_a_second_slow_play_warning_in_another_game_is_a_game_loss_that_ends_it(
     caution = next(p for p in record if p["player"] == opponent)
     assert caution["kind"] == "caution" and "infraction" not in caution
     assert len(record) == 4  # two for the slow player, a caution, the other table's warning
+    # each entry whole: the infraction by the guide's name and section, and the upgrade's count,
+    # as the game's own disputes give them (no infraction named: none of the three)
+    where = {k: of_slow[1][k] for k in ("round", "table", "version", "dispute")}
+    assert of_slow[1] == {
+        "player": slow,
+        **where,
+        "game_id": mine["game_id"],
+        "kind": "game_loss",
+        "ruling": "slow play again",
+        "infraction": SLOW_PLAY,
+        "escalated_from": "warning",
+        "infraction_name": "Slow Play",
+        "ipg_section": "3.3",
+        "repeat_at_least": 2,
+    }
+    assert {k: of_slow[0].get(k) for k in ("infraction_name", "ipg_section")} == {
+        "infraction_name": "Slow Play",
+        "ipg_section": "3.3",
+    }
+    assert "repeat_at_least" not in of_slow[0]
+    named = ("infraction_name", "ipg_section", "repeat_at_least")
+    assert not [k for k in named if k in caution]
+    for entry, ruled in zip(of_slow, (warned, upgraded), strict=True):  # the disputes' words
+        penalty = ruled["dispute"]["rulings"][0]["penalty"]
+        assert {k: entry[k] for k in named if k in entry} == {
+            k: penalty[k] for k in named if k in penalty
+        }
 
 
 def test_the_record_is_the_officials_and_each_players_own(client: FlaskClient) -> None:
@@ -156,9 +183,16 @@ def test_the_record_is_the_officials_and_each_players_own(client: FlaskClient) -
         second["seats"]["A"]: ("game_loss", second, "A"),
     }
     for kind, pairing, seat in given.values():
-        rule(client, judge, pairing["game_id"], f"{kind} for {seat}", {"kind": kind, "seat": seat})
+        named = {"infraction": SLOW_PLAY} if kind == "warning" else {}  # its name and section
+        penalty = {"kind": kind, "seat": seat, **named}
+        rule(client, judge, pairing["game_id"], f"{kind} for {seat}", penalty)
     everyone = penalties(client, eid, judge).get_json()
     assert sorted(p["player"] for p in everyone) == sorted(given)
+    assert [(p["kind"], p.get("infraction_name"), p.get("ipg_section")) for p in everyone] == [
+        ("warning", "Slow Play", "3.3"),
+        ("caution", None, None),
+        ("game_loss", None, None),
+    ]
     assert penalties(client, eid, ORGANIZER_TOKEN).get_json() == everyone
     for player, token in tokens.items():
         own = penalties(client, eid, token)

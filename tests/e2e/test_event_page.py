@@ -1,10 +1,12 @@
 """The event page (issue #27, "A page for an event") in Debian's chromium, against a real
 ``munchlog serve``: a five-player CCG event with round 1 played and round 2 paired, opened as a
 spectator and as a player (its event token in the URL fragment), on a phone (390x844) and a
-desktop (1280x800).
+desktop (1280x800); and a three-player event that two left after round 1 of 3, finished early
+(docs/rules.md F.2).
 
-It checks what each may see (the player's own decklist and penalty and nobody else's; the
-spectator neither),
+It checks what each may see (the player's own decklist and penalties and nobody else's, each
+penalty's infraction by the penalty guide's name and section and an upgrade in the replay
+viewer's words; the spectator neither),
 that every game links to its replay and table page, the player's own game with its seat token
 (the one ``my-game`` hands out) and every other as a spectator, that the token never appears
 in a URL the page requests and the page asks nothing of another server, that a phone never
@@ -25,6 +27,7 @@ import pytest
 
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_event_exports import PLAYERS, decks, rule
+from tests.api.test_event_penalties import SLOW_PLAY
 from tests.api.test_events import open_event, pair, play_round, register
 from tests.e2e.tablepage import no_horizontal_overflow, watched_page
 from tests.live import serve_beside_app
@@ -38,7 +41,11 @@ SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """A live server and, through an app in this process on the same SQLite file, the event:
-    round 1 played (every seat but the first concedes), round 2 paired and not played."""
+    round 1 played (every seat but the first concedes), round 2 paired and not played. The
+    player the page is opened as (one of round 2's first table who played round 1) is warned
+    for slow play in round 2, then warned again for it in its round-1 game, over by then: the
+    guide upgrades that one to a game loss, which changes no result. And a second event,
+    finished after round 1 of 3: two of its three players dropped."""
     folder: Path = tmp_path_factory.mktemp("event-page")
     with serve_beside_app(folder, ORGANIZER) as (port, app):
         client = app.test_client()
@@ -46,16 +53,35 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         eid = event["event_id"]
         lists = decks()
         tokens = {p: register(client, eid, p, decklist=lists[p]) for p in PLAYERS}
-        play_round(client, eid, 1, tokens, pair(client, eid))
+        first = pair(client, eid)
+        play_round(client, eid, 1, tokens, first)
         second = pair(client, eid)
-        warned = second["pairings"][0]  # its seat B is warned for slow play
-        ruled = rule(
+        warned = second["pairings"][0]  # a seat of it that played round 1 is warned
+        seat = "B" if warned["seats"]["B"] not in first["byes"] else "A"
+        player = warned["seats"][seat]
+        slow = {"kind": "warning", "seat": seat, "infraction": SLOW_PLAY}
+        ruled = rule(client, event["judge_token"], warned["game_id"], "slow play", slow)
+        before = next(p for p in first["pairings"] if player in p["seats"].values())
+        earlier_seat = next(s for s, p in before["seats"].items() if p == player)
+        upgraded = rule(
             client,
             event["judge_token"],
-            warned["game_id"],
-            "slow play",
-            {"kind": "warning", "seat": "B"},
+            before["game_id"],
+            "slow play again",
+            {**slow, "seat": earlier_seat},
         )
+        assert upgraded["dispute"]["rulings"][0]["penalty"]["kind"] == "game_loss"
+        ended = open_event(client, name="Three Left Early", rounds=3)
+        ended_tokens = {p: register(client, ended["event_id"], p) for p in PLAYERS[:3]}
+        ended_first = pair(client, ended["event_id"])
+        play_round(client, ended["event_id"], 1, ended_tokens, ended_first)
+        for name in ended_first["byes"] + [ended_first["pairings"][0]["seats"]["B"]]:
+            dropped = client.post(
+                f"/api/events/{ended['event_id']}/drops",
+                json={"player": name},
+                headers=bearer(ORGANIZER),
+            )
+            assert dropped.status_code == 201, dropped.get_json()
         yield {
             "base": f"http://127.0.0.1:{port}",
             "port": port,
@@ -63,17 +89,21 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             "tokens": tokens,
             "decks": lists,
             "second": second,
+            "player": player,
+            "seat": seat,
             "ruling": ruled["version"],
+            "upgraded": (before["game_id"], upgraded["version"]),
+            "ended": ended["event_id"],
             "client": app.test_client(),
         }
 
 
 def open_page(
-    browser: Any, served: dict[str, Any], size: str, token: str | None
+    browser: Any, served: dict[str, Any], size: str, token: str | None, event: str = "eid"
 ) -> tuple[Any, Any, list[str], list[str]]:
     context, page, requested, errors = watched_page(browser, *SIZES[size])
     fragment = f"#token={token}" if token else ""
-    page.goto(f"{served['base']}/events/{served['eid']}{fragment}")
+    page.goto(f"{served['base']}/events/{served[event]}{fragment}")
     page.wait_for_selector("#viewer-label[data-role]:not([data-role=''])")
     page.wait_for_selector(".round .pairing")
     return context, page, requested, errors
@@ -155,8 +185,8 @@ def test_a_spectator_sees_pairings_results_standings_and_no_decklist(
 def test_a_player_sees_its_decklist_and_plays_its_game_with_its_seat_token(
     browser: Any, served: dict[str, Any], size: str, tmp_path: Path
 ) -> None:
-    pairing = served["second"]["pairings"][0]  # its seat B was warned for slow play
-    player = pairing["seats"]["B"]
+    pairing = served["second"]["pairings"][0]  # the player was warned for slow play here
+    player = served["player"]
     token = served["tokens"][player]
     own = {  # its game of each round, with the seat token my-game hands out
         game["game_id"]: game["token"]
@@ -190,11 +220,29 @@ def test_a_player_sees_its_decklist_and_plays_its_game_with_its_seat_token(
         table = page.locator(f'#my-games a[data-game="{mine}"][data-kind="table"]')
         assert table.get_attribute("href") == f"/games/{mine}/play#token={own[mine]}"
         assert not [u for u in requested if token in u or any(t in u for t in own.values())]
-        # its own penalty, linked to the ruling in its game's replay (seen from its seat)
+        # its own penalties, linked to the rulings in its games' replays (seen from its
+        # seat), the infraction by the guide's name and section, the upgrade as the replay
+        # viewer words it; round 1's first (the page's order: round, table, game, version)
         assert page.locator("#penalties-panel").is_visible()
-        ruling = page.locator(f'#penalties li[data-player="{player}"] a[data-kind="ruling"]')
+        earlier, upgraded = served["upgraded"]
+        listed = page.locator("#penalties > li")
+        assert listed.count() == 2
+        assert [listed.nth(i).get_attribute("data-player") for i in (0, 1)] == [player] * 2
+        first_line, second_line = (listed.nth(i).inner_text().splitlines() for i in (0, 1))
+        assert first_line[:2] == [
+            f"{player} · game loss · Slow Play (IPG 3.3)",
+            "Upgraded from warning as a repeat: at least the 2nd warning for this infraction "
+            "in the event",
+        ]
+        assert second_line[0] == f"{player} · warning · Slow Play (IPG 3.3)"
+        assert "tournament_error" not in page.inner_text("#penalties")
+        ruling = page.locator(f'#penalties li[data-game="{mine}"] a[data-kind="ruling"]')
         assert ruling.get_attribute("href") == (
             f"/games/{mine}#token={own[mine]}&v={served['ruling']}"
+        )
+        before = page.locator(f'#penalties li[data-game="{earlier}"] a[data-kind="ruling"]')
+        assert before.get_attribute("href") == (
+            f"/games/{earlier}#token={own[earlier]}&v={upgraded}"
         )
         if size == "phone":
             no_horizontal_overflow(page)
@@ -204,6 +252,37 @@ def test_a_player_sees_its_decklist_and_plays_its_game_with_its_seat_token(
         shoot(page, tmp_path, f"player-{size}")
         # the link opens its table page, signed in as its seat
         table.click()
-        page.wait_for_selector("#who[data-viewer='B']")
+        page.wait_for_selector(f"#who[data-viewer='{served['seat']}']")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_an_event_two_of_three_left_after_round_one_says_it_ended_early(
+    browser: Any, served: dict[str, Any], size: str, tmp_path: Path
+) -> None:
+    context, page, requested, errors = open_page(browser, served, size, None, "ended")
+    try:
+        assert page.inner_text("#state") == "Finished · round 1 of 1 · 3 players"
+        note = page.locator("#end-note")
+        assert note.is_visible()
+        assert note.inner_text() == (
+            "Ends early: 1 active player(s) left in round 1 of 3, fewer than a round needs "
+            "(2): the event ends on the standings after round 1 (docs/rules.md F.2)"
+        )
+        assert page.locator(".round h3").all_inner_texts() == ["Round 1"]
+        assert page.locator("#standings tbody tr.dropped").count() == 2
+        assert page.inner_text("#standings-note").startswith("After the Swiss rounds (")
+        assert all(urlsplit(u).port == served["port"] for u in requested if u.startswith("http"))
+        assert not errors, errors
+        if size == "phone":
+            no_horizontal_overflow(page)
+        shoot(page, tmp_path, f"ended-{size}")
+    finally:
+        context.close()
+    # the other event, still running, shows no such note
+    context, page, requested, errors = open_page(browser, served, size, None)
+    try:
+        assert page.locator("#end-note").is_hidden()
     finally:
         context.close()

@@ -1,5 +1,6 @@
 """A tournament's own rules (docs/rules.md F): settings, decklists, round 1's key, seat tokens,
-a match's result from its games, a classic table's places, a reported result."""
+a match's result from its games, a classic table's places, a reported result, the top cut's
+size and when the Swiss rounds stop."""
 
 from __future__ import annotations
 
@@ -285,6 +286,22 @@ def test_a_top_cut_shrinks_to_the_largest_bracket_the_active_players_fill() -> N
     assert rules.cut_size(0, 9) == 0
     assert [rules.cut_rounds(n) for n in (0, 2, 4, 8)] == [0, 1, 2, 3]
     assert {size: len(order) for size, order in rules.CUT_SEEDING.items()} == {2: 2, 4: 4, 8: 8}
+
+
+def test_the_swiss_rounds_stop_when_fewer_active_players_are_left_than_a_round_needs() -> None:
+    """docs/rules.md F.2: after a round is paired and before the last Swiss round, fewer
+    active players than a game seats (2) or a classic table (3) make that round the last."""
+    assert rules.seats_needed("munchkin-ccg") == 2
+    assert {rules.seats_needed(r) for r in rules.TABLE_RULESETS} == {3}
+    # round 1 of 3 paired: 1 player left of a two-player event, 2 of a classic one
+    assert rules.swiss_stopped(1, 3, 1, 2) and rules.swiss_stopped(1, 3, 2, 3)
+    assert rules.swiss_stopped(2, 3, 0, 2)
+    assert not rules.swiss_stopped(1, 3, 2, 2)  # two players are a round
+    assert not rules.swiss_stopped(1, 3, 3, 3)  # three are a classic table
+    # nothing paired yet (round 1 refuses too few: rule/too_few_players), or the last Swiss
+    # round paired (the event ends there anyway, F.4 says what of its top cut)
+    assert not rules.swiss_stopped(0, 3, 1, 2)
+    assert not rules.swiss_stopped(3, 3, 1, 2) and not rules.swiss_stopped(4, 3, 1, 2)
 
 
 def test_a_disqualification_drops_the_player_once_and_keeps_an_earlier_drop() -> None:
