@@ -388,14 +388,14 @@
         const body = bodies[0];
         const what = describe(body);
         group.append(el("button", { type: "button", class: "act", "data-body": canon(body),
-          onclick: (ev) => confirmThen(type, ev.currentTarget, () => send(body, type)) }, [el("b", { text: label }), what ? el("span", { class: "what", text: " " + what }) : null]));
+          onclick: (ev) => (secondClick(ev) ? null : confirmThen(type, ev.currentTarget, () => send(body, type))) }, [el("b", { text: label }), what ? el("span", { class: "what", text: " " + what }) : null]));
       } else {
         const id = "pick-" + type;
         const sel = el("select", { id: id, "data-picker": type },
           bodies.map((b, i) => el("option", { value: String(i), "data-body": canon(b), text: describe(b) || label + " " + (i + 1) })));
         group.append(el("label", { for: id, class: "pick-label", text: label }), sel,
           el("button", { type: "button", class: "act", "data-picked": type,
-            onclick: (ev) => confirmThen(type, ev.currentTarget, () => send(bodies[Number(sel.value)], type)) }, [el("b", { text: label })]));
+            onclick: (ev) => (secondClick(ev) ? null : confirmThen(type, ev.currentTarget, () => send(bodies[Number(sel.value)], type))) }, [el("b", { text: label })]));
       }
       const f = flashFor(type);
       if (f) group.append(f);
@@ -476,12 +476,17 @@
       el("span", { class: "pick-label", title: "name " + many + " drawn", text: typeLabel(type) + " \u00b7 by name" }),
       flashFor(type), // a refusal first, where the eye is, the names typed kept below it
       el("div", { class: "names" }, rows),
-      el("button", { type: "submit", class: "act", "data-drawn": type }, [el("b", { text: typeLabel(type) })]),
+      el("button", { type: "submit", class: "act", "data-drawn": type, onclick: (ev) => { if (secondClick(ev)) ev.preventDefault(); } }, [el("b", { text: typeLabel(type) })]),
     ]);
     return form;
   }
 
   // a concession asks once more (the button turns into "really concede?")
+  // The second click of a double click (its event's detail is 2) does nothing: while the first
+  // one's post is on its way the buttons are disabled, but a quick server can answer in between
+  // and the moves be drawn again, and the second click would press whatever button is now there.
+  function secondClick(ev) { return ev.detail > 1; }
+
   function confirmThen(type, button, go) {
     if (type !== "concede" || button.dataset.armed === "yes") return go();
     button.dataset.armed = "yes";

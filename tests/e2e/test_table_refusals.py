@@ -137,6 +137,12 @@ def test_a_double_click_and_a_retry_record_once(served: str, browser: Any) -> No
         judge.catch_up()
         before = judge.version
         ready_at(page, before, "A")
+        # the second click of a double click, however late it comes (after the answer, on
+        # the button drawn since in the same place), presses nothing
+        late = page.locator("#controls button").first
+        late.dispatch_event("click", {"detail": 2})
+        pressed = "b => b.disabled || b.dataset.armed === 'yes'"  # posting, or a concede armed
+        assert not late.evaluate(pressed), "the second click of a double click pressed a button"
         lost: list[int] = []
 
         def lose_first_answer(route: Any) -> None:
