@@ -26,7 +26,7 @@ from typing import Any
 
 from adapters.game_cache import whole_setting
 from adapters.sqlite_writer import GroupCommit, _Pending
-from adapters.storage import StorageUnavailable
+from adapters.storage import StorageUnavailable, exception_chain
 
 #: The advisory lock that serialises munchlog's table creation on a PostgreSQL server
 #: ("munchlog" in ASCII, as a bigint).
@@ -146,11 +146,9 @@ def _unreachable(exc: BaseException, conn: Any, seconds: float) -> bool:
     closed, an SQL error, a conflict or a statement's own timeout)."""
     from psycopg_pool import PoolTimeout
 
-    found: BaseException | None = exc
-    while found is not None:  # eventsourcing raises its own error from the driver's
-        if isinstance(found, PoolTimeout):
-            return True
-        found = found.__cause__
+    # eventsourcing raises its own error from the driver's
+    if any(isinstance(found, PoolTimeout) for found in exception_chain(exc)):
+        return True
     broken = conn is not None and bool(getattr(conn, "broken", False))
     return broken and seconds >= SLOW_BREAK
 

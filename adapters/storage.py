@@ -54,7 +54,7 @@ class StorageUnavailable(CodedError):
     code = "storage/unavailable"
 
 
-def _chain(exc: BaseException) -> Iterator[BaseException]:
+def exception_chain(exc: BaseException) -> Iterator[BaseException]:
     """``exc`` and the exceptions it was raised from or while handling (eventsourcing wraps a
     driver's error in its own), each once."""
     seen: set[int] = set()
@@ -68,7 +68,7 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
 def storage_refusal(exc: BaseException) -> str | None:
     """Why the database refused, when ``exc`` says it cannot serve now (a short reason that
     names no file, server or content), else ``None``."""
-    for found in _chain(exc):
+    for found in exception_chain(exc):
         if isinstance(found, StorageUnavailable):
             return found.message
         if isinstance(found, sqlite3.IntegrityError):
