@@ -224,12 +224,21 @@ def two_player_score(
     for game in games:
         if game.get("status") != "finished":
             return wins, drawn, False
-        winner = str(game.get("winner"))
-        if winner in seats:
-            wins[seats[winner]] += 1
-        else:
-            drawn += 1
+        wins, drawn = _counted(seats, wins, drawn, game)
     return wins, drawn, True
+
+
+def _counted(
+    seats: Mapping[str, str], wins: Mapping[str, int], drawn: int, game: Mapping[str, Any]
+) -> tuple[dict[str, int], int]:
+    """The game wins by player and the drawn games with a finished ``game`` counted: a game
+    win for its winner's player, a drawn game when it has no winner (docs/rules.md F.3)."""
+    after = dict(wins)
+    winner = str(game.get("winner"))
+    if winner in seats:
+        after[seats[winner]] += 1
+        return after, drawn
+    return after, drawn + 1
 
 
 def match_decided(match: str, wins: Mapping[str, int], drawn: int, played: int) -> bool:
@@ -274,13 +283,7 @@ def lost_by_penalty(
     drawn = played = 0
     for game in games:
         over = game.get("status") == "finished"
-        after, drawn_after = dict(wins), drawn
-        if over:
-            winner = str(game.get("winner"))
-            if winner in seats:
-                after[seats[winner]] += 1
-            else:
-                drawn_after += 1
+        after, drawn_after = _counted(seats, wins, drawn, game) if over else (wins, drawn)
         for ruling in game.get("ends_match") or ():
             seat = str(ruling.get("seat"))
             if seat not in seats:
