@@ -166,6 +166,16 @@ def counts_towards(ruling: Mapping[str, Any], seat: str, infraction: str, kind: 
     )
 
 
+def is_ruling(event: Mapping[str, Any]) -> bool:
+    """Whether ``event`` (anything with the ``type`` of a stored event: a record's event, an
+    export's item) is a judge's ruling (``domain.judge.RulingRecorded``).
+
+    >>> is_ruling({"type": "RulingRecorded"}), is_ruling({"type": "DisputeOpened"})
+    (True, False)
+    """
+    return str(event.get("type", "")).endswith("RulingRecorded")
+
+
 def match_rulings(state: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     """``(version, seat, penalty)`` of every ruling in a game's ``state`` whose penalty loses
     the penalised seat its match (:data:`ENDS_MATCH`), in the order they were recorded.

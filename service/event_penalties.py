@@ -28,7 +28,7 @@ from uuid import UUID
 
 from domain.envelope import Record
 from domain.errors import NotFound
-from domain.penalties import ENDS_MATCH, counts_towards, described
+from domain.penalties import ENDS_MATCH, counts_towards, described, is_ruling
 from domain.tournament.aggregate import Tournament
 from service.dealing import Ruled
 from service.games import GameLog, utc_now
@@ -87,7 +87,7 @@ class EventPenalties:
         for record in records:
             event = record["event"]
             if (
-                str(event.get("type", "")).endswith("RulingRecorded")
+                is_ruling(event)
                 and event.get("penalty") == "disqualification"
                 and event.get("player") in seats
             ):

@@ -44,7 +44,7 @@ from typing import Any
 
 from domain import State
 from domain.family import result_updates
-from domain.penalties import ENDS_MATCH
+from domain.penalties import ENDS_MATCH, is_ruling
 from domain.tournament import registrations, rules
 from domain.tournament.pairing import round_one
 from projections.exports.formats import read_export
@@ -108,16 +108,15 @@ def ending_rulings(records: Iterable[Mapping[str, Any]]) -> tuple[dict[str, Any]
     updates = result_updates()
     for record in records:
         event = record["event"]
-        kind = str(event.get("type", ""))
         if (
-            kind.endswith("RulingRecorded")
+            is_ruling(event)
             and event.get("penalty") in ENDS_MATCH
             and event.get("player") is not None
         ):
             found.append(
                 {"seat": str(event["player"]), "penalty": event["penalty"], "live": result == "*"}
             )
-        update = updates.get(kind)
+        update = updates.get(str(event.get("type", "")))
         if update is not None:
             result = update(event)
     return tuple(found)
@@ -541,10 +540,6 @@ def _check_standings(obj: Mapping[str, Any], check: EventCheck) -> None:
 # ---------------------------------------------------------------------------- penalties
 
 
-def _is_ruling(entry: Mapping[str, Any]) -> bool:
-    return str(entry.get("type", "")).endswith("RulingRecorded")
-
-
 def _penalty_text(kind: Any, player: Any) -> str:
     return f"{kind} to {player}"
 
@@ -589,7 +584,7 @@ def _check_penalties(obj: Mapping[str, Any], check: EventCheck) -> None:
                 check.problem(where, f"game {gid} has no event {version}")
             continue
         data = entry.get("data") or {}
-        if not _is_ruling(entry):
+        if not is_ruling(entry):
             check.problem(where, f"event {version} of game {gid} is a {entry.get('type')}")
         elif (data.get("penalty"), data.get("player"), data.get("dispute")) != (
             row["kind"],
@@ -613,7 +608,7 @@ def _check_penalties(obj: Mapping[str, Any], check: EventCheck) -> None:
             seats = placed[gid][2]
             for entry in game.get("events") or []:
                 data = entry.get("data") or {}
-                if not _is_ruling(entry) or data.get("penalty") is None:
+                if not is_ruling(entry) or data.get("penalty") is None:
                     continue
                 owner = seats.get(str(data.get("player")))
                 if owner is None or (role == "player" and owner != viewer.get("player")):
