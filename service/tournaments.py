@@ -415,7 +415,10 @@ class Tournaments:
         self, event_id: UUID, number: int, table: int, result: Mapping[str, Any], by: str
     ) -> dict[str, Any]:
         """A match's result as a judge or the organizer reports it (one its games did not
-        decide, e.g. a draw at time); CCG events only."""
+        decide, e.g. a draw at time); CCG events only. A match its games decided (a game won,
+        or a penalty's match loss: ``domain.tournament.rules.pairing_result``) is refused with
+        ``rule/match_decided_by_games`` (docs/rules.md F.3), in any round, also after the
+        next one is paired: a game and its match never disagree."""
         return self._update(event_id, lambda event: self._report(event, number, table, result, by))
 
     def _report(
@@ -431,6 +434,18 @@ class Tournaments:
                 "F.3",
             )
         checked = rules.check_report(result, pairing["seats"], event.settings["match"])
+        games = [self._game_facts(UUID(g), "judge")[0] for g in pairing["games"]]
+        unreported = {k: v for k, v in pairing.items() if k != "reported"}
+        decided = rules.pairing_result(event.settings, unreported, games, None)
+        if decided is not None:
+            score = ", ".join(f"{p} {n}" for p, n in decided["games"].items())
+            raise RuleViolation(
+                "rule/match_decided_by_games",
+                f"round {number}, table {table}: its games decided the match (games won "
+                f"{score}); a result cannot be reported over them: a correction is a judge's "
+                "ruling in the game",
+                "F.3",
+            )
         event.report(number, table, checked, by=by, at=utc_now())
         return [], {"round": number, "table": table, **checked}
 
