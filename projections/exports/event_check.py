@@ -47,6 +47,8 @@ from domain.family import result_updates
 from domain.penalties import ENDS_MATCH, is_ruling
 from domain.tournament import registrations, rules
 from domain.tournament.pairing import round_one
+from domain.tournament.rounds import swiss_rows
+from projections.exports.event_rounds import check_rounds
 from projections.exports.formats import read_export
 from projections.exports.verify import check_game_export
 from projections.exports.walk import ExportFormatError, game_result
@@ -144,6 +146,7 @@ def check_event_export(obj: Mapping[str, Any]) -> EventCheck:
     else:
         _part(check, "games", lambda: facts.update(_check_games(obj, check)))
     _part(check, "round 1's draw", lambda: _check_draw(obj, check))
+    _part(check, "rounds", lambda: check_rounds(obj, check))
     _part(check, "decklists", lambda: _check_decklists(obj, check))
     if obj.get("games_left_out") is not True:
         _part(check, "results", lambda: _check_results(obj, facts, check))
@@ -505,9 +508,7 @@ def recompute_standings(obj: Mapping[str, Any]) -> list[dict[str, Any]]:
     swiss = int(obj["swiss_rounds"])
     players = [str(p["player"]) for p in obj["players"]]
     dropped = {str(p["player"]): p.get("dropped_after") is not None for p in obj["players"]}
-    results = [r for r in obj["results"] if int(r["round"]) <= swiss]
-    byes = [(int(r["round"]), str(p)) for r in obj["rounds"][:swiss] for p in r["byes"]]
-    rows = rules.ranked(obj["settings"]["ruleset"], players, results, byes)
+    rows = swiss_rows(obj["settings"]["ruleset"], players, obj["results"], obj["rounds"], swiss)
     return [rules.standing_row(row, dropped[row.player]) for row in rows]
 
 
