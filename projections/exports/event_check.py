@@ -13,6 +13,9 @@ game in it, with nothing but the export and the rules.
   opened, round 1 seats exactly the players registered before it (and not dropped), and
   drawing them again under the key (``domain.tournament.rules.round_one_key``,
   ``domain.tournament.pairing.round_one``) gives the same tables and bye;
+* **rounds** -- every later round (Swiss and the top cut, pairings and classic tables) drawn
+  again from the export alone (:mod:`projections.exports.event_rounds`), the first round and
+  table that differ named;
 * **decklists** -- every list the export shows (to the organizer, the judges, its player)
   hashes, with its salt and hero, to the published ``decklist_hash``;
 * **results** -- each result is what its games say (a best-of-three's games counted, a classic

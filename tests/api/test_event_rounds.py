@@ -277,3 +277,32 @@ def test_rounds_paired_before_pairings_kept_their_results_still_verify(
     obj = export(client, eid, event["judge_token"])
     assert [r["paired_on"] for r in obj["rounds"]] == [None, None, []]
     assert verify(tmp_path, obj, capsys)[0] == 0
+
+
+def test_a_spectator_delay_holds_back_what_a_round_was_paired_on(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Round 2 was paired on round 1's results, which the delay holds back from everyone but
+    the judges: a spectator's export says so (``paired_on_held_back``) and shows none of them;
+    the judge's draws round 2 again."""
+    event = open_event(client, rounds=2, spectator_delay={"seconds": 3600})
+    eid = event["event_id"]
+    tokens = {p: register(client, eid, p) for p in ("ann", "bob", "cid", "dee")}
+    play_round(client, eid, 1, tokens, pair(client, eid))
+    pair(client, eid)
+    judge = export(client, eid, event["judge_token"])
+    assert [r["paired_on"] for r in judge["rounds"]] == [[], []]
+    code, lines = verify(tmp_path, judge, capsys)
+    assert code == 0 and any(x.startswith("ok: 1 round(s) after round 1") for x in lines), lines
+    for token in (None, ORGANIZER_TOKEN, tokens["ann"]):
+        held = export(client, eid, token)
+        assert held["results"] == []
+        first, second = held["rounds"]
+        assert first["paired_on"] == [] and "paired_on" not in second
+        assert second["paired_on_held_back"] is True
+        code, lines = verify(tmp_path, held, capsys)
+        assert code == 0, lines
+        assert (
+            "note: 1 round(s) were paired on results the spectator delay holds back from this "
+            "export: they were not drawn again (the judge's export lets them be)"
+        ) in lines
