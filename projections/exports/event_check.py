@@ -52,6 +52,8 @@ from domain.tournament import registrations, rules
 from domain.tournament.pairing import round_one
 from domain.tournament.rounds import swiss_rows
 from projections.exports.event_rounds import check_rounds
+from projections.exports.event_rounds import names as _names
+from projections.exports.event_rounds import result_text as _result_text
 from projections.exports.formats import read_export
 from projections.exports.verify import check_game_export
 from projections.exports.walk import ExportFormatError, game_result
@@ -171,10 +173,6 @@ def _part(check: EventCheck, name: str, run: Callable[[], None]) -> None:
 def _seated(seats: Mapping[str, str]) -> list[str]:
     """A pairing's players in seat order (A, B, ...)."""
     return [str(seats[s]) for s in sorted(seats)]
-
-
-def _names(players: Iterable[Any]) -> str:
-    return ", ".join(str(p) for p in players) or "nobody"
 
 
 def _seats_text(seats: Mapping[str, Any]) -> str:
@@ -419,18 +417,6 @@ def _expected(
         for g in found
     ]
     return True, rules.pairing_result(settings, pairing, summaries, last.state)
-
-
-def _result_text(result: Mapping[str, Any]) -> str:
-    if "places" in result:
-        places = result["places"]
-        return "places " + ", ".join(f"{p} {places[p]}" for p in sorted(places, key=places.get))
-    if "winners" in result:
-        return f"won by {_names(result['winners'])}"
-    games = result.get("games") or {}
-    text = ", ".join(f"{p} {n}" for p, n in games.items())
-    drawn = result.get("drawn_games") or 0
-    return f"games won {text}" + (f", {drawn} drawn" if drawn else "")
 
 
 def _agrees(found: Mapping[str, Any], expected: Mapping[str, Any]) -> bool:

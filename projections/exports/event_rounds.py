@@ -14,7 +14,7 @@ again. Round 1 is the draw's (``event_check``'s "round 1's draw").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from projections.exports.event_check import EventCheck
 
 
-def _names(players: Sequence[Any]) -> str:
+def names(players: Iterable[Any]) -> str:
+    """Players for a line of the check: ``ann, bob`` (``nobody`` for none)."""
     return ", ".join(str(p) for p in players) or "nobody"
 
 
@@ -45,17 +46,18 @@ def swiss_rounds_of(obj: Mapping[str, Any]) -> int:
     return rules.swiss_rounds(entrants)
 
 
-def _result_text(result: Mapping[str, Any]) -> str:
+def result_text(result: Mapping[str, Any]) -> str:
+    """A result for a line of the check or the report: ``games won ann 1, bob 0``, a classic
+    table's ``places ann 1, bob 2``, or (a table seen without its final state) ``won by ann``."""
     if "places" in result:
         places = result["places"]
         return "places " + ", ".join(f"{p} {places[p]}" for p in sorted(places, key=places.get))
+    if "winners" in result:
+        return f"won by {names(result['winners'])}"
     games = result.get("games") or {}
-    drawn = int(result.get("drawn_games") or 0)
-    return (
-        "games won "
-        + ", ".join(f"{p} {n}" for p, n in games.items())
-        + (f", {drawn} drawn" if drawn else "")
-    )
+    text = ", ".join(f"{p} {n}" for p, n in games.items())
+    drawn = result.get("drawn_games") or 0
+    return f"games won {text}" + (f", {drawn} drawn" if drawn else "")
 
 
 def check_rounds(obj: Mapping[str, Any], check: EventCheck) -> None:
@@ -93,9 +95,9 @@ def check_rounds(obj: Mapping[str, Any], check: EventCheck) -> None:
             then[key] = result
             shown = now.get(key)
             check.notes.append(
-                f"round {number} was paired on round {key[0]}'s result for {_names(key[1])} as "
-                f"it was then ({_result_text(result)}); the export's is "
-                f"{_result_text(shown) if shown else 'none'} (changed since)"
+                f"round {number} was paired on round {key[0]}'s result for {names(key[1])} as "
+                f"it was then ({result_text(result)}); the export's is "
+                f"{result_text(shown) if shown else 'none'} (changed since)"
             )
         if not _same(obj, round_, swiss, list(then.values()), rounds[:index], check):
             if index + 1 < len(rounds):
@@ -147,15 +149,15 @@ def _same(
         if shown.get(table) != want:
             check.problem(
                 f"round {number}, table {table}",
-                f"seats {_names(shown.get(table) or ())}; drawn again from the export, it "
-                f"seats {_names(want or ())}",
+                f"seats {names(shown.get(table) or ())}; drawn again from the export, it "
+                f"seats {names(want or ())}",
             )
             return False
     if [str(b) for b in round_["byes"]] != byes:
         check.problem(
             f"round {number}",
-            f"gives the bye to {_names(round_['byes'])}; drawn again from the export, to "
-            f"{_names(byes)}",
+            f"gives the bye to {names(round_['byes'])}; drawn again from the export, to "
+            f"{names(byes)}",
         )
         return False
     return True

@@ -153,10 +153,17 @@ def test_an_honest_whole_event_verifies_round_by_round(
         "ok: 4 round(s) after round 1 drawn again from the export (standings, byes, earlier "
         "pairings, drops, the top cut): the same tables and byes"
     ) in lines
+    first, second = sorted((a, b))  # a reported result names its players in order
+    then = f"games won {first} 0, {second} 0"
+    now = f"games won {first} {int(first == a)}, {second} {int(second == a)}"
     assert (
-        f"note: round 2 was paired on round 1's result for {a}, {b} as it was then (games won "
-        f"{a} 0, {b} 0); the export's is games won {a} 1, {b} 0 (changed since)"
+        f"note: round 2 was paired on round 1's result for {a}, {b} as it was then ({then}); "
+        f"the export's is {now} (changed since)"
     ) in lines
+    text = export(client, event["eid"], event["judge"], "text")
+    assert (
+        f"  Paired on round 1's result for {a}, {b} as it stood then ({then}); it has changed since"
+    ) in text.splitlines()
 
 
 def test_a_classic_event_verifies_round_by_round(
