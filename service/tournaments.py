@@ -238,16 +238,15 @@ class Tournaments:
         key = (
             rules.round_one_key(str(event.id), bytes.fromhex(kept.secret)) if number == 1 else None
         )
-        return draws.draw(
+        given = draws.Inputs(
             event.settings,
-            number,
             self.swiss_rounds(event),
             list(event.players),
             active,
             results,
             event.rounds,
-            key,
         )
+        return draws.draw(number, given, key)
 
     def _game(
         self,

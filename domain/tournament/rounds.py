@@ -20,6 +20,7 @@ Pure: the same inputs give the same tables.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from domain.errors import RuleViolation
@@ -74,22 +75,33 @@ def swiss_rows(
     return rules.ranked(ruleset, list(players), kept, byes)
 
 
-def draw(
-    settings: Mapping[str, Any],
-    number: int,
-    swiss: int,
-    players: Sequence[str],
-    active: Sequence[str],
-    results: Sequence[Mapping[str, Any]],
-    rounds: Sequence[Mapping[str, Any]],
-    key: bytes | None = None,
-) -> Drawn:
+@dataclass(frozen=True)
+class Inputs:
+    """What every round is drawn from (the module docstring) but its number and round 1's key:
+    the ``settings``, the number of ``swiss`` rounds, the ``players`` registered and the
+    ``active`` ones, the earlier ``results`` as the round was paired on them and the earlier
+    ``rounds`` (``{round, pairings: [{table, seats}], byes}``)."""
+
+    settings: Mapping[str, Any]
+    swiss: int
+    players: Sequence[str]
+    active: Sequence[str]
+    results: Sequence[Mapping[str, Any]]
+    rounds: Sequence[Mapping[str, Any]]
+
+    def rows(self) -> list[ranking.Standing]:
+        return swiss_rows(
+            str(self.settings["ruleset"]), self.players, self.results, self.rounds, self.swiss
+        )
+
+
+def draw(number: int, given: Inputs, key: bytes | None = None) -> Drawn:
     """Round ``number`` (the module docstring): round 1 drawn under ``key``, then the Swiss
     rounds by the standings, then the top cut; ``rounds`` are the rounds before it."""
-    size = settings.get("table_size")
-    ruleset = str(settings["ruleset"])
-    if number > swiss:
-        return _cut(settings, number, swiss, players, active, results, rounds)
+    size = given.settings.get("table_size")
+    active, results, rounds = given.active, given.results, given.rounds
+    if number > given.swiss:
+        return _cut(number, given)
     if number == 1:
         if key is None:
             raise ValueError("round 1 is drawn under its key")
@@ -97,7 +109,7 @@ def draw(
             return [tuple(t) for t in pairs.round_one(active, key, int(size)).tables], []
         first_round = pairs.round_one(active, key)
         return [tuple(p) for p in first_round.pairs], _byes(first_round.bye)
-    rows = swiss_rows(ruleset, players, results, rounds, swiss)
+    rows = given.rows()
     order = [row.player for row in rows if row.player in active]
     points = {row.player: int(row.points) for row in rows}
     met = {frozenset(p) for r in results for p in _pairs_of(r["players"])}
@@ -114,27 +126,19 @@ def draw(
     return [tuple(p) for p in swiss_round.pairs], _byes(swiss_round.bye)
 
 
-def _cut(
-    settings: Mapping[str, Any],
-    number: int,
-    swiss: int,
-    players: Sequence[str],
-    active: Sequence[str],
-    results: Sequence[Mapping[str, Any]],
-    rounds: Sequence[Mapping[str, Any]],
-) -> Drawn:
+def _cut(number: int, given: Inputs) -> Drawn:
     """A top cut round (docs/rules.md F.4): single elimination seeded by the standings after
     the Swiss rounds (1 v 8, 4 v 5, 2 v 7, 3 v 6; ``rules.cut_size`` of the active players),
     then the winners in bracket order; the higher seed (seat A) goes through a drawn match. A
     player who dropped or was disqualified since leaves its opponent a bye (through to the
     next round); two such leave their place in the bracket empty."""
-    if number == swiss + 1:
-        size = rules.cut_size(int(settings.get("top_cut") or 0), len(active))
-        rows = swiss_rows(str(settings["ruleset"]), players, results, rounds, swiss)
-        seeds = [r.player for r in rows if r.player in active]
+    active = given.active
+    if number == given.swiss + 1:
+        size = rules.cut_size(int(given.settings.get("top_cut") or 0), len(active))
+        seeds = [r.player for r in given.rows() if r.player in active]
         bracket: list[str | None] = [seeds[i - 1] for i in rules.CUT_SEEDING[size]]
     else:
-        bracket = _bracket(swiss, number, results, rounds)
+        bracket = _bracket(given.swiss, number, given.results, given.rounds)
     tables: list[tuple[str, ...]] = []
     byes: list[str] = []
     for first, second in zip(bracket[::2], bracket[1::2], strict=True):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.errors import DomainError
 from domain.tournament import rules
-from domain.tournament.rounds import draw, result_key, seated
+from domain.tournament.rounds import Inputs, draw, result_key, seated
 
 if TYPE_CHECKING:
     from projections.exports.event_check import EventCheck
@@ -139,7 +139,8 @@ def _same(
         if p.get("dropped_after") is None or int(p["dropped_after"]) >= number
     ]
     try:
-        tables, byes = draw(obj["settings"], number, swiss, players, active, results, before)
+        given = Inputs(obj["settings"], swiss, players, active, results, before)
+        tables, byes = draw(number, given)
     except DomainError as exc:
         check.problem(f"round {number}", f"cannot be drawn again from the export: {exc}")
         return False
