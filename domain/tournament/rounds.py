@@ -56,7 +56,16 @@ def newly_read(
 ) -> list[dict[str, Any]]:
     """What a pairing records of the ``results`` it read: each one the rounds before had not
     recorded as it is now (``known``, :func:`results_then`): the last round's, and any earlier
-    one reported again or corrected since."""
+    one reported again or corrected since.
+
+    >>> drawn = {"round": 1, "players": ["a", "b"], "games": {"a": 0, "b": 0}, "drawn_games": 1}
+    >>> won = {"round": 1, "players": ["c", "d"], "games": {"c": 1, "d": 0}, "drawn_games": 0}
+    >>> newly_read({}, [drawn, won]) == [drawn, won]  # round 2: round 1's results
+    True
+    >>> later = {**drawn, "games": {"a": 1, "b": 0}, "drawn_games": 0}  # reported again
+    >>> newly_read(results_then([[], [drawn, won]]), [later, won]) == [later]  # round 3
+    True
+    """
     return [dict(r) for r in results if known.get(result_key(r)) != dict(r)]
 
 
