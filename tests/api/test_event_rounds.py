@@ -311,3 +311,29 @@ def test_a_spectator_delay_holds_back_what_a_round_was_paired_on(
             "note: 1 round(s) were paired on results the spectator delay holds back from this "
             "export: they were not drawn again (the judge's export lets them be)"
         ) in lines
+
+
+def test_a_late_entry_is_drawn_in_from_the_round_after_its_registration(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Who is in a round is read from the export's times: a player registered after round 1
+    was paired is in round 2 (its registration time before round 2's). Moved after round 2's
+    ``paired_at``, it would not have been: round 2 is named."""
+    event = open_event(client, rounds=2)
+    eid = event["event_id"]
+    tokens = {p: register(client, eid, p) for p in ("ann", "bob", "cid", "dee")}
+    play_round(client, eid, 1, tokens, pair(client, eid))
+    tokens["eve"] = register(client, eid, "eve")
+    second = pair(client, eid)
+    assert len(second["byes"]) == 1  # five players now
+    obj = export(client, eid, event["judge_token"])
+    assert any(
+        x.startswith("ok: 1 round(s) after round 1") for x in verified(tmp_path, obj, capsys)
+    )
+    bad = copy.deepcopy(obj)
+    eve = next(p for p in bad["players"] if p["player"] == "eve")
+    eve["registered_at"] = "2999-01-01T00:00:00+00:00"
+    code, lines = verify(tmp_path, bad, capsys)
+    assert code == 1
+    (found,) = problems(lines)
+    assert found.startswith("problem: round 2, table ") or found.startswith("problem: round 2: ")
