@@ -22,11 +22,13 @@ named in ``omitted`` (``{"game_id", "version", "reason"}``), as ``GET /api/expor
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
 from domain.envelope import DamagedRecords, Record
+from domain.tournament import rounds as draws
+from domain.tournament.aggregate import Tournament
 from projections.exports import export_json, export_transcript
 from projections.exports.event_check import EVENT_FORMAT, EVENT_FORMAT_VERSION
 from projections.exports.event_report import event_report
@@ -111,7 +113,7 @@ class EventExports:
             "commitment": event.commitment,
             "revealed_secret": event.revealed,
             "players": players,
-            "rounds": [_round(r) for r in event.rounds],
+            "rounds": _rounds(event, results, delayed=_delayed(summary, viewer)),
             "results": results,
             "standings": service.standing_rows(event, results),
             "penalties": self.penalties.penalties(event.id, caller),
@@ -159,6 +161,37 @@ class EventExports:
                         )
                         continue
                     yield viewer, list(records)
+
+
+def _delayed(summary: Mapping[str, Any], viewer: str) -> bool:
+    """Whether the export's results are held back by a spectator delay (all but the judge)."""
+    return bool(summary.get("spectator_delay")) and viewer != "judge"
+
+
+def _rounds(
+    event: Tournament, results: Sequence[Mapping[str, Any]], *, delayed: bool
+) -> list[dict[str, Any]]:
+    """Every round as exported (:func:`_round`), each with what it was paired on where that
+    is not the export's ``results`` (docs/events.md): ``paired_on``, the earlier rounds'
+    results as they stood when it was paired and have changed since (a result reported again,
+    a game corrected), ``[]`` when none did; ``null`` for a round paired before pairings kept
+    them. A spectator delay shows no more: when the results it holds back differ from what a
+    round was paired on, ``paired_on_held_back`` is true instead."""
+    now = {draws.result_key(r): dict(r) for r in results}
+    out = []
+    for index, stored in enumerate(event.rounds):
+        row = _round(stored)
+        if event.paired_on[index] is None:
+            row["paired_on"] = None
+        else:
+            then = draws.results_then(event.paired_on[: index + 1])
+            changed = [r for key, r in then.items() if now.get(key) != r]
+            if changed and delayed:
+                row["paired_on_held_back"] = True
+            else:
+                row["paired_on"] = changed
+        out.append(row)
+    return out
 
 
 def _round(stored: Mapping[str, Any]) -> dict[str, Any]:

@@ -28,10 +28,9 @@ from domain.fold import State
 from domain.game import Game, token_hash
 from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
-from domain.tournament import pairing as pairs
+from domain.tournament import rounds as draws
 from domain.tournament import rules
 from domain.tournament import standings as ranking
-from domain.tournament import tables as seating
 from domain.tournament.aggregate import Tournament, TournamentSecrets
 from service.errors import VersionConflictError
 from service.games import GameLog, utc_now
@@ -211,6 +210,7 @@ class Tournaments:
         number = event.round + 1
         kept = self._secrets(event.id)
         tables, byes = self._draw(event, number, active, results, kept)
+        read = draws.newly_read(draws.results_then(event.paired_on), results)
         revealed = kept.secret if number == 1 else None
         at = utc_now()
         pairings: list[dict[str, Any]] = []
@@ -220,7 +220,7 @@ class Tournaments:
             game_id, created = self._game(event, number, index, 1, seats, kept.token_key)
             objects += created
             pairings.append({"table": index, "seats": seats, "games": [str(game_id)]})
-        event.pair(pairings, byes, revealed=revealed, at=at)
+        event.pair(pairings, byes, revealed=revealed, results=read, at=at)
         return objects, event.round_at(number)
 
     def _draw(
@@ -233,81 +233,20 @@ class Tournaments:
     ) -> tuple[list[tuple[str, ...]], list[str]]:
         """The tables (players in seat order) and the byes of round ``number`` from the
         ``results`` so far: round 1 drawn from the committed secret (``kept``), then Swiss
-        rounds by the standings, then the top cut."""
-        size = event.settings.get("table_size")
-        if number > self.swiss_rounds(event):
-            return self._cut(event, number, active, results)
-        if number == 1:
-            key = rules.round_one_key(str(event.id), bytes.fromhex(kept.secret))
-            if size is not None:
-                return [tuple(t) for t in pairs.round_one(active, key, int(size)).tables], []
-            first_round = pairs.round_one(active, key)
-            return [tuple(p) for p in first_round.pairs], _byes(first_round.bye)
-        rows = self._rows(event, results)
-        order = [row.player for row in rows if row.player in active]
-        points = {row.player: int(row.points) for row in rows}
-        met = {frozenset(p) for r in results for p in _pairs_of(r["players"])}
-        if size is not None:
-            first = dict.fromkeys(active, 0)
-            for round_ in event.rounds:
-                for pairing in round_["pairings"]:
-                    if pairing["seats"]["A"] in first:
-                        first[pairing["seats"]["A"]] += 1
-            tables = seating.swiss_tables(order, points, met, first, int(size))
-            return [tuple(t) for t in tables.tables], []
-        had_bye = {p for r in event.rounds for p in r["byes"]}
-        swiss = pairs.swiss(order, points, met, had_bye)
-        return [tuple(p) for p in swiss.pairs], _byes(swiss.bye)
-
-    def _cut(
-        self,
-        event: Tournament,
-        number: int,
-        active: list[str],
-        results: Sequence[Mapping[str, Any]],
-    ) -> tuple[list[tuple[str, ...]], list[str]]:
-        """A top cut round (docs/rules.md F.4): single elimination seeded by the standings
-        after the Swiss rounds (1 v 8, 4 v 5, 2 v 7, 3 v 6; :meth:`cut_size` players), then the
-        winners in bracket order; the higher seed (seat A) goes through a drawn match. A player
-        who dropped or was disqualified since leaves its opponent a bye (through to the next
-        round); two such leave their place in the bracket empty."""
-        if number == self.swiss_rounds(event) + 1:
-            size = self.cut_size(event)
-            seeds = [r.player for r in self._rows(event, results) if r.player in active]
-            bracket: list[str | None] = [seeds[i - 1] for i in rules.CUT_SEEDING[size]]
-        else:
-            bracket = self._bracket(event, number, results)
-        tables: list[tuple[str, ...]] = []
-        byes: list[str] = []
-        for first, second in zip(bracket[::2], bracket[1::2], strict=True):
-            here = [p for p in (first, second) if p is not None and p in active]
-            if len(here) == 2:
-                tables.append((here[0], here[1]))
-            else:
-                byes += here
-        return tables, byes
-
-    def _bracket(
-        self, event: Tournament, number: int, results: Sequence[Mapping[str, Any]]
-    ) -> list[str | None]:
-        """Who goes into top cut round ``number`` (after the first), place by place in the
-        bracket: each earlier cut round's match winner or bye, ``None`` where nobody did."""
-        first = event.round_at(self.swiss_rounds(event) + 1)
-        places: list[str | None] = [
-            p for pairing in first["pairings"] for p in _seated(pairing["seats"])
-        ]
-        for done in range(first["round"], number):
-            round_ = event.round_at(done)
-            through: list[str | None] = []
-            for pair in zip(places[::2], places[1::2], strict=True):
-                pairing = next(
-                    (p for p in round_["pairings"] if set(p["seats"].values()) == set(pair)),
-                    None,
-                )
-                bye = next((p for p in pair if p is not None and p in round_["byes"]), None)
-                through.append(_winner(done, pairing, results) if pairing else bye)
-            places = through
-        return places
+        rounds by the standings, then the top cut (``domain.tournament.rounds.draw``, the very
+        function ``munchlog verify`` re-derives every round with)."""
+        key = (
+            rules.round_one_key(str(event.id), bytes.fromhex(kept.secret)) if number == 1 else None
+        )
+        given = draws.Inputs(
+            event.settings,
+            self.swiss_rounds(event),
+            list(event.players),
+            active,
+            results,
+            event.rounds,
+        )
+        return draws.draw(number, given, key)
 
     def _game(
         self,
@@ -415,7 +354,10 @@ class Tournaments:
         self, event_id: UUID, number: int, table: int, result: Mapping[str, Any], by: str
     ) -> dict[str, Any]:
         """A match's result as a judge or the organizer reports it (one its games did not
-        decide, e.g. a draw at time); CCG events only."""
+        decide, e.g. a draw at time); CCG events only. A match its games decided (a game won,
+        or a penalty's match loss: ``domain.tournament.rules.pairing_result``) is refused with
+        ``rule/match_decided_by_games`` (docs/rules.md F.3), in any round, also after the
+        next one is paired: a game and its match never disagree."""
         return self._update(event_id, lambda event: self._report(event, number, table, result, by))
 
     def _report(
@@ -431,6 +373,18 @@ class Tournaments:
                 "F.3",
             )
         checked = rules.check_report(result, pairing["seats"], event.settings["match"])
+        games = [self._game_facts(UUID(g), "judge")[0] for g in pairing["games"]]
+        unreported = {k: v for k, v in pairing.items() if k != "reported"}
+        decided = rules.pairing_result(event.settings, unreported, games, None)
+        if decided is not None:
+            score = ", ".join(f"{p} {n}" for p, n in decided["games"].items())
+            raise RuleViolation(
+                "rule/match_decided_by_games",
+                f"round {number}, table {table}: its games decided the match (games won "
+                f"{score}); a result cannot be reported over them: a correction is a judge's "
+                "ruling in the game",
+                "F.3",
+            )
         event.report(number, table, checked, by=by, at=utc_now())
         return [], {"round": number, "table": table, **checked}
 
@@ -588,10 +542,13 @@ class Tournaments:
         self, event: Tournament, results: Sequence[Mapping[str, Any]]
     ) -> list[ranking.Standing]:
         """The standings over the Swiss rounds (a top cut decides places, not points)."""
-        swiss = self.swiss_rounds(event)
-        byes = [(r["round"], p) for r in event.rounds[:swiss] for p in r["byes"]]
-        kept = [r for r in results if r["round"] <= swiss]
-        return rules.ranked(event.settings["ruleset"], list(event.players), kept, byes)
+        return draws.swiss_rows(
+            event.settings["ruleset"],
+            list(event.players),
+            results,
+            event.rounds,
+            self.swiss_rounds(event),
+        )
 
     def standings(self, event_id: UUID, viewer: str = "judge") -> list[dict[str, Any]]:
         """``GET /api/events/<id>/standings``: one row per player, fractions as floats; a
@@ -652,32 +609,6 @@ class Tournaments:
             "players": players,
             "rounds": event.rounds,
         }
-
-
-def _winner(number: int, pairing: Mapping[str, Any], results: Sequence[Mapping[str, Any]]) -> str:
-    """Who goes through from a top cut match of round ``number``: its winner, or the higher
-    seed (seat A) after a drawn match (docs/rules.md F.4)."""
-    seats = pairing["seats"]
-    players = list(seats.values())
-    for result in results:
-        if result["round"] == number and result["players"] == players:
-            a, b = players
-            match = ranking.Match(number, (a, b), (result["games"][a], result["games"][b]))
-            return match.winner or str(seats["A"])
-    raise RuleViolation("rule/round_in_progress", f"round {number} is not over", "F.3")
-
-
-def _seated(seats: Mapping[str, str]) -> list[str | None]:
-    """A pairing's players in seat order (A, B, ...)."""
-    return [seats[seat] for seat in sorted(seats)]
-
-
-def _byes(bye: str | None) -> list[str]:
-    return [] if bye is None else [bye]
-
-
-def _pairs_of(players: Sequence[str]) -> list[tuple[str, str]]:
-    return [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
 
 
 def _entrants(event: Tournament) -> int:

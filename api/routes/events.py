@@ -395,7 +395,11 @@ class Results(MethodView):
 
         E.g. a match unfinished at time, reported as a draw: `{"table": 3, "games": {"ann":
         1, "bob": 1}, "drawn_games": 0}`. CCG events only (a classic table's places come from
-        its game).
+        its game). A match its games decided (a game won; a best-of-three's two wins or three
+        games; a match loss or a disqualification ruled in one of them) is refused with 422
+        `rule/match_decided_by_games` (docs/rules.md F.3), in any round, also one whose next
+        round is paired: a game and its match never disagree, and a decided game is corrected
+        by a judge's ruling in that game.
         """
         event, caller = current()
         return tournaments().report(event.id, number, body["table"], body, caller.role)

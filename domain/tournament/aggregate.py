@@ -57,13 +57,30 @@ class Tournament(Aggregate):
             }
 
     class Paired(Aggregate.Event):
+        """Round ``round`` paired. Version 2 adds ``results``: the results of the earlier
+        rounds the pairing read that no earlier round's pairing recorded as they were
+        (``domain.tournament.rounds.newly_read``), so what each round was paired on is known
+        after a result is reported again or a game corrected (docs/rules.md F.2); a round
+        paired before version 2 recorded none (``None``)."""
+
         round: int
         pairings: list[dict[str, Any]]
         byes: list[str]
         revealed: str | None
         at: str
+        results: list[dict[str, Any]] | None
+
+        class_version = 2
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """A round paired before version 2 recorded nothing of what it read."""
+            state["results"] = None
 
         def apply(self, aggregate: Tournament) -> None:
+            aggregate.paired_on.append(
+                None if self.results is None else [dict(r) for r in self.results]
+            )
             aggregate.rounds.append(
                 {
                     "round": self.round,
@@ -133,6 +150,8 @@ class Tournament(Aggregate):
         self.players: dict[str, dict[str, Any]] = {}
         self.rounds: list[dict[str, Any]] = []
         self.revealed: str | None = None
+        #: Each round's ``Paired.results`` (``None``: a round paired before they were kept).
+        self.paired_on: list[list[dict[str, Any]] | None] = []
 
     # ------------------------------------------------------------------ reading
 
@@ -225,8 +244,10 @@ class Tournament(Aggregate):
         *,
         revealed: str | None,
         at: str,
+        results: Sequence[Mapping[str, Any]] = (),
     ) -> None:
-        """Round :attr:`round` + 1, as the service paired it (``domain.tournament.pairing``)."""
+        """Round :attr:`round` + 1, as the service paired it (``domain.tournament.rounds``),
+        with what it recorded of the ``results`` it was paired on (``Paired.results``)."""
         self.trigger_event(
             self.Paired,
             round=self.round + 1,
@@ -234,6 +255,7 @@ class Tournament(Aggregate):
             byes=list(byes),
             revealed=revealed,
             at=at,
+            results=[dict(r) for r in results],
         )
 
     def add_game(self, number: int, table: int, game_id: UUID, *, at: str) -> None:

@@ -13,6 +13,9 @@ game in it, with nothing but the export and the rules.
   opened, round 1 seats exactly the players registered before it (and not dropped), and
   drawing them again under the key (``domain.tournament.rules.round_one_key``,
   ``domain.tournament.pairing.round_one``) gives the same tables and bye;
+* **rounds** -- every later round (Swiss and the top cut, pairings and classic tables) drawn
+  again from the export alone (:mod:`projections.exports.event_rounds`), the first round and
+  table that differ named;
 * **decklists** -- every list the export shows (to the organizer, the judges, its player)
   hashes, with its salt and hero, to the published ``decklist_hash``;
 * **results** -- each result is what its games say (a best-of-three's games counted, a classic
@@ -47,6 +50,10 @@ from domain.family import result_updates
 from domain.penalties import ENDS_MATCH, is_ruling
 from domain.tournament import registrations, rules
 from domain.tournament.pairing import round_one
+from domain.tournament.rounds import swiss_rows
+from projections.exports.event_rounds import check_rounds
+from projections.exports.event_rounds import names as _names
+from projections.exports.event_rounds import result_text as _result_text
 from projections.exports.formats import read_export
 from projections.exports.verify import check_game_export
 from projections.exports.walk import ExportFormatError, game_result
@@ -144,6 +151,7 @@ def check_event_export(obj: Mapping[str, Any]) -> EventCheck:
     else:
         _part(check, "games", lambda: facts.update(_check_games(obj, check)))
     _part(check, "round 1's draw", lambda: _check_draw(obj, check))
+    _part(check, "rounds", lambda: check_rounds(obj, check))
     _part(check, "decklists", lambda: _check_decklists(obj, check))
     if obj.get("games_left_out") is not True:
         _part(check, "results", lambda: _check_results(obj, facts, check))
@@ -165,10 +173,6 @@ def _part(check: EventCheck, name: str, run: Callable[[], None]) -> None:
 def _seated(seats: Mapping[str, str]) -> list[str]:
     """A pairing's players in seat order (A, B, ...)."""
     return [str(seats[s]) for s in sorted(seats)]
-
-
-def _names(players: Iterable[Any]) -> str:
-    return ", ".join(str(p) for p in players) or "nobody"
 
 
 def _seats_text(seats: Mapping[str, Any]) -> str:
@@ -415,18 +419,6 @@ def _expected(
     return True, rules.pairing_result(settings, pairing, summaries, last.state)
 
 
-def _result_text(result: Mapping[str, Any]) -> str:
-    if "places" in result:
-        places = result["places"]
-        return "places " + ", ".join(f"{p} {places[p]}" for p in sorted(places, key=places.get))
-    if "winners" in result:
-        return f"won by {_names(result['winners'])}"
-    games = result.get("games") or {}
-    text = ", ".join(f"{p} {n}" for p, n in games.items())
-    drawn = result.get("drawn_games") or 0
-    return f"games won {text}" + (f", {drawn} drawn" if drawn else "")
-
-
 def _agrees(found: Mapping[str, Any], expected: Mapping[str, Any]) -> bool:
     if "winners" in expected:
         places = found.get("places") or {}
@@ -505,9 +497,7 @@ def recompute_standings(obj: Mapping[str, Any]) -> list[dict[str, Any]]:
     swiss = int(obj["swiss_rounds"])
     players = [str(p["player"]) for p in obj["players"]]
     dropped = {str(p["player"]): p.get("dropped_after") is not None for p in obj["players"]}
-    results = [r for r in obj["results"] if int(r["round"]) <= swiss]
-    byes = [(int(r["round"]), str(p)) for r in obj["rounds"][:swiss] for p in r["byes"]]
-    rows = rules.ranked(obj["settings"]["ruleset"], players, results, byes)
+    rows = swiss_rows(obj["settings"]["ruleset"], players, obj["results"], obj["rounds"], swiss)
     return [rules.standing_row(row, dropped[row.player]) for row in rows]
 
 

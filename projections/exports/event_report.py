@@ -24,6 +24,7 @@ from typing import Any
 
 from domain.penalties import infraction_label, upgrade_label
 from domain.tournament import registrations
+from projections.exports.event_rounds import names, result_text
 
 #: Names of the top cut's rounds, from the last one back.
 CUT_ROUNDS = ("final", "semifinals", "quarterfinals")
@@ -172,6 +173,11 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
             )
         for bye in round_["byes"]:
             out.append(f"  Bye: {bye}")
+        for then in round_.get("paired_on") or ():
+            out.append(
+                f"  Paired on round {then['round']}'s result for {names(then['players'])} as it "
+                f"stood then ({result_text(then)}); it has changed since"
+            )
     out.append("")
     out += _heading("Standings after the Swiss rounds")
     out += (
