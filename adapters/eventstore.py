@@ -409,11 +409,9 @@ class EventStore(Application):
         the aggregate's rows does not decode, :class:`DamagedRecords` names that game.
 
         The current summary (or game) is a detached copy: a write changes it and may then lose
-        its race, and the cached copy must change only by what is stored (issue #35: a worker
-        whose failed save had changed its cached summary answered another status than the
-        others). Any other aggregate is this process's cached copy, to read only: a writer
-        changes a copy of its own (``service.dealing.rekeyed``, ``Tournaments.load``), and
-        a failed save drops a changed cached copy anyway (``game_cache.drop_changed``)."""
+        its race, and the cached copy must change only by what is stored (issue #35). Any other
+        aggregate is the cached copy, to read only: a writer changes a copy of its own
+        (``service.dealing.rekeyed``, ``Tournaments.load``; ``game_cache.drop_changed``)."""
         try:
             if version is None:
                 found: Any = self.repository.get(

@@ -17,10 +17,8 @@ tests/api/test_summary_races.py.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,31 +26,14 @@ import pytest
 import requests
 
 from api.demo import demo_spec
-from tests.api.test_scale_out import fresh_schema
+from tests.api.test_scale_out import fresh_schema, instances
 from tests.conftest import ORGANIZER_TOKEN, require_postgres
-from tests.live import munchlog_serve
 
 pytestmark = pytest.mark.postgres
 
 WORKERS = 2
 #: Reads of ``GET /api/games/<id>`` per worker after each race.
 READS = 10
-
-
-@contextlib.contextmanager
-def workers(tmp_path: Path, url: str) -> Iterator[list[str]]:
-    with contextlib.ExitStack() as stack:
-        bases = []
-        for n in range(WORKERS):
-            folder = tmp_path / f"worker-{n}"
-            folder.mkdir()
-            port, _ = stack.enter_context(
-                munchlog_serve(
-                    folder, ORGANIZER_TOKEN, log=True, extra_env={"MUNCHLOG_DATABASE_URL": url}
-                )
-            )
-            bases.append(f"http://127.0.0.1:{port}")
-        yield bases
 
 
 class Held:
@@ -135,7 +116,10 @@ def test_two_workers_answer_one_status_after_lost_races_on_concede_and_backup(
     tmp_path: Path,
 ) -> None:
     require_postgres()
-    with fresh_schema() as url, workers(tmp_path, url) as bases:
+    with (
+        fresh_schema() as url,
+        instances(tmp_path, {"MUNCHLOG_DATABASE_URL": url}, WORKERS, ORGANIZER_TOKEN) as bases,
+    ):
         created = post(bases[0], "/api/games", ORGANIZER_TOKEN, demo_spec(seed=0))
         assert created.status_code == 201, created.text
         game = created.json()
@@ -145,30 +129,26 @@ def test_two_workers_answer_one_status_after_lost_races_on_concede_and_backup(
         def dispute(base: str) -> Any:
             return lambda: post(base, f"/api/games/{gid}/disputes", judge, {"statement": "x"})
 
-        # a concession through worker 0 loses its race to a dispute opened through worker 1
+        def lost(path: str, token: str, body: dict[str, Any], status: str) -> Any:
+            """A write through worker 0 that loses its race to a dispute opened through
+            worker 1; then every worker answers ``status``. The write's answer."""
+            opened, answer = raced(
+                url,
+                dispute(bases[1]),
+                lambda: post(bases[0], f"/api/games/{gid}{path}", token, body),
+            )
+            assert opened.status_code == 201, opened.text
+            assert answer.status_code == 201, answer.text
+            same_everywhere(bases, gid, status)
+            return answer.json()
+
         seat_a = game["seats"]["A"]["token"]
         concede = {"actions": [{"type": "concede", "seat": "A"}]}
-        opened, conceded = raced(
-            url,
-            dispute(bases[1]),
-            lambda: post(bases[0], f"/api/games/{gid}/actions", seat_a, concede),
-        )
-        assert opened.status_code == 201, opened.text
-        assert conceded.status_code == 201, conceded.text
-        same_everywhere(bases, gid, "finished")
-
-        # a backup through worker 0 loses its race the same way
-        point = conceded.json()["events"][0]["version"] - 1
+        conceded = lost("/actions", seat_a, concede, "finished")
+        point = conceded["events"][0]["version"] - 1
         mine = dispute(bases[0])().json()["dispute"]["dispute_id"]
         ruling = {"ruling": "backed up", "backup_to": point}
-        opened, ruled = raced(
-            url,
-            dispute(bases[1]),
-            lambda: post(bases[0], f"/api/games/{gid}/disputes/{mine}/ruling", judge, ruling),
-        )
-        assert opened.status_code == 201, opened.text
-        assert ruled.status_code == 201, ruled.text
-        same_everywhere(bases, gid, "setup")
+        lost(f"/disputes/{mine}/ruling", judge, ruling, "setup")
 
         # and the next change of status, through either worker, is stored after it
         again = post(bases[1], f"/api/games/{gid}/actions", seat_a, concede)
