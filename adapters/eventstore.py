@@ -37,7 +37,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import AbstractContextManager, suppress
+from contextlib import AbstractContextManager
 from typing import Any, cast
 from uuid import UUID
 
@@ -78,6 +78,8 @@ from adapters.game_cache import (
     GAME_CACHE_MB,
     STATE_BYTES_PER_JSON_BYTE,
     SizedCache,
+    drop,
+    drop_changed,
     whole_setting,
 )
 from adapters.pg_writer import (
@@ -112,7 +114,7 @@ from domain.envelope import (
     Record,
     verify_records,
 )
-from domain.game import Game, GameAccess
+from domain.game import Game, GameAccess, GameSummary
 
 __all__ = [
     "FAST_FORWARD_LIMIT",
@@ -235,6 +237,7 @@ class EventStore(Application):
         try:
             stored, ids = self._put(processing)
         except Exception as exc:
+            drop_changed(self.repository.cache, processing.aggregates)
             refused = self.refusal(exc)
             if refused is None:
                 raise
@@ -403,7 +406,12 @@ class EventStore(Application):
         """An aggregate other than a game (its access, summary, an idempotency record) at
         ``version``, rebuilt from its events; ``None`` when there is no such aggregate. Games
         are loaded with :meth:`load_game`. ``of_game`` is ``(game id, what record)``: if one of
-        the aggregate's rows does not decode, :class:`DamagedRecords` names that game."""
+        the aggregate's rows does not decode, :class:`DamagedRecords` names that game.
+
+        The current summary (or game) is a detached copy: a write changes it and may then lose
+        its race, and the cached copy must change only by what is stored (issue #35). Any other
+        aggregate is the cached copy, to read only: a writer changes a copy of its own
+        (``service.dealing.rekeyed``, ``Tournaments.load``; ``game_cache.drop_changed``)."""
         try:
             if version is None:
                 found: Any = self.repository.get(
@@ -415,7 +423,9 @@ class EventStore(Application):
             return None
         except Exception as exc:
             raise undecodable_row(self.recorder, self.mapper, aggregate_id, exc, of_game) from exc
-        return found.detached() if version is None and isinstance(found, Game) else found
+        if version is None and isinstance(found, (GameSummary, Game)):
+            return found.detached()
+        return found
 
     def load_game(self, game_id: UUID, version: int | None = None) -> Game | None:
         """The game (at ``version``), folded only from events this process has verified;
@@ -634,13 +644,7 @@ class EventStore(Application):
         verifies its stored chain again."""
         with self._sound_lock:
             self._sound.pop(game_id, None)
-        cache = self.repository.cache
-        if cache is not None:
-            with suppress(KeyError):
-                if isinstance(cache, SizedCache):
-                    cache.evict(game_id)
-                else:
-                    cache.get(game_id, evict=True)
+        drop(self.repository.cache, game_id)
 
     def damaged(self, game_id: UUID, problems: list[Problem]) -> DamagedRecords:
         """The error for a game whose stored events have ``problems``; this process forgets the

@@ -129,3 +129,30 @@ class SizedCache(LRUCache[UUID, Any]):
     def _forget(self, key: UUID) -> None:
         with self._sizes_lock:
             self.bytes -= self.sizes.pop(key, (0, 0))[0]
+
+
+def drop(cache: Any, key: UUID) -> None:
+    """Drop ``key``'s aggregate from ``cache`` (eventsourcing's, or ``None``: no cache), if it
+    is there."""
+    if cache is not None:
+        with suppress(KeyError):
+            if isinstance(cache, SizedCache):
+                cache.evict(key)
+            else:
+                cache.get(key, evict=True)
+
+
+def drop_changed(cache: Any, aggregates: Mapping[UUID, Any]) -> None:
+    """After a failed save of ``aggregates`` (by id), drop from ``cache`` every one that is
+    itself the cached copy, changed by the write that failed: the cache then holds only what is
+    stored (issue #35). The writers change detached copies (``EventStore.load``); this guards
+    against one that would not, at the cost of one lookup per aggregate of a failed save."""
+    if cache is None:
+        return
+    for key, aggregate in aggregates.items():
+        try:
+            cached = cache.get(key)
+        except KeyError:
+            continue
+        if cached is aggregate:
+            drop(cache, key)

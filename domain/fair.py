@@ -215,6 +215,20 @@ def server_deals(state: Mapping[str, Any]) -> bool:
     return "dealing" in state
 
 
+def reopened_on_public_key(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether a backup took a finished server-dealt game (``before``) back into play
+    (``after``) while the current epoch's secret is revealed: anyone could then compute every
+    later draw from that secret and the public seeds, so the ruling re-keys the game before any
+    further random operation (docs/rules.md E.3)."""
+    d = of(after)
+    return (
+        d is not None
+        and before.get("status") == "finished"
+        and after.get("status") != "finished"
+        and str(d["epoch"]) in d["secrets"]
+    )
+
+
 def pending(d: Mapping[str, Any]) -> list[str]:
     """The contributors whose seed is neither revealed nor withheld in this epoch."""
     return [c for c in d["contributors"] if c not in d["revealed"] and c not in d["withheld"]]

@@ -18,7 +18,7 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
@@ -36,6 +36,8 @@ _SUMMARY_NAME = "summary"
 _IDEMPOTENCY_PREFIX = "idempotency-key:"
 _SECRETS_NAME = "dealing-secrets"
 _DELAY_NAME = "spectator-delay"
+#: An aggregate :func:`_detached` copies.
+A = TypeVar("A", bound=Aggregate)
 #: ``uuid5`` namespace of imported games whose own id is not a UUID (``Game.id_for_import``).
 IMPORT_NAMESPACE = UUID("5f1c2a4e-8d3b-4c6a-9e0f-6d756e63686c")
 
@@ -70,6 +72,16 @@ class Enveloped(Aggregate.Event):
     visible_to: dict[str, Any]
     hash: str
     prev_hash: str
+
+
+def _detached(aggregate: A) -> A:
+    """A shallow copy of ``aggregate`` with its own (empty) list of pending events: what a
+    writer changes instead of the repository's cached copy (``Game.detached``,
+    ``GameSummary.detached``)."""
+    twin = object.__new__(type(aggregate))
+    twin.__dict__.update(aggregate.__dict__)
+    twin._pending_events = []
+    return twin
 
 
 class Game(Aggregate):
@@ -203,10 +215,7 @@ class Game(Aggregate):
         The state is never mutated in place (``evolve`` copies on write), so a shallow copy with
         its own list of pending events is enough.
         """
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
-        twin._pending_events = []
-        return twin
+        return _detached(self)
 
     @property
     def status(self) -> str:
@@ -417,6 +426,13 @@ class GameSummary(Aggregate):
             status=game.status,
             created_at=created_at,
         )
+
+    def detached(self) -> GameSummary:
+        """A copy to change while the original stays in the repository's cache, so that a
+        write that then fails to save leaves the cached summary as stored (issue #35). Its
+        events assign attributes and never change a dict in place, so a shallow copy with its
+        own list of pending events is enough."""
+        return _detached(self)
 
     def follow(self, game: Game, *, at: str) -> bool:
         """Record the game's status/winner if they changed; whether anything was triggered."""

@@ -239,7 +239,10 @@ def decide_ruling(
     version (every later event undone, newest first), then the forced ``corrections`` (each
     with ``corrects: <version>``), then the re-keying when ``rekey`` is true (a
     :class:`~domain.fair.DealingRekeyed` committing to the server's ``new_secret``, docs/rules.md
-    E.3), then the :class:`RulingRecorded` with the note and penalty, then, for a penalty that
+    E.3) or when the backup reopens a finished game whose key is public (its secret revealed at
+    the end: :func:`~domain.fair.reopened_on_public_key`; with a ``new_secret`` only, which the
+    server gives where it holds the game's secrets: a game imported from an export deals
+    nothing more), then the :class:`RulingRecorded` with the note and penalty, then, for a penalty that
     ends the game, the seat's concession (:func:`leaves_game`, docs/rules.md F.5).
 
     ``ruling`` is ``{"ruling": note, "penalty": {"kind", "seat", "infraction"?, "earlier"?} |
@@ -307,7 +310,7 @@ def decide_ruling(
         work = evolve(work, event)
         steps.append(Step(event, work))
         corrections.append(int(work["version"]))
-    if rekey:
+    if rekey or (new_secret is not None and fair.reopened_on_public_key(state, work)):
         steps.append(_rekeyed(work, dispute_id, new_secret))
         work = steps[-1].state
     given = penalty.get("kind")

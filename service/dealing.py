@@ -75,16 +75,30 @@ class Rekeyed:
 
     stored: GameSecrets = field(repr=False)
     secrets: dict[int, bytes] = field(repr=False)
-    disclosed: dict[str, Any] = field(repr=False)
+    disclosed: dict[str, Any] | None = field(repr=False)
+
+
+def deals_here(game: Game, secrets: Mapping[int, bytes] | None) -> bool:
+    """Whether this server deals ``game`` (``secrets``: :meth:`Secrets.of`): it holds the
+    secret of the game's current epoch."""
+    dealing = game.state.get("dealing")
+    return dealing is not None and secrets is not None and int(dealing["epoch"]) in secrets
 
 
 def rekeyed(
-    store: EventStore, game: Game, secrets: Mapping[int, bytes] | None, new: bytes
+    store: EventStore,
+    game: Game,
+    secrets: Mapping[int, bytes] | None,
+    new: bytes,
+    *,
+    disclose: bool = True,
 ) -> Rekeyed:
     """Add ``new`` as the secret of the epoch after the game's current one (to a copy of the
     stored :class:`GameSecrets`: the cached aggregate changes only once the ruling is saved).
     A game whose secret is not on this server (imported from an export) cannot be re-keyed:
-    422 ``command/no_dealer``."""
+    422 ``command/no_dealer``. The judge is told the secret of the epoch that ends when the
+    ruling asked for the re-keying (``disclose``); not when a backup re-keys a game reopened
+    after its end, whose secret everyone has seen."""
     epoch = int(game.state["dealing"]["epoch"])
     old = (secrets or {}).get(epoch)
     found: Any = store.load(GameSecrets.id_for(game.id), of_game=(game.id, "secrets"))
@@ -99,5 +113,5 @@ def rekeyed(
     return Rekeyed(
         stored=stored,
         secrets={**(secrets or {}), epoch + 1: new},
-        disclosed={"epoch": epoch, "secret": old.hex()},
+        disclosed={"epoch": epoch, "secret": old.hex()} if disclose else None,
     )

@@ -50,7 +50,7 @@ from domain.ruleset import Step, find_ruleset
 from projections.exports import import_game
 from projections.views import event_view
 from service.commands import commands_of
-from service.dealing import Rekeyed, Ruled, Secrets, rekeyed
+from service.dealing import Rekeyed, Ruled, Secrets, deals_here, rekeyed
 from service.delay import Delays, delay_objects, standing
 from service.errors import (
     GameAlreadyExistsError,
@@ -592,11 +592,14 @@ class GameLog:
 
             done.clear()
             secrets = self.secrets_of(game)
-            new = new_secret() if ruling.get("rekey") else None
+            asked = bool(ruling.get("rekey"))
+            # a new secret for a re-keying ruling, and for a backup that reopens a game whose
+            # secret is revealed (decide_ruling re-keys it then), where this server deals it
+            new = new_secret() if asked or deals_here(game, secrets) else None
             steps = decide_ruling(game.state, dispute_id, ruling, backup_from, new_secret=new)
-            if new is None:
+            if new is None or not any(isinstance(s.event, fair.DealingRekeyed) for s in steps):
                 return steps, secrets
-            done.append(rekeyed(self.store, game, secrets, new))
+            done.append(rekeyed(self.store, game, secrets, new, disclose=asked))
             return steps, done[0].secrets
 
         records = self._judge(

@@ -324,7 +324,9 @@ class Ruling(MethodView):
         epoch that ends (`dealing_secret`), and the contributors commit and reveal new seeds
         before the next draw or roll (422 `rule/seeds_pending` until then). A table-dealt game:
         422 `rule/table_deals`; a game over: 422 `command/game_over`; an imported game, whose
-        secret is not on this server: 422 `command/no_dealer`.
+        secret is not on this server: 422 `command/no_dealer`. A `backup_to` that takes a
+        finished server-dealt game back into play re-keys it unasked (its secret was revealed
+        at the end): the same `DealingRekeyed`, without `dealing_secret`.
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)

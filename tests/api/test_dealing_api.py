@@ -177,6 +177,19 @@ def test_the_openapi_documents_the_dealing(client: FlaskClient) -> None:
     )
 
 
+def dispute_ruled(
+    client: FlaskClient, gid: str, judge: dict[str, str], ruling: dict[str, Any]
+) -> dict[str, Any]:
+    """A dispute opened and ruled on with ``ruling`` by the judge (``judge``: its header): the
+    ruling's 201 body."""
+    opened = client.post(f"/api/games/{gid}/disputes", json={"statement": "?"}, headers=judge)
+    did = opened.get_json()["dispute"]["dispute_id"]
+    ruled = client.post(f"/api/games/{gid}/disputes/{did}/ruling", json=ruling, headers=judge)
+    assert ruled.status_code == 201, ruled.get_json()
+    answer: dict[str, Any] = ruled.get_json()
+    return answer
+
+
 def test_a_rekeying_ruling_gives_the_judge_alone_the_old_secret(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -186,12 +199,7 @@ def test_a_rekeying_ruling_gives_the_judge_alone_the_old_secret(
     game = create_game(client, dealing="server", contributors=[])
     gid, judge = game["game_id"], bearer(game["judge_token"])
     secret = secret_hex(app, gid)
-    opened = client.post(f"/api/games/{gid}/disputes", json={"statement": "?"}, headers=judge)
-    did = opened.get_json()["dispute"]["dispute_id"]
-    body = {"ruling": "re-keyed", "rekey": True}
-    ruled = client.post(f"/api/games/{gid}/disputes/{did}/ruling", json=body, headers=judge)
-    assert ruled.status_code == 201, ruled.get_json()
-    answer = ruled.get_json()
+    answer = dispute_ruled(client, gid, judge, {"ruling": "re-keyed", "rekey": True})
     assert answer["dealing_secret"] == {"epoch": 0, "secret": secret}
     assert [e["type"] for e in answer["events"]] == ["DealingRekeyed", "RulingRecorded"]
     log = app.extensions["munchlog"]
@@ -223,3 +231,59 @@ def test_a_rekeying_ruling_of_a_table_dealt_game_is_422(client: FlaskClient) -> 
     spec = client.get("/api/openapi.json").get_json()["components"]["schemas"]
     assert "rekey" in spec["RulingCreate"]["properties"]
     assert "dealing_secret" in spec["Recorded"]["properties"]
+
+
+def seed(client: FlaskClient, game_id: str, seats: dict[str, str]) -> None:
+    """Every seat (``seats``: seat -> token) commits, then reveals, a new seed."""
+    seeds = {seat: os.urandom(32) for seat in seats}
+    for kind in ("commit_seed", "reveal_seed"):
+        for seat, token in seats.items():
+            action: dict[str, Any] = {"type": kind, "seat": seat}
+            if kind == "commit_seed":
+                action["commitment"] = seat_commitment(game_id, seat, seeds[seat])
+            else:
+                action["seed"] = seeds[seat].hex()
+            response = post_actions(client, game_id, token, [action])
+            assert response.status_code == 201, response.get_json()
+
+
+@pytest.mark.storage_agnostic
+def test_a_backup_of_a_finished_event_game_rekeys_it(client: FlaskClient) -> None:
+    """Issue #35, item 6, over HTTP: an event's game (server-dealt), finished, its secret
+    shown to all; the event's judge backs it up into play: the ruling re-keys it (no
+    ``dealing_secret``: it is public), nothing is dealt before new seeds, and the game
+    verifies over both epochs once over again."""
+    from tests.api.test_events import my_game, open_event, pair, register
+
+    event = open_event(client, dealing="server")
+    eid, judge = event["event_id"], bearer(event["judge_token"])
+    tokens = {p: register(client, eid, p) for p in ("ann", "bob")}
+    (table,) = pair(client, eid)["pairings"]
+    gid = table["game_id"]
+    seats = {s: my_game(client, eid, 1, tokens[p])["token"] for s, p in table["seats"].items()}
+    seed(client, gid, seats)
+    point = client.get(f"/api/games/{gid}").get_json()["version"]
+    draw = [{"type": "draw_opening", "seat": "A"}]
+    assert post_actions(client, gid, seats["A"], draw).status_code == 201
+    concede = [{"type": "concede", "seat": "A"}]
+    assert post_actions(client, gid, seats["A"], concede).status_code == 201
+    assert client.get(f"/api/games/{gid}").get_json()["dealing"]["server_secrets"]["0"]
+
+    answer = dispute_ruled(client, gid, judge, {"ruling": "misdeal", "backup_to": point})
+    assert [e["type"] for e in answer["events"][-2:]] == ["DealingRekeyed", "RulingRecorded"]
+    assert "dealing_secret" not in answer
+    game = client.get(f"/api/games/{gid}").get_json()
+    assert (game["status"], game["dealing"]["epoch"], game["dealing"]["ready"]) == (
+        "setup",
+        1,
+        False,
+    )
+    refused = post_actions(client, gid, seats["A"], draw)
+    assert refused.status_code == 422
+    assert refused.get_json()["error"]["code"] == "rule/seeds_pending"
+    seed(client, gid, seats)
+    drawn = post_actions(client, gid, seats["A"], draw).get_json()["events"]
+    assert drawn[0]["type"] == "Dealt" and drawn[0]["data"]["epoch"] == 1
+    assert post_actions(client, gid, seats["A"], concede).status_code == 201
+    verified = client.get(f"/api/games/{gid}/verify").get_json()
+    assert verified["ok"] and verified["dealing"]["complete"], verified

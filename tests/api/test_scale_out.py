@@ -122,14 +122,17 @@ def fresh_schema() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def instances(tmp_path: Path, env: dict[str, str]) -> Iterator[list[str]]:
+def instances(
+    tmp_path: Path, env: dict[str, str], count: int = INSTANCES, organizer: str = ORGANIZER
+) -> Iterator[list[str]]:
+    """``count`` ``munchlog serve --workers 1`` processes with ``env``; their base URLs."""
     with contextlib.ExitStack() as stack:
         bases = []
-        for n in range(INSTANCES):
+        for n in range(count):
             folder = tmp_path / f"instance-{n}"
             folder.mkdir()
             port, _ = stack.enter_context(
-                munchlog_serve(folder, ORGANIZER, workers=1, log=True, extra_env=env)
+                munchlog_serve(folder, organizer, workers=1, log=True, extra_env=env)
             )
             bases.append(f"http://127.0.0.1:{port}")
         yield bases

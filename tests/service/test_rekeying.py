@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -22,6 +23,7 @@ from domain.dealing import seat_commitment, server_commitment
 from domain.errors import ImpossibleCommand, RuleViolation
 from domain.game import Game, GameSecrets
 from domain.judge import Claim, decide_dispute, decide_ruling
+from projections.exports import export_json_text
 from projections.views import event_view, state_view
 from service.games import GameLog
 from tests.builders import as_new, game_spec
@@ -193,6 +195,71 @@ def test_withholding_and_rekeying_again_work_per_epoch(
     assert revealed == [0, 1, 2]
     report = log.verify_game(gid)["dealing"]
     assert report["ok"] and report["complete"] and report["checked"] == 3, report
+
+
+def test_a_backup_that_reopens_a_finished_game_rekeys_it(log: GameLog) -> None:
+    """Issue #35, item 6: at the end the server's secret is revealed to all; a judge's backup
+    that takes the game back into play must not deal on under that public key. The ruling
+    re-keys it (no secret told: everyone has seen it), so the next hand is not the one the
+    public secret and seeds give, and the whole game still verifies."""
+    gid, seeds0 = seeded(log)
+    point = log.current_version(gid)  # seeded, no card dealt yet
+    opening = act(log, gid, "A", "draw_opening")["events"][0]["data"]
+    act(log, gid, "A", "concede")
+    public = log.overview(gid)
+    assert public["status"] == "finished"
+    secret0 = bytes.fromhex(public["dealing"]["server_secrets"]["0"])  # what anyone reads
+    shown = [e["data"] for e in events_as(log, gid, "spectator") if e["type"] == "SeedRevealed"]
+    assert {e["contributor"]: bytes.fromhex(e["seed"]) for e in shown} == seeds0
+    key0 = dealing.game_key(secret0, str(gid), [(s, seeds0[s]) for s in "AB"])
+    counter = public["dealing"]["next_counter"]
+    foreseen = dealing.deal(key0, counter, opening["among"], opening["take"])
+
+    did, _ = log.open_dispute(gid, Claim(raised_by="judge", statement="a misdeal"))
+    ruled = log.rule(gid, did, {"ruling": "backed up", "corrections": [], "backup_to": point})
+    events = [r["event"] for r in ruled.records]
+    assert [e["type"] for e in events[-2:]] == ["DealingRekeyed", "RulingRecorded"]
+    assert events[-2]["epoch"] == 1
+    assert ruled.dealing_secret is None  # nothing to tell the judge: it is public
+    assert sorted(secrets_of(log, gid)) == [0, 1]
+    view = log.overview(gid)
+    assert view["status"] == "setup"
+    assert (view["dealing"]["epoch"], view["dealing"]["ready"]) == (1, False)
+    with refused(RuleViolation, "rule/seeds_pending"):
+        act(log, gid, "A", "draw_opening")
+
+    seed_epoch(log, gid)
+    dealt = act(log, gid, "A", "draw_opening")["events"][0]["data"]
+    assert (dealt["epoch"], dealt["counter"]) == (1, counter)
+    assert sorted(dealt["among"]) == sorted(opening["among"])  # the same deck, restored
+    assert dealt["cards"] != foreseen
+    act(log, gid, "B", "concede")
+    rows = records(log, gid)
+    revealed = [r["event"]["epoch"] for r in rows if r["event"]["type"] == "ServerSecretRevealed"]
+    assert revealed == [0, 1]
+    report = log.verify_game(gid)
+    assert report["ok"] and report["dealing"]["complete"], report
+
+
+def test_a_backup_of_an_imported_finished_game_stands_without_a_rekey(
+    make_log: Callable[[], GameLog],
+) -> None:
+    """An imported game's secret is not on this server: it deals nothing more after a backup
+    either (422 ``command/no_dealer``), so the backup is recorded without a re-keying (which
+    this server could not make: no 422 for the backup)."""
+    log = make_log()
+    gid, _ = seeded(log)
+    point = log.current_version(gid)
+    act(log, gid, "A", "draw_opening")
+    act(log, gid, "A", "concede")
+    other = make_log()
+    other.import_export(export_json_text(log.all_records(gid), "judge"))
+    did, _ = other.open_dispute(gid, Claim(raised_by="judge", statement="a misdeal"))
+    ruled = other.rule(gid, did, {"ruling": "backed up", "corrections": [], "backup_to": point})
+    assert "DealingRekeyed" not in [r["event"]["type"] for r in ruled.records]
+    assert other.overview(gid)["status"] == "setup"
+    with refused(ImpossibleCommand, "command/no_dealer"):
+        act(other, gid, "A", "draw_opening")
 
 
 def test_a_rekey_is_refused_where_there_is_nothing_to_rekey(log: GameLog) -> None:
