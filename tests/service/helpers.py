@@ -107,9 +107,7 @@ def play_demo(
     while True:
         game = log.game(gid)
         state = game.state
-        if state["status"] == "finished" or (
-            actions >= limit and (until is None or until(state))
-        ):
+        if state["status"] == "finished" or (actions >= limit and (until is None or until(state))):
             break
         command = family.demo_next(state, rng)
         assert command is not None, f"no legal command at version {game.version}"
