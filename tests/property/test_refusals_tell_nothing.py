@@ -3,8 +3,8 @@
 In a server-dealt game a refused batch records nothing and uses up no counter, so whatever its
 answer says of a card or a die that was to come, a seat could ask again and again before the
 next random operation, and then choose what to do. The property: over random batches of random
-positions, in both families (CCG and classic) and both dealings (server and table), a batch the
-rules refuse is refused with the same class (the HTTP status, ``tests/service/helpers``), code,
+positions, in both families (the CCG and classic's three sets), both dealings (server and
+table) and both modes (strict and record), a batch the rules refuse is refused with the same class (the HTTP status, ``tests/service/helpers``), code,
 message, section and fields whatever the server's secret; and, recorded through the service, a
 refused batch leaves the game's version and its dealing counter as they were.
 
@@ -36,7 +36,7 @@ from service.commands import commands_of
 from service.games import GameLog, utc_now
 from tests.service.helpers import new_log, play_demo
 
-RULESETS = ("munchkin-ccg", "munchkin-deluxe")
+RULESETS = ("munchkin-ccg", "munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar")
 DEALINGS = ("server", "table")
 #: Two server secrets (by epoch) to decide the same batch with.
 SECRETS = ({0: bytes(32)}, {0: bytes(range(32))})
@@ -46,7 +46,7 @@ RANDOM_TYPES = frozenset(
     | {"deal", "kick_door", "loot", "take_treasure", "run_away"}
 )
 #: Probes naming a card: a play of it (both families), and classic's other uses of a hand card.
-CARD_PROBES = {"munchkin-ccg": ("play",), "munchkin-deluxe": ("play", "equip", "discard")}
+CARD_PROBES = {"ccg": ("play",), "classic": ("play", "equip", "discard")}
 #: Probes naming no card, each for every seat.
 PLAIN_PROBES = (
     "end_turn",
@@ -90,7 +90,7 @@ def deck_cards(state: State, seat: str) -> list[str]:
 
 
 def card_probes(state: State, seats: list[str], cards: list[str]) -> list[dict[str, Any]]:
-    kinds = CARD_PROBES[state["ruleset"]]
+    kinds = CARD_PROBES["classic" if "decks" in state else "ccg"]
     return [{"type": k, "seat": s, "card": cid} for s in seats for cid in cards for k in kinds]
 
 
@@ -147,19 +147,20 @@ def counter(log: GameLog, gid: UUID) -> tuple[int, int | None]:
 
 
 @settings(
-    max_examples=160,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(
     ruleset=st.sampled_from(RULESETS),
     dealing=st.sampled_from(DEALINGS),
+    mode=st.sampled_from(("strict", "record")),
     seed=st.integers(0, 2**16),
     prefix=st.integers(0, 60),
     data=st.data(),
 )
 def test_a_refused_batch_says_the_same_whatever_the_secret(
-    ruleset: str, dealing: str, seed: int, prefix: int, data: st.DataObject
+    ruleset: str, dealing: str, mode: str, seed: int, prefix: int, data: st.DataObject
 ) -> None:
     log = new_log()
     try:
@@ -170,6 +171,7 @@ def test_a_refused_batch_says_the_same_whatever_the_secret(
                 max_actions=prefix,
                 ruleset=ruleset,
                 dealing=dealing,
+                extra={"mode": mode},
                 until=at_a_draw,
             ).game_id
         state = log.game(gid).state
