@@ -209,12 +209,15 @@ def test_a_deal_with_cards_is_refused_and_without_them_dealt() -> None:
 
 
 def test_a_deal_ends_its_batch() -> None:
-    """E.1: ``[deal A, deal B]`` is refused before anything is dealt; each alone is dealt."""
+    """E.1: ``[deal A, deal B]`` is refused before anything is dealt (decided without the
+    server's secret, it is refused so, not ``command/no_dealer``: the key is never reached);
+    each alone is dealt."""
     g = server_game([BAT] * 20, [SWORD] * 20)
     batch = [({"type": "deal", "seat": seat}, None) for seat in "AB"]
-    with fair.secrets_for({0: SECRET}), pytest.raises(ImpossibleCommand) as caught:
-        decide_commands(CLASSIC["munchkin-deluxe"], g.state, batch, received_at=NOW)
+    with pytest.raises(ImpossibleCommand) as caught:
+        decide_commands(CLASSIC["munchkin-deluxe"], g.state, batch, received_at=NOW, secrets=None)
     assert caught.value.code == "command/random_not_last"
+    assert caught.value.message.startswith("action 1 of 2 (deal) draws or rolls")
     steps = decide_commands(
         CLASSIC["munchkin-deluxe"], g.state, batch[:1], received_at=NOW, secrets={0: SECRET}
     )
