@@ -9,6 +9,7 @@ families and dealings is tests/property/test_refusals_tell_nothing.py.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 from uuid import UUID
 
@@ -16,6 +17,8 @@ import pytest
 
 from domain.errors import DomainError, ImpossibleCommand, RuleViolation
 from domain.fair import DEALT_FIELDS
+from domain.game import decide_commands
+from domain.ruleset import find_ruleset
 from service.games import GameLog
 from tests.service.helpers import refused, start
 from tests.service.test_dealing import act, seeded, started
@@ -33,6 +36,7 @@ TOLD = {
 }
 #: The CCG's commands that draw or roll (docs/rules.md E.1): none takes a field of ``TOLD``.
 CCG_DRAWS = ("draw_opening", "roll_first", "mulligan", "draw", "spill")
+NOW = "2026-12-07T12:00:00Z"
 
 
 def where(log: GameLog, gid: UUID) -> tuple[int, int]:
@@ -126,6 +130,24 @@ def test_a_draw_last_in_its_batch_is_dealt(log: GameLog) -> None:
     events = log.record(gid, batch, actor="table").response["events"]
     kinds = [e["type"] for e in events]
     assert kinds[0] == "FirstPlayerChosen" and kinds[-2:] == ["Dealt", "MulliganTaken"]
+
+
+def test_a_draw_without_chance_does_not_end_its_batch(log: GameLog) -> None:
+    """D.20: a card known to be on top is drawn without the key, so the turn's draw may be
+    followed in its batch; the same draw from a deck in no known order ends it."""
+    gid, _ = seeded(log)
+    started(log, gid)
+    rules, state = find_ruleset("munchkin-ccg"), log.game(gid).state
+    batch = [({"type": "draw", "seat": "A"}, None), ({"type": "end_turn", "seat": "A"}, None)]
+    with refused(ImpossibleCommand, "command/random_not_last"):
+        decide_commands(rules, state, batch, received_at=NOW, secrets=log.secrets_of(log.game(gid)))
+    known = copy.deepcopy(state)
+    known["seats"]["A"]["deck_known_top"] = 1  # as a card put on top leaves it
+    steps = decide_commands(rules, known, batch, received_at=NOW, secrets=None)  # no key needed
+    events = [step.event for step, _ in steps]
+    assert events[0].type == "CardDrawn" and "Dealt" not in [e.type for e in events]
+    assert events[0].card == state["seats"]["A"]["zones"]["deck"][0]  # type: ignore[attr-defined]
+    assert "TurnEnded" in [e.type for e in events]
 
 
 def test_the_record_mode_ends_the_batch_at_a_draw_too(log: GameLog) -> None:
