@@ -60,7 +60,7 @@ curl -s "$M/api/games/$GAME/state" | json '(d["status"], d["winner"], d["seats"]
 curl -s "$M/api/games/$GAME/events?limit=3" | json '[e["type"] for e in d["events"]]'
 
 # 8. A game the server deals (docs/dealing.md): each seat commits to 32 random bytes, then
-#    reveals them; no draw or roll names a card or a value.
+#    reveals them; draws and rolls name no card or value, one a batch.
 curl -s -X POST "$M/api/games" -H "Authorization: Bearer $ORG" -H 'Content-Type: application/json' -d '{
   "ruleset": "munchkin-ccg", "mode": "strict", "format": "casual", "dealing": "server", "seats": [
     {"seat": "A", "player": "carol", "hero": {"name": "Sample Orc Warrior"}, "deck": [{"name": "Sample Goblin Horde", "count": 8}]},
@@ -73,8 +73,8 @@ post '{"actions": [{"type": "commit_seed", "seat": "A", "commitment": "'"$(commi
                    {"type": "commit_seed", "seat": "B", "commitment": "'"$(commit B "$SEED_B")"'"}]}' > /dev/null
 post '{"actions": [{"type": "reveal_seed", "seat": "A", "seed": "'"$SEED_A"'"},
                    {"type": "reveal_seed", "seat": "B", "seed": "'"$SEED_B"'"}]}' > /dev/null
-post '{"actions": [{"type": "draw_opening", "seat": "A"}, {"type": "draw_opening", "seat": "B"},
-                   {"type": "roll_first", "seat": "A"}]}' | json '[e["type"] for e in d["events"]]'
+for s in A B; do post '{"actions":[{"type":"draw_opening","seat":"'$s'"}]}' >/dev/null; done
+post '{"actions":[{"type":"roll_first","seat":"A"}]}' | json '[e["type"] for e in d["events"]]'
 curl -s "$M/api/games/$GAME" | json '{k: d["dealing"][k] for k in ("mode", "contributors", "revealed")}'
 
 # 9. B concedes: the server's secret is revealed; anyone can now re-derive every deal and roll.

@@ -106,12 +106,13 @@ class DecisionCore:
 
     # -- dealing (docs/rules.md E) -----------------------------------------------------------
 
-    def dealt_by_server(self, command: Command, *told: str) -> bool:
+    def dealt_by_server(self, command: Command, *, uses: Sequence[str] = ()) -> bool:
         """Whether the server deals this game (``"dealing": "server"``); then a command naming
-        any of ``told`` (the card drawn, the value rolled) is refused (``rule/server_deals``)."""
+        a card drawn or a value rolled (any of ``domain.fair.DEALT_FIELDS`` but those it
+        ``uses`` for something else) is refused (``rule/server_deals``, docs/rules.md E.1)."""
         if "dealing" not in self.state:
             return False
-        fair.refuse_told(command, told)
+        fair.refuse_told(command, uses)
         return True
 
     def deal(self, pile: str, among: Sequence[str], take: int) -> list[str]:

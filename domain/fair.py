@@ -52,8 +52,19 @@ MAX_REVEAL_TIMEOUT = 7 * 24 * 3600
 #: The commands every family's games take for the seeds (routed here by ``domain.game``).
 COMMANDS = ("commit_seed", "reveal_seed")
 
+#: The fields in which a command would name a card drawn or a value rolled (docs/rules.md
+#: E.1): a server-dealt command that draws or rolls carries none of them, but for one it takes
+#: for something else (a discard's ``card``, :func:`refuse_told`).
+DEALT_FIELDS = ("card", "cards", "doors", "treasures", "roll", "rolls", "value", "values")
+#: The code of a random operation taken by an action that is not its batch's last
+#: (:func:`not_last`).
+NOT_LAST = "command/random_not_last"
+
 #: The server's secrets of the game being decided, by epoch (:func:`secrets_for`).
 SECRETS: ContextVar[Mapping[int, bytes] | None] = ContextVar("dealing_secrets", default=None)
+#: While an action that is not its batch's last is decided: which one it is (``action 1 of 2
+#: (draw)``), else ``None`` (:func:`not_last`).
+_NOT_LAST: ContextVar[str | None] = ContextVar("dealing_not_last", default=None)
 
 
 @contextmanager
@@ -64,6 +75,20 @@ def secrets_for(secrets: Mapping[int, bytes] | None) -> Iterator[None]:
         yield
     finally:
         SECRETS.reset(token)
+
+
+@contextmanager
+def not_last(index: int, count: int, kind: Any) -> Iterator[None]:
+    """Decide action ``index`` (from 0) of a batch of ``count``, not its last, in a server-dealt
+    game: a random operation it would take is refused (:data:`NOT_LAST`) before anything is
+    drawn or rolled. A draw or a die ends its batch (docs/rules.md E.1): nothing after it is
+    decided on a card or a value not yet recorded, so no refusal can tell one (a refusal
+    after the draw would say which card came, and the batch, refused, would use up nothing)."""
+    token = _NOT_LAST.set(f"action {index + 1} of {count} ({kind})")
+    try:
+        yield
+    finally:
+        _NOT_LAST.reset(token)
 
 
 # --------------------------------------------------------------------------- events
@@ -530,6 +555,14 @@ def seeds_of(
 def _dealer(state: Mapping[str, Any]) -> dealing.Dealer:
     """The dealer of the game at ``state``: its key and next counter. A random operation before
     the key is fixed is refused (``rule/seeds_pending``, docs/rules.md E.2)."""
+    where = _NOT_LAST.get()
+    if where is not None:  # decided before anything random, so it tells nothing (E.1)
+        raise ImpossibleCommand(
+            NOT_LAST,
+            f"{where} draws or rolls: in a game the server deals, a draw or a die is the last "
+            "action of its batch (docs/rules.md E.1); send the actions after it in a batch of "
+            "their own, once its result is recorded",
+        )
     d = of(state)
     assert d is not None
     waiting = pending(d)
@@ -598,10 +631,12 @@ def dealt_dice(state: Mapping[str, Any], sides: int, count: int) -> Dealt:
     return Dealt(op="dice", counter=counter, epoch=int(d["epoch"]), sides=sides, values=values)
 
 
-def refuse_told(command: Mapping[str, Any], names: Sequence[str]) -> None:
+def refuse_told(command: Mapping[str, Any], uses: Sequence[str] = ()) -> None:
     """In a server-dealt game a command that draws or rolls names no card and no value: refuse
-    one that names any of ``names`` (``rule/server_deals``, docs/rules.md E.1)."""
-    told = [name for name in names if command.get(name) is not None]
+    one that carries any of :data:`DEALT_FIELDS` but those it ``uses`` for something else (a
+    discard's ``card``), whether the draw would read it or not (``rule/server_deals``,
+    docs/rules.md E.1)."""
+    told = [n for n in DEALT_FIELDS if n not in uses and command.get(n) is not None]
     if told:
         raise RuleViolation(
             "rule/server_deals",

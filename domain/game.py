@@ -295,7 +295,7 @@ def decide_commands(
         ]
         if decided:
             state = decided[-1][0].state
-        more, state = _decide_each(rs, state, commands, received_at)
+        more, state = _decide_each(rs, state, commands, received_at, server=True)
         decided += more
         decided.extend((step, None) for step in fair.reveal_at_end(state, secrets))
     return decided
@@ -306,13 +306,22 @@ def _decide_each(
     state: State,
     commands: Iterable[tuple[Mapping[str, Any], str | None]],
     received_at: str,
+    *,
+    server: bool = False,
 ) -> tuple[list[tuple[Step, str | None]], State]:
-    """Each command's steps in turn (the seeds' by ``domain.fair``), and the state after them."""
+    """Each command's steps in turn (the seeds' by ``domain.fair``), and the state after them.
+    In a server-dealt game (``server``) a draw or a die ends the batch: every command but the
+    last is decided under ``domain.fair.not_last`` (docs/rules.md E.1)."""
     decided: list[tuple[Step, str | None]] = []
-    for given, client_at in commands:
+    batch = list(commands)
+    last = len(batch) - 1
+    for index, (given, client_at) in enumerate(batch):
         command = dict(given)
         if command.get("type") in fair.COMMANDS:
             steps = fair.decide(state, command, received_at)
+        elif server and index < last:
+            with fair.not_last(index, len(batch), command.get("type")):
+                steps = rs.decide(state, command)
         else:
             steps = rs.decide(state, command)
         decided.extend((step, client_at) for step in steps)

@@ -54,10 +54,9 @@ def test_the_curl_walkthrough_records_a_short_game(tmp_path: Path) -> None:
     assert '"code":"rule/not_your_turn"' in lines[2]
     assert lines[4] == "('finished', 'A', 1)"
     assert lines[5] == "['GameCreated', 'OpeningHandDrawn', 'OpeningHandDrawn']"
-    # the game the server deals: no card or value sent, each drawn or rolled by a Dealt event
-    assert lines[6] == (
-        "['Dealt', 'OpeningHandDrawn', 'Dealt', 'OpeningHandDrawn', 'Dealt', 'FirstPlayerRolled']"
-    )
+    # the game the server deals: no card or value sent, each drawn or rolled by a Dealt event;
+    # a draw ends its batch (docs/rules.md E.1): each is sent alone
+    assert lines[6] == "['Dealt', 'FirstPlayerRolled']"
     assert lines[7] == "{'mode': 'server', 'contributors': ['A', 'B'], 'revealed': ['A', 'B']}"
     assert lines[8] == "{'ok': True, 'complete': True, 'checked': 3}"
     assert len(lines) == 9

@@ -347,7 +347,12 @@ class GameActions(MethodView):
         SHA-256 of `munchlog-rand-v1|seat|<game_id>|<seat>|` and 32 random bytes), then, once
         every contributor has committed, `{"type": "reveal_seed", "seat", "seed"}` (the 32
         bytes as 64 lowercase hex). Its commands that draw or roll name no card and no value
-        (422 `rule/server_deals` if they do); each random operation is a `Dealt` event.
+        (422 `rule/server_deals` if they carry `card`, `cards`, `doors`, `treasures`, `roll`,
+        `rolls`, `value` or `values`, but a field the command takes for something else, such
+        as a discard's `card`); each random operation is a `Dealt` event. A draw or a die ends
+        its batch: an action that would draw or roll with more actions after it is refused
+        (422 `command/random_not_last`, decided before anything is drawn, so the answer tells
+        no card and no value); send the actions after it in a batch of their own.
 
         A table-dealt classic game's draws (`deal`, `kick_door`, `loot`, `take_treasure`) name
         the cards drawn by id, or, with the table's or the judge's token, by name: `{"name":

@@ -288,7 +288,7 @@ def decide_stash(decision: Decision, command: Command) -> None:
 
 def decide_spill(decision: Decision, command: Command) -> None:
     s = decision.state
-    server = decision.dealt_by_server(command, "cards")  # docs/rules.md E.1
+    server = decision.dealt_by_server(command)  # docs/rules.md E.1
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     source = command.get("source")
     if s["stack"] or source is not None:

@@ -74,7 +74,7 @@ def _card(raw: Mapping[str, Any], fmt: str, catalog: Catalog | None, where: str)
 
 def decide_draw_opening(decision: Decision, command: Command) -> None:
     s, seat = decision.state, decision.seat
-    server = decision.dealt_by_server(command, "cards")  # docs/rules.md E.1
+    server = decision.dealt_by_server(command)  # docs/rules.md E.1
     decision.require(s["status"] == "setup", "command/not_in_setup", "the game is past setup")
     decision.check(
         seat not in s["setup"]["opened"], "rule/already_drawn", "opening hand already drawn", "A.7"
@@ -91,7 +91,7 @@ def decide_draw_opening(decision: Decision, command: Command) -> None:
 
 def decide_roll_first(decision: Decision, command: Command) -> None:
     s = decision.state
-    server = decision.dealt_by_server(command, "rolls")  # docs/rules.md E.1
+    server = decision.dealt_by_server(command)  # docs/rules.md E.1
     decision.require(s["status"] == "setup", "command/not_in_setup", "the game is past setup")
     decision.check(
         s["step"] == "roll_first", "rule/out_of_order", "both opening hands come first", "A.7"
@@ -163,7 +163,7 @@ def decide_keep(decision: Decision, command: Command) -> None:
 
 
 def decide_mulligan(decision: Decision, command: Command) -> None:
-    server = decision.dealt_by_server(command, "cards")  # docs/rules.md E.1
+    server = decision.dealt_by_server(command)  # docs/rules.md E.1
     _mulligan_turn(decision)
     seat = decision.seat
     if server:  # the hand shuffled into the deck, six drawn

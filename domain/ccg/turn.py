@@ -83,7 +83,7 @@ def decide_draw(decision: Decision, command: Command) -> None:
     """The turn's draw (A.8) or an ability's (A.11): the top card of the drawer's own deck,
     as far as the table knows its order (docs/rules.md D.20)."""
     s, seat = decision.state, decision.seat
-    server = decision.dealt_by_server(command, "card")  # docs/rules.md E.1
+    server = decision.dealt_by_server(command)  # docs/rules.md E.1
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     if not server:
         cid = str_arg(command, "card")

@@ -387,7 +387,7 @@ def decide_decline_help(d: DecisionCore, command: Command) -> None:
 
 
 def decide_run_away(d: DecisionCore, command: Command) -> None:
-    server = d.dealt_by_server(command, "roll")  # docs/rules.md E.1
+    server = d.dealt_by_server(command)  # docs/rules.md E.1
     c = d.state.get("combat")
     d.require(c is not None, "command/no_combat", "there is no combat to run from")
     assert c is not None
@@ -472,7 +472,7 @@ def decide_bad_stuff(d: DecisionCore, command: Command) -> None:
 
 
 def decide_take_treasure(d: DecisionCore, command: Command) -> None:
-    server = d.dealt_by_server(command, "cards")  # docs/rules.md E.1
+    server = d.dealt_by_server(command)  # docs/rules.md E.1
     cards = [] if server else ids_arg(command, "cards")
     c = d.state.get("combat")
     d.require(

@@ -468,7 +468,7 @@ def decide_discard(d: DecisionCore, command: Command) -> None:
     """Discard a trait (any time, B.11), a card for a discard power (B.11: any card in the hand
     or in play, a trait or a helper card too, each giving its +1), a Steed (AoS: it may be
     abandoned before a roll) or a Sidekick sacrificed to escape every monster (Old West, B.2)."""
-    server = d.dealt_by_server(command, "roll")  # docs/rules.md E.1: a steal's die
+    server = d.dealt_by_server(command, uses=("card",))  # E.1: a steal's die
     cid = str_arg(command, "card")
     zones = ("hand", "equipped", "carried", "race", "class", "army", "helpers", "curses")
     card = d.in_zone(cid, d.seat, *zones)

@@ -60,7 +60,7 @@ def next_seat(state: Mapping[str, Any], seat: str) -> str:
 
 
 def decide_deal(d: DecisionCore, command: Command) -> None:
-    server = d.dealt_by_server(command, "doors", "treasures")  # docs/rules.md E.1
+    server = d.dealt_by_server(command)  # docs/rules.md E.1
     doors = [] if server else ids_arg(command, "doors")
     treasures = [] if server else ids_arg(command, "treasures")
     st = d.state["seats"][d.seat]
@@ -85,7 +85,7 @@ def decide_deal(d: DecisionCore, command: Command) -> None:
 
 
 def decide_roll_first(d: DecisionCore, command: Command) -> None:
-    server = d.dealt_by_server(command, "rolls")  # docs/rules.md E.1
+    server = d.dealt_by_server(command)  # docs/rules.md E.1
     rolls = None if server else command.get("rolls")
     if not server and (not isinstance(rolls, Mapping) or not rolls):
         raise InvalidCommand("request/invalid_rolls", "'rolls' is {seat: 1..6}", {"rolls": []})
@@ -148,7 +148,7 @@ def _turn_step(d: DecisionCore, what: str, *phases: str) -> None:
 
 
 def decide_kick_door(d: DecisionCore, command: Command) -> None:
-    server = d.dealt_by_server(command, "card")  # docs/rules.md E.1
+    server = d.dealt_by_server(command)  # docs/rules.md E.1
     cid = "" if server else str_arg(command, "card")
     conditions = _conditions(command)
     choices = ids_arg(command, "choices", required=False)
@@ -236,7 +236,7 @@ def loot_deck(state: Mapping[str, Any]) -> str:
 def decide_loot(d: DecisionCore, command: Command) -> None:
     """Loot the Room (B.4); with Listen At The Door on, a ``loot`` before kicking is the
     listen, and the loot proper draws a Treasure (B.15)."""
-    server = d.dealt_by_server(command, "card")  # docs/rules.md E.1
+    server = d.dealt_by_server(command)  # docs/rules.md E.1
     cid = "" if server else str_arg(command, "card")
     if listening(d.state):
         _turn_step(d, "listening at the door", "kick_door")

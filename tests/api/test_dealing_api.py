@@ -135,6 +135,34 @@ def test_a_told_card_is_422_with_the_rule(client: FlaskClient) -> None:
     assert [e["type"] for e in response.get_json()["events"]] == ["Dealt", "OpeningHandDrawn"]
 
 
+@pytest.mark.storage_agnostic
+def test_a_draw_ends_its_batch_on_the_hot_path_as_on_the_flask_route(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue #35: a batch with a draw before its last action is 422
+    ``command/random_not_last``; the hot path (no ``Idempotency-Key``) answers as the Flask
+    route (an ``Idempotency-Key`` sends it there), and nothing is recorded."""
+    from api.hotpath import RecordHotPath
+
+    hot: Any = app.wsgi_app
+    while not isinstance(hot, RecordHotPath):
+        hot = hot.app
+    game = create_game(client, dealing="server", contributors=[])
+    gid, token = game["game_id"], game["table_token"]
+    batch = [{"type": "draw_opening", "seat": "A"}, {"type": "draw_opening", "seat": "B"}]
+    on_hot = post_actions(client, gid, token, batch)
+    on_flask = post_actions(client, gid, token, batch, key="k-1")
+    assert on_hot.status_code == on_flask.status_code == 422
+    assert on_hot.get_json() == on_flask.get_json()
+    error = on_hot.get_json()["error"]
+    assert error["code"] == "command/random_not_last", error
+    assert "action 1 of 2 (draw_opening)" in error["message"]
+    assert client.get(f"/api/games/{gid}").get_json()["version"] == 1
+    for action in batch:  # one a batch: each dealt
+        assert post_actions(client, gid, token, [action]).status_code == 201
+    assert hot.served == 2  # the two single draws; the refusal came from the app's handlers
+
+
 def test_a_late_reveal_is_422_with_the_rule_not_a_500(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -175,6 +203,8 @@ def test_the_openapi_documents_the_dealing(client: FlaskClient) -> None:
     assert {"mode", "scheme", "contributors", "revealed", "withheld"} <= set(
         schemas["Dealing"]["properties"]
     )
+    actions = spec["paths"]["/api/games/{game_id}/actions"]["post"]["description"]
+    assert "command/random_not_last" in actions and "`value` or `values`" in actions
 
 
 def dispute_ruled(

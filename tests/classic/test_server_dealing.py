@@ -19,8 +19,9 @@ from domain import fair
 from domain.classic import CLASSIC
 from domain.classic.moves import driver_commands, legal_commands
 from domain.dealing import deal, dice, game_key, seat_commitment
-from domain.errors import DomainError, InvalidCommand, RuleViolation
+from domain.errors import DomainError, ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.events import Event
+from domain.game import decide_commands
 from tests.builders import random_classic_command
 from tests.classic.helpers import Game, random_decks, ready_all, spec
 from tests.classic.test_added_rules import GRABBER, door, treasure
@@ -28,6 +29,7 @@ from tests.classic.test_added_rules import GRABBER, door, treasure
 GAME_ID = "11111111-2222-4333-8444-555555555555"
 SECRET = bytes(range(32))
 KEY = game_key(SECRET, GAME_ID, [])  # a server-only game: no seat seeds
+NOW = "2026-12-01T12:00:00Z"
 
 
 BAT = door("Bat", "monster", level=1, treasures=2, bad_stuff=[{"lose_levels": 1}])
@@ -157,6 +159,69 @@ def test_a_command_naming_its_card_or_value_is_refused(
     g = server_game([BAT] * 20, [SWORD] * 20, mode=mode)
     err = g.refused("A", kind, **fields)
     assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/server_deals", "E.1")
+
+
+#: Classic's commands that draw or roll (E.1), each with the field of ``fair.DEALT_FIELDS`` it
+#: takes for something else, and a value of each such field.
+DRAWS = {
+    "deal": {},
+    "roll_first": {},
+    "kick_door": {},
+    "loot": {},
+    "take_treasure": {},
+    "run_away": {"monster": "d0"},
+    "discard": {"card": "d0", "steal": "t0"},
+}
+TOLD = {
+    "card": "d0",
+    "cards": ["d0"],
+    "doors": ["d0"],
+    "treasures": ["t0"],
+    "roll": 6,
+    "rolls": {"A": 6},
+    "value": 6,
+    "values": [6],
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "name"),
+    [(kind, name) for kind in DRAWS for name in fair.DEALT_FIELDS if name not in DRAWS[kind]],
+)
+@pytest.mark.parametrize("mode", ["strict", "record"])
+def test_every_card_or_value_field_it_does_not_use_is_refused(
+    kind: str, name: str, mode: str
+) -> None:
+    """E.1 (issue #35): a field the command would not even read (a ``deal`` with ``cards``,
+    a ``kick_door`` with ``roll``) is refused as one it would, naming it."""
+    g = server_game([BAT] * 20, [SWORD] * 20, mode=mode)
+    err = g.refused("A", kind, **{**DRAWS[kind], name: TOLD[name]})
+    assert isinstance(err, RuleViolation) and (err.code, err.rule) == ("rule/server_deals", "E.1")
+    assert err.message.endswith(f"send no {name}")
+
+
+def test_a_deal_with_cards_is_refused_and_without_them_dealt() -> None:
+    """Issue #35, finding 10: the server-dealt ``deal`` took an unused ``cards``."""
+    g = server_game([BAT] * 20, [SWORD] * 20)
+    err = g.refused("A", "deal", cards=["d0", "d1", "d2", "d3"])
+    assert isinstance(err, RuleViolation) and err.code == "rule/server_deals"
+    assert [e.type for e in g.do("A", "deal")] == ["Dealt", "Dealt", "CardsDealt"]
+
+
+def test_a_deal_ends_its_batch() -> None:
+    """E.1: ``[deal A, deal B]`` is refused before anything is dealt (decided without the
+    server's secret, it is refused so, not ``command/no_dealer``: the key is never reached);
+    each alone is dealt."""
+    g = server_game([BAT] * 20, [SWORD] * 20)
+    batch = [({"type": "deal", "seat": seat}, None) for seat in "AB"]
+    with pytest.raises(ImpossibleCommand) as caught:
+        decide_commands(CLASSIC["munchkin-deluxe"], g.state, batch, received_at=NOW, secrets=None)
+    assert caught.value.code == "command/random_not_last"
+    assert caught.value.message.startswith("action 1 of 2 (deal) draws or rolls")
+    steps = decide_commands(
+        CLASSIC["munchkin-deluxe"], g.state, batch[:1], received_at=NOW, secrets={0: SECRET}
+    )
+    assert [s.event.type for s, _ in steps] == ["Dealt", "Dealt", "CardsDealt"]
 
 
 def test_nothing_is_drawn_before_the_seeds() -> None:

@@ -13,7 +13,7 @@ API answers (one table, tested over HTTP in ``tests/api/test_errors.py``):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,12 +81,14 @@ def play_demo(
     catalog: Catalog | None = None,
     dealing: str = "table",
     extra: Mapping[str, Any] | None = None,
+    until: Callable[[State], bool] | None = None,
 ) -> Played:
     """The demo's game (``api.demo.record_demo_game``: the family's ``demo_spec``, its
     ``demo_commands`` and seeded ``demo_choice``, never a concession, each command recorded by
     the table with ``expected_version`` and an idempotency key), recorded through the service.
     ``dealing="server"``: the server deals, each seat committing to random bytes, then
-    revealing them (``domain.seeding.SeatSeeds``). ``extra``: more of the spec."""
+    revealing them (``domain.seeding.SeatSeeds``). ``extra``: more of the spec. ``until``:
+    past ``max_actions``, play on to the first state it holds for (or the end)."""
     rng = random.Random(seed)
     family = family_named(ruleset)
     rs = find_ruleset(ruleset)
@@ -105,7 +107,7 @@ def play_demo(
     while True:
         game = log.game(gid)
         state = game.state
-        if state["status"] == "finished" or actions >= limit:
+        if state["status"] == "finished" or (actions >= limit and (until is None or until(state))):
             break
         command = family.demo_next(state, rng)
         assert command is not None, f"no legal command at version {game.version}"
