@@ -428,6 +428,7 @@ def history_recorder(app: EventStore) -> HistoryRecorder:
     if not factory.datastore.single_row_tracking:
         raise TypeError("the history store needs eventsourcing's single-row tracking")
     recorder = cls(datastore=factory.datastore)
-    with ddl_lock(app.env):  # one creator at a time on PostgreSQL
+    # one creator at a time on PostgreSQL
+    with ddl_lock(app.env, getattr(factory.datastore, "reachability", None)):
         recorder.create_table()
     return cast(HistoryRecorder, recorder)

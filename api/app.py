@@ -238,5 +238,4 @@ def database_env(url: str | None, instance_path: str) -> dict[str, str]:
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": path,
-        "SQLITE_LOCK_TIMEOUT": "30",
     }
