@@ -22,11 +22,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from adapters.eventstore import StorageUnavailable
-from adapters.history_store import Skipped, history_recorder, tracking_at
+from adapters.history_store import HistoryRecorder, Skipped, history_recorder
 from domain.envelope import UNREADABLE, Record
 from projections.history import HistoryRow, fold_history, hero_totals, player_games, totals
 from service.games import GameLog
@@ -74,20 +75,35 @@ class MatchHistory:
         self.inline = inline
         self._lock = threading.Lock()  # one catch-up at a time per process (others wait)
 
-    def catch_up(self, *, progress: Progress | None = None, limit: int | None = None) -> int:
-        """Fold every game notification after the tracked position; the number folded.
+    def catch_up(
+        self,
+        *,
+        progress: Progress | None = None,
+        limit: int | None = None,
+        view: HistoryRecorder | None = None,
+    ) -> int:
+        """Fold every game notification after the tracked position, up to the log's head as
+        it is when called; the number folded.
+
+        Up to that head, not after: what was committed before the call is there when it
+        returns, and a catch-up under a steady stream of writes does not chase the head for
+        ever (before, a history read under the record bench's load could take 34 s). A caller
+        that waited for another thread's catch-up finds its head covered and folds nothing.
 
         ``progress(done, total)`` is called after each batch with notification ids (of every
         topic) covered so far and to cover. ``limit`` stops after about that many game
-        notifications (for tests of a restart in the middle).
+        notifications (for tests of a restart in the middle). ``view``: fold into that view
+        (a rebuild's, :meth:`rebuild`) instead of the live one.
         """
         folded = 0
-        with self._lock:
-            start = self.view.position()
-            total = max(0, self.app.store.max_notification_id() - start)
+        view = view or self.view
+        head = self.app.store.max_notification_id()
+        with self._lock if view is self.view else nullcontext():
+            start = view.position()
+            total = max(0, head - start)
             while limit is None or folded < limit:
                 batch = self.batch_size if limit is None else min(self.batch_size, limit - folded)
-                step = self._step(batch)
+                step = self._step(batch, head, view)
                 if step is None:
                     break
                 folded += step[0]
@@ -97,23 +113,23 @@ class MatchHistory:
                 progress(total, total)
         return folded
 
-    def _step(self, batch: int) -> tuple[int, int] | None:
-        """Fold one batch: ``(notifications folded, new position)``, ``None`` if none left.
+    def _step(self, batch: int, head: int, view: HistoryRecorder) -> tuple[int, int] | None:
+        """Fold one batch into ``view``: ``(notifications folded, new position)``, ``None`` if
+        it is at ``head`` or past it.
 
-        The batch is read up to the log's head as it was just before: when it holds fewer than
-        ``batch`` game events, every game event up to the head has been read, and the position
-        moves to the head itself, past the notifications of other topics (summaries, tokens,
-        idempotency records) at the end of the log; so a projection that has caught up is at
-        the head and its :meth:`lag` is 0. (Notification ids commit in order on both back ends:
-        when the head is visible, so is everything before it.)"""
+        The batch is read up to ``head`` (the log's head as it was before): when it holds
+        fewer than ``batch`` game events, every game event up to the head has been read, and
+        the position moves to the head itself, past the notifications of other topics
+        (summaries, tokens, idempotency records) at the end of the log; so a projection that
+        has caught up is at the head and its :meth:`lag` is 0. (Notification ids commit in
+        order on both back ends: when the head is visible, so is everything before it.)"""
         while True:
-            position = self.view.position()
-            head = self.app.store.max_notification_id()
+            position = view.position()
             if head <= position:
                 return None
             notes = self.app.store.records_since(position, batch, stop=head)
             end = notes[-1][0] if len(notes) >= batch else head
-            if self._commit(position, notes, end):
+            if self._commit(position, notes, end, view):
                 return len(notes), end
 
     def apply(self, expected: int, notifications: Sequence[Any]) -> bool:
@@ -128,14 +144,21 @@ class MatchHistory:
         with self._lock:
             return self._commit(expected, records, int(notifications[-1].id))
 
-    def _commit(self, position: int, notes: Sequence[tuple[int, str, Record]], end: int) -> bool:
+    def _commit(
+        self,
+        position: int,
+        notes: Sequence[tuple[int, str, Record]],
+        end: int,
+        view: HistoryRecorder | None = None,
+    ) -> bool:
         """Fold the game events ``notes`` (those after ``position``, up to notification
         ``end``) into the stored rows and commit the rows and the position ``end`` together,
         if the position is still ``position``. A game that cannot be folded is skipped
         (:func:`_unfoldable`), with its later events."""
+        view = view or self.view
         gids = {gid for _, gid, _ in notes}
-        stored = self.view.rows(gids)
-        left_out = {k["game_id"] for k in self.view.skipped(gids)}
+        stored = view.rows(gids)
+        left_out = {k["game_id"] for k in view.skipped(gids)}
         rows: dict[str, tuple[int, HistoryRow]] = {}
         skipped: dict[str, Skipped] = {}
         for seq, gid, record in notes:
@@ -153,13 +176,26 @@ class MatchHistory:
             skipped[gid] = _skip(gid, seq, before, problem)
             log.warning("match histories: game %s left out: %s", gid, skipped[gid])
         with self.app.store.writing():
-            return self.view.commit(position, rows, tracking_at(end), skipped.values())
+            return view.commit(position, rows, view.tracking(end), skipped.values())
 
     def rebuild(self, *, progress: Progress | None = None) -> int:
-        """Drop every row and fold the whole log again; the number of notifications folded."""
-        with self._lock:
-            self.view.reset()
-        return self.catch_up(progress=progress)
+        """Fold the whole log again into new tables beside the live ones, then put them in
+        their place in one transaction; the number of notifications folded.
+
+        Readers go on reading the live histories meanwhile (and, inline, keeping them up to
+        date), so they never see them empty or half built. The new tables are caught up to
+        the log's head, then once more to what was written meanwhile, then switched in
+        (:meth:`HistoryRecorder.replace_with`); the live position becomes theirs, and a reader
+        or ``munchlog worker`` goes on from there. A rebuild that was interrupted leaves only
+        its own tables, which the next one starts again from scratch."""
+        with self.app.store.writing():
+            fresh = self.view.beside()
+            fresh.reset()
+        folded = self.catch_up(progress=progress, view=fresh)
+        folded += self.catch_up(view=fresh)  # what was written while it folded
+        with self._lock, self.app.store.writing():
+            self.view.replace_with(fresh)
+        return folded
 
     def position(self) -> int:
         """The last notification folded in (0 before the first)."""
