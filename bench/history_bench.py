@@ -31,7 +31,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record_bench import (  # noqa: E402
+from bench.record_bench import (
     PG_DEFAULT,
     ROOT,
     TOKEN,
@@ -45,11 +45,10 @@ from bench.record_bench import (  # noqa: E402
 )
 
 
-def reader(base: str, player: str, pause: float, stop: threading.Event, out: dict[str, Any]) -> None:
-    """Read the player's history until ``stop``: latencies (ms), and reads that listed fewer
-    games than the one before (a history seen emptied)."""
+def reader(url: str, pause: float, stop: threading.Event, out: dict[str, Any]) -> None:
+    """Read ``url`` until ``stop``: latencies (ms), and (a player's history) reads that listed
+    fewer games than the one before (a history seen emptied)."""
     session = requests.Session()
-    url = f"{base}/api/players/{player}/games"
     seen = 0
     while not stop.is_set():
         started = time.perf_counter()
@@ -57,7 +56,7 @@ def reader(base: str, player: str, pause: float, stop: threading.Event, out: dic
         out["ms"].append((time.perf_counter() - started) * 1000)
         if r.status_code != 200:
             out["errors"] += 1
-        else:
+        elif "/players/" in url:
             games = len(r.json()["games"])
             if games < seen:
                 out["fewer"] += 1
@@ -108,18 +107,28 @@ def main() -> int:
                 player = "bench-1-A"
                 for n in range(1, args.rounds + 1):
                     out: dict[str, Any] = {"ms": [], "errors": 0, "fewer": 0}
+                    state: dict[str, Any] = {"ms": [], "errors": 0, "fewer": 0}
                     stop = threading.Event()
-                    t = threading.Thread(target=reader, args=(base, player, args.pause, stop, out))
-                    t.start()
+                    history_url = f"{base}/api/players/{player}/games"
+                    gid = games[1][0]
+                    state_url = f"{base}/api/games/{gid}/state"  # a spectator's
+                    readers = [
+                        threading.Thread(target=reader, args=(u, args.pause, stop, o))
+                        for u, o in ((history_url, out), (state_url, state))
+                    ]
+                    for t in readers:
+                        t.start()
                     rebuilt = None
                     if args.rebuild:
                         timer = threading.Timer(
-                            args.seconds / 3, lambda: out.update(rebuild_s=rebuild(url, tmp))
+                            args.seconds / 3,
+                            lambda out=out: out.update(rebuild_s=rebuild(url, tmp)),
                         )
                         timer.start()
                     recorded = wrk(base, eight, 8, args.seconds)
                     stop.set()
-                    t.join()
+                    for t in readers:
+                        t.join()
                     if args.rebuild:
                         timer.join()
                         rebuilt = out.get("rebuild_s")
@@ -130,7 +139,9 @@ def main() -> int:
                         f"{statistics.median(ms):.1f} ms, p99 {pct(ms, 0.99):.1f} ms, max "
                         f"{max(ms):.1f} ms, errors {out['errors']}, fewer games than before "
                         f"{out['fewer']}; recording {recorded['rate']:.0f} actions/s"
-                        + (f"; rebuild {rebuilt:.1f} s" if rebuilt is not None else ""),
+                        + (f"; rebuild {rebuilt:.1f} s" if rebuilt is not None else "")
+                        + f"; beside it a game's state: p50 {statistics.median(state['ms']):.1f} "
+                        f"ms, p99 {pct(state['ms'], 0.99):.1f} ms",
                         flush=True,
                     )
     finally:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -36,6 +37,11 @@ __all__ = ["Lag", "MatchHistory", "StorageUnavailable"]
 
 #: Notifications folded per transaction.
 BATCH_SIZE = 500
+#: Seconds between two catch-ups of the thread that keeps inline histories up to date while
+#: they are read (:meth:`MatchHistory._keep_up_while_read`), and how long it goes on after the
+#: last read.
+KEEP_UP_EVERY = 0.1
+KEEP_UP_IDLE = 60.0
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: notifications folded so far, of how many (at the start)."""
@@ -68,12 +74,23 @@ class MatchHistory:
     what is stored, which ``munchlog worker`` (:mod:`service.worker`) keeps up to date through
     :meth:`apply`; :meth:`lag` says how far behind that is."""
 
-    def __init__(self, app: GameLog, *, batch_size: int = BATCH_SIZE, inline: bool = True) -> None:
+    def __init__(
+        self,
+        app: GameLog,
+        *,
+        batch_size: int = BATCH_SIZE,
+        inline: bool = True,
+        keep_up: bool = False,
+    ) -> None:
         self.app = app
         self.view = history_recorder(app.store)
         self.batch_size = batch_size
         self.inline = inline
+        #: inline: a thread also catches up every KEEP_UP_EVERY seconds while reads come
+        self.keep_up = keep_up and inline
         self._lock = threading.Lock()  # one catch-up at a time per process (others wait)
+        self._last_read = 0.0
+        self._keeper: threading.Thread | None = None
 
     def catch_up(
         self,
@@ -212,7 +229,37 @@ class MatchHistory:
 
     def _fresh(self) -> None:
         if self.inline:
+            if self.keep_up:
+                self._keep_up_while_read()
             self.catch_up()
+
+    def _keep_up_while_read(self) -> None:
+        """Start the thread that keeps the histories caught up (:meth:`_keep_up`), unless it
+        runs. A read then folds only what was committed since its last round (a fraction of
+        a second of writes) instead of everything since the last read: under the record
+        bench's load a read waited for the fold of seconds of writes (bench/RESULTS.md, "Match
+        histories under a write load")."""
+        self._last_read = time.monotonic()
+        if self._keeper is None or not self._keeper.is_alive():
+            with self._lock:
+                if self._keeper is None or not self._keeper.is_alive():
+                    self._keeper = threading.Thread(
+                        target=self._keep_up, name="munchlog-histories", daemon=True
+                    )
+                    self._keeper.start()
+
+    def _keep_up(self) -> None:
+        """Every :data:`KEEP_UP_EVERY` seconds, catch up if the log moved on; stop when no read
+        came for :data:`KEEP_UP_IDLE` seconds, or at the first failure (the database gone, the
+        store closed): the next read starts it again."""
+        while time.monotonic() - self._last_read < KEEP_UP_IDLE:
+            time.sleep(KEEP_UP_EVERY)
+            try:
+                if self.app.store.max_notification_id() > self.view.position():
+                    self.catch_up()
+            except Exception as exc:
+                log.debug("match histories: keeping up stopped: %s", exc)
+                return
 
     def rows(self) -> list[HistoryRow]:
         """Every game's row, in creation order."""
