@@ -89,6 +89,7 @@ def main() -> int:
     ap.add_argument("--projections", default="inline", choices=["inline", "worker"])
     ap.add_argument("--postgres", default=os.environ.get("BENCH_POSTGRES", PG_DEFAULT))
     ap.add_argument("--rebuild", action="store_true", help="rebuild-projections mid-round")
+    ap.add_argument("--verbose", action="store_true", help="print every read's latency")
     args = ap.parse_args()
 
     schema = f"history_bench_{uuid.uuid4().hex[:8]}"
@@ -141,7 +142,12 @@ def main() -> int:
                         f"{out['fewer']}; recording {recorded['rate']:.0f} actions/s"
                         + (f"; rebuild {rebuilt:.1f} s" if rebuilt is not None else "")
                         + f"; beside it a game's state: p50 {statistics.median(state['ms']):.1f} "
-                        f"ms, p99 {pct(state['ms'], 0.99):.1f} ms",
+                        f"ms, p99 {pct(state['ms'], 0.99):.1f} ms"
+                        + (
+                            f"; reads in order, ms: {[round(x) for x in ms]}"
+                            if args.verbose
+                            else ""
+                        ),
                         flush=True,
                     )
     finally:
