@@ -14,6 +14,10 @@ batch is inserted again on its own, so only the conflicting one fails, with even
 
 The queueing and leader election are :class:`adapters.sqlite_writer.GroupCommit`'s; only the
 lock (a thread lock: PostgreSQL's table lock orders the processes) and the write differ.
+
+Also here: what bounds a use of PostgreSQL when the server or the network stops answering
+(:func:`bounded_on_outage`: :func:`network_settings`, :func:`query_timeout`,
+:class:`Reachability`; docs/operations.md, "A database that hangs, and its return").
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from functools import cache
 from typing import Any
 
 from adapters.game_cache import whole_setting
@@ -121,13 +126,20 @@ class DatabaseSilent(Exception):
     connection is closed: what it was doing is unknown)."""
 
 
-def _silent_error(seconds: float) -> Exception:
+@cache
+def _silent_class() -> type[Exception]:
+    """The driver's ``OperationalError`` (which eventsourcing wraps in its own) that is also a
+    :class:`DatabaseSilent`."""
     import psycopg
 
     class Silent(psycopg.OperationalError, DatabaseSilent):
         pass
 
-    return Silent(f"the database did not answer within {seconds:g} s")
+    return Silent
+
+
+def _silent_error(seconds: float) -> Exception:
+    return _silent_class()(f"the database did not answer within {seconds:g} s")
 
 
 def bounded_connection_class(base: Any, seconds: float) -> Any:

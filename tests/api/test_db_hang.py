@@ -296,3 +296,37 @@ def test_healthz_has_app_threads_of_its_own() -> None:
     for t in busy:
         t.join(WITHIN)
     assert sorted(answered) == ["/api/x"] * 3 + ["/healthz"]
+
+
+# ---------------------------------------------------------------------------- Reachability
+
+
+def test_reachability_fails_fast_until_its_probe_reaches_the_server() -> None:
+    """After a failure every use fails at once, whatever the pause since; a background probe
+    tries the server until it answers; then the pool is renewed and uses go on."""
+    from adapters.pg_writer import Reachability
+    from adapters.storage import StorageUnavailable
+
+    answering = threading.Event()
+    tries: list[float] = []
+    renewed = threading.Event()
+
+    def probe() -> None:
+        tries.append(time.monotonic())
+        if not answering.is_set():
+            raise OSError("connection refused")
+
+    reach = Reachability(probe, recovered=renewed.set, every=0.01)
+    reach.check()  # nothing failed yet
+    reach.failed()
+    time.sleep(0.2)
+    with pytest.raises(StorageUnavailable):
+        reach.check()
+    assert len(tries) > 3 and not renewed.is_set()
+    answering.set()
+    deadline = time.monotonic() + WITHIN
+    while reach.down:
+        assert time.monotonic() < deadline, "the probe did not notice the server's return"
+        time.sleep(0.01)
+    assert renewed.is_set()
+    reach.check()
