@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -105,6 +106,49 @@ def test_a_proxy_that_holds_every_connection_is_503_within_the_bound(
         app = app_on(url, tmp_path)
         try:
             _through_a_hang(app, proxy.hold, proxy.release)
+        finally:
+            with contextlib.suppress(Exception):
+                app.extensions["munchlog"].close()
+
+
+@pytest.mark.postgres
+def test_a_statement_that_waits_on_a_live_server_is_cancelled_and_not_tried_again(
+    tmp_path: Path, bounded: None
+) -> None:
+    """Another session holds the events table's lock (a migration, a long ``LOCK TABLE``):
+    the server cancels a read at ``lock_timeout`` and a write at ``lock_timeout``; both are 503
+    at once, not tried 10 times by eventsourcing (the read) and not taken for an unreachable
+    server: reads are 200 again the moment the lock is released."""
+    import psycopg
+
+    from tests.conftest import PG_URL
+
+    with postgres_behind_proxy() as (_proxy, url):
+        app = app_on(url, tmp_path)
+        try:
+            ledger = Ledger()
+            game = demo(app, seed=14, actions=4)
+            judge = {"Authorization": f"Bearer {game.tokens['judge']}"}
+            path = f"/api/games/{game.game_id}/state"
+            action = a_legal_action(app, game)
+            app.extensions["munchlog"].store.forget(uuid.UUID(game.game_id))  # read the store
+            schema = url.rsplit("schema=", 1)[1]
+            with psycopg.connect(PG_URL) as locker:
+                locker.execute(f'LOCK TABLE "{schema}".gamelog_events IN ACCESS EXCLUSIVE MODE')
+                started = time.monotonic()
+                read = app.test_client().get(path, headers=judge)
+                read_took = time.monotonic() - started
+                started = time.monotonic()
+                write = ledger.post(app, game, action)
+                write_took = time.monotonic() - started
+                locker.rollback()
+            assert (read.status_code, write.status_code) == (503, 503)
+            assert read.get_json()["error"]["code"] == "storage/unavailable"
+            assert read_took < 3 * float(QUERY_TIMEOUT) + 1, read_took  # once, not 10 times
+            assert write_took < WITHIN, write_took
+            assert app.test_client().get(path, headers=judge).status_code == 200  # at once
+            assert ledger.post(app, game, a_legal_action(app, game)).status_code == 201
+            ledger.all_there(app, game)
         finally:
             with contextlib.suppress(Exception):
                 app.extensions["munchlog"].close()
