@@ -75,6 +75,14 @@ Rows = Mapping[str, tuple[int, HistoryRow]]
 Skips = Iterable[Skipped]
 
 
+#: The tracking key and table-name suffix of the histories a rebuild folds beside the live
+#: ones (:meth:`HistoryRecorder.beside`).
+REBUILD_NAME = TRACKING_NAME + "/rebuild"
+REBUILD_SUFFIX = "_next"
+#: The tables of the view (their names in the live view).
+TABLES = ("history_rows", "history_players", "history_skipped")
+
+
 def tracking_at(position: int) -> Tracking:
     """The tracking row that says "folded up to notification ``position``"."""
     return Tracking(TRACKING_NAME, position)
@@ -82,6 +90,24 @@ def tracking_at(position: int) -> Tracking:
 
 class HistoryRecorder(TrackingRecorder, ABC):
     """The materialised view: history rows by game id, plus the tracking position."""
+
+    #: The tracking row's key (:data:`TRACKING_NAME`; a rebuild's: :data:`REBUILD_NAME`).
+    tracking_name = TRACKING_NAME
+
+    def tracking(self, position: int) -> Tracking:
+        """This view's tracking row at ``position``."""
+        return Tracking(self.tracking_name, position)
+
+    @abstractmethod
+    def beside(self) -> HistoryRecorder:
+        """An empty view of its own (tables and tracking row) in the same database, for a
+        rebuild to fold into while this one is read (:meth:`replace_with`)."""
+
+    @abstractmethod
+    def replace_with(self, fresh: HistoryRecorder) -> None:
+        """Put ``fresh`` (this view's :meth:`beside`) in this view's place, its rows and its
+        position, in one transaction: a reader sees the old view or the new one, never an
+        empty one. ``fresh`` is gone after."""
 
     @abstractmethod
     def position(self) -> int:
@@ -139,34 +165,88 @@ class _SqlHistory(HistoryRecorder):
     ``rows_table``, ``players_table`` and ``tracking_table`` are the quoted table names."""
 
     mark = "?"
-    rows_table = "history_rows"
-    players_table = "history_players"
-    skipped_table = "history_skipped"
     tracking_table = "tracking"
+    #: ``""`` for the live view, :data:`REBUILD_SUFFIX` for a rebuild's
+    suffix = ""
+    #: ``(table, column)``: the indexes of the view
+    indexes = (("history_rows", "seq"), ("history_rows", "event"), ("history_players", "player"))
     datastore: Any
+
+    def table(self, base: str, suffix: str | None = None) -> str:
+        """The SQL name of table ``base`` of this view (or of the view with ``suffix``)."""
+        return base + (self.suffix if suffix is None else suffix)
+
+    @property
+    def rows_table(self) -> str:
+        return self.table("history_rows")
+
+    @property
+    def players_table(self) -> str:
+        return self.table("history_players")
+
+    @property
+    def skipped_table(self) -> str:
+        return self.table("history_skipped")
+
+    def _index(self, table: str, column: str, suffix: str | None = None) -> str:
+        """An index's (unqualified) name in this view (or in the view with ``suffix``):
+        ``history_rows_seq`` live, ``history_rows_next_seq`` in a rebuild's."""
+        return f"{table}{self.suffix if suffix is None else suffix}_{column}"
 
     def create_statements(self) -> list[str]:
         return [
             f"CREATE TABLE IF NOT EXISTS {self.rows_table} (game_id TEXT PRIMARY KEY, "
             "seq BIGINT NOT NULL, created_at TEXT, event TEXT, row TEXT NOT NULL)",
-            f"CREATE INDEX IF NOT EXISTS history_rows_seq ON {self.rows_table} (seq)",
-            f"CREATE INDEX IF NOT EXISTS history_rows_event ON {self.rows_table} (event)",
             f"CREATE TABLE IF NOT EXISTS {self.players_table} (game_id TEXT NOT NULL, "
             "player TEXT NOT NULL, PRIMARY KEY (game_id, player))",
-            f"CREATE INDEX IF NOT EXISTS history_players_player ON {self.players_table} (player)",
+            *[
+                f"CREATE INDEX IF NOT EXISTS {self._index(t, column)} ON {self.table(t)} ({column})"
+                for t, column in self.indexes
+            ],
             f"CREATE TABLE IF NOT EXISTS {self.skipped_table} (game_id TEXT PRIMARY KEY, "
             "version BIGINT NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL, "
             "seq BIGINT NOT NULL, event TEXT)",
             # the first layout (player_a/player_b columns) is a projection: dropped, rebuilt
-            f"DROP TABLE IF EXISTS {self.rows_table.replace('history_rows', 'history_games')}",
+            f"DROP TABLE IF EXISTS {self.table('history_games', '')}",
         ]
+
+    def _rename_indexes(self, c: Any, fresh: str) -> None:
+        """In the switch's transaction: the indexes of the tables just renamed (from the view
+        with suffix ``fresh``) take the live names."""
+        raise NotImplementedError
+
+    def replace_with(self, fresh: HistoryRecorder) -> None:
+        assert isinstance(fresh, _SqlHistory) and fresh.suffix != self.suffix
+        m = self.mark
+        with self.datastore.transaction(commit=True) as c:
+            self._locked_position(c)  # a catch-up of the live view waits for the switch
+            c.execute(
+                f"SELECT notification_id FROM {self.tracking_table} WHERE application_name = {m}",
+                (fresh.tracking_name,),
+            )
+            found = c.fetchone()
+            position = int(found[0] if not isinstance(found, Mapping) else found["notification_id"])
+            for base in TABLES:
+                c.execute(f"DROP TABLE IF EXISTS {self.table(base)}")
+            for base in TABLES:
+                c.execute(f"ALTER TABLE {fresh.table(base)} RENAME TO {base}{self.suffix}")
+            self._rename_indexes(c, fresh.suffix)
+            c.execute(
+                f"UPDATE {self.tracking_table} SET notification_id = {m} "
+                f"WHERE application_name = {m}",
+                (position, self.tracking_name),
+            )
+            c.execute(
+                f"DELETE FROM {self.tracking_table} WHERE application_name = {m}",
+                (fresh.tracking_name,),
+            )
 
     def _locked_position(self, c: Any) -> int:
         """The position, locked for the rest of the write transaction (-1 if none)."""
         raise NotImplementedError
 
     def position(self) -> int:
-        return self.max_tracking_id(TRACKING_NAME) or 0
+        return self.max_tracking_id(self.tracking_name) or 0
 
     def rows(self, game_ids: Iterable[str]) -> dict[str, HistoryRow]:
         ids = list(game_ids)
@@ -267,7 +347,7 @@ class _SqlHistory(HistoryRecorder):
             c.execute(
                 f"UPDATE {self.tracking_table} SET notification_id = 0 "
                 f"WHERE application_name = {self.mark}",
-                (TRACKING_NAME,),
+                (self.tracking_name,),
             )
 
 
@@ -280,20 +360,38 @@ def _sqlite_recorder_class() -> type[HistoryRecorder]:
     class SQLiteHistoryRecorder(SQLiteTrackingRecorder, _SqlHistory):
         """History rows in the GameLog's SQLite file."""
 
+        def __init__(self, datastore: Any, suffix: str = "") -> None:
+            self.suffix = suffix
+            self.tracking_name = REBUILD_NAME if suffix else TRACKING_NAME
+            super().__init__(datastore)
+
         def construct_create_table_statements(self) -> list[str]:
             return [*super().construct_create_table_statements(), *self.create_statements()]
 
         def create_table(self) -> None:
             super().create_table()
             with self.datastore.transaction(commit=True) as c:
-                c.execute("INSERT OR IGNORE INTO tracking VALUES (?, 0)", (TRACKING_NAME,))
+                c.execute("INSERT OR IGNORE INTO tracking VALUES (?, 0)", (self.tracking_name,))
+
+        def beside(self) -> HistoryRecorder:
+            fresh = SQLiteHistoryRecorder(self.datastore, REBUILD_SUFFIX)
+            fresh.create_table()
+            return fresh
+
+        def _rename_indexes(self, c: Any, fresh: str) -> None:
+            # SQLite cannot rename an index: made again under the live name
+            for table, column in self.indexes:
+                c.execute(f"DROP INDEX IF EXISTS {self._index(table, column, fresh)}")
+                c.execute(
+                    f"CREATE INDEX {self._index(table, column)} ON {self.table(table)} ({column})"
+                )
 
         def _locked_position(self, c: Any) -> int:
             # An UPDATE takes SQLite's write lock: concurrent catch-ups serialise here.
             c.execute(
                 "UPDATE tracking SET notification_id = notification_id "
                 "WHERE application_name = ? RETURNING notification_id",
-                (TRACKING_NAME,),
+                (self.tracking_name,),
             )
             found = c.fetchone()
             return int(found[0]) if found is not None else -1
@@ -317,16 +415,17 @@ def _postgres_recorder_class() -> type[HistoryRecorder]:
 
         mark = "%s"
 
-        def __init__(self, datastore: Any) -> None:
+        def __init__(self, datastore: Any, suffix: str = "") -> None:
+            self.suffix = suffix
+            self.tracking_name = REBUILD_NAME if suffix else TRACKING_NAME
             super().__init__(datastore, tracking_table_name="history_tracking")
-            schema = self.datastore.schema
-            self.rows_table = _quoted(schema, "history_rows")
-            self.players_table = _quoted(schema, "history_players")
-            self.skipped_table = _quoted(schema, "history_skipped")
-            self.tracking_table = _quoted(schema, self.tracking_table_name)
+            self.tracking_table = _quoted(self.datastore.schema, self.tracking_table_name)
             self.sql_create_statements.extend(
                 Composed([SQL(sql)]) for sql in self.create_statements()
             )
+
+        def table(self, base: str, suffix: str | None = None) -> str:
+            return _quoted(self.datastore.schema, _SqlHistory.table(self, base, suffix))
 
         def create_table(self) -> None:
             super().create_table()
@@ -334,14 +433,26 @@ def _postgres_recorder_class() -> type[HistoryRecorder]:
                 curs.execute(
                     f"INSERT INTO {self.tracking_table} VALUES (%s, 0) "
                     "ON CONFLICT (application_name) DO NOTHING",
-                    (TRACKING_NAME,),
+                    (self.tracking_name,),
                 )
+
+        def beside(self) -> HistoryRecorder:
+            fresh = PostgresHistoryRecorder(self.datastore, REBUILD_SUFFIX)
+            fresh.create_table()
+            return fresh
+
+        def _rename_indexes(self, c: Any, fresh: str) -> None:
+            schema = self.datastore.schema
+            names = [(self._index(t, col, fresh), self._index(t, col)) for t, col in self.indexes]
+            names += [(f"{t}{fresh}_pkey", f"{t}{self.suffix}_pkey") for t in TABLES]
+            for old, new in names:
+                c.execute(f"ALTER INDEX {_quoted(schema, old)} RENAME TO {_quoted(new)}")
 
         def _locked_position(self, c: Any) -> int:
             c.execute(
                 f"SELECT notification_id FROM {self.tracking_table} "
                 "WHERE application_name = %s FOR UPDATE",
-                (TRACKING_NAME,),
+                (self.tracking_name,),
             )
             found = c.fetchone()
             return int(found["notification_id"]) if found is not None else -1
@@ -411,6 +522,15 @@ class POPOHistoryRecorder(POPOTrackingRecorder, HistoryRecorder):
             self._skipped.clear()
             self._max_tracking_ids[TRACKING_NAME] = 0
 
+    def beside(self) -> HistoryRecorder:
+        return POPOHistoryRecorder()
+
+    def replace_with(self, fresh: HistoryRecorder) -> None:
+        assert isinstance(fresh, POPOHistoryRecorder)
+        with self._database_lock, fresh._database_lock:
+            self._rows, self._skipped = dict(fresh._rows), dict(fresh._skipped)
+            self._max_tracking_ids[TRACKING_NAME] = fresh._max_tracking_ids[TRACKING_NAME] or 0
+
 
 def history_recorder(app: EventStore) -> HistoryRecorder:
     """The history view for ``app``'s store, sharing its datastore (connections, schema)."""
@@ -428,6 +548,7 @@ def history_recorder(app: EventStore) -> HistoryRecorder:
     if not factory.datastore.single_row_tracking:
         raise TypeError("the history store needs eventsourcing's single-row tracking")
     recorder = cls(datastore=factory.datastore)
-    with ddl_lock(app.env):  # one creator at a time on PostgreSQL
+    # one creator at a time on PostgreSQL
+    with ddl_lock(app.env, getattr(factory.datastore, "reachability", None)):
         recorder.create_table()
     return cast(HistoryRecorder, recorder)

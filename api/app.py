@@ -31,6 +31,13 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
 ``MUNCHLOG_READY_MAX_LAG``
     with ``worker``: ``/readyz`` answers 503 ``projection/lagging`` when the match histories
     are more than this many notifications behind the log (default: not checked).
+``MUNCHLOG_DB_QUERY_TIMEOUT``
+    seconds a statement may take (default 3; 0: no bound): PostgreSQL's ``statement_timeout``
+    and ``lock_timeout``, and a server that does not answer at all is given up 1 s later; on
+    SQLite, the busy timeout is 1 s less (at least 1). What it bounds: docs/operations.md, "A
+    database that hangs" (``adapters/pg_writer.py``).
+``MUNCHLOG_DB_NETWORK_TIMEOUT``
+    seconds a PostgreSQL connection waits on a network that stopped answering (default 10).
 """
 
 from __future__ import annotations
@@ -238,5 +245,4 @@ def database_env(url: str | None, instance_path: str) -> dict[str, str]:
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": path,
-        "SQLITE_LOCK_TIMEOUT": "30",
     }

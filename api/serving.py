@@ -91,6 +91,10 @@ THREADS = 4
 #: the app (:class:`WholeBody`): granian's own default for WSGI is 256 in all.
 #: ``MUNCHLOG_BODY_READERS`` overrides it.
 BODY_READERS = 256
+#: App threads per worker kept for ``/healthz`` (:class:`WholeBody`), beside :data:`THREADS`.
+HEALTH_SLOTS = 2
+#: The paths served in those threads: they touch no database.
+HEALTH_PATHS = frozenset({"/healthz"})
 #: The GIL switch interval each worker sets (seconds; ``MUNCHLOG_SWITCH_INTERVAL`` overrides it,
 #: for experiments).
 SWITCH_INTERVAL = 0.001
@@ -252,6 +256,11 @@ class WholeBody:
     a longer ``Content-Length`` is not read at all: the app answers 413 without reading it.
     Under gunicorn, which gives each connection one of its own threads, ``slots`` is the
     thread count and this only reads the body first.
+
+    ``GET /healthz`` (:data:`HEALTH_PATHS`) takes one of :data:`HEALTH_SLOTS` threads kept for
+    it instead: a database that stops answering holds every app thread until its bound runs out
+    (docs/operations.md), and a liveness probe must not fail then (the process would be
+    restarted for nothing).
     """
 
     def __init__(self, app: WSGIApp, slots: int, limit: Callable[[str], int]) -> None:
@@ -261,6 +270,11 @@ class WholeBody:
         self._slots: queue.SimpleQueue[None] = queue.SimpleQueue()
         for _ in range(max(1, slots)):
             self._slots.put(None)
+        # /healthz has app threads of its own: it answers while every other is waiting on
+        # the database (it touches none)
+        self._health: queue.SimpleQueue[None] = queue.SimpleQueue()
+        for _ in range(HEALTH_SLOTS):
+            self._health.put(None)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         length = environ.get("CONTENT_LENGTH", "")
@@ -270,11 +284,12 @@ class WholeBody:
         elif "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
             limit = self.limit(environ.get("PATH_INFO", ""))
             environ["wsgi.input"] = BytesIO(environ["wsgi.input"].read(limit + 1))
-        self._slots.get()
+        slots = self._health if environ.get("PATH_INFO") in HEALTH_PATHS else self._slots
+        slots.get()
         try:
             return self.app(environ, start_response)
         finally:
-            self._slots.put(None)
+            slots.put(None)
 
 
 def _body_limit(app: Any) -> Callable[[str], int]:

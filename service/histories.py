@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from adapters.eventstore import StorageUnavailable
-from adapters.history_store import Skipped, history_recorder, tracking_at
+from adapters.history_store import HistoryRecorder, Skipped, history_recorder
 from domain.envelope import UNREADABLE, Record
 from projections.history import HistoryRow, fold_history, hero_totals, player_games, totals
 from service.games import GameLog
@@ -35,6 +37,11 @@ __all__ = ["Lag", "MatchHistory", "StorageUnavailable"]
 
 #: Notifications folded per transaction.
 BATCH_SIZE = 500
+#: Seconds between two catch-ups of the thread that keeps inline histories up to date while
+#: they are read (:meth:`MatchHistory._keep_up_while_read`), and how long it goes on after the
+#: last read.
+KEEP_UP_EVERY = 0.1
+KEEP_UP_IDLE = 60.0
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: notifications folded so far, of how many (at the start)."""
@@ -67,27 +74,53 @@ class MatchHistory:
     what is stored, which ``munchlog worker`` (:mod:`service.worker`) keeps up to date through
     :meth:`apply`; :meth:`lag` says how far behind that is."""
 
-    def __init__(self, app: GameLog, *, batch_size: int = BATCH_SIZE, inline: bool = True) -> None:
+    def __init__(
+        self,
+        app: GameLog,
+        *,
+        batch_size: int = BATCH_SIZE,
+        inline: bool = True,
+        keep_up: bool = False,
+    ) -> None:
         self.app = app
         self.view = history_recorder(app.store)
         self.batch_size = batch_size
         self.inline = inline
+        #: inline: a thread also catches up every KEEP_UP_EVERY seconds while reads come
+        self.keep_up = keep_up and inline
         self._lock = threading.Lock()  # one catch-up at a time per process (others wait)
+        self._last_read = 0.0
+        self._keeper: threading.Thread | None = None
 
-    def catch_up(self, *, progress: Progress | None = None, limit: int | None = None) -> int:
-        """Fold every game notification after the tracked position; the number folded.
+    def catch_up(
+        self,
+        *,
+        progress: Progress | None = None,
+        limit: int | None = None,
+        view: HistoryRecorder | None = None,
+    ) -> int:
+        """Fold every game notification after the tracked position, up to the log's head as
+        it is when called; the number folded.
+
+        Up to that head, not after: what was committed before the call is there when it
+        returns, and a catch-up under a steady stream of writes does not chase the head for
+        ever (before, a history read under the record bench's load could take 34 s). A caller
+        that waited for another thread's catch-up finds its head covered and folds nothing.
 
         ``progress(done, total)`` is called after each batch with notification ids (of every
         topic) covered so far and to cover. ``limit`` stops after about that many game
-        notifications (for tests of a restart in the middle).
+        notifications (for tests of a restart in the middle). ``view``: fold into that view
+        (a rebuild's, :meth:`rebuild`) instead of the live one.
         """
         folded = 0
-        with self._lock:
-            start = self.view.position()
-            total = max(0, self.app.store.max_notification_id() - start)
+        view = view or self.view
+        head = self.app.store.max_notification_id()
+        with self._lock if view is self.view else nullcontext():
+            start = view.position()
+            total = max(0, head - start)
             while limit is None or folded < limit:
                 batch = self.batch_size if limit is None else min(self.batch_size, limit - folded)
-                step = self._step(batch)
+                step = self._step(batch, head, view)
                 if step is None:
                     break
                 folded += step[0]
@@ -97,23 +130,23 @@ class MatchHistory:
                 progress(total, total)
         return folded
 
-    def _step(self, batch: int) -> tuple[int, int] | None:
-        """Fold one batch: ``(notifications folded, new position)``, ``None`` if none left.
+    def _step(self, batch: int, head: int, view: HistoryRecorder) -> tuple[int, int] | None:
+        """Fold one batch into ``view``: ``(notifications folded, new position)``, ``None`` if
+        it is at ``head`` or past it.
 
-        The batch is read up to the log's head as it was just before: when it holds fewer than
-        ``batch`` game events, every game event up to the head has been read, and the position
-        moves to the head itself, past the notifications of other topics (summaries, tokens,
-        idempotency records) at the end of the log; so a projection that has caught up is at
-        the head and its :meth:`lag` is 0. (Notification ids commit in order on both back ends:
-        when the head is visible, so is everything before it.)"""
+        The batch is read up to ``head`` (the log's head as it was before): when it holds
+        fewer than ``batch`` game events, every game event up to the head has been read, and
+        the position moves to the head itself, past the notifications of other topics
+        (summaries, tokens, idempotency records) at the end of the log; so a projection that
+        has caught up is at the head and its :meth:`lag` is 0. (Notification ids commit in
+        order on both back ends: when the head is visible, so is everything before it.)"""
         while True:
-            position = self.view.position()
-            head = self.app.store.max_notification_id()
+            position = view.position()
             if head <= position:
                 return None
             notes = self.app.store.records_since(position, batch, stop=head)
             end = notes[-1][0] if len(notes) >= batch else head
-            if self._commit(position, notes, end):
+            if self._commit(position, notes, end, view):
                 return len(notes), end
 
     def apply(self, expected: int, notifications: Sequence[Any]) -> bool:
@@ -128,14 +161,21 @@ class MatchHistory:
         with self._lock:
             return self._commit(expected, records, int(notifications[-1].id))
 
-    def _commit(self, position: int, notes: Sequence[tuple[int, str, Record]], end: int) -> bool:
+    def _commit(
+        self,
+        position: int,
+        notes: Sequence[tuple[int, str, Record]],
+        end: int,
+        view: HistoryRecorder | None = None,
+    ) -> bool:
         """Fold the game events ``notes`` (those after ``position``, up to notification
         ``end``) into the stored rows and commit the rows and the position ``end`` together,
         if the position is still ``position``. A game that cannot be folded is skipped
         (:func:`_unfoldable`), with its later events."""
+        view = view or self.view
         gids = {gid for _, gid, _ in notes}
-        stored = self.view.rows(gids)
-        left_out = {k["game_id"] for k in self.view.skipped(gids)}
+        stored = view.rows(gids)
+        left_out = {k["game_id"] for k in view.skipped(gids)}
         rows: dict[str, tuple[int, HistoryRow]] = {}
         skipped: dict[str, Skipped] = {}
         for seq, gid, record in notes:
@@ -153,13 +193,26 @@ class MatchHistory:
             skipped[gid] = _skip(gid, seq, before, problem)
             log.warning("match histories: game %s left out: %s", gid, skipped[gid])
         with self.app.store.writing():
-            return self.view.commit(position, rows, tracking_at(end), skipped.values())
+            return view.commit(position, rows, view.tracking(end), skipped.values())
 
     def rebuild(self, *, progress: Progress | None = None) -> int:
-        """Drop every row and fold the whole log again; the number of notifications folded."""
-        with self._lock:
-            self.view.reset()
-        return self.catch_up(progress=progress)
+        """Fold the whole log again into new tables beside the live ones, then put them in
+        their place in one transaction; the number of notifications folded.
+
+        Readers go on reading the live histories meanwhile (and, inline, keeping them up to
+        date), so they never see them empty or half built. The new tables are caught up to
+        the log's head, then once more to what was written meanwhile, then switched in
+        (:meth:`HistoryRecorder.replace_with`); the live position becomes theirs, and a reader
+        or ``munchlog worker`` goes on from there. A rebuild that was interrupted leaves only
+        its own tables, which the next one starts again from scratch."""
+        with self.app.store.writing():
+            fresh = self.view.beside()
+            fresh.reset()
+        folded = self.catch_up(progress=progress, view=fresh)
+        folded += self.catch_up(view=fresh)  # what was written while it folded
+        with self._lock, self.app.store.writing():
+            self.view.replace_with(fresh)
+        return folded
 
     def position(self) -> int:
         """The last notification folded in (0 before the first)."""
@@ -176,7 +229,37 @@ class MatchHistory:
 
     def _fresh(self) -> None:
         if self.inline:
+            if self.keep_up:
+                self._keep_up_while_read()
             self.catch_up()
+
+    def _keep_up_while_read(self) -> None:
+        """Start the thread that keeps the histories caught up (:meth:`_keep_up`), unless it
+        runs. A read then folds only what was committed since its last round (a fraction of
+        a second of writes) instead of everything since the last read: under the record
+        bench's load a read waited for the fold of seconds of writes (bench/RESULTS.md, "Match
+        histories under a write load")."""
+        self._last_read = time.monotonic()
+        if self._keeper is None or not self._keeper.is_alive():
+            with self._lock:
+                if self._keeper is None or not self._keeper.is_alive():
+                    self._keeper = threading.Thread(
+                        target=self._keep_up, name="munchlog-histories", daemon=True
+                    )
+                    self._keeper.start()
+
+    def _keep_up(self) -> None:
+        """Every :data:`KEEP_UP_EVERY` seconds, catch up if the log moved on; stop when no read
+        came for :data:`KEEP_UP_IDLE` seconds, or at the first failure (the database gone, the
+        store closed): the next read starts it again."""
+        while time.monotonic() - self._last_read < KEEP_UP_IDLE:
+            time.sleep(KEEP_UP_EVERY)
+            try:
+                if self.app.store.max_notification_id() > self.view.position():
+                    self.catch_up()
+            except Exception as exc:
+                log.debug("match histories: keeping up stopped: %s", exc)
+                return
 
     def rows(self) -> list[HistoryRow]:
         """Every game's row, in creation order."""

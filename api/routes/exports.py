@@ -95,7 +95,7 @@ def history() -> MatchHistory:
             found = current_app.extensions.get("munchlog_history")
             if found is None:
                 inline = current_app.config.get("MUNCHLOG_PROJECTIONS", "inline") == "inline"
-                found = MatchHistory(gamelog(), inline=inline)
+                found = MatchHistory(gamelog(), inline=inline, keep_up=inline)
                 current_app.extensions["munchlog_history"] = found
     assert isinstance(found, MatchHistory)
     return found

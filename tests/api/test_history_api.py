@@ -107,6 +107,37 @@ def test_the_projection_equals_a_rebuild_after_random_games(app: Flask) -> None:
     assert {r["status"] for r in rows} - {"finished"}  # live games too
 
 
+def test_a_rebuild_folds_beside_the_live_histories_and_switches_when_done(app: Flask) -> None:
+    """``munchlog rebuild-projections`` (here another MatchHistory, as the command is another
+    process) while the histories are read: at every step of the rebuild the live ones still
+    hold every game (before: emptied first, then refilled); after it they equal what they
+    were, and both a catch-up and a second rebuild (the tables and indexes renamed back and
+    forth) go on from there."""
+    log: GameLog = app.extensions["munchlog"]
+    reader = MatchHistory(log)
+    rng = random.Random(5)
+    for seed in range(3):
+        import_seeded(log, 40 + seed)
+        play_live(log, rng, steps=8)
+    before = reader.rows()
+    assert len(before) == 6
+    seen: list[int] = []
+
+    def read_meanwhile(done: int, total: int) -> None:
+        seen.append(len(reader.view.select()))  # what a reader is served now
+
+    rebuilder = MatchHistory(log, batch_size=7)
+    assert rebuilder.rebuild(progress=read_meanwhile) > 0
+    assert len(seen) > 2 and set(seen) == {6}, seen
+    assert reader.view.select() == before
+    assert reader.rows() == before
+    play_live(log, rng, steps=3)
+    after = reader.rows()
+    assert len(after) == 7
+    assert rebuilder.rebuild() > 0
+    assert reader.rows() == after == rebuilt(log)
+
+
 def test_a_restart_in_the_middle_resumes_where_it_stopped(make_app: Any) -> None:
     first = make_app()
     log: GameLog = first.extensions["munchlog"]

@@ -168,13 +168,23 @@ def test_bad_operations_settings_stop_the_start(tmp_path: Path, setting: str, va
 
 
 class Proxy:
-    """A TCP forwarder to PostgreSQL that can be cut (the database "goes away") and restored."""
+    """A TCP forwarder to PostgreSQL that can be cut (the database "goes away") and restored,
+    or held: it accepts and keeps every connection but forwards nothing until released (a
+    database that stops answering without closing its connections)."""
 
     def __init__(self, port: int, target: tuple[str, int] = ("127.0.0.1", 5432)) -> None:
         self.port = port
         self.target = target
         self.sockets: list[socket.socket] = []
         self.server: socket.socket | None = None
+        self.flowing = threading.Event()
+        self.flowing.set()
+
+    def hold(self) -> None:
+        self.flowing.clear()
+
+    def release(self) -> None:
+        self.flowing.set()
 
     def start(self) -> None:
         server = socket.socket()
@@ -195,10 +205,10 @@ class Proxy:
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                self.flowing.wait()
                 sink.sendall(data)
         except OSError:
             pass

@@ -386,13 +386,11 @@ def test_reads_while_postgresql_is_gone_fail_fast_and_resume_when_it_is_back(
 ) -> None:
     """A read during an outage is 503 within the pool's wait (here 2 s), not after
     eventsourcing's 10 tries of it (before: 10 x 30 s by default); the next ones at once
-    (``adapters.pg_writer.Reachability``); and reads resume by themselves once it is back.
+    (``adapters.pg_writer.Reachability``, until its probe reaches the server again); and reads
+    resume by themselves once it is back.
     (A network that drops packets rather than refusing them is measured in bench/RESULTS.md,
     "A PostgreSQL network outage": it needs a network namespace.)"""
-    import adapters.pg_writer
-
     monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "2")
-    monkeypatch.setattr(adapters.pg_writer, "UNREACHABLE_FOR", 2.0)
     with postgres_behind_proxy() as (proxy, url):
         _read_through_an_outage(proxy, url, tmp_path)
 
