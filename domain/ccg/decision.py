@@ -121,7 +121,9 @@ def random_uses(s: State, data: Mapping[str, Any]) -> list[RandomUse]:
     kind, player = data.get("type"), data.get("player")
     if kind == "FirstPlayerRolled":
         return [DICE]
-    if kind not in (*DRAWS, "MulliganTaken") or player not in s.get("seats", {}):
+    if kind not in (*DRAWS, "MulliganTaken") or not isinstance(player, str):
+        return []
+    if player not in s.get("seats", {}):
         return []
     zones = s["seats"][player]["zones"]
     drawn = data.get(DRAWS.get(str(kind), "cards"))

@@ -83,7 +83,7 @@ def random_uses(s: Mapping[str, Any], data: Mapping[str, Any]) -> list[RandomUse
     uses = []
     for deck, name in DRAWS.get(kind, ()):
         deck = deck or data.get("deck")
-        if deck not in PILES:
+        if not isinstance(deck, str) or deck not in PILES:
             continue
         drawn = data.get(name)
         n = 1 if isinstance(drawn, str) else len(drawn) if isinstance(drawn, list) else 0
