@@ -165,6 +165,12 @@ class _Verifier:
             problem = _pile_problem(use, match[1])
             if problem is not None:
                 return match[0], problem
+        if deals and any(use.op == "deal" for use in uses):  # a Dealt the draw has no use for
+            at, op = deals[0]
+            return at, (
+                f"deals from {op.get('pile')}, but the draw at version {version} takes nothing "
+                "there by chance"
+            )
         return None
 
     def _contributor(self, data: Mapping[str, Any]) -> str | None:

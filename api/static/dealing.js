@@ -280,7 +280,8 @@
       if (piles.blind) return null;
       const deals = this.drawn.filter(([, op]) => op.op === "deal");
       const rolls = this.drawn.filter(([, op]) => op.op === "dice");
-      for (const use of piles.uses(data)) {
+      const uses = piles.uses(data);
+      for (const use of uses) {
         if (use.op === "dice") {
           if (!rolls.length) return [version, "holds a roll without a Dealt of its dice right before it"];
           rolls.shift();
@@ -295,6 +296,9 @@
         const [match] = deals.splice(at, 1);
         const problem = pileMismatch(use, match[1]);
         if (problem !== null) return [match[0], problem];
+      }
+      if (deals.length && uses.some((use) => use.op === "deal")) { // a Dealt the draw has no use for
+        return [deals[0][0], "deals from " + str(deals[0][1].pile) + ", but the draw at version " + version + " takes nothing there by chance"];
       }
       return null;
     }
@@ -443,7 +447,7 @@
     return { op: "deal", pile: pile, among: sorted, take: Math.max(0, Math.min(wanted, sorted.length)) };
   }
   const drawnCount = (x) => (typeof x === "string" ? 1 : Array.isArray(x) ? x.length : 0);
-  const ids = (list) => (Array.isArray(list) ? list.map((c) => (isMapping(c) ? c.id : undefined)) : []);
+  const ids = (list) => (Array.isArray(list) ? list.map((c) => (c !== null && typeof c === "object" ? c.id : undefined)) : []);
   class Piles {
     constructor(created) {
       this.decks = new Map(); // CCG: seat -> {cards, top, bottom}; classic: "door"/"treasure" -> {cards}
