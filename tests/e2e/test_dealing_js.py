@@ -353,20 +353,9 @@ def test_a_classic_game_checks_alike(page: Any, ruleset: str, seats: int) -> Non
     """A classic Munchkin game dealt by the server, played out by the demo's policy (a deck
     may run out: the rules' reshuffle stands between a draw and its use): its chain, and its
     dealing honest and forged, as Python finds them."""
-    from domain.classic import CLASSIC
-    from projections.exports import export_json_text
-    from tests.service.helpers import new_log
-    from tests.service.test_classic_dealing import seeded
+    from tests.pile_forgeries import classic_export
 
-    log = new_log()
-    try:
-        gid = seeded(log, ruleset, seats)
-        family, rng = CLASSIC[ruleset], random.Random(7)
-        while log.game(gid).state["status"] != "finished":
-            log.record(gid, [family.demo_next(log.game(gid).state, rng)], actor="table")
-        export = export_json_text(log.all_records(gid), "judge")
-    finally:
-        log.close()
+    export = classic_export(ruleset, seats)
     exports = [export, *_forgeries(export, operations=3)]
     got = js_agrees_with_python(page, exports)
     assert got[0]["dealing"]["complete"] is True and got[0]["dealing"]["checked"] > 10
@@ -446,7 +435,6 @@ def test_the_pile_rule_reads_alike_in_both_languages(
     many; a pile with a card more or less; a take rewritten; a mulligan's pile without the hand;
     a roll without its Dealt; an honest classic game's reshuffles."""
     from domain.ccg.events import CardMoved
-    from tests import pile_forgeries
 
     rows = [dict(r) for r in dealt.records_of(family_exports["ccg"])]
     events = [r["event"] for r in rows]
@@ -506,4 +494,3 @@ def test_the_pile_rule_reads_alike_in_both_languages(
         for name in cases
         if name not in ("known top drawn without a Dealt", "an honest classic game")
     ), verdicts
-    assert "DiscardReshuffled" in {e["event"]["type"] for e in classic} or pile_forgeries
