@@ -41,7 +41,7 @@ def dealt(d: DecisionCore, deck: str, n: int) -> list[str]:
     shuffled into a new deck (``DiscardReshuffled``, as at the table) and the rest is drawn
     from them. Fewer than ``n`` when the discards run out too (the caller checks)."""
     rest, pile, take = deck_draw(d.state, deck, n)
-    if rest:
+    if len(d.state["decks"][deck]) < n:  # the deck holds fewer: its discards become a new deck
         discards = d.state["decks"][f"{deck}_discard"]
         if discards:
             d.emit(ev.DiscardReshuffled, actor=RULES, deck=deck, cards=list(discards))
