@@ -494,3 +494,21 @@ def test_the_pile_rule_reads_alike_in_both_languages(
         for name in cases
         if name not in ("known top drawn without a Dealt", "an honest classic game")
     ), verdicts
+
+
+def test_demo_games_the_server_deals_check_alike(page: Any) -> None:
+    """The CCG demo's games dealt by the server (draws, spills, cards moved by effects, the
+    known order of a deck): the viewer's check and Python's give one report, and it is ok."""
+    from projections.exports import export_json_text
+    from tests.service.helpers import new_log, play_demo
+
+    exports = []
+    for seed in (1, 2, 3):
+        log = new_log()
+        try:
+            played = play_demo(log, seed=seed, dealing="server")
+            exports.append(export_json_text(log.all_records(played.game_id), "judge"))
+        finally:
+            log.close()
+    got = js_agrees_with_python(page, exports)
+    assert all(r["dealing"]["ok"] and r["dealing"]["complete"] for r in got)
