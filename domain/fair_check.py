@@ -78,7 +78,9 @@ class _Verifier:
         """The problem with the event ``data`` at ``version`` (or an earlier ``Dealt`` it shows
         wrong), if any; then the event folded."""
         kind = data.get("type")
-        drawing = kind == "Dealt" or kind in self.rules.draw_bookkeeping
+        drawing = kind == "Dealt" or (  # a draw's own: the rules' reshuffle, not a judge's
+            kind in self.rules.draw_bookkeeping and data.get("seat") == "rules"
+        )
         if drawing and self.before_draw is None:
             self.before_draw = self.state
         handler = getattr(self, f"on_{kind}", None)

@@ -256,7 +256,7 @@
     // The problem with the event `data` at `version` ([version, reason]: an earlier Dealt it
     // shows wrong is named at its own version), if any; then the event folded into the piles.
     async check(version, data) {
-      const drawing = data.type === "Dealt" || this.piles.bookkeeping(data.type);
+      const drawing = data.type === "Dealt" || (this.piles.bookkeeping(data.type) && data.seat === "rules"); // a draw's own: the rules' reshuffle, not a judge's
       if (drawing && this.beforeDraw === null) this.beforeDraw = this.piles.snapshot();
       const name = "on" + data.type;
       let problem;
