@@ -16,11 +16,12 @@
 ``munchlog verify FILE`` / ``munchlog verify --game ID [--db URL]``
     Check an export offline, or a stored game (every row read on its own, its snapshots too, as
     ``GET /api/games/<id>/verify`` does): prints ``{"ok", "checked", "first_broken", "head",
-    "problems", "dealing"}`` as JSON (``first_broken`` is ``{"version", "reason"}`` for the
-    chain, the rules or the dealing, ``"dealing_mismatch"``; ``problems`` lists every problem
+    "problems", "dealing"}`` as JSON (``first_broken`` is ``{"version", "reason"}`` of the
+    earliest problem of the chain, the rules or the dealing, ``"dealing_mismatch"``; ``problems`` lists every problem
     of the chain; ``dealing`` is ``domain.fair_check.verify`` of the events before the first
     broken one (by the chain or the rules): a server-dealt game's commitments, reveals,
-    counters and every shuffle and roll re-derived, its ``first_mismatch`` naming the event,
+    counters, piles (docs/dealing.md "What verify checks") and every shuffle and roll
+    re-derived, its ``first_mismatch`` naming the event,
     ``{"version", "type", "reason"}``); a file's report also has ``game_id``, and a multi-game
     export gets one line per game (a game the export says it left out: ``"left_out": true``);
     exit code 0 when every game is ok, else 1. An event's export (``GET

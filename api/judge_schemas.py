@@ -263,6 +263,9 @@ class VerifySchema(ma.Schema):
             "table-dealt game; for a server-dealt one also `scheme`, `operations`, `checked` "
             "(re-derived: all of them once the server's secret is revealed at the end), "
             "`hidden`, `complete` and `first_mismatch` `{version, type, reason}`, the first "
-            "event whose commitment, reveal, counter or result does not match"
+            "event whose commitment, reveal, counter, pile or result does not match: every "
+            "`Dealt` is held to the pile the log holds at that point, and every draw or roll "
+            'by chance needs its `Dealt` right before it (docs/dealing.md, "What verify '
+            'checks")'
         }
     )

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain import dealing
 from domain.dealing import SCHEME
@@ -165,6 +165,31 @@ class DealingRekeyed(Event):
     epoch: int
     server_commitment: str
     ruling: str | None = None
+
+
+class RandomUse(NamedTuple):
+    """What one event of a server-dealt game takes from a random operation, as the log holds the
+    game at that point (a family's ``Family.random_uses``; docs/dealing.md "What verify checks").
+
+    ``op`` ``"deal"``: the event draws from ``pile`` (a ``Dealt`` event's ``pile``), whose cards
+    in no known order are ``among`` (sorted), ``take`` of them by chance: with ``take`` 0 (a card
+    known to be on top, docs/rules.md D.20; a deck that held fewer cards than the draw) no
+    ``Dealt`` deals for it. ``op`` ``"dice"``: the event holds dice the server rolled."""
+
+    op: str
+    pile: str | None = None
+    among: tuple[str, ...] = ()
+    take: int = 0
+
+
+def deal_use(pile: str, among: Sequence[str], wanted: int) -> RandomUse:
+    """A draw of ``wanted`` cards by chance from ``pile``'s cards in no known order ``among``
+    (as many as there are)."""
+    return RandomUse("deal", pile, tuple(sorted(among)), max(0, min(wanted, len(among))))
+
+
+#: A die roll's use (``Family.random_uses``).
+DICE = RandomUse("dice")
 
 
 # --------------------------------------------------------------------------- the state

@@ -6,6 +6,9 @@ replay viewer's JavaScript does again in a judge's browser.
 commitment before every reveal and the first random operation, a gapless counter, each
 operation's result used by the event that follows it, and, once the server's secrets are
 revealed (the game is over), the game key of every epoch and every operation re-derived.
+It folds the records as it reads them (``domain.fold``: a fold never fails), so that each
+``Dealt`` is held to the pile the log holds at that point (the family's ``random_uses``), and
+every event that takes a card or a die by chance to a ``Dealt`` right before it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,12 @@ from typing import Any
 from domain import dealing
 from domain.dealing import SCHEME
 from domain.events import event_from_dict, family_of
-from domain.fair import seeds_of
+from domain.fair import RandomUse, seeds_of
+from domain.family import Family, family_named
+from domain.fold import State, evolve, initial_state, load_event
+
+#: A problem, named at the version of the event that does not match.
+Problem = tuple[int, str]
 
 
 class _Epoch:
@@ -39,14 +47,25 @@ class _Epoch:
 class _Verifier:
     """One pass over a game's records, in order (:func:`verify`)."""
 
-    def __init__(self, game_id: str, opened: Mapping[str, Any], family: str | None = None) -> None:
+    def __init__(
+        self, game_id: str, opened: Mapping[str, Any], created: Mapping[str, Any] | None = None
+    ) -> None:
+        created = created or {}
         self.game_id = game_id
-        self.family = family
+        self.family = family_of(created.get("ruleset"))
+        self.rules: Family = family_named(created.get("ruleset"))
+        #: The game as the log holds it before the event being read (``None`` once an event
+        #: does not load: the replay names that one), and before the draw being read (its
+        #: ``Dealt`` events and the rules' bookkeeping of it).
+        self.state: State | None = self._folded(initial_state(), created)
+        self.before_draw: State | None = None
         #: The operations whose result the next event of the game must use (``_uses``).
         self.awaiting: list[tuple[int, Mapping[str, Any]]] = []
         self.contributors = [str(c) for c in opened.get("contributors", [])]
         self.epochs = [_Epoch(0, str(opened.get("server_commitment")))]
         self.used: set[str] = set()
+        #: The ``Dealt`` events the event being read takes its cards and dice from.
+        self.drawn: list[tuple[int, Mapping[str, Any]]] = []
         self.counter = 0
         self.operations: list[tuple[int, int, dealing.Draw]] = []
         self.hidden = 0
@@ -55,18 +74,40 @@ class _Verifier:
     def epoch(self) -> _Epoch:
         return self.epochs[-1]
 
-    def check(self, version: int, data: Mapping[str, Any]) -> str | None:
-        """The problem with the event ``data`` at ``version``, if any."""
+    def check(self, version: int, data: Mapping[str, Any]) -> Problem | None:
+        """The problem with the event ``data`` at ``version`` (or an earlier ``Dealt`` it shows
+        wrong), if any; then the event folded."""
         kind = data.get("type")
+        drawing = kind == "Dealt" or (  # a draw's own: the rules' reshuffle, not a judge's
+            kind in self.rules.draw_bookkeeping and data.get("seat") == "rules"
+        )
+        if drawing and self.before_draw is None:
+            self.before_draw = self.state
         handler = getattr(self, f"on_{kind}", None)
+        problem: Problem | None
         if handler is None:
-            return self._uses(data)
-        problem: str | None = handler(version, data)
-        if problem is None and kind == "Dealt":
-            self.awaiting.append((version, data))
+            problem = self._uses(version, data)
+            if not drawing:
+                problem = _first(problem, self._piles(version, data))
+        else:
+            found: str | None = handler(version, data)
+            problem = None if found is None else (version, found)
+            if found is None and kind == "Dealt":
+                self.awaiting.append((version, data))
+        if not drawing:
+            self.before_draw = None
+            self.drawn = []
+        if self.state is not None:
+            self.state = self._folded(self.state, data)
         return problem
 
-    def _uses(self, data: Mapping[str, Any]) -> str | None:
+    def _folded(self, state: State, data: Mapping[str, Any]) -> State | None:
+        try:
+            return evolve(state, load_event(state, data))
+        except Exception:  # an event that does not load or fold: the replay names it
+            return None
+
+    def _uses(self, version: int, data: Mapping[str, Any]) -> Problem | None:
         """Whether ``data``, the first event after random operations that is not one, uses
         their results: names every card dealt, holds the dice in their order."""
         awaiting = self.awaiting
@@ -83,13 +124,55 @@ class _Verifier:
         if data.get("seat") == "rules" and only_deals and not cards_dealt & named:
             return None  # the rules' bookkeeping between a draw and the next (a reshuffle)
         self.awaiting = []
+        self.drawn = awaiting
         numbers = list(_numbers({k: v for k, v in data.items() if k not in _NOT_RESULTS}))
-        for version, dealt in awaiting:
+        for at, dealt in awaiting:
             cards = {c for c in dealt.get("cards") or [] if isinstance(c, str)}
             if cards and not any(cards <= ids for ids in fields):  # all in one card field
-                return f"does not draw the cards the server dealt at version {version}"
+                return version, f"does not draw the cards the server dealt at version {at}"
             if dealt.get("op") == "dice" and not _in_order(dealt.get("values") or [], numbers):
-                return f"does not use the dice the server rolled at version {version}"
+                return version, f"does not use the dice the server rolled at version {at}"
+        return None
+
+    def _piles(self, version: int, data: Mapping[str, Any]) -> Problem | None:
+        """Whether the ``Dealt`` events right before ``data`` are the ones it takes by chance
+        (``Family.random_uses`` of the game before the draw): one for each pile it draws
+        from by chance, from the cards the log holds there in no known order, and one for each
+        roll. A ``Dealt`` that deals from another pile is named; an event with no ``Dealt``
+        for its chance, or one for another pile, is named itself."""
+        state = self.before_draw if self.before_draw is not None else self.state
+        if state is None:
+            return None
+        uses: list[RandomUse] = self.rules.random_uses(state, data)
+        deals = [(at, op) for at, op in self.drawn if op.get("op") == "deal"]
+        rolls = [(at, op) for at, op in self.drawn if op.get("op") == "dice"]
+        for use in uses:
+            if use.op == "dice":
+                if not rolls:
+                    return version, "holds a roll without a Dealt of its dice right before it"
+                rolls.pop(0)
+                continue
+            if use.take <= 0:
+                continue  # drawn without chance (D.20's known top card, a deck that ran out)
+            match = next(((at, op) for at, op in deals if op.get("pile") == use.pile), None)
+            if match is None:
+                if deals:
+                    at, op = deals[0]
+                    return version, (
+                        f"draws from {use.pile}, but the Dealt at version {at} deals from "
+                        f"{op.get('pile')}"
+                    )
+                return version, f"draws from {use.pile} by chance without a Dealt right before it"
+            deals.remove(match)
+            problem = _pile_problem(use, match[1])
+            if problem is not None:
+                return match[0], problem
+        if deals and any(use.op == "deal" for use in uses):  # a Dealt the draw has no use for
+            at, op = deals[0]
+            return at, (
+                f"deals from {op.get('pile')}, but the draw at version {version} takes nothing "
+                "there by chance"
+            )
         return None
 
     def _contributor(self, data: Mapping[str, Any]) -> str | None:
@@ -186,7 +269,7 @@ class _Verifier:
         ep.secret = secret
         return None
 
-    def results(self) -> tuple[int, tuple[int, str] | None]:
+    def results(self) -> tuple[int, Problem | None]:
         """How many operations were re-derived, and the first that does not match."""
         keys: dict[int, bytes] = {}
         previous = b""
@@ -232,19 +315,20 @@ def verify(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     opened = first.get("dealing")
     if not isinstance(opened, Mapping):
         return {"mode": "table", "ok": True, "first_mismatch": None}
-    verifier = _Verifier(str(first.get("game_id")), opened, family_of(first.get("ruleset")))
-    mismatch: dict[str, Any] | None = None
+    verifier = _Verifier(str(first.get("game_id")), opened, first)
+    problems: list[Problem] = []
     for record in records[1:]:
-        data = record["event"]
-        problem = verifier.check(int(record["version"]), data)
-        if problem is not None and mismatch is None:  # read on: a later secret may reveal that
-            mismatch = {"version": record["version"], "type": data.get("type"), "reason": problem}
-            # an earlier operation was not the key's, the first event that does not match
+        problem = verifier.check(int(record["version"]), record["event"])
+        if problem is not None:  # read on: a later secret may reveal that an earlier
+            problems.append(problem)  # operation was not the key's
     checked, bad = verifier.results()  # operations whose key is known: before any mismatch
-    if bad is not None and (mismatch is None or bad[0] < mismatch["version"]):
-        version = bad[0]
+    if bad is not None:
+        problems.append(bad)
+    mismatch: dict[str, Any] | None = None
+    if problems:
+        version, reason = min(problems, key=lambda p: p[0])  # the first event that does not match
         kind = next(r["event"].get("type") for r in records if r["version"] == version)
-        mismatch = {"version": version, "type": kind, "reason": bad[1]}
+        mismatch = {"version": version, "type": kind, "reason": reason}
     revealed = all(ep.secret is not None for ep in verifier.epochs)
     return {
         "mode": "server",
@@ -260,6 +344,31 @@ def verify(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 #: Fields of a stored event that are never a random operation's result.
 _NOT_RESULTS = frozenset({"type", "v", "seat", "cause", "violation", "unchecked"})
+
+
+def _first(*problems: Problem | None) -> Problem | None:
+    """The problem of ``problems`` at the earliest version (``None``: none)."""
+    found = [p for p in problems if p is not None]
+    return min(found, key=lambda p: p[0]) if found else None
+
+
+def _pile_problem(use: RandomUse, dealt: Mapping[str, Any]) -> str | None:
+    """Why the ``Dealt`` ``dealt`` is not the draw ``use`` the log holds at its point: its
+    ``among`` another set of cards than the pile's in no known order, or another ``take``. Its
+    words give counts, never a card (the reason is shown to every viewer)."""
+    among = dealt.get("among")
+    if not isinstance(among, list) or not all(isinstance(c, str) for c in among):
+        return None  # a viewer's export: the pile is not shown
+    if sorted(among) != list(use.among):
+        return (
+            f"deals from {len(among)} cards of {use.pile}, not the {len(use.among)} the log "
+            "holds there in no known order"
+            if len(among) != len(use.among)
+            else f"deals from cards of {use.pile} other than those the log holds there"
+        )
+    if dealt.get("take") != use.take:
+        return f"takes {dealt.get('take')!r} cards where the draw takes {use.take} by chance"
+    return None
 
 
 def _numbers(value: Any) -> Iterator[int]:

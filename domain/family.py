@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 from domain.errors import InvalidCommand
+from domain.fair import RandomUse
 from domain.fold import State
 from domain.history import HistoryUpdate
 from domain.narration import Narrator
@@ -170,6 +171,19 @@ class Family:
         ``{field: {"deck", "count"?}}`` (``count``: a list field's number of cards), never
         which cards are there. Default: nothing."""
         return {}
+
+    # -- a server-dealt game's random operations (docs/dealing.md "What verify checks") ------
+
+    #: The event types the rules record between a draw's ``Dealt`` events and the event that
+    #: uses them, as part of that draw (classic's ``DiscardReshuffled``).
+    draw_bookkeeping: ClassVar[frozenset[str]] = frozenset()
+
+    def random_uses(self, state: State, data: Mapping[str, Any]) -> list[RandomUse]:
+        """What the stored event ``data`` takes from random operations, ``state`` being the game
+        before the draw (before its ``Dealt`` events and :attr:`draw_bookkeeping`): each pile it
+        draws from and the cards there in no known order, each roll (``domain.fair.RandomUse``).
+        ``domain.fair_check`` holds every ``Dealt`` to it. Default: nothing."""
+        return []
 
     def card_names(self) -> list[dict[str, Any]] | None:
         """The cards of the catalog munchlog ships for this ruleset, each ``{name, deck,

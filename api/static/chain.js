@@ -220,7 +220,7 @@
     const { header, records } = readExport(text);
     const chain = header.complete ? await verifyChain(records) : null;
     const sound = chain && chain.problems.length ? records.filter((r) => Number.isInteger(r.version) && r.version < chain.problems[0].version) : records;
-    const dealing = await root.MunchlogDealing.verify(sound);
+    const dealing = await root.MunchlogDealing.verify(sound, { complete: !!header.complete });
     const typeOf = (v) => { const r = records.find((x) => x.version === v); return r && r.event ? r.event.type : null; };
     if (chain && chain.first_broken) chain.first_broken.type = typeOf(chain.first_broken.version);
     return { game_id: header.game_id, viewer: header.viewer, complete: !!header.complete, events: records.length, chain: chain, dealing: dealing };

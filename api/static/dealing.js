@@ -238,8 +238,11 @@
 
   // One pass over a game's records, in order (domain/fair_check.py _Verifier, handler for handler).
   class Verifier {
-    constructor(gameId, opened) {
+    constructor(gameId, opened, created) {
       this.gameId = gameId;
+      this.piles = new Piles(created || {}); // the piles as the log holds them (domain.fold in Python)
+      this.beforeDraw = null; // the piles before the draw being read (its Dealt events, its reshuffles)
+      this.drawn = []; // the Dealt events the event being read takes its cards and dice from
       this.contributors = (Array.isArray(opened.contributors) ? opened.contributors : []).map(str);
       this.epochs = [new Epoch(0, str(opened.server_commitment))];
       this.used = new Set();
@@ -250,18 +253,60 @@
     }
     get epoch() { return this.epochs[this.epochs.length - 1]; }
     contributor(data) { return typeof data.contributor === "string" && this.contributors.includes(data.contributor) ? data.contributor : null; }
+    // The problem with the event `data` at `version` ([version, reason]: an earlier Dealt it
+    // shows wrong is named at its own version), if any; then the event folded into the piles.
     async check(version, data) {
+      const drawing = data.type === "Dealt" || (this.piles.bookkeeping(data.type) && data.seat === "rules"); // a draw's own: the rules' reshuffle, not a judge's
+      if (drawing && this.beforeDraw === null) this.beforeDraw = this.piles.snapshot();
       const name = "on" + data.type;
-      if (!Object.prototype.hasOwnProperty.call(Verifier.prototype, name) || typeof this[name] !== "function") return this.uses(data);
-      const problem = await this[name](version, data);
-      if (problem === null && data.type === "Dealt") this.awaiting.push([version, data]);
+      let problem;
+      if (!Object.prototype.hasOwnProperty.call(Verifier.prototype, name) || typeof this[name] !== "function") {
+        problem = this.uses(version, data);
+        if (!drawing) problem = first(problem, this.pileProblem(version, data));
+      } else {
+        const found = await this[name](version, data);
+        problem = found === null ? null : [version, found];
+        if (found === null && data.type === "Dealt") this.awaiting.push([version, data]);
+      }
+      if (!drawing) { this.beforeDraw = null; this.drawn = []; this.piles.reshuffled = new Map(); }
+      this.piles.fold(data);
       return problem;
+    }
+    // Whether the Dealt events right before `data` are the ones it takes by chance (the piles
+    // before the draw): one for each pile it draws from by chance, from the cards the log
+    // holds there in no known order, and one for each roll (domain/fair_check.py _piles).
+    pileProblem(version, data) {
+      const piles = this.beforeDraw !== null ? this.beforeDraw : this.piles;
+      if (piles.blind) return null;
+      const deals = this.drawn.filter(([, op]) => op.op === "deal");
+      const rolls = this.drawn.filter(([, op]) => op.op === "dice");
+      const uses = piles.uses(data);
+      for (const use of uses) {
+        if (use.op === "dice") {
+          if (!rolls.length) return [version, "holds a roll without a Dealt of its dice right before it"];
+          rolls.shift();
+          continue;
+        }
+        if (use.take <= 0) continue; // drawn without chance (D.20's known top card, a deck that ran out)
+        const at = deals.findIndex(([, op]) => op.pile === use.pile);
+        if (at < 0) {
+          if (deals.length) return [version, "draws from " + use.pile + ", but the Dealt at version " + deals[0][0] + " deals from " + str(deals[0][1].pile)];
+          return [version, "draws from " + use.pile + " by chance without a Dealt right before it"];
+        }
+        const [match] = deals.splice(at, 1);
+        const problem = pileMismatch(use, match[1]);
+        if (problem !== null) return [match[0], problem];
+      }
+      if (deals.length && uses.some((use) => use.op === "deal")) { // a Dealt the draw has no use for
+        return [deals[0][0], "deals from " + str(deals[0][1].pile) + ", but the draw at version " + version + " takes nothing there by chance"];
+      }
+      return null;
     }
     // Whether `data`, the first event after random operations that is not one, uses their
     // results: names every card dealt, holds the dice in their order. The cards it names are
     // read from every field as an event's card fields are (a string, the strings of a list, the
     // keys of an object but "hero"): Python reads only the fields its event class declares.
-    uses(data) {
+    uses(version, data) {
       const awaiting = this.awaiting;
       if (!awaiting.length) return null;
       const named = new Set(), numbers = [], fields = [];
@@ -280,11 +325,12 @@
       const onlyDeals = awaiting.every(([, op]) => op.op === "deal");
       if (data.seat === "rules" && onlyDeals && !dealtCards.some((c) => named.has(c))) return null; // the rules' bookkeeping between a draw and the next (a reshuffle)
       this.awaiting = [];
-      for (const [version, dealt] of awaiting) {
+      this.drawn = awaiting;
+      for (const [at, dealt] of awaiting) {
         const cards = list(dealt.cards).filter((c) => typeof c === "string");
         // all in one field (a mulligan's new hand, not spread over it and the old one)
-        if (cards.length && !fields.some((ids) => cards.every((c) => ids.has(c)))) return "does not draw the cards the server dealt at version " + version;
-        if (dealt.op === "dice" && !inOrder(list(dealt.values), numbers)) return "does not use the dice the server rolled at version " + version;
+        if (cards.length && !fields.some((ids) => cards.every((c) => ids.has(c)))) return [version, "does not draw the cards the server dealt at version " + at];
+        if (dealt.op === "dice" && !inOrder(list(dealt.values), numbers)) return [version, "does not use the dice the server rolled at version " + at];
       }
       return null;
     }
@@ -380,6 +426,173 @@
       return [checked, null];
     }
   }
+  // ------------------------------------------------------------------ the piles
+  // The cards of each pile as the log holds them, replayed from the records (what Python reads
+  // from domain.fold's state; docs/dealing.md "What verify checks"). The CCG: each seat's deck
+  // in order with its known top and bottom counts (D.20) and its hand (a mulligan shuffles it
+  // back); classic: the door and treasure decks, and the cards a draw's reshuffle put back.
+  // A card leaves a pile when an event names it (as `uses` reads an event's cards) but for the
+  // events below, which move cards into a deck or name cards without moving them.
+  const CCG_DRAWS = { OpeningHandDrawn: "cards", CardDrawn: "card", CardsSpilled: "cards" };
+  const CLASSIC_DRAWS = {
+    CardsDealt: [["door", "doors"], ["treasure", "treasures"]], DoorKicked: [["door", "card"]],
+    ListenedAtDoor: [["door", "card"]], RoomLooted: [[null, "card"]], TreasuresDrawn: [["treasure", "cards"]],
+  };
+  const CLASSIC_PILES = { door: "doors", treasure: "treasures" };
+  const ROLLS = { ccg: ["FirstPlayerRolled"], classic: ["FirstPlayerDetermined", "RunAwayRolled", "TheftAttempted"] };
+  const KERNEL = ["SeedCommitted", "SeedRevealed", "SeedWithheld", "Dealt", "ServerSecretRevealed", "DealingRekeyed"];
+  const NOT_MOVES = ["CardRevealed", "JudgeCardRevealed", "CardZapped", "CardUnzapped", "JudgeCardZapped", "JudgeCardUnzapped", "CardsUnzapped", "AttackCardRevealed"];
+  function dealUse(pile, among, wanted) {
+    const sorted = Array.from(among).sort(byCodePoint);
+    return { op: "deal", pile: pile, among: sorted, take: Math.max(0, Math.min(wanted, sorted.length)) };
+  }
+  const drawnCount = (x) => (typeof x === "string" ? 1 : Array.isArray(x) ? x.length : 0);
+  const ids = (list) => (Array.isArray(list) ? list.map((c) => (c !== null && typeof c === "object" ? c.id : undefined)) : []);
+  class Piles {
+    constructor(created) {
+      this.decks = new Map(); // CCG: seat -> {cards, top, bottom}; classic: "door"/"treasure" -> {cards}
+      this.hands = new Map();
+      this.owner = new Map();
+      this.reshuffled = new Map(); // classic: deck -> the cards this draw's reshuffle put in it
+      this.classic = Array.isArray(created.doors);
+      if (this.classic) {
+        this.decks.set("door", { cards: ids(created.doors) });
+        this.decks.set("treasure", { cards: ids(created.treasures) });
+      } else {
+        for (const seat of Array.isArray(created.seats) ? created.seats : []) {
+          if (!isMapping(seat) || typeof seat.seat !== "string") continue;
+          const deck = ids(seat.deck);
+          deck.forEach((c) => this.owner.set(c, seat.seat));
+          this.decks.set(seat.seat, { cards: deck, top: 0, bottom: 0 });
+          this.hands.set(seat.seat, []);
+        }
+      }
+      // a viewer's export (or none at all): the piles are not all shown, nothing is held to them
+      this.blind = !!created.blind || !Array.from(this.decks.values()).every((d) => d.cards.every((c) => typeof c === "string"));
+    }
+    bookkeeping(type) { return this.classic && type === "DiscardReshuffled"; }
+    snapshot() {
+      const copy = Object.create(Piles.prototype);
+      Object.assign(copy, this, {
+        decks: new Map(Array.from(this.decks, ([k, d]) => [k, Object.assign({}, d, { cards: d.cards.slice() })])),
+        hands: new Map(Array.from(this.hands, ([k, h]) => [k, h.slice()])),
+        reshuffled: new Map(),
+      });
+      this.reshuffled = copy.reshuffled; // what this draw reshuffles is read from the snapshot
+      return copy;
+    }
+    // What `data` takes by chance (domain.fair.RandomUse; the family's random_uses).
+    uses(data) {
+      const type = data.type;
+      if ((this.classic ? ROLLS.classic : ROLLS.ccg).includes(type)) return [{ op: "dice" }];
+      const out = [];
+      if (this.classic) {
+        for (const [fixed, field] of Object.prototype.hasOwnProperty.call(CLASSIC_DRAWS, type) ? CLASSIC_DRAWS[type] : []) {
+          const deck = fixed || data.deck;
+          if (typeof deck !== "string" || !Object.prototype.hasOwnProperty.call(CLASSIC_PILES, deck)) continue;
+          const n = drawnCount(data[field]), held = this.decks.get(deck).cards;
+          out.push(held.length >= n ? dealUse(CLASSIC_PILES[deck], held, n)
+            : dealUse(CLASSIC_PILES[deck], this.reshuffled.get(deck) || [], n - held.length));
+        }
+        return out;
+      }
+      const mulligan = type === "MulliganTaken";
+      if (!(mulligan || Object.prototype.hasOwnProperty.call(CCG_DRAWS, type)) || typeof data.player !== "string" || !this.decks.has(data.player)) return out;
+      const d = this.decks.get(data.player), pile = data.player + ":deck";
+      let n = drawnCount(data[mulligan ? "cards" : CCG_DRAWS[type]]);
+      if (mulligan) return [dealUse(pile, d.cards.concat(this.hands.get(data.player)), n)];
+      n = Math.min(n, d.cards.length);
+      const knownTop = Math.min(d.top, n), middle = d.cards.slice(d.top, d.cards.length - d.bottom);
+      return [dealUse(pile, middle, Math.min(n - knownTop, middle.length))];
+    }
+    // -- the fold of the piles
+    settle(d) { if (d.top + d.bottom >= d.cards.length) { d.top = d.cards.length; d.bottom = 0; } }
+    leave(cid) { // a card out of whatever pile or hand holds it
+      for (const d of this.decks.values()) {
+        const i = d.cards.indexOf(cid);
+        if (i < 0) continue;
+        d.cards.splice(i, 1);
+        if (!this.classic) {
+          if (i < d.top) d.top -= 1;
+          else if (i >= d.cards.length + 1 - d.bottom) d.bottom -= 1;
+          this.settle(d);
+        }
+      }
+      for (const [seat, hand] of this.hands) this.hands.set(seat, hand.filter((c) => c !== cid));
+    }
+    toDeck(cid, key, at) { // at: "top", "bottom" (counted, D.20), a position or null (a judge's restoration)
+      this.leave(cid);
+      const d = this.decks.get(key);
+      if (!d) return;
+      if (at === "top") { d.cards.unshift(cid); d.top += 1; this.settle(d); }
+      else if (at === "bottom") { d.cards.push(cid); d.bottom += 1; this.settle(d); }
+      else if (Number.isInteger(at)) d.cards.splice(at, 0, cid);
+      else d.cards.push(cid);
+    }
+    named(data) {
+      const out = [];
+      for (const [k, v] of Object.entries(data)) {
+        if (NOT_RESULTS.includes(k)) continue;
+        if (typeof v === "string") out.push(v);
+        else if (Array.isArray(v)) v.forEach((x) => { if (typeof x === "string") out.push(x); });
+        else if (isMapping(v)) Object.keys(v).forEach((x) => { if (x !== "hero") out.push(x); });
+      }
+      return out;
+    }
+    fold(data) {
+      if (this.blind || !isMapping(data)) return;
+      const type = data.type, list = (x) => (Array.isArray(x) ? x.filter((c) => typeof c === "string") : []);
+      if (KERNEL.includes(type) || NOT_MOVES.includes(type)) return;
+      if (this.classic) {
+        if (type === "DiscardReshuffled" && this.decks.has(data.deck)) {
+          for (const c of list(data.cards)) this.toDeck(c, data.deck, null);
+          this.reshuffled.set(data.deck, (this.reshuffled.get(data.deck) || []).concat(list(data.cards)));
+        } else if (type === "ClassicJudgeCardMoved" || type === "ClassicCardRestored") {
+          const to = type === "ClassicJudgeCardMoved" ? data.to : data.zone;
+          if (this.decks.has(to)) this.toDeck(data.card, to, type === "ClassicCardRestored" && Number.isInteger(data.position) ? data.position : null);
+          else this.leave(data.card);
+        } else this.named(data).forEach((c) => this.leave(c));
+        return;
+      }
+      const seat = data.player;
+      if (type === "MulliganTaken" && this.decks.has(seat)) {
+        for (const c of list(data.returned)) this.toDeck(c, this.owner.get(c), "bottom");
+        for (const c of list(data.cards)) this.leave(c);
+        const d = this.decks.get(seat);
+        d.top = 0; d.bottom = 0; this.settle(d); // the hand shuffled into the deck (A.7)
+        this.hands.set(seat, list(data.cards));
+      } else if ((type === "CardMoved" || type === "JudgeCardMoved") && (data.to === "deck_top" || data.to === "deck_bottom")) {
+        this.toDeck(data.card, this.owner.get(data.card), data.to === "deck_top" ? "top" : "bottom");
+      } else if (type === "CardRestored" && data.zone === "deck") {
+        this.toDeck(data.card, this.owner.get(data.card), Number.isInteger(data.position) ? data.position : null);
+      } else if (type === "SeatRestored" && this.decks.has(seat)) {
+        const d = this.decks.get(seat);
+        if (Number.isInteger(data.deck_known_top)) d.top = data.deck_known_top;
+        if (Number.isInteger(data.deck_known_bottom)) d.bottom = data.deck_known_bottom;
+      } else {
+        this.named(data).forEach((c) => this.leave(c));
+        if ((type === "OpeningHandDrawn") && this.hands.has(seat)) this.hands.set(seat, list(data.cards));
+        else if ((type === "CardDrawn" || type === "StashUnstashed") && this.hands.has(seat)) this.hands.get(seat).push(...(type === "CardDrawn" ? [data.card] : list(data.cards)));
+      }
+    }
+  }
+  // Why the Dealt `dealt` is not the draw `use` the log holds at its point (null: it is); in
+  // counts, never a card (domain/fair_check.py _pile_problem, word for word).
+  function pileMismatch(use, dealt) {
+    const among = dealt.among;
+    if (!Array.isArray(among) || !among.every((c) => typeof c === "string")) return null; // a viewer's export
+    const sorted = among.slice().sort(byCodePoint);
+    if (sorted.length !== use.among.length || sorted.some((c, i) => c !== use.among[i])) {
+      return sorted.length !== use.among.length
+        ? "deals from " + among.length + " cards of " + use.pile + ", not the " + use.among.length + " the log holds there in no known order"
+        : "deals from cards of " + use.pile + " other than those the log holds there";
+    }
+    if (!same(typeof dealt.take === "boolean" ? Number(dealt.take) : dealt.take, use.take)) return "takes " + repr(dealt.take) + " cards where the draw takes " + use.take + " by chance";
+    return null;
+  }
+  // The problem at the earliest version ([version, reason]) of two (null: none).
+  function first(a, b) { return a === null ? b : b === null || a[0] <= b[0] ? a : b; }
+
   // Fields of a stored event that are never a random operation's result.
   const NOT_RESULTS = ["type", "v", "seat", "cause", "violation", "unchecked"];
   // Every whole number in a JSON value, in order (no boolean, no float), into `out`.
@@ -415,25 +628,26 @@
    * domain/fair_check.py `verify` does: every commitment against its reveal; every commitment before
    * every reveal and the first random operation; no counter skipped or repeated; the event
    * after an operation using its result; once the server's secrets are revealed, the key and
-   * every operation. Names the earliest event that does not match: {mode, ok, scheme, operations, checked, hidden, complete,
-   * first_mismatch: {version, type, reason} | null}. */
-  async function verify(records) {
+   * every operation; every Dealt held to the pile the log holds at that point and every draw
+   * or roll by chance to a Dealt right before it (not for a viewer's export: `options.complete`
+   * false). Names the earliest event that does not match: {mode, ok, scheme, operations,
+   * checked, hidden, complete, first_mismatch: {version, type, reason} | null}. */
+  async function verify(records, options) {
     const first = records.length ? records[0].event : {};
     const opened = first && first.dealing;
     if (!isMapping(opened)) return { mode: "table", ok: true, first_mismatch: null };
-    const verifier = new Verifier(str(first.game_id), opened);
-    let mismatch = null;
+    const verifier = new Verifier(str(first.game_id), opened, options && options.complete === false ? { blind: true } : first);
+    let earliest = null; // [version, reason]: the first event that does not match
+    const note = (problem) => { if (problem !== null && (earliest === null || problem[0] < earliest[0])) earliest = problem; };
     for (const record of records.slice(1)) {
-      const data = record.event;
-      const problem = await verifier.check(Number(wholeOf(record.version)), data);
-      if (problem !== null && mismatch === null) { // read on: a later secret may show an earlier operation wrong
-        mismatch = { version: record.version, type: data.type === undefined ? null : data.type, reason: problem };
-      }
+      note(await verifier.check(Number(wholeOf(record.version)), record.event)); // read on: a later secret may show an earlier operation wrong
     }
     const [checked, bad] = await verifier.results(); // the operations whose key is known
-    if (bad !== null && (mismatch === null || bad[0] < mismatch.version)) {
-      const found = records.find((r) => same(r.version, bad[0]));
-      mismatch = { version: bad[0], type: found ? found.event.type : null, reason: bad[1] };
+    note(bad);
+    let mismatch = null;
+    if (earliest !== null) {
+      const found = records.find((r) => same(r.version, earliest[0]));
+      mismatch = { version: earliest[0], type: found && found.event.type !== undefined ? found.event.type : null, reason: earliest[1] };
     }
     const revealed = verifier.epochs.every((ep) => ep.secret !== null);
     return {

@@ -24,7 +24,7 @@ from domain.ccg import abilities, effects, end, fights, schema, setup, stack, tu
 from domain.ccg import fold_fights as _fold_fights  # noqa: F401  (registers the fight handlers)
 from domain.ccg.cards import EFFECT_OPS, resolve_entry
 from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
-from domain.ccg.decision import Command, Decision
+from domain.ccg.decision import Command, Decision, random_uses
 from domain.ccg.demo import demo_spec
 from domain.ccg.fights import commitment
 from domain.ccg.history import HISTORY_UPDATES, RESULT_UPDATES, hero_name
@@ -42,6 +42,7 @@ from domain.ccg.views import (
 )
 from domain.envelope import Record
 from domain.events import Event
+from domain.fair import RandomUse
 from domain.family import Family, ResultUpdate
 from domain.fold import State
 from domain.history import HistoryUpdate
@@ -181,6 +182,10 @@ class MunchkinCCG(Family):
 
     def invariants(self, state: State, *, max_level: int = 10) -> list[str]:
         return invariant_violations(state, max_level=max_level)
+
+    def random_uses(self, state: State, data: Mapping[str, Any]) -> list[RandomUse]:
+        """A draw's deck in no known order, the roll's dice (``domain.ccg.decision``)."""
+        return random_uses(state, data)
 
     diff_card_fields: ClassVar[tuple[str, ...]] = DIFF_CARD_FIELDS
     diff_parts: ClassVar[tuple[str, ...]] = DIFF_PARTS

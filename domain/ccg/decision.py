@@ -8,11 +8,13 @@ docs/rules.md A.13, D.9), unless the decision holds it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.ccg import events as ev
 from domain.ccg.state import SEATS
 from domain.decision import Command, DecisionCore
+from domain.fair import DICE, RandomUse, deal_use
 from domain.fold import State
 
 __all__ = ["Command", "Decision", "check_eliminations", "end_if_decided", "hero_of"]
@@ -86,13 +88,47 @@ def dealt_from_top(decision: Decision, seat: str, n: int) -> list[str]:
     """The top ``n`` cards of ``seat``'s deck as the server deals them (docs/rules.md D.20,
     E.1): the cards known to be on top first, then cards drawn by the game's key from those in
     no known order, then the known bottom ones. Only the part in no known order is random."""
-    st = decision.state["seats"][seat]
+    deck = decision.state["seats"][seat]["zones"]["deck"]
+    known_top, middle, wanted = deck_draw(decision.state, seat, n)
+    drawn = decision.deal(f"{seat}:deck", middle, wanted) if wanted else []
+    bottom = decision.state["seats"][seat].get("deck_known_bottom", 0)
+    rest = deck[len(deck) - bottom :][: min(n, len(deck)) - len(known_top) - len(drawn)]
+    return [*known_top, *drawn, *rest]
+
+
+def deck_draw(s: State, seat: str, n: int) -> tuple[list[str], list[str], int]:
+    """A draw of ``n`` cards from the top of ``seat``'s deck (docs/rules.md D.20, E.1): the
+    cards known to be on top it takes without chance, the deck's cards in no known order, and
+    how many of those it takes by chance (the rest come from the known bottom)."""
+    st = s["seats"][seat]
     deck = st["zones"]["deck"]
     n = min(n, len(deck))
     top, bottom = st.get("deck_known_top", 0), st.get("deck_known_bottom", 0)
-    known_top = deck[: min(top, n)]
-    middle = deck[top : len(deck) - bottom]
-    wanted = min(n - len(known_top), len(middle))
-    drawn = decision.deal(f"{seat}:deck", middle, wanted) if wanted else []
-    rest = deck[len(deck) - bottom :][: n - len(known_top) - len(drawn)]
-    return [*known_top, *drawn, *rest]
+    known_top = list(deck[: min(top, n)])
+    middle = list(deck[top : len(deck) - bottom])
+    return known_top, middle, min(n - len(known_top), len(middle))
+
+
+#: The CCG's draws, by event type: the field that holds the cards drawn from the player's deck.
+DRAWS = {"OpeningHandDrawn": "cards", "CardDrawn": "card", "CardsSpilled": "cards"}
+
+
+def random_uses(s: State, data: Mapping[str, Any]) -> list[RandomUse]:
+    """What a CCG event takes by chance in a server-dealt game (``Family.random_uses``): an
+    opening hand, a draw or a spill the cards of the player's deck in no known order (D.20's
+    known top card by none), a mulligan the deck with the hand shuffled into it, the roll for
+    first its dice."""
+    kind, player = data.get("type"), data.get("player")
+    if kind == "FirstPlayerRolled":
+        return [DICE]
+    if kind not in (*DRAWS, "MulliganTaken") or not isinstance(player, str):
+        return []
+    if player not in s.get("seats", {}):
+        return []
+    zones = s["seats"][player]["zones"]
+    drawn = data.get(DRAWS.get(str(kind), "cards"))
+    n = 1 if isinstance(drawn, str) else len(drawn) if isinstance(drawn, list) else 0
+    if kind == "MulliganTaken":
+        return [deal_use(f"{player}:deck", [*zones["deck"], *zones["hand"]], n)]
+    _, middle, wanted = deck_draw(s, str(player), n)
+    return [deal_use(f"{player}:deck", middle, wanted)]

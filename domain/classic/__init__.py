@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from domain.classic import corrections, named, schema
 from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
 from domain.classic.cards import resolve_cards, sample_catalog
+from domain.classic.combat import random_uses
 from domain.classic.deciding import COMMAND_TYPES, decide
 from domain.classic.demo import CLASSIC_ACTIONS, classic_choice, classic_demo_spec
 from domain.classic.events import ClassicGameCreated
@@ -38,6 +39,7 @@ from domain.envelope import Record
 from domain.errors import InvalidCommand
 from domain.event_bases import creating_fields
 from domain.events import Event
+from domain.fair import RandomUse
 from domain.family import Family, ResultUpdate
 from domain.fold import State, evolve, initial_state
 from domain.history import HistoryUpdate
@@ -219,6 +221,14 @@ class ClassicRuleset(Family):
     # -- the read side (domain.family) ----------------------------------------------------
 
     narrator: ClassVar[type[Narrator]] = ClassicNarrator
+    #: A draw's reshuffle of a deck's discards, between its ``Dealt`` events and their use.
+    draw_bookkeeping: ClassVar[frozenset[str]] = frozenset({"DiscardReshuffled"})
+
+    def random_uses(self, state: State, data: Mapping[str, Any]) -> list[RandomUse]:
+        """A draw's deck (or discards) in no known order, a roll's dice
+        (``domain.classic.combat``)."""
+        return random_uses(state, data)
+
     #: ``driver_commands`` offer the server-dealt forms and the seed commands (docs/rules.md E).
     demo_deals_by_server: ClassVar[bool] = True
     correction_types: ClassVar[frozenset[str]] = frozenset(

@@ -27,6 +27,7 @@ from domain.classic.rules import (
 from domain.classic.sets import SETS
 from domain.decision import Command, DecisionCore
 from domain.errors import InvalidCommand
+from domain.fair import DICE, RandomUse, deal_use
 
 RULES = "rules"
 #: The name of each deck's pile in a server-dealt game's ``Dealt`` events (docs/rules.md E.1).
@@ -39,16 +40,56 @@ def dealt(d: DecisionCore, deck: str, n: int) -> list[str]:
     A deck holding fewer gives every card it has (no chance in that), then its discards are
     shuffled into a new deck (``DiscardReshuffled``, as at the table) and the rest is drawn
     from them. Fewer than ``n`` when the discards run out too (the caller checks)."""
-    pile = list(d.state["decks"][deck])
-    rest: list[str] = []
-    if len(pile) < n:
-        rest = pile
+    rest, pile, take = deck_draw(d.state, deck, n)
+    if len(d.state["decks"][deck]) < n:  # the deck holds fewer: its discards become a new deck
         discards = d.state["decks"][f"{deck}_discard"]
         if discards:
             d.emit(ev.DiscardReshuffled, actor=RULES, deck=deck, cards=list(discards))
-        pile = [c for c in d.state["decks"][deck] if c not in rest]
-    take = min(n - len(rest), len(pile))
     return [*rest, *(d.deal(PILES[deck], pile, take) if take else [])]
+
+
+def deck_draw(s: Mapping[str, Any], deck: str, n: int) -> tuple[list[str], list[str], int]:
+    """A draw of ``n`` cards of ``deck`` (docs/rules.md B.1, E.1): the cards it takes without
+    chance (all the deck holds, when that is fewer than ``n``), the cards in no known order it
+    takes the others from (the deck, or then its discards, shuffled into a new deck), and how
+    many of those it takes by chance."""
+    held = list(s["decks"][deck])
+    if len(held) >= n:
+        return [], held, n
+    discards = list(s["decks"][f"{deck}_discard"])
+    return held, discards, min(n - len(held), len(discards))
+
+
+#: Classic's draws by event type: ``(deck, field)``, each field holding cards of that deck
+#: (``None``: the deck the event's own ``deck`` names).
+DRAWS: dict[str, tuple[tuple[str | None, str], ...]] = {
+    "CardsDealt": (("door", "doors"), ("treasure", "treasures")),
+    "DoorKicked": (("door", "card"),),
+    "ListenedAtDoor": (("door", "card"),),
+    "RoomLooted": ((None, "card"),),
+    "TreasuresDrawn": (("treasure", "cards"),),
+}
+#: Classic's events that hold a die the server rolled.
+ROLLS = frozenset({"FirstPlayerDetermined", "RunAwayRolled", "TheftAttempted"})
+
+
+def random_uses(s: Mapping[str, Any], data: Mapping[str, Any]) -> list[RandomUse]:
+    """What a classic event takes by chance in a server-dealt game (``Family.random_uses``):
+    each deck it draws from, the cards there in no known order (a deck holding fewer than the
+    draw: its discards, reshuffled), and each roll's dice."""
+    kind = str(data.get("type"))
+    if kind in ROLLS:
+        return [DICE]
+    uses = []
+    for deck, name in DRAWS.get(kind, ()):
+        deck = deck or data.get("deck")
+        if not isinstance(deck, str) or deck not in PILES:
+            continue
+        drawn = data.get(name)
+        n = 1 if isinstance(drawn, str) else len(drawn) if isinstance(drawn, list) else 0
+        _, pile, take = deck_draw(s, deck, n)
+        uses.append(deal_use(PILES[deck], pile, take))
+    return uses
 
 
 def available(d: DecisionCore, deck: str, n: int) -> None:

@@ -198,9 +198,19 @@ def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
     if check["problems"]:
         first = check["problems"][0]
         raise ImportRejected(first["version"], first["reason"], first["detail"])
-    state = replay_records(records)
+    try:
+        state = replay_records(records)
+    except ImportRejected as exc:  # the dealing of the events before it may break earlier
+        _dealing_checked(records[: exc.version - 1])
+        raise
+    _dealing_checked(records)
+    return ImportedGame(header=header, records=records, state=state)
+
+
+def _dealing_checked(records: list[Record]) -> None:
+    """Raise ``dealing_mismatch`` at the first event of ``records`` whose dealing does not
+    verify (``domain.fair_check.verify``), if any."""
     dealt = fair_check.verify(records)
     if not dealt["ok"]:
         bad = dealt["first_mismatch"]
         raise ImportRejected(bad["version"], "dealing_mismatch", f"{bad['type']}: {bad['reason']}")
-    return ImportedGame(header=header, records=records, state=state)

@@ -4,7 +4,8 @@ what an event's check (:mod:`projections.exports.event_check`) asks of each of i
 The report is ``{"game_id", "ok", "checked", "first_broken", "head", "problems"?, "dealing"?,
 "error"?}``: the hash chain as ``domain.envelope.verify_records`` checks it, then, if the chain
 holds, every event replayed through its rules (:func:`replay_records`), then the dealing of the
-events before the first broken one (``domain.fair_check.verify``). Only a complete export (a
+events before the first broken one (``domain.fair_check.verify``); ``first_broken`` is the
+earliest of the three. Only a complete export (a
 judge's or a table's) carries hashes: any other is ``incomplete_export`` at version 1.
 """
 
@@ -54,9 +55,9 @@ def check_game_export(game: Mapping[str, Any]) -> tuple[dict[str, Any], State | 
     broken = report["first_broken"]  # the dealing of the events that verify and replay
     sound = records[: broken["version"] - 1] if broken else records
     report["dealing"] = dealt = fair_check.verify(sound)  # issue #25: what the server dealt
-    if report["ok"] and not dealt["ok"]:
-        report["ok"] = False
-        mismatch = dealt["first_mismatch"]
+    mismatch = dealt.get("first_mismatch")
+    if mismatch is not None and (broken is None or mismatch["version"] < broken["version"]):
+        report["ok"] = False  # a dealing that breaks before the replay does: the first bad event
         report["first_broken"] = {"version": mismatch["version"], "reason": "dealing_mismatch"}
     return report, state if report["ok"] else None
 

@@ -297,11 +297,11 @@ def test_listen_at_the_door_draws_a_door_then_the_loot_a_treasure() -> None:
 # ============================================================================ combat (B.7, B.8)
 
 
-def won_treasure_game() -> ServerGame:
+def won_treasure_game(treasures: int = 13) -> ServerGame:
     """13 Bats and 13 Swords: after the deal one Sword is left in its deck; the first player
     equips a Sword, sells two (1,200 gp: a level; the discard holds them) and kills a Bat
     (two Treasures): one from the deck, one from the reshuffled discards."""
-    g = dealt_in(server_game([BAT] * 13, [SWORD] * 13))
+    g = dealt_in(server_game([BAT] * 13, [SWORD] * treasures))
     active = g.state["first"]
     swords = list(g.seat(active)["zones"]["hand"])
     swords = [c for c in swords if names(g, [c]) == ["Sword"]]
@@ -331,6 +331,21 @@ def test_the_treasure_of_a_kill_is_the_last_card_then_the_reshuffled_discards() 
     assert (op.among, op.take) == (sorted(discards), 1)
     assert drawn.cards == [*last, *op.cards] and drawn.face == "down"
     assert g.refold() == g.state
+
+
+def test_an_empty_deck_is_rebuilt_from_its_discards_before_the_draw() -> None:
+    """B.1, E.1: a Treasure deck emptied by the deal (12 Swords, three seats): the discards are
+    shuffled into a new deck before the ``Dealt``, which draws both Treasures from it."""
+    g = won_treasure_game(treasures=12)
+    discards = list(g.state["decks"]["treasure_discard"])
+    assert (g.state["decks"]["treasure"], len(discards)) == ([], 2)
+    events = g.do(g.state["active"], "take_treasure")
+    assert [e.type for e in events[:3]] == ["DiscardReshuffled", "Dealt", "TreasuresDrawn"]
+    assert (events[1].among, events[1].take, events[2].cards) == (
+        sorted(discards),
+        2,
+        events[1].cards,
+    )
 
 
 def grabbed() -> ServerGame:

@@ -353,20 +353,9 @@ def test_a_classic_game_checks_alike(page: Any, ruleset: str, seats: int) -> Non
     """A classic Munchkin game dealt by the server, played out by the demo's policy (a deck
     may run out: the rules' reshuffle stands between a draw and its use): its chain, and its
     dealing honest and forged, as Python finds them."""
-    from domain.classic import CLASSIC
-    from projections.exports import export_json_text
-    from tests.service.helpers import new_log
-    from tests.service.test_classic_dealing import seeded
+    from tests.pile_forgeries import classic_export
 
-    log = new_log()
-    try:
-        gid = seeded(log, ruleset, seats)
-        family, rng = CLASSIC[ruleset], random.Random(7)
-        while log.game(gid).state["status"] != "finished":
-            log.record(gid, [family.demo_next(log.game(gid).state, rng)], actor="table")
-        export = export_json_text(log.all_records(gid), "judge")
-    finally:
-        log.close()
+    export = classic_export(ruleset, seats)
     exports = [export, *_forgeries(export, operations=3)]
     got = js_agrees_with_python(page, exports)
     assert got[0]["dealing"]["complete"] is True and got[0]["dealing"]["checked"] > 10
@@ -402,3 +391,124 @@ def test_verify_agrees_on_what_stands_between_an_operation_and_its_use(
         ("rules", "dice", False),
         ("A", "dice", False),
     }
+
+
+# --------------------------------------------------------------------------- the piles (#35)
+
+
+@pytest.fixture(scope="module")
+def family_exports() -> dict[str, str]:
+    """A finished server-dealt game of each family (tests/pile_forgeries.py), with draws."""
+    from tests import pile_forgeries
+
+    return {"ccg": pile_forgeries.ccg_export(), "classic": pile_forgeries.classic_export()}
+
+
+@pytest.mark.parametrize("family", ("ccg", "classic"))
+def test_the_pile_forgeries_are_named_alike(
+    page: Any, family_exports: dict[str, str], family: str
+) -> None:
+    """The best forger's pile forgeries (a pile narrowed to one card, a card not in the pile,
+    a Dealt deleted, a Dealt moved after its use, a draw from the wrong pile: the chain, the
+    visibility and every result hold): the viewer's check names each at the version
+    ``munchlog verify``, ``GET /verify`` and the import name (tests/api/test_dealing_piles.py),
+    with Python's very report."""
+    from tests import pile_forgeries
+
+    export = family_exports[family]
+    cases = {name: forge(export) for name, forge in pile_forgeries.FORGERIES.items()}
+    got = js_agrees_with_python(page, [export, *(text for text, _ in cases.values())])
+    assert got[0]["dealing"]["ok"] is True and got[0]["dealing"]["complete"] is True
+    for (name, (_, version)), report in zip(cases.items(), got[1:], strict=True):
+        assert report["dealing"]["first_mismatch"]["version"] == version, (name, report)
+
+
+def _renumbered(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"version": n, "event": r["event"]} for n, r in enumerate(rows, 1)]
+
+
+def test_the_pile_rule_reads_alike_in_both_languages(
+    page: Any, family_exports: dict[str, str]
+) -> None:
+    """Records (no chain) on which both verifiers must give the same report, the rule's edges:
+    a card put on top of the deck is drawn with no Dealt (D.20), and a Dealt there is one too
+    many; a pile with a card more or less; a take rewritten; a mulligan's pile without the hand;
+    a roll without its Dealt; an honest classic game's reshuffles."""
+    from domain.ccg.events import CardMoved
+
+    rows = [dict(r) for r in dealt.records_of(family_exports["ccg"])]
+    events = [r["event"] for r in rows]
+    last = max(i for i, e in enumerate(events) if e["type"] == "CardDrawn")
+    drawer = events[last]["player"]
+    hand = next(
+        e["cards"] for e in events if e["type"] == "OpeningHandDrawn" and e["player"] == drawer
+    )
+    on_top = CardMoved(seat="judge", card=hand[0], to="deck_top", face="down").to_dict()
+    known_top = [*rows[: last - 1], {"version": 0, "event": on_top}]
+    cases = {
+        "known top drawn without a Dealt": [
+            *known_top,
+            {"version": 0, "event": {**events[last], "card": hand[0]}},
+            *rows[last + 1 :],
+        ],
+        "known top drawn after a Dealt": [*known_top, *rows[last - 1 :]],
+    }
+
+    def changed(index: int, **fields: Any) -> list[dict[str, Any]]:
+        out = [dict(r) for r in rows]
+        out[index] = {**out[index], "event": {**events[index], **fields}}
+        return out
+
+    dealt_at = last - 1
+    among = events[dealt_at]["among"]
+    cases["a card less"] = changed(
+        dealt_at, among=among[1:] if among[0] not in events[dealt_at]["cards"] else among[:-1]
+    )
+    cases["a take rewritten"] = changed(dealt_at, take=2)
+    mulligan = [
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "Dealt" and events[i + 1]["type"] == "OpeningHandDrawn"
+    ]
+    cases["an opening hand's pile less a card"] = changed(
+        mulligan[0], among=events[mulligan[0]]["among"][:-1]
+    )
+    roll = next(i for i, e in enumerate(events) if e["type"] == "Dealt" and e["op"] == "dice")
+    cases["a roll without its Dealt"] = [*rows[:roll], *rows[roll + 1 :]]
+    classic = [dict(r) for r in dealt.records_of(family_exports["classic"])]
+    cases["an honest classic game"] = classic
+    texts = [_renumbered(c) for c in cases.values()]
+    got = page.evaluate(
+        "async (cases) => { const out = []; for (const c of cases) out.push(await MunchlogDealing.verify(c)); return out; }",
+        texts,
+    )
+    want = [fair_check.verify(c) for c in texts]
+    assert got == want
+    verdicts = {
+        name: (r["first_mismatch"] or {}).get("reason") for name, r in zip(cases, want, strict=True)
+    }
+    assert verdicts["known top drawn without a Dealt"] is None, verdicts
+    assert verdicts["an honest classic game"] is None, verdicts
+    assert all(
+        verdicts[name]
+        for name in cases
+        if name not in ("known top drawn without a Dealt", "an honest classic game")
+    ), verdicts
+
+
+def test_demo_games_the_server_deals_check_alike(page: Any) -> None:
+    """The CCG demo's games dealt by the server (draws, spills, cards moved by effects, the
+    known order of a deck): the viewer's check and Python's give one report, and it is ok."""
+    from projections.exports import export_json_text
+    from tests.service.helpers import new_log, play_demo
+
+    exports = []
+    for seed in (1, 2, 3):
+        log = new_log()
+        try:
+            played = play_demo(log, seed=seed, dealing="server")
+            exports.append(export_json_text(log.all_records(played.game_id), "judge"))
+        finally:
+            log.close()
+    got = js_agrees_with_python(page, exports)
+    assert all(r["dealing"]["ok"] and r["dealing"]["complete"] for r in got)
