@@ -27,6 +27,7 @@ from domain.classic.rules import (
     fighters,
     hands_used,
     has_power,
+    is_item,
     player_wins,
     usable_by,
 )
@@ -687,10 +688,23 @@ def decide_accept_trade(d: DecisionCore, command: Command) -> None:
 
 
 def decide_give(d: DecisionCore, command: Command) -> None:
+    """A gift: Items only (DX *Items, Trading*: "You may also give Items away without a
+    trade"), except the Treasures a helped kill gave, which the player hands its helper as
+    agreed (DX *Asking For Help*: "any number of the Treasure cards the monster has";
+    docs/rules.md B.12, D.C6)."""
     to = str_arg(command, "to")
     cards = ids_arg(command, "cards")
     d.require(to in d.state["seats"] and to != d.seat, "command/unknown_seat", f"no seat {to!r}")
     for cid in cards:
         d.in_zone(cid, d.seat, "hand", "equipped", "carried")
     d.check(not d.state["seats"][to]["dead"], "rule/dead_player", "the dead receive nothing", "B.9")
+    spoils = d.state.get("spoils") or {}
+    others = [c for c in cards if not is_item(d.state, c) and spoils.get(c) != to]
+    d.check(
+        not others,
+        "rule/only_items",
+        "only Items are given (a helped kill's Treasure to the helper apart), not "
+        + ", ".join(repr(card_def(d.state, c)["name"]) for c in others),
+        "B.12",
+    )
     d.emit(ev.CardsGiven, player=d.seat, to=to, cards=cards)

@@ -831,6 +831,19 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     # issue #24, the trace: a card just received is played at once (B.14)
     ("gift", "B", "play", {"card": "@got"}, None, None, None),
     ("gift", "B", "play", {"card": "@hand:hat"}, "rule/not_your_turn", "B.14", "violation"),
+    # issue #42: only Items are given (B.12, D.C19)
+    ("kick", "A", "give", {"to": "B", "cards": ["@plain"]}, "rule/only_items", "B.12", "violation"),
+    ("kick", "A", "give", {"to": "B", "cards": ["@curse"]}, "rule/only_items", "B.12", "violation"),
+    (
+        "kick",
+        "A",
+        "give",
+        {"to": "B", "cards": ["@levelup"]},
+        "rule/only_items",
+        "B.12",
+        "violation",
+    ),
+    ("kick", "A", "give", {"to": "B", "cards": ["@onehand"]}, None, None, None),
 ]
 
 
@@ -841,6 +854,15 @@ SET_ROWS: dict[
     "munchkin-old-west": [
         ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
         ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
+        (  # D.C19: no Steed rules in the Old West copy; a Steed is a helper card, not an Item
+            "steeds",
+            "A",
+            "give",
+            {"to": "B", "cards": ["@hand:steed"]},
+            "rule/only_items",
+            "B.12",
+            "violation",
+        ),
         (
             "received",
             "A",
@@ -1011,6 +1033,7 @@ SET_ROWS: dict[
         ),
         ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
         ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
+        ("steeds", "A", "give", {"to": "B", "cards": ["@hand:steed"]}, None, None, None),  # D.C19
     ],
 }
 

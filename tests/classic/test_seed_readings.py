@@ -1,0 +1,135 @@
+"""Rules read against the seeds' text paragraph by paragraph (issue #42, classic items 8-11):
+what may be given or traded, one Big Item however it arrives, the helper's run when the player
+dies, a card just received outside the combat. Each test cites the rulebook paragraph (DX, OW,
+AoS: docs/rules.md *Official sources*) and its docs/rules.md section, in strict mode (refused
+with the section) and in record mode (flagged)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.errors import RuleViolation
+from tests.classic.helpers import Game, ready_all, started, top_treasures
+from tests.classic.test_traced_rules import RAT, SWORD, UP, door, kick
+
+SETS = ("munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar")
+#: The bad Door kind of each set (B.2): a Curse, or a Trap in Old West.
+BAD_DOOR = {
+    "munchkin-deluxe": "curse",
+    "munchkin-old-west": "trap",
+    "munchkin-age-of-sigmar": "curse",
+}
+
+
+def flagged(g: Game, seat: str, kind: str, **fields: Any) -> str | None:
+    """The ``violation`` record mode gives the command's first event."""
+    steps = g.rs.decide({**g.state, "mode": "record"}, {"type": kind, "seat": seat, **fields})
+    return steps[0].event.violation
+
+
+def refused_for(g: Game, seat: str, kind: str, **fields: Any) -> tuple[str, str]:
+    """The code and section strict mode refuses the command with (a rule of the game)."""
+    err = g.refused(seat, kind, **fields)
+    assert isinstance(err, RuleViolation), err
+    return err.code, err.rule
+
+
+def own(g: Game, seat: str, name: str) -> str:
+    return next(
+        c for c in g.seat(seat)["zones"]["hand"] if g.state["cards"][c]["def"]["name"] == name
+    )
+
+
+# ============================================================================ 8: only Items are given
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_only_items_are_given(ruleset: str) -> None:
+    """B.12 (DX *Items, Trading* ¶1 "You may trade Items (but no other cards)", ¶4 "You may
+    also give Items away without a trade"; OW *Items, Trading* ¶1, ¶3; AoS *Items, Trading*
+    ¶1, ¶2): a monster, a Curse or Trap, a Go Up a Level in the hand is not given, so excess
+    cards go to the lowest level by Charity, not to a friend; an Item still is."""
+    hex_card = door("Hex", BAD_DOOR[ruleset], effects=[{"lose_levels": 1}])
+    g = started(ruleset, [RAT, hex_card], [UP], hands={"A": (["Rat", "Hex"], ["Go Up a Level"])})
+    ready_all(g)
+    for name in ("Rat", "Hex", "Go Up a Level"):
+        cid = g.id(name)
+        assert refused_for(g, "A", "give", to="B", cards=[cid]) == ("rule/only_items", "B.12")
+        assert flagged(g, "A", "give", to="B", cards=[cid]) == "rule/only_items"
+    pebble = own(g, "A", "Sample Pebble")
+    given = g.do("A", "give", to="B", cards=[pebble])
+    assert given[0].violation is None and pebble in g.seat("B")["zones"]["hand"]
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_helped_kills_treasure_goes_to_the_helper_whatever_it_is(ruleset: str) -> None:
+    """B.7, B.12, D.C6 (DX *Asking For Help* ¶2 "any number of the Treasure cards the monster
+    has", ¶4 "distribute them according to the agreement you reached"): the player hands its
+    helper the Treasure the kill gave, an Item or not, and to nobody else; the next turn it is
+    a card like any other."""
+    g = started(ruleset, [RAT], [UP, SWORD], hands={"A": ([], [])})
+    ready_all(g)
+    kick(g, "Rat")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    g.do("C", "pass")
+    g.do("B", "pass")
+    (up,) = top_treasures(g, 1)
+    g.do("A", "take_treasure", cards=[up])
+    assert g.state["spoils"] == {up: "B"}
+    assert refused_for(g, "A", "give", to="C", cards=[up]) == ("rule/only_items", "B.12")
+    given = g.do("A", "give", to="B", cards=[up])
+    assert given[0].violation is None and up in g.seat("B")["zones"]["hand"]
+    assert g.state["spoils"] == {}
+    assert refused_for(g, "B", "give", to="A", cards=[up]) == ("rule/only_items", "B.12")
+    assert g.refold() == g.state
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_charity_still_gives_any_card_to_the_lowest_level(ruleset: str) -> None:
+    """B.13 (DX *Turn Phases* ¶9 "you must give the excess cards to the player with the lowest
+    Level"): Charity is its own command, not a gift of Items: a monster and a Go Up a Level go
+    to the lowest levels too (a guard: this held before issue #42)."""
+    g = started(ruleset, [RAT], [UP, UP], hands={"A": (["Rat"], ["Go Up a Level"] * 2)})
+    ready_all(g)
+    g.do("A", "play", card=g.id("Go Up a Level", 0))  # A at Level 2: B and C are the lowest
+    kick(g, "Sample Blank Door")
+    g.do("A", "loot", card=g.state["decks"]["door"][0])
+    rat, up = g.id("Rat"), g.id("Go Up a Level", 1)
+    rest = [c for c in g.seat("A")["zones"]["hand"] if c not in (rat, up)]
+    gifts = {rat: "B", up: "C", rest[0]: "B", rest[1]: "C"}
+    assert len(g.seat("A")["zones"]["hand"]) - len(gifts) == 5
+    done = g.do("A", "charity", gifts=gifts)
+    assert done[0].violation is None
+    assert rat in g.seat("B")["zones"]["hand"] and up in g.seat("C")["zones"]["hand"]
+
+
+def test_a_backup_restores_the_helpers_share_and_an_old_restoration_has_none() -> None:
+    """B.12, B.17: the Treasure still to share with the helper is part of the table a backup
+    restores; a stored version 3 ClassicTableRestored (before it was kept) loads with none."""
+    from domain.classic.corrections import ClassicTableRestored
+    from domain.events import event_from_dict
+    from tests.classic.test_judge import check_backup
+
+    g = started("munchkin-deluxe", [RAT], [UP], hands={"A": ([], [])})
+    ready_all(g)
+    kick(g, "Rat")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    g.do("C", "pass")
+    g.do("B", "pass")
+    g.do("A", "take_treasure", cards=top_treasures(g, 1))
+    point = len(g.events)
+    g.do("A", "give", to="B", cards=list(g.state["spoils"]))
+    assert g.state["spoils"] == {}
+    assert check_backup(g, point) > 0
+    old = ClassicTableRestored(
+        **{k: g.state[k] for k in ("status", "winner", "winners", "turn", "active", "phase")},
+        **{k: g.state[k] for k in ("first", "tied", "listened", "combat", "body", "trade")},
+    ).to_dict()
+    old["v"] = 3
+    del old["spoils"]
+    loaded = event_from_dict(old)
+    assert isinstance(loaded, ClassicTableRestored) and loaded.spoils == {}
