@@ -6,7 +6,7 @@ that follow) on a :class:`~domain.decision.DecisionCore`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from domain.arguments import ids_arg, int_arg, str_arg
@@ -140,6 +140,25 @@ def _bigs(d: DecisionCore, seat: str) -> list[str]:
         for c in [*zones["equipped"], *zones["carried"]]
         if card_def(d.state, c).get("big") and c not in free
     ]
+
+
+def _arriving_bigs(
+    d: DecisionCore, seat: str, coming: Sequence[str], gone: Sequence[str] = ()
+) -> None:
+    """Items ``coming`` into ``seat``'s play (a gift from play, a trade) while ``gone`` leave it:
+    still only one Big Item, however it arrives (DX *Items*: "Anyone can carry any Item
+    (except for extra Big items)"; "only one Big one"; docs/rules.md B.12, D.C20)."""
+    big = [c for c in coming if card_def(d.state, c).get("big")]
+    if not big:
+        return
+    after = [c for c in _bigs(d, seat) if c not in gone] + big
+    d.check(
+        len(after) <= 1,
+        "rule/big_limit",
+        f"{seat} would carry {len(after)} Big Items: "
+        + ", ".join(repr(card_def(d.state, c)["name"]) for c in after),
+        "B.12",
+    )
 
 
 def _play_trait(d: DecisionCore, cid: str, kind: str) -> None:
@@ -665,6 +684,8 @@ def decide_trade(d: DecisionCore, command: Command) -> None:
         d.in_zone(cid, other, "equipped", "carried")
     ok = not fighting(d, d.seat) and not fighting(d, other)
     d.check(ok, "rule/in_combat", "no trading while either is in combat", "B.12")
+    _arriving_bigs(d, d.seat, get, give)
+    _arriving_bigs(d, other, give, get)
     d.emit(ev.TradeOffered, player=d.seat, with_seat=other, give=give, get=get)
 
 
@@ -678,6 +699,8 @@ def decide_accept_trade(d: DecisionCore, command: Command) -> None:
         d.in_zone(cid, d.seat, "equipped", "carried")
     ok = not fighting(d, d.seat) and not fighting(d, trade["player"])
     d.check(ok, "rule/in_combat", "no trading while either is in combat", "B.12")
+    _arriving_bigs(d, trade["player"], list(trade["get"]), list(trade["give"]))
+    _arriving_bigs(d, d.seat, list(trade["give"]), list(trade["get"]))
     d.emit(
         ev.ItemsTraded,
         player=trade["player"],
@@ -707,4 +730,5 @@ def decide_give(d: DecisionCore, command: Command) -> None:
         + ", ".join(repr(card_def(d.state, c)["name"]) for c in others),
         "B.12",
     )
+    _arriving_bigs(d, to, [c for c in cards if d.state["cards"][c]["zone"] != "hand"])
     d.emit(ev.CardsGiven, player=d.seat, to=to, cards=cards)

@@ -12,7 +12,7 @@ import pytest
 
 from domain.errors import RuleViolation
 from tests.classic.helpers import Game, ready_all, started, top_treasures
-from tests.classic.test_traced_rules import RAT, SWORD, UP, door, kick
+from tests.classic.test_traced_rules import RAT, SWORD, UP, door, kick, treasure
 
 SETS = ("munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar")
 #: The bad Door kind of each set (B.2): a Curse, or a Trap in Old West.
@@ -133,3 +133,65 @@ def test_a_backup_restores_the_helpers_share_and_an_old_restoration_has_none() -
     del old["spoils"]
     loaded = event_from_dict(old)
     assert isinstance(loaded, ClassicTableRestored) and loaded.spoils == {}
+
+
+# ============================================================================ 9: one Big Item
+
+
+LADDER = treasure("Ladder", "item", slot=None, bonus=1, value=400, big=True)
+ANVIL = treasure("Anvil", "item", slot=None, bonus=1, value=400, big=True)
+BARROW = treasure("Barrow", "item", slot=None, bonus=1, value=400, big=True)
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_gift_brings_no_second_big_item(ruleset: str) -> None:
+    """B.12, D.C20 (DX *Items* ¶3 "Anyone can carry any Item (except for extra Big items)",
+    *Items, Big Items* ¶1 "only one Big one"; OW *Items* ¶2; AoS *Items* ¶3, *Big Items* ¶1):
+    a Big Item given from play lands carried, so not beside another one; given from the hand it
+    is in the hand, where it does not count ("An item card in your hand does not count until
+    you play it", OW), and playing it is the ordinary check."""
+    g = started(
+        ruleset,
+        [],
+        [LADDER, ANVIL, BARROW],
+        hands={"A": ([], ["Ladder"]), "B": ([], ["Anvil", "Barrow"])},
+    )
+    g.do("A", "play", card=g.id("Ladder"))
+    g.do("B", "play", card=g.id("Anvil"))
+    ready_all(g)
+    anvil, barrow = g.id("Anvil"), g.id("Barrow")
+    assert refused_for(g, "B", "give", to="A", cards=[anvil]) == ("rule/big_limit", "B.12")
+    assert flagged(g, "B", "give", to="A", cards=[anvil]) == "rule/big_limit"
+    assert flagged(g, "B", "give", to="C", cards=[anvil]) is None  # C has no Big Item
+    g.do("B", "give", to="A", cards=[barrow])  # to the hand: not carried
+    assert barrow in g.seat("A")["zones"]["hand"]
+    assert refused_for(g, "A", "play", card=barrow) == ("rule/big_limit", "B.12")
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_trade_brings_no_second_big_item(ruleset: str) -> None:
+    """B.12, D.C20 (DX *Items* ¶3, *Items, Big Items* ¶1; DX *Items, Trading* ¶3 "Any Item you
+    receive in a trade must remain in play"): a trade that would leave a trader two Big Items
+    is refused when offered and when accepted (the table may have changed in between); a Big
+    Item for a Big Item is a fair swap."""
+    g = started(
+        ruleset,
+        [],
+        [LADDER, ANVIL, SWORD],
+        hands={"A": ([], ["Sword", "Ladder"]), "B": ([], ["Anvil"])},
+    )
+    g.do("A", "play", card=g.id("Sword"))
+    g.do("B", "play", card=g.id("Anvil"))
+    ready_all(g)
+    sword, ladder, anvil = g.id("Sword"), g.id("Ladder"), g.id("Anvil")
+    g.do("A", "trade", give=[sword], get=[anvil], **{"with": "B"})  # A has no Big Item yet
+    g.do("A", "play", card=ladder)  # now it has
+    assert refused_for(g, "B", "accept_trade") == ("rule/big_limit", "B.12")
+    assert flagged(g, "B", "accept_trade") == "rule/big_limit"
+    offer = {"give": [sword], "get": [anvil], "with": "B"}
+    assert refused_for(g, "A", "trade", **offer) == ("rule/big_limit", "B.12")
+    assert flagged(g, "A", "trade", **offer) == "rule/big_limit"
+    g.do("A", "trade", give=[ladder], get=[anvil], **{"with": "B"})  # a swap
+    traded = g.do("B", "accept_trade")
+    assert traded[0].violation is None
+    assert anvil in g.seat("A")["zones"]["carried"] and ladder in g.seat("B")["zones"]["carried"]
