@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from domain.classic.moves import waiting_for
 from domain.errors import RuleViolation
 from tests.classic.helpers import Game, ready_all, started, top_treasures
 from tests.classic.test_traced_rules import RAT, SWORD, UP, door, kick, treasure
@@ -195,3 +196,62 @@ def test_a_trade_brings_no_second_big_item(ruleset: str) -> None:
     traded = g.do("B", "accept_trade")
     assert traded[0].violation is None
     assert anvil in g.seat("A")["zones"]["carried"] and ladder in g.seat("B")["zones"]["carried"]
+
+
+# ============================================================================ 10: the helper runs on
+
+
+REAPER = door("Reaper", "monster", level=20, treasures=5, bad_stuff=[{"die": True}])
+
+
+def _helped_against_the_reaper(ruleset: str) -> Game:
+    g = started(ruleset, [REAPER], [])
+    ready_all(g)
+    kick(g, "Reaper")
+    g.do("A", "ask_help", helper="B")
+    g.do("B", "accept_help")
+    return g
+
+
+def _loot(g: Game) -> None:
+    while g.state["body"] is not None:
+        picker = g.state["body"]["order"][0]
+        g.do(picker, "loot_body", card=g.state["body"]["cards"][0])
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_the_helper_still_runs_when_the_player_dies(ruleset: str) -> None:
+    """B.8, B.9, D.C5 (DX *Running Away* ¶4 "they must both Run Away. They roll separately
+    … The monster(s) CAN catch them both"; *Death* ¶1 "Once you have died, you don't have to
+    Run Away from any remaining monsters"; OW *Running Away* ¶5, AoS *Running Away* ¶5): the
+    player dies to the monster that caught it; the body is looted, then the helper, who is not
+    dead, still rolls, in strict and in record mode alike, and may be caught too."""
+    g = _helped_against_the_reaper(ruleset)
+    reaper = g.id("Reaper")
+    g.do("A", "run_away", monster=reaper, roll=1)
+    died = g.do("A", "bad_stuff", monster=reaper)
+    assert "PlayerDied" in [e.type for e in died] and "CombatEnded" not in [e.type for e in died]
+    assert g.state["combat"] is not None and g.seat("A")["dead"]
+    _loot(g)
+    assert waiting_for(g.state) == ["B"]
+    assert flagged(g, "B", "run_away", monster=reaper, roll=6) is None
+    caught = g.do("B", "run_away", monster=reaper, roll=1)
+    assert caught[0].escaped is False and g.state["combat"]["caught"] == [["B", reaper]]
+    ended = [e for e in g.do("B", "bad_stuff", monster=reaper) if e.type == "CombatEnded"]
+    assert g.seat("B")["dead"] and g.state["combat"] is None
+    assert ended and ended[0].outcome == "died"
+    _loot(g)
+    assert g.refold() == g.state
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_the_combat_ends_at_the_players_death_once_the_helper_has_run(ruleset: str) -> None:
+    """B.8, D.C5: the helper escaped first; the player then dies: nobody living is left to
+    roll, so the combat ends with the death (``died``), as before issue #42."""
+    g = _helped_against_the_reaper(ruleset)
+    reaper = g.id("Reaper")
+    g.do("B", "run_away", monster=reaper, roll=6)
+    g.do("A", "run_away", monster=reaper, roll=1)
+    died = g.do("A", "bad_stuff", monster=reaper)
+    ended = [e for e in died if e.type == "CombatEnded"]
+    assert ended and ended[0].outcome == "died" and g.state["combat"] is None
