@@ -70,6 +70,13 @@ def no_combat(d: DecisionCore, what: str, section: str = "B.14") -> None:
     d.check(d.state.get("combat") is None, "rule/in_combat", f"{what} not during a combat", section)
 
 
+def not_fighting(d: DecisionCore, what: str) -> None:
+    """``what`` not while the seat is in combat, as the player or the helper: another seat's
+    combat does not stop it (DX and AoS *When You May Take Actions*: "at any time, as long as
+    you are not in combat: … Play a card that you have just received"; docs/rules.md D.C21)."""
+    d.check(not fighting(d, d.seat), "rule/in_combat", f"{what} not while you fight", "B.14")
+
+
 def _conditions(command: Command) -> list[str]:
     value = command.get("conditions") or []
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
@@ -189,7 +196,7 @@ def _play_trait(d: DecisionCore, cid: str, kind: str) -> None:
 
 def _play_item(d: DecisionCore, command: Command, cid: str) -> None:
     own_turn_or_received(d, cid, "playing an Item")
-    no_combat(d, "playing an Item")
+    not_fighting(d, "playing an Item")
     item = card_def(d.state, cid)
     if item.get("big"):
         d.check(not _bigs(d, d.seat), "rule/big_limit", "one Big Item at a time", "B.12")
@@ -326,7 +333,7 @@ def decide_play(d: DecisionCore, command: Command) -> None:
     elif kind in rules.helper_kinds:
         if kind != "hireling":  # a Hireling is played at any time, on any turn (B.2, B.14)
             own_turn_or_received(d, cid, "a helper card")
-            no_combat(d, "a helper card")
+            not_fighting(d, "a helper card")
         cheats = set((d.state.get("cheats") or {}).values())  # a Cheat!'s Steed is extra
         held = [
             c
@@ -413,7 +420,7 @@ def _cheat_steed(d: DecisionCore, cid: str, steed: str) -> None:
     *Items, Steeds*: "unless you Cheat!"), when a helper card may be played (B.2, B.14)."""
     d.in_zone(steed, d.seat, "hand")
     own_turn_or_received(d, steed, "a helper card")
-    no_combat(d, "a helper card")
+    not_fighting(d, "a helper card")
     d.emit(ev.SteedCheated, player=d.seat, card=cid, steed=steed)
 
 

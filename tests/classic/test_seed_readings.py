@@ -255,3 +255,55 @@ def test_the_combat_ends_at_the_players_death_once_the_helper_has_run(ruleset: s
     died = g.do("A", "bad_stuff", monster=reaper)
     ended = [e for e in died if e.type == "CombatEnded"]
     assert ended and ended[0].outcome == "died" and g.state["combat"] is None
+
+
+# ============================================================================ 11: outside the combat
+
+
+BOOTS = treasure("Boots", "item", slot="footgear", bonus=1, value=400)
+OGRE = door("Ogre", "monster", level=12, treasures=3, bad_stuff=[{"lose_levels": 1}])
+
+
+def _fighting_with_gifts(ruleset: str, *, helped: bool) -> tuple[Game, str, str]:
+    """A fights the Ogre (B helping, if ``helped``); B gives C a pair of Boots and C gives B
+    another, from their hands, during the combat. Returns the game, C's Boots, B's Boots."""
+    g = started(ruleset, [OGRE], [BOOTS] * 4, hands={"B": ([], ["Boots"]), "C": ([], ["Boots"])})
+    ready_all(g)
+    kick(g, "Ogre")
+    if helped:
+        g.do("A", "ask_help", helper="B")
+        g.do("B", "accept_help")
+    to_c, to_b = own(g, "B", "Boots"), own(g, "C", "Boots")
+    g.do("B", "give", to="C", cards=[to_c])
+    g.do("C", "give", to="B", cards=[to_b])
+    assert {to_c, to_b} <= set(g.state["got"])
+    return g, to_c, to_b
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_card_just_received_is_played_by_a_seat_not_in_the_combat(ruleset: str) -> None:
+    """B.14, D.C21 (DX *When You May Take Actions* ¶4-6 "You may perform these actions at any
+    time, as long as you are not in combat: … Play a card that you have just received"; AoS the
+    same; DX *Combat* ¶5 "while you are in combat, you cannot … play Treasures from your
+    hand"): C, not in A's combat, plays the Boots B just gave it at once, in strict and in
+    record mode alike, as it may unequip an Item at the same moment."""
+    g, boots, _ = _fighting_with_gifts(ruleset, helped=False)
+    assert flagged(g, "C", "play", card=boots) is None
+    played = g.do("C", "play", card=boots)
+    assert played[0].type == "ItemPlayed" and played[0].violation is None
+    assert boots in g.seat("C")["zones"]["equipped"]
+    g.do("C", "unequip", card=boots)
+    assert g.refold() == g.state
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_helper_waits_for_the_end_of_the_combat_to_play_what_it_received(ruleset: str) -> None:
+    """B.14, D.C21: the helper is in the combat ("you are not in combat" does not hold): its
+    gift waits (`rule/in_combat`, strict refuses it, record mode flags it); so does a card C
+    held from before, which waits for C's own turn (`rule/not_your_turn` only)."""
+    g, _, boots = _fighting_with_gifts(ruleset, helped=True)
+    assert refused_for(g, "B", "play", card=boots) == ("rule/in_combat", "B.14")
+    assert flagged(g, "B", "play", card=boots) == "rule/in_combat"
+    pebble = own(g, "C", "Sample Pebble")  # dealt to C before A's turn
+    assert refused_for(g, "C", "play", card=pebble) == ("rule/not_your_turn", "B.14")
+    assert flagged(g, "C", "play", card=pebble) == "rule/not_your_turn"
