@@ -12,7 +12,8 @@ import pytest
 
 from domain.classic.moves import waiting_for
 from domain.errors import RuleViolation
-from tests.classic.helpers import Game, ready_all, started, top_treasures
+from tests.classic.helpers import Game, ready_all, started
+from tests.classic.test_trace_defects import helped_kill
 from tests.classic.test_traced_rules import RAT, SWORD, UP, door, kick, treasure
 
 SETS = ("munchkin-deluxe", "munchkin-old-west", "munchkin-age-of-sigmar")
@@ -70,15 +71,8 @@ def test_a_helped_kills_treasure_goes_to_the_helper_whatever_it_is(ruleset: str)
     has", ¶4 "distribute them according to the agreement you reached"): the player hands its
     helper the Treasure the kill gave, an Item or not, and to nobody else; the next turn it is
     a card like any other."""
-    g = started(ruleset, [RAT], [UP, SWORD], hands={"A": ([], [])})
-    ready_all(g)
-    kick(g, "Rat")
-    g.do("A", "ask_help", helper="B")
-    g.do("B", "accept_help")
-    g.do("C", "pass")
-    g.do("B", "pass")
-    (up,) = top_treasures(g, 1)
-    g.do("A", "take_treasure", cards=[up])
+    g = helped_kill(ruleset, (UP, SWORD))
+    (up,) = g.ids("Go Up a Level")
     assert g.state["spoils"] == {up: "B"}
     assert refused_for(g, "A", "give", to="C", cards=[up]) == ("rule/only_items", "B.12")
     given = g.do("A", "give", to="B", cards=[up])
@@ -114,14 +108,7 @@ def test_a_backup_restores_the_helpers_share_and_an_old_restoration_has_none() -
     from domain.events import event_from_dict
     from tests.classic.test_judge import check_backup
 
-    g = started("munchkin-deluxe", [RAT], [UP], hands={"A": ([], [])})
-    ready_all(g)
-    kick(g, "Rat")
-    g.do("A", "ask_help", helper="B")
-    g.do("B", "accept_help")
-    g.do("C", "pass")
-    g.do("B", "pass")
-    g.do("A", "take_treasure", cards=top_treasures(g, 1))
+    g = helped_kill("munchkin-deluxe", (UP,))
     point = len(g.events)
     g.do("A", "give", to="B", cards=list(g.state["spoils"]))
     assert g.state["spoils"] == {}
