@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from domain.classic.moves import waiting_for
+from domain.classic.moves import legal_commands, waiting_for
 from domain.errors import RuleViolation
 from tests.classic.helpers import Game, ready_all, started
 from tests.classic.test_trace_defects import helped_kill
@@ -294,3 +294,29 @@ def test_a_helper_waits_for_the_end_of_the_combat_to_play_what_it_received(rules
     pebble = own(g, "C", "Sample Pebble")  # dealt to C before A's turn
     assert refused_for(g, "C", "play", card=pebble) == ("rule/not_your_turn", "B.14")
     assert flagged(g, "C", "play", card=pebble) == "rule/not_your_turn"
+
+
+# ============================================================================ the table page's moves
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_the_legal_moves_follow_the_readings(ruleset: str) -> None:
+    """docs/rules.md B (the legal moves are the candidates strict mode accepts): a trade that
+    would bring A a second Big Item is no longer offered (D.C20); the Boots C just received
+    during A's combat are offered to C (D.C21), not to the helper B."""
+    g = started(
+        ruleset,
+        [],
+        [LADDER, ANVIL, SWORD],
+        hands={"A": ([], ["Sword", "Ladder"]), "B": ([], ["Anvil"])},
+    )
+    g.do("A", "play", card=g.id("Sword"))
+    g.do("A", "play", card=g.id("Ladder"))
+    g.do("B", "play", card=g.id("Anvil"))
+    ready_all(g)
+    assert g.seat("A")["zones"]["equipped"][0] == g.id("Sword")
+    offered = [c for c in legal_commands(g.state, "A") if c["type"] == "trade"]
+    assert g.id("Anvil") not in [x for c in offered for x in c["get"]]
+    h, to_c, to_b = _fighting_with_gifts(ruleset, helped=True)
+    assert {"type": "play", "card": to_c, "seat": "C"} in legal_commands(h.state, "C")
+    assert not [c for c in legal_commands(h.state, "B") if c.get("card") == to_b]
