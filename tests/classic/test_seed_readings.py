@@ -156,12 +156,9 @@ def test_a_gift_brings_no_second_big_item(ruleset: str) -> None:
     assert refused_for(g, "A", "play", card=barrow) == ("rule/big_limit", "B.12")
 
 
-@pytest.mark.parametrize("ruleset", SETS)
-def test_a_trade_brings_no_second_big_item(ruleset: str) -> None:
-    """B.12, D.C20 (DX *Items* ¶3, *Items, Big Items* ¶1; DX *Items, Trading* ¶3 "Any Item you
-    receive in a trade must remain in play"): a trade that would leave a trader two Big Items
-    is refused when offered and when accepted (the table may have changed in between); a Big
-    Item for a Big Item is a fair swap."""
+def _traders(ruleset: str) -> Game:
+    """A's turn: A has a (Small) Sword in play and a Big Ladder in the hand, B a Big Anvil in
+    play."""
     g = started(
         ruleset,
         [],
@@ -171,6 +168,16 @@ def test_a_trade_brings_no_second_big_item(ruleset: str) -> None:
     g.do("A", "play", card=g.id("Sword"))
     g.do("B", "play", card=g.id("Anvil"))
     ready_all(g)
+    return g
+
+
+@pytest.mark.parametrize("ruleset", SETS)
+def test_a_trade_brings_no_second_big_item(ruleset: str) -> None:
+    """B.12, D.C20 (DX *Items* ¶3, *Items, Big Items* ¶1; DX *Items, Trading* ¶3 "Any Item you
+    receive in a trade must remain in play"): a trade that would leave a trader two Big Items
+    is refused when offered and when accepted (the table may have changed in between); a Big
+    Item for a Big Item is a fair swap."""
+    g = _traders(ruleset)
     sword, ladder, anvil = g.id("Sword"), g.id("Ladder"), g.id("Anvil")
     g.do("A", "trade", give=[sword], get=[anvil], **{"with": "B"})  # A has no Big Item yet
     g.do("A", "play", card=ladder)  # now it has
@@ -304,16 +311,8 @@ def test_the_legal_moves_follow_the_readings(ruleset: str) -> None:
     """docs/rules.md B (the legal moves are the candidates strict mode accepts): a trade that
     would bring A a second Big Item is no longer offered (D.C20); the Boots C just received
     during A's combat are offered to C (D.C21), not to the helper B."""
-    g = started(
-        ruleset,
-        [],
-        [LADDER, ANVIL, SWORD],
-        hands={"A": ([], ["Sword", "Ladder"]), "B": ([], ["Anvil"])},
-    )
-    g.do("A", "play", card=g.id("Sword"))
+    g = _traders(ruleset)
     g.do("A", "play", card=g.id("Ladder"))
-    g.do("B", "play", card=g.id("Anvil"))
-    ready_all(g)
     assert g.seat("A")["zones"]["equipped"][0] == g.id("Sword")
     offered = [c for c in legal_commands(g.state, "A") if c["type"] == "trade"]
     assert g.id("Anvil") not in [x for c in offered for x in c["get"]]
