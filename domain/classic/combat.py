@@ -244,7 +244,11 @@ def die(d: DecisionCore, seat: str) -> None:
     if helped:  # the dead helper's "next combat" Curses took effect in this one (B.10)
         expire_curses(d, [seat])
     c = d.state.get("combat")
-    if c is not None and c["player"] == seat:
+    if c is None or c["player"] != seat:
+        return
+    if c["stage"] == "run_away" and c["helper"] in alive(d.state):
+        finish_run(d)  # the helper still runs: only the dead need not (B.8, D.C5)
+    else:
         end_combat(d, "died")  # the rest of the combat is skipped (D.C5)
 
 
@@ -338,7 +342,9 @@ def settle(d: DecisionCore) -> None:
 
 def finish_run(d: DecisionCore) -> None:
     """The combat ends once every living fighter has rolled for every monster and every catch
-    has had its Bad Stuff (docs/rules.md B.8)."""
+    has had its Bad Stuff (docs/rules.md B.8): a player who died meanwhile rolls no more, its
+    helper still does (DX *Running Away*: "they must both Run Away"; *Death*: "Once you have
+    died, you don't have to Run Away"; D.C5)."""
     c = d.state.get("combat")
     if c is None or c["stage"] != "run_away" or c["caught"]:
         return
@@ -346,7 +352,7 @@ def finish_run(d: DecisionCore) -> None:
     for seat in fighters(c):
         if seat in alive(d.state) and set(monsters) - set(c["runs"].get(seat, [])):
             return
-    end_combat(d, "fled")
+    end_combat(d, "died" if d.state["seats"][c["player"]]["dead"] else "fled")
 
 
 # ============================================================================ commands

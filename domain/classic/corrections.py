@@ -341,6 +341,7 @@ TABLE_FIELDS = (
     "received",
     "cheats",
     "got",
+    "spoils",
 )
 
 
@@ -379,9 +380,9 @@ class ClassicSeatRestored(Event):
 class ClassicTableRestored(Event):
     """The table's shared state was put back: status, winners, turn, active seat, phase, the
     first-player roll, the combat, a body being looted, an offered trade, the Items received
-    this turn, the cards just received (B.14) and the Items the Cheat! cards hold (judge
-    backup, docs/rules.md B.17). Every card these name is face up for every seat (B.5, B.9,
-    B.12)."""
+    this turn, the cards just received (B.14), a helped kill's Treasure still to share with
+    the helper (B.12) and the Items the Cheat! cards hold (judge backup, docs/rules.md B.17).
+    Every card these name is face up for every seat (B.5, B.9, B.12)."""
 
     status: str
     winner: str | None
@@ -399,9 +400,11 @@ class ClassicTableRestored(Event):
     received: list[str] = field(default_factory=list)
     cheats: dict[str, Json] = field(default_factory=dict)
     got: list[str] = field(default_factory=list)
-    class_version = 3
-    #: The cards just received are hand cards: each shown only to a seat that knows it.
-    card_fields = ("got",)
+    spoils: dict[str, Json] = field(default_factory=dict)
+    class_version = 4
+    #: The cards just received and the shares are hand cards: each shown only to a seat that
+    #: knows it.
+    card_fields = ("got", "spoils")
 
     @staticmethod
     def upcast_v1_v2(data: dict[str, Json]) -> dict[str, Json]:
@@ -414,6 +417,12 @@ class ClassicTableRestored(Event):
         """Version 2 was recorded before the cards just received this turn were kept
         (docs/rules.md B.14): it restores none."""
         return {**data, "got": []}
+
+    @staticmethod
+    def upcast_v3_v4(data: dict[str, Json]) -> dict[str, Json]:
+        """Version 3 was recorded before a helped kill's Treasure was kept for the helper's
+        share (docs/rules.md B.12): it restores none."""
+        return {**data, "spoils": {}}
 
 
 #: The events a classic backup may contain.

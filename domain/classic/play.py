@@ -6,7 +6,7 @@ that follow) on a :class:`~domain.decision.DecisionCore`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from domain.arguments import ids_arg, int_arg, str_arg
@@ -27,6 +27,7 @@ from domain.classic.rules import (
     fighters,
     hands_used,
     has_power,
+    is_item,
     player_wins,
     usable_by,
 )
@@ -67,6 +68,13 @@ def fighting(d: DecisionCore, seat: str) -> bool:
 
 def no_combat(d: DecisionCore, what: str, section: str = "B.14") -> None:
     d.check(d.state.get("combat") is None, "rule/in_combat", f"{what} not during a combat", section)
+
+
+def not_fighting(d: DecisionCore, what: str) -> None:
+    """``what`` not while the seat is in combat, as the player or the helper: another seat's
+    combat does not stop it (DX and AoS *When You May Take Actions*: "at any time, as long as
+    you are not in combat: … Play a card that you have just received"; docs/rules.md D.C21)."""
+    d.check(not fighting(d, d.seat), "rule/in_combat", f"{what} not while you fight", "B.14")
 
 
 def _conditions(command: Command) -> list[str]:
@@ -141,6 +149,25 @@ def _bigs(d: DecisionCore, seat: str) -> list[str]:
     ]
 
 
+def _arriving_bigs(
+    d: DecisionCore, seat: str, coming: Sequence[str], gone: Sequence[str] = ()
+) -> None:
+    """Items ``coming`` into ``seat``'s play (a gift from play, a trade) while ``gone`` leave it:
+    still only one Big Item, however it arrives (DX *Items*: "Anyone can carry any Item
+    (except for extra Big items)"; "only one Big one"; docs/rules.md B.12, D.C20)."""
+    big = [c for c in coming if card_def(d.state, c).get("big")]
+    if not big:
+        return
+    after = [c for c in _bigs(d, seat) if c not in gone] + big
+    d.check(
+        len(after) <= 1,
+        "rule/big_limit",
+        f"{seat} would carry {len(after)} Big Items: "
+        + ", ".join(repr(card_def(d.state, c)["name"]) for c in after),
+        "B.12",
+    )
+
+
 def _play_trait(d: DecisionCore, cid: str, kind: str) -> None:
     own_turn_or_received(d, cid, "a new Race, Class or Army")
     zone = d.state["seats"][d.seat]["zones"][kind]
@@ -169,7 +196,7 @@ def _play_trait(d: DecisionCore, cid: str, kind: str) -> None:
 
 def _play_item(d: DecisionCore, command: Command, cid: str) -> None:
     own_turn_or_received(d, cid, "playing an Item")
-    no_combat(d, "playing an Item")
+    not_fighting(d, "playing an Item")
     item = card_def(d.state, cid)
     if item.get("big"):
         d.check(not _bigs(d, d.seat), "rule/big_limit", "one Big Item at a time", "B.12")
@@ -306,7 +333,7 @@ def decide_play(d: DecisionCore, command: Command) -> None:
     elif kind in rules.helper_kinds:
         if kind != "hireling":  # a Hireling is played at any time, on any turn (B.2, B.14)
             own_turn_or_received(d, cid, "a helper card")
-            no_combat(d, "a helper card")
+            not_fighting(d, "a helper card")
         cheats = set((d.state.get("cheats") or {}).values())  # a Cheat!'s Steed is extra
         held = [
             c
@@ -393,7 +420,7 @@ def _cheat_steed(d: DecisionCore, cid: str, steed: str) -> None:
     *Items, Steeds*: "unless you Cheat!"), when a helper card may be played (B.2, B.14)."""
     d.in_zone(steed, d.seat, "hand")
     own_turn_or_received(d, steed, "a helper card")
-    no_combat(d, "a helper card")
+    not_fighting(d, "a helper card")
     d.emit(ev.SteedCheated, player=d.seat, card=cid, steed=steed)
 
 
@@ -664,6 +691,8 @@ def decide_trade(d: DecisionCore, command: Command) -> None:
         d.in_zone(cid, other, "equipped", "carried")
     ok = not fighting(d, d.seat) and not fighting(d, other)
     d.check(ok, "rule/in_combat", "no trading while either is in combat", "B.12")
+    _arriving_bigs(d, d.seat, get, give)
+    _arriving_bigs(d, other, give, get)
     d.emit(ev.TradeOffered, player=d.seat, with_seat=other, give=give, get=get)
 
 
@@ -677,6 +706,8 @@ def decide_accept_trade(d: DecisionCore, command: Command) -> None:
         d.in_zone(cid, d.seat, "equipped", "carried")
     ok = not fighting(d, d.seat) and not fighting(d, trade["player"])
     d.check(ok, "rule/in_combat", "no trading while either is in combat", "B.12")
+    _arriving_bigs(d, trade["player"], list(trade["get"]), list(trade["give"]))
+    _arriving_bigs(d, d.seat, list(trade["give"]), list(trade["get"]))
     d.emit(
         ev.ItemsTraded,
         player=trade["player"],
@@ -687,10 +718,24 @@ def decide_accept_trade(d: DecisionCore, command: Command) -> None:
 
 
 def decide_give(d: DecisionCore, command: Command) -> None:
+    """A gift: Items only (DX *Items, Trading*: "You may also give Items away without a
+    trade"), except the Treasures a helped kill gave, which the player hands its helper as
+    agreed (DX *Asking For Help*: "any number of the Treasure cards the monster has";
+    docs/rules.md B.12, D.C6)."""
     to = str_arg(command, "to")
     cards = ids_arg(command, "cards")
     d.require(to in d.state["seats"] and to != d.seat, "command/unknown_seat", f"no seat {to!r}")
     for cid in cards:
         d.in_zone(cid, d.seat, "hand", "equipped", "carried")
     d.check(not d.state["seats"][to]["dead"], "rule/dead_player", "the dead receive nothing", "B.9")
+    spoils = d.state.get("spoils") or {}
+    others = [c for c in cards if not is_item(d.state, c) and spoils.get(c) != to]
+    d.check(
+        not others,
+        "rule/only_items",
+        "only Items are given (a helped kill's Treasure to the helper apart), not "
+        + ", ".join(repr(card_def(d.state, c)["name"]) for c in others),
+        "B.12",
+    )
+    _arriving_bigs(d, to, [c for c in cards if d.state["cards"][c]["zone"] != "hand"])
     d.emit(ev.CardsGiven, player=d.seat, to=to, cards=cards)

@@ -22,6 +22,12 @@ def card_def(state: State, cid: str) -> Mapping[str, Any]:
     return d
 
 
+def is_item(state: State, cid: str) -> bool:
+    """Whether ``cid`` is an Item, a card that may be given or traded (docs/rules.md B.12: DX
+    and AoS *Items, Trading*, "You may trade Items (but no other cards)")."""
+    return card_def(state, cid)["kind"] in SETS[state["ruleset"]].item_kinds
+
+
 def living(state: State) -> list[str]:
     """Seats still in the game (not conceded), in seating order."""
     return [s for s, st in state["seats"].items() if st["eliminated"] is None]

@@ -40,6 +40,9 @@ class SetRules:
     default_race: str | None = None
     #: The optional rules this set's rulesheet offers (B.15; D.C9 lets Old West opt in too).
     options: tuple[str, ...] = ("listen_at_door", "shared_victory")
+    #: The card kinds that are Items, the only cards given or traded (docs/rules.md B.12): the
+    #: Items and the one-shot Items of every set; in AoS a Steed too (*Items, Steeds*).
+    item_kinds: tuple[str, ...] = ("item", "one_shot")
 
 
 DELUXE = SetRules(
@@ -72,6 +75,7 @@ AGE_OF_SIGMAR = SetRules(
     join_tags=("undead", "chaos"),
     non_lethal_treasure=False,
     steed_replaces_run_away=True,
+    item_kinds=("item", "one_shot", "steed"),
 )
 
 SETS: dict[str, SetRules] = {s.name: s for s in (DELUXE, OLD_WEST, AGE_OF_SIGMAR)}

@@ -175,6 +175,7 @@ def _created(e: ev.ClassicGameCreated, d: Draft) -> None:
         listened=False,
         received=[],  # Items received (trade, gift) this turn (Old West, docs/rules.md B.2)
         got=[],  # cards that came to a hand from another seat this turn (B.14)
+        spoils={},  # a helped kill's Treasure this turn -> the helper it may be given to (B.12)
         cheats={},  # Cheat! card -> the Item it lets count (docs/rules.md B.2)
     )
     s["cards"] = {}
@@ -241,6 +242,7 @@ def _turn(e: ev.TurnBegan, d: Draft) -> None:
         listened=False,
         received=[],
         got=[],
+        spoils={},
     )
 
 
@@ -430,6 +432,9 @@ def _given(e: ev.CardsGiven, d: Draft) -> None:
             _public(d, cid, e.to, "carried")
             received.append(cid)  # an Item in play changes hands (B.2)
     d.state["received"] = received
+    spoils = d.state.get("spoils") or {}
+    if any(c in spoils for c in e.cards):  # a helped kill's Treasure is shared once (B.12)
+        d.state["spoils"] = {c: s for c, s in spoils.items() if c not in e.cards}
     _refresh(d)
 
 
@@ -560,6 +565,9 @@ def _treasures(e: ev.TreasuresDrawn, d: Draft) -> None:
         _place(d, cid, e.player, "hand", known)
     if c := _combat_if_any(d):
         c["treasures"] = 0
+        if c["helper"] is not None:  # the player shares them with its helper (B.7, B.12)
+            spoils = {**(d.state.get("spoils") or {}), **dict.fromkeys(e.cards, c["helper"])}
+            d.state["spoils"] = spoils
 
 
 @handles(ev.RunAwayRolled)

@@ -365,6 +365,11 @@ def position(rs: str, name: str) -> Game:
     if name == "caught2":  # B.8: two monsters; A caught by the first, its Bad Stuff unpaid
         g.do("B", "play", card=g.id(r["wandering"]), target=g.id(r["undead"]))
         g.do("A", "run_away", monster=g.id(SLUG), roll=1)
+    if name in ("gift_fight", "gift_helper"):  # B.14, D.C21: C gives B an Item in A's combat
+        if name == "gift_helper":
+            g.do("A", "ask_help", helper="B")
+            g.do("B", "accept_help")
+        g.do("C", "give", to="B", cards=[_own(g, "C", r["hat"])])
     return g
 
 
@@ -831,6 +836,22 @@ ROWS: list[tuple[str, str, str, dict[str, Any], str | None, str | None, str | No
     # issue #24, the trace: a card just received is played at once (B.14)
     ("gift", "B", "play", {"card": "@got"}, None, None, None),
     ("gift", "B", "play", {"card": "@hand:hat"}, "rule/not_your_turn", "B.14", "violation"),
+    # issue #42: a card just received is played by a seat not in the combat (B.14, D.C21)
+    ("gift_fight", "B", "play", {"card": "@got"}, None, None, None),
+    ("gift_helper", "B", "play", {"card": "@got"}, "rule/in_combat", "B.14", "violation"),
+    # issue #42: only Items are given (B.12, D.C19)
+    ("kick", "A", "give", {"to": "B", "cards": ["@plain"]}, "rule/only_items", "B.12", "violation"),
+    ("kick", "A", "give", {"to": "B", "cards": ["@curse"]}, "rule/only_items", "B.12", "violation"),
+    (
+        "kick",
+        "A",
+        "give",
+        {"to": "B", "cards": ["@levelup"]},
+        "rule/only_items",
+        "B.12",
+        "violation",
+    ),
+    ("kick", "A", "give", {"to": "B", "cards": ["@onehand"]}, None, None, None),
 ]
 
 
@@ -841,6 +862,15 @@ SET_ROWS: dict[
     "munchkin-old-west": [
         ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
         ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
+        (  # D.C19: no Steed rules in the Old West copy; a Steed is a helper card, not an Item
+            "steeds",
+            "A",
+            "give",
+            {"to": "B", "cards": ["@hand:steed"]},
+            "rule/only_items",
+            "B.12",
+            "violation",
+        ),
         (
             "received",
             "A",
@@ -1011,6 +1041,7 @@ SET_ROWS: dict[
         ),
         ("steeds", "A", "play", {"card": "@hand:steed"}, "rule/helper_limit", "B.12", "violation"),
         ("steeds", "A", "play", {"card": "@hand:cheat", "target": "@hand:steed"}, None, None, None),
+        ("steeds", "A", "give", {"to": "B", "cards": ["@hand:steed"]}, None, None, None),  # D.C19
     ],
 }
 

@@ -22,9 +22,9 @@ def record(g: Game) -> dict[str, Any]:
 # ============================================================================ just received (B.14)
 
 
-def _helped_kill(ruleset: str) -> Game:
-    """B helped A kill the Rat on A's turn; A took the Treasure and gave B the Sword."""
-    g = started(ruleset, [RAT], [SWORD, SWORD], hands={"A": ([], [])})
+def helped_kill(ruleset: str, treasures: tuple[Any, ...] = (SWORD, SWORD)) -> Game:
+    """B helped A kill the Rat on A's turn; A took the Treasure (the first of ``treasures``)."""
+    g = started(ruleset, [RAT], list(treasures), hands={"A": ([], [])})
     ready_all(g)
     kick(g, "Rat")
     g.do("A", "ask_help", helper="B")
@@ -41,7 +41,7 @@ def test_the_helper_plays_the_treasure_it_just_received(ruleset: str) -> None:
     """B.14 (DX *When You May Take Actions* ¶6 "Play a card that you have just received", DX
     and AoS *Rewards* ¶3 "even if you are the helper", OW *Treasure* ¶2): an Item given to the
     helper on the player's turn goes to the helper's table at once."""
-    g = _helped_kill(ruleset)
+    g = helped_kill(ruleset)
     sword = next(
         c for c in g.seat("A")["zones"]["hand"] if g.state["cards"][c]["def"]["name"] == "Sword"
     )
@@ -86,7 +86,7 @@ def test_a_backup_across_a_gift_restores_the_cards_just_received() -> None:
     from domain.events import event_from_dict
     from tests.classic.test_judge import check_backup
 
-    g = _helped_kill("munchkin-deluxe")
+    g = helped_kill("munchkin-deluxe")
     sword = next(
         c for c in g.seat("A")["zones"]["hand"] if g.state["cards"][c]["def"]["name"] == "Sword"
     )
