@@ -36,6 +36,7 @@ _SUMMARY_NAME = "summary"
 _IDEMPOTENCY_PREFIX = "idempotency-key:"
 _SECRETS_NAME = "dealing-secrets"
 _DELAY_NAME = "spectator-delay"
+_DEADLINE_NAME = "seed-deadline"
 #: ``uuid5`` namespace of imported games whose own id is not a UUID (``Game.id_for_import``).
 IMPORT_NAMESPACE = UUID("5f1c2a4e-8d3b-4c6a-9e0f-6d756e63686c")
 
@@ -546,4 +547,47 @@ class SpectatorDelay(Aggregate):
     def set(cls, game_id: UUID, events: int | None, seconds: int | None) -> SpectatorDelay:
         return cls._create(
             cls.Set, id=cls.id_for(game_id), game_id=game_id, events=events, seconds=seconds
+        )
+
+
+class SeedDeadline(Aggregate):
+    """A server-dealt game's pending seed deadline changed (docs/dealing.md): from the batch
+    at the game's ``version``, the server records the seeds still due as withheld at
+    ``deadline`` (ISO 8601, UTC), or none is pending any more (``None``). One per change
+    (``domain.fair.pending_deadline`` before and after a batch differ), saved with that batch,
+    never changed: ``service.deadlines`` finds the games to wake by reading them in commit
+    order, after a restart too. Nothing in it is secret."""
+
+    class Set(Aggregate.Created):
+        game_id: UUID
+        version: int
+        deadline: str | None
+
+    def __init__(self, game_id: UUID, version: int, deadline: str | None) -> None:
+        self.game_id = game_id
+        self.version = version
+        self.deadline = deadline
+
+    @staticmethod
+    def id_for(game_id: UUID, version: int) -> UUID:
+        return uuid5(game_id, f"{_DEADLINE_NAME}:{version}")
+
+    @classmethod
+    def follow(cls, game: Game, before: str | None) -> list[SeedDeadline]:
+        """What to save with ``game``'s pending events: a mark of its pending deadline if it
+        differs from ``before`` (the one it had before them), else nothing (at once for a
+        table-dealt game, whose deadline is always ``None``)."""
+        after = fair.pending_deadline(game.state)
+        if after == before or not game.pending_events:
+            return []
+        return [cls.set(game.id, game.version, after)]
+
+    @classmethod
+    def set(cls, game_id: UUID, version: int, deadline: str | None) -> SeedDeadline:
+        return cls._create(
+            cls.Set,
+            id=cls.id_for(game_id, version),
+            game_id=game_id,
+            version=version,
+            deadline=deadline,
         )
