@@ -296,7 +296,7 @@
       app.summary = await api("");
       for (const c of todo) {
         const body = await seedCommand(c);
-        if (!body) { dealingLine("this tab does not hold the seed committed for " + c.seat + ": the device that committed it reveals it"); continue; }
+        if (!body) { dealingLine(elsewhere(c.seat)); continue; }
         dealingLine((c.type === "commit_seed" ? "shuffling in this tab's seed for " : "revealing this tab's seed for ") + c.seat + "…");
         const outcome = await send(body, c.type);
         if (outcome === "stale") { stale += 1; app.flash = null; break; } // another seat's seed came first: again
@@ -312,6 +312,13 @@
     // the reveals once every commitment is in; after a lost race, the same seed again
     if (sent || (stale && (app.seedRaces = (app.seedRaces || 0) + 1) <= 20)) setTimeout(autoSeeds, 0);
   }
+  // A seed committed by another page (another browser, a tab since closed): only that page
+  // can reveal it; past the deadline the server goes on without it (docs/dealing.md).
+  function elsewhere(seat) {
+    return (app.role === seat ? "your seed was committed in another tab or on another device"
+      : "the seed committed for " + seatName(seat) + " is not in this tab") + ": the page that committed it reveals it if it is still open";
+  }
+  function holdsSeed(seat) { return !!sessionStorage.getItem(seedKey(seat)); }
   function dealingLine(text) {
     const p = $("dealing");
     p.hidden = !text;
@@ -374,12 +381,30 @@
     const text = String(f.text).replace(/\b[0-9a-f]{16}\b/g, (id) => app.names[id] || id);
     return el("p", { class: "refusal " + f.kind, role: "alert", "data-refusal": f.code || "", "data-rule": f.rule || "", text: head + text });
   }
+  // No move for the acting seat: say so, and what the game waits on until when. A seed this
+  // tab cannot reveal is said in words, with its deadline (issue #43).
+  function idleNote() {
+    const seat = app.acting;
+    const d = app.legal.deadline;
+    const pages = window.munchlogPages;
+    const after = d ? (d.seats.length > 1 ? "their seeds" : "it") : "";
+    if (seat && d && d.step === "reveal_seed" && d.seats.includes(seat)) {
+      if (holdsSeed(seat)) return el("p", { class: "note", text: "this tab reveals " + (app.role === seat ? "your" : seatName(seat) + "'s") + " seed by itself" });
+      const whose = app.role === seat ? "your seed was" : seatName(seat) + "'s seed was";
+      return el("p", { class: "note lost-seed", "data-lost-seed": seat, role: "status" },
+        [whose + " on another device: the game goes on without it after the deadline, ", pages.until(d.at, true)]);
+    }
+    const head = seat ? "nothing for " + seatName(seat) + " to do now" : "nothing to do now";
+    if (!d) return el("p", { class: "note", text: head });
+    return el("p", { class: "note", "data-awaited": d.seats.join(",") },
+      [head + ": the game waits for " + pages.awaitedWords(d, app.players), pages.until(d.at), ", then goes on without " + after]);
+  }
   function drawControls(commands) {
     const box = $("controls");
     box.dataset.version = String(app.legal.version);
     box.dataset.seat = app.acting;
     const kids = [];
-    if (!commands.length) kids.push(el("p", { class: "note", text: app.acting ? "nothing for " + seatName(app.acting) + " to do now" : "nothing to do now" }));
+    if (!commands.length) kids.push(idleNote());
     for (const c of commands.filter((x) => x.draws)) kids.push(drawForm(c));
     for (const [type, bodies] of groupOf(commands.filter((x) => !x.draws))) {
       const label = typeLabel(type);
@@ -575,7 +600,14 @@
     if (st.status === "finished") bits.push((st.winners && st.winners.length ? "winners " + st.winners.join(", ") : st.winner ? "winner " + phrase(st.winner) : "over"));
     $("stands").textContent = bits.filter(Boolean).join(" · ");
     const w = app.legal.waiting_for || [];
+    const d = app.legal.deadline;
     $("waiting").dataset.waiting = w.join(",");
+    $("waiting").dataset.deadline = d ? d.at : "";
+    if (st.status !== "finished" && d) { // a server deadline: whom, what, until when, then what
+      $("waiting").replaceChildren("waiting for " + window.munchlogPages.awaitedWords(d, app.players), window.munchlogPages.until(d.at),
+        ": then the game goes on without " + (d.seats.length > 1 ? "their seeds" : "it"));
+      return;
+    }
     $("waiting").textContent = st.status === "finished" ? "the game is over" : w.length ? "waiting for " + w.map(seatName).join(", ") : "";
   }
   // one item of the CCG's stack: "Sample Spilled Ale (mischief) by B (Bob)", its other fields after
