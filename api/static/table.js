@@ -27,6 +27,7 @@
     acting: "", pinned: "", names: {}, created: {}, busy: false, flash: null, drawn: "",
     follower: null, refreshing: null, again: false, intents: new Map(), seeding: false,
     typed: {}, // what was typed in a draw's name fields, by field key (kept across redraws)
+    lost: {}, // the seats whose committed seed this tab does not hold, while their reveal is due
   };
 
   // ------------------------------------------------------------------ helpers
@@ -315,8 +316,21 @@
   // A seed committed by another page (another browser, a tab since closed): only that page
   // can reveal it; past the deadline the server goes on without it (docs/dealing.md).
   function elsewhere(seat) {
-    return (app.role === seat ? "your seed was committed in another tab or on another device"
-      : "the seed committed for " + seatName(seat) + " is not in this tab") + ": the page that committed it reveals it if it is still open";
+    app.lost[seat] = true;
+    return app.role === seat ? "if the page that committed your seed is still open, it reveals it"
+      : "the seed committed for " + seatName(seat) + " is not in this tab: if the page that committed it is still open, it reveals it";
+  }
+  // once the seed a tab did not hold is no longer due: recorded as withheld, or revealed there
+  function settledLost() {
+    const gone = Object.keys(app.lost).filter((seat) => !(app.legal.commands[seat] || []).some((c) => c.type === "reveal_seed"));
+    if (!gone.length) return;
+    for (const seat of gone) delete app.lost[seat];
+    api("").then((summary) => {
+      app.summary = summary;
+      const withheld = (summary.dealing && summary.dealing.withheld) || [];
+      dealingLine(gone.map((seat) => (app.role === seat ? "your seed" : seatName(seat) + "'s seed") +
+        (withheld.includes(seat) ? " was not revealed in time: the game goes on without it (recorded as withheld)" : " is revealed")).join("; "));
+    }).catch(() => {});
   }
   function holdsSeed(seat) { return !!sessionStorage.getItem(seedKey(seat)); }
   function dealingLine(text) {
@@ -361,6 +375,7 @@
     const d = app.summary && app.summary.dealing;
     if (!(d && d.mode === "server")) dealingLine("");
     else if (!$("dealing").textContent) dealingLine("server dealing: the server shuffles and rolls from its secret and the seats' seeds; this page sends the seeds of the seats it plays by itself");
+    settledLost();
     autoSeeds();
   }
   function groupOf(commands) {
@@ -390,9 +405,9 @@
     const after = d ? (d.seats.length > 1 ? "their seeds" : "it") : "";
     if (seat && d && d.step === "reveal_seed" && d.seats.includes(seat)) {
       if (holdsSeed(seat)) return el("p", { class: "note", text: "this tab reveals " + (app.role === seat ? "your" : seatName(seat) + "'s") + " seed by itself" });
-      const whose = app.role === seat ? "your seed was" : seatName(seat) + "'s seed was";
+      const whose = app.role === seat ? "your seed was on another device" : seatName(seat) + "'s seed is not on this device";
       return el("p", { class: "note lost-seed", "data-lost-seed": seat, role: "status" },
-        [whose + " on another device: the game goes on without it after the deadline, ", pages.until(d.at, true)]);
+        [whose + ": the game goes on without it after the deadline, ", pages.until(d.at, true)]);
     }
     const head = seat ? "nothing for " + seatName(seat) + " to do now" : "nothing to do now";
     if (!d) return el("p", { class: "note", text: head });
