@@ -784,19 +784,6 @@ class EventStore(Application):
             )
         )
 
-    def events_of(self, topic_class: type, after: int, limit: int) -> list[tuple[int, Any]]:
-        """``(notification id, domain event)`` of one stored event class after ``after``, in
-        commit order (:meth:`notifications_of`, decoded); a row that does not decode is
-        logged and left out."""
-        found: list[tuple[int, Any]] = []
-        for note in self.notifications_of(topic_class, after, limit):
-            try:
-                found.append((note.id, self.mapper.to_domain_event(note)))
-            except Exception:  # a damaged row: its game's own reads report it
-                log.exception("notification %s does not decode", note.id)
-                found.append((note.id, None))
-        return found
-
     def max_notification_id(self) -> int:
         return int(self.recorder.max_notification_id() or 0)
 

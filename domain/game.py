@@ -36,7 +36,6 @@ _SUMMARY_NAME = "summary"
 _IDEMPOTENCY_PREFIX = "idempotency-key:"
 _SECRETS_NAME = "dealing-secrets"
 _DELAY_NAME = "spectator-delay"
-_DEADLINE_NAME = "seed-deadline"
 #: ``uuid5`` namespace of imported games whose own id is not a UUID (``Game.id_for_import``).
 IMPORT_NAMESPACE = UUID("5f1c2a4e-8d3b-4c6a-9e0f-6d756e63686c")
 
@@ -265,6 +264,12 @@ class Game(Aggregate):
         if decided:
             decided += fair.reveal_at_end(decided[-1].state, secrets)
         self._store([(step, None) for step in decided], received_at=received_at)
+
+    def deadline_marks(self, before: str | None) -> list[SeedDeadline]:
+        """What to save with this game's pending events so that ``service.deadlines`` learns
+        of its seed deadline: :meth:`SeedDeadline.follow` (``before``: the pending deadline it
+        had before them)."""
+        return SeedDeadline.follow(self, before)
 
 
 def decide_commands(
@@ -570,7 +575,7 @@ class SeedDeadline(Aggregate):
 
     @staticmethod
     def id_for(game_id: UUID, version: int) -> UUID:
-        return uuid5(game_id, f"{_DEADLINE_NAME}:{version}")
+        return uuid5(game_id, f"seed-deadline:{version}")
 
     @classmethod
     def follow(cls, game: Game, before: str | None) -> list[SeedDeadline]:

@@ -17,7 +17,7 @@ deadline (``domain.fair.pending_deadline``: the first commitment sets one, the l
 the reveals', a withholding of a contributor that never committed opens the reveals, the last
 reveal or the end of the game clears it) is saved with a :class:`~domain.game.SeedDeadline`
 mark (``GameLog._write``; an import too). The keeper reads the marks in commit order (one query
-of one stored event class after its last position, ``EventStore.events_of``); after a restart
+of one stored event class after its last position, ``EventStore.notifications_of``); after a restart
 it reads them from the start, so a deadline that passed while no server ran is kept at once.
 A game is looked at only when its deadline is due: the keeper costs the recording hot path one
 comparison per batch (the deadline before and after, ``None`` at once for a table-dealt game).
@@ -35,6 +35,7 @@ import logging
 import random
 import threading
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from domain import fair
@@ -73,12 +74,16 @@ class DeadlineKeeper:
     def learn(self) -> None:
         """Read the deadline marks committed since the last look, in commit order: each game's
         latest says its pending deadline, or that none is pending."""
+        store = self.log.store
         while True:
-            page = self.log.store.events_of(SeedDeadline.Set, self.position, PAGE)
-            for position, mark in page:
-                self.position = position
-                if mark is None:
-                    continue  # a damaged row, logged: its game's reads report it
+            page = store.notifications_of(SeedDeadline.Set, self.position, PAGE)
+            for note in page:
+                self.position = note.id
+                try:
+                    mark: Any = store.mapper.to_domain_event(note)
+                except Exception:  # a damaged row: its game's own reads report it
+                    log.exception("seed deadline mark %s does not decode", note.id)
+                    continue
                 if mark.deadline is None:
                     self.due.pop(mark.game_id, None)
                 else:

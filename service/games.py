@@ -42,7 +42,6 @@ from domain.game import (
     GameSecrets,
     GameSummary,
     IdempotencyRecord,
-    SeedDeadline,
     stored_record,
     token_hash,
 )
@@ -369,7 +368,7 @@ class GameLog:
                 raise
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
             result, extra = respond(game, pending)
-            objs: list[Any] = [game, *SeedDeadline.follow(game, due)]
+            objs: list[Any] = [game, *game.deadline_marks(due)]
             if (game.status, game.winner) != before:
                 summary: Any = self.store.load(
                     GameSummary.id_for(game_id), of_game=(game_id, "summary")
@@ -736,7 +735,7 @@ class GameLog:
         summary = GameSummary.open(game, created_at=str(records[0]["received_at"]))
         summary.follow(game, at=str(records[-1]["received_at"]))
         try:
-            self.store.save(game, access, summary, *SeedDeadline.follow(game, None))
+            self.store.save(game, access, summary, *game.deadline_marks(None))
         except RecordConflictError:
             raise GameAlreadyExistsError(game_id) from None
         self.store.trust(game_id)  # Game.adopt verified its chain

@@ -166,7 +166,8 @@ def test_marks_are_saved_only_when_the_deadline_changes(log: GameLog, clock: Any
     commit(log, gid, "B", seeds["B"])
     for seat in "AB":
         reveal(log, gid, seat, seeds[seat])
-    marks = [event for _, event in log.store.events_of(SeedDeadline.Set, 0, 100)]
+    notes = log.store.notifications_of(SeedDeadline.Set, 0, 100)
+    marks = [log.store.mapper.to_domain_event(note) for note in notes]
     assert [(m.game_id, m.version, m.deadline) for m in marks] == [
         (gid, 2, "2030-01-01T00:00:30Z"),
         (gid, 3, "2030-01-01T00:00:32Z"),
