@@ -19,11 +19,20 @@ INTERVAL_ENV = "MUNCHLOG_DEADLINE_INTERVAL"
 
 
 def keep_deadlines(app: Any) -> DeadlineKeeper | None:
-    """Start ``app``'s keeper thread on its GameLog, unless the interval is 0."""
+    """Start ``app``'s keeper thread on its GameLog, unless the interval is 0; closing the
+    GameLog stops it."""
     interval = float(os.environ.get(INTERVAL_ENV) or INTERVAL)
     if interval <= 0:
         return None
-    keeper = DeadlineKeeper(app.extensions["munchlog"])
+    log = app.extensions["munchlog"]
+    keeper = DeadlineKeeper(log)
     keeper.start(interval)
     app.extensions["munchlog.deadlines"] = keeper
+    close = log.close
+
+    def closing() -> None:  # the keeper stops first, not to look into a closed store
+        keeper.stop()
+        close()
+
+    log.close = closing
     return keeper

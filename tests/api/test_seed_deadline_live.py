@@ -101,3 +101,28 @@ def test_a_passed_deadline_is_recorded_and_streamed_with_no_request(tmp_path: Pa
         ).json()
         assert legal["deadline"] is None
         assert {"type": "draw_opening", "seat": "A"} in legal["commands"]["A"]
+
+
+def test_each_worker_app_keeps_the_deadlines_until_its_log_closes(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """``api.serving.worker_app`` starts a keeper thread (``api.deadline_keeper``); closing the
+    app's GameLog stops it; ``MUNCHLOG_DEADLINE_INTERVAL=0`` starts none."""
+    from api.app import create_app
+    from api.deadline_keeper import INTERVAL_ENV, keep_deadlines
+
+    app = create_app(
+        {"INSTANCE_PATH": str(tmp_path / "instance"), "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER}
+    )
+    keeper = keep_deadlines(app)
+    assert keeper is not None and keeper._thread is not None and keeper._thread.is_alive()
+    app.extensions["munchlog"].close()
+    assert not keeper._thread.is_alive()
+    monkeypatch.setenv(INTERVAL_ENV, "0")
+    other = create_app(
+        {"INSTANCE_PATH": str(tmp_path / "other"), "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER}
+    )
+    try:
+        assert keep_deadlines(other) is None
+    finally:
+        other.extensions["munchlog"].close()
