@@ -173,3 +173,25 @@ def test_marks_are_saved_only_when_the_deadline_changes(log: GameLog, clock: Any
         (gid, 3, "2030-01-01T00:00:32Z"),
         (gid, 5, None),
     ]
+
+
+def test_an_imported_game_waiting_on_a_seed_is_kept_on_its_new_server(
+    make_log: Any, clock: Any
+) -> None:
+    """An unfinished export waiting on a lost seed imports with its deadline: the new server's
+    keeper records the withholding (it needs no secret for that)."""
+    from projections.exports import export_json_text
+
+    log = make_log()
+    gid = start(log, dealing="server", reveal_timeout=5).game_id
+    seeds = {seat: os.urandom(32) for seat in "AB"}
+    for seat in "AB":
+        commit(log, gid, seat, seeds[seat])
+    reveal(log, gid, "B", seeds["B"])
+    other = make_log()
+    other.import_export(export_json_text(log.all_records(gid), "judge"))
+    keeper = DeadlineKeeper(other)
+    keeper.learn()
+    assert keeper.due == {gid: "2030-01-01T00:00:05Z"}
+    assert keeper.expire_due(clock(6)) == [gid]
+    assert other.game(gid).state["dealing"]["withheld"] == ["A"]
