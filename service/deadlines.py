@@ -75,6 +75,10 @@ class DeadlineKeeper:
         """Read the deadline marks committed since the last look, in commit order: each game's
         latest says its pending deadline, or that none is pending."""
         store = self.log.store
+        # The log's head, read first: every notification up to it is committed (ids are given in
+        # commit order), so the next look starts there, not at the last mark: with no mark for
+        # hours the query still reads only what was recorded since the last look.
+        head = store.max_notification_id()
         while True:
             page = store.notifications_of(SeedDeadline.Set, self.position, PAGE)
             for note in page:
@@ -89,6 +93,7 @@ class DeadlineKeeper:
                 else:
                     self.due[mark.game_id] = mark.deadline
             if len(page) < PAGE:
+                self.position = max(self.position, head)
                 return
 
     def expire_due(self, now: str) -> list[UUID]:

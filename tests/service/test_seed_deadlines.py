@@ -195,3 +195,17 @@ def test_an_imported_game_waiting_on_a_seed_is_kept_on_its_new_server(
     assert keeper.due == {gid: "2030-01-01T00:00:05Z"}
     assert keeper.expire_due(clock(6)) == [gid]
     assert other.game(gid).state["dealing"]["withheld"] == ["A"]
+
+
+def test_the_next_look_starts_at_the_head_not_at_the_last_mark(log: GameLog, clock: Any) -> None:
+    """With no mark for a long time (table-dealt games recording), a look reads only what was
+    recorded since the last one: the keeper's position follows the log's head."""
+    gid = start(log, dealing="server", reveal_timeout=5).game_id
+    commit(log, gid, "A", os.urandom(32))
+    play_demo(log, seed=2, max_actions=20)
+    keeper = DeadlineKeeper(log)
+    keeper.learn()
+    assert keeper.position == log.store.max_notification_id() and gid in keeper.due
+    play_demo(log, seed=3, max_actions=10)
+    keeper.learn()
+    assert keeper.position == log.store.max_notification_id()
