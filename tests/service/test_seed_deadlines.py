@@ -209,3 +209,31 @@ def test_the_next_look_starts_at_the_head_not_at_the_last_mark(log: GameLog, clo
     play_demo(log, seed=3, max_actions=10)
     keeper.learn()
     assert keeper.position == log.store.max_notification_id()
+
+
+def test_a_seed_lost_after_a_rekeying_is_kept_in_the_new_epoch(log: GameLog, clock: Any) -> None:
+    """A judge's re-keying ruling opens a new epoch's seeds mid-game: A's new seed is lost, and
+    past the new deadline the keeper records it as withheld in that epoch."""
+    from tests.service.test_rekeying import rekey, seed_epoch
+
+    gid = start(log, dealing="server", reveal_timeout=5).game_id
+    seed_epoch(log, gid)
+    log.record(gid, [{"type": "draw_opening", "seat": "A"}], actor="A")
+    rekey(log, gid)
+    keeper = DeadlineKeeper(log)
+    assert keeper.expire_due(clock(1)) == [] and keeper.due == {}  # none before a commitment
+    seeds = {seat: os.urandom(32) for seat in "AB"}
+    for seat in "AB":
+        commit(log, gid, seat, seeds[seat])
+    reveal(log, gid, "B", seeds["B"])
+    assert legal_view(log.game(gid).state, "A")["deadline"] == {
+        "at": "2030-01-01T00:00:06Z",
+        "seats": ["A"],
+        "step": "reveal_seed",
+    }
+    assert keeper.expire_due(clock(7)) == [gid]
+    last = log.all_records(gid)[-1]["event"]
+    assert last["type"] == "SeedWithheld" and last["epoch"] == 1 and last["contributor"] == "A"
+    assert {"type": "draw_opening", "seat": "B"} in legal_view(log.game(gid).state, "B")[
+        "commands"
+    ]["B"]
