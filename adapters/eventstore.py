@@ -333,7 +333,9 @@ class EventStore(Application):
     ) -> Sequence[int] | None:
         """``recorder.insert_events(stored)`` under the writer lock; a game batch on SQLite goes
         through :class:`~adapters.sqlite_writer.GroupCommit` (one transaction for the batches
-        queued)."""
+        queued). Nothing to insert (a write that found nothing to record): no query at all."""
+        if not stored and (processing is None or processing.tracking is None):
+            return []
         kwargs: dict[str, Any] = {}
         if processing is not None:
             kwargs = {"tracking": processing.tracking, **processing.saved_kwargs}

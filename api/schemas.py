@@ -465,6 +465,26 @@ class ProgressSchema(ma.Schema):
     phase = fields.String(allow_none=True)
 
 
+class DeadlineSchema(ma.Schema):
+    """A server deadline pending (docs/dealing.md, "When a seed is lost")."""
+
+    at = fields.String(
+        required=True,
+        metadata={
+            "description": "ISO 8601, UTC: past it the server records the seeds of `seats` as "
+            "withheld by itself (`SeedWithheld`, within about a second, with no request) and "
+            "the game goes on without them"
+        },
+    )
+    seats = fields.List(
+        fields.String(), required=True, metadata={"description": "the contributors it waits on"}
+    )
+    step = fields.String(
+        required=True,
+        metadata={"description": "what they owe: `commit_seed` (a commitment), then `reveal_seed`"},
+    )
+
+
 class DealingSchema(ma.Schema):
     """How a game is dealt (docs/dealing.md): public, the same for every viewer."""
 
@@ -487,6 +507,11 @@ class DealingSchema(ma.Schema):
     server_commitment = fields.String(metadata={"description": "this epoch's, lowercase hex"})
     reveal_timeout = fields.Integer()
     reveal_deadline = fields.String(allow_none=True)
+    deadline = fields.Nested(
+        DeadlineSchema,
+        allow_none=True,
+        metadata={"description": "whom the seeds wait on and until when; null when nothing is"},
+    )
     next_counter = fields.Integer(metadata={"description": "the next random operation's"})
     server_secrets = fields.Dict(
         keys=fields.String(),
@@ -632,6 +657,18 @@ class LegalSchema(ma.Schema):
             'takes one card), e.g. `{"type": "kick_door", "seat": "A", "draws": {"card": '
             '{"deck": "door"}}}`, sent as `{"type": "kick_door", "seat": "A", "card": {"name": '
             '"Sample Grumpy Toad"}}` (without `draws`); never which cards a deck holds'
+        },
+    )
+    deadline = fields.Nested(
+        DeadlineSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "a server deadline pending, else null: in a server-dealt game the "
+            "contributors whose seed the game waits on (`seats`, also in `waiting_for`), what "
+            "they owe (`step`) and until when (`at`). A seed committed from a page that is gone "
+            "(another browser, a closed tab) can be revealed by no one: past `at` the server "
+            "records it as withheld by itself and the game goes on (docs/dealing.md)"
         },
     )
 

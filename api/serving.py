@@ -312,11 +312,13 @@ def worker_app() -> Any:
     variables ``api.app`` documents; ``munchlog serve`` sets them from its options), the
     keep-alive spread; then drop :data:`SECRET_ENV` from this process's environment."""
     from api.app import create_app
+    from api.deadline_keeper import keep_deadlines
     from api.logs import configure_logging, log_format
 
     sys.setswitchinterval(float(os.environ.get("MUNCHLOG_SWITCH_INTERVAL") or SWITCH_INTERVAL))
     configure_logging()
     app = create_app()
+    keep_deadlines(app)  # a thread that records a passed seed deadline (service.deadlines)
     for name in SECRET_ENV:
         os.environ.pop(name, None)
     app.wsgi_app = SpreadKeepAlive(app.wsgi_app)  # type: ignore[method-assign]

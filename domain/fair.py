@@ -295,6 +295,36 @@ def ready(d: Mapping[str, Any]) -> bool:
     return not pending(d)
 
 
+def pending_deadline(state: Mapping[str, Any]) -> str | None:
+    """When the server records the seeds still due as withheld (ISO 8601, UTC), if it will:
+    a server-dealt game not over, with a contributor's seed due and a deadline set (the
+    first commitment sets one). ``None`` otherwise, at once for a table-dealt game."""
+    d = state.get("dealing")
+    if d is None or state.get("status") == "finished" or not pending(d):
+        return None
+    found: str | None = d["deadline"]
+    return found
+
+
+def awaited(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What a server-dealt game waits on until its deadline (:func:`pending_deadline`):
+    ``{"at", "seats", "step"}``, the seats whose ``step`` (``commit_seed`` while the
+    commitments are open, then ``reveal_seed``) is due by ``at``; past it the server records
+    them as withholding by itself and the game goes on without their seeds (E.2). ``None``
+    when no such deadline is pending."""
+    at = pending_deadline(state)
+    if at is None:
+        return None
+    d = state["dealing"]
+    due = pending(d)
+    closing = [c for c in due if c not in d["commitments"]]
+    return {
+        "at": at,
+        "seats": closing or due,
+        "step": "commit_seed" if closing else "reveal_seed",
+    }
+
+
 def view(state: Mapping[str, Any]) -> dict[str, Any]:
     """What ``GET /api/games/<id>`` shows of the dealing (every viewer alike: nothing here is
     secret; the server's secret appears only once revealed)."""
@@ -313,6 +343,7 @@ def view(state: Mapping[str, Any]) -> dict[str, Any]:
         "server_commitment": d["server_commitment"],
         "reveal_timeout": d["reveal_timeout"],
         "reveal_deadline": d["deadline"],
+        "deadline": awaited(state),
         "next_counter": d["next_counter"],
         "server_secrets": dict(d["secrets"]),
     }

@@ -274,6 +274,12 @@ class Game(Aggregate):
             decided += fair.reveal_at_end(decided[-1].state, secrets)
         self._store([(step, None) for step in decided], received_at=received_at)
 
+    def deadline_marks(self, before: str | None) -> list[SeedDeadline]:
+        """What to save with this game's pending events so that ``service.deadlines`` learns
+        of its seed deadline: :meth:`SeedDeadline.follow` (``before``: the pending deadline it
+        had before them)."""
+        return SeedDeadline.follow(self, before)
+
 
 def decide_commands(
     rs: Ruleset,
@@ -571,4 +577,47 @@ class SpectatorDelay(Aggregate):
     def set(cls, game_id: UUID, events: int | None, seconds: int | None) -> SpectatorDelay:
         return cls._create(
             cls.Set, id=cls.id_for(game_id), game_id=game_id, events=events, seconds=seconds
+        )
+
+
+class SeedDeadline(Aggregate):
+    """A server-dealt game's pending seed deadline changed (docs/dealing.md): from the batch
+    at the game's ``version``, the server records the seeds still due as withheld at
+    ``deadline`` (ISO 8601, UTC), or none is pending any more (``None``). One per change
+    (``domain.fair.pending_deadline`` before and after a batch differ), saved with that batch,
+    never changed: ``service.deadlines`` finds the games to wake by reading them in commit
+    order, after a restart too. Nothing in it is secret."""
+
+    class Set(Aggregate.Created):
+        game_id: UUID
+        version: int
+        deadline: str | None
+
+    def __init__(self, game_id: UUID, version: int, deadline: str | None) -> None:
+        self.game_id = game_id
+        self.version = version
+        self.deadline = deadline
+
+    @staticmethod
+    def id_for(game_id: UUID, version: int) -> UUID:
+        return uuid5(game_id, f"seed-deadline:{version}")
+
+    @classmethod
+    def follow(cls, game: Game, before: str | None) -> list[SeedDeadline]:
+        """What to save with ``game``'s pending events: a mark of its pending deadline if it
+        differs from ``before`` (the one it had before them), else nothing (at once for a
+        table-dealt game, whose deadline is always ``None``)."""
+        after = fair.pending_deadline(game.state)
+        if after == before or not game.pending_events:
+            return []
+        return [cls.set(game.id, game.version, after)]
+
+    @classmethod
+    def set(cls, game_id: UUID, version: int, deadline: str | None) -> SeedDeadline:
+        return cls._create(
+            cls.Set,
+            id=cls.id_for(game_id, version),
+            game_id=game_id,
+            version=version,
+            deadline=deadline,
         )

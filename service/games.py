@@ -293,24 +293,26 @@ class GameLog:
             raise
         return outcome
 
-    def _settle_withholding(self, game_id: UUID) -> None:
+    def _settle_withholding(self, game_id: UUID) -> bool:
         """Record, on its own, the withholding a refused batch would have recorded first (a
         server-dealt game past its reveal deadline, docs/rules.md E.2): the refusal changes
-        nothing, but the deadline has passed whatever the batch held."""
+        nothing, but the deadline has passed whatever the batch held. Also what
+        ``service.deadlines`` records when no request comes. Whether it recorded any."""
         game = self.store.cached(game_id, within=TRUST_CACHE_FOR) or self.game(game_id)
         if "dealing" not in game.state or not fair.expire(game.state, utc_now()):
-            return
+            return False
 
         def settle(game: Game, received_at: str) -> None:
             game.execute([], received_at=received_at, secrets=self.secrets_of(game))
 
-        self._write(
+        recorded: int = self._write(
             game_id,
             settle,
-            lambda game, pending: (None, []),
+            lambda game, pending: (len(pending), []),
             expected_version=None,
             source="dealing",
         )
+        return recorded > 0
 
     def _write(
         self,
@@ -353,6 +355,7 @@ class GameLog:
                 if answer is not None:
                     return answer
             before = (game.status, game.winner)
+            due = fair.pending_deadline(game.state)  # service.deadlines follows its changes
             received_at = utc_now()
             try:
                 if expected_version is not None and expected_version != game.version:
@@ -365,7 +368,7 @@ class GameLog:
                 raise
             pending = [e for e in game.pending_events if isinstance(e, Game.Recorded)]
             result, extra = respond(game, pending)
-            objs: list[Any] = [game]
+            objs: list[Any] = [game, *game.deadline_marks(due)]
             if (game.status, game.winner) != before:
                 summary: Any = self.store.load(
                     GameSummary.id_for(game_id), of_game=(game_id, "summary")
@@ -735,7 +738,7 @@ class GameLog:
         summary = GameSummary.open(game, created_at=str(records[0]["received_at"]))
         summary.follow(game, at=str(records[-1]["received_at"]))
         try:
-            self.store.save(game, access, summary)
+            self.store.save(game, access, summary, *game.deadline_marks(None))
         except RecordConflictError:
             raise GameAlreadyExistsError(game_id) from None
         self.store.trust(game_id)  # Game.adopt verified its chain

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
+from domain import fair
 from domain.family import family_named, family_of
 from domain.fold import State
 from domain.ruleset import find_ruleset
@@ -80,19 +81,26 @@ def marked(state: State, command: dict[str, Any], viewer: str) -> dict[str, Any]
 
 
 def legal_view(state: State, viewer: str) -> dict[str, Any]:
-    """``{"version", "waiting_for", "commands"}`` of ``state`` for ``viewer``: every seat it
-    may act for with the commands that seat may issue now (none in a finished game)."""
+    """``{"version", "waiting_for", "commands", "deadline"}`` of ``state`` for ``viewer``:
+    every seat it may act for with the commands that seat may issue now (none in a finished
+    game), and the server's pending deadline (``domain.fair.awaited``: a server-dealt game's
+    seeds due by then, recorded as withheld after it by the server itself), else ``None``."""
     seats = tuple(state.get("seats") or ())
     version = int(state.get("version") or 0)
     if state.get("status") == "finished":
-        return {"version": version, "waiting_for": [], "commands": {}}
+        return {"version": version, "waiting_for": [], "commands": {}, "deadline": None}
     ruleset = find_ruleset(str(state["ruleset"]))
     commands = {
         seat: [marked(state, offered(c, seat), viewer) for c in ruleset.legal_commands(state, seat)]
         for seat in acting_seats(viewer, seats)
     }
     waiting = family_of(ruleset).waiting_for(state)
-    return {"version": version, "waiting_for": list(waiting), "commands": commands}
+    return {
+        "version": version,
+        "waiting_for": list(waiting),
+        "commands": commands,
+        "deadline": fair.awaited(state),
+    }
 
 
 def legal_moves(log: GameLog, game_id: UUID, viewer: str) -> dict[str, Any]:

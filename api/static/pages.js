@@ -1,7 +1,8 @@
 /* What the pages share (viewer.js, table.js, event.js): a JSON read from the API that throws the
  * API's error message (with its HTTP status on the error) when it refuses, el(), which makes an
  * element from its attributes and children (no HTML strings anywhere), and a penalty's
- * infraction and upgrade in words (the replay viewer's and the event page's). */
+ * infraction and upgrade in words (the replay viewer's and the event page's), and a server
+ * deadline in words, counted down (the table page's and the viewer's). */
 (function () {
   "use strict";
   async function readJSON(url, headers) {
@@ -52,5 +53,38 @@
     return "upgraded from " + given + (p.repeat_at_least
       ? " as a repeat: at least the " + ordinal(p.repeat_at_least) + " " + given + " for this infraction in the event" : "");
   }
-  window.munchlogPages = { readJSON: readJSON, el: el, infractionText: infractionText, upgradeText: upgradeText };
+  // A server deadline (docs/dealing.md, "When a seed is lost") as people read it: the time on
+  // this device's clock and how long is left, "until 14:05:12 (in 42 s)"; once it has passed,
+  // that the server is recording it. An element with data-until="<ISO time>" is kept up to
+  // date every second (until(at) makes one).
+  function untilWords(at, bare) {
+    const when = new Date(at);
+    if (isNaN(when.getTime())) return "";
+    const clock = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const left = Math.ceil((when.getTime() - Date.now()) / 1000);
+    const head = (bare ? "" : "until ") + clock;
+    if (left <= 0) return head + " (passed: the server goes on now)";
+    const mins = Math.floor(left / 60);
+    return head + " (in " + (mins ? mins + " min " : "") + (left % 60) + " s)";
+  }
+  // bare: the time alone, "14:05:12 (in 42 s)"
+  function until(at, bare) { return el("span", { class: "until", "data-until": at, "data-bare": bare ? "yes" : null, text: untilWords(at, bare) }); }
+  setInterval(() => {
+    for (const e of document.querySelectorAll("[data-until]")) {
+      const text = untilWords(e.dataset.until, e.dataset.bare === "yes");
+      if (e.textContent !== text) e.textContent = text;
+    }
+  }, 1000);
+  // "A (ann), B (bob)": seats with their players' names
+  function seatList(seats, players) {
+    return seats.map((s) => s + (players && players[s] ? " (" + players[s] + ")" : "")).join(", ");
+  }
+  // What a server-dealt game waits on, from a deadline {at, seats, step} (GET /legal's
+  // `deadline`, GET /api/games/<id>'s `dealing.deadline`): "A (ann) to reveal a seed", then
+  // until(at) and what happens after it.
+  function awaitedWords(d, players) {
+    return seatList(d.seats, players) + (d.step === "commit_seed" ? " to commit a seed " : " to reveal a seed ");
+  }
+  window.munchlogPages = { readJSON: readJSON, el: el, infractionText: infractionText, upgradeText: upgradeText,
+    untilWords: untilWords, until: until, seatList: seatList, awaitedWords: awaitedWords };
 })();

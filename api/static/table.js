@@ -27,6 +27,7 @@
     acting: "", pinned: "", names: {}, created: {}, busy: false, flash: null, drawn: "",
     follower: null, refreshing: null, again: false, intents: new Map(), seeding: false,
     typed: {}, // what was typed in a draw's name fields, by field key (kept across redraws)
+    lost: {}, // the seats whose committed seed this tab does not hold, while their reveal is due
   };
 
   // ------------------------------------------------------------------ helpers
@@ -296,7 +297,7 @@
       app.summary = await api("");
       for (const c of todo) {
         const body = await seedCommand(c);
-        if (!body) { dealingLine("this tab does not hold the seed committed for " + c.seat + ": the device that committed it reveals it"); continue; }
+        if (!body) { dealingLine(elsewhere(c.seat)); continue; }
         dealingLine((c.type === "commit_seed" ? "shuffling in this tab's seed for " : "revealing this tab's seed for ") + c.seat + "…");
         const outcome = await send(body, c.type);
         if (outcome === "stale") { stale += 1; app.flash = null; break; } // another seat's seed came first: again
@@ -312,6 +313,26 @@
     // the reveals once every commitment is in; after a lost race, the same seed again
     if (sent || (stale && (app.seedRaces = (app.seedRaces || 0) + 1) <= 20)) setTimeout(autoSeeds, 0);
   }
+  // A seed committed by another page (another browser, a tab since closed): only that page
+  // can reveal it; past the deadline the server goes on without it (docs/dealing.md).
+  function elsewhere(seat) {
+    app.lost[seat] = true;
+    return app.role === seat ? "if the page that committed your seed is still open, it reveals it"
+      : "the seed committed for " + seatName(seat) + " is not in this tab: if the page that committed it is still open, it reveals it";
+  }
+  // once the seed a tab did not hold is no longer due: recorded as withheld, or revealed there
+  function settledLost() {
+    const gone = Object.keys(app.lost).filter((seat) => !(app.legal.commands[seat] || []).some((c) => c.type === "reveal_seed"));
+    if (!gone.length) return;
+    for (const seat of gone) delete app.lost[seat];
+    api("").then((summary) => {
+      app.summary = summary;
+      const withheld = (summary.dealing && summary.dealing.withheld) || [];
+      dealingLine(gone.map((seat) => (app.role === seat ? "your seed" : seatName(seat) + "'s seed") +
+        (withheld.includes(seat) ? " was not revealed in time: the game goes on without it (recorded as withheld)" : " is revealed")).join("; "));
+    }).catch(() => {});
+  }
+  function holdsSeed(seat) { return !!sessionStorage.getItem(seedKey(seat)); }
   function dealingLine(text) {
     const p = $("dealing");
     p.hidden = !text;
@@ -354,6 +375,7 @@
     const d = app.summary && app.summary.dealing;
     if (!(d && d.mode === "server")) dealingLine("");
     else if (!$("dealing").textContent) dealingLine("server dealing: the server shuffles and rolls from its secret and the seats' seeds; this page sends the seeds of the seats it plays by itself");
+    settledLost();
     autoSeeds();
   }
   function groupOf(commands) {
@@ -374,12 +396,30 @@
     const text = String(f.text).replace(/\b[0-9a-f]{16}\b/g, (id) => app.names[id] || id);
     return el("p", { class: "refusal " + f.kind, role: "alert", "data-refusal": f.code || "", "data-rule": f.rule || "", text: head + text });
   }
+  // No move for the acting seat: say so, and what the game waits on until when. A seed this
+  // tab cannot reveal is said in words, with its deadline (issue #43).
+  function idleNote() {
+    const seat = app.acting;
+    const d = app.legal.deadline;
+    const pages = window.munchlogPages;
+    const after = d ? (d.seats.length > 1 ? "their seeds" : "it") : "";
+    if (seat && d && d.step === "reveal_seed" && d.seats.includes(seat)) {
+      if (holdsSeed(seat)) return el("p", { class: "note", text: "this tab reveals " + (app.role === seat ? "your" : seatName(seat) + "'s") + " seed by itself" });
+      const whose = app.role === seat ? "your seed was on another device" : seatName(seat) + "'s seed is not on this device";
+      return el("p", { class: "note lost-seed", "data-lost-seed": seat, role: "status" },
+        [whose + ": the game goes on without it after the deadline, ", pages.until(d.at, true)]);
+    }
+    const head = seat ? "nothing for " + seatName(seat) + " to do now" : "nothing to do now";
+    if (!d) return el("p", { class: "note", text: head });
+    return el("p", { class: "note", "data-awaited": d.seats.join(",") },
+      [head + ": the game waits for " + pages.awaitedWords(d, app.players), pages.until(d.at), ", then goes on without " + after]);
+  }
   function drawControls(commands) {
     const box = $("controls");
     box.dataset.version = String(app.legal.version);
     box.dataset.seat = app.acting;
     const kids = [];
-    if (!commands.length) kids.push(el("p", { class: "note", text: app.acting ? "nothing for " + seatName(app.acting) + " to do now" : "nothing to do now" }));
+    if (!commands.length) kids.push(idleNote());
     for (const c of commands.filter((x) => x.draws)) kids.push(drawForm(c));
     for (const [type, bodies] of groupOf(commands.filter((x) => !x.draws))) {
       const label = typeLabel(type);
@@ -575,7 +615,14 @@
     if (st.status === "finished") bits.push((st.winners && st.winners.length ? "winners " + st.winners.join(", ") : st.winner ? "winner " + phrase(st.winner) : "over"));
     $("stands").textContent = bits.filter(Boolean).join(" · ");
     const w = app.legal.waiting_for || [];
+    const d = app.legal.deadline;
     $("waiting").dataset.waiting = w.join(",");
+    $("waiting").dataset.deadline = d ? d.at : "";
+    if (st.status !== "finished" && d) { // a server deadline: whom, what, until when, then what
+      $("waiting").replaceChildren("waiting for " + window.munchlogPages.awaitedWords(d, app.players), window.munchlogPages.until(d.at),
+        ": then the game goes on without " + (d.seats.length > 1 ? "their seeds" : "it"));
+      return;
+    }
     $("waiting").textContent = st.status === "finished" ? "the game is over" : w.length ? "waiting for " + w.map(seatName).join(", ") : "";
   }
   // one item of the CCG's stack: "Sample Spilled Ale (mischief) by B (Bob)", its other fields after

@@ -144,6 +144,7 @@
       app.seats = Object.keys(summary.players || {}).sort();
       app.players = summary.players || {};
       $("players").textContent = app.seats.map((s) => s + " " + summary.players[s]).join(" · ");
+      drawSeedWait(summary);
       const wanted = fragment().get("as");
       const opts = asAllowed(app.role, app.seats);
       app.as = wanted && opts.includes(wanted) ? wanted : app.role;
@@ -160,6 +161,41 @@
       sessionStorage.removeItem(WATCH);
       showSignin(e.status === 401 ? (token ? "That token is not valid for this game." : "This game needs a token.") : e.message);
     }
+  }
+
+  // ------------------------------------------------------------------ seeds awaited
+  // A server-dealt game waiting on its seeds (docs/dealing.md, "When a seed is lost"): whom it
+  // waits on and until when (GET /api/games/<id>'s dealing.deadline), counted down; past the
+  // deadline the server records the withholding by itself and the line goes with the next event.
+  function drawSeedWait(summary) {
+    const d = summary && summary.dealing;
+    const box = $("seed-wait");
+    const pages = window.munchlogPages;
+    app.serverDealt = !!(d && d.mode === "server");
+    if (!app.serverDealt || summary.status === "finished" || d.ready) {
+      box.hidden = true;
+      box.dataset.seats = "";
+      box.replaceChildren();
+      return;
+    }
+    box.hidden = false;
+    const w = d.deadline;
+    if (w) {
+      box.dataset.seats = w.seats.join(",");
+      box.dataset.deadline = w.at;
+      box.replaceChildren("The game waits for " + pages.awaitedWords(w, app.players), pages.until(w.at),
+        ": then it goes on without " + (w.seats.length > 1 ? "their seeds" : "it") + ".");
+      return;
+    }
+    const due = d.contributors.filter((c) => !(d.committed || []).includes(c) && !d.withheld.includes(c));
+    box.dataset.seats = due.join(",");
+    box.dataset.deadline = "";
+    box.textContent = "The game waits for " + pages.seatList(due, app.players) + " to commit a seed (each page does it when it opens; the first one starts the deadline).";
+  }
+  async function refreshSeedWait() {
+    if (!app.serverDealt) return;
+    const headers = app.token ? { Authorization: "Bearer " + app.token } : {};
+    try { drawSeedWait(await window.munchlogPages.readJSON(API, headers)); } catch (e) { status(e.message); }
   }
 
   async function loadTimeline(v) {
@@ -892,6 +928,7 @@
           try {
             const tl = await api("/timeline");
             useTimeline(tl, atEnd ? tl.version : app.version);
+            refreshSeedWait();
           } catch (e) { status(e.message); }
         }, 150);
       },

@@ -75,7 +75,7 @@ def test_a_seat_gets_its_own_commands_the_table_and_the_judge_every_seat(
     game = create_game(client)
     gid, tok = game["game_id"], tokens(game)
     body_a = legal(client, gid, tok["A"]).get_json()
-    assert set(body_a) == {"version", "waiting_for", "commands"}
+    assert set(body_a) == {"version", "waiting_for", "commands", "deadline"}
     assert body_a["version"] == game["version"]
     assert list(body_a["commands"]) == ["A"]
     assert body_a["commands"]["A"], "seat A draws its opening hand"

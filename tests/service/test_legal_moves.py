@@ -51,6 +51,7 @@ def test_a_finished_game_offers_nothing(log: GameLog) -> None:
         "version": log.game(gid).version,
         "waiting_for": [],
         "commands": {},
+        "deadline": None,
     }
 
 
