@@ -287,11 +287,10 @@ class EventStore(Application):
                     log.warning("game %s: its snapshot was not stored: %s", aggregate.id, exc)
 
     def refusal(self, exc: BaseException) -> StorageUnavailable | None:
-        """:class:`StorageUnavailable` when ``exc`` is storage refusing (a full disk, a
-        read-only file, a database gone: :func:`~adapters.storage.storage_refusal`; a refused
-        write wrote nothing, its transaction rolled back), else ``None``. This process
-        remembers the refusal (:meth:`ensure_writable`) and opens new SQLite connections for
-        what follows (one opened while the file was read-only never writes)."""
+        """:class:`StorageUnavailable` when ``exc`` is storage refusing (a full disk, a read-only
+        file, a database gone: :func:`~adapters.storage.storage_refusal`; nothing was written),
+        else ``None``; remembered (:meth:`ensure_writable`), and new SQLite connections are
+        opened for what follows (one opened while the file was read-only never writes)."""
         reason = storage_refusal(exc)
         if reason is None:
             return None
