@@ -175,7 +175,7 @@ class GameLog:
                 where = f"seats.{index}.{name}"
                 entries = seat.get(name)
                 if arity == "one":
-                    found = self._resolve(entries, where, rs, name)
+                    found = self.resolve(entries, where, rs, name)
                     if len(found) != 1:
                         raise InvalidCommand(
                             f"request/invalid_{name}",
@@ -189,7 +189,7 @@ class GameLog:
                 listed = [
                     {"id": _new_card_id(used), **card}
                     for pos, entry in enumerate(entries or [])
-                    for card in self._resolve(entry, f"{where}.{pos}", rs, name)
+                    for card in self.resolve(entry, f"{where}.{pos}", rs, name)
                 ]
                 spec_seat[name] = listed
                 shown["cards"] += [{"id": c["id"], "name": c["name"]} for c in listed]
@@ -398,7 +398,7 @@ class GameLog:
             raise IdempotencyKeyReusedError()
         return BatchOutcome(response=record.response, replayed=True)
 
-    def _resolve(self, entry: Any, where: str, rs: Any, field: str) -> list[dict[str, Any]]:
+    def resolve(self, entry: Any, where: str, rs: Any, field: str) -> list[dict[str, Any]]:
         """Card definitions for one entry of a seat's card ``field``, at ``where`` in the
         request: the ruleset's family resolves it (``Family.resolve_entry``: a definition, or
         a card by name from the server's catalog or the family's own)."""

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from domain.arguments import seat_arg
-from domain.ccg import abilities, effects, end, fights, schema, setup, stack, turn
+from domain.ccg import abilities, effects, end, fights, hosting, schema, setup, stack, turn
 from domain.ccg import fold_fights as _fold_fights  # noqa: F401  (registers the fight handlers)
 from domain.ccg.cards import EFFECT_OPS, resolve_entry
 from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
@@ -42,7 +42,7 @@ from domain.ccg.views import (
 )
 from domain.envelope import Record
 from domain.events import Event
-from domain.family import Family, ResultUpdate
+from domain.family import EntryResolver, EventEntry, Family, ResultUpdate
 from domain.fold import State
 from domain.history import HistoryUpdate
 from domain.narration import Narrator
@@ -190,6 +190,22 @@ class MunchkinCCG(Family):
 
     def history_hero(self, seat: Mapping[str, Any]) -> str | None:
         return hero_name(seat)
+
+    # -- its events (domain.family, docs/rules.md F) ------------------------------------
+
+    def event_entry(
+        self, body: Mapping[str, Any], fmt: str, resolve: EntryResolver
+    ) -> EventEntry | None:
+        """A hero and a decklist, checked against the event's format (A.6, F.1)."""
+        return hosting.event_entry(body, fmt, resolve)
+
+    def entry_seat(self, registered: Mapping[str, Any]) -> dict[str, Any]:
+        return hosting.entry_seat(registered)
+
+    def deck_played(
+        self, state: Mapping[str, Any], seat: str
+    ) -> tuple[str | None, list[list[Any]]] | None:
+        return hosting.deck_played(state, seat)
 
     def waiting_for(self, state: State) -> list[str]:
         """The stack's controller, a window's seats still to pass, a fight's side to act
