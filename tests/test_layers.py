@@ -278,6 +278,24 @@ def test_nothing_above_the_domain_knows_a_family() -> None:
     assert family_offenders() == []
 
 
+#: The kernel's modules that host events (docs/rules.md F): they ask a game's family
+#: (``domain.family``'s event part) and, as the layers above, import none and name no ruleset.
+TOURNAMENT = "domain/tournament"
+
+
+def tournament_offenders() -> list[str]:
+    found: list[str] = []
+    for path in sorted((ROOT / TOURNAMENT).rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        found += [f"{rel}: {n}" for n in imports_of(path) if is_under(n, FAMILIES)]
+        found += [f"{rel}: {line}" for line in ruleset_literals(path)]
+    return found
+
+
+def test_the_events_know_no_family() -> None:
+    assert tournament_offenders() == []
+
+
 def test_the_allowed_family_offenders_still_offend() -> None:
     """An entry of :data:`FAMILY_OFFENDERS_LEFT` that no longer offends must go."""
     for rel in FAMILY_OFFENDERS_LEFT:
