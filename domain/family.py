@@ -21,9 +21,11 @@ True
 from __future__ import annotations
 
 import functools
+import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any, ClassVar, TypeVar
 
 from domain.errors import InvalidCommand
@@ -92,8 +94,7 @@ class Family:
         self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None
     ) -> list[dict[str, Any]]:
         """The card definitions one entry of a seat's card ``field`` stands for (the service
-        gives each its id). ``catalog`` is the server's card catalog, for a family that reads
-        one; ``where`` is the entry's place in the request (default ``field``), which errors
+        gives each its id). ``catalog`` is the family's own (:meth:`load_catalog`); ``where`` is the entry's place in the request (default ``field``), which errors
         name (400 ``request/invalid_card`` with ``fields``). Default: a definition as it is
         (the family's ``create`` checks it)."""
         if not isinstance(entry, Mapping):
@@ -103,6 +104,13 @@ class Family:
                 fields={where or field: ["a card definition"]},
             )
         return [dict(entry)]
+
+    def load_catalog(self, setting: Any = None) -> Any:
+        """The card catalog this family's new games resolve names against and are checked
+        against (``resolve_entry``'s ``catalog``), from the server's ``MUNCHLOG_CATALOG``
+        setting (a file path, a loaded catalog, or ``None``: the family's own sample). Each
+        family owns its catalog and reads the setting or not; default none (``None``)."""
+        return None
 
     def creation_spec(self, data: Mapping[str, Any]) -> dict[str, Any] | None:
         """The ``create`` spec that makes the creation event ``data`` again (an import checks
@@ -376,6 +384,30 @@ def family_named(name: Any) -> Family:
 def families() -> dict[str, Family]:
     """Every registered ruleset's family, by ruleset name, in registration order."""
     return {name: family_of(rs) for name, rs in RULESETS.items()}
+
+
+#: The entry-point group a game family is installed under (``pyproject.toml``): each entry
+#: names the module whose import registers the family's rulesets (``domain.ruleset.register``).
+FAMILY_GROUP = "munchlog.families"
+
+
+def load_families(extra: str | None = None) -> None:
+    """Register every installed game family, the app's first step (``api.app.create_app``, the
+    CLI, the tests' ``conftest``): the kernel imports none, as python-chess's core never
+    imports its variants. The families are the entry points of :data:`FAMILY_GROUP`, by name;
+    then each module named in ``extra`` (comma-separated, ``MUNCHLOG_RULESETS``). Importing a
+    family twice registers it once."""
+    installed = sorted(entry_points(group=FAMILY_GROUP), key=lambda ep: ep.name)
+    if not installed:
+        raise RuntimeError(
+            f"no game family is installed (entry points {FAMILY_GROUP!r}): "
+            "reinstall munchlog (pip install -e .)"
+        )
+    for entry in installed:
+        importlib.import_module(entry.value)
+    for name in (extra or "").split(","):
+        if name.strip():
+            importlib.import_module(name.strip())
 
 
 T = TypeVar("T")

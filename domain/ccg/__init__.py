@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from domain.arguments import seat_arg
 from domain.ccg import abilities, effects, end, fights, hosting, schema, setup, stack, turn
 from domain.ccg import fold_fights as _fold_fights  # noqa: F401  (registers the fight handlers)
-from domain.ccg.cards import EFFECT_OPS, resolve_entry
+from domain.ccg.cards import EFFECT_OPS, Catalog, resolve_entry, sample_catalog
 from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
 from domain.ccg.decision import Command, Decision
 from domain.ccg.demo import demo_spec
@@ -166,10 +166,19 @@ class MunchkinCCG(Family):
     history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
     result_updates: ClassVar[Mapping[str, ResultUpdate]] = RESULT_UPDATES
 
+    def load_catalog(self, setting: Any = None) -> Catalog:
+        """``MUNCHLOG_CATALOG``: a catalog JSON file (or a :class:`Catalog`); by default the
+        sample catalog munchlog ships (A.6, A.7)."""
+        if setting is None or setting == "":
+            return sample_catalog()
+        if isinstance(setting, Catalog):
+            return setting
+        return Catalog.load(str(setting))
+
     def resolve_entry(
         self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None
     ) -> list[dict[str, Any]]:
-        """A definition or ``{name, count?}`` from the server's ``catalog`` (A.7)."""
+        """A definition or ``{name, count?}`` from its ``catalog`` (:meth:`load_catalog`) (A.7)."""
         return resolve_entry(entry, catalog, where or field)
 
     def card_components(self) -> dict[str, dict[str, Any]]:

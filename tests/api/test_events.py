@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from domain import dealing, sample_catalog
+from domain import dealing
+from domain.ccg.cards import sample_catalog
 from domain.classic import CLASSIC
 from domain.classic.hosting import sample_decks
 from domain.tournament import rules
