@@ -37,23 +37,6 @@ _SWISS_ROUNDS = ((8, 3), (16, 4), (32, 5), (64, 6), (128, 7), (226, 8), (409, 9)
 PAIRING_SCHEME = "munchlog-pairing-v1"
 
 
-#: The fields of ``POST /api/events``'s body that are the event's own settings; any other is
-#: a card field of the family's tables (``Family.event_card_fields``: classic's decks).
-SETTINGS = (
-    "name",
-    "ruleset",
-    "format",
-    "match",
-    "round_minutes",
-    "rounds",
-    "top_cut",
-    "table_size",
-    "spectator_delay",
-    "dealing",
-    "mode",
-)
-
-
 def event_rulesets() -> tuple[str, ...]:
     """The rulesets an event may run: every registered one, in registration order."""
     return tuple(RULESETS)
@@ -114,17 +97,9 @@ def settings_of(body: Mapping[str, Any]) -> dict[str, Any]:
             "a top cut is single elimination between two players: not for tables",
             {"top_cut": [f"0 for {ruleset}"]},
         )
-    decks = [k for k in body if k not in SETTINGS and body.get(k) is not None]
-    for field in decks:
-        if field not in family.event_card_fields:
-            raise InvalidCommand(
-                "request/no_decks_here",
-                f"{field} is not for {ruleset} events (its players bring their cards)",
-                {field: [f"not for {ruleset}"]},
-            )
     if size is None and table:
         size = min(max(DEFAULT_TABLE_SIZE, fewest), most)
-    return {
+    settings = {
         "name": str(body["name"]),
         "ruleset": ruleset,
         "format": str(body["format"]),
@@ -136,8 +111,16 @@ def settings_of(body: Mapping[str, Any]) -> dict[str, Any]:
         "spectator_delay": dict(body["spectator_delay"]) if body.get("spectator_delay") else None,
         "dealing": str(body.get("dealing", "server")),
         "mode": str(body.get("mode", "strict")),
-        **{field: list(body[field]) for field in family.event_card_fields if body.get(field)},
     }
+    extra = [f for f in body if f not in settings and body[f] is not None]  # the tables' cards
+    for field in (f for f in extra if f not in family.event_card_fields):
+        raise InvalidCommand(
+            "request/no_decks_here",
+            f"{field} is not for {ruleset} events (its players bring their cards)",
+            {field: [f"not for {ruleset}"]},
+        )
+    settings.update({f: list(body[f]) for f in family.event_card_fields if body.get(f)})
+    return settings
 
 
 def swiss_rounds(players: int) -> int:
