@@ -56,6 +56,11 @@ def _seat_range(family: Family) -> tuple[int, int]:
     return int(getattr(family, "min_seats", 2)), int(getattr(family, "max_seats", 2))
 
 
+def table_seats(ruleset: str) -> tuple[int, int]:
+    """The fewest and most players at one of ``ruleset``'s tables (its family's seats)."""
+    return _seat_range(family_named(ruleset))
+
+
 def settings_of(body: Mapping[str, Any]) -> dict[str, Any]:
     """The stored settings of a new tournament from ``POST /api/events``'s body (its shapes
     already checked), with the defaults filled in; :class:`InvalidCommand` for a combination

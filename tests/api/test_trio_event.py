@@ -82,3 +82,16 @@ def test_a_trio_player_registers_no_decklist(client: FlaskClient) -> None:
     )
     assert refused.status_code == 400
     assert refused.get_json()["error"]["code"] == "request/no_decklist_here"
+
+
+def test_players_a_trio_table_cannot_seat_are_refused_before_any_game(client: FlaskClient) -> None:
+    """Tables seat what the family's games seat (three here, not classic's 3 to 6): four
+    players cannot sit at trio tables, and pairing says so (422) before creating a game."""
+    body = {"name": "Trio Cup", "ruleset": NAME, "format": "casual", "round_minutes": 20}
+    eid = post(client, "/api/events", body)["event_id"]
+    for player in PLAYERS[:4]:
+        post(client, f"/api/events/{eid}/players", {"player": player})
+    refused = client.post(f"/api/events/{eid}/rounds", headers=bearer(ORGANIZER_TOKEN))
+    assert refused.status_code == 422, refused.get_json()
+    assert refused.get_json()["error"]["code"] == "command/unseatable_players"
+    assert get(client, f"/api/events/{eid}")["round"] == 0
