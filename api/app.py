@@ -7,7 +7,8 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
     ``sqlite:///path``, ``sqlite:relative/path`` or a plain file path for SQLite. Default: a
     SQLite file ``munchlog.sqlite`` in the instance folder.
 ``MUNCHLOG_CATALOG``
-    a catalog JSON file (or a ``domain.Catalog``); default ``domain.sample_catalog()``.
+    a catalog JSON file (or a loaded catalog); each family loads its own from it
+    (``Family.load_catalog``: the CCG's, its sample catalog by default).
 ``MUNCHLOG_RULESETS``
     more rulesets: comma-separated module names, each imported at app start (a module
     registers its ruleset with ``domain``), e.g. ``tests.rulesets.trio``. The Munchkin CCG is
@@ -42,7 +43,6 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -66,7 +66,7 @@ from api.routes import (
     operations,
     rulesets,
 )
-from domain import Catalog, sample_catalog
+from domain.family import load_families
 from domain.game import token_hash
 from service.games import GameLog
 
@@ -134,7 +134,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     load_rulesets(_setting(app, "MUNCHLOG_RULESETS"))
 
     app.extensions["munchlog"] = GameLog(
-        eventsourcing_env(app), catalog=_catalog(_setting(app, "MUNCHLOG_CATALOG"))
+        eventsourcing_env(app), catalog=_setting(app, "MUNCHLOG_CATALOG")
     )
 
     api = errors.MunchlogApi(app)
@@ -189,18 +189,9 @@ def _setting(app: Flask, key: str) -> Any:
 
 
 def load_rulesets(value: str | None) -> None:
-    """Import each module named in ``value`` (comma-separated); each registers its ruleset."""
-    for name in (value or "").split(","):
-        if name.strip():
-            importlib.import_module(name.strip())
-
-
-def _catalog(value: Any) -> Catalog:
-    if value is None or value == "":
-        return sample_catalog()
-    if isinstance(value, Catalog):
-        return value
-    return Catalog.load(str(value))
+    """Register the installed game families, then import each module named in ``value``
+    (comma-separated); each registers its ruleset (``domain.family.load_families``)."""
+    load_families(value)
 
 
 def eventsourcing_env(app: Flask) -> dict[str, str]:

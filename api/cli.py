@@ -245,7 +245,8 @@ def demo(args: argparse.Namespace) -> int:
         file_demo_dispute,
         record_demo_game,
     )
-    from domain import Catalog
+    from domain import DEFAULT_RULESET
+    from domain.family import family_named
 
     try:  # the settings first: nothing is created for a demo that cannot run
         seats = demo_seats(args.ruleset, args.seats)
@@ -257,7 +258,7 @@ def demo(args: argparse.Namespace) -> int:
     catalog = None
     if args.catalog and not args.url:
         try:
-            catalog = Catalog.load(args.catalog)
+            catalog = family_named(DEFAULT_RULESET).load_catalog(args.catalog)
         except OSError as exc:
             raise CliError(f"cannot read the catalog {args.catalog}: {exc.strerror}") from None
         except (ValueError, LookupError, TypeError) as exc:
@@ -456,7 +457,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from domain.family import load_families
+
     args = build_parser().parse_args(argv)
+    load_families()  # the app registers the installed game families first
     try:
         return int(args.func(args))
     except CliError as exc:

@@ -29,7 +29,6 @@ from typing import Any
 
 from domain import (
     DEFAULT_RULESET,
-    Catalog,
     DomainError,
     event_from_dict,
     evolve,
@@ -121,13 +120,13 @@ class DemoResult:
     dealing: dict[str, Any] | None = None
 
 
-def demo_spec(catalog: Catalog | None = None, *, seed: int = 0) -> dict[str, Any]:
+def demo_spec(catalog: Any = None, *, seed: int = 0) -> dict[str, Any]:
     """A legal game of the default ruleset (the CCG's: two heroes and 40-card decks by name
     from the catalog; its family's ``demo_spec``)."""
     return _family_spec(RULESET, seed=seed, seats=find_ruleset(RULESET).min_seats, catalog=catalog)
 
 
-def _family_spec(ruleset: str, *, seed: int, seats: int, catalog: Catalog | None) -> dict[str, Any]:
+def _family_spec(ruleset: str, *, seed: int, seats: int, catalog: Any) -> dict[str, Any]:
     try:
         spec = family_named(ruleset).demo_spec(seed=seed, seats=seats, catalog=catalog)
     except DomainError as exc:
@@ -248,7 +247,7 @@ def record_demo_game(
     organizer_token: str,
     *,
     seed: int = 0,
-    catalog: Catalog | None = None,
+    catalog: Any = None,
     max_actions: int | None = None,
     ruleset: str = RULESET,
     seats: int = CLASSIC_SEATS,

@@ -95,10 +95,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import classic_game
 from bench.long_game import DEFAULT_DECK, HEROES, choose, decks
 from domain.classic import CLASSIC
+from domain.family import load_families
 from domain.fold import State
 from domain.game import decide_commands
 from tests.builders import AT, RS, RandomGame, game_spec, random_policy
 from tests.classic.helpers import Game
+
+load_families()  # the kernel imports no family: register the installed ones, as the app does
 
 Command = dict[str, Any]
 BUCKETS: list[tuple[str, int, int]] = [

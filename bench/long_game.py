@@ -29,6 +29,9 @@ import random
 from typing import Any
 
 from domain import find_ruleset
+from domain.family import load_families
+
+load_families()  # the kernel imports no family: register the installed ones, as the app does
 
 RS = find_ruleset("munchkin-ccg")
 SEATS = ("A", "B")

@@ -125,7 +125,7 @@ def deck(names: list[str], n: int) -> list[dict[str, Any]]:
 def game_body(player_prefix: str, labels: dict[str, Any] | None = None) -> dict[str, Any]:
     """A strict casual CCG game of two sample heroes (their text unchecked) and 20-card decks
     from the sample catalog."""
-    from domain import sample_catalog
+    from domain.ccg.cards import sample_catalog
 
     names = [c["name"] for c in sample_catalog().cards.values() if c["type"] != "hero"]
     body: dict[str, Any] = {

@@ -2,16 +2,15 @@
 in the rules. ``domain.game`` (the storage aggregates) is the only module that knows about
 eventsourcing; import it by name.
 
->>> rs = find_ruleset("munchkin-ccg")
+The kernel imports no game family: the app registers them at start
+(:func:`domain.family.load_families`: the CCG's ``domain.ccg``, classic's
+``domain.classic``, and those ``MUNCHLOG_RULESETS`` names).
+
+>>> rs = find_ruleset(DEFAULT_RULESET)
 >>> sorted(rs.command_types)[:3]
 ['activate', 'allocate', 'attack']
 """
 
-# Importing the Munchkin CCG registers its events, fold handlers and ruleset; the three
-# classic rulesets (docs/rules.md B) are registered next, after it.
-from domain.ccg import CCG, commitment
-from domain.ccg.cards import Catalog, check_deck, normalize_card, sample_catalog
-from domain.classic import register_classic
 from domain.envelope import Record
 from domain.errors import (
     DomainError,
@@ -27,16 +26,14 @@ from domain.judge import decide_dispute, decide_ruling
 from domain.ruleset import RULESETS, Ruleset, Step, find_ruleset, register, ruleset_of
 from domain.visibility import knowledge
 
-register_classic()
-
-#: The ruleset a request that names none gets, and the demo's (the Munchkin CCG).
-DEFAULT_RULESET = CCG.name
+#: The ruleset a request that names none gets, the demo's, and a stored game's that names none
+#: (the Munchkin CCG's, a fact of the stored records: tests/test_legacy_store.py).
+DEFAULT_RULESET = "munchkin-ccg"
 
 __all__ = [
     "DEFAULT_RULESET",
     "EVENT_TYPES",
     "RULESETS",
-    "Catalog",
     "DomainError",
     "Event",
     "ImpossibleCommand",
@@ -49,8 +46,6 @@ __all__ = [
     "Step",
     "UnknownVersion",
     "apply_record",
-    "check_deck",
-    "commitment",
     "decide_dispute",
     "decide_ruling",
     "event_from_dict",
@@ -58,8 +53,6 @@ __all__ = [
     "find_ruleset",
     "initial_state",
     "knowledge",
-    "normalize_card",
     "register",
     "ruleset_of",
-    "sample_catalog",
 ]

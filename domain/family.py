@@ -21,8 +21,11 @@ True
 from __future__ import annotations
 
 import functools
+import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any, ClassVar, TypeVar
 
 from domain.errors import InvalidCommand
@@ -36,6 +39,19 @@ from domain.viewing import card_view, seat_view
 
 #: ``result(event)``: the game's result after one event (``Family.result_updates``).
 ResultUpdate = Callable[[Mapping[str, Any]], str]
+#: ``resolve(entry, where, field)``: the card definitions of one card entry of a registration.
+EntryResolver = Callable[[Any, str, str], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class EventEntry:
+    """What a player registers at an event (``Family.event_entry``): its ``hero`` as given
+    (stored), the hero's name and the list's card definitions (their names and counts are
+    stored, their salted hash published: ``domain.tournament.rules.registered``)."""
+
+    hero: Mapping[str, Any]
+    hero_name: str
+    cards: list[dict[str, Any]]
 
 
 class Family:
@@ -79,8 +95,7 @@ class Family:
         self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None
     ) -> list[dict[str, Any]]:
         """The card definitions one entry of a seat's card ``field`` stands for (the service
-        gives each its id). ``catalog`` is the server's card catalog, for a family that reads
-        one; ``where`` is the entry's place in the request (default ``field``), which errors
+        gives each its id). ``catalog`` is the family's own (:meth:`load_catalog`); ``where`` is the entry's place in the request (default ``field``), which errors
         name (400 ``request/invalid_card`` with ``fields``). Default: a definition as it is
         (the family's ``create`` checks it)."""
         if not isinstance(entry, Mapping):
@@ -90,6 +105,13 @@ class Family:
                 fields={where or field: ["a card definition"]},
             )
         return [dict(entry)]
+
+    def load_catalog(self, setting: Any = None) -> Any:
+        """The card catalog this family's new games resolve names against and are checked
+        against (``resolve_entry``'s ``catalog``), from the server's ``MUNCHLOG_CATALOG``
+        setting (a file path, a loaded catalog, or ``None``: the family's own sample). Each
+        family owns its catalog and reads the setting or not; default none (``None``)."""
+        return None
 
     def creation_spec(self, data: Mapping[str, Any]) -> dict[str, Any] | None:
         """The ``create`` spec that makes the creation event ``data`` again (an import checks
@@ -240,6 +262,80 @@ class Family:
         winners = str(winner).split("+")
         return {seat: "win" if seat in winners else "loss" for seat in seats}
 
+    # -- events (docs/rules.md F) -----------------------------------------------------------
+    #
+    # What an event (``domain.tournament``, ``service.tournaments``) asks a family: nothing
+    # there names a family. Every registered family hosts events with these defaults.
+
+    @property
+    def plays_tables(self) -> bool:
+        """Whether an event seats this family's games as tables (3 or more players, ranked by
+        finishing places, one game a round) rather than two-player matches (F.2, F.3): from
+        its seats, more than two."""
+        return int(getattr(self, "max_seats", 2)) > 2
+
+    #: The creation card fields an event's settings may give its tables (``POST /api/events``:
+    #: classic's ``doors`` and ``treasures``); default none.
+    event_card_fields: ClassVar[tuple[str, ...]] = ()
+
+    def event_entry(
+        self, body: Mapping[str, Any], fmt: str, resolve: EntryResolver
+    ) -> EventEntry | None:
+        """A player's entry from its registration ``body``, checked against the event's
+        format ``fmt`` (the CCG's hero and decklist, docs/rules.md A.6): ``resolve(entry,
+        where, field)`` gives the card definitions of one card entry (``resolve_entry`` with
+        the server's catalog). Default: no entry, and 400 ``request/no_decklist_here`` for a
+        body that brings anything but its ``player``."""
+        given = sorted(k for k, v in body.items() if k != "player" and v is not None)
+        if given:
+            name = getattr(self, "name", "this ruleset")
+            raise InvalidCommand(
+                "request/no_decklist_here",
+                f"a {name} event's players bring no hero or decklist (its tables share decks)",
+                {k: [f"not for {name}"] for k in given},
+            )
+        return None
+
+    def entry_seat(self, registered: Mapping[str, Any]) -> dict[str, Any]:
+        """The creation fields of a seat whose player registered as ``registered`` (the
+        event's player row: ``hero``, ``decklist``), default none."""
+        return {}
+
+    def event_seats(
+        self, settings: Mapping[str, Any], seats: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The creation ``seats`` of an event's game (``{seat, player}`` and each one's
+        :meth:`entry_seat`) with the cards the table plays with (default: as they are)."""
+        return seats
+
+    def places(self, state: Mapping[str, Any], last: Iterable[str] = ()) -> dict[str, int]:
+        """Each seat's finishing place (1 first) in a finished game, the one reading a table's
+        result and the event's places take (docs/rules.md F.3); the seats in ``last`` (a match
+        loss or a disqualification in the game, F.5) come after everyone else and share the
+        last place. Default: :meth:`results` (a place as it is, a win 1st, a draw or a loss
+        after the winners)."""
+        results = self.results(dict(state))
+        winners = sum(1 for r in results.values() if r == "win")
+
+        def place(result: Any) -> int:
+            if isinstance(result, int) and not isinstance(result, bool):
+                return result
+            return 1 if result in ("win", "draw") else winners + 1
+
+        penalised = set(last)
+        places = {seat: place(r) for seat, r in results.items() if seat not in penalised}
+        if penalised:
+            after = len(places) + 1
+            places.update(dict.fromkeys((s for s in results if s in penalised), after))
+        return places
+
+    def deck_played(
+        self, state: Mapping[str, Any], seat: str
+    ) -> tuple[str | None, list[list[Any]]] | None:
+        """``(hero name, canonical list)`` of the deck ``seat`` plays in a game's ``state``,
+        checked against its player's registered list (F.1); ``None`` (default): no list."""
+        return None
+
     # -- the demo ---------------------------------------------------------------------------
 
     def demo_spec(self, *, seed: int, seats: int, catalog: Any = None) -> dict[str, Any] | None:
@@ -302,6 +398,30 @@ def family_named(name: Any) -> Family:
 def families() -> dict[str, Family]:
     """Every registered ruleset's family, by ruleset name, in registration order."""
     return {name: family_of(rs) for name, rs in RULESETS.items()}
+
+
+#: The entry-point group a game family is installed under (``pyproject.toml``): each entry
+#: names the module whose import registers the family's rulesets (``domain.ruleset.register``).
+FAMILY_GROUP = "munchlog.families"
+
+
+def load_families(extra: str | None = None) -> None:
+    """Register every installed game family, the app's first step (``api.app.create_app``, the
+    CLI, the tests' ``conftest``): the kernel imports none, as python-chess's core never
+    imports its variants. The families are the entry points of :data:`FAMILY_GROUP`, by name;
+    then each module named in ``extra`` (comma-separated, ``MUNCHLOG_RULESETS``). Importing a
+    family twice registers it once."""
+    installed = sorted(entry_points(group=FAMILY_GROUP), key=lambda ep: ep.name)
+    if not installed:
+        raise RuntimeError(
+            f"no game family is installed (entry points {FAMILY_GROUP!r}): "
+            "reinstall munchlog (pip install -e .)"
+        )
+    for entry in installed:
+        importlib.import_module(entry.value)
+    for name in (extra or "").split(","):
+        if name.strip():
+            importlib.import_module(name.strip())
 
 
 T = TypeVar("T")

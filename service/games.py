@@ -30,11 +30,11 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from adapters.eventstore import TRUST_CACHE_FOR, EventStore, RecordConflictError, isoformat_utc
-from domain import DEFAULT_RULESET, Catalog, fair, fair_check, sample_catalog
+from domain import DEFAULT_RULESET, RULESETS, fair, fair_check
 from domain.dealing import new_secret
 from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
-from domain.family import family_of
+from domain.family import family_named, family_of
 from domain.fold import State, apply_record, initial_state
 from domain.game import (
     Game,
@@ -130,14 +130,15 @@ class GameLog:
     storage: what needs the log itself (following it, its head, the readiness probe) asks
     ``log.store``."""
 
-    def __init__(self, env: Mapping[str, str] | None = None, *, catalog: Catalog | None = None):
+    def __init__(self, env: Mapping[str, str] | None = None, *, catalog: Any = None):
         self.store = EventStore(env)
         self.replays = Replays(self)
         self.delays = Delays(self)  # the spectator delay of every read (service.delay)
         self.observer = Observer()
         self._access_cache: dict[UUID, GameAccess] = {}
         self._secrets = Secrets(self.store)
-        self.catalog = catalog if catalog is not None else sample_catalog()
+        self.catalog_setting = catalog  # MUNCHLOG_CATALOG: each family loads its own from it
+        self._catalogs = {name: family_named(name).load_catalog(catalog) for name in RULESETS}
 
     def close(self) -> None:
         """Close the store (its connections, its group commit)."""
@@ -175,7 +176,7 @@ class GameLog:
                 where = f"seats.{index}.{name}"
                 entries = seat.get(name)
                 if arity == "one":
-                    found = self._resolve(entries, where, rs, name)
+                    found = self.resolve(entries, where, rs, name)
                     if len(found) != 1:
                         raise InvalidCommand(
                             f"request/invalid_{name}",
@@ -189,7 +190,7 @@ class GameLog:
                 listed = [
                     {"id": _new_card_id(used), **card}
                     for pos, entry in enumerate(entries or [])
-                    for card in self._resolve(entry, f"{where}.{pos}", rs, name)
+                    for card in self.resolve(entry, f"{where}.{pos}", rs, name)
                 ]
                 spec_seat[name] = listed
                 shown["cards"] += [{"id": c["id"], "name": c["name"]} for c in listed]
@@ -203,7 +204,7 @@ class GameLog:
             "labels": dict(request.get("labels") or {}),
             **({"options": dict(request["options"])} if "options" in request else {}),
             "seats": seats,
-            "catalog": self.catalog,  # a new game's cards are checked against it
+            "catalog": self.catalog_of(rs.name),  # a new game's cards are checked against it
             **({"dealing": dealt} if dealt is not None else {}),
         }
         secret = new_secret() if dealt is not None else None
@@ -401,11 +402,19 @@ class GameLog:
             raise IdempotencyKeyReusedError()
         return BatchOutcome(response=record.response, replayed=True)
 
-    def _resolve(self, entry: Any, where: str, rs: Any, field: str) -> list[dict[str, Any]]:
+    def resolve(self, entry: Any, where: str, rs: Any, field: str) -> list[dict[str, Any]]:
         """Card definitions for one entry of a seat's card ``field``, at ``where`` in the
         request: the ruleset's family resolves it (``Family.resolve_entry``: a definition, or
         a card by name from the server's catalog or the family's own)."""
-        return family_of(rs).resolve_entry(field, entry, catalog=self.catalog, where=where)
+        return family_of(rs).resolve_entry(
+            field, entry, catalog=self.catalog_of(rs.name), where=where
+        )
+
+    def catalog_of(self, ruleset: str) -> Any:
+        """``ruleset``'s family's card catalog (``Family.load_catalog``), loaded once."""
+        if ruleset not in self._catalogs:
+            self._catalogs[ruleset] = family_named(ruleset).load_catalog(self.catalog_setting)
+        return self._catalogs[ruleset]
 
     # ------------------------------------------------------------------ reads
 

@@ -23,7 +23,8 @@ from uuid import UUID, uuid4, uuid5
 
 from adapters.eventstore import RecordConflictError
 from domain.dealing import new_secret
-from domain.errors import InvalidCommand, NotFound, RuleViolation
+from domain.errors import NotFound, RuleViolation
+from domain.family import family_of
 from domain.fold import State
 from domain.game import Game, token_hash
 from domain.penalties import match_rulings
@@ -70,15 +71,9 @@ class Tournaments:
         once; only its hash is kept)."""
         settings = rules.settings_of(body)
         rs = find_ruleset(settings["ruleset"])  # a ruleset this server runs
-        for field in ("doors", "treasures"):  # a classic event's decks: cards it can resolve
-            if field in body and not rules.is_table_game(settings["ruleset"]):
-                raise InvalidCommand(
-                    "request/no_decks_here",
-                    f"{field} is for classic Munchkin events (CCG players bring decklists)",
-                    {field: ["classic rulesets only"]},
-                )
+        for field in family_of(rs).event_card_fields:  # the tables' cards: ones it resolves
             for index, entry in enumerate(settings.get(field) or []):
-                self.log._resolve(entry, f"{field}.{index}", rs, field)
+                self.log.resolve(entry, f"{field}.{index}", rs, field)
         event_id = uuid4()
         secret, token_key = new_secret(), new_secret()
         judge_token = secrets.token_urlsafe(32)
@@ -145,36 +140,14 @@ class Tournaments:
         self, event: Tournament, body: Mapping[str, Any]
     ) -> tuple[dict[str, Any] | None, list[dict[str, Any]] | None, str | None]:
         settings = event.settings
-        hero, deck = body.get("hero"), body.get("decklist")
-        if rules.is_table_game(settings["ruleset"]):
-            if hero is not None or deck is not None:
-                raise InvalidCommand(
-                    "request/no_decklist_here",
-                    "a classic Munchkin table shares its decks: no hero or decklist",
-                    {k: ["not for classic rulesets"] for k in ("hero", "decklist") if k in body},
-                )
-            return None, None, None
-        if hero is None or deck is None:
-            raise InvalidCommand(
-                "request/decklist_required",
-                "a CCG event's player brings a hero and a decklist",
-                {k: ["required"] for k in ("hero", "decklist") if body.get(k) is None},
-            )
         rs = find_ruleset(settings["ruleset"])
-        found_hero = self.log._resolve(hero, "hero", rs, "hero")
-        cards = [
-            card
-            for index, entry in enumerate(deck)
-            for card in self.log._resolve(entry, f"decklist.{index}", rs, "deck")
-        ]
-        if len(found_hero) != 1:
-            raise InvalidCommand("request/invalid_hero", "exactly one hero", {"hero": ["one card"]})
-        rules.check_decklist(settings["format"], found_hero[0], cards)
-        salt = secrets.token_bytes(16)
-        canonical = rules.canonical_decklist(cards)
-        digest = rules.decklist_hash(salt, canonical, found_hero[0]["name"])
-        listed = [{"name": name, "count": count} for name, count in canonical]
-        return {**dict(hero), "salt": salt.hex()}, listed, digest
+
+        def resolve(entry: Any, where: str, field: str) -> list[dict[str, Any]]:
+            return self.log.resolve(entry, where, rs, field)
+
+        entry = family_of(rs).event_entry(body, settings["format"], resolve)
+        row = rules.registered(entry, secrets.token_bytes(16))
+        return row["hero"], row["decklist"], row["decklist_hash"]
 
     def pair_next(self, event_id: UUID) -> dict[str, Any]:
         """Pair the next round and create its games; the round as ``GET`` shows it."""
@@ -272,17 +245,14 @@ class Tournaments:
                 "round": number,
                 "table": table,
             },
-            "seats": [self._seat(event, seat, player) for seat, player in seats.items()],
+            "seats": rules.game_seats(
+                settings, {seat: {**event.players[p], "player": p} for seat, p in seats.items()}
+            ),
         }
         if settings["dealing"] == "server":
             request["dealing"] = "server"
         if settings.get("spectator_delay"):
             request["spectator_delay"] = settings["spectator_delay"]
-        if rules.is_table_game(settings["ruleset"]):
-            decks = rules.sample_decks(settings["ruleset"])
-            first = request["seats"][0]
-            first["doors"] = settings.get("doors") or decks["doors"]
-            first["treasures"] = settings.get("treasures") or decks["treasures"]
         key = bytes.fromhex(token_key)
 
         def access(game: Game) -> dict[str, str]:
@@ -300,16 +270,6 @@ class Tournaments:
 
         _, objects = self.log.new_game(request, game_id, access)
         return game_id, objects
-
-    def _seat(self, event: Tournament, seat: str, player: str) -> dict[str, Any]:
-        info = event.players[player]
-        out: dict[str, Any] = {"seat": seat, "player": player}
-        if info["hero"] is not None:
-            out["hero"] = {k: v for k, v in info["hero"].items() if k != "salt"}
-            out["deck"] = list(info["decklist"] or [])
-        elif rules.is_table_game(event.settings["ruleset"]):
-            out.update(doors=[], treasures=[])
-        return out
 
     def my_game(self, event_id: UUID, number: int, player: str) -> dict[str, Any]:
         """The game ``player`` plays now in round ``number``: its id, seat and seat token (a
@@ -369,7 +329,7 @@ class Tournaments:
         if rules.is_table_game(event.settings["ruleset"]):
             raise RuleViolation(
                 "rule/table_result_from_game",
-                "a classic table's places come from its game (a judge rules in the game)",
+                "a table's places come from its game (a judge rules in the game)",
                 "F.3",
             )
         checked = rules.check_report(result, pairing["seats"], event.settings["match"])

@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain import event_from_dict, evolve, fair, find_ruleset, sample_catalog
+from domain import event_from_dict, evolve, fair, find_ruleset
 from domain.ccg import events as ev
+from domain.ccg.cards import sample_catalog
 from domain.ccg.state import drawable
 from domain.classic.cards import sample_catalog as classic_catalog
 from domain.classic.demo import CLASSIC_CHURN

@@ -7,6 +7,8 @@ reached, and FAILS instead when ``MUNCHLOG_REQUIRE_POSTGRES=1``. A test (or modu
 ``storage_agnostic`` -- what it checks is HTTP's, the same on any store -- runs on SQLite only;
 ``storage_agnostic(False)`` takes a module's mark back for one test.
 
+The installed game families are registered first, as the app does at start.
+
 The tests' databases do not wait for the disk (:func:`fast_storage`): temporary folders (so every
 SQLite file) are on ``/dev/shm`` when it is there, and PostgreSQL commits with
 ``synchronous_commit=off``. Nothing a test can observe changes (a killed server process loses
@@ -24,9 +26,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from domain.family import load_families
+
 if TYPE_CHECKING:  # Flask is imported lazily, so tests/unit runs without it
     from flask import Flask
     from flask.testing import FlaskClient
+
+# The kernel imports no game family: the tests register the installed ones first, as the app
+# does at start (``domain.family.load_families``).
+load_families()
 
 ORGANIZER_TOKEN = "test-organizer-token"
 PG_URL = os.environ.get("MUNCHLOG_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")

@@ -278,6 +278,42 @@ def test_nothing_above_the_domain_knows_a_family() -> None:
     assert family_offenders() == []
 
 
+#: The kernel's modules that host events (docs/rules.md F): they ask a game's family
+#: (``domain.family``'s event part) and, as the layers above, import none and name no ruleset.
+TOURNAMENT = "domain/tournament"
+
+
+def tournament_offenders() -> list[str]:
+    found: list[str] = []
+    for path in sorted((ROOT / TOURNAMENT).rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        found += [f"{rel}: {n}" for n in imports_of(path) if is_under(n, FAMILIES)]
+        found += [f"{rel}: {line}" for line in ruleset_literals(path)]
+    return found
+
+
+def test_the_events_know_no_family() -> None:
+    assert tournament_offenders() == []
+
+
+def kernel_modules() -> list[Path]:
+    """``domain/`` outside its family packages: the kernel (``domain/tournament/`` too)."""
+    return [p for p in modules("domain") if not is_under(module_name(p), FAMILIES)]
+
+
+def test_the_kernel_imports_no_family() -> None:
+    """The app registers the families (``domain.family.load_families``); the kernel, as
+    python-chess's core its variants, imports none (a lazy import counts)."""
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}: {name}"
+        for path in kernel_modules()
+        for name in imports_of(path)
+        if is_under(name, FAMILIES)
+    ]
+    assert "domain.tournament.rules" in {module_name(p) for p in kernel_modules()}
+    assert found == []
+
+
 def test_the_allowed_family_offenders_still_offend() -> None:
     """An entry of :data:`FAMILY_OFFENDERS_LEFT` that no longer offends must go."""
     for rel in FAMILY_OFFENDERS_LEFT:

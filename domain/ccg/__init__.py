@@ -20,9 +20,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from domain.arguments import seat_arg
-from domain.ccg import abilities, effects, end, fights, schema, setup, stack, turn
+from domain.ccg import abilities, effects, end, fights, hosting, schema, setup, stack, turn
 from domain.ccg import fold_fights as _fold_fights  # noqa: F401  (registers the fight handlers)
-from domain.ccg.cards import EFFECT_OPS, resolve_entry
+from domain.ccg.cards import EFFECT_OPS, Catalog, resolve_entry, sample_catalog
 from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
 from domain.ccg.decision import Command, Decision, random_uses
 from domain.ccg.demo import demo_spec
@@ -43,7 +43,7 @@ from domain.ccg.views import (
 from domain.envelope import Record
 from domain.events import Event
 from domain.fair import RandomUse
-from domain.family import Family, ResultUpdate
+from domain.family import EntryResolver, EventEntry, Family, ResultUpdate
 from domain.fold import State
 from domain.history import HistoryUpdate
 from domain.narration import Narrator
@@ -167,10 +167,19 @@ class MunchkinCCG(Family):
     history_updates: ClassVar[Mapping[str, HistoryUpdate]] = HISTORY_UPDATES
     result_updates: ClassVar[Mapping[str, ResultUpdate]] = RESULT_UPDATES
 
+    def load_catalog(self, setting: Any = None) -> Catalog:
+        """``MUNCHLOG_CATALOG``: a catalog JSON file (or a :class:`Catalog`); by default the
+        sample catalog munchlog ships (A.6, A.7)."""
+        if setting is None or setting == "":
+            return sample_catalog()
+        if isinstance(setting, Catalog):
+            return setting
+        return Catalog.load(str(setting))
+
     def resolve_entry(
         self, field: str, entry: Any, *, catalog: Any = None, where: str | None = None
     ) -> list[dict[str, Any]]:
-        """A definition or ``{name, count?}`` from the server's ``catalog`` (A.7)."""
+        """A definition or ``{name, count?}`` from its ``catalog`` (:meth:`load_catalog`) (A.7)."""
         return resolve_entry(entry, catalog, where or field)
 
     def card_components(self) -> dict[str, dict[str, Any]]:
@@ -195,6 +204,22 @@ class MunchkinCCG(Family):
 
     def history_hero(self, seat: Mapping[str, Any]) -> str | None:
         return hero_name(seat)
+
+    # -- its events (domain.family, docs/rules.md F) ------------------------------------
+
+    def event_entry(
+        self, body: Mapping[str, Any], fmt: str, resolve: EntryResolver
+    ) -> EventEntry | None:
+        """A hero and a decklist, checked against the event's format (A.6, F.1)."""
+        return hosting.event_entry(body, fmt, resolve)
+
+    def entry_seat(self, registered: Mapping[str, Any]) -> dict[str, Any]:
+        return hosting.entry_seat(registered)
+
+    def deck_played(
+        self, state: Mapping[str, Any], seat: str
+    ) -> tuple[str | None, list[list[Any]]] | None:
+        return hosting.deck_played(state, seat)
 
     def waiting_for(self, state: State) -> list[str]:
         """The stack's controller, a window's seats still to pass, a fight's side to act

@@ -20,10 +20,10 @@ event from :meth:`ClassicRuleset.creation_spec`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from domain.classic import corrections, named, schema
+from domain.classic import corrections, hosting, named, schema
 from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
 from domain.classic.cards import resolve_cards, sample_catalog
 from domain.classic.combat import random_uses
@@ -252,22 +252,26 @@ class ClassicRuleset(Family):
     diff_card_fields: ClassVar[tuple[str, ...]] = DIFF_CARD_FIELDS
 
     def results(self, state: State) -> dict[str, str | int | None]:
-        """Each seat's finishing place once the game is over (docs/rules.md B.16): 1 for
-        every winner (a shared victory has several), then the others by level, highest first,
-        seats of one level sharing a place; ``None`` before the end."""
+        """Each seat's finishing place once the game is over (docs/rules.md B.16, F.3:
+        :meth:`places`); ``None`` before the end."""
         seats = state.get("seats") or {}
         if state.get("status") != "finished":
             return dict.fromkeys(seats)
-        winners = set(state.get("winners") or ())
-        places: dict[str, str | int | None] = dict.fromkeys(winners & set(seats), 1)
-        others = sorted(
-            (s for s in seats if s not in winners), key=lambda s: -int(seats[s].get("level", 1))
-        )
-        for seat in others:
-            level = int(seats[seat].get("level", 1))
-            above = sum(1 for s in seats if s in winners or int(seats[s].get("level", 1)) > level)
-            places[seat] = above + 1
-        return {seat: places[seat] for seat in seats}
+        return dict(self.places(state))
+
+    # -- its events (domain.family, docs/rules.md F) ------------------------------------
+
+    event_card_fields: ClassVar[tuple[str, ...]] = hosting.DECK_FIELDS
+
+    def places(self, state: Mapping[str, Any], last: Iterable[str] = ()) -> dict[str, int]:
+        """The winners 1st, then by level, those out after those still in (F.3)."""
+        return hosting.table_places(state, last)
+
+    def event_seats(
+        self, settings: Mapping[str, Any], seats: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The first seat brings the event's decks, the set's sample decks by default."""
+        return hosting.event_seats(self.name, settings, seats)
 
     def demo_spec(self, *, seed: int, seats: int, catalog: Any = None) -> dict[str, Any] | None:
         return classic_demo_spec(self.name, seed=seed, seats=seats)

@@ -17,6 +17,8 @@ release is optional with a default, so older games and catalogs still load. :fun
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -317,7 +319,15 @@ def normalize_card(raw: Any, ruleset: str) -> CardDef:
 
 
 def sample_catalog(ruleset: str) -> dict[str, CardDef]:
-    """The SAMPLE catalog of ``ruleset``'s set: invented cards, every name starting 'Sample'."""
+    """The SAMPLE catalog of ``ruleset``'s set: invented cards, every name starting 'Sample'
+    (a copy of its own: :func:`_sample_catalog` reads and normalizes each set's once)."""
+    return copy.deepcopy(_sample_catalog(ruleset))
+
+
+@functools.cache
+def _sample_catalog(ruleset: str) -> dict[str, CardDef]:
+    """``ruleset``'s sample catalog, read and normalized once per process (never changed: its
+    readers copy what they hand out)."""
     text = resources.files("domain").joinpath("data/classic_catalog.json").read_text("utf-8")
     data = json.loads(text)
     return {c["name"]: normalize_card(c, ruleset) for c in data["sets"][ruleset]}
@@ -334,7 +344,7 @@ def resolve_cards(entries: Any, ruleset: str, deck: str, field: str) -> list[Car
     out: list[CardDef] = []
     for entry in entries:
         if isinstance(entry, Mapping) and set(entry) <= {"name", "count", "id"} and "name" in entry:
-            catalog = catalog if catalog is not None else sample_catalog(ruleset)
+            catalog = catalog if catalog is not None else _sample_catalog(ruleset)
             name = entry["name"]
             found = catalog.get(name) if isinstance(name, str) else None
             count = entry.get("count", 1)
@@ -345,7 +355,8 @@ def resolve_cards(entries: Any, ruleset: str, deck: str, field: str) -> list[Car
                     "(or a bad count)",
                     {field: [str(entry["name"])]},
                 )
-            out.extend(dict(found) for _ in range(count))
+            card = copy.deepcopy(found)
+            out.extend(dict(card) for _ in range(count))
         else:
             out.append(normalize_card(entry, ruleset))
     wrong = [c["name"] for c in out if c["deck"] != deck]

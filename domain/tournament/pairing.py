@@ -24,7 +24,14 @@ import rustworkx
 
 from domain import dealing
 from domain.errors import InvalidCommand
-from domain.tournament.tables import TablePairing, check_players, table_sizes
+from domain.tournament.tables import (
+    MAX_TABLE,
+    MIN_TABLE,
+    Seats,
+    TablePairing,
+    check_players,
+    table_sizes,
+)
 
 __all__ = ["ROUND_ONE_COUNTER", "Pairing", "TablePairing", "round_one", "swiss"]
 
@@ -50,11 +57,18 @@ class Pairing:
 
 
 @overload
-def round_one(players: Sequence[str], key: bytes, table_size: None = None) -> Pairing: ...
-@overload
-def round_one(players: Sequence[str], key: bytes, table_size: int) -> TablePairing: ...
 def round_one(
-    players: Sequence[str], key: bytes, table_size: int | None = None
+    players: Sequence[str], key: bytes, table_size: None = None, seats: Seats = ...
+) -> Pairing: ...
+@overload
+def round_one(
+    players: Sequence[str], key: bytes, table_size: int, seats: Seats = ...
+) -> TablePairing: ...
+def round_one(
+    players: Sequence[str],
+    key: bytes,
+    table_size: int | None = None,
+    seats: Seats = (MIN_TABLE, MAX_TABLE),
 ) -> Pairing | TablePairing:
     """Round 1, drawn: ``players`` sorted (registration order changes nothing), shuffled by
     :func:`domain.dealing.shuffle` under ``key`` at :data:`ROUND_ONE_COUNTER`, then cut.
@@ -62,7 +76,7 @@ def round_one(
     * Two-player events (``table_size`` ``None``): neighbours in the shuffled order play
       (first and second, third and fourth, ...); with an odd count the last has the bye.
     * Classic events: the shuffled order cut into tables of :func:`table_sizes` in its order,
-      each table's seats in the shuffled order.
+      each table's seats in the shuffled order (``seats``: a table's fewest and most).
 
     The caller derives ``key`` from the event's secret committed before registration closed;
     once the secret is revealed anyone re-checks round 1 by calling this again.
@@ -79,7 +93,7 @@ def round_one(
     order = dealing.shuffle(key, ROUND_ONE_COUNTER, sorted(players))
     if table_size is not None:
         tables, start = [], 0
-        for size in table_sizes(len(order), table_size):
+        for size in table_sizes(len(order), table_size, seats):
             tables.append(tuple(order[start : start + size]))
             start += size
         return TablePairing(tuple(tables))

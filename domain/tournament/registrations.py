@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.tournament.rules import canonical_decklist, decklist_hash, is_table_game
+from domain.family import family_named
+from domain.tournament.rules import canonical_decklist, decklist_hash
 
 
 def hero_name(row: Mapping[str, Any]) -> str | None:
@@ -42,30 +43,16 @@ def hash_again(row: Mapping[str, Any]) -> str | None:
     return decklist_hash(salt, canonical_decklist(row["decklist"]), hero_name(row))
 
 
-def deck_played(state: Mapping[str, Any], seat: str) -> tuple[str | None, list[list[Any]]]:
-    """``(hero name, canonical list)`` of the cards ``seat`` owns in a CCG game's state (every
-    zone: the deck the game was created with), for the deck check (docs/rules.md F.1)."""
-    hero: str | None = None
-    owned: list[dict[str, Any]] = []
-    for card in (state.get("cards") or {}).values():
-        definition = card.get("def") or {}  # the CCG state keeps a card's definition here
-        if card.get("owner") != seat:
-            continue
-        if definition.get("type") == "hero":
-            hero = str(definition.get("name"))
-        else:
-            owned.append({"name": definition.get("name")})
-    return hero, canonical_decklist(owned)
-
-
 def deck_differences(row: Mapping[str, Any], state: Mapping[str, Any], seat: str) -> list[str]:
     """How the deck ``seat`` plays in a game differs from the list its player registered (the
     row holds it): ``+2 X`` for two copies more than listed, ``-1 Y`` for one fewer, and the
-    hero when it is another; empty when the game's deck is the list. A classic game (no
-    lists) and a row without the list give none."""
-    if not shows_list(row) or is_table_game(str(state.get("ruleset"))):
+    hero when it is another; empty when the game's deck is the list. A game whose family
+    reads no deck played (``Family.deck_played``: a classic table's shared decks) and a row
+    without the list give none."""
+    deck = family_named(state.get("ruleset")).deck_played(state, seat)
+    if not shows_list(row) or deck is None:
         return []
-    hero, played = deck_played(state, seat)
+    hero, played = deck
     listed = dict((str(n), int(c)) for n, c in canonical_decklist(row["decklist"]))
     counts = {str(n): int(c) for n, c in played}
     out = [

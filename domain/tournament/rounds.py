@@ -108,6 +108,7 @@ def draw(number: int, given: Inputs, key: bytes | None = None) -> Drawn:
     """Round ``number`` (the module docstring): round 1 drawn under ``key``, then the Swiss
     rounds by the standings, then the top cut; ``rounds`` are the rounds before it."""
     size = given.settings.get("table_size")
+    seats = rules.table_seats(str(given.settings["ruleset"]))
     active, results, rounds = given.active, given.results, given.rounds
     if number > given.swiss:
         return _cut(number, given)
@@ -115,7 +116,8 @@ def draw(number: int, given: Inputs, key: bytes | None = None) -> Drawn:
         if key is None:
             raise ValueError("round 1 is drawn under its key")
         if size is not None:
-            return [tuple(t) for t in pairs.round_one(active, key, int(size)).tables], []
+            drawn = pairs.round_one(active, key, int(size), seats)
+            return [tuple(t) for t in drawn.tables], []
         first_round = pairs.round_one(active, key)
         return [tuple(p) for p in first_round.pairs], _byes(first_round.bye)
     rows = given.rows()
@@ -128,7 +130,7 @@ def draw(number: int, given: Inputs, key: bytes | None = None) -> Drawn:
             for pairing in round_["pairings"]:
                 if pairing["seats"]["A"] in first:
                     first[pairing["seats"]["A"]] += 1
-        tables = seating.swiss_tables(order, points, met, first, int(size))
+        tables = seating.swiss_tables(order, points, met, first, int(size), seats)
         return [tuple(t) for t in tables.tables], []
     had_bye = {str(p) for r in rounds for p in r["byes"]}
     swiss_round = pairs.swiss(order, points, met, had_bye)

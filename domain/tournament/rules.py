@@ -19,16 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from domain import dealing
-from domain.ccg.cards import check_deck
-from domain.classic import CLASSIC
-from domain.classic.cards import sample_catalog
 from domain.errors import InvalidCommand, RuleViolation
+from domain.family import EventEntry, Family, families, family_named
+from domain.ruleset import RULESETS
 from domain.tournament import standings as ranking
 
-#: The rulesets a tournament may run, and whether their games seat two players (the CCG) or a
-#: table of 3 to 6 (classic Munchkin).
-TWO_PLAYER = ("munchkin-ccg",)
-TABLE_RULESETS = tuple(CLASSIC)
 MATCHES = ("bo1", "bo3")
 TOP_CUTS = (0, 4, 8)
 #: The sizes a top cut can be played at, largest first (single elimination without byes).
@@ -42,8 +37,28 @@ _SWISS_ROUNDS = ((8, 3), (16, 4), (32, 5), (64, 6), (128, 7), (226, 8), (409, 9)
 PAIRING_SCHEME = "munchlog-pairing-v1"
 
 
+def event_rulesets() -> tuple[str, ...]:
+    """The rulesets an event may run: every registered one, in registration order."""
+    return tuple(RULESETS)
+
+
+def table_rulesets() -> tuple[str, ...]:
+    """The registered rulesets whose events seat tables (``Family.plays_tables``)."""
+    return tuple(name for name, family in families().items() if family.plays_tables)
+
+
 def is_table_game(ruleset: str) -> bool:
-    return ruleset in TABLE_RULESETS
+    """Whether ``ruleset``'s events seat tables of three or more (``Family.plays_tables``)."""
+    return family_named(ruleset).plays_tables
+
+
+def _seat_range(family: Family) -> tuple[int, int]:
+    return int(getattr(family, "min_seats", 2)), int(getattr(family, "max_seats", 2))
+
+
+def table_seats(ruleset: str) -> tuple[int, int]:
+    """The fewest and most players at one of ``ruleset``'s tables (its family's seats)."""
+    return _seat_range(family_named(ruleset))
 
 
 def settings_of(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -51,35 +66,45 @@ def settings_of(body: Mapping[str, Any]) -> dict[str, Any]:
     already checked), with the defaults filled in; :class:`InvalidCommand` for a combination
     the rules do not allow (docs/rules.md F.1)."""
     ruleset = str(body["ruleset"])
-    if ruleset not in TWO_PLAYER + TABLE_RULESETS:
+    if ruleset not in RULESETS:
         raise InvalidCommand(
             "request/unknown_ruleset",
             f"no tournament for ruleset {ruleset!r}",
             {"ruleset": [ruleset]},
         )
-    table = is_table_game(ruleset)
+    family = family_named(ruleset)
+    table = family.plays_tables
     match = str(body.get("match", "bo1"))
     if table and match != "bo1":
         raise InvalidCommand(
             "request/invalid_match",
-            "a classic Munchkin table plays one game a round (bo1)",
-            {"match": ["bo1 for classic rulesets"]},
+            f"a {ruleset} table plays one game a round (bo1)",
+            {"match": [f"bo1 for {ruleset}"]},
         )
     size = body.get("table_size")
+    fewest, most = _seat_range(family)
     if size is not None and not table:
         raise InvalidCommand(
             "request/invalid_table_size",
-            "table_size is for classic Munchkin events (the CCG seats two)",
-            {"table_size": ["classic rulesets only"]},
+            f"table_size is for events that seat tables ({ruleset} seats two)",
+            {"table_size": [f"not for {ruleset}"]},
+        )
+    if size is not None and not fewest <= int(size) <= most:
+        raise InvalidCommand(
+            "request/invalid_table_size",
+            f"a {ruleset} table seats {fewest} to {most} players, not {size}",
+            {"table_size": [f"{fewest} to {most}"]},
         )
     top_cut = int(body.get("top_cut", 0))
     if table and top_cut:
         raise InvalidCommand(
             "request/invalid_top_cut",
-            "a top cut is single elimination between two players: CCG events only",
-            {"top_cut": ["0 for classic rulesets"]},
+            "a top cut is single elimination between two players: not for tables",
+            {"top_cut": [f"0 for {ruleset}"]},
         )
-    return {
+    if size is None and table:
+        size = min(max(DEFAULT_TABLE_SIZE, fewest), most)
+    settings = {
         "name": str(body["name"]),
         "ruleset": ruleset,
         "format": str(body["format"]),
@@ -87,13 +112,20 @@ def settings_of(body: Mapping[str, Any]) -> dict[str, Any]:
         "round_minutes": int(body["round_minutes"]),
         "rounds": body.get("rounds"),
         "top_cut": top_cut,
-        "table_size": (int(size) if size is not None else DEFAULT_TABLE_SIZE) if table else None,
+        "table_size": int(size) if table and size is not None else None,
         "spectator_delay": dict(body["spectator_delay"]) if body.get("spectator_delay") else None,
         "dealing": str(body.get("dealing", "server")),
         "mode": str(body.get("mode", "strict")),
-        **({"doors": list(body["doors"])} if body.get("doors") else {}),
-        **({"treasures": list(body["treasures"])} if body.get("treasures") else {}),
     }
+    extra = [f for f in body if f not in settings and body[f] is not None]  # the tables' cards
+    for field in (f for f in extra if f not in family.event_card_fields):
+        raise InvalidCommand(
+            "request/no_decks_here",
+            f"{field} is not for {ruleset} events (its players bring their cards)",
+            {field: [f"not for {ruleset}"]},
+        )
+    settings.update({f: list(body[f]) for f in family.event_card_fields if body.get(f)})
+    return settings
 
 
 def swiss_rounds(players: int) -> int:
@@ -121,8 +153,8 @@ def cut_size(top_cut: int, active: int) -> int:
 
 def seats_needed(ruleset: str) -> int:
     """The fewest active players a round is paired for (docs/rules.md F.2): a game's two seats,
-    a classic table's three."""
-    return 3 if is_table_game(ruleset) else 2
+    a table's fewest (a classic table's three)."""
+    return _seat_range(family_named(ruleset))[0] if is_table_game(ruleset) else 2
 
 
 def swiss_stopped(paired: int, swiss: int, active: int, seats: int) -> bool:
@@ -147,21 +179,6 @@ def cut_rounds(size: int) -> int:
 # ------------------------------------------------------------------------------- decklists
 
 
-def check_decklist(fmt: str, hero: Mapping[str, Any], cards: Sequence[Mapping[str, Any]]) -> None:
-    """A CCG player's hero and list (card definitions) against the event's format, as a
-    game's deck is checked (docs/rules.md A.6): :class:`RuleViolation` otherwise."""
-    check_deck(fmt, hero, cards)
-
-
-def sample_decks(ruleset: str) -> dict[str, list[dict[str, Any]]]:
-    """A classic event's decks by default: three copies of each card of the set's sample
-    catalog, as ``doors`` and ``treasures`` (a classic game's creation body)."""
-    decks: dict[str, list[dict[str, Any]]] = {"doors": [], "treasures": []}
-    for name, card in sorted(sample_catalog(ruleset).items()):
-        decks["doors" if card["deck"] == "door" else "treasures"].append({"name": name, "count": 3})
-    return decks
-
-
 def canonical_decklist(entries: Iterable[Mapping[str, Any]]) -> list[list[Any]]:
     """A decklist as ``[[name, count], ...]`` sorted by name, each name once: the form its
     hash is taken over, whatever order or grouping the list was given in."""
@@ -179,6 +196,32 @@ def decklist_hash(salt: bytes, canonical: Sequence[Sequence[Any]], hero: str | N
     they can check the hash."""
     body = json.dumps({"hero": hero, "deck": [list(e) for e in canonical]}, separators=(",", ":"))
     return hashlib.sha256(salt + body.encode("utf-8")).hexdigest()
+
+
+def registered(entry: EventEntry | None, salt: bytes) -> dict[str, Any]:
+    """What ``Tournament.Registered`` stores of a player's entry (``Family.event_entry``):
+    its ``hero`` as given with the list's ``salt``, the canonical ``decklist`` as ``{name,
+    count}`` and its public ``decklist_hash``; all ``None`` for a family without entries."""
+    if entry is None:
+        return {"hero": None, "decklist": None, "decklist_hash": None}
+    canonical = canonical_decklist(entry.cards)
+    return {
+        "hero": {**dict(entry.hero), "salt": salt.hex()},
+        "decklist": [{"name": name, "count": count} for name, count in canonical],
+        "decklist_hash": decklist_hash(salt, canonical, entry.hero_name),
+    }
+
+
+def game_seats(settings: Mapping[str, Any], seats: Mapping[str, Mapping[str, Any]]) -> list[Any]:
+    """The ``seats`` of the creation body of an event's game: ``{seat: the player's row}``
+    (``player`` its name) in seat order, each with what its player's entry brings and the
+    cards the table plays with (``Family.entry_seat``, ``Family.event_seats``)."""
+    family = family_named(settings["ruleset"])
+    out = [
+        {"seat": seat, "player": row["player"], **family.entry_seat(row)}
+        for seat, row in seats.items()
+    ]
+    return family.event_seats(settings, out)
 
 
 # ------------------------------------------------------------------------- randomness, tokens
@@ -307,8 +350,8 @@ def pairing_result(
     last_state: Mapping[str, Any] | None,
 ) -> dict[str, Any] | None:
     """The result of one pairing (docs/rules.md F.3, F.5), ``None`` while it is undecided: its
-    reported result (``{games, drawn_games}``) if a judge or the organizer gave one; a classic
-    table's places (``{places}``) from its game's final state (``last_state``), a seat given a
+    reported result (``{games, drawn_games}``) if a judge or the organizer gave one; a table's
+    places (``{places}``, ``Family.places``) from its game's final state (``last_state``), a seat given a
     match loss or a disqualification while the game was played last (``games``' last entry's
     ``ends_match``); else a two-player match's from its games in order (``status``, ``winner``:
     a seat; ``ends_match``: :func:`lost_by_penalty`), a match lost by a penalty recorded as
@@ -323,7 +366,8 @@ def pairing_result(
             return None
         last = games[-1] if games else {}
         out = {str(r["seat"]) for r in last.get("ends_match") or () if _live(r, last)}
-        return {"places": {seats[s]: n for s, n in table_places(last_state, out).items()}}
+        places = family_named(settings["ruleset"]).places(last_state, out)
+        return {"places": {seats[s]: n for s, n in places.items()}}
     match = str(settings["match"])
     loser = lost_by_penalty(match, seats, games)
     if loser is not None:
@@ -345,37 +389,6 @@ def next_game_due(
     return all(g.get("status") == "finished" for g in games) and (
         pairing_result(settings, pairing, games, None) is None
     )
-
-
-def table_places(state: Mapping[str, Any], last: Iterable[str] = ()) -> dict[str, int]:
-    """Each seat's finishing place at a finished classic table (docs/rules.md F.3): the
-    winners 1st; then the others by level, highest first, those who conceded or were
-    eliminated after everyone still in; equals share a place (1, 2, 2, 4). The seats in
-    ``last`` (a match loss or a disqualification in the game, F.5) come after everyone else
-    and share the last place, whatever their level."""
-    seats = state["seats"]
-    winners = set(state.get("winners") or [])
-    penalised = set(last)
-
-    def key(seat: str) -> tuple[int, int, int, int]:
-        if seat in penalised:
-            return (1, 0, 0, 0)
-        info = seats[seat]
-        return (
-            0,
-            0 if seat in winners else 1,
-            1 if info.get("eliminated") else 0,
-            -int(info["level"]),
-        )
-
-    order = sorted(seats, key=key)
-    places: dict[str, int] = {}
-    for index, seat in enumerate(order):
-        before = order[index - 1] if index else None
-        places[seat] = (
-            places[before] if before is not None and key(before) == key(seat) else index + 1
-        )
-    return places
 
 
 def check_report(result: Mapping[str, Any], seats: Mapping[str, str], match: str) -> dict[str, Any]:

@@ -31,6 +31,9 @@ DEFAULT_TABLE = 4
 #: (12 players at tables of 4: 5,775); above, it improves the rank cut by swaps.
 EXACT_LIMIT = 6000
 
+#: A table's fewest and most players (a family's seats: ``Family`` ``min_seats``, ``max_seats``).
+Seats = tuple[int, int]
+
 #: A seating's objective (:func:`swiss_tables`), compared lexicographically.
 Key = tuple[int, int, int, int]
 
@@ -59,12 +62,15 @@ def check_players(players: Sequence[str], points: Mapping[str, int] | None = Non
 # ----------------------------------------------------------------------------- table sizes
 
 
-def table_sizes(n: int, table_size: int = DEFAULT_TABLE) -> list[int]:
+def table_sizes(
+    n: int, table_size: int = DEFAULT_TABLE, seats: Seats = (MIN_TABLE, MAX_TABLE)
+) -> list[int]:
     """The sizes of the tables that seat ``n`` players, largest first.
 
     The rule, each step deciding only among the ties of the one before:
 
-    1. every table seats 3 to 6 (:data:`MIN_TABLE`, :data:`MAX_TABLE`);
+    1. every table seats 3 to 6 (:data:`MIN_TABLE`, :data:`MAX_TABLE`; a family's table its
+       ``seats``, fewest and most: ``command/unseatable_players`` when none seat ``n``);
     2. the largest distance of a table's size from ``table_size`` is as small as it can be:
        0 when ``n`` allows, else 1 (tables of ``table_size`` ± 1 "where the count needs
        it"); 2 or 3 only for the counts nothing nearer seats (5 players at tables of 3 sit at
@@ -83,22 +89,26 @@ def table_sizes(n: int, table_size: int = DEFAULT_TABLE) -> list[int]:
     >>> table_sizes(5, 3), table_sizes(7, 6)
     ([5], [4, 3])
     """
-    if not isinstance(table_size, int) or not MIN_TABLE <= table_size <= MAX_TABLE:
+    fewest, most = seats
+    if not isinstance(table_size, int) or not fewest <= table_size <= most:
         raise InvalidCommand(
             "request/invalid_table_size",
-            f"a table seats {MIN_TABLE} to {MAX_TABLE} players, not {table_size!r}",
+            f"a table seats {fewest} to {most} players, not {table_size!r}",
         )
-    if n < MIN_TABLE:
+    if n < fewest:
         raise ImpossibleCommand(
             "command/too_few_players",
-            f"a classic table seats at least {MIN_TABLE} players; {n} cannot fill one",
+            f"a table seats at least {fewest} players; {n} cannot fill one",
         )
-    for distance in range(MAX_TABLE - MIN_TABLE + 1):
-        allowed = [s for s in range(MIN_TABLE, MAX_TABLE + 1) if abs(s - table_size) <= distance]
+    for distance in range(most - fewest + 1):
+        allowed = [s for s in range(fewest, most + 1) if abs(s - table_size) <= distance]
         sizes = _fewest_off_size(n, table_size, allowed)
         if sizes is not None:
             return sizes
-    raise AssertionError(f"no seating of {n}")  # unreachable: 3..6 seat every n >= 3
+    raise ImpossibleCommand(  # never for 3..6, which seat every n >= 3
+        "command/unseatable_players",
+        f"{n} players cannot sit at tables of {fewest} to {most}",
+    )
 
 
 def _fewest_off_size(n: int, table_size: int, allowed: list[int]) -> list[int] | None:
@@ -166,6 +176,7 @@ def swiss_tables(
     met: Set[frozenset[str]],
     first_seats: Mapping[str, int],
     table_size: int = DEFAULT_TABLE,
+    seats: Seats = (MIN_TABLE, MAX_TABLE),
 ) -> TablePairing:
     """A classic Swiss round: ``players`` (the active ones, in standings order, best first)
     at tables of :func:`table_sizes`, each table's seats in order.
@@ -210,7 +221,7 @@ def swiss_tables(
     (('d', 'a', 'c'), ('b', 'e', 'f'))
     """
     check_players(players, points)
-    sizes = table_sizes(len(players), table_size)
+    sizes = table_sizes(len(players), table_size, seats)
     index = {p: i for i, p in enumerate(players)}
     met_by: list[set[int]] = [set() for _ in players]
     for pair in met:

@@ -12,8 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.demo import demo_spec
-from domain import Catalog, sample_catalog
 from domain.ccg import cards
+from domain.ccg.cards import Catalog, sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 
 pytestmark = pytest.mark.storage_agnostic

@@ -18,7 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.cli import main
-from domain import sample_catalog
+from domain.ccg.cards import sample_catalog
 from domain.tournament import rules
 from domain.tournament.pairing import round_one
 from projections.exports.event_check import check_event_export, recompute_standings

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from domain import sample_catalog
+from domain.ccg.cards import sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, leak_property
 from tests.api.test_events import open_event, pair
 

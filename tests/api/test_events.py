@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from domain import dealing, sample_catalog
+from domain import dealing
+from domain.ccg.cards import sample_catalog
+from domain.classic import CLASSIC
+from domain.classic.hosting import sample_decks
 from domain.tournament import rules
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 
@@ -439,9 +442,9 @@ def test_a_late_entry_joins_before_the_next_round_and_a_classic_event_brings_its
     assert rows["d"]["points"] == 0 and rows["d"]["wins"] == 0
 
 
-@pytest.mark.parametrize("ruleset", rules.TABLE_RULESETS)
+@pytest.mark.parametrize("ruleset", tuple(CLASSIC))
 def test_a_classic_event_deals_its_own_decks(client: FlaskClient, ruleset: str) -> None:
-    decks = {k: [{**e, "count": 1} for e in v] for k, v in rules.sample_decks(ruleset).items()}
+    decks = {k: [{**e, "count": 1} for e in v] for k, v in sample_decks(ruleset).items()}
     event = open_event(client, ruleset=ruleset, rounds=1, **decks)
     eid = event["event_id"]
     for p in ("a", "b", "c"):

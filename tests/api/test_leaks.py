@@ -21,7 +21,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from domain import find_ruleset, sample_catalog
+from domain import find_ruleset
+from domain.ccg.cards import sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, assert_hidden, bearer, leak_property
 from tests.marked import CHANGES, DECK
 from tests.streams import AsgiServer

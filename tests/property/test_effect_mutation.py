@@ -15,7 +15,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import RuleViolation, sample_catalog
+from domain import RuleViolation
+from domain.ccg.cards import sample_catalog
 from tests.builders import BARD, RS, Move, RandomGame, game_spec, prime_deck
 
 SCALE = 10 if os.environ.get("MUNCHLOG_HYPOTHESIS") == "heavy" else 1

@@ -25,17 +25,9 @@ from hypothesis.stateful import (
     rule,
 )
 
-from domain import (
-    Event,
-    apply_record,
-    event_from_dict,
-    evolve,
-    fair,
-    fair_check,
-    initial_state,
-    sample_catalog,
-)
+from domain import Event, apply_record, event_from_dict, evolve, fair, fair_check, initial_state
 from domain.ccg import events as ev
+from domain.ccg.cards import sample_catalog
 from domain.ccg.damage import life_of
 from domain.ccg.moves import RANDOM_COMMANDS
 from domain.ccg.state import ZONES

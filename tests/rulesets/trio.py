@@ -504,6 +504,13 @@ class Trio(Family):
 
         return {seat: 1 if seat == winner else ahead(seat) + 1 for seat in seats}
 
+    def event_seats(
+        self, settings: Mapping[str, Any], seats: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """An event's table (docs/rules.md F, ``domain.family``): each seat brings the house
+        champion and gems of its seat (T.1); its players register nothing."""
+        return [{**seat, **house_cards(str(seat["seat"]))} for seat in seats]
+
 
 RULESET = register(Trio())
 
@@ -513,13 +520,19 @@ def trio_card(name: str, kind: str = "gem", points: int = 1) -> dict[str, Any]:
     return {"name": name, "kind": kind, "points": points, "text": name}
 
 
+def house_cards(seat: str, deck_size: int = 8) -> dict[str, Any]:
+    """A seat's champion and gems: ``Trio Champion A``, gems ``Gem A0`` .. of 1 to 3 points."""
+    champion = trio_card(f"Trio Champion {seat}", kind="champion")
+    gems = [trio_card(f"Gem {seat}{i}", points=1 + i % 3) for i in range(deck_size)]
+    return {"champion": champion, "gems": gems}
+
+
 def trio_spec(deck_size: int = 8, *, mode: str = "strict") -> dict[str, Any]:
     """A ``POST /api/games`` body for a trio game: three seats, champions and gems."""
-    seats = []
-    for seat, player in zip(SEATS, ("ann", "bob", "cyd"), strict=True):
-        champion = trio_card(f"Trio Champion {seat}", kind="champion")
-        gems = [trio_card(f"Gem {seat}{i}", points=1 + i % 3) for i in range(deck_size)]
-        seats.append({"seat": seat, "player": player, "champion": champion, "gems": gems})
+    seats = [
+        {"seat": seat, "player": player, **house_cards(seat, deck_size)}
+        for seat, player in zip(SEATS, ("ann", "bob", "cyd"), strict=True)
+    ]
     return {
         "ruleset": NAME,
         "mode": mode,

@@ -21,7 +21,8 @@ from uuid import UUID
 
 import pytest
 
-from domain import DEFAULT_RULESET, Catalog, find_ruleset
+from domain import DEFAULT_RULESET, find_ruleset
+from domain.ccg.cards import Catalog
 from domain.family import family_named
 from domain.seeding import SeatSeeds
 from projections.views import event_view, state_view

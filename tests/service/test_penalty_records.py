@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain import sample_catalog
+from domain.ccg.cards import sample_catalog
 from domain.judge import Claim
 from service.event_penalties import EventPenalties
 from service.games import GameLog

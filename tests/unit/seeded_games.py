@@ -11,7 +11,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain import Event, State, evolve, find_ruleset, initial_state, knowledge, sample_catalog
+from domain import Event, State, evolve, find_ruleset, initial_state, knowledge
+from domain.ccg.cards import sample_catalog
 from domain.envelope import GENESIS_HASH, seal
 
 RS = find_ruleset("munchkin-ccg")

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from domain import sample_catalog
-from domain.ccg.cards import abilities_of, is_unchecked
+from domain.ccg.cards import abilities_of, is_unchecked, sample_catalog
 from tests import builders as b
 from tests.builders import State, cmd, play
 

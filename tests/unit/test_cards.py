@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from domain import InvalidCommand, RuleViolation, check_deck, normalize_card, sample_catalog
-from domain.ccg.cards import MAX_NUMBER
+from domain import InvalidCommand, RuleViolation
+from domain.ccg.cards import MAX_NUMBER, check_deck, normalize_card, sample_catalog
 from tests.builders import (
     BARD,
     RS,

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from domain import ImpossibleCommand, RuleViolation, commitment
+from domain import ImpossibleCommand, RuleViolation
+from domain.ccg import commitment
 from domain.ccg import events as ev
 from tests.builders import (
     RS,

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from domain import ImpossibleCommand, InvalidCommand, RuleViolation, normalize_card
+from domain import ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.ccg import events as ev
+from domain.ccg.cards import normalize_card
 from projections.exports.narration import narrate
 from tests import builders as b
 from tests.builders import BARD, State, cmd, of_type, play, types

@@ -12,6 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.classic import CLASSIC
+from domain.classic.hosting import table_places
 from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
 from domain.tournament import rules
 
@@ -19,7 +21,8 @@ BODY = {"name": "n", "ruleset": "munchkin-ccg", "format": "casual", "round_minut
 
 
 def test_every_classic_ruleset_runs_tables() -> None:
-    assert set(rules.TABLE_RULESETS) == {
+    assert set(CLASSIC) <= set(rules.table_rulesets())
+    assert set(CLASSIC) == {
         "munchkin-deluxe",
         "munchkin-old-west",
         "munchkin-age-of-sigmar",
@@ -41,7 +44,7 @@ def test_settings_fill_the_defaults_and_refuse_what_the_rules_do_not_allow() -> 
         ({**BODY, "ruleset": "munchkin-deluxe", "match": "bo3"}, "request/invalid_match"),
         ({**BODY, "table_size": 5}, "request/invalid_table_size"),
         ({**BODY, "ruleset": "munchkin-deluxe", "top_cut": 4}, "request/invalid_top_cut"),
-        ({**BODY, "ruleset": "test-trio"}, "request/unknown_ruleset"),
+        ({**BODY, "ruleset": "no-such-ruleset"}, "request/unknown_ruleset"),
     ):
         with pytest.raises(InvalidCommand) as refused:
             rules.settings_of(body)
@@ -130,7 +133,7 @@ def test_a_classic_table_places_winners_then_levels_then_those_out() -> None:
             "E": {"level": 3, "eliminated": None},
         },
     }
-    assert rules.table_places(state) == {"C": 1, "A": 2, "B": 2, "E": 4, "D": 5}
+    assert table_places(state) == {"C": 1, "A": 2, "B": 2, "E": 4, "D": 5}
 
 
 def test_a_reported_result_names_the_match_players_and_fits_the_match() -> None:
@@ -267,9 +270,9 @@ def test_a_match_loss_or_disqualification_at_a_classic_table_places_its_player_l
             "D": {"level": 8, "eliminated": "conceded"},
         },
     }
-    assert rules.table_places(state) == {"C": 1, "A": 2, "D": 3, "B": 4}  # by level
-    assert rules.table_places(state, {"A"}) == {"C": 1, "D": 2, "B": 3, "A": 4}
-    assert rules.table_places(state, {"A", "D"}) == {"C": 1, "B": 2, "A": 3, "D": 3}
+    assert table_places(state) == {"C": 1, "A": 2, "D": 3, "B": 4}  # by level
+    assert table_places(state, {"A"}) == {"C": 1, "D": 2, "B": 3, "A": 4}
+    assert table_places(state, {"A", "D"}) == {"C": 1, "B": 2, "A": 3, "D": 3}
     classic = {"ruleset": "munchkin-deluxe", "match": "bo1"}
     table = {"seats": {"A": "ann", "B": "bob", "C": "cy", "D": "dee"}}
     live = [ruled("finished", None, ("A", "disqualification", True))]
@@ -292,7 +295,7 @@ def test_the_swiss_rounds_stop_when_fewer_active_players_are_left_than_a_round_n
     """docs/rules.md F.2: after a round is paired and before the last Swiss round, fewer
     active players than a game seats (2) or a classic table (3) make that round the last."""
     assert rules.seats_needed("munchkin-ccg") == 2
-    assert {rules.seats_needed(r) for r in rules.TABLE_RULESETS} == {3}
+    assert {rules.seats_needed(r) for r in CLASSIC} == {3}
     # round 1 of 3 paired: 1 player left of a two-player event, 2 of a classic one
     assert rules.swiss_stopped(1, 3, 1, 2) and rules.swiss_stopped(1, 3, 2, 3)
     assert rules.swiss_stopped(2, 3, 0, 2)
