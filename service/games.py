@@ -35,7 +35,7 @@ from domain.dealing import new_secret
 from domain.envelope import DamagedRecords, Record, canonical_json, verify_records
 from domain.errors import DomainError, InvalidCommand, UnknownVersion
 from domain.family import family_named, family_of
-from domain.fold import State, apply_record, initial_state
+from domain.fold import State
 from domain.game import (
     Game,
     GameAccess,
@@ -60,6 +60,7 @@ from service.errors import (
     VersionConflictError,
 )
 from service.replays import Replays
+from service.snapshots import snapshot_problems
 
 #: Games whose (immutable) token hashes are kept in memory.
 ACCESS_CACHE_SIZE = 10_000
@@ -681,7 +682,7 @@ class GameLog:
         report = verify_records(records)
         problems: list[dict[str, Any]] = [{"row": "event", **p} for p in report["problems"]]
         sound = report["problems"][0]["version"] - 1 if report["problems"] else len(records)
-        snapshots = self._snapshot_problems(game_id, records[:sound])
+        snapshots = snapshot_problems(self.store, game_id, records[:sound])
         if problems:
             self.store.forget(game_id)
         else:
@@ -697,32 +698,6 @@ class GameLog:
             "problems": problems + snapshots,
             "dealing": dealt,
         }
-
-    def _snapshot_problems(self, game_id: UUID, sound: Sequence[Record]) -> list[dict[str, Any]]:
-        """What is wrong with each stored snapshot of the game, given its ``sound`` records
-        (versions 1 .. n, verified)."""
-        out: list[dict[str, Any]] = []
-        state, folded = initial_state(), 0
-        for version, snapshot, why in self.store.stored_snapshots(game_id):
-            found: tuple[str, str] | None = None
-            if snapshot is None:
-                found = ("undecodable", why)
-            elif version > len(sound):
-                if version <= (self.store.last_game_version(game_id) or 0):
-                    continue  # after the damaged events: nothing to compare it with
-                found = ("hash_mismatch", "it is ahead of the stored events")
-            elif sound[version - 1]["hash"] != snapshot.get("head_hash"):
-                found = ("hash_mismatch", "its head is not the hash of the event at its version")
-            else:
-                while folded < version:
-                    state, folded = apply_record(state, sound[folded]), folded + 1
-                if snapshot.get("state") != state:
-                    found = ("state_mismatch", "its state is not the events folded to its version")
-            if found is not None:
-                out.append(
-                    {"row": "snapshot", "version": version, "reason": found[0], "detail": found[1]}
-                )
-        return out
 
     # ------------------------------------------------------------------ import
 
