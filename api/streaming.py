@@ -60,6 +60,7 @@ from service.streams import (
     Tickets,
     next_chunks,
     prepare,
+    stream_position,
     ticket_key,
 )
 
@@ -498,7 +499,7 @@ class StreamApp:
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send, raw_id: str) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         try:
             game_id = UUID(raw_id)
         except ValueError:
@@ -592,12 +593,11 @@ async def _until_disconnect(receive: Receive, sub: Subscriber) -> None:
 
 def _after(last_event_id: str | None, after: list[str] | None) -> int | None:
     """Where a stream starts: ``Last-Event-ID`` (a resuming ``EventSource``), else ``?after=``,
-    else 0 (the first event); ``None`` for anything but a whole number from 0."""
-    raw = last_event_id if last_event_id not in (None, "") else (after or ["0"])[-1]
-    raw = (raw or "").strip()
-    if not raw.isdigit() or len(raw) > 18:
-        return None
-    return int(raw)
+    else 0 (the first event); ``None`` for anything but an ASCII version number
+    (:func:`~service.streams.stream_position`)."""
+    if last_event_id not in (None, ""):
+        return stream_position(last_event_id)
+    return stream_position(after[-1]) if after else 0
 
 
 async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], data: bytes) -> None:

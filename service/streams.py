@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 import threading
 import time
@@ -119,6 +120,25 @@ class Tickets:
 
     def _sign(self, payload: bytes) -> bytes:
         return hmac.new(self._key, _PREFIX + payload, hashlib.sha256).digest()[:18]
+
+
+#: A stream position as a client may give it: ASCII digits (spaces or tabs around them, as
+#: HTTP allows around a header's value), up to :data:`MAX_POSITION` (JSON's largest exact
+#: integer, as every version a request names: ``api.schemas.MAX_VERSION``).
+_POSITION = re.compile(r"[ \t]*([0-9]{1,16})[ \t]*")
+MAX_POSITION = 2**53 - 1
+
+
+def stream_position(raw: str) -> int | None:
+    """The version ``raw`` names (``Last-Event-ID``, ``?after=``), or ``None`` if it is not an
+    ASCII version number: ``str.isdigit`` takes ``²`` (which ``int`` refuses) and ``int`` takes
+    full-width digits, ``+1`` and ``1_0``; none of them is a version here.
+
+    >>> [stream_position(s) for s in ("41", " 7 ", "²", "\uff11\uff12", "+1", "1_0", "", "-1")]
+    [41, 7, None, None, None, None, None, None]
+    """
+    found = _POSITION.fullmatch(raw)
+    return int(found.group(1)) if found and int(found.group(1)) <= MAX_POSITION else None
 
 
 def prepare(log: GameLog, game_id: UUID) -> None:
