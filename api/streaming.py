@@ -621,7 +621,9 @@ async def _error(send: Send, status: int, code: str, message: str) -> None:
 def stream_app() -> StreamApp:
     """The factory granian loads in the stream process (``munchlog serve`` starts it)."""
     from api.logs import configure_logging
+    from api.processes import die_with_parent
 
+    die_with_parent()  # the stream process's master dies: so does this worker
     configure_logging()
     app = StreamApp()
     from api.serving import SECRET_ENV
