@@ -57,11 +57,10 @@ from service.streams import (
     HEARTBEAT_SECONDS,
     OPENING,
     Chunk,
-    Tickets,
     next_chunks,
     prepare,
     stream_position,
-    ticket_key,
+    tickets_for,
 )
 
 log = logging.getLogger("munchlog.streams")
@@ -232,7 +231,7 @@ class Hub:
     def __init__(self, app: Any, *, poll: float = POLL_SECONDS) -> None:
         self.app = app
         self.gamelog = app.extensions["munchlog"]
-        self.tickets = Tickets(ticket_key(app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]))
+        self.tickets = tickets_for(self.gamelog, app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"])
         self.channels: dict[UUID, Channel] = {}
         self.poll = poll
         self.pool = ThreadPoolExecutor(READERS, thread_name_prefix="munchlog-stream")
