@@ -212,11 +212,21 @@ class StreamProcess:
         self._thread.start()
         self._listening.wait(wait)
 
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "api.streaming",
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+        ]
+
     def _spawn(self) -> subprocess.Popen[bytes]:
-        cmd = [sys.executable, "-m", "api.streaming", "--host", self.host, "--port"]
         _prctl()  # looked up here, not in the child
         child = subprocess.Popen(
-            [*cmd, str(self.port)], preexec_fn=functools.partial(die_with_parent, os.getpid())
+            self.command(), preexec_fn=functools.partial(die_with_parent, os.getpid())
         )
         with self._lock:
             self._child = child

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from api.processes import CRASH_LOOP, StreamProcess
 from tests.api.test_kill9 import alive, descendants
 from tests.live import ROOT, free_port
 
@@ -281,3 +282,42 @@ def test_two_serves_started_together_on_one_port_exactly_one_runs(
             assert time.monotonic() < deadline, (trial, won.stderr())
             time.sleep(0.1)
         won.stop()
+
+
+class Dying(StreamProcess):
+    """A stream process that exits at once (status 3), every time."""
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", "raise SystemExit(3)"]
+
+
+def test_a_stream_process_that_keeps_dying_stops_serve_with_one_line() -> None:
+    asked: list[bool] = []
+    streams = Dying("127.0.0.1", free_port(), on_give_up=lambda: asked.append(True))
+    streams.start(wait=30)
+    streams._thread.join(60)
+    assert asked == [True] and streams.restarts == CRASH_LOOP - 1
+    assert streams.gave_up == (
+        f"munchlog serve: the stream process exited {CRASH_LOOP} times in a row "
+        "(last status 3): stopping"
+    )
+    streams.stop()
+
+
+def test_streams_beside_raises_the_reason_once_the_block_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What ``serve`` does when it gives up: the block (the workers) was asked to stop
+    (SIGTERM to itself, here counted instead), and then ``SystemExit`` with the one line."""
+    from api import processes
+
+    stopped: list[bool] = []
+    monkeypatch.setattr(processes, "StreamProcess", Dying)
+    monkeypatch.setattr(processes, "_stop_serving", lambda: stopped.append(True))
+    port = free_port()
+    with pytest.raises(SystemExit) as exited, processes.streams_beside("127.0.0.1", port) as s:
+        assert s is not None
+        s._thread.join(60)
+    assert stopped == [True]
+    assert "the stream process exited 3 times in a row" in str(exited.value.code)
+    processes.release_port(port)
