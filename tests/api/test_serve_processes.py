@@ -36,8 +36,12 @@ pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's /proc"),
 ]
 
-#: Seconds the processes may take to go after a kill (measured: well under 2 s when quiet).
+#: Seconds the processes may take to go after a kill (measured: 0.02-0.11 s under load).
 GONE_WITHIN = 10.0
+#: The same when serve stops gracefully because a recording worker died: the other workers
+#: finish their requests in flight (up to api.serving.GRACEFUL_TIMEOUT), then the stream
+#: process stops (measured 1.4-2.1 s, once more than 10 s under a load average of 12).
+GRACEFUL_WITHIN = 45.0
 #: Seconds serve may take to start on this shared machine.
 START_WITHIN = 90.0
 TOKEN = "processes-organizer-token"
@@ -211,7 +215,7 @@ def test_nothing_outlives_serve_and_a_restart_takes_the_same_ports_at_once(
     for pid in killed:
         os.kill(pid, signal.SIGKILL)
     took = gone_within(
-        GONE_WITHIN,
+        GRACEFUL_WITHIN if victim == "a recording worker" else GONE_WITHIN,
         lambda: (
             serve.process.poll() is not None
             and not any(alive(p) for p in everyone)
