@@ -40,7 +40,7 @@ pytestmark = [
 GONE_WITHIN = 10.0
 #: The same when serve stops gracefully because a recording worker died: the other workers
 #: finish their requests in flight (up to api.serving.GRACEFUL_TIMEOUT), then the stream
-#: process stops (measured 1.4-4.0 s, once more than 10 s under a load average of 12).
+#: process stops (measured 0.4-1.3 s under a load average of 12).
 GRACEFUL_WITHIN = 45.0
 #: Seconds serve may take to start on this shared machine.
 START_WITHIN = 90.0
