@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from adapters.storage import StorageUnavailable
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -64,9 +66,21 @@ class WriterLock:
         _PER_PROCESS.add(self)
 
     def _file(self) -> int:
-        # Opened lazily, and again in a forked child (see _forget_parent).
+        """The lock file's descriptor: opened lazily, and again in a forked child (see
+        _forget_parent). On a read-only file system an existing lock file is opened read-only
+        (``flock`` needs no write access); one that cannot be opened at all is storage
+        refusing (:class:`~adapters.storage.StorageUnavailable`: 503), and the next write
+        tries again."""
         if self._fd is None:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                try:
+                    self._fd = os.open(self.path, os.O_RDONLY)
+                except OSError as exc:
+                    raise StorageUnavailable(
+                        f"the writer lock cannot be opened ({exc.strerror or exc})"
+                    ) from None
         return self._fd
 
     def _forget_parent(self) -> None:
@@ -81,7 +95,10 @@ class WriterLock:
 
     def __call__(self) -> WriterLock:
         """``with lock():`` holds the lock (a plain context manager: this is taken once per
-        write, where a generator-based one costs several function calls more)."""
+        write, where a generator-based one costs several function calls more). The lock file
+        is opened here, before anything waits on it (:meth:`_file`: StorageUnavailable)."""
+        if fcntl is not None and self._fd is None:
+            self._file()
         return self
 
     def __enter__(self) -> None:
@@ -183,10 +200,11 @@ class GroupCommit:
 
     def insert(self, stored: Sequence[Any]) -> Sequence[int] | None:
         """Write ``stored`` (one batch) and return its notification ids, or raise."""
+        lock = self.lock()  # may refuse (no lock file): before the batch is queued
         mine = _Pending(stored)
         with self._queue_lock:
             self._queue.append(mine)
-        with self.lock():
+        with lock:
             if not mine.done:
                 with self._queue_lock:
                     group, self._queue = self._queue, []

@@ -20,6 +20,7 @@ from domain import DEFAULT_RULESET, RULESETS, DomainError, fair, find_ruleset
 from domain.family import families, family_named
 from projections.views import SEAT_NAMES
 from service.delay import MAX_EVENTS, MAX_SECONDS
+from service.streams import stream_position
 
 MODES = ("strict", "record")
 FORMATS = ("prime", "draft", "casual")
@@ -34,6 +35,17 @@ MAX_VERSION = 2**53 - 1
 def up_to_max(low: int) -> validate.Range:
     """``validate.Range(low, MAX_VERSION)``: every integer a request names has both bounds."""
     return validate.Range(min=low, max=MAX_VERSION)
+
+
+class Position(fields.Integer):
+    """A version a client starts after (``?after=``): ASCII digits only
+    (:func:`service.streams.stream_position`); ``fields.Integer`` alone would take full-width
+    digits, ``+1`` and ``1_0`` (``int`` does)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and stream_position(value) is None:
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class Strict(ma.Schema):
@@ -674,7 +686,7 @@ class LegalSchema(ma.Schema):
 
 
 class EventsQuerySchema(Strict):
-    after = fields.Integer(load_default=0, validate=up_to_max(0))
+    after = Position(load_default=0, validate=up_to_max(0))
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
 
 

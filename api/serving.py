@@ -14,9 +14,10 @@ The production command (what ``munchlog serve`` runs)::
         api.serving:worker_app
 
 (4 app threads a worker, ``MUNCHLOG_THREADS``, and :data:`BODY_READERS` more that may wait
-for request bodies: ``--blocking-threads`` is their sum.) ``munchlog serve`` first checks that
-nothing listens on its port (:func:`check_port`): granian's ``SO_REUSEPORT`` would otherwise
-let a second server share it.
+for request bodies: ``--blocking-threads`` is their sum.) ``munchlog serve`` first claims its
+port and checks that nothing listens on it (:func:`check_port`): granian's ``SO_REUSEPORT``
+would otherwise let a second server share it. How its processes live and die together (none
+outlives ``serve``, whatever kills it; the stream process is restarted): :mod:`api.processes`.
 
 Whichever server runs, these hold (each is tested):
 
@@ -67,19 +68,19 @@ Whichever server runs, these hold (each is tested):
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import itertools
 import json
 import os
 import queue
-import socket
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from io import BytesIO
 from typing import Any
+
+from api.processes import PortInUse, check_port, die_with_parent, streams_beside
+
+__all__ = ["PortInUse", "check_port", "run", "worker_app"]
 
 SERVERS = ("granian", "gunicorn")
 DEFAULT_SERVER = "granian"
@@ -315,6 +316,7 @@ def worker_app() -> Any:
     from api.deadline_keeper import keep_deadlines
     from api.logs import configure_logging, log_format
 
+    die_with_parent()  # first: nothing outlives serve (api.processes)
     sys.setswitchinterval(float(os.environ.get("MUNCHLOG_SWITCH_INTERVAL") or SWITCH_INTERVAL))
     configure_logging()
     app = create_app()
@@ -349,6 +351,7 @@ def other_app() -> Any:
     is served with the same threads as munchlog."""
     import importlib
 
+    die_with_parent()
     module, _, factory = os.environ[TARGET_ENV].partition(":")
     return _whole_body(getattr(importlib.import_module(module), factory)())
 
@@ -390,94 +393,6 @@ def _run(
     elif server == "gunicorn":
         os.environ["MUNCHLOG_ACCESS_LOG"] = "0"  # gunicorn's own (api/gunicorn_conf.py)
         _run_gunicorn(target, host, port, workers, threads, access_log)
-
-
-#: Seconds the stream process may take to listen before the workers start anyway.
-STREAMS_STARTUP = 20.0
-
-
-@contextlib.contextmanager
-def streams_beside(host: str, stream_port: int | None) -> Iterator[None]:
-    """Run the stream process (``python -m api.streaming``: granian's ASGI interface,
-    :mod:`api.streaming`) on ``stream_port`` while the block runs, and tell the workers where
-    it is (``MUNCHLOG_STREAM_PORT``). It dies with this process (``PR_SET_PDEATHSIG`` on Linux)
-    and is stopped when the block ends. No ``stream_port``: nothing."""
-    if not stream_port:
-        yield
-        return
-    check_port(host, stream_port)
-    os.environ["MUNCHLOG_STREAM_PORT"] = str(stream_port)
-    cmd = [sys.executable, "-m", "api.streaming", "--host", host, "--port", str(stream_port)]
-    child = subprocess.Popen(cmd, preexec_fn=_die_with_parent)
-    try:
-        _wait_listening(host, stream_port, child, STREAMS_STARTUP)
-        yield
-    finally:
-        child.terminate()
-        try:
-            child.wait(10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-
-
-def _die_with_parent() -> None:
-    """In the child, before it runs: SIGTERM it when its parent dies (Linux; elsewhere the
-    parent's ``finally`` stops it)."""
-    import ctypes
-    import signal
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def _wait_listening(host: str, port: int, child: subprocess.Popen[bytes], limit: float) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline and child.poll() is None:
-        try:
-            with socket.create_connection(
-                (host if host not in ("", "0.0.0.0") else "127.0.0.1", port), 0.2
-            ):
-                return
-        except OSError:
-            time.sleep(0.05)
-
-
-class PortInUse(SystemExit):
-    """``munchlog serve`` cannot listen where it was told to (:func:`check_port`). A
-    ``SystemExit`` whose code is the message: uncaught, Python prints it as one line on stderr
-    and exits with status 1."""
-
-
-def check_port(host: str, port: int) -> None:
-    """Refuse ``host:port`` if another socket listens there (or it cannot be bound at all).
-
-    granian binds its socket with ``SO_REUSEPORT``, so a second server on a port that is taken
-    would start beside the first, and the kernel would hand each connection to either (two
-    databases answering at random). A probe socket without ``SO_REUSEPORT`` cannot bind where
-    anything listens; with ``SO_REUSEADDR``, as the servers, the closed connections of a server
-    that just stopped (``TIME_WAIT``) do not count. Several workers of one ``serve`` share its
-    one socket and are not concerned."""
-    try:
-        addresses = socket.getaddrinfo(
-            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )
-    except socket.gaierror as exc:
-        raise PortInUse(f"munchlog serve: cannot listen on {host}: {exc.strerror}") from None
-    for family, kind, proto, _, address in addresses:
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                probe.bind(address)
-            except OSError as exc:
-                if exc.errno == errno.EADDRINUSE:
-                    raise PortInUse(
-                        f"munchlog serve: port {port} on {host} is in use (another server is "
-                        "listening there): stop it or choose another --port"
-                    ) from None
-                raise PortInUse(
-                    f"munchlog serve: cannot listen on {host} port {port}: {exc.strerror}"
-                ) from None
 
 
 def _run_granian(target: str, host: str, port: int, workers: int, threads: int) -> None:

@@ -37,6 +37,7 @@ import contextlib
 import json
 import logging
 import os
+import sys
 import threading
 import time
 import types
@@ -57,10 +58,10 @@ from service.streams import (
     HEARTBEAT_SECONDS,
     OPENING,
     Chunk,
-    Tickets,
     next_chunks,
     prepare,
-    ticket_key,
+    stream_position,
+    tickets_for,
 )
 
 log = logging.getLogger("munchlog.streams")
@@ -231,7 +232,7 @@ class Hub:
     def __init__(self, app: Any, *, poll: float = POLL_SECONDS) -> None:
         self.app = app
         self.gamelog = app.extensions["munchlog"]
-        self.tickets = Tickets(ticket_key(app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]))
+        self.tickets = tickets_for(self.gamelog, app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"])
         self.channels: dict[UUID, Channel] = {}
         self.poll = poll
         self.pool = ThreadPoolExecutor(READERS, thread_name_prefix="munchlog-stream")
@@ -498,7 +499,7 @@ class StreamApp:
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send, raw_id: str) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         try:
             game_id = UUID(raw_id)
         except ValueError:
@@ -592,12 +593,11 @@ async def _until_disconnect(receive: Receive, sub: Subscriber) -> None:
 
 def _after(last_event_id: str | None, after: list[str] | None) -> int | None:
     """Where a stream starts: ``Last-Event-ID`` (a resuming ``EventSource``), else ``?after=``,
-    else 0 (the first event); ``None`` for anything but a whole number from 0."""
-    raw = last_event_id if last_event_id not in (None, "") else (after or ["0"])[-1]
-    raw = (raw or "").strip()
-    if not raw.isdigit() or len(raw) > 18:
-        return None
-    return int(raw)
+    else 0 (the first event); ``None`` for anything but an ASCII version number
+    (:func:`~service.streams.stream_position`)."""
+    if last_event_id not in (None, ""):
+        return stream_position(last_event_id)
+    return stream_position(after[-1]) if after else 0
 
 
 async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], data: bytes) -> None:
@@ -621,7 +621,9 @@ async def _error(send: Send, status: int, code: str, message: str) -> None:
 def stream_app() -> StreamApp:
     """The factory granian loads in the stream process (``munchlog serve`` starts it)."""
     from api.logs import configure_logging
+    from api.processes import die_with_parent
 
+    die_with_parent()  # the stream process's master dies: so does this worker
     configure_logging()
     app = StreamApp()
     from api.serving import SECRET_ENV
@@ -671,8 +673,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8001)
     a = p.parse_args(argv)
-    serve(a.host, a.port)
-    return 0
+    try:
+        serve(a.host, a.port)
+        code = 0
+    except SystemExit as exc:  # granian's master: a worker that died
+        code = exc.code if isinstance(exc.code, int) else 1
+    # Its worker is gone, nothing is left to do: skip the interpreter's teardown of every
+    # module imported (about 0.9 s measured on a loaded machine, which a restart or a port
+    # waits for: docs/operations.md, "Processes").
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

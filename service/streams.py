@@ -11,8 +11,9 @@ module holds what that process and the recording app share:
   a ticket (``POST /api/games/<id>/stream-tickets``): a string naming the game, the viewer the
   token stands for, an expiry :data:`TICKET_SECONDS` away and a random nonce, signed with HMAC
   under a key derived from the organizer's token hash (:func:`ticket_key`: both processes know
-  it; no new secret to manage). The stream process accepts a ticket once (:class:`Tickets`
-  remembers the nonces it has accepted until they expire); a page that loses its stream asks
+  it; no new secret to manage). The stream process accepts a ticket once, across restarts and
+  across stream processes (:class:`Tickets` remembers the nonces accepted until they expire,
+  in the database: ``adapters.used_tickets``); a page that loses its stream asks
   for a new ticket and resumes after the last ``id`` it had.
 * **What comes next** (:func:`next_chunks`): the events after a version as a viewer may see them
   (``Delays.page``: a spectator of a delayed game is held back, docs/rules.md), written as SSE.
@@ -23,17 +24,20 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
-import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from adapters.used_tickets import UsedInDatabase, UsedInMemory, used_tickets
 from projections.views import event_view, hides_nothing, view_class
 from service.errors import CodedError
 from service.games import GameLog
+
+UsedTickets = UsedInMemory | UsedInDatabase
 
 #: Seconds a ticket may wait before it is used.
 TICKET_SECONDS = 60
@@ -80,11 +84,14 @@ class Tickets:
     'A'
     """
 
-    def __init__(self, key: bytes, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, key: bytes, *, clock: Callable[[], float] = time.time, used: UsedTickets | None = None
+    ) -> None:
         self._key = key
         self._clock = clock
-        self._used: dict[str, float] = {}
-        self._lock = threading.Lock()
+        #: the nonces of the tickets redeemed (``adapters.used_tickets``: in the database
+        #: for a store that has one, :func:`tickets_for`; else in this process)
+        self._used = used if used is not None else UsedInMemory()
 
     def make(self, game_id: UUID, viewer: str) -> str:
         """A ticket for ``viewer`` to stream ``game_id``, valid :data:`TICKET_SECONDS`."""
@@ -109,16 +116,37 @@ class Tickets:
         now = self._clock()
         if int(expires) < now:
             raise InvalidTicket("expired")
-        with self._lock:
-            for old in [n for n, until in self._used.items() if until < now]:
-                del self._used[old]
-            if nonce in self._used:
-                raise InvalidTicket("already used")
-            self._used[nonce] = int(expires)
+        if not self._used.claim(nonce, int(expires), now):
+            raise InvalidTicket("already used")
         return viewer
 
     def _sign(self, payload: bytes) -> bytes:
         return hmac.new(self._key, _PREFIX + payload, hashlib.sha256).digest()[:18]
+
+
+#: A stream position as a client may give it: ASCII digits (spaces or tabs around them, as
+#: HTTP allows around a header's value), up to :data:`MAX_POSITION` (JSON's largest exact
+#: integer, as every version a request names: ``api.schemas.MAX_VERSION``).
+_POSITION = re.compile(r"[ \t]*([0-9]{1,16})[ \t]*")
+MAX_POSITION = 2**53 - 1
+
+
+def stream_position(raw: str) -> int | None:
+    """The version ``raw`` names (``Last-Event-ID``, ``?after=``), or ``None`` if it is not an
+    ASCII version number: ``str.isdigit`` takes ``²`` (which ``int`` refuses) and ``int`` takes
+    full-width digits, ``+1`` and ``1_0``; none of them is a version here.
+
+    >>> [stream_position(s) for s in ("41", " 7 ", "²", "\uff11\uff12", "+1", "1_0", "", "-1")]
+    [41, 7, None, None, None, None, None, None]
+    """
+    found = _POSITION.fullmatch(raw)
+    return int(found.group(1)) if found and int(found.group(1)) <= MAX_POSITION else None
+
+
+def tickets_for(log: GameLog, organizer_hash: str) -> Tickets:
+    """The tickets a stream process redeems: used ones remembered in ``log``'s database, so
+    that a ticket is accepted once across restarts and across stream processes."""
+    return Tickets(ticket_key(organizer_hash), used=used_tickets(log.store))
 
 
 def prepare(log: GameLog, game_id: UUID) -> None:

@@ -26,12 +26,13 @@ from urllib.parse import urlencode, urlsplit
 import marshmallow as ma
 from flask import Response, current_app, request
 from flask.views import MethodView
-from marshmallow import fields, validate
+from marshmallow import fields
 
 from api.auth import current_viewer, parse_game_id, viewer_of_game
-from api.errors import ApiError
+from api.errors import ApiError, BadRequest
 from api.routes.games import OPTIONAL_BEARER, ApiBlueprint
-from service.streams import TICKET_SECONDS, Tickets, ticket_key
+from api.schemas import Position, up_to_max
+from service.streams import TICKET_SECONDS, Tickets, stream_position, ticket_key
 
 blp = ApiBlueprint(
     "live",
@@ -65,9 +66,9 @@ class TicketSchema(ma.Schema):
 
 
 class StreamQuerySchema(ma.Schema):
-    after = fields.Integer(
+    after = Position(
         load_default=None,
-        validate=validate.Range(min=0),
+        validate=up_to_max(0),
         metadata={"description": "start after this version (default: Last-Event-ID, else 0)"},
     )
     ticket = fields.String(
@@ -173,8 +174,15 @@ class GameStream(MethodView):
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
         after = query.get("after")
-        if after is None and request.headers.get("Last-Event-ID", "").strip().isdigit():
-            after = int(request.headers["Last-Event-ID"].strip())
+        last_event_id = request.headers.get("Last-Event-ID", "")
+        if last_event_id:  # as the stream process reads it: it comes before ?after=
+            after = stream_position(last_event_id)
+            if after is None:
+                raise BadRequest(
+                    "request/invalid_query",
+                    "after (or Last-Event-ID) must be a version >= 0",
+                    fields={"Last-Event-ID": ["Not a valid version."]},
+                )
         base = stream_base()
         if not base:  # unknown, or this very origin: the stream process is not behind it
             raise StreamUnavailable(

@@ -283,6 +283,67 @@ def test_a_database_read_only_at_start_takes_writes_once_it_is_writable(tmp_path
                     each.extensions["munchlog"].close()
 
 
+@contextlib.contextmanager
+def read_only_view(of: Path, at: Path) -> Iterator[Callable[[], None]]:
+    """``of`` mounted again at ``at``, read-only (a bind mount: what an operator's read-only
+    volume or a file system remounted read-only after errors looks like to the server); yields
+    the function that makes the view writable again."""
+    at.mkdir(parents=True, exist_ok=True)
+    bound = subprocess.run(["mount", "--bind", str(of), str(at)], capture_output=True, text=True)
+    if bound.returncode != 0:
+        pytest.skip(f"cannot bind-mount here: {bound.stderr.strip()}")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(at)], check=True)
+        yield lambda: subprocess.run(["mount", "-o", "remount,bind,rw", str(at)], check=True)
+    finally:
+        subprocess.run(["umount", "-l", str(at)], check=False)
+
+
+@pytest.mark.parametrize("lock_file", ["there", "missing"])
+def test_a_read_only_file_system_at_start_is_503_never_500_and_writes_resume(
+    tmp_path: Path, lock_file: str
+) -> None:
+    """The whole file system read-only when the server starts (issue #36 item 5): the writer
+    lock's file cannot be opened for writing (or, missing, created). Writes and game creation
+    are 503 ``storage/unavailable``, reads go on, and once the file system is writable again
+    writes are taken without a restart."""
+    with small_disk(tmp_path / "disk") as disk:
+        first = app_on(disk / "munchlog.sqlite", tmp_path / "instance")  # keeps its WAL open
+        try:
+            game = demo(first, seed=5, actions=10)
+            action = a_legal_action(first, game)
+            if lock_file == "missing":
+                (disk / "munchlog.sqlite.lock").unlink()
+            with read_only_view(disk, tmp_path / "view") as writable:
+                db = tmp_path / "view" / "munchlog.sqlite"
+                app = app_on(db, tmp_path / "instance")
+                flask_only = app_on(db, tmp_path / "instance", hotpath="0")
+                try:
+                    ledger = Ledger()
+                    judge = bearer(game.tokens["judge"])
+                    state = app.test_client().get(f"/api/games/{game.game_id}/state", headers=judge)
+                    assert state.status_code == 200  # reads work
+                    hot = refused(ledger.post(app, game, action))
+                    assert hot == refused(ledger.post(flask_only, game, action))
+                    created = app.test_client().post(
+                        "/api/games", json=demo_spec(seed=6), headers=bearer(ORGANIZER_TOKEN)
+                    )
+                    assert refused(created) == hot
+                    assert ready(app) == 503
+
+                    writable()  # no restart
+                    assert ledger.post(app, game, action).status_code == 201
+                    assert ready(app) == 200
+                    follow = a_legal_action(app, game)
+                    assert ledger.post(flask_only, game, follow).status_code == 201
+                    ledger.all_there(app, game)
+                finally:
+                    for each in (app, flask_only):
+                        each.extensions["munchlog"].close()
+        finally:
+            first.extensions["munchlog"].close()
+
+
 # ---------------------------------------------------------------------------- either back end
 
 
