@@ -18,7 +18,7 @@ from typing import Any
 from domain.arguments import ids_arg, int_arg, str_arg
 from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER, abilities_of, ability_index, is_unchecked
-from domain.ccg.damage import life_of
+from domain.ccg.damage import is_revealed_monstrous, life_of
 from domain.ccg.decision import Command, Decision
 from domain.ccg.state import MAX_LEVEL, MIN_LEVEL, in_play, other
 from domain.ccg.timing import window_open
@@ -52,9 +52,8 @@ def passes_filter(s: State, seat: str, cid: str, flt: dict[str, Any]) -> bool:
         return False
     d = card["def"]
     kind = d["type"]
-    fight = s.get("fight")
-    if fight and fight.get("card") == cid and fight.get("hired"):
-        kind = "monster"  # a revealed Monstrous X is a Monster (A.12)
+    if kind != "monster" and d["keywords"].get("monstrous") and is_revealed_monstrous(card, s):
+        kind = "monster"  # from its reveal until it leaves play (A.12, D.26)
     if kind not in flt["types"]:
         return False
     controller = card["owner"]
@@ -71,6 +70,15 @@ def passes_filter(s: State, seat: str, cid: str, flt: dict[str, Any]) -> bool:
     if not ok:
         return False
     return not flt.get("damaged") or card["damage"] > 0
+
+
+def is_targeted(s: State, cid: str) -> bool:
+    """Whether an effect on card ``cid`` targets it (docs/rules.md A.12 Stealthy: "Abilities
+    that do not target a specific card may affect a card with Stealthy"): it is one of the
+    targets the resolving ability named. With nothing resolving, or an unchecked ability (its
+    text not encoded, so whether it targets is unknown), the card is taken as targeted."""
+    stack = s["stack"]
+    return not stack or stack[-1].get("plan") is None or cid in stack[-1]["targets"]
 
 
 def targets_of(decision: Decision, command: Command) -> list[str]:
@@ -399,12 +407,21 @@ def referent(s: State, entry: dict[str, Any], step: dict[str, Any]) -> str | Non
     if to == "opposing_hero":
         return str(s["seats"][other(seat)]["hero"])
     if to == "defending_hero":
-        return str(s["seats"][fight["defender"]]["hero"]) if fight else None
+        if fight:
+            return str(s["seats"][fight["defender"]]["hero"])
+        # The fight ended under a fight trigger (its Monster squished: "Squishing a hired
+        # Monster does not prevent its abilities from activating", docs/rules.md D.22): the
+        # defender was the attacker's opponent, the attacker the Hired or Survivor's controller.
+        return str(s["seats"][other(seat)]["hero"]) if entry["kind"] in FIGHT_TRIGGERS else None
     if to == "monster":
         return fight.get("card")
     if to == "each_hero":
         return "each_hero"  # both Heroes at once (effects.damage_each_hero)
     return None
+
+
+#: The triggers the attacker controls in a fight (docs/rules.md A.9 steps 4 and 8).
+FIGHT_TRIGGERS = ("hired", "survivor")
 
 
 def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool:

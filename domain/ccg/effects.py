@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.arguments import face_arg, ids_arg, int_arg, str_arg
 from domain.ccg import events as ev
-from domain.ccg.abilities import expect_effect
+from domain.ccg.abilities import expect_effect, is_targeted
 from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.damage import heal_by_life_o_suction, life_of, squish_if_dead
 from domain.ccg.decision import Command, Decision, check_eliminations, dealt_from_top
@@ -120,7 +120,7 @@ def decide_damage(decision: Decision, command: Command) -> None:
         "A.10",
     )
     decision.check(
-        not card["def"]["keywords"].get("stealthy"),
+        not (card["def"]["keywords"].get("stealthy") and is_targeted(decision.state, target)),
         "rule/stealthy_target",
         "a Stealthy card cannot be targeted",
         "A.12",

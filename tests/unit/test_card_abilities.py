@@ -302,6 +302,20 @@ def divine_wrath() -> None:
     assert (b.damage(s, "A"), b.damage(s, "B")) == (2, 2)
 
 
+def holy_sling() -> None:
+    """Interrupt, in a fight: 2 damage to the fight's Monster (no target: Stealthy does not stop
+    it, docs/rules.md D.25)."""
+    s = cleric_game()
+    held = b.ids_named(s, "A", "Sample Plant Pot", "hand")
+    s, pot = (s, held[0]) if held else b.give(s, "A", "Sample Plant Pot")
+    s, _ = play(s, *b.attack_revealed("A", pot, 1), cmd("pass", "A"), cmd("pass", "B"))
+    s, sling = b.give(s, "B", "Sample Holy Sling")
+    s, _ = play(s, cmd("play", "B", card=sling, gold=1))
+    s, events = resolve_all(s, "B")
+    assert [e.type for e in events][:2] == ["DamageDealt", "CardSquished"]
+    assert s["fight"] is None and b.zone_of(s, pot) == "discard"
+
+
 SCENARIOS = {
     "Sample Orc Warrior": orc_warrior,
     "Sample Gnome Thief": gnome_thief,
@@ -328,6 +342,7 @@ SCENARIOS = {
     "Sample Choir Boy": choir_boy,
     "Sample Penitent Monk": penitent_monk,
     "Sample Divine Wrath": divine_wrath,
+    "Sample Holy Sling": holy_sling,
 }
 
 

@@ -1,0 +1,237 @@
+"""The CCG's rules read against the seed texts, paragraph by paragraph (issue #42 items 1-7;
+docs/rules.md D.22 … D.28). Each rule is played in strict mode (a legal move accepted, an
+illegal one refused with its section) and in record mode (the same move recorded, flagged only
+when illegal).
+
+The sample cards that show them: Sample Holy Sling (Interrupt, in a fight: deal 2 damage to the
+fight's Monster; no target) and Sample Temple Spider (Hired: deal 1 damage to target Ally), both
+cleric cards, so they are in the decks of these tests only (:func:`sling_game`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain import RuleViolation
+from domain.ccg import events as ev
+from tests.builders import (
+    BARD,
+    RS,
+    State,
+    add_gold,
+    attack_revealed,
+    cmd,
+    damage,
+    give,
+    hero,
+    of_type,
+    play,
+    prime_deck,
+    started_game,
+    types,
+    with_damage,
+    zone_of,
+)
+
+SLING = "Sample Holy Sling"
+SPIDER = "Sample Temple Spider"
+BOTH_PASS = (cmd("pass", "A"), cmd("pass", "B"))
+MODES = ["strict", "record"]
+
+
+def sling_game(mode: str = "strict") -> State:
+    """Two Wandering Bards (prime) whose decks hold the cleric sample cards of these rules; A is
+    munchkining, each seat with 10 gold."""
+    deck = prime_deck(BARD)[:34] + [SLING, SPIDER] * 3
+    s, _ = started_game(mode=mode, heroes=(BARD, BARD), decks={"A": deck, "B": deck})
+    return add_gold(add_gold(s, "A", 9), "B", 8)
+
+
+def hired(mode: str, monster: str, gold: int, *defenders: str) -> tuple[State, str, list[str]]:
+    """A attacks with ``monster`` for ``gold``, B commits ``defenders`` from its hoard, A reveals
+    and both pass the cost window: the Monster is hired (its Hired trigger, if any, on the
+    stack)."""
+    s = sling_game(mode)
+    committed = []
+    for name in defenders:
+        s, cid = give(s, "B", name, "hoard")
+        committed.append(cid)
+    s, card = give(s, "A", monster)
+    s, _ = play(s, *attack_revealed("A", card, gold, committed), *BOTH_PASS)
+    assert s["fight"]["hired"], s["fight"]
+    return s, card, committed
+
+
+def refused(s: State, command: dict[str, Any]) -> tuple[str, str]:
+    with pytest.raises(RuleViolation) as info:
+        RS.decide(s, command)
+    return info.value.code, info.value.rule
+
+
+def decided(s: State, command: dict[str, Any]) -> tuple[State, list[ev.Event]]:
+    """``command`` decided and folded; none of its events flagged."""
+    s, events = play(s, command)
+    assert events and not [e.violation for e in events if e.violation], events
+    return s, events
+
+
+# ---------------------------------------------------------------------------- item 4: Stealthy
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_effect_that_does_not_target_damages_a_stealthy_monster(mode: str) -> None:
+    """QS *Stealthy*: "Abilities that do not target a specific card may affect a card with
+    Stealthy." The Holy Sling's 2 damage to the fight's Monster names no target: it hits the
+    hired Stealthy Lurking Squid (docs/rules.md D.25)."""
+    s, squid, _ = hired(mode, "Sample Lurking Squid", 3)
+    s, sling = give(s, "B", SLING)
+    s, _ = decided(s, cmd("play", "B", card=sling))
+    s, events = decided(s, cmd("damage", "B", source=sling, target=squid, amount=2))
+    assert [(d.target, d.amount) for d in of_type(events, ev.DamageDealt)] == [(squid, 2)]
+    assert s["cards"][squid]["damage"] == 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_stealthy_monster_is_still_never_a_target(mode: str) -> None:
+    """ "it may not be directly targeted by any ability": an Encore Prank naming the hired
+    Stealthy Squid as its target is refused, or flagged (docs/rules.md A.12)."""
+    s, squid, _ = hired(mode, "Sample Lurking Squid", 3)
+    s, prank = give(s, "B", "Sample Encore Prank")
+    command = cmd("play", "B", card=prank, targets=[squid])
+    if mode == "strict":
+        assert refused(s, command) == ("rule/stealthy_target", "A.12")
+        return
+    s, events = play(s, command)
+    assert [e.violation for e in events] == ["rule/stealthy_target"]
+
+
+# ---------------------------------------------------------------------------- item 3: squished
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_squished_hired_monsters_ability_still_resolves_on_the_defending_hero(mode: str) -> None:
+    """QS *Face the Monster* step 4: "Squishing a hired Monster does not prevent its abilities
+    from activating." B's Holy Sling interrupts the Goblin Horde's Hired trigger and squishes
+    it (life 2): the fight ends, and the trigger still deals its 1 damage to the Hero that was
+    defending (docs/rules.md D.24)."""
+    s, horde, _ = hired(mode, "Sample Goblin Horde", 2)
+    assert [e["kind"] for e in s["stack"]] == ["hired"]
+    s, sling = give(s, "B", SLING)
+    s, _ = decided(s, cmd("play", "B", card=sling))
+    s, events = decided(s, cmd("damage", "B", source=sling, target=horde, amount=2))
+    assert "FightEnded" in types(events) and s["fight"] is None
+    assert zone_of(s, horde) == "discard"
+    s, _ = decided(s, cmd("resolve", "B"))
+    s, events = decided(s, cmd("damage", "A", source=horde, target=hero(s, "B"), amount=1))
+    assert [(d.source, d.target, d.amount) for d in of_type(events, ev.DamageDealt)] == [
+        (horde, hero(s, "B"), 1)
+    ]
+    s, _ = decided(s, cmd("resolve", "A"))
+    assert damage(s, "B") == 1 and s["stack"] == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_squished_hired_monsters_damage_still_goes_to_the_defender_only(mode: str) -> None:
+    s, horde, _ = hired(mode, "Sample Goblin Horde", 2)
+    s, sling = give(s, "B", SLING)
+    s, _ = play(
+        s,
+        cmd("play", "B", card=sling),
+        cmd("damage", "B", source=sling, target=horde, amount=2),
+        cmd("resolve", "B"),
+    )
+    wrong = cmd("damage", "A", source=horde, target=hero(s, "A"), amount=1)
+    if mode == "strict":
+        assert refused(s, wrong) == ("rule/wrong_target", "A.11")
+        return
+    s, events = play(s, wrong)
+    assert [e.violation for e in events] == ["rule/wrong_target"]
+
+
+# ---------------------------------------------------------------------------- item 5: Monstrous
+
+
+def revealed_rock(mode: str) -> tuple[State, str]:
+    """A attacks with Rock in Disguise (Monstrous 3) for its cost and reveals it: the cost
+    window is open, nothing hired yet."""
+    s = sling_game(mode)
+    s, rock = give(s, "A", "Sample Rock in Disguise")
+    s, _ = play(s, *attack_revealed("A", rock, 1))
+    assert s["window"]["kind"] == "cost" and not s["fight"].get("hired")
+    return s, rock
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_revealed_monstrous_card_is_a_monster_target_before_the_hire(mode: str) -> None:
+    """QS *Monstrous X*: "When a Monstrous card is revealed in a fight, treat it as a Monster
+    card type [...] until it leaves play." In the cost window B's Encore Prank (a Hero, Ally or
+    Monster) targets the revealed Rock, and its damage counts against life 3 (D.26)."""
+    s, rock = revealed_rock(mode)
+    s, prank = give(s, "B", "Sample Encore Prank")
+    s, _ = decided(s, cmd("play", "B", card=prank, targets=[rock]))
+    s, _ = decided(s, cmd("damage", "B", source=prank, target=rock, amount=1))
+    assert s["cards"][rock]["damage"] == 1 and zone_of(s, rock) == "dmz"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_monstrous_card_that_survived_is_a_monster_in_the_stash(mode: str) -> None:
+    """The Rock survives (no Weapon): face up in A's stash it is still a Monster, until it
+    leaves play (D.26)."""
+    s, rock = revealed_rock(mode)
+    s, _ = play(s, *BOTH_PASS, *BOTH_PASS, *BOTH_PASS)
+    assert s["fight"] is None and (zone_of(s, rock), s["cards"][rock]["face"]) == ("stash", "up")
+    s, prank = give(s, "B", "Sample Encore Prank")
+    s, _ = decided(s, cmd("play", "B", card=prank, targets=[rock]))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_monstrous_card_not_revealed_is_no_monster_target(mode: str) -> None:
+    """In the hand a Monstrous card is not a Monster (nor in play): refused, or flagged."""
+    s = sling_game(mode)
+    s, rock = give(s, "A", "Sample Rock in Disguise")
+    s, prank = give(s, "B", "Sample Encore Prank")
+    command = cmd("play", "B", card=prank, targets=[rock])
+    if mode == "strict":
+        assert refused(s, command) == ("rule/illegal_target", "A.11")
+        return
+    s, events = play(s, command)
+    assert [e.violation for e in events] == ["rule/illegal_target"]
+
+
+# ---------------------------------------------------------------------------- item 6: step 8(a)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_fight_that_loses_its_attacking_card_still_runs_its_end_of_fight_triggers(
+    mode: str,
+) -> None:
+    """QS *No Attacking Card?*: "that fight ends. Go to Step 8"; step 8(a): "All abilities that
+    trigger at the end of a fight happen now." B's Holy Sling squishes the hired Plant Pot in the
+    hire window: the committed War Drummer's end-of-fight heal triggers, and the fight ends (gold
+    back, D.6) once the stack is empty (D.27)."""
+    s, pot, (drummer,) = hired(mode, "Sample Plant Pot", 1, "Sample War Drummer")
+    s = play(s, cmd("pass", "A"))[0]  # nothing else: the hire window stays open for B
+    s = with_damage(s, "B", 2)
+    gold = s["seats"]["A"]["gold"]
+    s, sling = give(s, "B", SLING)
+    s, _ = decided(s, cmd("play", "B", card=sling))
+    s, events = decided(s, cmd("damage", "B", source=sling, target=pot, amount=2))
+    assert types(events) == ["DamageDealt", "CardSquished", "AbilityTriggered"]
+    triggered = of_type(events, ev.AbilityTriggered)
+    assert [(t.player, t.card, t.trigger) for t in triggered] == [("B", drummer, "end_of_fight")]
+    assert s["fight"] is not None and zone_of(s, drummer) == "dmz"
+    s, _ = decided(s, cmd("heal", "B", source=drummer, target="B", amount=1))
+    s, events = decided(s, cmd("resolve", "B"))
+    assert types(events) == ["AbilityResolved"], "the Sling is still resolving"
+    s, events = decided(s, cmd("resolve", "B"))
+    assert types(events) == [
+        "AbilityResolved",
+        "CommittedGoldReturned",
+        "DefenderCardsReturned",
+        "FightEnded",
+    ]
+    assert of_type(events, ev.FightEnded)[0].outcome == "no_card"
+    assert s["seats"]["A"]["gold"] == gold + 1 and damage(s, "B") == 1
+    assert zone_of(s, drummer) == "hoard"
