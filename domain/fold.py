@@ -37,8 +37,9 @@ _RESOLVED: dict[type[Event], Handler | None] = {}
 #: version 3: the deck's known order, the CCG seats' ``deck_known_top``/``deck_known_bottom``;
 #: a Flaunt card used from the hand is known to every seat; version 4: the classic table's
 #: ``cheats`` and ``received``, a classic combat's ``backstabs`` and ``forced``; version 5: the
-#: classic table's ``got``, the cards just received this turn).
-FOLD_VERSION = 5
+#: classic table's ``got``, the cards just received this turn; version 6: a CCG stack entry's
+#: ``prevented``, the damage a Prevent that interrupted it stops, docs/rules.md D.22).
+FOLD_VERSION = 6
 
 
 def handles(*classes: type[Event]) -> Callable[[Handler], Handler]:

@@ -420,6 +420,29 @@ def referent(s: State, entry: dict[str, Any], step: dict[str, Any]) -> str | Non
     return None
 
 
+def damage_to_prevent(s: State) -> int:
+    """The damage a Prevent resolving now can stop in the ability it interrupts, the one just
+    below it on the stack (docs/rules.md D.22: "Damage prevention is an interrupt"): that
+    ability's next damage effect to a card (an unchecked ability's: any amount), less what is
+    already prevented of it; 0 when nothing below deals damage."""
+    stack = s["stack"]
+    if len(stack) < 2:
+        return 0
+    below = stack[-2]
+    if below["canceled"]:
+        return 0
+    plan = below.get("plan")
+    if plan is None:
+        amount = MAX_NUMBER
+    else:
+        steps = plan[int(below.get("done") or 0) :]
+        hits = [x for x in steps if x["op"] == "damage" and x.get("to") != "each_hero"]
+        if not hits:
+            return 0
+        amount = MAX_NUMBER if hits[0]["amount"] is None else int(hits[0]["amount"])
+    return max(0, amount - int(below.get("prevented") or 0))
+
+
 #: The triggers the attacker controls in a fight (docs/rules.md A.9 steps 4 and 8).
 FIGHT_TRIGGERS = ("hired", "survivor")
 
@@ -463,7 +486,7 @@ def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool
     if op == "prevent":
         w = s.get("window") or {}
         dmg = w.get("damage")
-        return bool(dmg and dmg["amount"] > dmg["prevented"])
+        return bool(dmg and dmg["amount"] > dmg["prevented"]) or bool(damage_to_prevent(s))
     if op == "unzap":
         return card is not None and card["zapped"]
     if op == "zap":

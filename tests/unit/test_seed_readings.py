@@ -77,6 +77,62 @@ def decided(s: State, command: dict[str, Any]) -> tuple[State, list[ev.Event]]:
     return s, events
 
 
+# ---------------------------------------------------------------------------- item 1: Prevent
+
+
+def shielded(mode: str) -> tuple[State, str]:
+    """A munchkining; B has a Tin Shield (zap, interrupt: Prevent 1) in its hoard."""
+    return give(sling_game(mode), "B", "Sample Tin Shield", "hoard")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_prevent_stops_damage_from_a_cards_ability(mode: str) -> None:
+    """CR: "Damage prevention is an interrupt"; QS glossary: an interrupt "resolves before the
+    effects of another activated ability can resolve". B's Tin Shield interrupts A's Sudden
+    Ambush (2 damage to a Hero): B takes 1 (docs/rules.md D.22)."""
+    s, shield = shielded(mode)
+    s, ambush = give(s, "A", "Sample Sudden Ambush")
+    s, _ = decided(s, cmd("play", "A", card=ambush, targets=[hero(s, "B")]))
+    s, _ = decided(s, cmd("activate", "B", card=shield))
+    s, events = decided(s, cmd("prevent", "B", source=shield, amount=1))
+    assert [p.amount for p in of_type(events, ev.DamagePrevented)] == [1]
+    s, _ = decided(s, cmd("resolve", "B"))
+    s, events = decided(s, cmd("damage", "A", source=ambush, target=hero(s, "B"), amount=2))
+    assert [(d.target, d.amount) for d in of_type(events, ev.DamageDealt)] == [(hero(s, "B"), 1)]
+    s, _ = decided(s, cmd("resolve", "A"))
+    assert damage(s, "B") == 1 and s["stack"] == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_prevent_stops_a_hired_monsters_hired_damage(mode: str) -> None:
+    """The same against the Goblin Horde's "Hired: deal 1 damage to the defending Hero"."""
+    s, shield = shielded(mode)
+    s, horde = give(s, "A", "Sample Goblin Horde")
+    s, _ = play(s, *attack_revealed("A", horde, 2), *BOTH_PASS)
+    assert [e["kind"] for e in s["stack"]] == ["hired"]
+    s, _ = decided(s, cmd("activate", "B", card=shield))
+    s, _ = decided(s, cmd("prevent", "B", source=shield, amount=1))
+    s, _ = decided(s, cmd("resolve", "B"))
+    s, events = decided(s, cmd("damage", "A", source=horde, target=hero(s, "B"), amount=1))
+    assert [d.amount for d in of_type(events, ev.DamageDealt)] == [0]
+    s, _ = decided(s, cmd("resolve", "A"))
+    assert damage(s, "B") == 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_prevent_against_an_ability_that_deals_no_damage_is_refused_or_flagged(mode: str) -> None:
+    """A Bard's zap (take 2 gold) deals no damage: nothing to prevent (docs/rules.md A.12)."""
+    s, shield = shielded(mode)
+    s, _ = play(s, cmd("activate", "A", card=hero(s, "A")), cmd("activate", "B", card=shield))
+    command = cmd("prevent", "B", source=shield, amount=1)
+    if mode == "strict":
+        assert refused(s, command) == ("rule/no_damage_to_prevent", "A.12")
+        return
+    s, events = play(s, command)
+    assert [e.violation for e in events] == ["rule/no_damage_to_prevent"]
+    assert [p.amount for p in of_type(events, ev.DamagePrevented)] == [0]
+
+
 # ---------------------------------------------------------------------------- item 4: Stealthy
 
 
