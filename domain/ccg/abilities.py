@@ -443,6 +443,28 @@ def damage_to_prevent(s: State) -> int:
     return max(0, amount - int(below.get("prevented") or 0))
 
 
+#: The kinds of stack entry the engine puts there (docs/rules.md A.8, A.9; docs/cards.md).
+TRIGGER_KINDS = frozenset({"hired", "survivor", "reckoning", "end_of_fight", "level_gained"})
+
+
+def filters_to_name(s: State, entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The target filters a triggered ability on the stack still has to name (docs/rules.md
+    D.23): its card's, while its targets are not named; none for any other entry."""
+    if entry["kind"] not in TRIGGER_KINDS or entry["targets"] or entry.get("plan") is None:
+        return []
+    own = abilities_of(s["cards"][entry["card"]]["def"])
+    return [] if own is None or entry.get("ability") is None else own[entry["ability"]]["targets"]
+
+
+def has_target(s: State, seat: str, flt: dict[str, Any]) -> bool:
+    """Some card passes ``flt`` for ``seat`` and may be targeted (not Stealthy in play)."""
+    return any(
+        passes_filter(s, seat, cid, flt)
+        and not (in_play(card) and card["def"]["keywords"].get("stealthy"))
+        for cid, card in s["cards"].items()
+    )
+
+
 #: The triggers the attacker controls in a fight (docs/rules.md A.9 steps 4 and 8).
 FIGHT_TRIGGERS = ("hired", "survivor")
 
@@ -453,6 +475,12 @@ def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool
     op = step["op"]
     seat = entry["player"]
     st = s["seats"][seat]
+    if step["to"] == "target" and not entry["targets"]:
+        # A trigger whose targets are not named yet: "If the ability [...] requires a target
+        # and there are no valid targets available, the ability still triggers [...] but its
+        # ability cannot resolve" (D.23); with one available, it is to be named and done.
+        filters = filters_to_name(s, entry)
+        return bool(filters) and all(has_target(s, seat, flt) for flt in filters)
     target = referent(s, entry, step)
     card = s["cards"].get(target) if target else None
     if target == "each_hero":

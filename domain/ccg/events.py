@@ -270,6 +270,18 @@ class AbilityTriggered(Event):
 
 
 @event
+class TriggerTargeted(Event):
+    """The controller of a triggered ability on top of the stack named its targets (docs/rules.md
+    D.23): the stack entry ``ref`` (of ``card``) now targets ``targets``."""
+
+    player: str
+    ref: int
+    card: str
+    targets: list[str] = field(default_factory=list)
+    card_fields = ("card", "targets")
+
+
+@event
 class AbilityCanceled(Event):
     """An ability on the stack was canceled: its cost stays paid (docs/rules.md A.12 Cancel)."""
 

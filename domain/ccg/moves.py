@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ccg.abilities import is_interrupt, passes_filter, referent, step_possible
+from domain.ccg.abilities import (
+    filters_to_name,
+    is_interrupt,
+    passes_filter,
+    referent,
+    step_possible,
+)
 from domain.ccg.cards import abilities_of, ability_index, is_monster_like
 from domain.ccg.fights import pending_damage
 from domain.ccg.state import SEATS, drawable, in_play, other
@@ -197,6 +203,11 @@ def _resolving(s: State, seat: str, top: dict[str, Any]) -> list[Cmd]:
         out.append({"type": "take_gold", "seat": seat, "source": src, "amount": 1})
         return out
     done = int(top.get("done") or 0)
+    filters = [] if done else filters_to_name(s, top)
+    if filters:  # a trigger names its targets first, when it has some (docs/rules.md D.23)
+        first = _first_targets(s, seat, {"targets": filters})
+        if first is not None:
+            return [{"type": "target", "seat": seat, "targets": first}]
     left = plan[done:]
     if not any(step_possible(s, top, step) for step in left) and not any(
         step["op"] == "draw" for step in left

@@ -4,7 +4,12 @@ passing priority, and the rules going on where they stopped once the stack is em
 from __future__ import annotations
 
 from domain.ccg import events as ev
-from domain.ccg.abilities import step_possible
+from domain.ccg.abilities import (
+    check_targets,
+    filters_to_name,
+    step_possible,
+    targets_of,
+)
 from domain.ccg.decision import Command, Decision, check_eliminations, end_if_decided
 from domain.ccg.fights import after_card_left, cheat_check, deal_announced, finish_fight, strike
 from domain.ccg.state import SEATS
@@ -61,6 +66,41 @@ def decide_resolve(decision: Decision, command: Command) -> None:
     after_card_left(decision)
     if not decision.state["stack"]:
         continue_after_stack(decision)
+
+
+def decide_target(decision: Decision, command: Command) -> None:
+    """``target {targets}``: the controller of the triggered ability on top of the stack names
+    its targets, before its effects (docs/rules.md D.23: a trigger that requires a target
+    targets one when one is available)."""
+    s = decision.state
+    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
+    decision.require(bool(s["stack"]), "command/nothing_to_target", "no ability is resolving")
+    top = s["stack"][-1]
+    decision.check(
+        top["player"] == decision.seat,
+        "rule/not_your_ability",
+        "the controller of the triggered ability names its targets",
+        "A.11",
+    )
+    decision.require(  # the other seat cannot aim a trigger it does not control
+        top["player"] == decision.seat,
+        "command/not_your_ability",
+        "the controller of the triggered ability names its targets",
+    )
+    filters = filters_to_name(s, top)
+    name = s["cards"][top["card"]]["def"]["name"]
+    decision.check(
+        bool(filters) and not top.get("done"),
+        "rule/no_target_to_name",
+        f"{name}'s ability on the stack has no target left to name",
+        "D.23",
+    )
+    targets = targets_of(decision, command)
+    if filters:
+        check_targets(decision, {"targets": filters}, targets)
+    decision.emit(
+        ev.TriggerTargeted, player=decision.seat, ref=top["ref"], card=top["card"], targets=targets
+    )
 
 
 def continue_after_stack(decision: Decision) -> None:

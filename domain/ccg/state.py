@@ -551,6 +551,15 @@ def _(e: ev.DamagePrevented, draft: CopyOnWriteState) -> None:
         f["announced"] = {**f["announced"], "prevented": f["announced"]["prevented"] + e.amount}
 
 
+@handles(ev.TriggerTargeted)
+def _(e: ev.TriggerTargeted, draft: CopyOnWriteState) -> None:
+    stack = draft.state["stack"]
+    if stack and stack[-1]["ref"] == e.ref:
+        top = draft.top("stack")
+        top[-1] = {**top[-1], "targets": list(e.targets)}
+    touch_window(draft)
+
+
 @handles(ev.AbilityCanceled)
 def _(e: ev.AbilityCanceled, draft: CopyOnWriteState) -> None:
     advance(draft, e)

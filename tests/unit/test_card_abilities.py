@@ -21,7 +21,7 @@ def resolve_all(s: State, seat: str) -> tuple[State, list[Any]]:
     events: list[Any] = []
     while s["stack"] and s["stack"][-1]["player"] == seat:
         options = [c for c in b.RS.legal_commands(s, seat) if c["type"] not in ("concede",)]
-        effect = next(c for c in options if c.get("source") or c["type"] == "resolve")
+        effect = next(c for c in options if c.get("source") or c["type"] in ("resolve", "target"))
         s, more = play(s, effect)
         events += more
     return s, events
@@ -316,6 +316,19 @@ def holy_sling() -> None:
     assert s["fight"] is None and b.zone_of(s, pot) == "discard"
 
 
+def temple_spider() -> None:
+    """Hired: deal 1 damage to target Ally; the attacker names the target (docs/rules.md
+    D.23): resolve_all takes the offered ``target``, then the damage."""
+    s = cleric_game()
+    s, squire = b.give(s, "B", "Sample Loyal Squire", "hoard")
+    s, spider = b.give(s, "A", "Sample Temple Spider")
+    s, _ = play(s, *b.attack_revealed("A", spider, 2, [squire]), cmd("pass", "A"))
+    s, _ = play(s, cmd("pass", "B"))
+    s, events = resolve_all(s, "A")
+    assert [e.type for e in events] == ["TriggerTargeted", "DamageDealt", "AbilityResolved"]
+    assert s["cards"][squire]["damage"] == 1
+
+
 SCENARIOS = {
     "Sample Orc Warrior": orc_warrior,
     "Sample Gnome Thief": gnome_thief,
@@ -343,6 +356,7 @@ SCENARIOS = {
     "Sample Penitent Monk": penitent_monk,
     "Sample Divine Wrath": divine_wrath,
     "Sample Holy Sling": holy_sling,
+    "Sample Temple Spider": temple_spider,
 }
 
 

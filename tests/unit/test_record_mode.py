@@ -147,6 +147,21 @@ def in_fight(stage: str) -> Position:
     return position
 
 
+def horde_triggered(mode: str) -> State:
+    """A's Goblin Horde hired for 2 gold: its Hired trigger is on the stack, A's to resolve."""
+    s, horde = give(add_gold(munchkining(mode), "A", 1), "A", HORDE)
+    s, _ = play(
+        s,
+        cmd("attack", "A", card=horde, gold=2),
+        cmd("face", "B"),
+        cmd("ready", "B"),
+        cmd("reveal", "A"),
+        cmd("pass", "A"),
+        cmd("pass", "B"),
+    )
+    return s
+
+
 def allocating(mode: str) -> State:
     """A hired Axe Brute against B's committed Squire and Weasel: damage waits for B to split."""
     s = munchkining(mode)
@@ -390,6 +405,9 @@ row("allocate", "ability_resolving", "command/nothing_to_allocate", "allocating 
 # -- abilities, windows, effects (A.10-A.12)
 row("resolve", "not_your_ability", "command/not_your_ability", "resolving the opponent's ability",
     resolving, lambda _: cmd("resolve", "B"))
+row("target", "not_your_ability", "command/not_your_ability",
+    "naming the targets of the opponent's trigger",
+    horde_triggered, lambda s: cmd("target", "B", targets=[hero(s, "A")]))
 row("pass", "no_window", RECORDED, "passing with no window open",
     munchkining, lambda _: cmd("pass", "B"))
 row("pass", "already_passed", RECORDED, "passing twice",

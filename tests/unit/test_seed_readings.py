@@ -291,3 +291,78 @@ def test_a_fight_that_loses_its_attacking_card_still_runs_its_end_of_fight_trigg
     assert of_type(events, ev.FightEnded)[0].outcome == "no_card"
     assert s["seats"]["A"]["gold"] == gold + 1 and damage(s, "B") == 1
     assert zone_of(s, drummer) == "hoard"
+
+
+# ---------------------------------------------------------------------------- item 2: targets
+
+
+def spider_hired(mode: str, *defenders: str) -> tuple[State, str, list[str]]:
+    """The Temple Spider (Hired: deal 1 damage to target Ally) hired against ``defenders``."""
+    s, spider, committed = hired(mode, SPIDER, 2, *defenders)
+    assert [(e["card"], e["kind"], e["targets"]) for e in s["stack"]] == [(spider, "hired", [])]
+    return s, spider, committed
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_hired_trigger_names_its_target_and_deals_its_damage(mode: str) -> None:
+    """CR: "If the ability on a hired Monster requires a target and there are no valid targets
+    available, the ability still triggers" -- so with one available, it targets it: A names B's
+    committed Loyal Squire (``target``), then deals it the 1 damage (docs/rules.md D.23)."""
+    s, spider, (squire,) = spider_hired(mode, "Sample Loyal Squire")
+    s, events = decided(s, cmd("target", "A", targets=[squire]))
+    assert [(t.player, t.card, t.targets) for t in of_type(events, ev.TriggerTargeted)] == [
+        ("A", spider, [squire])
+    ]
+    assert s["stack"][-1]["targets"] == [squire]
+    s, events = decided(s, cmd("damage", "A", source=spider, target=squire, amount=1))
+    assert [(d.target, d.amount) for d in of_type(events, ev.DamageDealt)] == [(squire, 1)]
+    s, _ = decided(s, cmd("resolve", "A"))
+    assert s["cards"][squire]["damage"] == 1 and s["stack"] == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_trigger_with_a_target_available_cannot_resolve_doing_nothing(mode: str) -> None:
+    """Resolving the Spider's trigger with an Ally available and nothing done is refused, or
+    flagged (``rule/effect_skipped``, A.11)."""
+    s, _, _ = spider_hired(mode, "Sample Loyal Squire")
+    command = cmd("resolve", "A")
+    if mode == "strict":
+        assert refused(s, command) == ("rule/effect_skipped", "A.11")
+        return
+    s, events = play(s, command)
+    assert [e.violation for e in events][:1] == ["rule/effect_skipped"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_trigger_with_no_valid_target_still_triggers_and_resolves_doing_nothing(
+    mode: str,
+) -> None:
+    """No Ally anywhere: the trigger is on the stack all the same, and resolves partially."""
+    s, _, _ = spider_hired(mode)
+    s, events = decided(s, cmd("resolve", "A"))
+    assert of_type(events, ev.AbilityResolved)[0].outcome == "partial"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_trigger_target_must_pass_its_filter(mode: str) -> None:
+    """The Spider targets an Ally: B's Hero is not one (``rule/illegal_target``, A.11)."""
+    s, _, _ = spider_hired(mode, "Sample Loyal Squire")
+    command = cmd("target", "A", targets=[hero(s, "B")])
+    if mode == "strict":
+        assert refused(s, command) == ("rule/illegal_target", "A.11")
+        return
+    s, events = play(s, command)
+    assert [e.violation for e in events] == ["rule/illegal_target"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_ability_that_names_no_target_cannot_be_aimed(mode: str) -> None:
+    """The Goblin Horde's Hired damage goes to the defending Hero: no target to name
+    (``rule/no_target_to_name``, D.23)."""
+    s, _, _ = hired(mode, "Sample Goblin Horde", 2)
+    command = cmd("target", "A", targets=[hero(s, "B")])
+    if mode == "strict":
+        assert refused(s, command) == ("rule/no_target_to_name", "D.23")
+        return
+    s, events = play(s, command)
+    assert [e.violation for e in events] == ["rule/no_target_to_name"]
