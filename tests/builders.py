@@ -399,9 +399,13 @@ def draw_card(state: State, seat: str) -> tuple[State, list[ev.Event]]:
 
 
 def next_turn(state: State, draw: bool = True) -> tuple[State, list[ev.Event]]:
-    """End the active player's turn; the opponent draws (with ``draw``)."""
+    """End the active player's turn; the opponent draws (with ``draw``, once both seats passed
+    the damage window of any Bleeding Curse in its reckoning, docs/rules.md D.28)."""
     active = state["active"]
     state, events = play(state, cmd("end_turn", active))
+    while draw and (state.get("window") or {}).get("kind") == "damage" and not state["stack"]:
+        state, more = play(state, cmd("pass", other(active)), cmd("pass", active))
+        events += more
     if draw and state["status"] == "playing":
         state, more = draw_card(state, other(active))
         events += more

@@ -444,8 +444,8 @@ class DamageDealt(Event):
 
 @event
 class DamageAnnounced(Event):
-    """The rules are about to deal damage (``reason``: ``limp_away``, ``caught_cheating`` or
-    ``strike``): a window for interrupts such as Prevent X opens first (docs/rules.md A.11
+    """The rules are about to deal damage (``reason``: ``limp_away``, ``caught_cheating``,
+    ``strike`` or ``bleeding``, a Bleeding Curse's at the reckoning, D.28): a window for interrupts such as Prevent X opens first (docs/rules.md A.11
     "interrupts on a game mechanic resolve before that mechanic happens", A.12 Prevent).
     ``target`` is ``None`` when the defender will split it among committed Allies (D.3)."""
 

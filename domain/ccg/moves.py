@@ -63,8 +63,11 @@ def _legal(s: State, seat: str) -> list[Cmd]:
             out.extend([{"type": "draw", "seat": seat}] if top else [])  # E.1
         else:
             out.extend({"type": "draw", "seat": seat, "card": cid} for cid in top)
+    window = s.get("window")
     if fight is not None:
         out.extend(_fight(s, seat, fight))
+    elif window is not None and seat not in window["passed"]:
+        out.append({"type": "pass", "seat": seat})  # a Bleeding's damage (D.28)
     elif s["phase"] == "munchkining" and s["active"] == seat:
         out.extend(_munchkining(s, seat))
     if window_open(s):

@@ -13,7 +13,7 @@ from domain.ccg.abilities import (
 from domain.ccg.decision import Command, Decision, check_eliminations, end_if_decided
 from domain.ccg.fights import after_card_left, cheat_check, deal_announced, finish_fight, strike
 from domain.ccg.state import SEATS
-from domain.ccg.turn import continue_cooldown, continue_warmup
+from domain.ccg.turn import continue_cooldown, continue_warmup, deal_bleeding
 
 
 def decide_resolve(decision: Decision, command: Command) -> None:
@@ -121,7 +121,8 @@ def continue_after_stack(decision: Decision) -> None:
         finish_fight(decision, squished=squished)
         return
     if s.get("phase") == "warmup" and s.get("step") == "reckoning":
-        continue_warmup(decision, s["active"])
+        if s.get("window") is None:  # not while a Bleeding's damage waits (D.28)
+            continue_warmup(decision, s["active"])
     elif s.get("phase") == "cooldown" and s.get("step") == "level":
         continue_cooldown(decision, s["active"])
 
@@ -144,5 +145,7 @@ def decide_pass(decision: Decision, command: Command) -> None:
             cheat_check(decision)
         elif kind == "hire":
             strike(decision)
+        elif kind == "damage" and window["damage"]["reason"] == "bleeding":
+            deal_bleeding(decision, window["damage"])
         elif kind == "damage":
             deal_announced(decision, window["damage"])

@@ -114,7 +114,8 @@ def tavern() -> None:
 def cursed_bandage() -> None:
     s, curse = b.bleeding(b.started_game()[0], "A")
     assert s["cards"][curse]["zone"] == "stuck"
-    s, _ = b.next_turn(s, draw=False)  # B's reckoning: Bleeding 1
+    s, _ = b.next_turn(s, draw=False)  # B's reckoning: Bleeding 1, announced first (D.28)
+    s, _ = play(s, cmd("pass", "B"), cmd("pass", "A"))
     assert b.damage(s, "B") == 1
 
 

@@ -22,6 +22,7 @@ from tests.builders import (
     State,
     add_gold,
     attack_revealed,
+    bleeding,
     cmd,
     damage,
     give,
@@ -366,3 +367,45 @@ def test_an_ability_that_names_no_target_cannot_be_aimed(mode: str) -> None:
         return
     s, events = play(s, command)
     assert [e.violation for e in events] == ["rule/no_target_to_name"]
+
+
+# ---------------------------------------------------------------------------- item 7: reckoning
+
+
+def bleeding_announced(mode: str) -> tuple[State, str]:
+    """A's Cursed Bandage (Bleeding 1) stuck on B's Hero, B's Tin Shield in its hoard; A ends
+    its turn: B's warmup stops at the reckoning, the Bleeding's 1 damage announced."""
+    s, shield = shielded(mode)
+    s, curse = bleeding(s, "A")
+    s, events = play(s, cmd("end_turn", "A"))
+    assert types(events)[-1] == "DamageAnnounced" and s["step"] == "reckoning"
+    assert (s["window"]["kind"], s["window"]["damage"]["source"]) == ("damage", curse)
+    return s, shield
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_prevent_answers_a_bleeding_curse_at_the_reckoning(mode: str) -> None:
+    """CR: "Either player may activate abilities during any player's turn after the unzap step
+    is complete" -- the reckoning comes after it: B's Tin Shield prevents the Bleeding's damage,
+    then the warmup goes on to the draw (docs/rules.md D.28)."""
+    s, shield = bleeding_announced(mode)
+    s, _ = decided(s, cmd("activate", "B", card=shield))
+    s, _ = decided(s, cmd("prevent", "B", source=shield, amount=1))
+    s, _ = decided(s, cmd("resolve", "B"))
+    assert s["step"] == "reckoning", "the damage still waits for both passes"
+    s, events = play(s, cmd("pass", "B"), cmd("pass", "A"))
+    assert [d.amount for d in of_type(events, ev.DamageDealt)] == [0]
+    assert "StashUnstashed" in types(events) and s["step"] == "draw"
+    assert damage(s, "B") == 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_only_an_interrupt_answers_a_bleeding_curse(mode: str) -> None:
+    """The Bard's zap (take gold) is no interrupt: refused, or flagged (A.11)."""
+    s, _ = bleeding_announced(mode)
+    command = cmd("activate", "B", card=hero(s, "B"))
+    if mode == "strict":
+        assert refused(s, command) == ("rule/not_an_interrupt", "A.11")
+        return
+    s, events = play(s, command)
+    assert [e.violation for e in events] == ["rule/not_an_interrupt"]
