@@ -335,6 +335,22 @@ def resolving(seat: str = "A", **game_options: Any) -> State:
     return s
 
 
+def horde_triggered(mode: str) -> State:
+    """Turn 1, A's Goblin Horde hired for 2 gold against the Gnome Thief: its Hired trigger
+    (1 damage to the defending Hero, no target) is on the stack, A to resolve it."""
+    s, horde = give(add_gold(started_game(mode=mode)[0], "A", 1), "A", "Sample Goblin Horde")
+    s, _ = play(
+        s,
+        cmd("attack", "A", card=horde, gold=2),
+        cmd("face", "B"),
+        cmd("ready", "B"),
+        cmd("reveal", "A"),
+        cmd("pass", "A"),
+        cmd("pass", "B"),
+    )
+    return s
+
+
 def hero_ability(state: State, seat: str, target: str | None = None) -> list[Command]:
     """The commands for ``seat``'s sample Hero ability, its card's effects in order, then
     ``resolve`` (docs/cards.md; domain/data/sample_catalog.json):

@@ -3,6 +3,8 @@ passing priority, and the rules going on where they stopped once the stack is em
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.ccg import events as ev
 from domain.ccg.abilities import (
     check_targets,
@@ -16,22 +18,19 @@ from domain.ccg.state import SEATS
 from domain.ccg.turn import continue_cooldown, continue_warmup, deal_bleeding
 
 
+def controller_only(decision: Decision, top: dict[str, Any], message: str) -> None:
+    """Only the controller of the newest ability ends it or aims it: ``rule/not_your_ability``,
+    and refused in record mode too (the other seat cannot; docs/rules.md "Record mode")."""
+    decision.check(top["player"] == decision.seat, "rule/not_your_ability", message, "A.11")
+    decision.require(top["player"] == decision.seat, "command/not_your_ability", message)
+
+
 def decide_resolve(decision: Decision, command: Command) -> None:
     s = decision.state
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     decision.require(bool(s["stack"]), "command/nothing_to_resolve", "nothing is resolving")
     top = s["stack"][-1]
-    decision.check(
-        top["player"] == decision.seat,
-        "rule/not_your_ability",
-        "the controller of the newest ability resolves it",
-        "A.11",
-    )
-    decision.require(  # the other seat cannot end an ability (docs/rules.md "Record mode")
-        top["player"] == decision.seat,
-        "command/not_your_ability",
-        "the controller of the newest ability resolves it",
-    )
+    controller_only(decision, top, "the controller of the newest ability resolves it")
     outcome = "canceled" if top["canceled"] else "resolved"
     plan = top.get("plan")
     left = [] if plan is None or top["canceled"] else plan[int(top.get("done") or 0) :]
@@ -76,17 +75,7 @@ def decide_target(decision: Decision, command: Command) -> None:
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     decision.require(bool(s["stack"]), "command/nothing_to_target", "no ability is resolving")
     top = s["stack"][-1]
-    decision.check(
-        top["player"] == decision.seat,
-        "rule/not_your_ability",
-        "the controller of the triggered ability names its targets",
-        "A.11",
-    )
-    decision.require(  # the other seat cannot aim a trigger it does not control
-        top["player"] == decision.seat,
-        "command/not_your_ability",
-        "the controller of the triggered ability names its targets",
-    )
+    controller_only(decision, top, "the controller of the triggered ability names its targets")
     filters = filters_to_name(s, top)
     name = s["cards"][top["card"]]["def"]["name"]
     decision.check(

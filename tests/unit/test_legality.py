@@ -39,6 +39,7 @@ from tests.builders import (
     game_spec,
     give,
     hero,
+    horde_triggered,
     judge,
     new_game,
     play,
@@ -188,33 +189,12 @@ def limping(mode: str) -> State:
 def hire_window(mode: str) -> State:
     """A's Goblin Horde hired (2 gold); its Hired trigger resolved as printed (1 damage to the
     defending Hero): the hire window is open, nothing on the stack."""
-    s, horde = give(add_gold(munchkining(mode), "A", 1), "A", HORDE)
+    s = horde_triggered(mode)
+    horde = s["stack"][-1]["card"]
     s, _ = play(
         s,
-        cmd("attack", "A", card=horde, gold=2),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-        cmd("pass", "A"),
-        cmd("pass", "B"),
         cmd("damage", "A", source=horde, target=hero(s, "B"), amount=1),
         cmd("resolve", "A"),
-    )
-    return s
-
-
-def horde_triggered(mode: str) -> State:
-    """A's Goblin Horde hired (2 gold): its Hired trigger (1 damage to the defending Hero, no
-    target) is on the stack, A to resolve it."""
-    s, horde = give(add_gold(munchkining(mode), "A", 1), "A", HORDE)
-    s, _ = play(
-        s,
-        cmd("attack", "A", card=horde, gold=2),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-        cmd("pass", "A"),
-        cmd("pass", "B"),
     )
     return s
 

@@ -36,6 +36,7 @@ from tests.builders import (
     game_spec,
     give,
     hero,
+    horde_triggered,
     judge,
     new_game,
     play,
@@ -145,21 +146,6 @@ def in_fight(stage: str) -> Position:
         return play(s, cmd("attack", "A", card=horde, gold=1), *path)[0]
 
     return position
-
-
-def horde_triggered(mode: str) -> State:
-    """A's Goblin Horde hired for 2 gold: its Hired trigger is on the stack, A's to resolve."""
-    s, horde = give(add_gold(munchkining(mode), "A", 1), "A", HORDE)
-    s, _ = play(
-        s,
-        cmd("attack", "A", card=horde, gold=2),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-        cmd("pass", "A"),
-        cmd("pass", "B"),
-    )
-    return s
 
 
 def allocating(mode: str) -> State:
