@@ -38,7 +38,8 @@ _RESOLVED: dict[type[Event], Handler | None] = {}
 #: a Flaunt card used from the hand is known to every seat; version 4: the classic table's
 #: ``cheats`` and ``received``, a classic combat's ``backstabs`` and ``forced``; version 5: the
 #: classic table's ``got``, the cards just received this turn; version 6: the classic table's
-#: ``spoils``, a helped kill's Treasure the player may give its helper).
+#: ``spoils``, a helped kill's Treasure the player may give its helper, and a CCG stack entry's
+#: ``prevented``, the damage a Prevent that interrupted it stops, docs/rules.md D.22).
 FOLD_VERSION = 6
 
 

@@ -336,6 +336,22 @@ def resolving(seat: str = "A", **game_options: Any) -> State:
     return s
 
 
+def horde_triggered(mode: str) -> State:
+    """Turn 1, A's Goblin Horde hired for 2 gold against the Gnome Thief: its Hired trigger
+    (1 damage to the defending Hero, no target) is on the stack, A to resolve it."""
+    s, horde = give(add_gold(started_game(mode=mode)[0], "A", 1), "A", "Sample Goblin Horde")
+    s, _ = play(
+        s,
+        cmd("attack", "A", card=horde, gold=2),
+        cmd("face", "B"),
+        cmd("ready", "B"),
+        cmd("reveal", "A"),
+        cmd("pass", "A"),
+        cmd("pass", "B"),
+    )
+    return s
+
+
 def hero_ability(state: State, seat: str, target: str | None = None) -> list[Command]:
     """The commands for ``seat``'s sample Hero ability, its card's effects in order, then
     ``resolve`` (docs/cards.md; domain/data/sample_catalog.json):
@@ -400,9 +416,13 @@ def draw_card(state: State, seat: str) -> tuple[State, list[ev.Event]]:
 
 
 def next_turn(state: State, draw: bool = True) -> tuple[State, list[ev.Event]]:
-    """End the active player's turn; the opponent draws (with ``draw``)."""
+    """End the active player's turn; the opponent draws (with ``draw``, once both seats passed
+    the damage window of any Bleeding Curse in its reckoning, docs/rules.md D.28)."""
     active = state["active"]
     state, events = play(state, cmd("end_turn", active))
+    while draw and (state.get("window") or {}).get("kind") == "damage" and not state["stack"]:
+        state, more = play(state, cmd("pass", other(active)), cmd("pass", active))
+        events += more
     if draw and state["status"] == "playing":
         state, more = draw_card(state, other(active))
         events += more

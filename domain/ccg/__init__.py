@@ -62,6 +62,7 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
     "unzap": effects.decide_unzap,
     "activate": abilities.decide_activate,
     "resolve": stack.decide_resolve,
+    "target": stack.decide_target,
     "cancel": effects.decide_cancel,
     "pass": stack.decide_pass,
     "end_turn": turn.decide_end_turn,
@@ -93,7 +94,7 @@ HANDLERS: dict[str, Callable[[Decision, Command], None]] = {
 #: What may be recorded while an ability resolves (docs/rules.md A.11): its controller's
 #: effects and resolution, interrupts, and conceding. Anything else waits for the stack.
 WHILE_RESOLVING = frozenset(
-    {"activate", "play", "resolve", "pass", "concede"}
+    {"activate", "play", "resolve", "target", "pass", "concede"}
     | {command for command, _ in EFFECT_OPS.values()}
 )
 COMMAND_TYPES = tuple(HANDLERS)

@@ -18,7 +18,7 @@ from typing import Any
 from domain.arguments import ids_arg, int_arg, str_arg
 from domain.ccg import events as ev
 from domain.ccg.cards import MAX_NUMBER, abilities_of, ability_index, is_unchecked
-from domain.ccg.damage import life_of
+from domain.ccg.damage import is_revealed_monstrous, life_of
 from domain.ccg.decision import Command, Decision
 from domain.ccg.state import MAX_LEVEL, MIN_LEVEL, in_play, other
 from domain.ccg.timing import window_open
@@ -52,9 +52,8 @@ def passes_filter(s: State, seat: str, cid: str, flt: dict[str, Any]) -> bool:
         return False
     d = card["def"]
     kind = d["type"]
-    fight = s.get("fight")
-    if fight and fight.get("card") == cid and fight.get("hired"):
-        kind = "monster"  # a revealed Monstrous X is a Monster (A.12)
+    if kind != "monster" and d["keywords"].get("monstrous") and is_revealed_monstrous(card, s):
+        kind = "monster"  # from its reveal until it leaves play (A.12, D.26)
     if kind not in flt["types"]:
         return False
     controller = card["owner"]
@@ -71,6 +70,15 @@ def passes_filter(s: State, seat: str, cid: str, flt: dict[str, Any]) -> bool:
     if not ok:
         return False
     return not flt.get("damaged") or card["damage"] > 0
+
+
+def is_targeted(s: State, cid: str) -> bool:
+    """Whether an effect on card ``cid`` targets it (docs/rules.md A.12 Stealthy: "Abilities
+    that do not target a specific card may affect a card with Stealthy"): it is one of the
+    targets the resolving ability named. With nothing resolving, or an unchecked ability (its
+    text not encoded, so whether it targets is unknown), the card is taken as targeted."""
+    stack = s["stack"]
+    return not stack or stack[-1].get("plan") is None or cid in stack[-1]["targets"]
 
 
 def targets_of(decision: Decision, command: Command) -> list[str]:
@@ -399,12 +407,66 @@ def referent(s: State, entry: dict[str, Any], step: dict[str, Any]) -> str | Non
     if to == "opposing_hero":
         return str(s["seats"][other(seat)]["hero"])
     if to == "defending_hero":
-        return str(s["seats"][fight["defender"]]["hero"]) if fight else None
+        if fight:
+            return str(s["seats"][fight["defender"]]["hero"])
+        # The fight ended under a fight trigger (its Monster squished: "Squishing a hired
+        # Monster does not prevent its abilities from activating", docs/rules.md D.22): the
+        # defender was the attacker's opponent, the attacker the Hired or Survivor's controller.
+        return str(s["seats"][other(seat)]["hero"]) if entry["kind"] in FIGHT_TRIGGERS else None
     if to == "monster":
         return fight.get("card")
     if to == "each_hero":
         return "each_hero"  # both Heroes at once (effects.damage_each_hero)
     return None
+
+
+def damage_to_prevent(s: State) -> int:
+    """The damage a Prevent resolving now can stop in the ability it interrupts, the one just
+    below it on the stack (docs/rules.md D.22: "Damage prevention is an interrupt"): that
+    ability's next damage effect to a card (an unchecked ability's: any amount), less what is
+    already prevented of it; 0 when nothing below deals damage."""
+    stack = s["stack"]
+    if len(stack) < 2:
+        return 0
+    below = stack[-2]
+    if below["canceled"]:
+        return 0
+    plan = below.get("plan")
+    if plan is None:
+        amount = MAX_NUMBER
+    else:
+        steps = plan[int(below.get("done") or 0) :]
+        hits = [x for x in steps if x["op"] == "damage" and x.get("to") != "each_hero"]
+        if not hits:
+            return 0
+        amount = MAX_NUMBER if hits[0]["amount"] is None else int(hits[0]["amount"])
+    return max(0, amount - int(below.get("prevented") or 0))
+
+
+#: The kinds of stack entry the engine puts there (docs/rules.md A.8, A.9; docs/cards.md).
+TRIGGER_KINDS = frozenset({"hired", "survivor", "reckoning", "end_of_fight", "level_gained"})
+
+
+def filters_to_name(s: State, entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The target filters a triggered ability on the stack still has to name (docs/rules.md
+    D.23): its card's, while its targets are not named; none for any other entry."""
+    if entry["kind"] not in TRIGGER_KINDS or entry["targets"] or entry.get("plan") is None:
+        return []
+    own = abilities_of(s["cards"][entry["card"]]["def"])
+    return [] if own is None or entry.get("ability") is None else own[entry["ability"]]["targets"]
+
+
+def has_target(s: State, seat: str, flt: dict[str, Any]) -> bool:
+    """Some card passes ``flt`` for ``seat`` and may be targeted (not Stealthy in play)."""
+    return any(
+        passes_filter(s, seat, cid, flt)
+        and not (in_play(card) and card["def"]["keywords"].get("stealthy"))
+        for cid, card in s["cards"].items()
+    )
+
+
+#: The triggers the attacker controls in a fight (docs/rules.md A.9 steps 4 and 8).
+FIGHT_TRIGGERS = ("hired", "survivor")
 
 
 def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool:
@@ -413,6 +475,12 @@ def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool
     op = step["op"]
     seat = entry["player"]
     st = s["seats"][seat]
+    if step["to"] == "target" and not entry["targets"]:
+        # A trigger whose targets are not named yet: "If the ability [...] requires a target
+        # and there are no valid targets available, the ability still triggers [...] but its
+        # ability cannot resolve" (D.23); with one available, it is to be named and done.
+        filters = filters_to_name(s, entry)
+        return bool(filters) and all(has_target(s, seat, flt) for flt in filters)
     target = referent(s, entry, step)
     card = s["cards"].get(target) if target else None
     if target == "each_hero":
@@ -446,7 +514,7 @@ def step_possible(s: State, entry: dict[str, Any], step: dict[str, Any]) -> bool
     if op == "prevent":
         w = s.get("window") or {}
         dmg = w.get("damage")
-        return bool(dmg and dmg["amount"] > dmg["prevented"])
+        return bool(dmg and dmg["amount"] > dmg["prevented"]) or bool(damage_to_prevent(s))
     if op == "unzap":
         return card is not None and card["zapped"]
     if op == "zap":

@@ -32,6 +32,25 @@ def life_of(card: dict[str, Any], s: State) -> int | None:
     return None if life is None else int(life)
 
 
+def is_revealed_monstrous(card: dict[str, Any], s: State) -> bool:
+    """A Monstrous X card that is a Monster now (docs/rules.md A.12, D.26): "When a Monstrous
+    card is revealed in a fight, treat it as a Monster card type [...] until it leaves play":
+    the fight's revealed attack card (in the cost window too, before any hire), or one that
+    survived a fight, face up in its stash."""
+    d = card["def"]
+    if d["type"] == "monster" or not d["keywords"].get("monstrous") or card["face"] != "up":
+        return False
+    if card["zone"] == "stash":
+        return True
+    fight = s.get("fight")
+    return bool(
+        card["zone"] == "dmz"
+        and fight
+        and fight.get("revealed")
+        and card is s["cards"].get(fight["card"])
+    )
+
+
 def squish_if_dead(decision: Decision, cid: str) -> bool:
     """An Ally or Monster whose damage reaches its life is squished at once (docs/rules.md A.10);
     whether it was (the caller then checks the fight, ``fights.after_card_left``)."""

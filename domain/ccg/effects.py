@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.arguments import face_arg, ids_arg, int_arg, str_arg
 from domain.ccg import events as ev
-from domain.ccg.abilities import expect_effect
+from domain.ccg.abilities import damage_to_prevent, expect_effect, is_targeted
 from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.damage import heal_by_life_o_suction, life_of, squish_if_dead
 from domain.ccg.decision import Command, Decision, check_eliminations, dealt_from_top
@@ -120,15 +120,25 @@ def decide_damage(decision: Decision, command: Command) -> None:
         "A.10",
     )
     decision.check(
-        not card["def"]["keywords"].get("stealthy"),
+        not (card["def"]["keywords"].get("stealthy") and is_targeted(decision.state, target)),
         "rule/stealthy_target",
         "a Stealthy card cannot be targeted",
         "A.12",
     )
+    amount -= prevented_of(decision, source, amount)
     decision.emit(ev.DamageDealt, source=source, target=target, amount=amount)
     if squish_if_dead(decision, target):
         after_card_left(decision)
     heal_by_life_o_suction(decision, source, amount)
+
+
+def prevented_of(decision: Decision, source: str | None, amount: int) -> int:
+    """How much of ``amount``, the damage the resolving ability (card ``source``) deals now, a
+    Prevent that interrupted it stops (docs/rules.md D.22); its ``DamageDealt`` uses it up."""
+    stack = decision.state["stack"]
+    if not stack or source is None or stack[-1]["card"] != source:
+        return 0
+    return min(amount, int(stack[-1].get("prevented") or 0))
 
 
 def damage_each_hero(decision: Decision, command: Command, source: str | None) -> None:
@@ -365,10 +375,16 @@ def decide_prevent(decision: Decision, command: Command) -> None:
     expect_effect(decision, "prevent", amount=amount)
     window = decision.state.get("window") or {}
     pending = window.get("damage")
-    decision.check(
-        pending is not None, "rule/no_damage_to_prevent", "no damage is announced", "A.12"
-    )
-    left = 0 if pending is None else max(0, pending["amount"] - pending["prevented"])
+    if pending is not None:
+        left = max(0, pending["amount"] - pending["prevented"])
+    else:  # the damage of the ability it interrupts (D.22)
+        left = damage_to_prevent(decision.state)
+        decision.check(
+            left > 0,
+            "rule/no_damage_to_prevent",
+            "no damage is announced, nor dealt by the ability this interrupts",
+            "A.12",
+        )
     decision.emit(ev.DamagePrevented, source=source, amount=min(amount, left))
 
 

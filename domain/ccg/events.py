@@ -270,6 +270,18 @@ class AbilityTriggered(Event):
 
 
 @event
+class TriggerTargeted(Event):
+    """The controller of a triggered ability on top of the stack named its targets (docs/rules.md
+    D.23): the stack entry ``ref`` (of ``card``) now targets ``targets``."""
+
+    player: str
+    ref: int
+    card: str
+    targets: list[str] = field(default_factory=list)
+    card_fields = ("card", "targets")
+
+
+@event
 class AbilityCanceled(Event):
     """An ability on the stack was canceled: its cost stays paid (docs/rules.md A.12 Cancel)."""
 
@@ -432,8 +444,8 @@ class DamageDealt(Event):
 
 @event
 class DamageAnnounced(Event):
-    """The rules are about to deal damage (``reason``: ``limp_away``, ``caught_cheating`` or
-    ``strike``): a window for interrupts such as Prevent X opens first (docs/rules.md A.11
+    """The rules are about to deal damage (``reason``: ``limp_away``, ``caught_cheating``,
+    ``strike`` or ``bleeding``, a Bleeding Curse's at the reckoning, D.28): a window for interrupts such as Prevent X opens first (docs/rules.md A.11
     "interrupts on a game mechanic resolve before that mechanic happens", A.12 Prevent).
     ``target`` is ``None`` when the defender will split it among committed Allies (D.3)."""
 

@@ -387,10 +387,15 @@ def decide_allocate(decision: Decision, command: Command) -> None:
 
 
 def after_card_left(decision: Decision) -> None:
-    """docs/rules.md A.9 "No attacking card": the fight ends at once, gold back (D.6)."""
+    """docs/rules.md A.9 "No attacking card": "that fight ends. Go to Step 8" (D.27): the
+    end-of-fight triggers of the defender's cards (8(a)), then gold back (D.6) and the
+    defenders home; the fight ends at once when nothing triggers."""
     fight = decision.state.get("fight")
-    if fight is not None and fight["card"] is None and fight["stage"] not in ("committing",):
-        end_fight_returning(decision, "no_card", face="down")
+    if fight is None or fight["card"] is not None or fight["stage"] == "committing":
+        return
+    if fight["stage"] == "ending" and decision.state["stack"]:
+        return  # its step 8(a) triggers resolve first: stack.continue_after_stack ends it
+    finish_fight(decision, squished=False)
 
 
 def finish_fight(decision: Decision, squished: bool) -> None:
@@ -412,18 +417,16 @@ def finish_fight(decision: Decision, squished: bool) -> None:
     if fight is None:
         return
     monster = fight["card"]
-    if monster is not None:
-        card = decision.state["cards"][monster]
-        if squished:
-            if card["def"]["keywords"].get("regenerate"):
-                decision.emit(
-                    ev.CardStashed, actor="rules", card=monster, face="down", source=monster
-                )
-            else:
-                decision.emit(ev.MonsterDiscarded, actor="rules", card=monster)
+    if monster is None:  # the attacking card left (A.9 "No attacking card", D.6)
+        end_fight_returning(decision, "no_card", face="down")
+        return
+    card = decision.state["cards"][monster]
+    if squished:
+        if card["def"]["keywords"].get("regenerate"):
+            decision.emit(ev.CardStashed, actor="rules", card=monster, face="down", source=monster)
         else:
-            decision.emit(
-                ev.MonsterStashedFaceUp, actor="rules", card=monster, damage=card["damage"]
-            )
+            decision.emit(ev.MonsterDiscarded, actor="rules", card=monster)
+    else:
+        decision.emit(ev.MonsterStashedFaceUp, actor="rules", card=monster, damage=card["damage"])
     return_defenders(decision)
     decision.emit(ev.FightEnded, actor="rules", outcome="squished" if squished else "survived")

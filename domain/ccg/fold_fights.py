@@ -134,6 +134,10 @@ def _(e: ev.CommittedGoldReturned, draft: CopyOnWriteState) -> None:
 
 @handles(ev.DamageDealt)
 def _(e: ev.DamageDealt, draft: CopyOnWriteState) -> None:
+    stack = draft.state.get("stack")
+    if stack and stack[-1].get("prevented") and e.source == stack[-1]["card"]:
+        top = draft.top("stack")  # its Prevent is used up (docs/rules.md D.22)
+        top[-1] = {**top[-1], "prevented": 0}
     advance(draft, e)
     if e.amount > 0 and e.target in draft.state["cards"]:
         draft.card(e.target)["damage"] += e.amount

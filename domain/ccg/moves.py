@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ccg.abilities import is_interrupt, passes_filter, referent, step_possible
+from domain.ccg.abilities import (
+    filters_to_name,
+    is_interrupt,
+    passes_filter,
+    referent,
+    step_possible,
+)
 from domain.ccg.cards import abilities_of, ability_index, is_monster_like
 from domain.ccg.fights import pending_damage
 from domain.ccg.state import SEATS, drawable, in_play, other
@@ -57,8 +63,11 @@ def _legal(s: State, seat: str) -> list[Cmd]:
             out.extend([{"type": "draw", "seat": seat}] if top else [])  # E.1
         else:
             out.extend({"type": "draw", "seat": seat, "card": cid} for cid in top)
+    window = s.get("window")
     if fight is not None:
         out.extend(_fight(s, seat, fight))
+    elif window is not None and seat not in window["passed"]:
+        out.append({"type": "pass", "seat": seat})  # a Bleeding's damage (D.28)
     elif s["phase"] == "munchkining" and s["active"] == seat:
         out.extend(_munchkining(s, seat))
     if window_open(s):
@@ -197,6 +206,11 @@ def _resolving(s: State, seat: str, top: dict[str, Any]) -> list[Cmd]:
         out.append({"type": "take_gold", "seat": seat, "source": src, "amount": 1})
         return out
     done = int(top.get("done") or 0)
+    filters = [] if done else filters_to_name(s, top)
+    if filters:  # a trigger names its targets first, when it has some (docs/rules.md D.23)
+        first = _first_targets(s, seat, {"targets": filters})
+        if first is not None:
+            return [{"type": "target", "seat": seat, "targets": first}]
     left = plan[done:]
     if not any(step_possible(s, top, step) for step in left) and not any(
         step["op"] == "draw" for step in left

@@ -160,6 +160,10 @@ class CcgNarrator(Narrator):
             text += f" on {self.names(d['targets'])}"
         return [Phrase(d["player"], text)]
 
+    def on_TriggerTargeted(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        """A triggered ability's targets, named by its controller (docs/rules.md D.23)."""
+        return [Phrase(d["player"], f"aims {self.name(d['card'])} at {self.names(d['targets'])}")]
+
     def on_AbilityResolved(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         if d.get("outcome") == "canceled":
             return [Phrase(None, f"{self.name(d['card'])} fizzles (canceled)")]

@@ -3,12 +3,26 @@ passing priority, and the rules going on where they stopped once the stack is em
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.ccg import events as ev
-from domain.ccg.abilities import step_possible
+from domain.ccg.abilities import (
+    check_targets,
+    filters_to_name,
+    step_possible,
+    targets_of,
+)
 from domain.ccg.decision import Command, Decision, check_eliminations, end_if_decided
 from domain.ccg.fights import after_card_left, cheat_check, deal_announced, finish_fight, strike
 from domain.ccg.state import SEATS
-from domain.ccg.turn import continue_cooldown, continue_warmup
+from domain.ccg.turn import continue_cooldown, continue_warmup, deal_bleeding
+
+
+def controller_only(decision: Decision, top: dict[str, Any], message: str) -> None:
+    """Only the controller of the newest ability ends it or aims it: ``rule/not_your_ability``,
+    and refused in record mode too (the other seat cannot; docs/rules.md "Record mode")."""
+    decision.check(top["player"] == decision.seat, "rule/not_your_ability", message, "A.11")
+    decision.require(top["player"] == decision.seat, "command/not_your_ability", message)
 
 
 def decide_resolve(decision: Decision, command: Command) -> None:
@@ -16,17 +30,7 @@ def decide_resolve(decision: Decision, command: Command) -> None:
     decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
     decision.require(bool(s["stack"]), "command/nothing_to_resolve", "nothing is resolving")
     top = s["stack"][-1]
-    decision.check(
-        top["player"] == decision.seat,
-        "rule/not_your_ability",
-        "the controller of the newest ability resolves it",
-        "A.11",
-    )
-    decision.require(  # the other seat cannot end an ability (docs/rules.md "Record mode")
-        top["player"] == decision.seat,
-        "command/not_your_ability",
-        "the controller of the newest ability resolves it",
-    )
+    controller_only(decision, top, "the controller of the newest ability resolves it")
     outcome = "canceled" if top["canceled"] else "resolved"
     plan = top.get("plan")
     left = [] if plan is None or top["canceled"] else plan[int(top.get("done") or 0) :]
@@ -63,6 +67,31 @@ def decide_resolve(decision: Decision, command: Command) -> None:
         continue_after_stack(decision)
 
 
+def decide_target(decision: Decision, command: Command) -> None:
+    """``target {targets}``: the controller of the triggered ability on top of the stack names
+    its targets, before its effects (docs/rules.md D.23: a trigger that requires a target
+    targets one when one is available)."""
+    s = decision.state
+    decision.require(s["status"] == "playing", "command/not_playing", "the game is not in play")
+    decision.require(bool(s["stack"]), "command/nothing_to_target", "no ability is resolving")
+    top = s["stack"][-1]
+    controller_only(decision, top, "the controller of the triggered ability names its targets")
+    filters = filters_to_name(s, top)
+    name = s["cards"][top["card"]]["def"]["name"]
+    decision.check(
+        bool(filters) and not top.get("done"),
+        "rule/no_target_to_name",
+        f"{name}'s ability on the stack has no target left to name",
+        "D.23",
+    )
+    targets = targets_of(decision, command)
+    if filters:
+        check_targets(decision, {"targets": filters}, targets)
+    decision.emit(
+        ev.TriggerTargeted, player=decision.seat, ref=top["ref"], card=top["card"], targets=targets
+    )
+
+
 def continue_after_stack(decision: Decision) -> None:
     """The stack emptied: the rules go on where mandatory triggers stopped them (the end of a
     fight, the warmup after reckoning, the cooldown after a level gain; docs/rules.md A.8, A.9
@@ -81,7 +110,8 @@ def continue_after_stack(decision: Decision) -> None:
         finish_fight(decision, squished=squished)
         return
     if s.get("phase") == "warmup" and s.get("step") == "reckoning":
-        continue_warmup(decision, s["active"])
+        if s.get("window") is None:  # not while a Bleeding's damage waits (D.28)
+            continue_warmup(decision, s["active"])
     elif s.get("phase") == "cooldown" and s.get("step") == "level":
         continue_cooldown(decision, s["active"])
 
@@ -104,5 +134,7 @@ def decide_pass(decision: Decision, command: Command) -> None:
             cheat_check(decision)
         elif kind == "hire":
             strike(decision)
+        elif kind == "damage" and window["damage"]["reason"] == "bleeding":
+            deal_bleeding(decision, window["damage"])
         elif kind == "damage":
             deal_announced(decision, window["damage"])

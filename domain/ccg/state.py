@@ -539,10 +539,25 @@ def _(e: ev.DamagePrevented, draft: CopyOnWriteState) -> None:
         w = draft.top("window")
         w["damage"] = {**w["damage"], "prevented": w["damage"]["prevented"] + e.amount}
         w["passed"] = []
+    elif len(draft.state["stack"]) >= 2:
+        # Against the ability it interrupts: its next damage effect is that much less (D.22).
+        stack = draft.top("stack")
+        below = stack[-2]
+        stack[-2] = {**below, "prevented": int(below.get("prevented") or 0) + e.amount}
+        return
     fight = draft.state.get("fight")
     if fight is not None and fight.get("announced") is not None:
         f = draft.top("fight")
         f["announced"] = {**f["announced"], "prevented": f["announced"]["prevented"] + e.amount}
+
+
+@handles(ev.TriggerTargeted)
+def _(e: ev.TriggerTargeted, draft: CopyOnWriteState) -> None:
+    stack = draft.state["stack"]
+    if stack and stack[-1]["ref"] == e.ref:
+        top = draft.top("stack")
+        top[-1] = {**top[-1], "targets": list(e.targets)}
+    touch_window(draft)
 
 
 @handles(ev.AbilityCanceled)

@@ -7,10 +7,13 @@ from domain.fold import State
 
 
 def window_open(s: State) -> bool:
-    """docs/rules.md A.11 / D.1: open after the active player's unzap step, closed in cooldown."""
+    """docs/rules.md A.11 / D.1, D.28: open once the active player's unzap step is complete
+    (the reckoning, the draw, munchkining), closed in cooldown."""
     if s.get("status") != "playing":
         return False
-    return s["phase"] == "munchkining" or (s["phase"] == "warmup" and s["step"] == "draw")
+    return s["phase"] == "munchkining" or (
+        s["phase"] == "warmup" and s["step"] in ("reckoning", "draw")
+    )
 
 
 def check_turn(decision: Decision, seat: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.arguments import int_arg, str_arg
 from domain.ccg import events as ev
 from domain.ccg.abilities import expect_effect, play_mischief
@@ -14,35 +16,71 @@ from domain.errors import ImpossibleCommand
 from domain.fold import State
 
 
-def start_turn(decision: Decision, seat: str, turn: int) -> None:
-    """Warmup: flip, unzap, reckoning (Bleeding), unstash; stop at the draw (docs/rules.md A.8)."""
-    s = decision.state
-    decision.emit(ev.TurnStarted, actor="rules", player=seat, turn=turn)
-    decision.emit(ev.RunAwayMarkerFlipped, actor="rules", player=seat, side="run_away")
-    # The seat's cards in play, in the table's order, found in one pass over the table (most
-    # of its cards are out of play: PLAY_ZONES is the cheap test). Neither unzapping nor a
-    # Bleeding Curse's damage moves a card, so the same cards are the reckoning's.
-    cards = decision.state["cards"]
-    mine = [
+def seat_in_play(decision: Decision, seat: str) -> list[str]:
+    """The seat's cards in play, in the table's order, found in one pass over the table (most
+    of its cards are out of play: PLAY_ZONES is the cheap test)."""
+    return [
         cid
-        for cid, card in cards.items()
+        for cid, card in decision.state["cards"].items()
         if card["zone"] in PLAY_ZONES and card["owner"] == seat and in_play(card)
     ]
-    zapped = [cid for cid in mine if cards[cid]["zapped"]]
+
+
+def start_turn(decision: Decision, seat: str, turn: int) -> None:
+    """Warmup: flip, unzap, reckoning (Bleeding), unstash; stop at the draw (docs/rules.md A.8)."""
+    decision.emit(ev.TurnStarted, actor="rules", player=seat, turn=turn)
+    decision.emit(ev.RunAwayMarkerFlipped, actor="rules", player=seat, side="run_away")
+    cards = decision.state["cards"]
+    zapped = [cid for cid in seat_in_play(decision, seat) if cards[cid]["zapped"]]
     decision.emit(ev.CardsUnzapped, actor="rules", player=seat, cards=zapped)
-    hero_id = s["seats"][seat]["hero"]
-    for curse in list(decision.state["cards"][hero_id]["stuck"]):
-        bleed = decision.state["cards"][curse]["def"]["keywords"].get("bleeding")
-        if bleed:
+    if not bleed(decision, seat, after=None):
+        reckon(decision, seat)
+
+
+def bleed(decision: Decision, seat: str, after: str | None) -> bool:
+    """Announce the damage of the next Bleeding Curse stuck to ``seat``'s Hero (the first, or
+    the one after Curse ``after``, in the order they were stuck): the unzap step is over, so
+    interrupts such as Prevent answer it before it is dealt (docs/rules.md D.1, D.18, D.28);
+    whether one was announced. A Curse ``after`` no longer stuck ends the Bleeding."""
+    hero_id = decision.state["seats"][seat]["hero"]
+    stuck = list(decision.state["cards"][hero_id]["stuck"])
+    if after is not None:
+        if after not in stuck:
+            return False
+        stuck = stuck[stuck.index(after) + 1 :]
+    for curse in stuck:
+        amount = decision.state["cards"][curse]["def"]["keywords"].get("bleeding")
+        if amount:
             decision.emit(
-                ev.DamageDealt, actor="rules", source=curse, target=hero_id, amount=int(bleed)
+                ev.DamageAnnounced,
+                actor="rules",
+                target=hero_id,
+                amount=int(amount),
+                reason="bleeding",
+                source=curse,
             )
+            return True
+    return False
+
+
+def deal_bleeding(decision: Decision, announced: dict[str, Any]) -> None:
+    """A Bleeding Curse's damage window closed: the rules deal what was not prevented, then the
+    next Curse bleeds, then the reckoning triggers (docs/rules.md D.18, D.28)."""
+    amount = max(0, int(announced["amount"]) - int(announced["prevented"]))
+    curse, target = announced["source"], announced["target"]
+    decision.emit(ev.DamageDealt, actor="rules", source=curse, target=target, amount=amount)
+    seat = decision.state["cards"][target]["owner"]
+    if not decision.finished and not bleed(decision, seat, after=curse):
+        reckon(decision, seat)
+
+
+def reckon(decision: Decision, seat: str) -> None:
+    """Reckoning triggers of the active player's cards in play (docs/rules.md A.8 step 3); the
+    warmup goes on when they have resolved (stack.continue_after_stack)."""
     if decision.finished:
         return
-    # Reckoning triggers of the active player's cards in play (docs/rules.md A.8 step 3); the
-    # warmup goes on when they have resolved (stack.continue_after_stack).
     put = False
-    for cid in mine:
+    for cid in seat_in_play(decision, seat):
         put = trigger(decision, cid, "reckoning", seat) or put
     if put:
         return

@@ -296,7 +296,7 @@ def test_the_cleric_games_use_every_new_effect() -> None:
     """Over a few seeds the random cleric games gain and lose levels, trigger on a level gained,
     put tokens on the Penitent Monk as damage and hit each Hero at once."""
     seen: set[str] = set()
-    for seed in range(12):
+    for seed in range(40):
         game = RandomGame(seed=seed, spec=cleric_spec(seed))
         game.run()
         for e in game.events:
@@ -313,7 +313,7 @@ def test_the_cleric_games_use_every_new_effect() -> None:
                 seen.add("each Hero" if name == "Sample Divine Wrath" else "rules damage")
         if {"LevelGained", "LevelLost", "level_gained", "tokens as damage", "each Hero"} <= seen:
             return
-    raise AssertionError(f"only {sorted(seen)} in 12 cleric games")
+    raise AssertionError(f"only {sorted(seen)} in 40 cleric games")
 
 
 # ---------------------------------------------------------------------------- views never leak

@@ -20,7 +20,7 @@ def resolve_all(s: State, seat: str) -> tuple[State, list[Any]]:
     events: list[Any] = []
     while s["stack"] and s["stack"][-1]["player"] == seat:
         options = [c for c in b.RS.legal_commands(s, seat) if c["type"] not in ("concede",)]
-        effect = next(c for c in options if c.get("source") or c["type"] == "resolve")
+        effect = next(c for c in options if c.get("source") or c["type"] in ("resolve", "target"))
         s, more = play(s, effect)
         events += more
     return s, events
@@ -113,7 +113,8 @@ def tavern() -> None:
 def cursed_bandage() -> None:
     s, curse = b.bleeding(b.started_game()[0], "A")
     assert s["cards"][curse]["zone"] == "stuck"
-    s, _ = b.next_turn(s, draw=False)  # B's reckoning: Bleeding 1
+    s, _ = b.next_turn(s, draw=False)  # B's reckoning: Bleeding 1, announced first (D.28)
+    s, _ = play(s, cmd("pass", "B"), cmd("pass", "A"))
     assert b.damage(s, "B") == 1
 
 
@@ -301,6 +302,33 @@ def divine_wrath() -> None:
     assert (b.damage(s, "A"), b.damage(s, "B")) == (2, 2)
 
 
+def holy_sling() -> None:
+    """Interrupt, in a fight: 2 damage to the fight's Monster (no target: Stealthy does not stop
+    it, docs/rules.md D.25)."""
+    s = cleric_game()
+    held = b.ids_named(s, "A", "Sample Plant Pot", "hand")
+    s, pot = (s, held[0]) if held else b.give(s, "A", "Sample Plant Pot")
+    s, _ = play(s, *b.attack_revealed("A", pot, 1), cmd("pass", "A"), cmd("pass", "B"))
+    s, sling = b.give(s, "B", "Sample Holy Sling")
+    s, _ = play(s, cmd("play", "B", card=sling, gold=1))
+    s, events = resolve_all(s, "B")
+    assert [e.type for e in events][:2] == ["DamageDealt", "CardSquished"]
+    assert s["fight"] is None and b.zone_of(s, pot) == "discard"
+
+
+def temple_spider() -> None:
+    """Hired: deal 1 damage to target Ally; the attacker names the target (docs/rules.md
+    D.23): resolve_all takes the offered ``target``, then the damage."""
+    s = cleric_game()
+    s, squire = b.give(s, "B", "Sample Loyal Squire", "hoard")
+    s, spider = b.give(s, "A", "Sample Temple Spider")
+    s, _ = play(s, *b.attack_revealed("A", spider, 2, [squire]), cmd("pass", "A"))
+    s, _ = play(s, cmd("pass", "B"))
+    s, events = resolve_all(s, "A")
+    assert [e.type for e in events] == ["TriggerTargeted", "DamageDealt", "AbilityResolved"]
+    assert s["cards"][squire]["damage"] == 1
+
+
 SCENARIOS = {
     "Sample Orc Warrior": orc_warrior,
     "Sample Gnome Thief": gnome_thief,
@@ -327,6 +355,8 @@ SCENARIOS = {
     "Sample Choir Boy": choir_boy,
     "Sample Penitent Monk": penitent_monk,
     "Sample Divine Wrath": divine_wrath,
+    "Sample Holy Sling": holy_sling,
+    "Sample Temple Spider": temple_spider,
 }
 
 

@@ -118,7 +118,7 @@ def test_bleeding_can_eliminate_in_the_reckoning_before_the_unstash() -> None:
     s, _ = started_game()
     s = with_damage(s, "B", 17)
     s, _ = bleeding(s)
-    s, events = play(s, cmd("end_turn", "A"))
+    s, events = play(s, cmd("end_turn", "A"), cmd("pass", "B"), cmd("pass", "A"))
     assert types(events)[-3:] == ["DamageDealt", "PlayerEliminated", "GameEnded"]
     assert "StashUnstashed" not in types(events)
     assert s["winner"] == "A"

@@ -39,6 +39,7 @@ from tests.builders import (
     game_spec,
     give,
     hero,
+    horde_triggered,
     judge,
     new_game,
     play,
@@ -188,15 +189,10 @@ def limping(mode: str) -> State:
 def hire_window(mode: str) -> State:
     """A's Goblin Horde hired (2 gold); its Hired trigger resolved as printed (1 damage to the
     defending Hero): the hire window is open, nothing on the stack."""
-    s, horde = give(add_gold(munchkining(mode), "A", 1), "A", HORDE)
+    s = horde_triggered(mode)
+    horde = s["stack"][-1]["card"]
     s, _ = play(
         s,
-        cmd("attack", "A", card=horde, gold=2),
-        cmd("face", "B"),
-        cmd("ready", "B"),
-        cmd("reveal", "A"),
-        cmd("pass", "A"),
-        cmd("pass", "B"),
         cmd("damage", "A", source=horde, target=hero(s, "B"), amount=1),
         cmd("resolve", "A"),
     )
@@ -693,6 +689,14 @@ def _(mode: str) -> Case:
     return s, cmd("prevent", "A", source=shield, amount=1)
 
 
+row("rule/not_your_ability", "A.11", "naming the targets of the opponent's trigger")(
+    at(horde_triggered, lambda s: cmd("target", "B", targets=[hero(s, "A")]))
+)
+row("rule/no_target_to_name", "D.23", "naming a target for a trigger that takes none")(
+    at(horde_triggered, lambda s: cmd("target", "A", targets=[hero(s, "B")]))
+)
+
+
 # -- the resolving ability's effects are its card's (A.11, docs/cards.md)
 
 row("rule/effect_skipped", "A.11", "resolving before the card's effect is recorded")(
@@ -819,6 +823,7 @@ RECORD_REFUSED: dict[str, str] = {
     "the attacker allocating Monster damage": "command/not_defender",
     "the defender revealing the attack card": "command/not_attacker",
     "resolving the opponent's ability": "command/not_your_ability",
+    "naming the targets of the opponent's trigger": "command/not_your_ability",
     "ending the turn while an ability resolves": "command/ability_resolving",
 }
 

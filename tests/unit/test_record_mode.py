@@ -36,6 +36,7 @@ from tests.builders import (
     game_spec,
     give,
     hero,
+    horde_triggered,
     judge,
     new_game,
     play,
@@ -390,6 +391,9 @@ row("allocate", "ability_resolving", "command/nothing_to_allocate", "allocating 
 # -- abilities, windows, effects (A.10-A.12)
 row("resolve", "not_your_ability", "command/not_your_ability", "resolving the opponent's ability",
     resolving, lambda _: cmd("resolve", "B"))
+row("target", "not_your_ability", "command/not_your_ability",
+    "naming the targets of the opponent's trigger",
+    horde_triggered, lambda s: cmd("target", "B", targets=[hero(s, "A")]))
 row("pass", "no_window", RECORDED, "passing with no window open",
     munchkining, lambda _: cmd("pass", "B"))
 row("pass", "already_passed", RECORDED, "passing twice",

@@ -81,6 +81,9 @@ def test_bleeding_deals_its_damage_in_the_victims_reckoning() -> None:
     s, curse = b.bleeding(s)
     assert s["cards"][curse]["zone"] == "stuck"
     s, events = b.next_turn(s, draw=False)
+    assert b.types(events)[-1] == "DamageAnnounced", "interrupts answer it first (D.28)"
+    s, more = play(s, cmd("pass", "B"), cmd("pass", "A"))
+    events += more
     bleed = [d for d in b.of_type(events, ev.DamageDealt) if d.source == curse]
     assert [(d.target, d.amount) for d in bleed] == [(b.hero(s, "B"), 1)]
     assert b.damage(s, "B") == 1
