@@ -1,4 +1,5 @@
-"""Visibility and per-viewer views (docs/rules.md A.4, D.7; DESIGN.md "Viewers and redaction")."""
+"""Visibility and per-viewer views (docs/rules.md A.4, D.7; docs/DESIGN.md "Seats, roles and
+viewers come from the game")."""
 
 from __future__ import annotations
 
