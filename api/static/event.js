@@ -17,11 +17,10 @@
   const API = "/api/events/" + EVENT;
   const KEY = "munchlog-event-token:" + EVENT;
   const $ = (id) => document.getElementById(id);
-  const el = window.munchlogPages.el;
+  const { el, status, capital } = window.munchlogPages;
   const app = { token: null, data: null, seatTokens: {} };
   const CUT_NAMES = ["final", "semifinals", "quarterfinals"];
 
-  function status(text) { $("status").textContent = text || ""; }
   function headers() { return app.token ? { Authorization: "Bearer " + app.token } : {}; }
   function read(path) { return window.munchlogPages.readJSON(API + path, headers()); }
   function plural(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
@@ -135,7 +134,6 @@
     $("end-note").textContent = d.end_note ? "Ends early: " + d.end_note : "";
   }
   function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
-  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
 
   function roundTitle(d, n) {
     if (n <= d.swiss_rounds) return "Round " + n;

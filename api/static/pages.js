@@ -1,8 +1,9 @@
 /* What the pages share (viewer.js, table.js, event.js): a JSON read from the API that throws the
  * API's error message (with its HTTP status on the error) when it refuses, el(), which makes an
- * element from its attributes and children (no HTML strings anywhere), and a penalty's
- * infraction and upgrade in words (the replay viewer's and the event page's), and a server
- * deadline in words, counted down (the table page's and the viewer's). */
+ * element from its attributes and children (no HTML strings anywhere), the status line and
+ * capital(), a penalty's infraction and upgrade in words (the replay viewer's and the event
+ * page's), and a server deadline in words, counted down (the table page's and the viewer's).
+ * What the two game pages' boards share is in boards.js. */
 (function () {
   "use strict";
   async function readJSON(url, headers) {
@@ -32,6 +33,9 @@
     }
     return e;
   }
+  // the page's status line (#status): a refusal's message, or nothing
+  function status(text) { document.getElementById("status").textContent = text || ""; }
+  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
   // A ruling's penalty in words (docs/rules.md F.5), from what the API gives with it (a game's
   // disputes, an event's penalties): the penalty guide's infraction by its name and IPG section
   // ("Slow Play (IPG 3.3)"; the key in words for one the guide does not have), and for a
@@ -85,6 +89,6 @@
   function awaitedWords(d, players) {
     return seatList(d.seats, players) + (d.step === "commit_seed" ? " to commit a seed " : " to reveal a seed ");
   }
-  window.munchlogPages = { readJSON: readJSON, el: el, infractionText: infractionText, upgradeText: upgradeText,
+  window.munchlogPages = { readJSON: readJSON, el: el, status: status, capital: capital, infractionText: infractionText, upgradeText: upgradeText,
     untilWords: untilWords, until: until, seatList: seatList, awaitedWords: awaitedWords };
 })();
