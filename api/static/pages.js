@@ -36,6 +36,18 @@
   // the page's status line (#status): a refusal's message, or nothing
   function status(text) { document.getElementById("status").textContent = text || ""; }
   function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
+  function plural(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
+  // The sign-in form (#signin-form, #token-input): a token typed in goes to onToken, and the
+  // field is emptied (the token is kept only where the page keeps it).
+  function onSignin(onToken) {
+    document.getElementById("signin-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const input = document.getElementById("token-input");
+      const token = input.value.trim();
+      input.value = "";
+      if (token) onToken(token);
+    });
+  }
   // A ruling's penalty in words (docs/rules.md F.5), from what the API gives with it (a game's
   // disputes, an event's penalties): the penalty guide's infraction by its name and IPG section
   // ("Slow Play (IPG 3.3)"; the key in words for one the guide does not have), and for a
@@ -79,16 +91,16 @@
       if (e.textContent !== text) e.textContent = text;
     }
   }, 1000);
-  // "A (ann), B (bob)": seats with their players' names
-  function seatList(seats, players) {
-    return seats.map((s) => s + (players && players[s] ? " (" + players[s] + ")" : "")).join(", ");
-  }
+  // "A (ann)": a seat with its player's name, when it is known; seatList: "A (ann), B (bob)"
+  function seatName(seat, players) { return seat + (players && players[seat] ? " (" + players[seat] + ")" : ""); }
+  function seatList(seats, players) { return seats.map((s) => seatName(s, players)).join(", "); }
   // What a server-dealt game waits on, from a deadline {at, seats, step} (GET /legal's
   // `deadline`, GET /api/games/<id>'s `dealing.deadline`): "A (ann) to reveal a seed", then
   // until(at) and what happens after it.
   function awaitedWords(d, players) {
     return seatList(d.seats, players) + (d.step === "commit_seed" ? " to commit a seed " : " to reveal a seed ");
   }
-  window.munchlogPages = { readJSON: readJSON, el: el, status: status, capital: capital, infractionText: infractionText, upgradeText: upgradeText,
-    untilWords: untilWords, until: until, seatList: seatList, awaitedWords: awaitedWords };
+  window.munchlogPages = { readJSON: readJSON, el: el, status: status, capital: capital, plural: plural,
+    onSignin: onSignin, infractionText: infractionText, upgradeText: upgradeText,
+    untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();

@@ -50,7 +50,7 @@
   function api(path) { return window.munchlogPages.readJSON(API + path, headers()); }
 
   // ------------------------------------------------------------------ names of things
-  function seatName(seat) { return seat + (app.players[seat] ? " (" + app.players[seat] + ")" : ""); }
+  function seatName(seat) { return window.munchlogPages.seatName(seat, app.players); }
   function cardName(id) { return app.names[id] || "a card"; }
   // a value of a command or of the table as a short phrase: cards and seats by name
   function phrase(v) {
@@ -99,12 +99,7 @@
     $("who").dataset.viewer = "";
     $("token-input").focus();
   }
-  $("signin-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const token = $("token-input").value.trim();
-    $("token-input").value = "";
-    if (token) start(token);
-  });
+  window.munchlogPages.onSignin(start);
   $("sign-out").addEventListener("click", () => {
     sessionStorage.removeItem(KEY);
     app.token = null;
@@ -258,8 +253,7 @@
     const d = (app.summary && app.summary.dealing) || {};
     return SEED + seat + ":" + (d.epoch || 0);
   }
-  function hex(bytes) { return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""); }
-  function unhex(text) { const out = new Uint8Array(text.length / 2); for (let i = 0; i < out.length; i++) out[i] = parseInt(text.substr(i * 2, 2), 16); return out; }
+  const { hex, unhex } = window.MunchlogDealing; // dealing.js
   async function seedCommand(c) {
     const key = seedKey(c.seat);
     let seedHex = sessionStorage.getItem(key);

@@ -24,13 +24,12 @@
   function seatColor(seat) { const i = app.seats.indexOf(seat); return SEAT_COLORS[(i < 0 ? 0 : i) % SEAT_COLORS.length]; }
 
   // ------------------------------------------------------------------ helpers
-  const { el, status, capital } = window.munchlogPages;
+  const { el, status, capital, plural } = window.munchlogPages;
   const { words, CARD_ID, collectNames } = window.munchlogBoards; // an identifier as words, card names
   // a key as words, a seat ("A") as it is
   function label(k) { return /^[A-Z]$/.test(k) || app.seats.includes(k) ? k : words(k); }
   const IDENT = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
   const NOT_SHOWN = /^([0-9a-f]{32,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/; // hashes, salts, uuids
-  function plural(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
   // Any value of an event as a short phrase: cards by name, lists counted, nothing raw.
   function human(v, depth) {
     depth = depth || 0;
@@ -103,12 +102,7 @@
     $("as-wrap").hidden = true;
     $("token-input").focus();
   }
-  $("signin-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const token = $("token-input").value.trim();
-    $("token-input").value = "";
-    if (token) start(token, null);
-  });
+  window.munchlogPages.onSignin((token) => start(token, null));
   $("watch").addEventListener("click", () => start(null, fragment().get("v")));
   $("sign-out").addEventListener("click", () => {
     if (app.live) { app.live.close(); app.live = null; $("follow").setAttribute("aria-pressed", "false"); }
@@ -473,7 +467,7 @@
   function seatWords(seat) {
     if (seat === "rules") return "the rules";
     if (seat === "judge") return "the judge";
-    return seat + (app.players[seat] ? " (" + app.players[seat] + ")" : "");
+    return window.munchlogPages.seatName(seat, app.players);
   }
   function evButton(e) {
     return el("button", { type: "button", class: "evlink", "data-type": e.type, text: "#" + e.version + " " + words(e.type), onclick: () => select(e.version) });
