@@ -17,24 +17,17 @@
   const API = "/api/events/" + EVENT;
   const KEY = "munchlog-event-token:" + EVENT;
   const $ = (id) => document.getElementById(id);
-  const el = window.munchlogPages.el;
+  const { el, status, capital, plural } = window.munchlogPages;
   const app = { token: null, data: null, seatTokens: {} };
   const CUT_NAMES = ["final", "semifinals", "quarterfinals"];
 
-  function status(text) { $("status").textContent = text || ""; }
   function headers() { return app.token ? { Authorization: "Bearer " + app.token } : {}; }
   function read(path) { return window.munchlogPages.readJSON(API + path, headers()); }
-  function plural(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
   function pct(x) { return (100 * Number(x)).toFixed(1); }
   function seated(seats) { return Object.keys(seats).sort().map((s) => [s, seats[s]]); }
 
   // ------------------------------------------------------------------ sign in
-  $("signin-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const token = $("token-input").value.trim();
-    $("token-input").value = "";
-    if (token) load(token);
-  });
+  window.munchlogPages.onSignin(load);
   $("sign-out").addEventListener("click", () => {
     sessionStorage.removeItem(KEY);
     load(null);
@@ -135,7 +128,6 @@
     $("end-note").textContent = d.end_note ? "Ends early: " + d.end_note : "";
   }
   function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
-  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
 
   function roundTitle(d, n) {
     if (n <= d.swiss_rounds) return "Round " + n;

@@ -1,8 +1,9 @@
 /* What the pages share (viewer.js, table.js, event.js): a JSON read from the API that throws the
  * API's error message (with its HTTP status on the error) when it refuses, el(), which makes an
- * element from its attributes and children (no HTML strings anywhere), and a penalty's
- * infraction and upgrade in words (the replay viewer's and the event page's), and a server
- * deadline in words, counted down (the table page's and the viewer's). */
+ * element from its attributes and children (no HTML strings anywhere), the status line and
+ * capital(), a penalty's infraction and upgrade in words (the replay viewer's and the event
+ * page's), and a server deadline in words, counted down (the table page's and the viewer's).
+ * What the two game pages' boards share is in boards.js. */
 (function () {
   "use strict";
   async function readJSON(url, headers) {
@@ -31,6 +32,21 @@
       e.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
     }
     return e;
+  }
+  // the page's status line (#status): a refusal's message, or nothing
+  function status(text) { document.getElementById("status").textContent = text || ""; }
+  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
+  function plural(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
+  // The sign-in form (#signin-form, #token-input): a token typed in goes to onToken, and the
+  // field is emptied (the token is kept only where the page keeps it).
+  function onSignin(onToken) {
+    document.getElementById("signin-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const input = document.getElementById("token-input");
+      const token = input.value.trim();
+      input.value = "";
+      if (token) onToken(token);
+    });
   }
   // A ruling's penalty in words (docs/rules.md F.5), from what the API gives with it (a game's
   // disputes, an event's penalties): the penalty guide's infraction by its name and IPG section
@@ -75,16 +91,16 @@
       if (e.textContent !== text) e.textContent = text;
     }
   }, 1000);
-  // "A (ann), B (bob)": seats with their players' names
-  function seatList(seats, players) {
-    return seats.map((s) => s + (players && players[s] ? " (" + players[s] + ")" : "")).join(", ");
-  }
+  // "A (ann)": a seat with its player's name, when it is known; seatList: "A (ann), B (bob)"
+  function seatName(seat, players) { return seat + (players && players[seat] ? " (" + players[seat] + ")" : ""); }
+  function seatList(seats, players) { return seats.map((s) => seatName(s, players)).join(", "); }
   // What a server-dealt game waits on, from a deadline {at, seats, step} (GET /legal's
   // `deadline`, GET /api/games/<id>'s `dealing.deadline`): "A (ann) to reveal a seed", then
   // until(at) and what happens after it.
   function awaitedWords(d, players) {
     return seatList(d.seats, players) + (d.step === "commit_seed" ? " to commit a seed " : " to reveal a seed ");
   }
-  window.munchlogPages = { readJSON: readJSON, el: el, infractionText: infractionText, upgradeText: upgradeText,
-    untilWords: untilWords, until: until, seatList: seatList, awaitedWords: awaitedWords };
+  window.munchlogPages = { readJSON: readJSON, el: el, status: status, capital: capital, plural: plural,
+    onSignin: onSignin, infractionText: infractionText, upgradeText: upgradeText,
+    untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();

@@ -31,13 +31,8 @@
   };
 
   // ------------------------------------------------------------------ helpers
-  const el = window.munchlogPages.el;
-  function words(x) {
-    if (x === null || x === undefined) return "";
-    return String(x).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().trim();
-  }
-  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
-  function status(text) { $("status").textContent = text || ""; }
+  const { el, status, capital } = window.munchlogPages;
+  const { words, CARD_ID, collectNames } = window.munchlogBoards; // an identifier as words, card names
   // JSON with every object's keys sorted: one spelling per body (the intent's identity; the
   // tests find a control by it too)
   function canon(x) {
@@ -55,15 +50,7 @@
   function api(path) { return window.munchlogPages.readJSON(API + path, headers()); }
 
   // ------------------------------------------------------------------ names of things
-  const CARD_ID = /^[0-9a-f]{16}$/;
-  function collectNames(x, into, depth) {
-    if (!x || typeof x !== "object" || depth > 12) return into;
-    if (Array.isArray(x)) { for (const y of x) collectNames(y, into, depth + 1); return into; }
-    if (typeof x.name === "string" && typeof x.id === "string") into[x.id] = x.name;
-    for (const v of Object.values(x)) if (v && typeof v === "object") collectNames(v, into, depth + 1);
-    return into;
-  }
-  function seatName(seat) { return seat + (app.players[seat] ? " (" + app.players[seat] + ")" : ""); }
+  function seatName(seat) { return window.munchlogPages.seatName(seat, app.players); }
   function cardName(id) { return app.names[id] || "a card"; }
   // a value of a command or of the table as a short phrase: cards and seats by name
   function phrase(v) {
@@ -112,12 +99,7 @@
     $("who").dataset.viewer = "";
     $("token-input").focus();
   }
-  $("signin-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const token = $("token-input").value.trim();
-    $("token-input").value = "";
-    if (token) start(token);
-  });
+  window.munchlogPages.onSignin(start);
   $("sign-out").addEventListener("click", () => {
     sessionStorage.removeItem(KEY);
     app.token = null;
@@ -271,8 +253,7 @@
     const d = (app.summary && app.summary.dealing) || {};
     return SEED + seat + ":" + (d.epoch || 0);
   }
-  function hex(bytes) { return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(""); }
-  function unhex(text) { const out = new Uint8Array(text.length / 2); for (let i = 0; i < out.length; i++) out[i] = parseInt(text.substr(i * 2, 2), 16); return out; }
+  const { hex, unhex } = window.MunchlogDealing; // dealing.js
   async function seedCommand(c) {
     const key = seedKey(c.seat);
     let seedHex = sessionStorage.getItem(key);
@@ -534,148 +515,9 @@
     return null;
   }
 
-  // ------------------------------------------------------------------ the board
-  function chip(c, inHand) {
-    if (!c || c.hidden || typeof c.name !== "string") return el("span", { class: "c back", "data-hidden": "true", text: "?" });
-    const bits = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
-      c.kind === "monster" && c.level != null ? "L" + c.level : null, c.bonus ? (c.bonus > 0 ? "+" : "") + c.bonus : null,
-      c.damage ? "dmg " + c.damage : null, c.zapped ? "zapped" : null, c.face === "down" && inHand !== true ? "face down" : null].filter(Boolean);
-    return el("span", { class: "c" + (c.zapped ? " zapped" : "") + (c.kind ? " k-" + c.kind : ""), "data-card-id": c.id || "", "data-name": c.name, title: c.name + (c.text ? ": " + c.text : "") },
-      [el("span", { class: "n", text: c.name }), bits.length ? el("span", { class: "t", text: bits.join(" · ") }) : null]);
-  }
-  function zone(name, cards, extra) {
-    return el("div", { class: "zone", "data-zone": name }, [
-      el("span", { class: "zone-name", text: words(name) + (extra || "") }),
-      el("span", { class: "cards" }, cards.length ? cards.map(chip) : [el("span", { class: "none", text: "none" })]),
-    ]);
-  }
-  const STAT_KEYS = ["level", "life", "damage", "gold", "deck_count", "hand_count"];
-  function seatStats(s) {
-    const out = [];
-    if (s.level != null) out.push("level " + s.level);
-    if (s.life != null) out.push("damage " + (s.damage || 0) + "/" + s.life);
-    if (s.gold != null) out.push("gold " + s.gold);
-    if (s.deck_count != null) out.push("deck " + s.deck_count);
-    if (s.marker) out.push(words(s.marker));
-    return out;
-  }
-  function seatZones(s, seat) {
-    const out = [];
-    if (s.hero) out.push(zone("hero", [s.hero]));
-    if (s.traits) {
-      const t = [].concat(...Object.values(s.traits).map((x) => x || []));
-      if (t.length) out.push(zone("traits", t));
-    }
-    for (const [k, v] of Object.entries(s)) {
-      if (!Array.isArray(v) || k === "hand") continue;
-      if (!v.length && !["hoard", "equipped"].includes(k)) continue;
-      out.push(zone(k, v));
-    }
-    if (seat !== app.acting || !s.hand) {
-      const n = s.hand_count != null ? s.hand_count : (s.hand || []).length;
-      out.push(el("div", { class: "zone", "data-zone": "hand" }, [el("span", { class: "zone-name", text: "hand" }), el("span", { class: "count", text: n + (n === 1 ? " card" : " cards") })]));
-    }
-    return out;
-  }
-  function drawSeats() {
-    const st = app.state;
-    const box = $("seats");
-    const seats = Object.keys(st.seats || {}).sort();
-    box.dataset.count = String(seats.length);
-    const waiting = app.legal.waiting_for || [];
-    box.replaceChildren(...seats.map((seat) => {
-      const s = st.seats[seat];
-      const marks = [];
-      if (st.active_seat === seat) marks.push(el("span", { class: "mark active", "data-active-mark": "", text: "\u25B6 turn" }));
-      if (waiting.includes(seat)) marks.push(el("span", { class: "mark waiting", "data-waiting-mark": "", text: "waited on" }));
-      if (s.dead) marks.push(el("span", { class: "mark dead", text: "dead" }));
-      if (s.eliminated) marks.push(el("span", { class: "mark dead", text: "eliminated" }));
-      if ((st.winners || []).includes(seat) || st.winner === seat) marks.push(el("span", { class: "mark won", "data-winner": "", text: "winner" }));
-      return el("article", { class: "seat" + (st.active_seat === seat ? " active" : "") + (waiting.includes(seat) ? " waiting" : ""), "data-seat": seat, "aria-label": "seat " + seatName(seat) }, [
-        el("header", { class: "seat-head" }, [el("b", { text: seatName(seat) }), ...marks,
-          el("span", { class: "stats" }, seatStats(s).map((t) => el("span", { class: "stat", text: t })))]),
-        ...seatZones(s, seat),
-      ]);
-    }));
-  }
-  function drawHand() {
-    const s = app.state.seats && app.state.seats[app.acting];
-    const box = $("hand-box");
-    if (!s || !s.hand) { box.hidden = true; return; }
-    box.hidden = false;
-    box.replaceChildren(el("h2", { text: "Hand of " + seatName(app.acting) + " (" + s.hand.length + ")" }),
-      el("div", { class: "cards", "data-hand": app.acting }, s.hand.length ? s.hand.map((c) => chip(c, true)) : [el("span", { class: "none", text: "empty" })]));
-  }
-  function drawWhere() {
-    const st = app.state;
-    $("version").textContent = "#" + st.version;
-    $("version").dataset.version = String(st.version);
-    const bits = ["turn " + (st.turn || 0), st.phase ? words(st.phase) + (st.step ? " / " + words(st.step) : "") : null,
-      st.active_seat ? seatName(st.active_seat) + " to play" : null, st.status !== st.phase && st.status !== "playing" ? words(st.status) : null];
-    if (st.status === "finished") bits.push((st.winners && st.winners.length ? "winners " + st.winners.join(", ") : st.winner ? "winner " + phrase(st.winner) : "over"));
-    $("stands").textContent = bits.filter(Boolean).join(" · ");
-    const w = app.legal.waiting_for || [];
-    const d = app.legal.deadline;
-    $("waiting").dataset.waiting = w.join(",");
-    $("waiting").dataset.deadline = d ? d.at : "";
-    if (st.status !== "finished" && d) { // a server deadline: whom, what, until when, then what
-      $("waiting").replaceChildren("waiting for " + window.munchlogPages.awaitedWords(d, app.players), window.munchlogPages.until(d.at),
-        ": then the game goes on without " + (d.seats.length > 1 ? "their seeds" : "it"));
-      return;
-    }
-    $("waiting").textContent = st.status === "finished" ? "the game is over" : w.length ? "waiting for " + w.map(seatName).join(", ") : "";
-  }
-  // one item of the CCG's stack: "Sample Spilled Ale (mischief) by B (Bob)", its other fields after
-  function stackItem(x) {
-    if (!x || typeof x !== "object") return phrase(x);
-    const rest = Object.assign({}, x);
-    for (const k of ["card", "kind", "player", "seat", "ref", "canceled"]) delete rest[k];
-    const who = x.player || x.seat;
-    return [(x.card ? phrase(x.card) : "an effect") + (x.kind ? " (" + words(x.kind) + ")" : "") + (who ? " by " + seatName(who) : ""),
-      x.canceled ? "canceled" : null, Object.keys(rest).length ? phrase(rest) : null].filter(Boolean).join(" · ");
-  }
-  function drawCenter() {
-    const st = app.state;
-    const kids = [];
-    if (st.fight) {
-      const f = st.fight;
-      kids.push(el("div", { class: "fight", "data-fight": "" }, [
-        el("b", { text: "Fight: " }), seatName(f.attacker) + " attacks " + seatName(f.defender) + " · " + words(f.stage) + (f.gold ? " · " + f.gold + " gold committed" : ""),
-        el("div", { class: "cards" }, [f.attack_card ? chip(f.attack_card) : null, ...(f.defender_cards || []).map(chip), f.monster && f.monster.name ? chip(f.monster) : null]),
-      ]));
-    }
-    if (st.window) {
-      kids.push(el("div", { class: "window", "data-window": st.window.kind }, "Response window: " + words(st.window.kind) +
-        ((st.window.waiting_for || []).length ? " · waiting for " + st.window.waiting_for.map(seatName).join(", ") + " to pass" : "")));
-    }
-    if ((st.stack || []).length) {
-      kids.push(el("div", { class: "stack", "data-stack": String(st.stack.length) }, [el("b", { text: "Stack (top first): " }),
-        el("ol", {}, [...st.stack].reverse().map((x) => el("li", { text: stackItem(x) })))]));
-    }
-    if (st.combat) {
-      const c = st.combat;
-      const side = seatName(c.player) + (c.helper ? " helped by " + seatName(c.helper) : "") + " · strength " + c.player_strength;
-      kids.push(el("div", { class: "combat", "data-combat": "" }, [
-        el("div", {}, [el("b", { text: "Combat" }), " · " + words(c.stage) + " · " + side + " vs monsters " + c.monster_strength]),
-        c.asked ? el("div", { text: seatName(c.player) + " asks " + seatName(c.asked) + " to help" + (c.bribe ? " (bribe: " + phrase(c.bribe) + ")" : "") }) : null,
-        el("div", { class: "cards" }, [].concat(...(c.monsters || []).map((m) => [chip(m.card), ...(m.enhancers || []).map(chip)]))),
-        (c.one_shots || []).length ? zone("one-shots", c.one_shots.map((x) => x.card)) : null,
-      ]));
-    }
-    if (st.body) kids.push(zone("body of " + st.body.dead, st.body.cards || [], st.body.order && st.body.order.length ? " (looting order " + st.body.order.join(", ") + ")" : ""));
-    if (st.trade) kids.push(el("div", { "data-trade": "", text: seatName(st.trade.player) + " offers " + seatName(st.trade.with) + " a trade: " + phrase(st.trade.give) + " for " + phrase(st.trade.get) }));
-    if (st.decks) {
-      const d = st.decks;
-      const top = (pile) => (pile || []).slice(-3).reverse();
-      kids.push(el("div", { class: "decks", "data-decks": "" }, [
-        el("span", { class: "count", text: "door deck " + d.door + " · treasure deck " + d.treasure }),
-        zone("door discard", top(d.door_discard), " (" + (d.door_discard || []).length + ")"),
-        zone("treasure discard", top(d.treasure_discard), " (" + (d.treasure_discard || []).length + ")"),
-      ]));
-    }
-    if (!kids.length) kids.push(el("p", { class: "note", text: st.status === "finished" ? "The game is over." : "Nothing in the middle of the table." }));
-    $("center").replaceChildren(...kids);
-  }
+  // ------------------------------------------------------------------ the board (boards.js)
+  const board = window.munchlogBoards.table({ app: app, phrase: phrase, seatName: seatName });
+  const [drawSeats, drawHand, drawWhere, drawCenter] = [board.drawSeats, board.drawHand, board.drawWhere, board.drawCenter];
 
   // ------------------------------------------------------------------ boot
   const frag = new URLSearchParams(location.hash.replace(/^#/, ""));

@@ -24,21 +24,12 @@
   function seatColor(seat) { const i = app.seats.indexOf(seat); return SEAT_COLORS[(i < 0 ? 0 : i) % SEAT_COLORS.length]; }
 
   // ------------------------------------------------------------------ helpers
-  const el = window.munchlogPages.el;
-  function status(text) { $("status").textContent = text || ""; }
-  // An identifier as words for people: "CardDrawn" -> "card drawn", "look_for_trouble" ->
-  // "look for trouble"; nothing for null. Only for identifiers: names are shown as they are.
-  function words(x) {
-    if (x === null || x === undefined) return "";
-    return String(x).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z])([A-Z][a-z])/g, "$1 $2").toLowerCase().trim();
-  }
+  const { el, status, capital, plural } = window.munchlogPages;
+  const { words, CARD_ID, collectNames } = window.munchlogBoards; // an identifier as words, card names
   // a key as words, a seat ("A") as it is
   function label(k) { return /^[A-Z]$/.test(k) || app.seats.includes(k) ? k : words(k); }
-  function capital(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
   const IDENT = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
-  const CARD_ID = /^[0-9a-f]{16}$/;
   const NOT_SHOWN = /^([0-9a-f]{32,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/; // hashes, salts, uuids
-  function plural(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
   // Any value of an event as a short phrase: cards by name, lists counted, nothing raw.
   function human(v, depth) {
     depth = depth || 0;
@@ -111,12 +102,7 @@
     $("as-wrap").hidden = true;
     $("token-input").focus();
   }
-  $("signin-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const token = $("token-input").value.trim();
-    $("token-input").value = "";
-    if (token) start(token, null);
-  });
+  window.munchlogPages.onSignin((token) => start(token, null));
   $("watch").addEventListener("click", () => start(null, fragment().get("v")));
   $("sign-out").addEventListener("click", () => {
     if (app.live) { app.live.close(); app.live = null; $("follow").setAttribute("aria-pressed", "false"); }
@@ -437,17 +423,7 @@
   // ------------------------------------------------------------------ card names
   // The names of the cards this view was told about, by id: from the game's first event as
   // this view sees it (every deck, for a judge; what a seat may see, for a seat) and from the
-  // event shown (its data, the table after it and what moved). Only what the API gave.
-  function collectNames(x, into, depth) {
-    if (!x || typeof x !== "object" || depth > 12) return into;
-    if (Array.isArray(x)) { for (const y of x) collectNames(y, into, depth + 1); return into; }
-    if (typeof x.name === "string") {
-      if (typeof x.id === "string") into[x.id] = x.name;
-      if (typeof x.card === "string") into[x.card] = x.name;
-    }
-    for (const v of Object.values(x)) if (v && typeof v === "object") collectNames(v, into, depth + 1);
-    return into;
-  }
+  // event shown (its data, the table after it and what moved): collectNames (boards.js).
   function knownNames() {
     const key = app.as || "";
     if (!app.names[key]) app.names[key] = api("/events/1").then((d) => collectNames(d, {}, 0)).catch(() => ({}));
@@ -481,268 +457,8 @@
     }
   }
 
-  // ------------------------------------------------------------------ board
-  function card(c, opts) {
-    opts = opts || {};
-    // A card the API names is one this viewer may see (its own stash face down, say): shown
-    // by name and marked face down; a card without a name is only a back.
-    if (!c || c.hidden || typeof c.name !== "string") {
-      return el("div", { class: "c back", "data-hidden": "true", title: "face down" }, [el("span", { text: "?" })]);
-    }
-    const cls = ["c"];
-    if (c.zapped) cls.push("zapped");
-    if (c.face === "down" && !opts.inHand) cls.push("face-down");
-    if (c.type === "hero") cls.push("hero");
-    // The CCG's numbers in short; any other ruleset's numeric card fields as "name value".
-    if (c.kind && c.deck) return classicCard(c, cls, opts);
-    const stats = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
-      c.cost != null ? c.cost + "g" : null, c.rank != null ? "R" + c.rank : null,
-      ...Object.entries(c).filter(([k, v]) => typeof v === "number" && !CARD_NUMBERS.includes(k)).map(([k, v]) => words(k) + " " + v),
-    ].filter(Boolean).join(" ");
-    return el("div", {
-      class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
-      title: c.name + (c.text ? ": " + c.text : "") + (c.face === "down" ? " (face down)" : ""),
-    }, [
-      el("span", { class: "n", text: c.name }),
-      // a card that is not the catalog's (a casual game's own card, docs/cards.md)
-      c.custom ? el("span", { class: "badge custom", "data-badge": "custom", title: "custom card: not the catalog's", text: "custom" }) : null,
-      el("span", { class: "t", text: words(c.subtype || c.type || "") + (stats ? " · " + stats : "") }),
-      c.face === "down" && !opts.inHand ? el("span", { class: "fd", text: "face down" }) : null,
-      c.damage ? el("span", { class: "dmg", text: c.damage }) : null,
-    ]);
-  }
-  // A classic card (docs/rules.md B): its kind and the numbers a player looks for.
-  function classicLine(c) {
-    const plus = (n) => (n > 0 ? "+" + n : n < 0 ? String(n) : null);
-    const bits = [words(c.kind === "item" && c.slot ? c.slot : c.kind)];
-    if (c.kind === "monster") bits.push("L" + c.level, c.treasures != null ? c.treasures + " tr" : null);
-    else if (["race", "class", "army"].includes(c.kind)) bits.push(c.trait && c.trait !== c.name ? c.trait : null);
-    else bits.push(plus(c.bonus));
-    if (c.big) bits.push("big");
-    if (c.value) bits.push(c.value + " gp");
-    return bits.filter(Boolean).join(" · ");
-  }
-  function classicCard(c, cls, opts) {
-    cls.push("k-" + String(c.deck));
-    return el("div", {
-      class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
-      title: c.name + (c.text ? ": " + c.text : "") + (c.face === "down" && !opts.inHand ? " (face down)" : ""),
-    }, [
-      el("span", { class: "n", text: c.name }),
-      c.custom ? el("span", { class: "badge custom", "data-badge": "custom", title: "custom card: not the catalog's", text: "custom" }) : null,
-      el("span", { class: "t", text: classicLine(c) }),
-      c.face === "down" && !opts.inHand ? el("span", { class: "fd", text: "face down" }) : null,
-    ]);
-  }
-  function zone(seat, name, cards, extra) {
-    return el("div", { class: "zone", "data-zone": seat + "-" + name }, [
-      el("div", { class: "zone-name", text: name.replace(/_/g, " ") + (extra || "") }),
-      el("div", { class: "cards" }, cards),
-    ]);
-  }
-  const CARD_NUMBERS = ["power", "life", "cost", "rank", "defense", "damage", "tokens", "cost_modified"];
-  // Zones in the order the board shows them; any other zone of a ruleset follows, by name.
-  const ZONE_ORDER = ["hero", "hand", "hoard", "stash", "discard", "removed"];
-  // Seat fields that are not a stat of their own (shown elsewhere, or not at all).
-  const NOT_STATS = ["player", "life", "eliminated", "caught_cheating", "mulligan", "damage", "marker"];
-  function backs(n) { const out = []; for (let i = 0; i < n; i++) out.push(card({ hidden: true })); return out; }
-
-  function seatBox(seat) {
-    let box = $("seat-" + seat);
-    if (!box) {
-      box = el("div", { id: "seat-" + seat, class: "seat", "data-seat": seat, style: { borderLeftColor: seatColor(seat) } });
-      const first = app.seats.length ? app.seats[0] : seat;
-      // the first seat sits at the bottom, the others across the table, in seating order;
-      // a classic table lays every seat out in seating order
-      if (seat === first && $("seats-top").dataset.layout !== "classic") $("seats-bottom").append(box);
-      else $("seats-top").append(box);
-    }
-    return box;
-  }
-  function stats(s) {
-    const out = [];
-    for (const [k, v] of Object.entries(s)) {
-      if (NOT_STATS.includes(k) || k.endsWith("_count") || typeof v !== "number") continue;
-      out.push([k, words(k) + " " + v]);
-    }
-    const order = ["level", "gold"];
-    out.sort((a, b) => (order.indexOf(a[0]) + 1 || 99) - (order.indexOf(b[0]) + 1 || 99) || a[0].localeCompare(b[0]));
-    if (s.damage != null) out.splice(Math.min(1, out.length), 0, ["damage", "damage " + s.damage + (s.life != null ? "/" + s.life : "")]);
-    if (s.marker != null) out.push(["marker", s.marker === "limp_away" ? "Limp Away" : s.marker === "run_away" ? "Run Away" : words(s.marker)]);
-    return out.map(([k, text]) => el("span", { class: "stat", "data-stat": k, text: text }));
-  }
-  function zones(seat, s) {
-    const names = Object.keys(s).filter((k) => Array.isArray(s[k]) || (k === "hero" && s[k] && typeof s[k] === "object"));
-    if (s.hand_count != null && !names.includes("hand")) names.push("hand");
-    names.sort((a, b) => (ZONE_ORDER.indexOf(a) + 1 || 50) - (ZONE_ORDER.indexOf(b) + 1 || 50) || a.localeCompare(b));
-    return names.map((name) => {
-      if (name === "hand") {
-        const hand = s.hand ? s.hand.map((c) => card(c, { inHand: true })) : backs(s.hand_count);
-        return zone(seat, "hand", hand, " (" + (s.hand_count != null ? s.hand_count : hand.length) + ")");
-      }
-      const cards = [].concat(s[name]);
-      if (name === "removed" && !cards.length) return null;
-      return zone(seat, name, cards.map((c) => card(c)));
-    }).filter(Boolean);
-  }
-
-  // ------------------------------------------------------------------ classic board
-  // Classic Munchkin (docs/rules.md B): 3-6 seats in seating order, a grid on a wide screen and
-  // a stack on a phone; the combat, the decks and discards between them and the timeline.
-  // Everything shown is what the API gave this viewer: another seat's hand is only its count.
-  const TRAITS = ["race", "class", "army"];
-  function plainValue(v) {
-    if (v === null || v === undefined) return "";
-    if (Array.isArray(v)) return v.map(plainValue).join(", ");
-    if (typeof v === "object") return v.name ? v.name : Object.entries(v).map(([k, x]) => words(k) + " " + plainValue(x)).join(", ");
-    return human(v);
-  }
-  function classicSeat(seat, s, st) {
-    const box = seatBox(seat);
-    const active = st.active_seat === seat;
-    const won = (st.winners || []).includes(seat);
-    box.classList.toggle("active", active);
-    box.classList.toggle("dead", !!s.dead);
-    box.dataset.active = active ? "true" : "false";
-    const traitCards = [];
-    const traitKinds = [];
-    for (const t of TRAITS) {
-      const cards = (s.traits && s.traits[t]) || [];
-      if (cards.length) traitKinds.push(t);
-      for (const c of cards) traitCards.push(card(c));
-    }
-    // a hand is face down by nature: its cards are shown plain to whoever may see them
-    const hand = s.hand ? s.hand.map((c) => card(c, { inHand: true })) : backs(s.hand_count || 0);
-    const handCount = s.hand_count != null ? s.hand_count : hand.length;
-    box.replaceChildren(...[
-      el("div", { class: "seat-head" }, [
-        el("b", { text: seat + " · " + s.player }),
-        el("span", { class: "stat", "data-stat": "level", text: "level " + s.level }),
-        active ? el("span", { class: "turn-mark", "data-active-mark": "", text: "\u25B6 to play" }) : null,
-        s.dead ? el("b", { class: "dead-mark", "data-dead": "", text: "dead" }) : null,
-        won ? el("b", { class: "won-mark", "data-winner": "", text: "winner" }) : null,
-      ]),
-      zone(seat, "traits", traitCards, traitKinds.length ? " (" + traitKinds.join(", ") + ")" : " (none)"),
-      zone(seat, "equipped", (s.equipped || []).map((c) => card(c))),
-      zone(seat, "carried", (s.carried || []).map((c) => card(c))),
-      zone(seat, "hand", hand, " (" + handCount + ")"),
-      (s.curses || []).length ? zone(seat, "curses", s.curses.map((c) => card(c))) : null,
-      (s.helpers || []).length ? zone(seat, "helpers", s.helpers.map((c) => card(c))) : null,
-    ].filter(Boolean));
-  }
-  function classicWhere(st) {
-    const seatName = (x) => x + (st.seats && st.seats[x] ? " (" + st.seats[x].player + ")" : "");
-    return [
-      "turn " + st.turn, words(st.phase), st.active_seat ? seatName(st.active_seat) + " to play" : null, words(st.status),
-      (st.winners || []).length ? "winners " + st.winners.join(", ") : null,
-    ].filter(Boolean).join(" · ");
-  }
-  function classicCombat(c) {
-    const box = el("div", { class: "combat", "data-combat": "" });
-    const side = [el("b", { text: c.player }), " fights · strength ",
-      el("span", { class: "strength", "data-strength": "player", text: String(c.player_strength) })];
-    if (c.helper) side.push(" · helped by ", el("b", { "data-helper": c.helper, text: c.helper }));
-    if (c.asked) side.push(" · asks " + c.asked + " to help");
-    if (c.bribe) side.push(el("span", { "data-bribe": "", text: " · bribe: " + plainValue(c.bribe) }));
-    const monsters = (c.monsters || []).map((m) => el("div", { class: "monster", "data-monster": m.card && m.card.id ? m.card.id : "" }, [
-      el("div", { class: "cards" }, [card(m.card), ...(m.enhancers || []).map((x) => card(x))]),
-      el("div", { class: "count", text: "level " + m.level + " · strength " + m.strength + ((m.enhancers || []).length ? " · " + m.enhancers.length + " enhancer(s)" : "") }),
-    ]));
-    const shots = (c.one_shots || []).map((x) => card(x.card));
-    box.append(...[
-      el("div", { class: "combat-head" }, [el("b", { text: "Combat" }), " · " + words(c.stage)]),
-      el("div", { class: "combat-sides" }, [
-        el("div", { class: "side-player" }, side),
-        el("div", { class: "vs", text: "vs" }),
-        el("div", { class: "side-monsters" }, ["monsters strength ",
-          el("span", { class: "strength", "data-strength": "monsters", text: String(c.monster_strength) })]),
-      ]),
-      el("div", { class: "monsters" }, monsters),
-      shots.length ? zone("combat", "one-shots", shots) : null,
-      (c.passed || []).length ? el("div", { class: "count", text: "passed: " + c.passed.join(", ") }) : null,
-    ].filter(Boolean));
-    return box;
-  }
-  const PILE_SHOWN = 6;
-  function pile(name, cards) {
-    const all = cards || [];
-    const top = all.slice(-PILE_SHOWN).reverse(); // the top of a discard pile first
-    return zone("decks", name, top.map((c) => card(c)), " (" + all.length + (all.length > top.length ? ", top " + top.length : "") + ")");
-  }
-  function drawClassic(st) {
-    const seats = Object.keys(st.seats || {}).sort();
-    if (seats.join() !== app.seats.join() || $("seats-top").dataset.layout !== "classic") {
-      app.seats = seats;
-      $("seats-top").replaceChildren();
-      $("seats-bottom").replaceChildren();
-    }
-    $("seats-top").dataset.layout = "classic";
-    $("board").dataset.layout = "classic";
-    $("seats-top").dataset.count = String(seats.length);
-    for (const seat of seats) classicSeat(seat, st.seats[seat], st);
-    const fb = $("fight");
-    fb.classList.toggle("empty", !st.combat);
-    const d = st.decks || {};
-    const extra = [];
-    if (st.body) {
-      extra.push(zone("decks", "body of " + st.body.dead, (st.body.cards || []).map((c) => card(c)),
-        st.body.order && st.body.order.length ? " (looting order " + st.body.order.join(", ") + ")" : ""));
-    }
-    if (st.trade) {
-      extra.push(el("div", { class: "count", "data-trade": "" , text: st.trade.player + " offers " + st.trade.with + " a trade: " +
-        plainValue(st.trade.give) + " for " + plainValue(st.trade.get) }));
-    }
-    // the combat first (above the seats: in sight on a laptop even at six seats), the decks after
-    fb.replaceChildren(...[
-      el("div", { class: "where", "data-where": "", text: classicWhere(st) }),
-      st.combat ? classicCombat(st.combat) : null,
-      ...extra,
-    ].filter(Boolean));
-    const db = $("decks-box");
-    db.hidden = false;
-    db.replaceChildren(el("div", { class: "decks fight", "data-decks": "" }, [
-      el("div", { class: "count", text: "door deck " + d.door + " · treasure deck " + d.treasure }),
-      el("div", { class: "piles" }, [pile("door_discard", d.door_discard), pile("treasure_discard", d.treasure_discard)]),
-    ]));
-  }
-
-  function drawBoard(st) {
-    if (st.decks && "combat" in st) return drawClassic(st);
-    delete $("board").dataset.layout;
-    $("decks-box").hidden = true;
-    const seats = Object.keys(st.seats || {}).sort();
-    if (seats.join() !== app.seats.join() || $("seats-top").dataset.layout) {
-      delete $("seats-top").dataset.layout; app.seats = seats; $("seats-top").replaceChildren(); $("seats-bottom").replaceChildren(); }
-    $("seats-top").dataset.count = String(Math.max(0, seats.length - 1));
-    for (const seat of seats) {
-      const s = st.seats[seat];
-      const box = seatBox(seat);
-      box.classList.toggle("active", st.active_seat === seat);
-      box.replaceChildren(...[
-        el("div", { class: "seat-head" }, [
-          el("b", { text: seat + " · " + s.player }),
-          ...stats(s),
-          s.deck_count != null ? el("span", { class: "count", text: "deck " + s.deck_count }) : null,
-          s.eliminated ? el("b", { text: "eliminated (" + words(s.eliminated) + ")" }) : null,
-        ]),
-        ...zones(seat, s),
-      ]);
-    }
-    const f = st.fight;
-    const fb = $("fight");
-    fb.classList.toggle("empty", !f);
-    if (!f) {
-      const where = [("fight" in st ? "no fight · " : "") + "turn " + st.turn, st.phase ? words(st.phase) + (st.step ? " / " + words(st.step) : "") : null,
-        st.active_seat ? st.active_seat + " to play" : null, words(st.status), st.winner ? "winner " + st.winner : null];
-      fb.replaceChildren(el("span", { text: where.filter(Boolean).join(" · ") }));
-      return;
-    }
-    fb.replaceChildren(
-      el("div", { text: "Fight: " + f.attacker + " attacks " + f.defender + " · " + words(f.stage) + " · " + f.gold + " gold committed" + (f.monster ? " · monster " + (f.monster.power != null ? "P" + f.monster.power : "") + (f.monster.life != null ? " L" + f.monster.life : "") : "") }),
-      zone("fight", "attack", f.attack_card ? [card(f.attack_card)] : []),
-      zone("fight", "defender", (f.defender_cards || []).map((c) => card(c))),
-    );
-  }
+  // ------------------------------------------------------------------ board (boards.js)
+  const drawBoard = window.munchlogBoards.viewer({ app: app, human: human, seatColor: seatColor }).drawBoard;
 
   // ------------------------------------------------------------------ event detail
   // An event as lines for people: its type in words, who did it, the table talk, then its
@@ -751,7 +467,7 @@
   function seatWords(seat) {
     if (seat === "rules") return "the rules";
     if (seat === "judge") return "the judge";
-    return seat + (app.players[seat] ? " (" + app.players[seat] + ")" : "");
+    return window.munchlogPages.seatName(seat, app.players);
   }
   function evButton(e) {
     return el("button", { type: "button", class: "evlink", "data-type": e.type, text: "#" + e.version + " " + words(e.type), onclick: () => select(e.version) });

@@ -330,6 +330,11 @@ def test_the_viewer_page_is_served_with_its_script_and_style(
     # the viewer's own verifier (issue #25), before the viewer that uses it
     assert html.index('src="/static/dealing.js"') < html.index('src="/static/chain.js"')
     assert html.index('src="/static/chain.js"') < html.index('src="/static/viewer.js"')
+    # the board module both game pages draw with (boards.js, on pages.js), before the viewer
+    places = [
+        html.index(f'src="/static/{name}"') for name in ("pages.js", "boards.js", "viewer.js")
+    ]
+    assert places == sorted(places)
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     assert "default-src 'none'" in page.headers["Content-Security-Policy"]
     assert page.headers["Referrer-Policy"] == "no-referrer"

@@ -18,8 +18,9 @@ def test_the_table_page_is_served_with_the_pages_headers(client: FlaskClient) ->
     assert page.status_code == 200 and page.mimetype == "text/html"
     html = page.get_data(as_text=True)
     assert f'data-game-id="{game["game_id"]}"' in html
-    # dealing.js (the seeds' commitments) and live.js before the page's own script
-    scripts = ["dealing.js", "live.js", "table.js"]
+    # dealing.js (the seeds' commitments), pages.js and boards.js (the board the viewer draws
+    # too) and live.js before the page's own script
+    scripts = ["dealing.js", "pages.js", "boards.js", "live.js", "table.js"]
     places = [html.index(f'src="/static/{name}"') for name in scripts]
     assert places == sorted(places)
     assert 'href="/static/table.css"' in html
