@@ -59,6 +59,7 @@ from service.errors import (
     NotAllowedError,
     VersionConflictError,
 )
+from service.reading import LogPage
 from service.replays import Replays
 from service.snapshots import snapshot_problems
 
@@ -82,17 +83,6 @@ class StartedGame:
     version: int
     tokens: dict[str, str]
     cards: dict[str, dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class LogPage:
-    """A page of a game's log: the records, the game's version, where the next page starts
-    (and the game's seats, which a viewer's redaction needs)."""
-
-    seats: tuple[str, ...]
-    version: int
-    records: list[Record]
-    next_after: int | None
 
 
 @dataclass(frozen=True)
