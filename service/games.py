@@ -94,7 +94,7 @@ class BatchOutcome:
 
 
 class Observer:
-    """What the service reports as it records, for the operator's metrics (``api.metrics``
+    """What the service reports as it records, for the operator's metrics (``api.ops.metrics``
     counts it; this one does nothing). Called once per saved batch or lost race, after the
     fact: it must be cheap and must not raise."""
 

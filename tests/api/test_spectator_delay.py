@@ -306,7 +306,7 @@ def test_the_delay_ends_with_the_game_plus_the_seconds(
     ],
 )
 def test_a_malformed_delay_is_400_with_its_field(client: FlaskClient, delay: Any) -> None:
-    from api.demo import demo_spec
+    from api.cli.demo import demo_spec
 
     body = {**demo_spec(seed=0), "spectator_delay": delay}
     response = client.post("/api/games", json=body, headers=bearer(ORGANIZER_TOKEN))
