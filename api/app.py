@@ -1,4 +1,6 @@
-"""The app factory: configuration, the one GameLog, blueprints, error handlers.
+"""The app factory: configuration, the one GameLog, and the blueprints of the JSON API
+(``api/json_api/``), the pages (``api/pages/``) and operations (``api/ops/routes.py``) in one
+Flask app, with its error handlers.
 
 Configuration (a ``config`` mapping wins over the environment variable of the same name):
 
