@@ -1,4 +1,6 @@
-"""The app factory: configuration, the one GameLog, blueprints, error handlers.
+"""The app factory: configuration, the one GameLog, and the blueprints of the JSON API
+(``api/json_api/``), the pages (``api/pages/``) and operations (``api/ops/routes.py``) in one
+Flask app, with its error handlers.
 
 Configuration (a ``config`` mapping wins over the environment variable of the same name):
 
@@ -24,7 +26,7 @@ Configuration (a ``config`` mapping wins over the environment variable of the sa
     request body limit in bytes (default 1 MiB; larger bodies get 413).
 ``MUNCHLOG_HOTPATH``
     ``0`` serves ``POST /api/games/<id>/actions`` through Flask's routing only, without the
-    recording hot path of ``api/hotpath.py`` (default ``1``; the answers are the same).
+    recording hot path of ``api/json_api/hotpath.py`` (default ``1``; the answers are the same).
 ``MUNCHLOG_PROJECTIONS``
     who keeps the match histories: ``inline`` (default: every history read catches up first,
     in this process) or ``worker`` (``munchlog worker`` does, in its own process; reads serve
@@ -51,10 +53,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from flask import Flask
 
-from api import errors, hotpath, metrics
-from api.auth import ensure_organizer_token
-from api.jsonio import FastJSONProvider
-from api.routes import (
+from api.json_api import errors, hotpath
+from api.json_api.auth import ensure_organizer_token
+from api.json_api.jsonio import FastJSONProvider
+from api.json_api.routes import (
     docs,
     event_exports,
     event_penalties,
@@ -63,9 +65,11 @@ from api.routes import (
     games,
     judge,
     live,
-    operations,
     rulesets,
 )
+from api.ops import metrics
+from api.ops import routes as operations
+from api.pages import event, table, viewer
 from domain.family import load_families
 from domain.game import token_hash
 from service.games import GameLog
@@ -148,11 +152,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(event_exports.blp)
     api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)
-    from api.routes import event_page, table, viewer  # the replay viewer, table, event pages
-
-    app.register_blueprint(viewer.bp)
+    app.register_blueprint(viewer.bp)  # the pages: the replay viewer, the table, an event's
     app.register_blueprint(table.bp)
-    app.register_blueprint(event_page.bp)
+    app.register_blueprint(event.bp)
     errors.init_app(app)
     hotpath.install(app)
     metrics.install(app)  # outermost: it counts and times what the hot path answers too

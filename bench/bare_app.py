@@ -1,6 +1,6 @@
 """The practical limit for record_bench: a bare Flask endpoint that inserts the JSON body.
 
-Served with the same server and settings as munchlog (``python -m api.serving
+Served with the same server and settings as munchlog (``python -m api.ops.serving
 bench.bare_app:create_app``).
 
 * SQLite (``BARE_DB`` names the file, WAL mode as eventsourcing's SQLite recorder sets it,

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adapters.eventstore import GAME_TOPICS
 from api.app import create_app
-from api.routes.exports import history
+from api.json_api.routes.exports import history
 from domain import event_from_dict
 from projections.exports import export_ndjson
 from service.games import GameLog

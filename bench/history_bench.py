@@ -67,7 +67,7 @@ def reader(url: str, pause: float, stop: threading.Event, out: dict[str, Any]) -
 def rebuild(url: str, instance: str) -> float:
     started = time.monotonic()
     subprocess.run(
-        [sys.executable, "-m", "api.cli", "rebuild-projections", "--db", url],
+        [sys.executable, "-m", "api.cli.main", "rebuild-projections", "--db", url],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT), "MUNCHLOG_INSTANCE": instance},
         check=True,
@@ -103,7 +103,7 @@ def main() -> int:
                 "MUNCHLOG_DATABASE_URL": url,
                 "MUNCHLOG_PROJECTIONS": args.projections,
             }
-            with server("granian", "api.serving:worker_app", env) as base:
+            with server("granian", "api.ops.serving:worker_app", env) as base:
                 eight, games = eight_games_file(base, tmp, "eight", 1)
                 player = "bench-1-A"
                 for n in range(1, args.rounds + 1):

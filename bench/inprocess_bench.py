@@ -33,7 +33,7 @@ TOKEN = "inprocess-organizer"
 def setup(folder: str) -> tuple[Any, str, str, str]:
     """An app on SQLite in ``folder`` and a game in munchkining: (app, game_id, token, hero)."""
     from api.app import create_app
-    from api.demo import FlaskTransport
+    from api.cli.demo import FlaskTransport
     from bench.record_bench import game_body, setup_actions
 
     app = create_app({"INSTANCE_PATH": folder, "MUNCHLOG_ORGANIZER_TOKEN": TOKEN})

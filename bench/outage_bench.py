@@ -87,7 +87,7 @@ def hang(seconds: float) -> dict[str, Any]:
             "MUNCHLOG_INSTANCE": tmp,
             "MUNCHLOG_DATABASE_URL": url,
         }
-        with server("granian", "api.serving:worker_app", env) as base:
+        with server("granian", "api.ops.serving:worker_app", env) as base:
             games = [new_game(base, i) for i in range(4)]
             session = requests.Session()
 

@@ -1,6 +1,6 @@
 """record_bench: actions recorded per second over HTTP, against the practical limit and the peer.
 
-Measured in one run, under the server ``munchlog serve`` runs (``api/serving.py``; ``--server``
+Measured in one run, under the server ``munchlog serve`` runs (``api/ops/serving.py``; ``--server``
 picks another), with the same load generator (wrk) for munchlog and the bare endpoints:
 
 1. munchlog, one game, one connection;
@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "bench-organizer-token"
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
-#: Overrides for experiments (default: munchlog's production settings, api/serving.py).
+#: Overrides for experiments (default: munchlog's production settings, api/ops/serving.py).
 WORKERS = os.environ.get("BENCH_WORKERS")
 THREADS = os.environ.get("BENCH_THREADS")
 
@@ -106,10 +106,10 @@ def launched(name: str, cmd: list[str], cwd: Path, env: dict[str, str], probe: s
 
 @contextmanager
 def server(kind: str, app: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
-    """``kind`` (granian or gunicorn, with munchlog's settings: ``python -m api.serving``)
+    """``kind`` (granian or gunicorn, with munchlog's settings: ``python -m api.ops.serving``)
     serving the app factory ``app`` on a free port, once it answers HTTP (:func:`launched`)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "api.serving", "--server", kind, "--port", str(port), app]
+    cmd = [sys.executable, "-m", "api.ops.serving", "--server", kind, "--port", str(port), app]
     cmd += ["--workers", WORKERS] if WORKERS else []
     cmd += ["--threads", THREADS] if THREADS else []
     base = f"http://127.0.0.1:{port}"
@@ -356,7 +356,7 @@ def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main() -> int:
-    from api import serving
+    from api.ops import serving
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=int, default=10)
@@ -540,7 +540,7 @@ def write_results(r: dict[str, Any], args: argparse.Namespace) -> None:
         "## Recording over HTTP (issues #3, #11) — `bench/record_bench.py`",
         "",
         f"Command: `{command}` ({r['when']}; {r['cores']} cores, Python {r['python']}; server "
-        f"**{r['server']}** as `munchlog serve` runs it (`api/serving.py`){overridden}: "
+        f"**{r['server']}** as `munchlog serve` runs it (`api/ops/serving.py`){overridden}: "
         f"{r['workers']} workers x {r['threads']} threads, access log on, SQLite with "
         "`synchronous=FULL` (every commit fsynced); load from `wrk` on the same cores). Each "
         "munchlog request is a one-action batch (`activate` / `resolve`, alternating). The 8-way "

@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             pids = [
                 p
                 for p in descendants(SERVER[0])
-                if b"api.streaming" not in Path(f"/proc/{p}/cmdline").read_bytes()
+                if b"api.streams.process" not in Path(f"/proc/{p}/cmdline").read_bytes()
             ]
             print(f"start: RSS MB by process {rss_mb(pids)}", flush=True)
             total = 0.0

@@ -4,7 +4,7 @@ Every candidate that serves a Flask (WSGI) app and installs from wheels with no 
 with munchlog's settings where it has them (2 worker processes x 4 threads; one process x 8
 threads where the server has no processes), serving:
 
-* munchlog (``api.serving:worker_app``), 8 games, 8 connections (``record_bench``'s load);
+* munchlog (``api.ops.serving:worker_app``), 8 games, 8 connections (``record_bench``'s load);
 * the bare Flask + SQLite insert under munchlog's writer lock (``bench/bare_app.py``);
 * a bare Flask JSON echo (``/``), the server's own ceiling.
 
@@ -48,7 +48,7 @@ def command(server: str, target: str, port: int) -> list[str]:
     py = sys.executable
     module, _, factory = target.partition(":")
     if server in ("granian", "gunicorn"):
-        return [py, "-m", "api.serving", "--server", server, "--port", str(port), target]
+        return [py, "-m", "api.ops.serving", "--server", server, "--port", str(port), target]
     if server == "uwsgi":
         return [
             os.path.join(os.path.dirname(py), "uwsgi"),
@@ -116,7 +116,7 @@ def main() -> int:
             folder = Path(tmp) / s
             folder.mkdir()
             env = {"MUNCHLOG_INSTANCE": str(folder), "MUNCHLOG_ORGANIZER_TOKEN": TOKEN}
-            base = stack.enter_context(serve(s, "api.serving:worker_app", env))
+            base = stack.enter_context(serve(s, "api.ops.serving:worker_app", env))
             eight, games = eight_games_file(base, str(folder), "eight", 1)
             bare = stack.enter_context(
                 serve(

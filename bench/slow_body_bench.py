@@ -67,7 +67,15 @@ def one_count(clients: int, samples: int, timeout: float) -> dict[str, list[floa
             "MUNCHLOG_INSTANCE": instance,
             "MUNCHLOG_ORGANIZER_TOKEN": TOKEN,
         }
-        cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--no-access-log"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "api.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--no-access-log",
+        ]
         with launched("munchlog serve", cmd, ROOT, env, f"http://127.0.0.1:{port}/healthz"):
             head = (
                 "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

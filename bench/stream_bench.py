@@ -64,7 +64,7 @@ def munchlog(tmp: Path):  # type: ignore[no-untyped-def]
         "MUNCHLOG_INSTANCE": str(tmp),
         "MUNCHLOG_ORGANIZER_TOKEN": TOKEN,
     }
-    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
     cmd += ["--stream-port", str(stream_port), "--no-access-log"]
     log = open(tmp / "serve.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
@@ -153,7 +153,7 @@ def cpu_by_role(pids: list[int]) -> dict[str, float]:
             continue
         role = (
             "streams"
-            if "api.streaming" in cmd
+            if "api.streams.process" in cmd
             else "node client"
             if "stream_client.js" in cmd
             else "healthz probe"

@@ -2,7 +2,7 @@
 
 An A/B harness for changes to the recording path: each VARIANT is ``FOLDER[:THREADS[:WORKERS]]``,
 a checkout of munchlog (a ``git worktree``, say) served as ``munchlog serve`` serves it (granian,
-``python -m api.serving`` from that folder) with 8 games each, against the bare endpoint with
+``python -m api.ops.serving`` from that folder) with 8 games each, against the bare endpoint with
 munchlog's writer lock (``bench/bare_app.py``, this checkout); wrk drives 8 connections at each
 in turn, for ``--rounds`` interleaved rounds of ``--seconds``. Prints each round and, per
 variant, the median rate and its ratio to the bare endpoint's median -- the figure
@@ -103,7 +103,7 @@ def main() -> int:
             instance = Path(tmp) / f"v{i}"
             instance.mkdir()
             port = rb.free_port()
-            cmd = [sys.executable, "-m", "api.serving", "--port", str(port)]
+            cmd = [sys.executable, "-m", "api.ops.serving", "--port", str(port)]
             cmd += ["--threads", threads or "4", "--workers", workers or "2"]
             env = {
                 **os.environ,
@@ -125,7 +125,7 @@ def main() -> int:
         cmd = [
             sys.executable,
             "-m",
-            "api.serving",
+            "api.ops.serving",
             "--port",
             str(port),
             "bench.bare_app:create_app",

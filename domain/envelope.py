@@ -67,7 +67,7 @@ def canonical_bytes(value: Json) -> bytes:
     string (``json`` writes ``1`` as ``"1"``), nesting deeper than orjson's limit, a lone
     surrogate -- orjson refuses those, and a float that it may spell differently
     (:data:`_FLOAT_SPELLINGS` in its output; strings holding those bytes merely take the slower
-    road). Values are plain JSON (``NaN`` and the infinities never get here: ``api.inputs``
+    road). Values are plain JSON (``NaN`` and the infinities never get here: ``api.json_api.inputs``
     refuses them and the domain makes none).
 
     >>> canonical_bytes({"b": 1e-07, "a": "é"}) == canonical_json({"b": 1e-07, "a": "é"}).encode()

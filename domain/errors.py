@@ -17,7 +17,7 @@ from __future__ import annotations
 
 class CodedError(Exception):
     """An error with a stable ``code`` (a class attribute) and a ``message`` for people: the
-    shape of the service's and the storage's errors, which :mod:`api.errors` maps to HTTP."""
+    shape of the service's and the storage's errors, which :mod:`api.json_api.errors` maps to HTTP."""
 
     code = "error"
 

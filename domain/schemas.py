@@ -1,6 +1,6 @@
 """JSON Schema pieces every family's card schema is built from (the kernel): a family
 describes its cards for the OpenAPI document (``Family.card_components``) with these, and the
-API registers them as ``components/schemas`` (``api.openapi.install``).
+API registers them as ``components/schemas`` (``api.json_api.openapi.install``).
 
 >>> ref("Card")
 {'$ref': '#/components/schemas/Card'}
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-#: No U+0000 (``api.inputs``), as a JSON Schema pattern (ECMA 262 and Python read it alike).
+#: No U+0000 (``api.json_api.inputs``), as a JSON Schema pattern (ECMA 262 and Python read it alike).
 NO_NUL = "^[^\\x00]*$"
 
 

@@ -5,8 +5,8 @@ seed is lost").
 A contributor's seed that nobody can send (committed in a browser tab since closed, on another
 device) used to stall its game: the rules record the withholding "before the next command is
 decided", and no page offered a command. So each recording process runs a
-:class:`DeadlineKeeper` in a thread of its own (``api.deadline_keeper``, started by
-``api.serving.worker_app``): every :data:`INTERVAL` seconds it reads the deadline marks
+:class:`DeadlineKeeper` in a thread of its own (``api.ops.deadline_keeper``, started by
+``api.ops.serving.worker_app``): every :data:`INTERVAL` seconds it reads the deadline marks
 committed since its last look and, for each game whose deadline has passed, records the
 withholding as the next command would have (``GameLog._settle_withholding``: an ordinary
 write to the game, the same ``SeedWithheld`` events, the same envelope). The live streams send
@@ -47,7 +47,7 @@ from service.games import GameLog, utc_now
 log = logging.getLogger("munchlog.deadlines")
 
 #: Seconds between two looks (the marks, then the deadlines passed): a deadline is kept within
-#: about this long. ``MUNCHLOG_DEADLINE_INTERVAL`` changes it (``api.deadline_keeper``).
+#: about this long. ``MUNCHLOG_DEADLINE_INTERVAL`` changes it (``api.ops.deadline_keeper``).
 INTERVAL = 0.5
 #: Marks read by one query.
 PAGE = 500

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import threading
 from array import array
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from domain import fair
@@ -37,10 +37,10 @@ from domain.errors import NotFound, UnknownVersion
 from domain.game import GameSummary, SpectatorDelay
 from projections.history import HistoryRow, fold_history
 from projections.replay import ReplayIndex
-
-if TYPE_CHECKING:
-    from service.games import GameLog, LogPage
-    from service.replays import EventReplay, TurnReplay
+from projections.views import state_view
+from service.errors import NotAllowedError
+from service.reading import GameReads, LogPage
+from service.replays import EventReplay, Replays, TurnReplay
 
 #: The viewers a game's spectator delay holds back (its seats, table and judge see it live).
 DELAYED_VIEWERS = ("spectator", "organizer")
@@ -51,6 +51,47 @@ MAX_SECONDS = 86_400
 CACHE_SIZE = 10_000
 #: Games delayed by time whose events' arrival times are kept (:meth:`Delays.received`).
 RECEIVED_GAMES = 1_000
+
+
+class DelayedReads(GameReads, Protocol):
+    """What :class:`Delays` reads of its :class:`~service.games.GameLog` (its replays too)."""
+
+    @property
+    def replays(self) -> Replays: ...
+
+    def all_records(self, game_id: UUID) -> list[Record]: ...
+
+    def overview(self, game_id: UUID) -> dict[str, Any]: ...
+
+    def page(self, game_id: UUID, *, after: int, limit: int) -> LogPage: ...
+
+    def seats(self, game_id: UUID) -> tuple[str, ...]: ...
+
+
+def as_allowed(viewer: str, seats: tuple[str, ...]) -> tuple[str, ...]:
+    """Which viewers ``viewer`` may see a game with ``seats`` as (``?as=``): a judge anyone,
+    the table any seat or ``table``, a seat only itself."""
+    if viewer == "judge":
+        return (*seats, "table", "judge", "organizer", "spectator")
+    if viewer == "table":
+        return (*seats, "table", "spectator")
+    if viewer == "organizer":
+        return ("organizer", "spectator")
+    if viewer in seats:
+        return (viewer, "spectator")
+    return ("spectator",)
+
+
+def seen_as(viewer: str, requested: str | None, seats: Callable[[], tuple[str, ...]]) -> str:
+    """The viewer to redact for: ``viewer``'s own, or ``requested`` when ``viewer`` may see the
+    game (whose ``seats`` are asked only then) as it; else 403 ``auth/forbidden_view``."""
+    if requested is None or requested == viewer:
+        return viewer
+    if requested not in as_allowed(viewer, seats()):
+        raise NotAllowedError(
+            "auth/forbidden_view", f"the {viewer} may not see the game as {requested!r}"
+        )
+    return requested
 
 
 def clock() -> datetime:
@@ -80,7 +121,7 @@ class Delay:
 class Delays:
     """A :class:`~service.games.GameLog`'s spectator delays, and the reads they hold back."""
 
-    def __init__(self, log: GameLog) -> None:
+    def __init__(self, log: DelayedReads) -> None:
         self.log = log
         self._known: dict[UUID, Delay | None] = {}
         self._received: dict[UUID, array[float]] = {}
@@ -172,7 +213,6 @@ class Delays:
 
     def page(self, game_id: UUID, viewer: str, *, after: int, limit: int) -> LogPage:
         """``GameLog.page`` as far as the viewer may see."""
-        from service.games import LogPage
 
         cap = self.version_for(game_id, viewer)
         if cap is None:
@@ -221,6 +261,30 @@ class Delays:
         delayed.extend(self.log.records(game_id, limit=cap))
         return delayed
 
+    def state(
+        self,
+        game_id: UUID,
+        viewer: str,
+        *,
+        as_: str | None = None,
+        at: int | None = None,
+        turn: int | None = None,
+        played: bool = False,
+    ) -> dict[str, Any]:
+        """``GET /state``: the table as ``viewer`` may see it, now, ``at`` a version or at the
+        end of ``turn``, as ``as_`` (:func:`seen_as`); ``played`` leaves out the judge's
+        corrections. A spectator delay holds it back to the viewer's version."""
+        shown = seen_as(viewer, as_, lambda: self.log.seats(game_id))
+        cap = self.version_for(game_id, viewer)
+        if cap is not None:  # a spectator delay: nothing after the version the viewer may see
+            if turn is not None:
+                at, turn = self.turn_end(game_id, cap, turn), None
+            if at is None:
+                at = cap
+            self.check_version(game_id, viewer, at)
+        state = self.log.replays.state_for(game_id, at=at, turn=turn, played=played)
+        return state_view(state, shown)
+
     def turn_end(self, game_id: UUID, cap: int, turn: int) -> int:
         """The last version of ``turn`` at or before ``cap`` (``game/turn_not_found`` if the
         turn had not begun by then)."""
@@ -232,8 +296,6 @@ class Delays:
     def turn(self, game_id: UUID, viewer: str, turn: int) -> TurnReplay:
         """``Replays.turn`` as far as the viewer may see (``game/turn_not_found`` for a turn
         that has not begun by then; a turn under way ends at the viewer's version)."""
-        from service.replays import TurnReplay
-
         played = self.log.replays.turn(game_id, turn)
         cap = self.version_for(game_id, viewer)
         if cap is None or played.versions[-1] <= cap:
@@ -247,8 +309,6 @@ class Delays:
     def event(self, game_id: UUID, viewer: str, version: int) -> EventReplay:
         """``Replays.event`` as far as the viewer may see (404 for a later version; none of
         its effects or corrections after the viewer's version)."""
-        from dataclasses import replace
-
         self.check_version(game_id, viewer, version)
         seen = self.log.replays.event(game_id, version)
         cap = self.version_for(game_id, viewer)

@@ -1,4 +1,4 @@
-"""The service's errors: each has a stable ``code``; :mod:`api.errors` maps them to HTTP.
+"""The service's errors: each has a stable ``code``; :mod:`api.json_api.errors` maps them to HTTP.
 
 Storage that refuses (a full disk, a read-only file, a database that went away) is
 :class:`StorageUnavailable` (``storage/unavailable``), whichever layer meets it;

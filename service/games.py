@@ -59,6 +59,7 @@ from service.errors import (
     NotAllowedError,
     VersionConflictError,
 )
+from service.reading import LogPage
 from service.replays import Replays
 from service.snapshots import snapshot_problems
 
@@ -85,17 +86,6 @@ class StartedGame:
 
 
 @dataclass(frozen=True)
-class LogPage:
-    """A page of a game's log: the records, the game's version, where the next page starts
-    (and the game's seats, which a viewer's redaction needs)."""
-
-    seats: tuple[str, ...]
-    version: int
-    records: list[Record]
-    next_after: int | None
-
-
-@dataclass(frozen=True)
 class BatchOutcome:
     """The response of a batch; ``replayed`` when it was read back for an Idempotency-Key."""
 
@@ -104,7 +94,7 @@ class BatchOutcome:
 
 
 class Observer:
-    """What the service reports as it records, for the operator's metrics (``api.metrics``
+    """What the service reports as it records, for the operator's metrics (``api.ops.metrics``
     counts it; this one does nothing). Called once per saved batch or lost race, after the
     fact: it must be cheap and must not raise."""
 

@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 from uuid import UUID
 
 import orjson
@@ -40,9 +40,7 @@ from domain.envelope import Record
 from domain.errors import NotFound, UnknownVersion
 from domain.fold import apply_record
 from projections.replay import ReplayIndex, state_as_played
-
-if TYPE_CHECKING:
-    from service.games import GameLog
+from service.reading import GameReads
 
 State = dict[str, Any]
 
@@ -161,7 +159,7 @@ class BoundedLRU(Generic[K, V]):
 class Replays:
     """Per-process caches of the judge's look-ups (see the module docstring)."""
 
-    def __init__(self, log: GameLog, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, log: GameReads, env: Mapping[str, str] | None = None) -> None:
         self.log = log
         self._lock = threading.Lock()
         #: per game being indexed: its lock and how many requests hold or wait for it

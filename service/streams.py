@@ -1,7 +1,7 @@
 """A game's live stream, framework-free: who a stream is for (a bearer token or a ticket), and
 what it says next (issue #26, docs/streams.md).
 
-``GET /api/games/<id>/stream`` is served by the stream process (:mod:`api.streaming`), not
+``GET /api/games/<id>/stream`` is served by the stream process (:mod:`api.streams.process`), not
 by the recording workers: it sends each stored event as its viewer may see it, the same JSON as
 one item of ``GET /events``, as a Server-Sent Event whose ``id`` is the event's version. This
 module holds what that process and the recording app share:
@@ -126,7 +126,7 @@ class Tickets:
 
 #: A stream position as a client may give it: ASCII digits (spaces or tabs around them, as
 #: HTTP allows around a header's value), up to :data:`MAX_POSITION` (JSON's largest exact
-#: integer, as every version a request names: ``api.schemas.MAX_VERSION``).
+#: integer, as every version a request names: ``api.json_api.schemas.MAX_VERSION``).
 _POSITION = re.compile(r"[ \t]*([0-9]{1,16})[ \t]*")
 MAX_POSITION = 2**53 - 1
 

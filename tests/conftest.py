@@ -83,7 +83,7 @@ def require_postgres() -> None:
 @pytest.fixture(scope="session", autouse=True)
 def no_real_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """No test touches the user's munchlog data: for the session, the default instance folder
-    (``api.cli.instance_path``: ``$MUNCHLOG_INSTANCE``, else ``$XDG_DATA_HOME/munchlog``) is a
+    (``api.cli.main.instance_path``: ``$MUNCHLOG_INSTANCE``, else ``$XDG_DATA_HOME/munchlog``) is a
     temporary one, and no ``$MUNCHLOG_DATABASE_URL`` of the shell leaks into a test."""
     home = tmp_path_factory.mktemp("data-home")
     with pytest.MonkeyPatch.context() as mp:

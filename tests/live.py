@@ -57,7 +57,7 @@ def munchlog_serve(
     stream_port = free_port()
     while stream_port == port:
         stream_port = free_port()
-    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
     cmd += ["--stream-port", str(stream_port)]
     cmd += ["--workers", str(workers)] + (["--server", server] if server else [])
     out = open(tmp_path / "serve.log", "w") if log else subprocess.DEVNULL  # noqa: SIM115

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from api.streaming import StreamApp
+from api.streams.process import StreamApp
 
 
 def parse_sse(text: str) -> list[dict[str, Any]]:
@@ -116,7 +116,7 @@ class Stream:
 
 
 class AsgiServer:
-    """A :class:`~api.streaming.StreamApp` over ``app`` on its own event loop thread."""
+    """A :class:`~api.streams.process.StreamApp` over ``app`` on its own event loop thread."""
 
     def __init__(self, app: Flask, **options: Any) -> None:
         self.app = StreamApp(app, **options)

@@ -168,10 +168,10 @@ def label(path: Path, node: ast.Import | ast.ImportFrom) -> list[str]:
     return [f"{path.relative_to(ROOT).as_posix()}: {name}" for name in names]
 
 
-def import_graph(layer: str) -> dict[str, set[str]]:
-    """``{module: the modules of ``layer`` it imports}``, wherever the import is (the imports
+def import_graph(*layers: str) -> dict[str, set[str]]:
+    """``{module: the modules of ``layers`` it imports}``, wherever the import is (the imports
     inside functions listed in :data:`IN_FUNCTION_LEFT` aside)."""
-    paths = modules(layer)
+    paths = [path for layer in layers for path in modules(layer)]
     known = {module_name(p) for p in paths}
     graph: dict[str, set[str]] = {}
     for path in paths:
@@ -221,6 +221,24 @@ def test_the_domain_modules_import_one_way() -> None:
     assert "domain.ccg.abilities" in graph["domain.ccg.effects"]  # the graph sees the imports
     assert "domain.ccg.events" in graph["domain.ccg.fights"]  # ``from domain.ccg import events``
     assert cycles(graph) == []
+
+
+def test_the_product_has_no_import_cycle() -> None:
+    """Across the product's packages no module imports, however indirectly, one that imports it
+    (an import in a function or under ``if TYPE_CHECKING:`` counts): what two modules share
+    lives below both (``service/reading.py``, ``api/cli/common.py``, ``api/ops/connections.py``,
+    ``projections/exports/event_findings.py``), and ``api/`` is one package per program."""
+    graph = import_graph(*LAYERS)
+    assert "service.games" in graph["service.delay"] or "service.delay" in graph["service.games"]
+    assert cycles(graph) == []
+
+
+def test_the_api_is_one_package_per_program() -> None:
+    """``api/``: the JSON API, the pages, the stream process, the command line and operations,
+    each its own package; beside them only the app that puts their blueprints together."""
+    packages = {p.parent.name for p in (ROOT / "api").glob("*/__init__.py")}
+    assert packages == {"json_api", "pages", "streams", "cli", "ops"}
+    assert sorted(p.name for p in (ROOT / "api").glob("*.py")) == ["__init__.py", "app.py"]
 
 
 def test_the_checkers_see_nested_imports_and_cycles(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ a part that cannot be read is a problem of that part.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +51,7 @@ from domain.penalties import ENDS_MATCH, is_ruling
 from domain.tournament import registrations, rules
 from domain.tournament.pairing import round_one
 from domain.tournament.rounds import swiss_rows
+from projections.exports.event_findings import EventCheck
 from projections.exports.event_rounds import check_rounds
 from projections.exports.event_rounds import names as _names
 from projections.exports.event_rounds import result_text as _result_text
@@ -62,35 +63,6 @@ EVENT_FORMAT = "munchlog-event"
 EVENT_FORMAT_VERSION = 1
 #: The viewers a spectator delay holds back (``service.delay.DELAYED_VIEWERS``).
 DELAYED_VIEWERS = ("spectator", "organizer")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with the export: ``where`` it is and ``what`` is wrong."""
-
-    where: str
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.what}"
-
-
-@dataclass
-class EventCheck:
-    """What :func:`check_event_export` found: the ``problems``, what it ``checked`` and found
-    right (a line each), and ``notes`` on what this export could not let it check."""
-
-    event_id: str
-    problems: list[Problem] = field(default_factory=list)
-    checked: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    def problem(self, where: str, what: str) -> None:
-        self.problems.append(Problem(where, what))
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.errors import DomainError
 from domain.tournament import rules
 from domain.tournament.rounds import Inputs, draw, result_key, seated
-
-if TYPE_CHECKING:
-    from projections.exports.event_check import EventCheck
+from projections.exports.event_findings import EventCheck
 
 
 def names(players: Iterable[Any]) -> str:

@@ -222,7 +222,7 @@ OMITTED_FORMAT = "munchlog-omitted"
 def parse_export(text: str, loads: Callable[[str], Any] = json.loads) -> Mapping[str, Any]:
     """The JSON of an export's text as one object: the canonical JSON as it is, an NDJSON
     export's header with its lines as ``events``. Each JSON text is read by ``loads`` (the
-    API passes its checked reader, ``api.inputs.loads``); what is not JSON, or holds several
+    API passes its checked reader, ``api.json_api.inputs.loads``); what is not JSON, or holds several
     games (:func:`parse_exports` reads those), is :class:`ExportFormatError`.
     """
     games, _ = parse_exports(text, loads)

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.demo import DemoResult, demo_spec, domain_event_from_view
+from api.cli.demo import DemoResult, demo_spec, domain_event_from_view
 from domain import evolve, initial_state
 from tests.service.helpers import play_demo
 
@@ -32,7 +32,7 @@ def create_game(client: FlaskClient, **overrides: Any) -> dict[str, Any]:
 
 
 def demo_game(app: Flask, *, seed: int, max_actions: int | None = None, **more: Any) -> DemoResult:
-    """The demo's game (its commands, seed and keys: ``api.demo.record_demo_game``), recorded
+    """The demo's game (its commands, seed and keys: ``api.cli.demo.record_demo_game``), recorded
     through the app's GameLog instead of over HTTP (``tests/service/helpers.play_demo``), for
     the tests whose subject is what is done with the game afterwards. The demo as an HTTP
     client is tested by tests/api/test_classic_api.py, test_openapi_and_cli.py and

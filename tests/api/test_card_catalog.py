@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from domain.ccg import cards
 from domain.ccg.cards import Catalog, sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer

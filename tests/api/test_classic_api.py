@@ -24,7 +24,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.demo import domain_event_from_view
+from api.cli.demo import domain_event_from_view
 from domain import evolve, initial_state
 from domain.classic import CLASSIC
 from tests.api.helpers import (
@@ -104,7 +104,7 @@ def test_the_classic_body_is_checked(client: FlaskClient, change: Any, where: st
 
 @pytest.mark.storage_agnostic
 def test_the_ccg_keeps_its_body_and_its_messages(client: FlaskClient) -> None:
-    from api.demo import demo_spec
+    from api.cli.demo import demo_spec
 
     spec = demo_spec(seed=0)
     del spec["seats"][0]["hero"]
@@ -263,9 +263,9 @@ def test_face_down_rewards_and_charity_gifts_are_known_to_giver_and_receiver_onl
 @pytest.mark.storage_agnostic
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_demo_records_a_classic_game(app: Flask, ruleset: str) -> None:
-    """``munchlog demo --ruleset …`` (api/demo.py): a seeded classic game over the API."""
-    from api.cli import build_parser
-    from api.demo import FlaskTransport, record_demo_game
+    """``munchlog demo --ruleset …`` (api/cli/demo.py): a seeded classic game over the API."""
+    from api.cli.demo import FlaskTransport, record_demo_game
+    from api.cli.main import build_parser
 
     args = build_parser().parse_args(["demo", "--ruleset", ruleset, "--seats", "5"])
     assert (args.ruleset, args.seats, args.actions) == (ruleset, 5, None)
@@ -298,7 +298,7 @@ def test_the_demo_plays_a_classic_game_to_a_winner(
     """``munchlog demo --ruleset …`` with its defaults (seed 0, 4 seats) plays strict legal
     commands until a seat wins (``domain.classic.demo.classic_choice``; docs/rules.md B.3, B.16), and
     the stored log folds to the state the server shows, in this app and in a new one."""
-    from api.demo import FlaskTransport, record_demo_game
+    from api.cli.demo import FlaskTransport, record_demo_game
     from projections.views import state_view
 
     app = make_app()

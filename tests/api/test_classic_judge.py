@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.demo import domain_event_from_view
+from api.cli.demo import domain_event_from_view
 from domain import evolve, initial_state
 from tests.api.helpers import assert_hidden, bearer, judge_state, version_of
 from tests.api.test_classic_api import create, play_out

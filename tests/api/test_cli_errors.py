@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import instance_path, main
+from api.cli.main import instance_path, main
 from projections.exports import export_json_text
 from tests.builders import seeded_records
 
@@ -170,7 +170,16 @@ def test_a_demo_against_a_server_that_does_not_answer_is_one_line(
 
 def test_the_console_script_prints_no_traceback(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "api.cli", "demo", "--ruleset", "munchkin-deluxe", "--seats", "7"],
+        [
+            sys.executable,
+            "-m",
+            "api.cli.main",
+            "demo",
+            "--ruleset",
+            "munchkin-deluxe",
+            "--seats",
+            "7",
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -274,7 +283,8 @@ def test_demo_and_serve_name_the_same_database_from_any_folder(
 ) -> None:
     """The README's quick start: ``munchlog demo && munchlog serve``; serve prints where its
     database is (the server itself is not started here)."""
-    from api import cli, logs, metrics
+    from api.cli import main as cli
+    from api.ops import logs, metrics
 
     started: list[dict[str, object]] = []
     monkeypatch.setattr(cli.serving, "run", lambda **kw: started.append(kw))
@@ -308,7 +318,7 @@ def test_worker_passes_its_batch_size_on(tmp_path: Path, monkeypatch: pytest.Mon
         def run(self, stop: object) -> int:
             return 0
 
-    from api import logs
+    from api.ops import logs
 
     monkeypatch.setattr(worker, "ProjectionWorker", Recording)
     monkeypatch.setattr(signal, "signal", lambda *a: None)  # pytest's handlers stay
@@ -324,7 +334,8 @@ def test_munchlog_port_sets_serves_port_and_the_demos_links(
 ) -> None:
     """``MUNCHLOG_PORT`` moves the quick start off 8000 (a second clone beside a running one,
     the newcomer test): serve listens there and the demo's links point there."""
-    from api import cli, logs, metrics
+    from api.cli import main as cli
+    from api.ops import logs, metrics
 
     started: list[dict[str, object]] = []
     monkeypatch.setattr(cli.serving, "run", lambda **kw: started.append(kw))
@@ -371,7 +382,7 @@ def test_munchlog_port_sets_serves_port_and_the_demos_links(
 def test_a_wrong_port_is_one_line(
     argv: list[str], said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from api import cli
+    from api.cli import main as cli
 
     monkeypatch.setattr(cli.serving, "check_port", lambda host, port: None)
     monkeypatch.setattr(cli.serving, "run", lambda **kw: pytest.fail("served"))

@@ -30,8 +30,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.cli import main
-from api.demo import DemoResult
+from api.cli.demo import DemoResult
+from api.cli.main import main
 from domain import event_from_dict, find_ruleset
 from domain.game import GameAccess, GameSummary
 from projections.exports import export_json_text, import_game

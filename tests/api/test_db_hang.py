@@ -10,7 +10,7 @@
   the database's return, not at the pool's next reconnection try (before: 10.8 s after 20 s).
 * SQLite: a writer locked out by another connection's transaction is 503 within the busy
   timeout (before: 30 s).
-* ``/healthz`` has app threads of its own (:class:`api.serving.WholeBody`).
+* ``/healthz`` has app threads of its own (:class:`api.ops.serving.WholeBody`).
 
 The figures (8, 20 and 60 s outages; /healthz under a hung database) are bench/outage_bench.py's.
 """
@@ -35,7 +35,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api import serving
+from api.ops import serving
 from tests.api.test_damaged_storage import a_legal_action, demo
 from tests.api.test_operations import postgres_behind_proxy
 from tests.api.test_storage_refusals import Ledger, app_on

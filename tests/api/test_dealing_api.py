@@ -108,7 +108,7 @@ def test_get_game_shows_the_dealing(client: FlaskClient) -> None:
     ],
 )
 def test_a_malformed_dealing_is_400(client: FlaskClient, extra: dict[str, Any], field: str) -> None:
-    from api.demo import demo_spec
+    from api.cli.demo import demo_spec
 
     body = {**demo_spec(seed=0), **extra}
     response = client.post("/api/games", json=body, headers=bearer(ORGANIZER_TOKEN))
@@ -142,7 +142,7 @@ def test_a_draw_ends_its_batch_on_the_hot_path_as_on_the_flask_route(
     """Issue #35: a batch with a draw before its last action is 422
     ``command/random_not_last``; the hot path (no ``Idempotency-Key``) answers as the Flask
     route (an ``Idempotency-Key`` sends it there), and nothing is recorded."""
-    from api.hotpath import RecordHotPath
+    from api.json_api.hotpath import RecordHotPath
 
     hot: Any = app.wsgi_app
     while not isinstance(hot, RecordHotPath):

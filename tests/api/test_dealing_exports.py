@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from api.cli import main
+from api.cli.main import main
 from tests import dealt
 from tests.dealt import forged, records_of, versions_of
 

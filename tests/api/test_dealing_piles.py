@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api.cli import main
+from api.cli.main import main
 from domain import fair_check
 from projections.exports import ImportRejected, import_game, read_export
 from tests import pile_forgeries

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from domain import find_ruleset
 from domain.ccg.cards import sample_catalog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state, post_actions

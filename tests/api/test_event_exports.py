@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from api.cli import main
+from api.cli.main import main
 from domain.ccg.cards import sample_catalog
 from domain.tournament import rules
 from domain.tournament.pairing import round_one

@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.routes import exports
+from api.json_api.routes import exports
 from service.errors import GameNotFoundError
 from tests.api.helpers import bearer, create_game, post_import
 

@@ -1,4 +1,4 @@
-"""``munchlog export / import / verify / rebuild-projections`` (api/cli_history.py), on SQLite."""
+"""``munchlog export / import / verify / rebuild-projections`` (api/cli/history.py), on SQLite."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from api.cli import main
-from api.cli_history import open_log
+from api.cli.history import open_log
+from api.cli.main import main
 from projections.exports import export_json_text, export_ndjson, read_export
 from tests.api.helpers import bearer, post_import
 from tests.builders import seeded_records

@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from domain import event_from_dict, find_ruleset
 from projections.exports import export_json_text, import_game
 from service.games import GameLog

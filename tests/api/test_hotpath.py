@@ -1,4 +1,4 @@
-"""api/hotpath.py: the recording hot path answers exactly as the Flask route does.
+"""api/json_api/hotpath.py: the recording hot path answers exactly as the Flask route does.
 
 Two apps hold the same game (one imported export), one with the hot path and one without
 (``MUNCHLOG_HOTPATH=0``); every request goes to both, in the same order, with the server's
@@ -19,8 +19,8 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.hotpath import RecordHotPath
-from api.metrics import RequestMetrics
+from api.json_api.hotpath import RecordHotPath
+from api.ops.metrics import RequestMetrics
 from bench.record_bench import game_body, setup_actions
 from tests.api.helpers import bearer
 from tests.conftest import ORGANIZER_TOKEN
@@ -92,7 +92,7 @@ class Twins:
 
 def hot_path(app: Flask) -> Any:
     """The app's :class:`RecordHotPath`, under the request metrics' middleware
-    (``api.metrics.RequestMetrics``, the outermost), or the first WSGI callable that is not
+    (``api.ops.metrics.RequestMetrics``, the outermost), or the first WSGI callable that is not
     a middleware when there is none."""
     wsgi: Any = app.wsgi_app
     while not isinstance(wsgi, RecordHotPath) and isinstance(wsgi, RequestMetrics):

@@ -18,9 +18,9 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from api import inputs
-from api.demo import demo_spec
-from api.schemas import MAX_VERSION
+from api.cli.demo import demo_spec
+from api.json_api import inputs
+from api.json_api.schemas import MAX_VERSION
 from domain.ccg import COMMAND_TYPES
 from domain.ccg.cards import MAX_NUMBER
 from domain.ccg.corrections import JUDGE_EFFECTS

@@ -1,4 +1,4 @@
-"""``api.jsonio.FastJSONProvider`` writes exactly what Flask's default provider writes."""
+"""``api.json_api.jsonio.FastJSONProvider`` writes exactly what Flask's default provider writes."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from flask.json.provider import DefaultJSONProvider
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.jsonio import FastJSONProvider
+from api.json_api.jsonio import FastJSONProvider
 
 APP = Flask(__name__)
 FAST, FLASK = FastJSONProvider(APP), DefaultJSONProvider(APP)

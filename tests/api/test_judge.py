@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.demo import DemoResult
-from api.schemas import StateViewSchema
+from api.cli.demo import DemoResult
+from api.json_api.schemas import StateViewSchema
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, demo_game, version_of
 
 ACTIONS = 40

@@ -21,9 +21,9 @@ import requests
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import serving
-from api.cli import main
-from api.logs import JsonFormatter, TextFormatter, configure_logging, redact
+from api.cli.main import main
+from api.ops import serving
+from api.ops.logs import JsonFormatter, TextFormatter, configure_logging, redact
 from service.games import GameLog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, post_actions
 from tests.api.test_operations import _setup_actions

@@ -11,8 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.cli import build_parser, main
-from api.schemas import BatchResultSchema
+from api.cli.main import build_parser, main
+from api.json_api.schemas import BatchResultSchema
 from tests.api.helpers import create_game, post_actions
 
 pytestmark = pytest.mark.storage_agnostic
@@ -354,7 +354,7 @@ def test_the_document_states_the_checks_the_server_makes(client: FlaskClient) ->
     """What schemathesis (tests/api/test_schemathesis.py) found the server checking and the
     document not saying: no U+0000 in a string, a ruleset of this server, a label's shape, an
     action's time, game ids, and the headers of some answers."""
-    from api.openapi import NO_NUL
+    from api.json_api.openapi import NO_NUL
     from domain import RULESETS
 
     spec = client.get("/api/openapi.json").get_json()

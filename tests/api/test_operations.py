@@ -30,7 +30,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from adapters.eventstore import EventStore
 from api.app import create_app
-from api.metrics import BUCKETS, FLUSH_INTERVAL, HOT_ROUTE, UNMATCHED, Tally, metrics
+from api.ops.metrics import BUCKETS, FLUSH_INTERVAL, HOT_ROUTE, UNMATCHED, Tally, metrics
 from domain import find_ruleset
 from service.games import GameLog
 from service.histories import MatchHistory
@@ -467,7 +467,7 @@ def test_every_scrape_counts_every_worker_of_a_server(tmp_path: Path) -> None:
 def test_a_tally_flushed_adds_what_prometheus_clients_own_calls_add(
     requests_seen: list[tuple[str, float]], flushes: int
 ) -> None:
-    """:class:`api.metrics.Tally` against ``Counter.inc`` and ``Histogram.observe`` one by one,
+    """:class:`api.ops.metrics.Tally` against ``Counter.inc`` and ``Histogram.observe`` one by one,
     on the bucket bounds themselves and between them, flushed once or several times."""
     from prometheus_client import CollectorRegistry
     from prometheus_client import Counter as PCounter

@@ -21,7 +21,7 @@ from flask import Flask
 import service.games as games
 from adapters import eventstore, folding
 from adapters.eventstore import FAST_FORWARD_LIMIT, SNAPSHOT_INTERVAL
-from api.demo import FlaskTransport, record_demo_game
+from api.cli.demo import FlaskTransport, record_demo_game
 from domain import find_ruleset
 from domain.envelope import verify_records
 from domain.game import Game

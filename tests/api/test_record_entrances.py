@@ -1,6 +1,6 @@
-"""Both entrances of ``POST /api/games/<id>/actions`` -- the hot path (``api.hotpath``) and
-the Flask route (``api.routes.games.GameActions.post``) -- record through one function,
-``api.recording.record_actions``, which passes every parameter of ``GameLog.record``: a field
+"""Both entrances of ``POST /api/games/<id>/actions`` -- the hot path (``api.json_api.hotpath``) and
+the Flask route (``api.json_api.routes.games.GameActions.post``) -- record through one function,
+``api.json_api.recording.record_actions``, which passes every parameter of ``GameLog.record``: a field
 or header added there is handled by both, and one entrance cannot skip what the other does."""
 
 from __future__ import annotations
@@ -10,19 +10,19 @@ from typing import Any
 
 import pytest
 
-import api.recording
-from api.hotpath import RecordHotPath
-from api.recording import RECORD_HEADER_KEYS, RECORD_HEADERS, record_actions
+import api.json_api.recording
+from api.json_api.hotpath import RecordHotPath
+from api.json_api.recording import RECORD_HEADER_KEYS, RECORD_HEADERS, record_actions
 from bench.record_bench import setup_actions
 from service.games import BatchOutcome, GameLog
 from tests.api.test_hotpath import Twins, hot_path, twins  # noqa: F401 (the fixture)
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Every call of ``api.recording.record_actions``: its arguments (defaults included) but
+    """Every call of ``api.json_api.recording.record_actions``: its arguments (defaults included) but
     the log and the game id."""
     calls: list[dict[str, Any]] = []
-    real = api.recording.record_actions
+    real = api.json_api.recording.record_actions
     signature = inspect.signature(real)
 
     def spying(*args: Any, **kw: Any) -> Any:
@@ -33,7 +33,7 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
         calls.append({**arguments, "body": dict(arguments["body"])})
         return real(*args, **kw)
 
-    monkeypatch.setattr(api.recording, "record_actions", spying)
+    monkeypatch.setattr(api.json_api.recording, "record_actions", spying)
     return calls
 
 

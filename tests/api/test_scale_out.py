@@ -35,8 +35,8 @@ from typing import Any
 import pytest
 import requests
 
-from api.cli_history import open_log
-from api.demo import HttpTransport, Transport, record_demo_game
+from api.cli.demo import HttpTransport, Transport, record_demo_game
+from api.cli.history import open_log
 from bench.record_bench import game_body, setup_actions
 from service.histories import MatchHistory
 from tests.conftest import PG_URL, require_postgres
@@ -150,7 +150,7 @@ def test_three_instances_and_a_worker_on_postgresql(tmp_path: Path) -> None:
         env = {"MUNCHLOG_DATABASE_URL": url, "MUNCHLOG_PROJECTIONS": "worker"}
         worker_log = open(tmp_path / "worker.log", "w")  # noqa: SIM115
         worker = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "worker", "--db", url, "--report-every", "1"],
+            [sys.executable, "-m", "api.cli.main", "worker", "--db", url, "--report-every", "1"],
             env={**os.environ, "PYTHONPATH": str(ROOT)},
             cwd=tmp_path,
             stdout=worker_log,

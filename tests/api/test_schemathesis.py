@@ -38,7 +38,7 @@ from flask import Flask
 # built: the three-seat test-trio is loaded here (test_second_ruleset.py loads it into the
 # session anyway, maybe after this module was collected) and in the live server.
 import tests.rulesets.trio  # noqa: F401
-from api import inputs
+from api.json_api import inputs
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.conftest import PG_URL, require_postgres
 
@@ -240,7 +240,7 @@ SCHEMA_CODES = {
 }
 
 
-#: What ``api.inputs`` says of a value inside a free-form object (a card definition, a
+#: What ``api.json_api.inputs`` says of a value inside a free-form object (a card definition, a
 #: command's own fields, a correction): the rules of every value, in the API's description.
 EDGE_MESSAGES = {inputs.BAD_NUMBER, inputs.BAD_STRING, inputs.BAD_KEY}
 #: Rules between fields that depend on the ruleset, as the field's description says.
@@ -309,7 +309,7 @@ Post = Callable[[str, dict[str, Any], dict[str, str]], tuple[int, Any]]
 def _probe_game(post: Post) -> dict[str, Any]:
     """A game in setup with one open dispute, made with ``post(path, body, headers) ->
     (status, json)``, and the tokens of the run."""
-    from api.demo import demo_spec
+    from api.cli.demo import demo_spec
 
     status, game = post("/api/games", demo_spec(seed=0), bearer(ORGANIZER_TOKEN))
     assert status == 201, game

@@ -138,7 +138,7 @@ def test_the_ruleset_decides_how_many_seats_and_which(
 
 
 def test_the_ccg_keeps_its_two_seats_and_its_messages(client: FlaskClient) -> None:
-    from api.demo import demo_spec
+    from api.cli.demo import demo_spec
 
     spec = demo_spec(seed=0)
     spec["seats"].append({**spec["seats"][0], "seat": "C"})
@@ -416,8 +416,8 @@ def test_a_family_registered_after_the_first_creation_is_accepted() -> None:
     """The nested seat schema of ``POST /api/games`` is made at its first load; a family
     registered after that (an app made later with ``MUNCHLOG_RULESETS``) has its seat fields
     accepted all the same (they were refused as unknown fields)."""
-    from api.demo import demo_spec
-    from api.schemas import CreateGameSchema, SeatSpecSchema
+    from api.cli.demo import demo_spec
+    from api.json_api.schemas import CreateGameSchema, SeatSpecSchema
     from domain.ruleset import RULESETS
     from domain.schemas import entry_of
     from tests.rulesets.trio import Trio

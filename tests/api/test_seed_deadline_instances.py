@@ -16,7 +16,7 @@ from uuid import UUID
 
 from flask import Flask
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from domain.dealing import seat_commitment
 from service.deadlines import DeadlineKeeper
 from service.games import utc_now

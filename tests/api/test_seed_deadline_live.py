@@ -16,7 +16,7 @@ from typing import Any
 
 import requests
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from domain.dealing import seat_commitment
 from tests.api.test_streams_live import Reader
 from tests.live import munchlog_serve
@@ -106,10 +106,10 @@ def test_a_passed_deadline_is_recorded_and_streamed_with_no_request(tmp_path: Pa
 def test_each_worker_app_keeps_the_deadlines_until_its_log_closes(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    """``api.serving.worker_app`` starts a keeper thread (``api.deadline_keeper``); closing the
+    """``api.ops.serving.worker_app`` starts a keeper thread (``api.ops.deadline_keeper``); closing the
     app's GameLog stops it; ``MUNCHLOG_DEADLINE_INTERVAL=0`` starts none."""
     from api.app import create_app
-    from api.deadline_keeper import INTERVAL_ENV, keep_deadlines
+    from api.ops.deadline_keeper import INTERVAL_ENV, keep_deadlines
 
     app = create_app(
         {"INSTANCE_PATH": str(tmp_path / "instance"), "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER}

@@ -1,5 +1,5 @@
 """``munchlog serve``'s processes live and die together (issue #36 items 1 and 2;
-``api/processes.py``).
+``api/ops/processes.py``).
 
 ``serve`` is a master (granian's), two recording workers and the stream process (a granian
 master with a worker of its own). Each test kills one of them with ``kill -9`` (the OOM killer's
@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from api.processes import CRASH_LOOP, StreamProcess
+from api.ops.processes import CRASH_LOOP, StreamProcess
 from tests.api.test_kill9 import alive, descendants
 from tests.live import ROOT, free_port
 
@@ -39,7 +39,7 @@ pytestmark = [
 #: Seconds the processes may take to go after a kill (measured: 0.02-0.11 s under load).
 GONE_WITHIN = 10.0
 #: The same when serve stops gracefully because a recording worker died: the other workers
-#: finish their requests in flight (up to api.serving.GRACEFUL_TIMEOUT), then the stream
+#: finish their requests in flight (up to api.ops.serving.GRACEFUL_TIMEOUT), then the stream
 #: process stops (measured 0.4-1.3 s under a load average of 12).
 GRACEFUL_WITHIN = 45.0
 #: Seconds serve may take to start on this shared machine.
@@ -60,7 +60,7 @@ class Serve:
             "MUNCHLOG_ORGANIZER_TOKEN": TOKEN,
         }
         env.pop("MUNCHLOG_DATABASE_URL", None)
-        cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+        cmd = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
         cmd += ["--workers", str(workers), "--no-access-log"]
         if stream_port is not None:
             cmd += ["--stream-port", str(stream_port)]
@@ -104,7 +104,7 @@ class Serve:
 
     def tree(self) -> dict[str, list[int]]:
         children = [p for p in direct_children(self.pid) if alive(p)]
-        streams = [p for p in children if "api.streaming" in cmdline(p)]
+        streams = [p for p in children if "api.streams.process" in cmdline(p)]
         tree = {
             "workers": [p for p in children if p not in streams],
             "stream_master": streams,
@@ -313,7 +313,7 @@ def test_streams_beside_raises_the_reason_once_the_block_ends(
 ) -> None:
     """What ``serve`` does when it gives up: the block (the workers) was asked to stop
     (SIGTERM to itself, here counted instead), and then ``SystemExit`` with the one line."""
-    from api import processes
+    from api.ops import processes
 
     stopped: list[bool] = []
     monkeypatch.setattr(processes, "StreamProcess", Dying)

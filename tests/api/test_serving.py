@@ -1,4 +1,4 @@
-"""api/serving.py: how munchlog is served (granian by default, gunicorn as the alternative).
+"""api/ops/serving.py: how munchlog is served (granian by default, gunicorn as the alternative).
 
 The live tests run ``munchlog serve`` as a user would, under each server."""
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from api import gunicorn_conf, serving
+from api.ops import gunicorn_conf, serving
 from tests.live import ServerEnv, munchlog_serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,9 +130,9 @@ def test_gunicorn_reads_the_settings_module() -> None:
             "-m",
             "gunicorn",
             "-c",
-            "python:api.gunicorn_conf",
+            "python:api.ops.gunicorn_conf",
             "--print-config",
-            "api.serving:worker_app()",
+            "api.ops.serving:worker_app()",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -157,7 +157,7 @@ def test_gunicorn_closes_a_connection_after_its_thousandth_request_and_not_befor
     from types import SimpleNamespace
 
     n = serving.KEEPALIVE_REQUESTS
-    assert n == 1000  # nginx's keepalive_requests default (api/serving.py)
+    assert n == 1000  # nginx's keepalive_requests default (api/ops/serving.py)
     worker = SimpleNamespace(log=logging.getLogger("test"))
     for number, closes in ((1, False), (n - 1, False), (n, True), (n + 1, False), (2 * n, True)):
         req = SimpleNamespace(req_number=number, must_close=False, method="GET", path="/")
@@ -327,7 +327,7 @@ def test_a_second_serve_on_a_taken_port_refuses_with_one_line_and_a_non_zero_exi
     first.mkdir()
     with munchlog_serve(first, "port-owner", server=server_kind) as (port, env):
         env = ServerEnv({**env, "MUNCHLOG_INSTANCE": str(tmp_path / "second")}, env.process)
-        cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--server"]
+        cmd = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port), "--server"]
         cmd += [server_kind, "--db", str(tmp_path / "other.sqlite")]
         second = subprocess.Popen(
             cmd,
@@ -384,7 +384,7 @@ def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clien
     """Clients that send a POST's headers (authorized: the app would read the body) with
     ``Content-Length: 100000``, then a byte a second: granian hands the body to WSGI as a stream
     its Rust runtime fills, so a thread that reads it waits for the client. Those threads are
-    not the app's (``api.serving.WholeBody``): ``/healthz`` and a normal POST are answered at
+    not the app's (``api.ops.serving.WholeBody``): ``/healthz`` and a normal POST are answered at
     once while all of them hang, with 8, 32 and 128 of them (2 workers x 4 app threads).
 
     granian's pool of blocking threads grows lazily, one thread per arriving request, and can
@@ -552,7 +552,7 @@ def test_the_body_read_first_is_bounded_by_the_apps_limit() -> None:
 def test_another_target_is_served_behind_the_same_gate(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``python -m api.serving TARGET`` (the benchmarks' bare endpoints) serves TARGET's app
+    """``python -m api.ops.serving TARGET`` (the benchmarks' bare endpoints) serves TARGET's app
     with the same app slots and body reading as munchlog's."""
     monkeypatch.setenv(serving.TARGET_ENV, "bench.bare_app:create_app")
     monkeypatch.setenv("MUNCHLOG_THREADS", "3")

@@ -64,6 +64,6 @@ def test_states_loaded_through_snapshots_equal_states_folded_from_all_events(
 
 def _dumped(view: dict) -> dict:  # type: ignore[type-arg]
     """The view as the API's response schema serialises it (JSON round trip)."""
-    from api.schemas import StateViewSchema
+    from api.json_api.schemas import StateViewSchema
 
     return StateViewSchema().dump(view)  # type: ignore[no-any-return]

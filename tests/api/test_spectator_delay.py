@@ -306,7 +306,7 @@ def test_the_delay_ends_with_the_game_plus_the_seconds(
     ],
 )
 def test_a_malformed_delay_is_400_with_its_field(client: FlaskClient, delay: Any) -> None:
-    from api.demo import demo_spec
+    from api.cli.demo import demo_spec
 
     body = {**demo_spec(seed=0), "spectator_delay": delay}
     response = client.post("/api/games", json=body, headers=bearer(ORGANIZER_TOKEN))
@@ -327,3 +327,51 @@ def test_the_openapi_documents_the_delay(client: FlaskClient) -> None:
     delay = spec["components"]["schemas"]["SpectatorDelay"]["properties"]
     assert delay["events"]["maximum"] == service.delay.MAX_EVENTS
     assert delay["seconds"]["minimum"] == 0
+
+
+class Calls:
+    """Stands in for one of the GameLog's read helpers (``delays``, ``replays``) and notes the
+    calls made to it from outside the service (a call it makes itself is not noted)."""
+
+    depth = 0
+
+    def __init__(self, name: str, real: Any, seen: list[str]) -> None:
+        self._name, self._real, self._seen = name, real, seen
+
+    def __getattr__(self, attr: str) -> Any:
+        found = getattr(self._real, attr)
+        if not callable(found):
+            return found
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not Calls.depth:
+                self._seen.append(f"{self._name}.{attr}")
+            Calls.depth += 1
+            try:
+                return found(*args, **kwargs)
+            finally:
+                Calls.depth -= 1
+
+        return call
+
+
+def test_get_state_is_one_call_of_the_service(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GET /state`` asks the service once (``Delays.state``), even for a delayed spectator at
+    the end of a turn as another viewer: the version it may see, the turn's end, the replay and
+    the view are the service's to put together, not the route's."""
+    game = played(app, {"events": 3})
+    gid, judge = str(game.game_id), game.tokens["judge"]
+    log = app.extensions["munchlog"]
+    expected = {
+        url: get(client, f"/api/games/{gid}/state{url}", token).get_json()
+        for url, token in (("?turn=1", None), ("?as=spectator&at=2", judge), ("", None))
+    }
+    seen: list[str] = []
+    monkeypatch.setattr(log, "delays", Calls("delays", log.delays, seen))
+    monkeypatch.setattr(log, "replays", Calls("replays", log.replays, seen))
+    for url, token in (("?turn=1", None), ("?as=spectator&at=2", judge), ("", None)):
+        seen.clear()
+        assert get(client, f"/api/games/{gid}/state{url}", token).get_json() == expected[url]
+        assert seen == ["delays.state"], url

@@ -28,7 +28,7 @@ import pytest
 from flask import Flask
 
 from api.app import create_app
-from api.demo import DemoResult
+from api.cli.demo import DemoResult
 from service.games import GameLog
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, demo_spec
 from tests.api.test_damaged_storage import a_legal_action, demo

@@ -268,7 +268,7 @@ def test_a_client_that_reads_slowly_gets_everything_once_in_order(
 def test_a_client_that_stops_reading_is_closed_and_resumes(
     app: Flask, client: FlaskClient, streams: AsgiServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("api.streaming.MAX_BACKLOG", 2)
+    monkeypatch.setattr("api.streams.process.MAX_BACKLOG", 2)
     game = play_demo(app.extensions["munchlog"], seed=13, max_actions=4)
     gid, table = game.game_id, game.tokens["table"]
     before = scrape(streams)

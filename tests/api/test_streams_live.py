@@ -132,7 +132,7 @@ def test_a_spectator_needs_no_ticket_and_a_page_gets_one(served: dict[str, Any])
 def test_the_workers_metrics_count_the_stream_process_s_streams(served: dict[str, Any]) -> None:
     """One scrape for the deployment: ``munchlog serve`` (here one worker) runs the workers and
     the stream process in prometheus-client's multiprocess mode, so the workers' ``/metrics``
-    has the stream process's series (api/stream_metrics.py); the stream process answers its
+    has the stream process's series (api/streams/metrics.py); the stream process answers its
     own ``/metrics`` too."""
     app, base = served["app"], f"http://127.0.0.1:{served['port']}"
     stream_base = f"http://127.0.0.1:{served['env'].stream_port}"

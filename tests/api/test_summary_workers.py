@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 import requests
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from tests.api.test_scale_out import fresh_schema, instances
 from tests.conftest import ORGANIZER_TOKEN, require_postgres
 

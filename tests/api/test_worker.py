@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from service import worker as worker_module
 from service.games import GameLog
 from service.histories import Lag, MatchHistory
@@ -218,7 +218,7 @@ def test_queue_handover_takes_what_has_arrived_up_to_a_batch() -> None:
 def _worker(db: str, tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Any:
     out = open(tmp_path / "worker.log", "a")  # noqa: SIM115 -- closed with the process
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "worker", "--db", db, *args],
+        [sys.executable, "-m", "api.cli.main", "worker", "--db", db, *args],
         env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         cwd=tmp_path,
         stdout=out,
@@ -239,7 +239,7 @@ def test_munchlog_worker_stops_gracefully_on_sigterm_and_logs_json(
     backend: dict[str, Any], tmp_path: Path
 ) -> None:
     db = backend["MUNCHLOG_DATABASE_URL"]
-    from api.cli_history import open_log
+    from api.cli.history import open_log
 
     log = open_log(db)
     try:
@@ -276,7 +276,7 @@ def test_a_worker_killed_in_the_middle_resumes_and_folds_each_notification_once(
     worker: the rows equal a rebuild (a notification folded twice would count its game's
     events twice)."""
     db = str(tmp_path / "munchlog.sqlite")
-    from api.cli_history import open_log
+    from api.cli.history import open_log
 
     log = open_log(db)
     try:

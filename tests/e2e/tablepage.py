@@ -16,7 +16,7 @@ from typing import Any
 
 import requests
 
-from api.demo import domain_event_from_view
+from api.cli.demo import domain_event_from_view
 from domain import evolve, initial_state
 from domain.fold import State
 

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import requests
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from domain.family import family_named
 from domain.seeding import seeds_due
 from tests.e2e.tablepage import JudgeView, act, auth, ready_at

@@ -25,7 +25,7 @@ import pytest
 import requests
 
 from api.app import create_app
-from api.demo import _family_spec
+from api.cli.demo import _family_spec
 from domain.family import family_named
 from domain.seeding import seeds_due
 from tests.api.helpers import demo_game

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import requests
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from tests.e2e.tablepage import TIMEOUT_MS, JudgeView, auth, no_horizontal_overflow, watched_page
 from tests.live import munchlog_serve
 

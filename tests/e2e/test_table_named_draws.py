@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import requests
 
-from api.demo import _family_spec
+from api.cli.demo import _family_spec
 from domain.classic.cards import sample_catalog
 from tests.e2e.tablepage import (
     TIMEOUT_MS,

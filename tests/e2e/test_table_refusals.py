@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 import requests
 
-from api.demo import demo_spec
+from api.cli.demo import demo_spec
 from domain.dealing import seat_commitment
 from tests.e2e.tablepage import TIMEOUT_MS, JudgeView, act, auth, ready_at
 from tests.live import munchlog_serve

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.demo import DemoResult, FlaskTransport
+from api.cli.demo import DemoResult, FlaskTransport
 from domain import event_from_dict
 from projections.exports import export_json_text
 from tests.api.helpers import demo_game

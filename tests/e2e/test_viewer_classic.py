@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.demo import DemoResult, FlaskTransport
+from api.cli.demo import DemoResult, FlaskTransport
 from tests.api.helpers import demo_game
 from tests.live import munchlog_serve
 

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.demo import DemoResult, FlaskTransport, file_demo_dispute
+from api.cli.demo import DemoResult, FlaskTransport, file_demo_dispute
 from tests.api.helpers import demo_game
 from tests.live import munchlog_serve
 

@@ -14,7 +14,7 @@ import marshmallow as ma
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from api.schemas import MAX_ACTIONS, MAX_VERSION, ActionBatchSchema
+from api.json_api.schemas import MAX_ACTIONS, MAX_VERSION, ActionBatchSchema
 
 SCHEMA = ActionBatchSchema()
 

@@ -9,7 +9,7 @@ only storage shows (the two databases, group commit, concurrency between process
 damaged rows) stays in ``tests/api``, on SQLite and PostgreSQL.
 
 The service takes roles, not tokens: ``actor="A"`` is what seat A's token authenticates as
-(``api.auth`` maps tokens to roles; ``tests/api`` tests it). ``make_log`` makes more GameLogs
+(``api.json_api.auth`` maps tokens to roles; ``tests/api`` tests it). ``make_log`` makes more GameLogs
 (another server, to import into).
 """
 

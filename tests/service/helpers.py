@@ -1,7 +1,7 @@
 """Builders of the service tier: a GameLog in memory, games started and played through it,
 what a viewer sees, and the error a refused call raises.
 
-A refused call raises the error whose class :mod:`api.errors` maps to the HTTP status the
+A refused call raises the error whose class :mod:`api.json_api.errors` maps to the HTTP status the
 API answers (one table, tested over HTTP in ``tests/api/test_errors.py``):
 ``InvalidCommand`` 400, ``NotAllowedError`` 403, ``NotFound`` and ``GameNotFoundError`` 404,
 ``VersionConflictError`` and ``GameAlreadyExistsError`` 409, ``ImpossibleCommand``,
@@ -30,7 +30,7 @@ from service.games import GameLog, StartedGame
 
 #: eventsourcing's in-memory store ("plain old Python objects").
 POPO = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
-#: The demo's seats in a ruleset that takes a range of them (as ``api.demo.CLASSIC_SEATS``).
+#: The demo's seats in a ruleset that takes a range of them (as ``api.cli.demo.CLASSIC_SEATS``).
 CLASSIC_SEATS = 4
 
 State = dict[str, Any]
@@ -43,7 +43,7 @@ def new_log(catalog: Catalog | None = None) -> GameLog:
 
 def demo_spec(seed: int = 0, ruleset: str = DEFAULT_RULESET, seats: int = 2) -> dict[str, Any]:
     """The demo's game of ``ruleset`` (its family's ``demo_spec``: for the CCG, two heroes and
-    40-card prime decks by name; ``api.demo.demo_spec``)."""
+    40-card prime decks by name; ``api.cli.demo.demo_spec``)."""
     spec = family_named(ruleset).demo_spec(seed=seed, seats=seats, catalog=None)
     assert spec is not None, f"the demo does not play {ruleset}"
     return spec
@@ -62,7 +62,7 @@ def game_ref(started: StartedGame) -> dict[str, Any]:
 
 @dataclass
 class Played:
-    """A game played by :func:`play_demo` (the service's ``api.demo.DemoResult``)."""
+    """A game played by :func:`play_demo` (the service's ``api.cli.demo.DemoResult``)."""
 
     game_id: UUID
     version: int
@@ -84,7 +84,7 @@ def play_demo(
     extra: Mapping[str, Any] | None = None,
     until: Callable[[State], bool] | None = None,
 ) -> Played:
-    """The demo's game (``api.demo.record_demo_game``: the family's ``demo_spec``, its
+    """The demo's game (``api.cli.demo.record_demo_game``: the family's ``demo_spec``, its
     ``demo_commands`` and seeded ``demo_choice``, never a concession, each command recorded by
     the table with ``expected_version`` and an idempotency key), recorded through the service.
     ``dealing="server"``: the server deals, each seat committing to random bytes, then

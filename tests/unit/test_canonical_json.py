@@ -18,7 +18,7 @@ from domain.envelope import GENESIS_HASH, canonical_bytes, canonical_json, chain
 
 STDLIB = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
-# Text as the API lets it in (api.inputs: no U+0000, no lone surrogate), with the characters
+# Text as the API lets it in (api.json_api.inputs: no U+0000, no lone surrogate), with the characters
 # JSON escapes and the ones it must not.
 text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
 scalars = (

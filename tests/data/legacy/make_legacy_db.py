@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
 from api.app import create_app  # noqa: E402
-from api.demo import FlaskTransport, demo_spec, file_demo_dispute, record_demo_game  # noqa: E402
+from api.cli.demo import FlaskTransport, demo_spec, file_demo_dispute, record_demo_game  # noqa: E402
 
 ORGANIZER = "legacy-organizer-token"
 

@@ -1,0 +1,1 @@
+"""The JSON API's blueprints: games, judging, exports, live, events, rulesets, docs (/api/docs)."""

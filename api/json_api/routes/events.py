@@ -1,0 +1,464 @@
+"""Tournaments (issue #27, docs/rules.md F): ``/api/events``.
+
+An event is opened by the organizer, who registers its players (each gets a token) and pairs
+its rounds; each pairing creates its game(s), whose seats each player fetches with its own
+token (``GET …/rounds/<n>/my-game``). The event's judge token is a judge of every game of the
+event. Results come from the games; a judge or the organizer reports a match its games did not
+finish. Anyone may read the event and its standings; a decklist only its player, the judges and
+the organizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+from uuid import UUID
+
+import marshmallow as ma
+from flask import current_app, g, request
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from api.json_api.auth import bearer_token, gamelog, organizer_only
+from api.json_api.errors import Forbidden, Unauthorized
+from api.json_api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint
+from api.json_api.schemas import FORMATS, MODES, SpectatorDelaySchema, Strict, family_seat_fields
+from domain import fair
+from domain.errors import NotFound
+from domain.game import token_hash
+from domain.tournament import rules
+from domain.tournament.aggregate import Tournament
+from service.tournaments import Caller, Tournaments
+
+blp = ApiBlueprint(
+    "events",
+    __name__,
+    url_prefix="/api/events",
+    description="Tournaments: registration, decklists, rounds, results, standings "
+    "(docs/rules.md F).",
+)
+
+_SEAT_FIELDS = family_seat_fields()
+PLAYER_NAME = fields.String(
+    required=True,
+    validate=validate.Length(min=1, max=100),
+    metadata={"description": "the player's name, unique in the event"},
+)
+
+
+class RegisteredRuleset(validate.OneOf):
+    """One of the rulesets an event may run (``rules.event_rulesets``: every registered
+    family), read when a body is checked: a family registered after this module was imported
+    (``MUNCHLOG_RULESETS``) hosts events too."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return rules.event_rulesets()
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        """The registry says them (``OneOf.__init__`` sets none)."""
+
+    @property
+    def choices_text(self) -> str:
+        return ", ".join(self.choices)
+
+    @choices_text.setter
+    def choices_text(self, value: Any) -> None:
+        """Read from :attr:`choices`."""
+
+
+class CreateEventSchema(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    ruleset = fields.String(
+        required=True,
+        validate=RegisteredRuleset(),
+        metadata={"description": "the game system of every game of the event"},
+    )
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    match = fields.String(
+        load_default="bo1",
+        validate=validate.OneOf(rules.MATCHES),
+        metadata={"description": "a match is one game (`bo1`) or first to two (`bo3`, CCG)"},
+    )
+    round_minutes = fields.Integer(required=True, strict=True, validate=validate.Range(1, 600))
+    rounds = fields.Integer(
+        strict=True,
+        validate=validate.Range(1, 20),
+        metadata={"description": "Swiss rounds (default: by the entrants, the MTR's table)"},
+    )
+    top_cut = fields.Integer(
+        strict=True,
+        load_default=0,
+        validate=validate.OneOf(rules.TOP_CUTS),
+        metadata={"description": "single elimination after the Swiss rounds: 0, 4 or 8"},
+    )
+    table_size = fields.Integer(
+        strict=True,
+        validate=validate.Range(3, 6),
+        metadata={"description": "classic events: players a table (default 4)"},
+    )
+    spectator_delay = fields.Nested(SpectatorDelaySchema)
+    mode = fields.String(load_default="strict", validate=validate.OneOf(MODES))
+    dealing = fields.String(
+        load_default="server",
+        validate=validate.OneOf(fair.MODES),
+        metadata={"description": "how the event's games are dealt (docs/dealing.md)"},
+    )
+    doors = _SEAT_FIELDS["doors"]
+    treasures = _SEAT_FIELDS["treasures"]
+
+
+class EventCreatedSchema(ma.Schema):
+    event_id = fields.String(required=True)
+    judge_token = fields.String(
+        required=True, metadata={"description": "a judge of every game of the event; shown once"}
+    )
+
+
+class RegisterSchema(Strict):
+    player = PLAYER_NAME
+    hero = _SEAT_FIELDS["hero"]
+    decklist = _SEAT_FIELDS["deck"]
+
+
+class RegisteredSchema(ma.Schema):
+    player = fields.String(required=True)
+    token = fields.String(
+        required=True, metadata={"description": "the player's event token; shown once"}
+    )
+
+
+class PairingSchema(ma.Schema):
+    table = fields.Integer(required=True)
+    seats = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    game_id = fields.String(required=True, metadata={"description": "the match's first game"})
+    games = fields.List(fields.String(), required=True)
+
+
+class RoundSchema(ma.Schema):
+    round = fields.Integer(required=True)
+    pairings = fields.List(fields.Nested(PairingSchema), required=True)
+    byes = fields.List(fields.String(), required=True)
+
+
+class MyGameSchema(ma.Schema):
+    round = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    game_number = fields.Integer(required=True)
+    seat = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "the player's seat token"})
+    opponents = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class DropSchema(Strict):
+    player = PLAYER_NAME
+
+
+class DroppedSchema(ma.Schema):
+    player = fields.String(required=True)
+    after_round = fields.Integer(required=True)
+
+
+class ReportSchema(Strict):
+    table = fields.Integer(required=True, strict=True, validate=validate.Range(1, 10000))
+    games = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=100)),
+        values=fields.Integer(strict=True, validate=validate.Range(0, 3)),
+        required=True,
+        metadata={"description": "games won by each player of the match"},
+    )
+    drawn_games = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 3))
+
+
+class ReportedSchema(ma.Schema):
+    round = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+    games = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    drawn_games = fields.Integer(required=True)
+
+
+class StandingSchema(ma.Schema):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True)
+    points = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+    draws = fields.Integer(required=True)
+    omw = fields.Float(required=True, metadata={"description": "opponents' match-win, 0 to 1"})
+    gw = fields.Float(required=True, metadata={"description": "game-win, 0 to 1"})
+    ogw = fields.Float(required=True, metadata={"description": "opponents' game-win, 0 to 1"})
+    dropped = fields.Boolean(required=True)
+
+
+class EventSchema(ma.Schema):
+    event_id = fields.String(required=True)
+    name = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    format = fields.String(required=True)
+    match = fields.String(required=True)
+    round_minutes = fields.Integer(required=True)
+    rounds_setting = fields.Integer(
+        allow_none=True,
+        metadata={"description": "the Swiss rounds the organizer set (null: by the entrants)"},
+    )
+    top_cut = fields.Integer(required=True)
+    table_size = fields.Integer(allow_none=True)
+    spectator_delay = fields.Dict(allow_none=True)
+    mode = fields.String(required=True)
+    dealing = fields.String(required=True)
+    planned_rounds = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Swiss rounds plus the top cut's; the round being played when "
+            "the Swiss rounds stopped there (`end_note`)"
+        },
+    )
+    cut_size = fields.Integer(
+        required=True,
+        metadata={
+            "description": "the top cut as it stands: `top_cut`, or the largest of 8, 4, 2 the "
+            "active players fill when fewer are left, 0 for none (docs/rules.md F.4)"
+        },
+    )
+    cut_note = fields.String(
+        allow_none=True,
+        metadata={"description": "why `cut_size` is not `top_cut` (null when it is)"},
+    )
+    end_note = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "why the event ends before its Swiss rounds are over: fewer active "
+            "players left than a round needs, so the round paired is the last and the event "
+            "is `finished` on the standings once it is complete (null otherwise; "
+            "docs/rules.md F.2)"
+        },
+    )
+    state = fields.String(
+        required=True, metadata={"description": "`registration`, `running` or `finished`"}
+    )
+    round = fields.Integer(required=True, metadata={"description": "the last round paired"})
+    commitment = fields.String(
+        required=True, metadata={"description": "SHA-256 commitment to round 1's secret"}
+    )
+    revealed_secret = fields.String(
+        allow_none=True, metadata={"description": "round 1's secret, once round 1 is paired"}
+    )
+    players = fields.List(fields.Dict(), required=True)
+    rounds = fields.List(fields.Dict(), required=True)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def tournaments() -> Tournaments:
+    found = current_app.extensions.get("munchlog_tournaments")
+    if found is None:
+        found = current_app.extensions["munchlog_tournaments"] = Tournaments(gamelog())
+    return cast(Tournaments, found)
+
+
+def parse_event_id(raw: str) -> UUID:
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise NotFound("event/not_found", f"no event {raw}") from None
+
+
+def caller_of(event: Tournament) -> Caller:
+    """Who the request's bearer token is for ``event`` (401 for a token that is not one)."""
+    token = bearer_token(request.headers.get("Authorization"))
+    organizer = current_app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
+    found = Tournaments.caller(event, None if token is None else token_hash(token), organizer)
+    if found is None:
+        raise Unauthorized("auth/invalid_token", "this token is not valid here")
+    return found
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def event_role(*roles: str) -> Callable[[F], F]:
+    """A decorator: only a token of one of ``roles`` for the event in the route may call the
+    view, checked before the body is parsed: 401 ``auth/missing_token`` without a token (before
+    anything else), 404 for no event, 401 for a token that is not one here, 403 for another
+    role. The view finds the event and its caller with :func:`current`."""
+
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if bearer_token(request.headers.get("Authorization")) is None:
+                raise Unauthorized(
+                    "auth/missing_token", f"this needs a token: {' or '.join(roles)}"
+                )
+            event = tournaments().load(parse_event_id(kwargs["event_id"]))
+            caller = caller_of(event)
+            if caller.role not in roles:
+                raise Forbidden("auth/forbidden", f"only the {' or the '.join(roles)} may do this")
+            g.munchlog_event = (event, caller)
+            return view(*args, **kwargs)
+
+        return cast(F, wrapper)
+
+    return decorate
+
+
+def current() -> tuple[Tournament, Caller]:
+    """The event and the caller :func:`event_role` checked for this request."""
+    return cast(tuple[Tournament, Caller], g.munchlog_event)
+
+
+def shown_round(round_: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "round": round_["round"],
+        "pairings": [{**p, "game_id": p["games"][0]} for p in round_["pairings"] if "games" in p],
+        "byes": round_["byes"],
+    }
+
+
+# ---------------------------------------------------------------------------- routes
+
+
+@blp.route("")
+class Events(MethodView):
+    @organizer_only
+    @blp.errors(400, 401, 403, 413, 503)
+    @blp.arguments(CreateEventSchema)
+    @blp.response(201, EventCreatedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Open a tournament (the organizer)
+
+        Round 1 will be drawn from a secret committed now (`commitment` in the event) and
+        revealed once round 1 is paired, so anyone can check the draw (docs/rules.md F.2).
+        """
+        event_id, judge_token = tournaments().create(body)
+        return {"event_id": str(event_id), "judge_token": judge_token}
+
+
+@blp.route("/<event_id>")
+class Event(MethodView):
+    @blp.errors(401, 404, 503)
+    @blp.response(200, EventSchema)
+    @blp.doc(security=OPTIONAL_BEARER)
+    def get(self, event_id: str) -> dict[str, Any]:
+        """An event: settings, players (decklists only to whom they may be shown), rounds"""
+        service = tournaments()
+        event = service.load(parse_event_id(event_id))
+        summary = service.summary(event, caller_of(event))
+        summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
+        return summary
+
+
+@blp.route("/<event_id>/players")
+class Players(MethodView):
+    @event_role("organizer")
+    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
+    @blp.arguments(RegisterSchema)
+    @blp.response(201, RegisteredSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
+        """Register a player (the organizer), before the next round is paired
+
+        A CCG event's player brings `hero` and `decklist` (a game seat's `hero` and `deck`),
+        checked against the event's format (docs/rules.md A.6, 422 with the rule otherwise).
+        The public sees only `decklist_hash`, a salted SHA-256 of the list.
+        """
+        event, _ = current()
+        player, token = tournaments().register(event.id, body)
+        return {"player": player, "token": token}
+
+
+@blp.route("/<event_id>/rounds")
+class Rounds(MethodView):
+    @event_role("organizer")
+    @blp.errors(401, 403, 404, 409, 422, 503)
+    @blp.response(201, RoundSchema)
+    @blp.doc(security=BEARER)
+    def post(self, event_id: str) -> dict[str, Any]:
+        """Pair the next round and create its games (the organizer)
+
+        Round 1 is drawn from the committed secret; later rounds are Swiss (points first, no
+        rematch while a rematch-free pairing exists, one bye when the count is odd, to the
+        lowest-ranked player without one); then the top cut (docs/rules.md F.2, F.4).
+        """
+        event, _ = current()
+        return shown_round(tournaments().pair_next(event.id))
+
+
+@blp.route("/<event_id>/rounds/<int:number>/my-game")
+class MyGame(MethodView):
+    @event_role("player")
+    @blp.errors(401, 403, 404, 409, 503)
+    @blp.response(200, MyGameSchema)
+    @blp.doc(security=BEARER)
+    def get(self, event_id: str, number: int) -> dict[str, Any]:
+        """The caller's game in round `number`, with its seat token (the player's token)
+
+        A best-of-three's next game is created once the last one is over and the match is
+        not; ask again for it.
+        """
+        event, caller = current()
+        assert caller.player is not None
+        return tournaments().my_game(event.id, number, caller.player)
+
+
+@blp.route("/<event_id>/rounds/<int:number>/results")
+class Results(MethodView):
+    @event_role("judge", "organizer")
+    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
+    @blp.arguments(ReportSchema)
+    @blp.response(201, ReportedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], event_id: str, number: int) -> dict[str, Any]:
+        """Report a match's result that its games did not decide (a judge or the organizer)
+
+        E.g. a match unfinished at time, reported as a draw: `{"table": 3, "games": {"ann":
+        1, "bob": 1}, "drawn_games": 0}`. CCG events only (a classic table's places come from
+        its game). A match its games decided (a game won; a best-of-three's two wins or three
+        games; a match loss or a disqualification ruled in one of them) is refused with 422
+        `rule/match_decided_by_games` (docs/rules.md F.3), in any round, also one whose next
+        round is paired: a game and its match never disagree, and a decided game is corrected
+        by a judge's ruling in that game.
+        """
+        event, caller = current()
+        return tournaments().report(event.id, number, body["table"], body, caller.role)
+
+
+@blp.route("/<event_id>/drops")
+class Drops(MethodView):
+    @event_role("organizer", "player")
+    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
+    @blp.arguments(DropSchema)
+    @blp.response(201, DroppedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
+        """Drop a player (the organizer, or the player itself): never paired again, keeping
+        the rounds played"""
+        event, caller = current()
+        if caller.role == "player" and caller.player != body["player"]:
+            raise Forbidden("auth/forbidden", "a player may drop only itself")
+        return tournaments().drop(event.id, body["player"])
+
+
+@blp.route("/<event_id>/standings")
+class Standings(MethodView):
+    @blp.errors(401, 404, 503)
+    @blp.response(200, StandingSchema(many=True))
+    @blp.doc(security=OPTIONAL_BEARER)
+    def get(self, event_id: str) -> list[dict[str, Any]]:
+        """The standings after the Swiss rounds so far (the Magic Tournament Rules' Appendix C
+        for CCG events; docs/rules.md F.4)
+
+        With a spectator delay, only the event's judges see the games' results live: everyone
+        else sees each game as its spectators do (a player is a spectator of other tables).
+        """
+        service = tournaments()
+        event = service.load(parse_event_id(event_id))
+        caller = caller_of(event)
+        return service.standings(event.id, "judge" if caller.role == "judge" else "spectator")

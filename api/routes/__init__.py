@@ -1,1 +1,0 @@
-"""Blueprints: ``games`` (the JSON API under /api/games) and ``docs`` (/api/docs)."""
