@@ -26,22 +26,30 @@ Records = list[dict[str, Any]]
 DRAWS = ("CardDrawn", "DoorKicked")
 
 
-def classic_export(ruleset: str = "munchkin-deluxe", seats: int = 4) -> str:
+def classic_export(
+    ruleset: str = "munchkin-deluxe", seats: int = 4, *, reshuffled: bool = False
+) -> str:
     """The judge's export of a classic game dealt by the server, played out by the demo's
-    policy (tests/service/test_classic_dealing.py)."""
+    policy (tests/service/test_classic_dealing.py); ``reshuffled``: one where a deck ran out
+    and the rules reshuffled its discards (the seeds are random: games are played until one
+    does)."""
     from domain.classic import CLASSIC
     from tests.service.helpers import new_log
     from tests.service.test_classic_dealing import seeded
 
-    log = new_log()
-    try:
-        gid = seeded(log, ruleset, seats)
-        family, rng = CLASSIC[ruleset], random.Random(7)
-        while log.game(gid).state["status"] != "finished":
-            log.record(gid, [family.demo_next(log.game(gid).state, rng)], actor="table")
-        return export_json_text(log.all_records(gid), "judge")
-    finally:
-        log.close()
+    for attempt in range(40):
+        log = new_log()
+        try:
+            gid = seeded(log, ruleset, seats)
+            family, rng = CLASSIC[ruleset], random.Random(7 + attempt)
+            while log.game(gid).state["status"] != "finished":
+                log.record(gid, [family.demo_next(log.game(gid).state, rng)], actor="table")
+            records = log.all_records(gid)
+        finally:
+            log.close()
+        if not reshuffled or any(r["event"]["type"] == "DiscardReshuffled" for r in records):
+            return export_json_text(records, "judge")
+    raise AssertionError(f"no {ruleset} game of {seats} seats reshuffled a deck")
 
 
 def ccg_export() -> str:
@@ -198,10 +206,33 @@ def wrong_pile(export: str) -> tuple[str, int]:
     return _sealed(export, records), records[i + 1]["version"]
 
 
+def part_reshuffled(export: str) -> tuple[str, int]:
+    """A classic reshuffle that lists only some of the discards (the first one), and the
+    ``Dealt`` after it dealing from just those the cards the honest draw took (the draw itself
+    unchanged): a part the key deals them from (the discards but one), else the drawn cards
+    alone. Only the discards the log holds at that point tell."""
+    records = read_export(export)[1]
+    i = next(i for i, r in enumerate(records) if r["event"]["type"] == "DiscardReshuffled")
+    reshuffle, dealt = records[i]["event"], records[i + 1]["event"]
+    assert dealt["type"] == "Dealt" and sorted(reshuffle["cards"]) == dealt["among"]
+    key, drawn = _key(records), dealt["cards"]
+    parts = [sorted(set(dealt["among"]) - {c}) for c in dealt["among"] if c not in drawn]
+    deal = dealing.Dealer(key, dealt["counter"]).deal
+    part = next((p for p in parts if deal(p, dealt["take"])[0] == drawn), sorted(drawn))
+    reshuffle["cards"] = [c for c in reshuffle["cards"] if c in part]
+    dealt.update(among=part, cards=deal(part, dealt["take"])[0])
+    return _sealed(export, records), records[i + 1]["version"]
+
+
 FORGERIES: dict[str, Callable[[str], tuple[str, int]]] = {
     "narrowed": narrowed,
     "not_in_pile": not_in_pile,
     "deleted": deleted,
     "moved_after": moved_after,
     "wrong_pile": wrong_pile,
+}
+#: Each family's forgeries: classic's also forges a reshuffle (the CCG has none).
+FAMILY_FORGERIES: dict[str, dict[str, Callable[[str], tuple[str, int]]]] = {
+    "ccg": FORGERIES,
+    "classic": {**FORGERIES, "part_reshuffled": part_reshuffled},
 }

@@ -268,7 +268,7 @@
         problem = found === null ? null : [version, found];
         if (found === null && data.type === "Dealt") this.awaiting.push([version, data]);
       }
-      if (!drawing) { this.beforeDraw = null; this.drawn = []; this.piles.reshuffled = new Map(); }
+      if (!drawing) { this.beforeDraw = null; this.drawn = []; }
       this.piles.fold(data);
       return problem;
     }
@@ -430,7 +430,8 @@
   // The cards of each pile as the log holds them, replayed from the records (what Python reads
   // from domain.fold's state; docs/dealing.md "What verify checks"). The CCG: each seat's deck
   // in order with its known top and bottom counts (D.20) and its hand (a mulligan shuffles it
-  // back); classic: the door and treasure decks, and the cards a draw's reshuffle put back.
+  // back); classic: the door and treasure decks and their discard piles (a draw from a deck
+  // holding fewer reshuffles the discards the log holds: domain.classic.combat.deck_draw).
   // A card leaves a pile when an event names it (as `uses` reads an event's cards) but for the
   // events below, which move cards into a deck or name cards without moving them.
   const CCG_DRAWS = { OpeningHandDrawn: "cards", CardDrawn: "card", CardsSpilled: "cards" };
@@ -439,6 +440,18 @@
     ListenedAtDoor: [["door", "card"]], RoomLooted: [[null, "card"]], TreasuresDrawn: [["treasure", "cards"]],
   };
   const CLASSIC_PILES = { door: "doors", treasure: "treasures" };
+  // Classic's events that put cards on their decks' discard piles (domain.classic.state's
+  // _discard): the fields naming them; "card?": only when the event's `stays` is not true (a
+  // Curse that stays on its victim); "removed?": only an enhancer (a monster taken out stays in
+  // the combat until its end). A judge's move or a restoration names the pile it puts a card in.
+  const CLASSIC_DISCARDS = {
+    ClassicCardDiscarded: ["card"], ItemsSold: ["cards"], GoUpALevelPlayed: ["card"],
+    CurseApplied: ["card?", "lost", "hand"], BadStuffApplied: ["lost", "hand"], HurtOnEscape: ["lost", "hand"],
+    CharityResolved: ["discarded"], CombatEnded: ["discarded"], ClassicJudgeCombatEnded: ["discarded"],
+    BodyDiscarded: ["cards"], MonsterJoined: ["card"], OneShotPlayed: ["removed?"], SidekickSacrificed: ["card"],
+    CurseExpired: ["card"], CurseRemoved: ["card", "remover"], HelpForced: ["card"], Backstabbed: ["card"],
+    CheatDiscarded: ["card"], TheftAttempted: ["card"],
+  };
   const ROLLS = { ccg: ["FirstPlayerRolled"], classic: ["FirstPlayerDetermined", "RunAwayRolled", "TheftAttempted"] };
   const KERNEL = ["SeedCommitted", "SeedRevealed", "SeedWithheld", "Dealt", "ServerSecretRevealed", "DealingRekeyed"];
   const NOT_MOVES = ["CardRevealed", "JudgeCardRevealed", "CardZapped", "CardUnzapped", "JudgeCardZapped", "JudgeCardUnzapped", "CardsUnzapped", "AttackCardRevealed"];
@@ -453,11 +466,16 @@
       this.decks = new Map(); // CCG: seat -> {cards, top, bottom}; classic: "door"/"treasure" -> {cards}
       this.hands = new Map();
       this.owner = new Map();
-      this.reshuffled = new Map(); // classic: deck -> the cards this draw's reshuffle put in it
+      this.deckOf = new Map(); // classic: card -> "door" or "treasure"
+      this.enhancers = new Set(); // classic: the cards played as enhancers (OneShotPlayed's `removed`)
       this.classic = Array.isArray(created.doors);
       if (this.classic) {
-        this.decks.set("door", { cards: ids(created.doors) });
-        this.decks.set("treasure", { cards: ids(created.treasures) });
+        for (const deck of Object.keys(CLASSIC_PILES)) {
+          const cards = ids(created[CLASSIC_PILES[deck]]);
+          cards.forEach((c) => this.deckOf.set(c, deck));
+          this.decks.set(deck, { cards: cards });
+          this.decks.set(deck + "_discard", { cards: [] });
+        }
       } else {
         for (const seat of Array.isArray(created.seats) ? created.seats : []) {
           if (!isMapping(seat) || typeof seat.seat !== "string") continue;
@@ -476,9 +494,7 @@
       Object.assign(copy, this, {
         decks: new Map(Array.from(this.decks, ([k, d]) => [k, Object.assign({}, d, { cards: d.cards.slice() })])),
         hands: new Map(Array.from(this.hands, ([k, h]) => [k, h.slice()])),
-        reshuffled: new Map(),
       });
-      this.reshuffled = copy.reshuffled; // what this draw reshuffles is read from the snapshot
       return copy;
     }
     // What `data` takes by chance (domain.fair.RandomUse; the family's random_uses).
@@ -492,7 +508,7 @@
           if (typeof deck !== "string" || !Object.prototype.hasOwnProperty.call(CLASSIC_PILES, deck)) continue;
           const n = drawnCount(data[field]), held = this.decks.get(deck).cards;
           out.push(held.length >= n ? dealUse(CLASSIC_PILES[deck], held, n)
-            : dealUse(CLASSIC_PILES[deck], this.reshuffled.get(deck) || [], n - held.length));
+            : dealUse(CLASSIC_PILES[deck], this.decks.get(deck + "_discard").cards, n - held.length));
         }
         return out;
       }
@@ -544,14 +560,25 @@
       const type = data.type, list = (x) => (Array.isArray(x) ? x.filter((c) => typeof c === "string") : []);
       if (KERNEL.includes(type) || NOT_MOVES.includes(type)) return;
       if (this.classic) {
-        if (type === "DiscardReshuffled" && this.decks.has(data.deck)) {
+        if (type === "DiscardReshuffled" && Object.prototype.hasOwnProperty.call(CLASSIC_PILES, data.deck)) {
           for (const c of list(data.cards)) this.toDeck(c, data.deck, null);
-          this.reshuffled.set(data.deck, (this.reshuffled.get(data.deck) || []).concat(list(data.cards)));
         } else if (type === "ClassicJudgeCardMoved" || type === "ClassicCardRestored") {
           const to = type === "ClassicJudgeCardMoved" ? data.to : data.zone;
           if (this.decks.has(to)) this.toDeck(data.card, to, type === "ClassicCardRestored" && Number.isInteger(data.position) ? data.position : null);
           else this.leave(data.card);
-        } else this.named(data).forEach((c) => this.leave(c));
+        } else {
+          this.named(data).forEach((c) => this.leave(c));
+          if (type === "EnhancerPlayed" && typeof data.card === "string") this.enhancers.add(data.card);
+          const fields = Object.prototype.hasOwnProperty.call(CLASSIC_DISCARDS, type) ? CLASSIC_DISCARDS[type] : [];
+          for (const f of fields) {
+            const field = f.replace("?", "");
+            if (f === "card?" && data.stays === true) continue;
+            for (const c of typeof data[field] === "string" ? [data[field]] : list(data[field])) {
+              if (f === "removed?" && !this.enhancers.has(c)) continue;
+              if (this.deckOf.has(c)) this.toDeck(c, this.deckOf.get(c) + "_discard", null);
+            }
+          }
+        }
         return;
       }
       const seat = data.player;

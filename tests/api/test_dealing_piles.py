@@ -26,7 +26,10 @@ FAMILIES = ("ccg", "classic")
 
 @pytest.fixture(scope="module")
 def exports() -> dict[str, str]:
-    return {"ccg": pile_forgeries.ccg_export(), "classic": pile_forgeries.classic_export()}
+    return {
+        "ccg": pile_forgeries.ccg_export(),
+        "classic": pile_forgeries.classic_export(reshuffled=True),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -34,11 +37,11 @@ def forged(exports: dict[str, str]) -> dict[tuple[str, str], tuple[str, int]]:
     return {
         (family, name): forge(exports[family])
         for family in FAMILIES
-        for name, forge in pile_forgeries.FORGERIES.items()
+        for name, forge in pile_forgeries.FAMILY_FORGERIES[family].items()
     }
 
 
-CASES = [(f, n) for f in FAMILIES for n in pile_forgeries.FORGERIES]
+CASES = [(f, n) for f in FAMILIES for n in pile_forgeries.FAMILY_FORGERIES[f]]
 
 
 def cli_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple[int, Any]:

@@ -401,7 +401,10 @@ def family_exports() -> dict[str, str]:
     """A finished server-dealt game of each family (tests/pile_forgeries.py), with draws."""
     from tests import pile_forgeries
 
-    return {"ccg": pile_forgeries.ccg_export(), "classic": pile_forgeries.classic_export()}
+    return {
+        "ccg": pile_forgeries.ccg_export(),
+        "classic": pile_forgeries.classic_export(reshuffled=True),
+    }
 
 
 @pytest.mark.parametrize("family", ("ccg", "classic"))
@@ -409,14 +412,16 @@ def test_the_pile_forgeries_are_named_alike(
     page: Any, family_exports: dict[str, str], family: str
 ) -> None:
     """The best forger's pile forgeries (a pile narrowed to one card, a card not in the pile,
-    a Dealt deleted, a Dealt moved after its use, a draw from the wrong pile: the chain, the
-    visibility and every result hold): the viewer's check names each at the version
+    a Dealt deleted, a Dealt moved after its use, a draw from the wrong pile; classic's
+    reshuffle listing only some of the discards and its Dealt dealing from those: the chain,
+    the visibility and every result hold): the viewer's check names each at the version
     ``munchlog verify``, ``GET /verify`` and the import name (tests/api/test_dealing_piles.py),
     with Python's very report."""
     from tests import pile_forgeries
 
     export = family_exports[family]
-    cases = {name: forge(export) for name, forge in pile_forgeries.FORGERIES.items()}
+    forgeries = pile_forgeries.FAMILY_FORGERIES[family]
+    cases = {name: forge(export) for name, forge in forgeries.items()}
     got = js_agrees_with_python(page, [export, *(text for text, _ in cases.values())])
     assert got[0]["dealing"]["ok"] is True and got[0]["dealing"]["complete"] is True
     for (name, (_, version)), report in zip(cases.items(), got[1:], strict=True):
