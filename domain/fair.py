@@ -448,17 +448,19 @@ def _hex_arg(command: Mapping[str, Any], name: str) -> str:
     return str(value)
 
 
+def moment(iso: str) -> datetime:
+    """A deadline or a time of receipt (ISO 8601, UTC, ``Z`` or ``+00:00``) as a datetime."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
+
+
 def deadline_after(now: str, seconds: int) -> str:
     """``now`` (ISO 8601) plus ``seconds``, in the same form."""
-    at = datetime.fromisoformat(now.replace("Z", "+00:00")) + timedelta(seconds=seconds)
+    at = moment(now) + timedelta(seconds=seconds)
     return at.isoformat().replace("+00:00", "Z")
 
 
 def _past(deadline: str | None, now: str) -> bool:
-    if deadline is None:
-        return False
-    parse = datetime.fromisoformat
-    return parse(now.replace("Z", "+00:00")) > parse(deadline.replace("Z", "+00:00"))
+    return deadline is not None and moment(now) > moment(deadline)
 
 
 def decide(state: State, command: Mapping[str, Any], now: str) -> list[Step]:

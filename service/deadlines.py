@@ -34,7 +34,6 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -51,10 +50,6 @@ log = logging.getLogger("munchlog.deadlines")
 INTERVAL = 0.5
 #: Marks read by one query.
 PAGE = 500
-
-
-def _moment(iso: str) -> datetime:
-    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
 
 
 class DeadlineKeeper:
@@ -102,8 +97,8 @@ class DeadlineKeeper:
         for. A game another process settled first records nothing here; one the store cannot
         be written for now is tried again at the next look."""
         self.learn()
-        moment = _moment(now)
-        passed = sorted((_moment(at), game_id) for game_id, at in self.due.items())
+        moment = fair.moment(now)
+        passed = sorted((fair.moment(at), game_id) for game_id, at in self.due.items())
         recorded: list[UUID] = []
         for at, game_id in passed:
             if at >= moment:
