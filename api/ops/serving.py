@@ -277,7 +277,11 @@ class WholeBody:
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         length = environ.get("CONTENT_LENGTH", "")
         if length:
-            if length.isdigit() and 0 < int(length) <= self.limit(environ.get("PATH_INFO", "")):
+            if (
+                length.isascii()
+                and length.isdigit()
+                and 0 < int(length) <= self.limit(environ.get("PATH_INFO", ""))
+            ):
                 environ["wsgi.input"] = BytesIO(environ["wsgi.input"].read(int(length)))
         elif "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
             limit = self.limit(environ.get("PATH_INFO", ""))
