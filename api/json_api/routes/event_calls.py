@@ -1,0 +1,136 @@
+"""Judge calls (issue #39, docs/rules.md F.8): ``/api/events/<id>/calls``.
+
+A player calls a judge to its table with its event token or with its seat's token (the table
+page's "Call a judge"); the server takes the table's game and the version it has then. The
+staff and the organizer list every call, a player its own; a judge claims, escalates (to the
+head judges) and resolves a call, each an event of the event naming who did it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from flask import current_app, request
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from api.json_api.auth import bearer_token
+from api.json_api.errors import Unauthorized
+from api.json_api.routes.events import current, event_role, parse_event_id, tournaments
+from api.json_api.routes.games import BEARER, ApiBlueprint
+from api.json_api.schemas import Strict
+from domain.game import token_hash
+from domain.tournament.calls import ACTIONS, MAX_NOTE
+from service.event_calls import EventCalls
+from service.tournaments import Tournaments
+
+blp = ApiBlueprint(
+    "event_calls",
+    __name__,
+    url_prefix="/api/events",
+    description="Tournaments: judge calls from the tables (docs/rules.md F.8).",
+)
+
+NOTE = fields.String(validate=validate.Length(max=MAX_NOTE))
+
+
+class CallSchema(Strict):
+    table = fields.Integer(required=True, strict=True, validate=validate.Range(1, 10000))
+    note = fields.String(load_default="", validate=validate.Length(max=MAX_NOTE))
+
+
+class CallRaisedSchema(ma.Schema):
+    call_id = fields.String(required=True)
+    game_id = fields.String(required=True, metadata={"description": "the table's game"})
+    version = fields.Integer(required=True, metadata={"description": "its version then"})
+
+
+class CallActionSchema(Strict):
+    action = fields.String(required=True, validate=validate.OneOf(ACTIONS))
+    note = NOTE
+    dispute_id = fields.String(
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "resolve: the dispute of the call's game ruled on"},
+    )
+
+
+class CallRowSchema(ma.Schema):
+    call_id = fields.String(required=True)
+    round = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    raised_by = fields.String(required=True, metadata={"description": "the player who called"})
+    via = fields.String(required=True, metadata={"description": "`player` or `seat` token"})
+    note = fields.String(required=True)
+    state = fields.String(
+        required=True, metadata={"description": "open, claimed, escalated, resolved"}
+    )
+    escalated = fields.Boolean(required=True)
+    claimed_by = fields.Dict(allow_none=True, metadata={"description": "`{staff_id, name}`"})
+    opened_at = fields.String(required=True)
+    age_s = fields.Integer(
+        required=True, metadata={"description": "seconds open (to its resolution, if resolved)"}
+    )
+    resolution = fields.Dict(allow_none=True)
+    actions = fields.List(fields.Dict(), required=True)
+
+
+def event_calls() -> EventCalls:
+    return EventCalls(tournaments())
+
+
+@blp.route("/<event_id>/calls")
+class Calls(MethodView):
+    @blp.errors(400, 401, 403, 404, 409, 413, 503)
+    @blp.arguments(CallSchema)
+    @blp.response(201, CallRaisedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
+        """Call a judge to a table of the current round (a player of the table: its event
+        token or its seat's token)
+
+        The server takes the table's game and its version at that moment. 403
+        `auth/not_your_table` for a token of another table, `auth/players_only` for the staff
+        and the organizer; 404 `event/table_not_found`.
+        """
+        token = bearer_token(request.headers.get("Authorization"))
+        if token is None:
+            raise Unauthorized("auth/missing_token", "a player's or a seat's token calls a judge")
+        event = tournaments().load(parse_event_id(event_id))
+        organizer = current_app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
+        caller = Tournaments.caller(event, token_hash(token), organizer)
+        if caller is None and not event_calls().seat_of_round(event, token):
+            raise Unauthorized("auth/invalid_token", "this token is not valid here")
+        return event_calls().raise_call(event.id, token, caller, body["table"], body["note"])
+
+    @event_role("judge", "scorekeeper", "organizer", "player")
+    @blp.errors(401, 403, 404, 503)
+    @blp.response(200, CallRowSchema(many=True))
+    @blp.doc(security=BEARER)
+    def get(self, event_id: str) -> list[dict[str, Any]]:
+        """The event's judge calls, oldest open first (the staff and the organizer: every
+        call; a player: its own)"""
+        event, caller = current()
+        return event_calls().listed(event, caller)
+
+
+@blp.route("/<event_id>/calls/<call_id>")
+class CallAction(MethodView):
+    @event_role("judge")
+    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
+    @blp.arguments(CallActionSchema)
+    @blp.response(200, CallRowSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], event_id: str, call_id: str) -> dict[str, Any]:
+        """Claim, escalate or resolve a call (a judge of the event)
+
+        `escalate` hands the call to the head judges: only a head judge claims or resolves
+        it then (422 `rule/escalated_to_head_judges`). A call another judge holds: 422
+        `rule/call_claimed` (a head judge may take it over); resolved: `rule/call_resolved`.
+        `resolve` may name the `dispute_id` of the call's game ruled on (404
+        `dispute/not_found` if it has none such). A scorekeeper: 403.
+        """
+        event, caller = current()
+        return event_calls().act(event.id, caller, call_id, body)
