@@ -1,0 +1,127 @@
+"""The event's paper (issue #39, docs/events.md "Paper"), printed to PDF in Chromium: each
+print page's PDF turned into images (pdftoppm), a slip a table on sheets of three, and nothing
+drawn in the page's outer margin (nothing cut at the page edge). The page is served from the
+app in this process through Playwright's routing: any request to another origin fails the test.
+
+``MUNCHLOG_PRINT_DIR`` keeps the images for a person to look at.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import ORGANIZER_TOKEN
+from tests.api.test_events import open_event, pair, register
+
+pytestmark = pytest.mark.e2e
+
+ORIGIN = "http://munchlog.test"
+PLAYERS = [f"player{n:02d}" for n in range(1, 22)]  # 21: ten tables and a bye
+
+
+@pytest.fixture(scope="module")
+def scene(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm is missing (apt-get install poppler-utils)")
+    from api.app import create_app
+
+    folder = tmp_path_factory.mktemp("print")
+    app = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": str(folder / "instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
+            "MUNCHLOG_DATABASE_URL": str(folder / "munchlog.sqlite"),
+        }
+    )
+    client = app.test_client()
+    event = open_event(client, name="Saturday Munchkin Open")
+    for player in PLAYERS:
+        register(client, event["event_id"], player)
+    paired = pair(client, event["event_id"])
+    try:
+        yield {"client": client, "eid": event["event_id"], "round": paired, "folder": folder}
+    finally:
+        app.extensions["munchlog"].close()
+
+
+def printed(
+    browser: Any, scene: dict[str, Any], path: str, name: str, **headers: str
+) -> list[Path]:
+    """``path`` printed to PDF and its pages as images (50 dpi, PNG to look at and PGM to
+    check), the PGM ones in page order."""
+    client = scene["client"]
+    elsewhere: list[str] = []
+
+    def serve(route: Any) -> None:
+        url = route.request.url
+        if not url.startswith(ORIGIN):
+            elsewhere.append(url)
+            route.abort()
+            return
+        got = client.get(url[len(ORIGIN) :], headers=route.request.headers)
+        route.fulfill(status=got.status_code, headers=dict(got.headers), body=got.get_data())
+
+    context = browser.new_context(extra_http_headers=headers)
+    try:
+        page = context.new_page()
+        page.route("**/*", serve)
+        page.goto(ORIGIN + path)
+        pdf = scene["folder"] / f"{name}.pdf"
+        page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True)
+    finally:
+        context.close()
+    assert elsewhere == []
+    keep = Path(os.environ.get("MUNCHLOG_PRINT_DIR") or scene["folder"])
+    keep.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["pdftoppm", "-r", "50", "-png", str(pdf), str(keep / name)], check=True)
+    subprocess.run(["pdftoppm", "-r", "50", "-gray", str(pdf), str(keep / name)], check=True)
+    return sorted(keep.glob(f"{name}-*.pgm"))
+
+
+def margin_is_blank(image: Path) -> bool:
+    """Whether the outer 8 mm of a page (a binary PGM; the @page margin is 12 mm) holds no
+    ink."""
+    data = image.read_bytes()
+    magic, width, height, depth, pixels = data.split(maxsplit=4)
+    assert magic == b"P5" and depth == b"255"
+    w, h = int(width), int(height)
+    edge = round(8 / 25.4 * 50)
+    rows = [pixels[y * w : (y + 1) * w] for y in range(h)]
+    outer = rows[:edge] + rows[h - edge :] + [r[:edge] + r[w - edge :] for r in rows]
+    return all(min(row) >= 200 for row in outer)
+
+
+def test_slips_a_table_three_to_a_sheet_nothing_at_the_edge(
+    browser: Any, scene: dict[str, Any]
+) -> None:
+    tables = len(scene["round"]["pairings"])
+    pages = printed(browser, scene, f"/events/{scene['eid']}/print/slips", "slips")
+    assert len(pages) == math.ceil(tables / 3)
+    assert all(margin_is_blank(p) for p in pages)
+
+
+@pytest.mark.parametrize("kind", ["pairings?by=name", "pairings?by=table", "standings"])
+def test_the_public_pages_print_inside_the_margins(
+    browser: Any, scene: dict[str, Any], kind: str
+) -> None:
+    name = kind.replace("?by=", "-")
+    pages = printed(browser, scene, f"/events/{scene['eid']}/print/{kind}", name)
+    assert pages and all(margin_is_blank(p) for p in pages)
+
+
+def test_decklists_print_a_sheet_a_player_for_the_organizer(
+    browser: Any, scene: dict[str, Any]
+) -> None:
+    auth = {"Authorization": f"Bearer {ORGANIZER_TOKEN}"}
+    pages = printed(browser, scene, f"/events/{scene['eid']}/print/decklists", "decklists", **auth)
+    assert len(pages) >= len(PLAYERS)
+    assert all(margin_is_blank(p) for p in pages)
