@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.helpers import ORGANIZER_TOKEN
+from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_events import open_event, pair, register
 
 pytestmark = pytest.mark.e2e
@@ -44,22 +44,26 @@ def scene(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     )
     client = app.test_client()
     event = open_event(client, name="Saturday Munchkin Open")
-    for player in PLAYERS:
-        register(client, event["event_id"], player)
+    tokens = {player: register(client, event["event_id"], player) for player in PLAYERS}
     paired = pair(client, event["event_id"])
     try:
-        yield {"client": client, "eid": event["event_id"], "round": paired, "folder": folder}
+        yield {
+            "client": client,
+            "eid": event["event_id"],
+            "round": paired,
+            "folder": folder,
+            "tokens": tokens,
+            "judge": event["judge_token"],
+        }
     finally:
         app.extensions["munchlog"].close()
 
 
-def printed(
-    browser: Any, scene: dict[str, Any], path: str, name: str, **headers: str
-) -> list[Path]:
-    """``path`` printed to PDF and its pages as images (50 dpi, PNG to look at and PGM to
-    check), the PGM ones in page order."""
+def routed(browser: Any, scene: dict[str, Any], elsewhere: list[str], **headers: str) -> Any:
+    """A browser context whose requests the app in this process answers (the live stream,
+    another process's, refused); a request to another origin is refused and listed in
+    ``elsewhere``."""
     client = scene["client"]
-    elsewhere: list[str] = []
 
     def serve(route: Any) -> None:
         url = route.request.url
@@ -67,13 +71,31 @@ def printed(
             elsewhere.append(url)
             route.abort()
             return
-        got = client.get(url[len(ORIGIN) :], headers=route.request.headers)
+        if "/stream" in url:
+            route.abort()
+            return
+        got = client.open(
+            url[len(ORIGIN) :],
+            method=route.request.method,
+            headers=route.request.headers,
+            data=route.request.post_data_buffer,
+        )
         route.fulfill(status=got.status_code, headers=dict(got.headers), body=got.get_data())
 
     context = browser.new_context(extra_http_headers=headers)
+    context.route("**/*", serve)
+    return context
+
+
+def printed(
+    browser: Any, scene: dict[str, Any], path: str, name: str, **headers: str
+) -> list[Path]:
+    """``path`` printed to PDF and its pages as images (50 dpi, PNG to look at and PGM to
+    check), the PGM ones in page order."""
+    elsewhere: list[str] = []
+    context = routed(browser, scene, elsewhere, **headers)
     try:
         page = context.new_page()
-        page.route("**/*", serve)
         page.goto(ORIGIN + path)
         pdf = scene["folder"] / f"{name}.pdf"
         page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True)
@@ -125,3 +147,30 @@ def test_decklists_print_a_sheet_a_player_for_the_organizer(
     pages = printed(browser, scene, f"/events/{scene['eid']}/print/decklists", "decklists", **auth)
     assert len(pages) >= len(PLAYERS)
     assert all(margin_is_blank(p) for p in pages)
+
+
+def test_the_table_page_calls_a_judge(browser: Any, scene: dict[str, Any]) -> None:
+    """The table page's "Call a judge" (api/static/table-call.js), with a seat's token."""
+    client, eid = scene["client"], scene["eid"]
+    pairing = scene["round"]["pairings"][0]
+    player = pairing["seats"]["B"]
+    seat = client.get(
+        f"/api/events/{eid}/rounds/1/my-game", headers=bearer(scene["tokens"][player])
+    ).get_json()
+    elsewhere: list[str] = []
+    context = routed(browser, scene, elsewhere)
+    try:
+        page = context.new_page()
+        page.goto(f"{ORIGIN}/games/{seat['game_id']}/play#token={seat['token']}")
+        page.wait_for_selector("#judge-call:not([hidden])")
+        page.fill("#judge-call-note", "is this legal?")
+        page.click("#judge-call-form button")
+        page.wait_for_selector("#judge-call-status[data-call-id]")
+        call_id = page.get_attribute("#judge-call-status", "data-call-id")
+    finally:
+        context.close()
+    assert elsewhere == []
+    listed = client.get(f"/api/events/{eid}/calls", headers=bearer(scene["judge"])).get_json()
+    (call,) = [c for c in listed if c["call_id"] == call_id]
+    assert (call["table"], call["raised_by"], call["via"]) == (pairing["table"], player, "seat")
+    assert call["note"] == "is this legal?" and call["game_id"] == seat["game_id"]
