@@ -8,7 +8,9 @@ head judges) and resolves a call, each an event of the event naming who did it.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
 
 import marshmallow as ma
 from flask import current_app, request
@@ -81,8 +83,25 @@ def event_calls() -> EventCalls:
     return EventCalls(tournaments())
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def token_first(view: F) -> F:
+    """401 ``auth/missing_token`` without a token, before the body is parsed (a seat's token
+    is none of the event's: the view finds out who it is)."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if bearer_token(request.headers.get("Authorization")) is None:
+            raise Unauthorized("auth/missing_token", "a player's or a seat's token calls a judge")
+        return view(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
 @blp.route("/<event_id>/calls")
 class Calls(MethodView):
+    @token_first
     @blp.errors(400, 401, 403, 404, 409, 413, 503)
     @blp.arguments(CallSchema)
     @blp.response(201, CallRaisedSchema)
@@ -95,9 +114,7 @@ class Calls(MethodView):
         `auth/not_your_table` for a token of another table, `auth/players_only` for the staff
         and the organizer; 404 `event/table_not_found`.
         """
-        token = bearer_token(request.headers.get("Authorization"))
-        if token is None:
-            raise Unauthorized("auth/missing_token", "a player's or a seat's token calls a judge")
+        token = str(bearer_token(request.headers.get("Authorization")))
         event = tournaments().load(parse_event_id(event_id))
         organizer = current_app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
         caller = Tournaments.caller(event, token_hash(token), organizer)
