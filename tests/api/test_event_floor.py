@@ -12,6 +12,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from api.pages.prints import qr_svg
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_events import my_game, open_event, pair, register
 
@@ -291,3 +292,42 @@ def test_a_scorekeeper_reports_results_and_drops_and_is_named_for_it(client: Fla
     exported = client.get(f"/api/events/{eid}/export?games=false", headers=bearer(ORGANIZER_TOKEN))
     (row,) = [p for p in exported.get_json()["rounds"][0]["pairings"] if p["table"] == 3]
     assert row["reported"]["by"] == f"scorekeeper:{floor.sam['staff_id']}"
+
+
+def test_the_print_pages_show_the_round_and_the_lists_only_to_the_judges(
+    client: FlaskClient,
+) -> None:
+    floor = Floor(client)
+    base = f"/events/{floor.id}/print"
+    by_name = client.get(f"{base}/pairings?by=name")
+    assert by_name.status_code == 200 and "no-store" in by_name.headers["Cache-Control"]
+    text = by_name.get_data(True)
+    assert [p for p in sorted(PLAYERS) if p in text] == sorted(PLAYERS)
+    positions = [text.index(f"<tr><td>{p}</td>") for p in sorted(PLAYERS)]
+    assert positions == sorted(positions)  # alphabetical
+    (bye,) = floor.round["byes"]
+    assert "bye" in text
+    by_table = client.get(f"{base}/pairings?by=table").get_data(True)
+    assert all(f"{p} (" in by_table for p in PLAYERS if p != bye)
+    slips = client.get(f"{base}/slips").get_data(True)
+    assert slips.count('class="slip"') == len(floor.round["pairings"]) == 4
+    qr = str(qr_svg(f"http://localhost/events/{floor.id}"))  # the event page's QR code
+    assert slips.count("<svg") == 4 and slips.count(qr) == 4
+    # three a sheet in cutting order: two sheets, tables 1 and 3 on the first, 2 and 4 on the next
+    sheets = slips.split('class="sheet"')[1:]
+    assert [[t for t in (1, 2, 3, 4) if f"Table {t}<" in s] for s in sheets] == [[1, 3], [2, 4]]
+    standings = client.get(f"{base}/standings").get_data(True)
+    assert all(p in standings for p in PLAYERS)
+    card = "Sample"  # every decklist of the tests' players holds sample cards
+    shell = client.get(f"{base}/decklists")
+    assert shell.status_code == 200 and card not in shell.get_data(True)
+    for token, status in [
+        (floor.tokens["ann"], 403),
+        (floor.sam["token"], 403),
+        ("nope", 401),
+    ]:
+        assert client.get(f"{base}/decklists", headers=bearer(token)).status_code == status
+    for token in (floor.jo["token"], floor.head, ORGANIZER_TOKEN):
+        sheets = client.get(f"{base}/decklists", headers=bearer(token)).get_data(True)
+        assert sheets.count('class="sheet decklist"') == len(PLAYERS) and card in sheets
+    assert client.get(f"/events/{floor.id}/print/nothing").status_code == 404
