@@ -121,6 +121,7 @@ class EventExports:
             "standings": service.standing_rows(event, results),
             "penalties": self.penalties.penalties(event.id, caller),
             "staff": EventStaff.roster(event, caller) or [],
+            "staff_rulings": EventStaff.rulings(event, caller),
             "calls": EventCalls(service).listed(event, caller, exported_at),
         }
 

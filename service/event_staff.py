@@ -50,6 +50,14 @@ class EventStaff:
         """What a token that is none of the game's own is to an event's game: ``judge`` for a
         judge of the event's staff, ``organizer`` for its scorekeeper, ``None`` otherwise (no
         event, a game the event does not list, a token not of its staff)."""
+        member = self.member_in_game(game_id, hashed)
+        if member is None:
+            return None
+        return "judge" if member["role"] in staff.JUDGES else "organizer"
+
+    def member_in_game(self, game_id: UUID, hashed: str) -> dict[str, Any] | None:
+        """The staff member (the event's judge token too) a token is in one of its event's
+        games; ``None`` for a game of no event or a token not of its staff."""
         try:
             labels = self.log.summary(game_id).get("labels") or {}
             event = self.tournaments.load(UUID(str(labels.get("event_id"))))
@@ -58,7 +66,7 @@ class EventStaff:
         member = staff.member_for(event, hashed)
         if member is None or str(game_id) not in game_ids(event):
             return None
-        return "judge" if member["role"] in staff.JUDGES else "organizer"
+        return member
 
     @staticmethod
     def roster(event: Tournament, caller: Caller) -> list[dict[str, Any]] | None:
@@ -67,3 +75,15 @@ class EventStaff:
         if caller.role not in ("organizer", "judge", "scorekeeper"):
             return None
         return staff.roster(event)
+
+    @staticmethod
+    def rulings(event: Tournament, caller: Caller) -> list[dict[str, Any]]:
+        """Who made each ruling in the event's games, as recorded (docs/rules.md F.8):
+        ``{game_id, version, dispute, by: {staff_id, name}, at}``, to the staff and the
+        organizer; ``[]`` to anyone else."""
+        if caller.role not in ("organizer", "judge", "scorekeeper"):
+            return []
+        return [
+            {**row, "by": {"staff_id": row["by"], "name": staff.name_of(event, row["by"])}}
+            for row in staff.rulings_of(event)
+        ]

@@ -95,3 +95,46 @@ def add(event: Tournament, staff_id: str, name: str, role: str, token_hash: str,
     if any(m["name"] == name for m in staff_of(event).values()):
         raise RuleViolation("rule/staff_named", f"{name!r} is on the staff already", "F.8")
     event.trigger(StaffAdded, staff_id=staff_id, name=name, role=role, token_hash=token_hash, at=at)
+
+
+class RulingMade(Tournament.Event):
+    """Staff member ``by`` made the ruling recorded at ``version`` of ``game_id``, one of the
+    event's games, on its dispute ``dispute``: saved in the same save as the ruling (a game's
+    own events name no judge: its ``judge`` token is the game's one judge role)."""
+
+    game_id: str
+    version: int
+    dispute: str
+    by: str
+    at: str
+
+    def apply(self, aggregate: Tournament) -> None:
+        rulings_of(aggregate).append(
+            {
+                "game_id": self.game_id,
+                "version": self.version,
+                "dispute": self.dispute,
+                "by": self.by,
+                "at": self.at,
+            }
+        )
+
+
+def rulings_of(aggregate: Any) -> list[dict[str, Any]]:
+    """Who made each ruling in the event's games (``RulingMade``), in the order made."""
+    found: list[dict[str, Any]] = vars(aggregate).setdefault("staff_rulings", [])
+    return found
+
+
+def ruled(event: Tournament, game_id: str, version: int, dispute: str, by: str, at: str) -> None:
+    """Record that staff member ``by`` made the ruling at ``version`` of ``game_id``."""
+    event.trigger(RulingMade, game_id=game_id, version=version, dispute=dispute, by=by, at=at)
+
+
+def ruled_by(aggregate: Any, game_id: str, version: int) -> str | None:
+    """The staff id of whoever made the ruling at ``version`` of ``game_id`` (``None``: not
+    recorded, e.g. a ruling made before staff existed)."""
+    for row in rulings_of(aggregate):
+        if row["game_id"] == game_id and row["version"] == version:
+            return str(row["by"])
+    return None

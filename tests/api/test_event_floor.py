@@ -109,7 +109,7 @@ def test_a_staff_judge_judges_every_game_and_a_scorekeeper_rules_on_nothing(
     )
     assert opened.status_code == 201, opened.get_json()
     did = opened.get_json()["dispute"]["dispute_id"]
-    ruling = {"ruling": "legal: play on"}
+    ruling = {"ruling": "legal: play on", "penalty": {"kind": "warning", "seat": game["seat"]}}
     sam = client.post(
         f"/api/games/{gid}/disputes/{did}/ruling", json=ruling, headers=bearer(floor.sam["token"])
     )
@@ -122,6 +122,20 @@ def test_a_staff_judge_judges_every_game_and_a_scorekeeper_rules_on_nothing(
         f"/api/games/{gid}/disputes/{did}/ruling", json=ruling, headers=bearer(floor.kim["token"])
     )
     assert ruled.status_code == 201, ruled.get_json()
+    version = ruled.get_json()["dispute"]["rulings"][0]["version"]
+    kim = {"staff_id": floor.kim["staff_id"], "name": "Kim"}
+    (penalty,) = client.get(
+        f"/api/events/{floor.id}/penalties", headers=bearer(floor.head)
+    ).get_json()
+    assert (penalty["version"], penalty["ruled_by"]) == (version, kim)
+    exported = client.get(
+        f"/api/events/{floor.id}/export?games=false", headers=bearer(floor.sam["token"])
+    ).get_json()
+    assert [
+        (r["game_id"], r["version"], r["dispute"], r["by"]) for r in exported["staff_rulings"]
+    ] == [(gid, version, did, kim)]
+    public = client.get(f"/api/events/{floor.id}/export?games=false").get_json()
+    assert public["staff_rulings"] == []
     # A staff judge is the judge of this event's games only.
     other = open_event(client)
     kim_elsewhere = client.get(

@@ -67,6 +67,12 @@ class EventPenaltySchema(ma.Schema):
             "the guide has the `infraction` named"
         }
     )
+    ruled_by = fields.Dict(
+        metadata={
+            "description": "`{staff_id, name}`: the staff member who ruled, when recorded "
+            "(docs/rules.md F.8)"
+        }
+    )
     ipg_section = fields.String(
         metadata={"description": "the infraction's section in the penalty guide (`3.3`)"}
     )
