@@ -29,6 +29,7 @@ from uuid import UUID
 
 from domain.envelope import DamagedRecords, Record
 from domain.tournament import rounds as draws
+from domain.tournament import staff
 from domain.tournament.aggregate import Tournament
 from projections.exports import export_json, export_transcript
 from projections.exports.event_check import EVENT_FORMAT, EVENT_FORMAT_VERSION
@@ -94,8 +95,15 @@ class EventExports:
         summary = service.summary(event, caller)  # of the very event loaded: one version
         viewer = results_viewer(caller)
         results = service.results(event, viewer)
+        dropped_by = staff.drops_by(event)
         players = [
-            {**row, "registered_at": event.players[row["player"]]["registered_at"]}
+            {
+                **row,
+                "registered_at": event.players[row["player"]]["registered_at"],
+                **(
+                    {"dropped_by": dropped_by[row["player"]]} if row["player"] in dropped_by else {}
+                ),
+            }
             for row in summary["players"]
         ]
         return {

@@ -361,9 +361,13 @@ class Tournaments:
         event.report(number, table, checked, by=by, at=utc_now())
         return [], {"round": number, "table": table, **checked}
 
-    def drop(self, event_id: UUID, player: str) -> dict[str, Any]:
+    def drop(self, event_id: UUID, player: str, by: str | None = None) -> dict[str, Any]:
+        """``player`` drops; ``by`` (``Caller.by``) is recorded with it (F.8)."""
+
         def change(event: Tournament) -> tuple[list[Any], dict[str, Any]]:
             event.drop(player, at=utc_now())
+            if by is not None:
+                staff.dropped(event, player, by, utc_now())
             return [], {"player": player, "after_round": event.players[player]["dropped_after"]}
 
         return self._update(event_id, change)

@@ -138,3 +138,26 @@ def ruled_by(aggregate: Any, game_id: str, version: int) -> str | None:
         if row["game_id"] == game_id and row["version"] == version:
             return str(row["by"])
     return None
+
+
+class DropMade(Tournament.Event):
+    """``by`` (a role, or ``<staff role>:<staff id>``) dropped ``player``: saved with its
+    ``Dropped`` (whose shape stays as stored)."""
+
+    player: str
+    by: str
+    at: str
+
+    def apply(self, aggregate: Tournament) -> None:
+        drops_by(aggregate)[self.player] = self.by
+
+
+def drops_by(aggregate: Any) -> dict[str, str]:
+    """Who dropped each player dropped since drops named who (``DropMade``)."""
+    found: dict[str, str] = vars(aggregate).setdefault("drops_by", {})
+    return found
+
+
+def dropped(event: Tournament, player: str, by: str, at: str) -> None:
+    """Record who dropped ``player`` (after ``Tournament.drop``, in the same save)."""
+    event.trigger(DropMade, player=player, by=by, at=at)

@@ -136,6 +136,17 @@ def test_a_staff_judge_judges_every_game_and_a_scorekeeper_rules_on_nothing(
     ] == [(gid, version, did, kim)]
     public = client.get(f"/api/events/{floor.id}/export?games=false").get_json()
     assert public["staff_rulings"] == []
+    # A staff judge records for any seat, as the event's judge token does (the hot path hands
+    # a token that is none of the game's own to Flask, which finds the staff); a scorekeeper not.
+    concede = {"actions": [{"type": "concede", "seat": "A"}]}
+    refused = client.post(
+        f"/api/games/{gid}/actions", json=concede, headers=bearer(floor.sam["token"])
+    )
+    code(refused, 403, "auth/forbidden")
+    conceded = client.post(
+        f"/api/games/{gid}/actions", json=concede, headers=bearer(floor.jo["token"])
+    )
+    assert conceded.status_code == 201, conceded.get_json()
     # A staff judge is the judge of this event's games only.
     other = open_event(client)
     kim_elsewhere = client.get(
@@ -306,6 +317,9 @@ def test_a_scorekeeper_reports_results_and_drops_and_is_named_for_it(client: Fla
     exported = client.get(f"/api/events/{eid}/export?games=false", headers=bearer(ORGANIZER_TOKEN))
     (row,) = [p for p in exported.get_json()["rounds"][0]["pairings"] if p["table"] == 3]
     assert row["reported"]["by"] == f"scorekeeper:{floor.sam['staff_id']}"
+    (gone,) = [p for p in exported.get_json()["players"] if p["player"] == table[0]]
+    assert gone["dropped_by"] == f"scorekeeper:{floor.sam['staff_id']}"
+    assert gone["dropped_after"] == 1
 
 
 def test_the_print_pages_show_the_round_and_the_lists_only_to_the_judges(

@@ -452,7 +452,7 @@ class Drops(MethodView):
         event, caller = current()
         if caller.role == "player" and caller.player != body["player"]:
             raise Forbidden("auth/forbidden", "a player may drop only itself")
-        return tournaments().drop(event.id, body["player"])
+        return tournaments().drop(event.id, body["player"], caller.by)
 
 
 @blp.route("/<event_id>/standings")
