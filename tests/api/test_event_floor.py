@@ -299,6 +299,15 @@ def test_calls_are_claimed_escalated_and_resolved_and_say_who_did_what(
     assert [c["call_id"] for c in mine.get_json()["calls"]] == [c1]
     public = client.get(f"/api/events/{eid}/export?games=false").get_json()
     assert public["calls"] == [] and public["staff"] == []
+    report = client.get(f"/api/events/{eid}/export?format=text", headers=bearer(floor.jo["token"]))
+    text = report.get_data(True)
+    assert (
+        "Judge calls" in text
+        and "my hand is wrong" in text
+        and "escalate by Kim: head, please" in text
+    )
+    theirs = client.get(f"/api/events/{eid}/export?format=text", headers=bearer(floor.tokens[bob]))
+    assert "seat call" in theirs.get_data(True) and "my hand is wrong" not in theirs.get_data(True)
 
 
 def test_a_scorekeeper_reports_results_and_drops_and_is_named_for_it(client: FlaskClient) -> None:
