@@ -155,7 +155,7 @@ class EventPenalties:
         :func:`domain.penalties.described`); the judges and the organizer see all of them, a
         player only its own, anyone else none."""
         event = self.tournaments.load(event_id)
-        sees_all = caller.role in ("judge", "organizer")
+        sees_all = caller.role in ("judge", "organizer", "scorekeeper")
         rows = []
         for row in self._rulings(event):
             if not sees_all and (caller.role != "player" or caller.player != row["player"]):

@@ -121,32 +121,11 @@ def calls_of(aggregate: Tournament) -> dict[str, dict[str, Any]]:
     return found
 
 
-def raise_call(
-    event: Tournament,
-    *,
-    call_id: str,
-    table: int,
-    game_id: str,
-    version: int,
-    raised_by: str,
-    via: str,
-    note: str,
-    at: str,
-) -> None:
-    """A new call from ``raised_by``'s ``table`` in the current round (the service found the
-    table's game and its version)."""
-    event.trigger(
-        CallRaised,
-        call_id=call_id,
-        round=event.round,
-        table=table,
-        game_id=game_id,
-        version=version,
-        raised_by=raised_by,
-        via=via,
-        note=note,
-        at=at,
-    )
+def raise_call(event: Tournament, **fields: Any) -> None:
+    """A new call from a table of the current round: ``call_id``, ``table``, ``game_id`` and
+    ``version`` (the service found the table's game and its version), ``raised_by``, ``via``,
+    ``note``, ``at`` (:class:`CallRaised`)."""
+    event.trigger(CallRaised, round=event.round, **fields)
 
 
 def act(

@@ -39,18 +39,14 @@ def lists(rng: random.Random, players: int) -> list[list[dict[str, Any]]]:
     return out
 
 
-@leak_property(12)
-def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
-    client: FlaskClient, seed: int
-) -> None:
-    rng = random.Random(seed)
+def entrants(
+    client: FlaskClient, eid: str, rng: random.Random
+) -> tuple[list[str], list[list[dict[str, Any]]], dict[str, str]]:
+    """2 to 6 players registered with lists of their own: names, lists, tokens."""
     count = rng.randint(2, 6)
-    event = open_event(client)
-    eid = event["event_id"]
     players = [f"p{i}" for i in range(count)]
     decklists = lists(rng, count)
     tokens: dict[str, str] = {}
-    salts: dict[str, str] = {}
     for player, decklist in zip(players, decklists, strict=True):
         response = client.post(
             f"/api/events/{eid}/players",
@@ -59,6 +55,17 @@ def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
         )
         assert response.status_code == 201, response.get_json()
         tokens[player] = response.get_json()["token"]
+    return players, decklists, tokens
+
+
+@leak_property(12)
+def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
+    client: FlaskClient, seed: int
+) -> None:
+    rng = random.Random(seed)
+    event = open_event(client)
+    eid = event["event_id"]
+    players, decklists, tokens = entrants(client, eid, rng)
     judge = client.get(f"/api/events/{eid}", headers=bearer(event["judge_token"])).get_json()
     salts = {row["player"]: row["salt"] for row in judge["players"]}
     exclusive = {p: {e["name"] for e in d} for p, d in zip(players, decklists, strict=True)}
@@ -124,19 +131,9 @@ def test_a_call_note_a_decklist_or_a_token_reaches_no_one_who_may_not_see_it(
     a decklist (the print page's too) its player, the judges and the organizer; no token any
     read at all."""
     rng = random.Random(seed)
-    count = rng.randint(2, 6)
     event = open_event(client)
     eid = event["event_id"]
-    players = [f"p{i}" for i in range(count)]
-    decklists = lists(rng, count)
-    tokens: dict[str, str] = {}
-    for player, decklist in zip(players, decklists, strict=True):
-        response = client.post(
-            f"/api/events/{eid}/players",
-            json={"player": player, "hero": {"name": "Sample Orc Warrior"}, "decklist": decklist},
-            headers=bearer(ORGANIZER_TOKEN),
-        )
-        tokens[player] = response.get_json()["token"]
+    players, decklists, tokens = entrants(client, eid, rng)
     staff: dict[str, tuple[str, str]] = {}  # name -> (role, token)
     for n in range(rng.randint(1, 3)):
         role = rng.choice(["head_judge", "judge", "scorekeeper"])

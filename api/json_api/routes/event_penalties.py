@@ -96,7 +96,7 @@ def event_penalties() -> EventPenalties:
 
 @blp.route("/<event_id>/penalties")
 class Penalties(MethodView):
-    @event_role("judge", "organizer", "player")
+    @event_role("judge", "organizer", "scorekeeper", "player")
     @blp.errors(401, 404, 503)
     @blp.response(200, EventPenaltySchema(many=True))
     @blp.doc(security=BEARER)
