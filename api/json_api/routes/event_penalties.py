@@ -101,11 +101,11 @@ class Penalties(MethodView):
     @blp.response(200, EventPenaltySchema(many=True))
     @blp.doc(security=BEARER)
     def get(self, event_id: str) -> list[dict[str, Any]]:
-        """The penalties given in the event's games (a judge, the organizer or a player)
+        """The penalties given in the event's games (a judge, a scorekeeper, the organizer or a player)
 
         Every ruling with a penalty in one of the event's games, in round, table, game and
         version order, each linked to its game and to the version of its `RulingRecorded`.
-        The event's judges and the organizer see every penalty; a player sees its own only
+        The event's judges, its scorekeepers and the organizer see every penalty; a player sees its own only
         (another player's are not listed). Without a token: 401 `auth/missing_token`. A
         player's penalty record is kept for the tournament's officials and the player, as a
         decklist is: the penalty guide reports penalties with the tournament to a penalty
