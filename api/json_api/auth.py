@@ -93,12 +93,14 @@ def viewer_for(
         return "spectator"
     hashed = token_hash(token)
     role = access.role_for(hashed) if access is not None else None
-    if role is None and access is not None and log is not None:
-        role = EventStaff(Tournaments(log)).game_role(access.game_id, hashed)
     if role is not None:
         return role
     if hmac.compare_digest(hashed, organizer_hash):
         return "organizer"
+    if access is not None and log is not None:  # read only for a token none of the above
+        role = EventStaff(Tournaments(log)).game_role(access.game_id, hashed)
+        if role is not None:
+            return role
     raise Unauthorized("auth/invalid_token", "this token is not valid here")
 
 
