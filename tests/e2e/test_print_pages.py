@@ -174,3 +174,31 @@ def test_the_table_page_calls_a_judge(browser: Any, scene: dict[str, Any]) -> No
     (call,) = [c for c in listed if c["call_id"] == call_id]
     assert (call["table"], call["raised_by"], call["via"]) == (pairing["table"], player, "seat")
     assert call["note"] == "is this legal?" and call["game_id"] == seat["game_id"]
+
+
+def test_the_decklists_shell_asks_again_with_the_tabs_event_token(
+    browser: Any, scene: dict[str, Any]
+) -> None:
+    """A browser opens the decklists page without a header: the shell's script
+    (api/static/print-auth.js) asks again with the event page's token from the tab; a
+    player's token is refused and shows no list."""
+    eid = scene["eid"]
+    for token, sheets in [(scene["judge"], len(PLAYERS)), (scene["tokens"][PLAYERS[0]], 0)]:
+        elsewhere: list[str] = []
+        context = routed(browser, scene, elsewhere)
+        key = f"munchlog-event-token:{eid}"
+        context.add_init_script(f"sessionStorage.setItem({key!r}, {token!r})")
+        try:
+            page = context.new_page()
+            page.goto(f"{ORIGIN}/events/{eid}/print/decklists")
+            if sheets:
+                page.wait_for_selector(".sheet.decklist")
+            else:
+                page.wait_for_function(
+                    "document.getElementById('print-status').textContent.startsWith('Refused')"
+                )
+            assert page.locator(".sheet.decklist").count() == sheets
+            assert token not in page.url
+        finally:
+            context.close()
+        assert elsewhere == []
