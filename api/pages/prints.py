@@ -58,6 +58,17 @@ def qr_svg(url: str) -> Markup:
     return Markup(svg)
 
 
+def event_url(event: Tournament) -> str:
+    """The event page's address as the room reaches it: the request's host, and its scheme as
+    the proxy tells it (``X-Forwarded-Proto``, deploy/nginx.conf: a QR code on paper must not
+    send a phone to ``http`` behind TLS). A client that sets the header itself changes only
+    its own page's code."""
+    scheme = request.headers.get("X-Forwarded-Proto", "")
+    if scheme not in ("http", "https"):
+        scheme = request.scheme
+    return f"{scheme}://{request.host}/events/{event.id}"
+
+
 def _round(event: Tournament) -> dict[str, Any] | None:
     raw = request.args.get("round")
     if raw is None:
@@ -74,7 +85,6 @@ def _page(template: str, event: Tournament, **more: Any) -> Response:
         template,
         event_id=str(event.id),
         name=event.settings["name"],
-        event_url=request.host_url + f"events/{event.id}",
         **more,
     )
     return page_headers(Response(html))
@@ -108,9 +118,13 @@ def slips(event_id: str) -> Response:
     round_ = _round(event)
     tables = sorted(round_["pairings"] if round_ else [], key=lambda p: p["table"])
     sheets = [[tables[i] for i in sheet] for sheet in cut_order(len(tables))]
-    event_url = request.host_url + f"events/{event.id}"
     return _page(
-        "print_slips.html", event, round=round_, sheets=sheets, qr=qr_svg(event_url), title="Slips"
+        "print_slips.html",
+        event,
+        round=round_,
+        sheets=sheets,
+        qr=qr_svg(event_url(event)),
+        title="Slips",
     )
 
 

@@ -350,6 +350,8 @@ def test_the_print_pages_show_the_round_and_the_lists_only_to_the_judges(
     assert slips.count('class="slip"') == len(floor.round["pairings"]) == 4
     qr = str(qr_svg(f"http://localhost/events/{floor.id}"))  # the event page's QR code
     assert slips.count("<svg") == 4 and slips.count(qr) == 4
+    behind_tls = client.get(f"{base}/slips", headers={"X-Forwarded-Proto": "https"})
+    assert str(qr_svg(f"https://localhost/events/{floor.id}")) in behind_tls.get_data(True)
     # three a sheet in cutting order: two sheets, tables 1 and 3 on the first, 2 and 4 on the next
     sheets = slips.split('class="sheet"')[1:]
     assert [[t for t in (1, 2, 3, 4) if f"Table {t}<" in s] for s in sheets] == [[1, 3], [2, 4]]
