@@ -23,7 +23,14 @@ from marshmallow import fields, validate
 from api.json_api.auth import bearer_token, gamelog, organizer_only
 from api.json_api.errors import Forbidden, Unauthorized
 from api.json_api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint
-from api.json_api.schemas import FORMATS, MODES, SpectatorDelaySchema, Strict, family_seat_fields
+from api.json_api.schemas import (
+    FORMATS,
+    MODES,
+    SpectatorDelaySchema,
+    Strict,
+    family_entry_fields,
+    family_event_fields,
+)
 from domain import fair
 from domain.errors import NotFound
 from domain.game import token_hash
@@ -39,7 +46,6 @@ blp = ApiBlueprint(
     "(docs/rules.md F).",
 )
 
-_SEAT_FIELDS = family_seat_fields()
 PLAYER_NAME = fields.String(
     required=True,
     validate=validate.Length(min=1, max=100),
@@ -72,7 +78,7 @@ class RegisteredRuleset(validate.OneOf):
         """Read from :attr:`choices`."""
 
 
-class CreateEventSchema(Strict):
+class _EventSettings(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=200))
     ruleset = fields.String(
         required=True,
@@ -109,8 +115,11 @@ class CreateEventSchema(Strict):
         validate=validate.OneOf(fair.MODES),
         metadata={"description": "how the event's games are dealt (docs/dealing.md)"},
     )
-    doors = _SEAT_FIELDS["doors"]
-    treasures = _SEAT_FIELDS["treasures"]
+
+
+#: ``POST /api/events``: the settings, then the card fields the families' tables may be
+#: given (``Family.event_card_fields``).
+CreateEventSchema = _EventSettings.from_dict(family_event_fields(), name="CreateEventSchema")
 
 
 class EventCreatedSchema(ma.Schema):
@@ -120,10 +129,11 @@ class EventCreatedSchema(ma.Schema):
     )
 
 
-class RegisterSchema(Strict):
-    player = PLAYER_NAME
-    hero = _SEAT_FIELDS["hero"]
-    decklist = _SEAT_FIELDS["deck"]
+#: A registration: the player's name, then what the families' players bring
+#: (``Family.entry_fields``).
+RegisterSchema = Strict.from_dict(
+    {"player": PLAYER_NAME, **family_entry_fields()}, name="RegisterSchema"
+)
 
 
 class RegisteredSchema(ma.Schema):
