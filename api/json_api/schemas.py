@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +51,29 @@ class Position(fields.Integer):
 class Strict(ma.Schema):
     class Meta:
         unknown = ma.RAISE
+
+
+def answer_schema(
+    name: str,
+    table: Mapping[str, fields.Field | type[fields.Field]],
+    *,
+    optional: Iterable[str] = (),
+) -> type[ma.Schema]:
+    """The schema of a response body, from its ``table`` (``{field: a marshmallow field, or
+    its class}``, in the order the document lists them): every field is always in the answer
+    (``required`` in the document), but a nullable one and those named in ``optional``."""
+    sometimes = set(optional)
+    made: dict[str, fields.Field] = {}
+    for key, given in table.items():
+        field = given() if isinstance(given, type) else given
+        field.required = not field.allow_none and key not in sometimes
+        made[key] = field
+    return ma.Schema.from_dict(made, name=name)
+
+
+def described(kind: type[fields.Field], description: str, **options: Any) -> fields.Field:
+    """A field of ``kind`` with its ``description`` in the document."""
+    return kind(metadata={"description": description}, **options)
 
 
 class LabelField(fields.Field):
