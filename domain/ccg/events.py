@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerEvent
+from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerCardsEvent, PlayerEvent
 from domain.events import Event, Json, event_dataclass, events_of
 
 #: Declares this family's events (domain.events.events_of).
@@ -29,13 +29,6 @@ class _PlayerAmount(Event):
 class _PlayerTurn(Event):
     player: str
     turn: int
-
-
-@event_dataclass
-class _PlayerCards(Event):
-    player: str
-    cards: list[str]
-    card_fields = ("cards",)
 
 
 @event_dataclass
@@ -78,7 +71,7 @@ class GameCreated(CreatingEvent):
 
 
 @event
-class OpeningHandDrawn(_PlayerCards):
+class OpeningHandDrawn(PlayerCardsEvent):
     """A seat drew its six opening cards (docs/rules.md A.7 step 2)."""
 
 
@@ -143,7 +136,7 @@ class RunAwayMarkerFlipped(Event):
 
 
 @event
-class CardsUnzapped(_PlayerCards):
+class CardsUnzapped(PlayerCardsEvent):
     """Warmup unzap step: all of the player's zapped cards unzapped (docs/rules.md A.8 step 2)."""
 
 
@@ -361,7 +354,7 @@ class DefenderFaced(PlayerEvent):
 
 
 @event
-class DefenderCardsCommitted(_PlayerCards):
+class DefenderCardsCommitted(PlayerCardsEvent):
     """The defender zapped these hoard cards and moved them to the DMZ (docs/rules.md A.9 (I) 1)."""
 
 
@@ -597,7 +590,7 @@ class MonsterStashedFaceUp(Event):
 
 
 @event
-class DefenderCardsReturned(_PlayerCards):
+class DefenderCardsReturned(PlayerCardsEvent):
     """The defender's surviving committed cards went back to the hoard, still zapped (A.9)."""
 
 
