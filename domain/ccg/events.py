@@ -39,6 +39,11 @@ class _CardBySource(Event):
 
 
 @event_dataclass
+class _StackEntry(Event):
+    ref: int
+
+
+@event_dataclass
 class _LevelChange(Event):
     source: str | None
     player: str
@@ -275,19 +280,17 @@ class TriggerTargeted(Event):
 
 
 @event
-class AbilityCanceled(Event):
+class AbilityCanceled(_StackEntry):
     """An ability on the stack was canceled: its cost stays paid (docs/rules.md A.12 Cancel)."""
 
-    ref: int
     source: str | None = None
     card_fields = ("source",)
 
 
 @event
-class AbilityResolved(Event):
+class AbilityResolved(_StackEntry):
     """The newest ability on the stack finished resolving (LIFO, docs/rules.md A.11)."""
 
-    ref: int
     card: str
     outcome: str = "resolved"
     card_fields = ("card",)
