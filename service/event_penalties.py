@@ -46,21 +46,15 @@ class EventPenalties:
     # ------------------------------------------------------------------ ruling
 
     def rule(
-        self,
-        game_id: UUID,
-        dispute_id: str,
-        ruling: Mapping[str, Any],
-        *,
-        expected_version: int | None = None,
-        by: str | None = None,
+        self, game_id: UUID, dispute_id: str, ruling: Mapping[str, Any], *, by: str | None = None
     ) -> Ruled:
-        """The judge's ruling (:meth:`GameLog.rule`); in one of an event's games, a penalty
-        naming an infraction carries the player's earlier penalties of its kind for that
-        infraction in the event (``earlier``), so the ruling records it upgraded as the penalty
-        guide says, and a disqualification (given, or a match loss upgraded) drops the player
-        from the event in the same save as the ruling (docs/rules.md F.5); ``by``, the staff
-        member who rules (``domain.tournament.staff``), is recorded in the event in that save
-        too (F.8)."""
+        """The judge's ruling (:meth:`GameLog.rule`), ``ruling`` being ``POST …/rulings``'s
+        body (its ``expected_version`` too); in one of an event's games, a penalty naming an
+        infraction carries the player's earlier penalties of its kind for that infraction in
+        the event (``earlier``), so the ruling records it upgraded as the penalty guide says,
+        and a disqualification (given, or a match loss upgraded) drops the player from the
+        event in the same save as the ruling (docs/rules.md F.5); ``by``, the staff member who
+        rules (``domain.tournament.staff``), is recorded in the event in that save too (F.8)."""
         penalty = ruling.get("penalty") or {}
         found = None
         if by is not None or (
@@ -79,9 +73,8 @@ class EventPenalties:
             def also(records: list[Record]) -> list[Any]:
                 return self._disqualify(event_id, seats, game_id, records, by, dispute_id)
 
-        return self.log.rule(
-            game_id, dispute_id, ruling, expected_version=expected_version, also=also
-        )
+        expected = ruling.get("expected_version")
+        return self.log.rule(game_id, dispute_id, ruling, expected_version=expected, also=also)
 
     def _disqualify(
         self,

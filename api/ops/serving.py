@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import os
 import queue
 import sys
@@ -402,7 +403,7 @@ def _run_granian(target: str, host: str, port: int, workers: int, threads: int) 
 
     from api.ops.logs import granian_log_config
 
-    Granian(
+    server = Granian(
         target,
         address=host,
         port=port,
@@ -415,7 +416,17 @@ def _run_granian(target: str, host: str, port: int, workers: int, threads: int) 
         workers_kill_timeout=GRACEFUL_TIMEOUT,
         log_access=False,  # AccessLog writes it
         log_dictconfig=granian_log_config(),  # its own lines as JSON too, if so configured
-    ).serve()
+    )
+    logging.getLogger("_granian").addFilter(_intended_threads)  # after granian set its logging
+    server.serve()
+
+
+def _intended_threads(record: logging.LogRecord) -> bool:
+    """Drops granian's start-up warning that a WSGI server "allows spawning up to N Python
+    threads" (more than twice the cores): munchlog's are intended. Only :data:`THREADS` of them
+    run the app at once (:class:`WholeBody`'s slots); the :data:`BODY_READERS` others only wait
+    for a slow client's body, holding no slot. Any other line of granian's stays."""
+    return not record.getMessage().startswith("Configuration allows spawning up to")
 
 
 def _run_gunicorn(

@@ -91,13 +91,9 @@
   // ------------------------------------------------------------------ sign in
   function showSignin(message) {
     stopFollowing();
-    $("app").hidden = true;
-    $("signin").hidden = false;
-    $("sign-out").hidden = true;
-    $("signin-error").textContent = message || "";
     $("who").textContent = "";
     $("who").dataset.viewer = "";
-    $("token-input").focus();
+    window.munchlogPages.showSignin(message);
   }
   window.munchlogPages.onSignin(start);
   $("sign-out").addEventListener("click", () => {

@@ -335,9 +335,7 @@ class Ruling(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        expected = body.get("expected_version")
-        by = staff_ruling(gid)
-        ruled = event_penalties().rule(gid, dispute_id, body, expected_version=expected, by=by)
+        ruled = event_penalties().rule(gid, dispute_id, body, by=staff_ruling(gid))
         out = _recorded(gid, ruled.records, dispute_id, viewer)
         if ruled.dealing_secret is not None:  # the judge's token only: see judge_of_game
             out["dealing_secret"] = ruled.dealing_secret
