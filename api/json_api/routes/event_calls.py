@@ -12,7 +12,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-import marshmallow as ma
 from flask import current_app, request
 from flask.views import MethodView
 from marshmallow import fields, validate
@@ -21,7 +20,7 @@ from api.json_api.auth import bearer_token
 from api.json_api.errors import Unauthorized
 from api.json_api.routes.events import current, event_role, parse_event_id, tournaments
 from api.json_api.routes.games import BEARER, ApiBlueprint
-from api.json_api.schemas import Strict
+from api.json_api.schemas import Strict, answer_schema, described
 from domain.game import token_hash
 from domain.tournament.calls import ACTIONS, MAX_NOTE
 from service.event_calls import EventCalls
@@ -42,10 +41,15 @@ class CallSchema(Strict):
     note = fields.String(load_default="", validate=validate.Length(max=MAX_NOTE))
 
 
-class CallRaisedSchema(ma.Schema):
-    call_id = fields.String(required=True)
-    game_id = fields.String(required=True, metadata={"description": "the table's game"})
-    version = fields.Integer(required=True, metadata={"description": "its version then"})
+#: ``POST …/calls``: the call, and the game and version it was made at.
+CallRaisedSchema = answer_schema(
+    "CallRaisedSchema",
+    {
+        "call_id": fields.String,
+        "game_id": described(fields.String, "the table's game"),
+        "version": described(fields.Integer, "its version then"),
+    },
+)
 
 
 class CallActionSchema(Strict):
@@ -57,26 +61,27 @@ class CallActionSchema(Strict):
     )
 
 
-class CallRowSchema(ma.Schema):
-    call_id = fields.String(required=True)
-    round = fields.Integer(required=True)
-    table = fields.Integer(required=True)
-    game_id = fields.String(required=True)
-    version = fields.Integer(required=True)
-    raised_by = fields.String(required=True, metadata={"description": "the player who called"})
-    via = fields.String(required=True, metadata={"description": "`player` or `seat` token"})
-    note = fields.String(required=True)
-    state = fields.String(
-        required=True, metadata={"description": "open, claimed, escalated, resolved"}
-    )
-    escalated = fields.Boolean(required=True)
-    claimed_by = fields.Dict(allow_none=True, metadata={"description": "`{staff_id, name}`"})
-    opened_at = fields.String(required=True)
-    age_s = fields.Integer(
-        required=True, metadata={"description": "seconds open (to its resolution, if resolved)"}
-    )
-    resolution = fields.Dict(allow_none=True)
-    actions = fields.List(fields.Dict(), required=True)
+#: A judge call as ``GET …/calls`` lists it (docs/rules.md F.8).
+CallRowSchema = answer_schema(
+    "CallRowSchema",
+    {
+        "call_id": fields.String,
+        "round": fields.Integer,
+        "table": fields.Integer,
+        "game_id": fields.String,
+        "version": fields.Integer,
+        "raised_by": described(fields.String, "the player who called"),
+        "via": described(fields.String, "`player` or `seat` token"),
+        "note": fields.String,
+        "state": described(fields.String, "open, claimed, escalated, resolved"),
+        "escalated": fields.Boolean,
+        "claimed_by": described(fields.Dict, "`{staff_id, name}`", allow_none=True),
+        "opened_at": fields.String,
+        "age_s": described(fields.Integer, "seconds open (to its resolution, if resolved)"),
+        "resolution": fields.Dict(allow_none=True),
+        "actions": fields.List(fields.Dict()),
+    },
+)
 
 
 def event_calls() -> EventCalls:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import marshmallow as ma
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.json_api.routes.events import current, event_role, tournaments
 from api.json_api.routes.games import BEARER, ApiBlueprint
-from api.json_api.schemas import Strict
+from api.json_api.schemas import Strict, answer_schema, described
 from domain.tournament.staff import ROLES
 from service.event_staff import EventStaff
 
@@ -37,11 +36,14 @@ class StaffSchema(Strict):
     )
 
 
-class StaffAddedSchema(ma.Schema):
-    staff_id = fields.String(required=True)
-    token = fields.String(
-        required=True, metadata={"description": "the staff member's token; shown once"}
-    )
+#: ``POST …/staff``: the staff member's id and token (shown once).
+StaffAddedSchema = answer_schema(
+    "StaffAddedSchema",
+    {
+        "staff_id": fields.String,
+        "token": described(fields.String, "the staff member's token; shown once"),
+    },
+)
 
 
 @blp.route("/<event_id>/staff")
