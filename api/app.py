@@ -58,8 +58,10 @@ from api.json_api.auth import ensure_organizer_token
 from api.json_api.jsonio import FastJSONProvider
 from api.json_api.routes import (
     docs,
+    event_calls,
     event_exports,
     event_penalties,
+    event_staff,
     events,
     exports,
     games,
@@ -69,7 +71,7 @@ from api.json_api.routes import (
 )
 from api.ops import metrics
 from api.ops import routes as operations
-from api.pages import event, table, viewer
+from api.pages import event, prints, table, viewer
 from domain.family import load_families
 from domain.game import token_hash
 from service.games import GameLog
@@ -149,12 +151,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(live.blp)
     api.register_blueprint(events.blp)
     api.register_blueprint(event_penalties.blp)
+    api.register_blueprint(event_staff.blp)
+    api.register_blueprint(event_calls.blp)
     api.register_blueprint(event_exports.blp)
     api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)
     app.register_blueprint(viewer.bp)  # the pages: the replay viewer, the table, an event's
     app.register_blueprint(table.bp)
     app.register_blueprint(event.bp)
+    app.register_blueprint(prints.bp)
     errors.init_app(app)
     hotpath.install(app)
     metrics.install(app)  # outermost: it counts and times what the hot path answers too

@@ -6,7 +6,8 @@ and its salt only to the organizer, the judges and its own player), each player'
 time, every round's pairings and byes as stored, the results (``Tournaments.results``) and the
 standings computed from those very results, the penalties the caller may see
 (``service.event_penalties``: the judges and the organizer all, a player its own, a spectator
-none), and every game of the event as the caller may see it, each in the game's own canonical
+none), the staff and the judge calls as the caller may see them (``service.event_staff``,
+``service.event_calls``: the staff and the organizer all, a player its own calls), and every game of the event as the caller may see it, each in the game's own canonical
 export (``projections.exports``):
 
 * the event's judge sees every game as its judge (complete exports: each verifies offline);
@@ -28,11 +29,14 @@ from uuid import UUID
 
 from domain.envelope import DamagedRecords, Record
 from domain.tournament import rounds as draws
+from domain.tournament import staff
 from domain.tournament.aggregate import Tournament
 from projections.exports import export_json, export_transcript
 from projections.exports.event_check import EVENT_FORMAT, EVENT_FORMAT_VERSION
 from projections.exports.event_report import event_report
+from service.event_calls import EventCalls
 from service.event_penalties import EventPenalties
+from service.event_staff import EventStaff
 from service.tournaments import Caller, Tournaments
 
 #: The settings an export carries, as ``GET /api/events/<id>`` names them.
@@ -91,8 +95,15 @@ class EventExports:
         summary = service.summary(event, caller)  # of the very event loaded: one version
         viewer = results_viewer(caller)
         results = service.results(event, viewer)
+        dropped_by = staff.drops_by(event)
         players = [
-            {**row, "registered_at": event.players[row["player"]]["registered_at"]}
+            {
+                **row,
+                "registered_at": event.players[row["player"]]["registered_at"],
+                **(
+                    {"dropped_by": dropped_by[row["player"]]} if row["player"] in dropped_by else {}
+                ),
+            }
             for row in summary["players"]
         ]
         return {
@@ -117,6 +128,9 @@ class EventExports:
             "results": results,
             "standings": service.standing_rows(event, results),
             "penalties": self.penalties.penalties(event.id, caller),
+            "staff": EventStaff.roster(event, caller) or [],
+            "staff_rulings": EventStaff.rulings(event, caller),
+            "calls": EventCalls(service).listed(event, caller, exported_at),
         }
 
     def export(

@@ -29,6 +29,7 @@ from uuid import UUID
 from domain.envelope import Record
 from domain.errors import NotFound
 from domain.penalties import ENDS_MATCH, counts_towards, described, is_ruling
+from domain.tournament import staff
 from domain.tournament.aggregate import Tournament
 from service.dealing import Ruled
 from service.games import GameLog, utc_now
@@ -44,17 +45,21 @@ class EventPenalties:
 
     # ------------------------------------------------------------------ ruling
 
-    def rule(self, game_id: UUID, dispute_id: str, ruling: Mapping[str, Any]) -> Ruled:
+    def rule(
+        self, game_id: UUID, dispute_id: str, ruling: Mapping[str, Any], *, by: str | None = None
+    ) -> Ruled:
         """The judge's ruling (:meth:`GameLog.rule`), ``ruling`` being ``POST …/rulings``'s
         body (its ``expected_version`` too); in one of an event's games, a penalty naming an
         infraction carries the player's earlier penalties of its kind for that infraction in
         the event (``earlier``), so the ruling records it upgraded as the penalty guide says,
         and a disqualification (given, or a match loss upgraded) drops the player from the
-        event in the same save as the ruling (docs/rules.md F.5)."""
+        event in the same save as the ruling (docs/rules.md F.5); ``by``, the staff member who
+        rules (``domain.tournament.staff``), is recorded in the event in that save too (F.8)."""
         penalty = ruling.get("penalty") or {}
         found = None
-        if penalty.get("seat") is not None and (
-            penalty.get("infraction") is not None or penalty.get("kind") in ENDS_MATCH
+        if by is not None or (
+            penalty.get("seat") is not None
+            and (penalty.get("infraction") is not None or penalty.get("kind") in ENDS_MATCH)
         ):
             found = self.event_of(game_id)
         if found is not None and penalty.get("infraction") is not None:
@@ -66,32 +71,42 @@ class EventPenalties:
             event_id, seats = found[0].id, found[1]
 
             def also(records: list[Record]) -> list[Any]:
-                return self._disqualify(event_id, seats, game_id, records)
+                return self._disqualify(event_id, seats, game_id, records, by, dispute_id)
 
         expected = ruling.get("expected_version")
         return self.log.rule(game_id, dispute_id, ruling, expected_version=expected, also=also)
 
     def _disqualify(
-        self, event_id: UUID, seats: Mapping[str, str], game_id: UUID, records: list[Record]
+        self,
+        event_id: UUID,
+        seats: Mapping[str, str],
+        game_id: UUID,
+        records: list[Record],
+        by: str | None = None,
+        dispute_id: str = "",
     ) -> list[Any]:
         """The event, to be saved with a ruling's ``records``, when they disqualify one of the
-        game's players (:meth:`Tournament.disqualify`); nothing otherwise. The event is loaded
+        game's players (:meth:`Tournament.disqualify`) or name the staff member ``by`` who
+        ruled (``domain.tournament.staff.ruled``); nothing otherwise. The event is loaded
         afresh each time it is asked: a lost race is decided again on the stored event."""
+        tournament = self.tournaments.load(event_id)
+        before = tournament.version
         for record in records:
             event = record["event"]
+            if is_ruling(event) and by is not None:
+                version = int(record["version"])
+                staff.ruled(tournament, str(game_id), version, dispute_id, by, utc_now())
             if (
                 is_ruling(event)
                 and event.get("penalty") == "disqualification"
                 and event.get("player") in seats
             ):
-                tournament = self.tournaments.load(event_id)
                 player = seats[str(event["player"])]
                 at = utc_now()
-                if tournament.disqualify(
+                tournament.disqualify(
                     player, game_id=str(game_id), version=int(record["version"]), at=at
-                ):
-                    return [tournament]
-        return []
+                )
+        return [tournament] if tournament.version != before else []
 
     def _earlier(
         self, event: Tournament, seats: Mapping[str, str], penalty: Mapping[str, Any]
@@ -133,7 +148,7 @@ class EventPenalties:
         :func:`domain.penalties.described`); the judges and the organizer see all of them, a
         player only its own, anyone else none."""
         event = self.tournaments.load(event_id)
-        sees_all = caller.role in ("judge", "organizer")
+        sees_all = caller.role in ("judge", "organizer", "scorekeeper")
         rows = []
         for row in self._rulings(event):
             if not sees_all and (caller.role != "player" or caller.player != row["player"]):
@@ -152,6 +167,9 @@ class EventPenalties:
             for key in ("infraction", "escalated_from"):
                 if recorded.get(key) is not None:
                     entry[key] = recorded[key]
+            who = staff.ruled_by(event, row["game_id"], recorded["version"])
+            if who is not None:  # F.8: the staff member who ruled, when it was recorded
+                entry["ruled_by"] = {"staff_id": who, "name": staff.name_of(event, who)}
             rows.append(entry | described(recorded))
         return rows
 

@@ -30,7 +30,7 @@ from domain.game import Game, token_hash
 from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
 from domain.tournament import rounds as draws
-from domain.tournament import rules
+from domain.tournament import rules, staff
 from domain.tournament import standings as ranking
 from domain.tournament.aggregate import Tournament, TournamentSecrets
 from service.errors import VersionConflictError
@@ -45,11 +45,24 @@ SEATS = "ABCDEF"
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is asking about an event: ``organizer``, ``judge``, ``player`` (with ``player``
-    its name) or ``spectator``."""
+    """Who is asking about an event: ``organizer``, ``judge``, ``scorekeeper``, ``player``
+    (with ``player`` its name) or ``spectator``; a judge or scorekeeper of the event's staff
+    with its ``staff_id`` and ``staff_role`` (``domain.tournament.staff``: the event's judge
+    token is the head judge ``event-judge``)."""
 
     role: str
     player: str | None = None
+    staff_id: str | None = None
+    staff_role: str | None = None
+
+    @property
+    def by(self) -> str:
+        """Who did it, as a result or a call's handling records it: ``<staff role>:<staff
+        id>`` for a staff member named by the organizer, else the role (the event's judge
+        token: ``judge``, as before staff existed)."""
+        if self.staff_id is None or self.staff_id == staff.EVENT_JUDGE:
+            return self.role
+        return f"{self.staff_role}:{self.staff_id}"
 
     @property
     def sees_lists(self) -> bool:
@@ -348,9 +361,13 @@ class Tournaments:
         event.report(number, table, checked, by=by, at=utc_now())
         return [], {"round": number, "table": table, **checked}
 
-    def drop(self, event_id: UUID, player: str) -> dict[str, Any]:
+    def drop(self, event_id: UUID, player: str, by: str | None = None) -> dict[str, Any]:
+        """``player`` drops; ``by`` (``Caller.by``) is recorded with it (F.8)."""
+
         def change(event: Tournament) -> tuple[list[Any], dict[str, Any]]:
             event.drop(player, at=utc_now())
+            if by is not None:
+                staff.dropped(event, player, by, utc_now())
             return [], {"player": player, "after_round": event.players[player]["dropped_after"]}
 
         return self._update(event_id, change)
@@ -376,6 +393,10 @@ class Tournaments:
         a token that is none of the event's nor the organizer's (the API's 401)."""
         if hashed is None:
             return Caller("spectator")
+        member = staff.member_for(event, hashed)
+        if member is not None:
+            role = "judge" if member["role"] in staff.JUDGES else "scorekeeper"
+            return Caller(role, staff_id=member["staff_id"], staff_role=member["role"])
         found = event.role_for(hashed)
         if found is not None:
             return Caller(found[0], found[1])

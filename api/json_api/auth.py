@@ -25,7 +25,9 @@ from flask import current_app, g, request
 from api.json_api.errors import BadRequest, Forbidden, Unauthorized
 from domain.game import GameAccess, token_hash
 from service.errors import GameNotFoundError
+from service.event_staff import EventStaff
 from service.games import GameLog
+from service.tournaments import Tournaments
 
 ORGANIZER_TOKEN_FILE = "organizer_token"
 
@@ -81,9 +83,12 @@ def bearer_token(header: str | None) -> str | None:
     return token
 
 
-def viewer_for(access: GameAccess | None, token: str | None, organizer_hash: str) -> str:
+def viewer_for(
+    access: GameAccess | None, token: str | None, organizer_hash: str, log: GameLog | None = None
+) -> str:
     """Who a bearer ``token`` is (``spectator`` for none): one of the game's roles (``access``
-    is the game's, or ``None`` off a game's routes) or the organizer; 401 for any other."""
+    is the game's, or ``None`` off a game's routes), what a staff member of the game's event is
+    to it (``service.event_staff``, with the ``log``) or the organizer; 401 for any other."""
     if token is None:
         return "spectator"
     hashed = token_hash(token)
@@ -92,6 +97,10 @@ def viewer_for(access: GameAccess | None, token: str | None, organizer_hash: str
         return role
     if hmac.compare_digest(hashed, organizer_hash):
         return "organizer"
+    if access is not None and log is not None:  # read only for a token none of the above
+        role = EventStaff(Tournaments(log)).game_role(access.game_id, hashed)
+        if role is not None:
+            return role
     raise Unauthorized("auth/invalid_token", "this token is not valid here")
 
 
@@ -109,6 +118,7 @@ def current_viewer(game_id: UUID | None = None) -> str:
         access,
         bearer_token(request.headers.get("Authorization")),
         current_app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"],
+        gamelog(),
     )
     g.munchlog_viewer = viewer
     return viewer

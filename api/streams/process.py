@@ -431,7 +431,7 @@ class Hub:
         if authorization is None and ticket is not None:
             return self.tickets.redeem(ticket, game_id)
         organizer = self.app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
-        return viewer_for(access, bearer_token(authorization), organizer)
+        return viewer_for(access, bearer_token(authorization), organizer, self.gamelog)
 
     def delayed_by_time(self, game_id: UUID) -> bool:
         delay = self.gamelog.delays.of(game_id)

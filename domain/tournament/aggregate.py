@@ -300,6 +300,11 @@ class Tournament(Aggregate):
         )
         return True
 
+    def trigger(self, event_class: type[Aggregate.Event], **fields: Any) -> None:
+        """An event of a module of its own, decided there (``domain.tournament.staff``,
+        ``domain.tournament.calls``: docs/rules.md F.8); its class applies it."""
+        self.trigger_event(event_class, **fields)
+
 
 class TournamentSecrets(KeptSecrets, Aggregate):
     """A tournament's secrets, never read by a route: the round-1 secret (its commitment is in

@@ -117,6 +117,23 @@ def _penalties(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return out
 
 
+def _calls(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line a judge call (docs/rules.md F.8) and one a step taken on it, with who."""
+    out = []
+    for row in rows:
+        note = f": {row['note']}" if row.get("note") else ""
+        out.append(
+            f"  {row['opened_at']} round {row['round']}, table {row['table']}: "
+            f"{row['raised_by']} called (by {row['via']} token, game {row['game_id']} at "
+            f"event {row['version']}){note}; {row['state']}, {row['age_s']} s"
+        )
+        for step in row.get("actions") or ():
+            said = f": {step['note']}" if step.get("note") else ""
+            by = (step.get("by") or {}).get("name")
+            out.append(f"    {step['at']} {step['action']} by {by}{said}")
+    return out or ["  none"]
+
+
 def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
     """The report of an event export's ``head`` (``service.event_exports.EventExports.head``
     with its ``omitted``), followed by the games' ``transcripts``."""
@@ -153,7 +170,8 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
         if player.get("disqualified"):  # shown to whom the player's penalties are
             notes.append(f"disqualified in game {player['disqualified']['game_id']}")
         if player.get("dropped_after") is not None:
-            notes.append(f"dropped after round {player['dropped_after']}")
+            by = f" by {player['dropped_by']}" if player.get("dropped_by") else ""
+            notes.append(f"dropped after round {player['dropped_after']}{by}")
         out.append(f"  {player['player']}" + (f"  ({'; '.join(notes)})" if notes else ""))
     results = {(r["round"], tuple(r["players"])): r for r in head["results"]}
     for round_ in head["rounds"]:
@@ -189,6 +207,10 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
         out.append("")
         out += _heading("Penalties")
         out += _penalties(head.get("penalties") or [])
+    if head.get("calls"):  # the staff's and the organizer's every call, a player's its own
+        out.append("")
+        out += _heading("Judge calls")
+        out += _calls(head["calls"])
     lists = [p for p in head["players"] if registrations.shows_list(p)]
     if lists:
         out.append("")

@@ -39,18 +39,14 @@ def lists(rng: random.Random, players: int) -> list[list[dict[str, Any]]]:
     return out
 
 
-@leak_property(12)
-def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
-    client: FlaskClient, seed: int
-) -> None:
-    rng = random.Random(seed)
+def entrants(
+    client: FlaskClient, eid: str, rng: random.Random
+) -> tuple[list[str], list[list[dict[str, Any]]], dict[str, str]]:
+    """2 to 6 players registered with lists of their own: names, lists, tokens."""
     count = rng.randint(2, 6)
-    event = open_event(client)
-    eid = event["event_id"]
     players = [f"p{i}" for i in range(count)]
     decklists = lists(rng, count)
     tokens: dict[str, str] = {}
-    salts: dict[str, str] = {}
     for player, decklist in zip(players, decklists, strict=True):
         response = client.post(
             f"/api/events/{eid}/players",
@@ -59,6 +55,17 @@ def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
         )
         assert response.status_code == 201, response.get_json()
         tokens[player] = response.get_json()["token"]
+    return players, decklists, tokens
+
+
+@leak_property(12)
+def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
+    client: FlaskClient, seed: int
+) -> None:
+    rng = random.Random(seed)
+    event = open_event(client)
+    eid = event["event_id"]
+    players, decklists, tokens = entrants(client, eid, rng)
     judge = client.get(f"/api/events/{eid}", headers=bearer(event["judge_token"])).get_json()
     salts = {row["player"]: row["salt"] for row in judge["players"]}
     exclusive = {p: {e["name"] for e in d} for p, d in zip(players, decklists, strict=True)}
@@ -112,3 +119,89 @@ def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
                 )
             }
             check(texts)
+
+
+@leak_property(3)
+def test_a_call_note_a_decklist_or_a_token_reaches_no_one_who_may_not_see_it(
+    client: FlaskClient, seed: int
+) -> None:
+    """Issue #39: the staff, the judge calls and the print pages. A call's note reaches its
+    player, the staff and the organizer; a judge's note on a call the staff and the organizer
+    (a resolution's, the player who called too);
+    a decklist (the print page's too) its player, the judges and the organizer; no token any
+    read at all."""
+    rng = random.Random(seed)
+    event = open_event(client)
+    eid = event["event_id"]
+    players, decklists, tokens = entrants(client, eid, rng)
+    staff: dict[str, tuple[str, str]] = {}  # name -> (role, token)
+    for n in range(rng.randint(1, 3)):
+        role = rng.choice(["head_judge", "judge", "scorekeeper"])
+        added = client.post(
+            f"/api/events/{eid}/staff",
+            json={"name": f"s{n}", "role": role},
+            headers=bearer(ORGANIZER_TOKEN),
+        ).get_json()
+        staff[f"s{n}"] = (role, added["token"])
+    paired = pair(client, eid)
+    notes: dict[str, str] = {}  # a player's call note
+    judge_notes: dict[str, str | None] = {}  # a judge's note -> who may see it too
+    judges = [t for r, t in staff.values() if r != "scorekeeper"] + [event["judge_token"]]
+    for pairing in paired["pairings"]:
+        for player in pairing["seats"].values():
+            if rng.random() < 0.7:
+                notes[player] = f"note-{rng.getrandbits(48):012x}"
+                token = tokens[player]
+                if rng.random() < 0.5:  # its seat's token, as the table page calls
+                    token = client.get(
+                        f"/api/events/{eid}/rounds/1/my-game", headers=bearer(tokens[player])
+                    ).get_json()["token"]
+                made = client.post(
+                    f"/api/events/{eid}/calls",
+                    json={"table": pairing["table"], "note": notes[player]},
+                    headers=bearer(token),
+                )
+                assert made.status_code == 201, made.get_json()
+                action = rng.choice(["claim", "escalate", "resolve"])
+                note = f"jnote-{rng.getrandbits(48):012x}"
+                judge_notes[note] = player if action == "resolve" else None  # told the player
+                acted = client.post(
+                    f"/api/events/{eid}/calls/{made.get_json()['call_id']}",
+                    json={"action": action, "note": note},
+                    headers=bearer(
+                        event["judge_token"] if action != "claim" else rng.choice(judges)
+                    ),
+                )
+                assert acted.status_code == 200, acted.get_json()
+    viewers: dict[str, str | None] = {
+        "spectator": None,
+        **tokens,
+        **{name: token for name, (_, token) in staff.items()},
+        "judge": event["judge_token"],
+        "organizer": ORGANIZER_TOKEN,
+    }
+    officials = {"judge", "organizer", *staff}
+    sees_lists = {"judge", "organizer", *(n for n, (r, _) in staff.items() if r != "scorekeeper")}
+    exclusive = {p: {e["name"] for e in d} for p, d in zip(players, decklists, strict=True)}
+    reads = ["", "/calls", "/export?format=json", "/export?format=text"]
+    pages = ["pairings?by=name", "pairings?by=table", "slips", "standings", "decklists"]
+    every_token = [t for t in viewers.values() if t is not None]
+    for viewer, token in viewers.items():
+        text = "".join(
+            client.get(f"/api/events/{eid}{r}", headers=bearer(token)).get_data(True) for r in reads
+        ) + "".join(
+            client.get(f"/events/{eid}/print/{p}", headers=bearer(token)).get_data(True)
+            for p in pages
+        )
+        for secret in every_token:
+            assert secret not in text, (viewer, "a token")
+        for player, note in notes.items():
+            if viewer not in officials and viewer != player:
+                assert note not in text, (viewer, player, "call note")
+        if viewer not in officials:
+            seen = [n for n, told in judge_notes.items() if n in text and told != viewer]
+            assert seen == [], (viewer, "a judge's note")
+        for player in players:
+            if viewer not in sees_lists and viewer != player:
+                leaked = sorted(n for n in exclusive[player] if n in text)
+                assert leaked == [], (viewer, player, leaked)

@@ -157,6 +157,7 @@ def test_a_second_slow_play_warning_in_another_game_is_a_game_loss_that_ends_it(
         "infraction_name": "Slow Play",
         "ipg_section": "3.3",
         "repeat_at_least": 2,
+        "ruled_by": {"staff_id": "event-judge", "name": "head judge"},  # F.8: who ruled
     }
     assert {k: of_slow[0].get(k) for k in ("infraction_name", "ipg_section")} == {
         "infraction_name": "Slow Play",

@@ -796,3 +796,70 @@ def test_a_bare_string_body_with_a_nul_or_lone_surrogate_is_one_400(raw: bytes) 
     with pytest.raises(inputs.InvalidInput) as caught:
         inputs.loads(raw)
     assert list(caught.value.fields) == ["_schema"]
+
+
+# ----------------------------------------------------------------------------- the floor (#39)
+
+
+@pytest.mark.parametrize("bad", BAD_STRINGS.values(), ids=BAD_STRINGS.keys())
+def test_bad_strings_in_a_staff_name_a_call_note_or_a_judge_note_are_400(
+    client: FlaskClient, bad: str
+) -> None:
+    """Staff, calls and their actions: a bad string is 400 naming its field; nothing stored."""
+    from tests.api.test_events import open_event, pair, register
+
+    event = open_event(client)
+    eid = event["event_id"]
+    ann = register(client, eid, "ann")
+    register(client, eid, "bob")
+    pair(client, eid)
+    organizer = {"Authorization": f"Bearer {ORGANIZER_TOKEN}", "Content-Type": JSON}
+    staff = client.post(
+        f"/api/events/{eid}/staff", data=_dump({"name": bad, "role": "judge"}), headers=organizer
+    )
+    assert assert_error(staff, 400, "request/invalid_body")["fields"] == {
+        "name": [inputs.BAD_STRING]
+    }
+    player = {"Authorization": f"Bearer {ann}", "Content-Type": JSON}
+    note = client.post(
+        f"/api/events/{eid}/calls", data=_dump({"table": 1, "note": bad}), headers=player
+    )
+    assert assert_error(note, 400, "request/invalid_body")["fields"] == {
+        "note": [inputs.BAD_STRING]
+    }
+    made = client.post(f"/api/events/{eid}/calls", json={"table": 1}, headers=bearer(ann))
+    call_id = made.get_json()["call_id"]
+    judge = {"Authorization": f"Bearer {event['judge_token']}", "Content-Type": JSON}
+    action = client.post(
+        f"/api/events/{eid}/calls/{call_id}",
+        data=_dump({"action": "claim", "note": bad}),
+        headers=judge,
+    )
+    assert assert_error(action, 400, "request/invalid_body")["fields"] == {
+        "note": [inputs.BAD_STRING]
+    }
+    shown = client.get(f"/api/events/{eid}", headers=bearer(ORGANIZER_TOKEN)).get_json()
+    assert [s["staff_id"] for s in shown["staff"]] == ["event-judge"]
+    (call,) = client.get(f"/api/events/{eid}/calls", headers=bearer(ann)).get_json()
+    assert call["state"] == "open" and call["actions"] == []
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "code"),
+    [
+        ("pairings?by=seat", 400, "request/invalid_by"),
+        ("pairings?round=x", 400, "request/invalid_round"),
+        ("slips?round=%C2%B2", 400, "request/invalid_round"),
+        ("slips?round=9", 404, "event/round_not_found"),
+    ],
+)
+def test_a_print_page_refuses_a_bad_query(
+    client: FlaskClient, query: str, status: int, code: str
+) -> None:
+    from tests.api.test_events import open_event, pair, register
+
+    eid = open_event(client)["event_id"]
+    for name in ("ann", "bob"):
+        register(client, eid, name)
+    pair(client, eid)
+    assert_error(client.get(f"/events/{eid}/print/{query}"), status, code)

@@ -3,7 +3,7 @@
 Every refusal keeps the JSON error shape: munchlog's own errors pass through untouched; what
 nginx refuses itself (a request line or headers too long, a path it does not route, too many
 writes), granian's body-less 414/431 and an unreachable upstream come back as
-``{"error": {"code", "message"}}``. Only ``/api/``, ``/games/`` and ``/static/`` are routed
+``{"error": {"code", "message"}}``. Only ``/api/``, ``/games/``, ``/events/`` and ``/static/`` are routed
 (``/healthz``, ``/readyz`` and ``/metrics`` are for the operator, not the public side), and
 writes are rate-limited per client address. Skips with the reason where nginx is not installed.
 """
@@ -126,7 +126,7 @@ def test_every_refusal_through_the_proxy_is_in_the_json_error_shape(tmp_path: Pa
 
 
 def test_the_proxy_routes_only_the_api_and_the_viewer(tmp_path: Path) -> None:
-    """``/api/`` (the docs too), ``/games/`` and the viewer's ``/static/`` files reach
+    """``/api/`` (the docs too), ``/games/``, ``/events/`` and the pages' ``/static/`` files reach
     munchlog; ``/healthz``, ``/readyz``, ``/metrics`` and any other path are a JSON 404 from
     nginx, though munchlog itself answers them (for the health checks and Prometheus, which
     reach the instances directly)."""
@@ -142,6 +142,7 @@ def test_the_proxy_routes_only_the_api_and_the_viewer(tmp_path: Path) -> None:
                 "/api/openapi.json",
                 "/static/viewer.js",
                 "/games/00000000-0000-4000-8000-000000000000",
+                "/events/00000000-0000-4000-8000-000000000000/print/slips",
             )
         }
         private = {
@@ -163,6 +164,9 @@ def test_the_proxy_routes_only_the_api_and_the_viewer(tmp_path: Path) -> None:
     viewer = public.pop("/games/00000000-0000-4000-8000-000000000000")
     assert viewer[0] == 404  # munchlog's own answer: there is no such game
     assert json.loads(viewer[2])["error"]["code"] == "game/not_found"
+    paper = public.pop("/events/00000000-0000-4000-8000-000000000000/print/slips")
+    assert paper[0] == 404  # the event pages are munchlog's too: no such event
+    assert json.loads(paper[2])["error"]["code"] == "event/not_found"
     for path, (status, _, body) in public.items():
         assert status == 200, (path, status, body[:200])
     for path, ((status, content_type, body), (direct, _, _)) in private.items():

@@ -63,6 +63,10 @@ EventPenaltySchema = answer_schema(
         "ipg_section": described(
             fields.String, "the infraction's section in the penalty guide (`3.3`)"
         ),
+        "ruled_by": described(
+            fields.Dict,
+            "`{staff_id, name}`: the staff member who ruled, when recorded (docs/rules.md F.8)",
+        ),
         "repeat_at_least": described(
             fields.Integer,
             "for a penalty the guide upgraded (`escalated_from`), the least count of such "
@@ -71,7 +75,14 @@ EventPenaltySchema = answer_schema(
             "(docs/rules.md F.5)",
         ),
     },
-    optional=("infraction", "escalated_from", "infraction_name", "ipg_section", "repeat_at_least"),
+    optional=(
+        "infraction",
+        "escalated_from",
+        "infraction_name",
+        "ipg_section",
+        "ruled_by",
+        "repeat_at_least",
+    ),
 )
 
 
@@ -85,16 +96,16 @@ def event_penalties() -> EventPenalties:
 
 @blp.route("/<event_id>/penalties")
 class Penalties(MethodView):
-    @event_role("judge", "organizer", "player")
+    @event_role("judge", "organizer", "scorekeeper", "player")
     @blp.errors(401, 404, 503)
     @blp.response(200, EventPenaltySchema(many=True))
     @blp.doc(security=BEARER)
     def get(self, event_id: str) -> list[dict[str, Any]]:
-        """The penalties given in the event's games (a judge, the organizer or a player)
+        """The penalties given in the event's games (a judge, a scorekeeper, the organizer or a player)
 
         Every ruling with a penalty in one of the event's games, in round, table, game and
         version order, each linked to its game and to the version of its `RulingRecorded`.
-        The event's judges and the organizer see every penalty; a player sees its own only
+        The event's judges, its scorekeepers and the organizer see every penalty; a player sees its own only
         (another player's are not listed). Without a token: 401 `auth/missing_token`. A
         player's penalty record is kept for the tournament's officials and the player, as a
         decklist is: the penalty guide reports penalties with the tournament to a penalty

@@ -37,6 +37,7 @@ from domain.errors import NotFound
 from domain.game import token_hash
 from domain.tournament import rules
 from domain.tournament.aggregate import Tournament
+from service.event_staff import EventStaff
 from service.tournaments import Caller, Tournaments
 
 blp = ApiBlueprint(
@@ -275,7 +276,13 @@ EventSchema = answer_schema(
         ),
         "players": fields.List(fields.Dict()),
         "rounds": fields.List(fields.Dict()),
+        "staff": described(
+            fields.List,
+            "the staff (to the staff and the organizer only): F.8",
+            cls_or_instance=fields.Dict(),
+        ),
     },
+    optional=("staff",),
 )
 
 
@@ -376,8 +383,12 @@ class Event(MethodView):
         """An event: settings, players (decklists only to whom they may be shown), rounds"""
         service = tournaments()
         event = service.load(parse_event_id(event_id))
-        summary = service.summary(event, caller_of(event))
+        caller = caller_of(event)
+        summary = service.summary(event, caller)
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
+        roster = EventStaff.roster(event, caller)
+        if roster is not None:
+            summary["staff"] = roster
         return summary
 
 
@@ -436,7 +447,7 @@ class MyGame(MethodView):
 
 @blp.route("/<event_id>/rounds/<int:number>/results")
 class Results(MethodView):
-    @event_role("judge", "organizer")
+    @event_role("judge", "organizer", "scorekeeper")
     @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
     @blp.arguments(ReportSchema)
     @blp.response(201, ReportedSchema)
@@ -453,12 +464,12 @@ class Results(MethodView):
         by a judge's ruling in that game.
         """
         event, caller = current()
-        return tournaments().report(event.id, number, body["table"], body, caller.role)
+        return tournaments().report(event.id, number, body["table"], body, caller.by)
 
 
 @blp.route("/<event_id>/drops")
 class Drops(MethodView):
-    @event_role("organizer", "player")
+    @event_role("organizer", "player", "scorekeeper")
     @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
     @blp.arguments(DropSchema)
     @blp.response(201, DroppedSchema)
@@ -469,7 +480,7 @@ class Drops(MethodView):
         event, caller = current()
         if caller.role == "player" and caller.player != body["player"]:
             raise Forbidden("auth/forbidden", "a player may drop only itself")
-        return tournaments().drop(event.id, body["player"])
+        return tournaments().drop(event.id, body["player"], caller.by)
 
 
 @blp.route("/<event_id>/standings")

@@ -39,9 +39,11 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from flask import request
 from flask.views import MethodView
 
 from api.json_api.auth import (
+    bearer_token,
     current_viewer,
     game_seats,
     gamelog,
@@ -67,11 +69,14 @@ from api.json_api.routes.event_penalties import event_penalties
 from api.json_api.routes.games import ApiBlueprint
 from api.json_api.schemas import MAX_VERSION
 from domain.envelope import Record
+from domain.game import token_hash
 from domain.judge import Claim
 from domain.penalties import described
 from projections.exports.narration import narrate
 from projections.replay import diff_view, state_diff
 from projections.views import event_view, sees_whole_log, state_view
+from service.event_staff import EventStaff
+from service.tournaments import Tournaments
 
 blp = ApiBlueprint(
     "judge",
@@ -330,11 +335,20 @@ class Ruling(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        ruled = event_penalties().rule(gid, dispute_id, body)
+        ruled = event_penalties().rule(gid, dispute_id, body, by=staff_ruling(gid))
         out = _recorded(gid, ruled.records, dispute_id, viewer)
         if ruled.dealing_secret is not None:  # the judge's token only: see judge_of_game
             out["dealing_secret"] = ruled.dealing_secret
         return out
+
+
+def staff_ruling(game_id: Any) -> str | None:
+    """The staff member of the game's event whose token rules (docs/rules.md F.8), if any."""
+    token = bearer_token(request.headers.get("Authorization"))
+    if token is None:
+        return None
+    member = EventStaff(Tournaments(gamelog())).member_in_game(game_id, token_hash(token))
+    return None if member is None else str(member["staff_id"])
 
 
 # ---------------------------------------------------------------------------- verify

@@ -1,0 +1,67 @@
+"""An event's staff (issue #39, docs/rules.md F.8): ``POST /api/events/<id>/staff``.
+
+The organizer names a head judge, a judge or a scorekeeper; each gets a token of its own, shown
+once (``service.event_staff``). A judge's token judges every game of the event; a
+scorekeeper's enters results and drops and rules on nothing. ``GET /api/events/<id>`` lists
+the staff to the staff and the organizer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from api.json_api.routes.events import current, event_role, tournaments
+from api.json_api.routes.games import BEARER, ApiBlueprint
+from api.json_api.schemas import Strict, answer_schema, described
+from domain.tournament.staff import ROLES
+from service.event_staff import EventStaff
+
+blp = ApiBlueprint(
+    "event_staff",
+    __name__,
+    url_prefix="/api/events",
+    description="Tournaments: the event's staff, judges and scorekeepers (docs/rules.md F.8).",
+)
+
+
+class StaffSchema(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    role = fields.String(
+        required=True,
+        validate=validate.OneOf(ROLES),
+        metadata={"description": "`head_judge`, `judge` or `scorekeeper`"},
+    )
+
+
+#: ``POST …/staff``: the staff member's id and token (shown once).
+StaffAddedSchema = answer_schema(
+    "StaffAddedSchema",
+    {
+        "staff_id": fields.String,
+        "token": described(fields.String, "the staff member's token; shown once"),
+    },
+)
+
+
+@blp.route("/<event_id>/staff")
+class Staff(MethodView):
+    @event_role("organizer")
+    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
+    @blp.arguments(StaffSchema)
+    @blp.response(201, StaffAddedSchema)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
+        """Name a staff member (the organizer)
+
+        A `head_judge` or a `judge` judges every game of the event (its token is the judge's
+        to each game) and handles judge calls (a call escalated, only a head judge); a
+        `scorekeeper` reports results and drops and rules on nothing (403). Every result and
+        call action records who made it. The event's own `judge_token` is a head judge. A
+        name on the staff already: 422 `rule/staff_named`.
+        """
+        event, _ = current()
+        staff_id, token = EventStaff(tournaments()).add(event.id, body["name"], body["role"])
+        return {"staff_id": staff_id, "token": token}
