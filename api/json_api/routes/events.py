@@ -124,6 +124,14 @@ class RegisterSchema(Strict):
     player = PLAYER_NAME
     hero = _SEAT_FIELDS["hero"]
     decklist = _SEAT_FIELDS["deck"]
+    decklist_text = fields.String(
+        validate=validate.Length(min=1, max=20000),
+        metadata={
+            "description": "the list as text instead of `hero` and `decklist`: one "
+            "`<count> <card name>` a line and `Hero: <name>` (the CCG), blank lines and `#` "
+            "comments ignored; a mistake is a 400 naming the line and why"
+        },
+    )
 
 
 class RegisteredSchema(ma.Schema):
