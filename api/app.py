@@ -60,6 +60,7 @@ from api.json_api.routes import (
     docs,
     event_exports,
     event_penalties,
+    event_reports,
     events,
     exports,
     games,
@@ -149,6 +150,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(live.blp)
     api.register_blueprint(events.blp)
     api.register_blueprint(event_penalties.blp)
+    api.register_blueprint(event_reports.blp)
     api.register_blueprint(event_exports.blp)
     api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)

@@ -109,6 +109,14 @@ class CreateEventSchema(Strict):
         validate=validate.OneOf(fair.MODES),
         metadata={"description": "how the event's games are dealt (docs/dealing.md)"},
     )
+    results = fields.String(
+        load_default="games",
+        validate=validate.OneOf(("games", "reported")),
+        metadata={
+            "description": "what decides a match: its recorded `games`, or the results the "
+            "players `reported` (games played on paper; docs/rules.md F.3)"
+        },
+    )
     doors = _SEAT_FIELDS["doors"]
     treasures = _SEAT_FIELDS["treasures"]
 
@@ -173,22 +181,30 @@ class DroppedSchema(ma.Schema):
     after_round = fields.Integer(required=True)
 
 
+PLACES = fields.Dict(
+    keys=fields.String(validate=validate.Length(min=1, max=100)),
+    values=fields.Integer(strict=True, validate=validate.Range(1, 6)),
+    metadata={"description": "a table's places by player, 1 first (equals share a place)"},
+)
+
+
 class ReportSchema(Strict):
     table = fields.Integer(required=True, strict=True, validate=validate.Range(1, 10000))
     games = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
         values=fields.Integer(strict=True, validate=validate.Range(0, 3)),
-        required=True,
         metadata={"description": "games won by each player of the match"},
     )
     drawn_games = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 3))
+    places = PLACES
 
 
 class ReportedSchema(ma.Schema):
     round = fields.Integer(required=True)
     table = fields.Integer(required=True)
-    games = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    drawn_games = fields.Integer(required=True)
+    games = fields.Dict(keys=fields.String(), values=fields.Integer())
+    drawn_games = fields.Integer()
+    places = fields.Dict(keys=fields.String(), values=fields.Integer())
 
 
 class StandingSchema(ma.Schema):
@@ -220,6 +236,9 @@ class EventSchema(ma.Schema):
     spectator_delay = fields.Dict(allow_none=True)
     mode = fields.String(required=True)
     dealing = fields.String(required=True)
+    results = fields.String(
+        dump_default="games", metadata={"description": "`games` or `reported` (F.3)"}
+    )
     planned_rounds = fields.Integer(
         required=True,
         metadata={
