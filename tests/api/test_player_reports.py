@@ -13,6 +13,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from projections.exports.event_check import check_event_export
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_events import concede, my_game, open_event, pair, register, standings
 
@@ -93,6 +94,8 @@ def test_reports_stand_when_equal_a_dispute_is_settled_and_a_past_round_correcte
     assert fixed["corrected"]["reason"] == body["reason"] and fixed["games"] == {a: 0, b: 1}
     export = client.get(f"/api/events/{eid}/export", headers=bearer(judge)).get_json()
     assert all(p["paired_before_correction"] for p in export["rounds"][1]["pairings"])
+    check = check_event_export(export)  # munchlog verify: each round drawn again, results
+    assert check.ok, check.problems
 
 
 def test_who_may_report_and_correct_and_every_refusal_changes_nothing(
@@ -191,3 +194,6 @@ def test_a_deluxe_event_of_fourteen_on_paper_reports_places_and_settles_a_disput
     best = max(r["points"] for r in rows.values())
     assert sorted(p for p, r in rows.items() if r["points"] == best) == winners
     assert len(pair(client, eid)["pairings"]) == 3  # round 2 follows the settled round
+    export = client.get(f"/api/events/{eid}/export", headers=bearer(judge)).get_json()
+    check = check_event_export(export)  # results on paper: what stands is the event's result
+    assert check.ok, check.problems
