@@ -20,8 +20,9 @@ from uuid import UUID
 from domain import round_time
 from domain.tournament import clock
 from domain.tournament.aggregate import Tournament
+from service import games
 from service.event_keeper import DueCheck, due_check
-from service.games import Game, GameLog, utc_now
+from service.games import Game, GameLog
 from service.tournaments import Tournaments
 
 
@@ -41,14 +42,14 @@ class EventClock:
 
     def view(self, event: Tournament, now: str | None = None) -> dict[str, Any]:
         """``GET /api/events/<id>``'s ``clock`` (``domain.tournament.clock.view``)."""
-        return clock.view(event, now or utc_now(), over=self.over(event))
+        return clock.view(event, now or games.utc_now(), over=self.over(event))
 
     def act(self, event_id: UUID, body: Mapping[str, Any], by: str) -> dict[str, Any]:
         """Start, pause, resume the current round's clock, or extend one table's time (``by``:
         the organizer or a judge); the clock after it. Refusals change nothing."""
 
         def change(event: Tournament) -> tuple[list[Any], dict[str, Any]]:
-            now = utc_now()
+            now = games.utc_now()
             cls, fields = clock.decide(event, body, now, by=by, over=self.over(event))
             event.record(cls, **fields)
             return [], clock.view(event, now, over=False)
@@ -82,7 +83,7 @@ class EventClock:
         settings = event.settings
         extra = settings.get("extra_turns")
         result = settings.get("time_result")
-        games = [
+        called_in = [
             game_id
             for game_id in pairing["games"]
             if self.call_in_game(UUID(game_id), deadline, extra, result)
@@ -96,9 +97,9 @@ class EventClock:
                     round=number,
                     table=table,
                     deadline=deadline,
-                    games=games,
+                    games=called_in,
                     by="server",
-                    at=utc_now(),
+                    at=games.utc_now(),
                 )
             return [], None
 

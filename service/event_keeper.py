@@ -29,7 +29,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.tournament.clock import moment
-from service.games import utc_now
+from service import games
 from service.tournaments import Tournaments
 
 log = logging.getLogger("munchlog.events")
@@ -144,7 +144,7 @@ class EventKeeper:
             return
         while True:
             try:
-                self.run_due(utc_now())
+                self.run_due(games.utc_now())
             except Exception:
                 log.exception("the events' due checks could not run; trying again")
             if self._stop.wait(interval):

@@ -21,7 +21,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.errors import ImpossibleCommand, RuleViolation
+from domain.errors import ImpossibleCommand, InvalidCommand, RuleViolation
 
 #: The clock's states (``GET /api/events/<id>``'s ``clock.state``).
 STATES = ("not_started", "running", "paused", "time", "over")
@@ -61,6 +61,30 @@ def _clock(event: Any, number: int) -> dict[str, Any]:
             "called": {},
         },
     )
+
+
+#: The results a table's game may end with at time (``time_result``; ``domain.round_time``).
+TIME_RESULTS = ("draw", "highest_level")
+
+
+def time_options(body: Mapping[str, Any], *, tables: bool) -> dict[str, Any]:
+    """The event's options of the end of round (``POST /api/events``): ``extra_turns`` (the
+    turns after the one in progress; default the family's) and ``time_result`` (events that
+    seat tables: ``draw`` by default, or ``highest_level``); 400 for a ``time_result`` of a
+    two-player event (its games end in a draw, MTR 2.5)."""
+    found: dict[str, Any] = {}
+    if body.get("extra_turns") is not None:
+        found["extra_turns"] = int(body["extra_turns"])
+    result = body.get("time_result")
+    if result is not None:
+        if not tables:
+            raise InvalidCommand(
+                "request/invalid_time_result",
+                "time_result is for events that seat tables: a two-player game at time is a draw",
+                {"time_result": ["only for events that seat tables"]},
+            )
+        found["time_result"] = str(result)
+    return found
 
 
 # ---------------------------------------------------------------------------- the events
