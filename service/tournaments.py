@@ -29,9 +29,8 @@ from domain.fold import State
 from domain.game import Game, token_hash
 from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
-from domain.tournament import clock
+from domain.tournament import clock, rules
 from domain.tournament import rounds as draws
-from domain.tournament import rules
 from domain.tournament import standings as ranking
 from domain.tournament.aggregate import Tournament, TournamentSecrets
 from service.errors import VersionConflictError
