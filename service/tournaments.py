@@ -29,7 +29,7 @@ from domain.fold import State
 from domain.game import Game, token_hash
 from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
-from domain.tournament import reports, rules
+from domain.tournament import clock, reports, rules
 from domain.tournament import rounds as draws
 from domain.tournament import standings as ranking
 from domain.tournament.aggregate import Tournament, TournamentSecrets
@@ -287,9 +287,10 @@ class Tournaments:
             raise NotFound("event/not_paired", f"{player} is not paired in round {number}")
         games = list(pairing["games"])
         token_key = self._secrets(event.id).token_key
+        timed_out = str(pairing["table"]) in clock.called(event, number)  # no game after time
         if not rules.is_table_game(event.settings["ruleset"]) and "reported" not in pairing:
             read = [self._game_facts(UUID(g), "judge")[0] for g in games]
-            if rules.next_game_due(event.settings, pairing, read):
+            if rules.next_game_due(event.settings, pairing, read) and not timed_out:
                 table, seats = pairing["table"], pairing["seats"]
                 game_id, objects = self._game(
                     event, number, table, len(games) + 1, seats, token_key

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from domain.arguments import seat_arg
 from domain.ccg import abilities, effects, end, fights, hosting, schema, setup, stack, turn
 from domain.ccg import fold_fights as _fold_fights  # noqa: F401  (registers the fight handlers)
+from domain.ccg import time_out as _time
 from domain.ccg.cards import EFFECT_OPS, Catalog, resolve_entry, sample_catalog
 from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
 from domain.ccg.decision import Command, Decision, random_uses
@@ -221,6 +222,15 @@ class MunchkinCCG(Family):
         self, state: Mapping[str, Any], seat: str
     ) -> tuple[str | None, list[list[Any]]] | None:
         return hosting.deck_played(state, seat)
+
+    def turn_now(self, state: Mapping[str, Any]) -> int | None:
+        return _time.turn_now(state)
+
+    def extra_turns(self, state: Mapping[str, Any], asked: int | None) -> int:
+        return _time.extra_turns(state, asked)
+
+    def time_out(self, state: State, time_result: str) -> list[Step]:
+        return _time.time_out(state, time_result)
 
     def waiting_for(self, state: State) -> list[str]:
         """The stack's controller, a window's seats still to pass, a fight's side to act

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from domain.classic import corrections, hosting, named, schema
 from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
+from domain.classic import time_out as _time
 from domain.classic.cards import resolve_cards, sample_catalog
 from domain.classic.combat import random_uses
 from domain.classic.deciding import COMMAND_TYPES, decide
@@ -180,6 +181,15 @@ class ClassicRuleset(Family):
         """INTERNAL, never to be shown to a seat: every legal command with the cards a draw
         takes from the decks (:func:`domain.classic.moves.driver_commands`)."""
         return driver_commands(state, seat)
+
+    def turn_now(self, state: Mapping[str, Any]) -> int | None:
+        return _time.turn_now(state)
+
+    def extra_turns(self, state: Mapping[str, Any], asked: int | None) -> int:
+        return _time.extra_turns(state, asked)
+
+    def time_out(self, state: State, time_result: str) -> list[Step]:
+        return _time.time_out(state, time_result)
 
     def waiting_for(self, state: State) -> list[str]:
         """The combat's pending help, passes, Bad Stuff or runs, else the active player

@@ -27,8 +27,9 @@ from api.json_api.schemas import FORMATS, MODES, SpectatorDelaySchema, Strict, f
 from domain import fair
 from domain.errors import NotFound
 from domain.game import token_hash
-from domain.tournament import rules
+from domain.tournament import clock, rules
 from domain.tournament.aggregate import Tournament
+from service.event_clock import EventClock
 from service.tournaments import Caller, Tournaments
 
 blp = ApiBlueprint(
@@ -115,6 +116,21 @@ class CreateEventSchema(Strict):
         metadata={
             "description": "what decides a match: its recorded `games`, or the results the "
             "players `reported` (games played on paper; docs/rules.md F.3)"
+        },
+    )
+    extra_turns = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, 20),
+        metadata={
+            "description": "turns played after the one in progress when time is called "
+            "(default: the CCG 5, the MTR's; classic: the round of turns finishes; F.6)"
+        },
+    )
+    time_result = fields.String(
+        validate=validate.OneOf(clock.TIME_RESULTS),
+        metadata={
+            "description": "events that seat tables: how a game nobody won at time ends, "
+            "`draw` (default: every player still in shares first place) or `highest_level`"
         },
     )
     doors = _SEAT_FIELDS["doors"]
@@ -278,6 +294,15 @@ class EventSchema(ma.Schema):
     )
     players = fields.List(fields.Dict(), required=True)
     rounds = fields.List(fields.Dict(), required=True)
+    extra_turns = fields.Integer(
+        allow_none=True, metadata={"description": "turns after the one in progress at time"}
+    )
+    time_result = fields.String(
+        allow_none=True, metadata={"description": "a table's end at time (`draw`, `highest_level`)"}
+    )
+    clock = fields.Dict(
+        metadata={"description": "the current round's clock (`POST …/clock`, docs/rules.md F.6)"}
+    )
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -379,6 +404,7 @@ class Event(MethodView):
         event = service.load(parse_event_id(event_id))
         summary = service.summary(event, caller_of(event))
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
+        summary["clock"] = EventClock(service).view(event)  # the round's clock (F.6)
         return summary
 
 
