@@ -546,6 +546,8 @@ class Tournaments:
                 "decklist_hash": info["decklist_hash"],
                 "dropped_after": info["dropped_after"],
             }
+            if info.get("drop_reason"):  # dropped by the server (check-in, F.7)
+                row["drop_reason"] = info["drop_reason"]
             if info["hero"] is not None and (caller.sees_lists or caller.player == name):
                 row["hero"] = {k: v for k, v in info["hero"].items() if k != "salt"}
                 row["decklist"] = info["decklist"]

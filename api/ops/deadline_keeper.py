@@ -49,6 +49,7 @@ def keep_events(app: Any) -> EventKeeper | None:
     """Start ``app``'s events' keeper thread (``service.event_keeper``: time called at a table
     whose clock ran out, and every other registered due check), unless the interval is 0;
     closing the GameLog stops it."""
+    import service.event_checkin  # (registers the no-shows' due check)
     import service.event_clock  # noqa: F401  (registers the clock's due check)
 
     interval = float(os.environ.get(EVENTS_INTERVAL_ENV) or EVENTS_INTERVAL)

@@ -22,7 +22,7 @@ from domain import dealing
 from domain.errors import InvalidCommand, RuleViolation
 from domain.family import EventEntry, Family, families, family_named
 from domain.ruleset import RULESETS
-from domain.tournament import clock
+from domain.tournament import checkin, clock
 from domain.tournament import standings as ranking
 
 MATCHES = ("bo1", "bo3")
@@ -118,6 +118,7 @@ def settings_of(body: Mapping[str, Any]) -> dict[str, Any]:
         "dealing": str(body.get("dealing", "server")),
         "mode": str(body.get("mode", "strict")),
         "results": str(body.get("results", "games")),
+        "check_in": checkin.options(body),
     }
     settings.update(clock.time_options(body, tables=table))  # the end of round (F.6)
     extra = [f for f in body if f not in settings and body[f] is not None]  # the tables' cards

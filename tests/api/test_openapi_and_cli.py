@@ -260,6 +260,10 @@ OPERATIONS = {
         {400, 401, 403, 404, 409, 413, 422, 503},
     ),
     ("post", "/api/events/{event_id}/drops"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),
+    ("post", "/api/events/{event_id}/check-in"): (
+        "token",
+        {400, 401, 403, 404, 409, 413, 422, 503},
+    ),
     ("post", "/api/events/{event_id}/rounds/{number}/report"): (
         "token",
         {400, 401, 403, 404, 409, 413, 422, 503},

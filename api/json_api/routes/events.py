@@ -27,7 +27,7 @@ from api.json_api.schemas import FORMATS, MODES, SpectatorDelaySchema, Strict, f
 from domain import fair
 from domain.errors import NotFound
 from domain.game import token_hash
-from domain.tournament import clock, rules
+from domain.tournament import checkin, clock, rules
 from domain.tournament.aggregate import Tournament
 from service.event_clock import EventClock
 from service.tournaments import Caller, Tournaments
@@ -73,6 +73,21 @@ class RegisteredRuleset(validate.OneOf):
         """Read from :attr:`choices`."""
 
 
+class CheckInOptionSchema(Strict):
+    opens = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(0, 240),
+        metadata={"description": "minutes before a round's start its check-in opens"},
+    )
+    no_show = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(1, 60),
+        metadata={"description": "minutes after a round's start a player not checked in is late"},
+    )
+
+
 class CreateEventSchema(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=200))
     ruleset = fields.String(
@@ -104,6 +119,14 @@ class CreateEventSchema(Strict):
         metadata={"description": "classic events: players a table (default 4)"},
     )
     spectator_delay = fields.Nested(SpectatorDelaySchema)
+    check_in = fields.Nested(
+        CheckInOptionSchema,
+        metadata={
+            "description": "players check in for each round (`POST …/check-in`); one not "
+            "checked in `no_show` minutes after the round's clock started gets a game loss, "
+            "two rounds missed in a row drop it (docs/rules.md F.7)"
+        },
+    )
     mode = fields.String(load_default="strict", validate=validate.OneOf(MODES))
     dealing = fields.String(
         load_default="server",
@@ -303,6 +326,13 @@ class EventSchema(ma.Schema):
     clock = fields.Dict(
         metadata={"description": "the current round's clock (`POST …/clock`, docs/rules.md F.6)"}
     )
+    check_in = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "the event's check-in (`opens`, `no_show` minutes) and by round who "
+            "has checked in, the no-shows and when they are counted (null: no check-in; F.7)"
+        },
+    )
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -405,6 +435,7 @@ class Event(MethodView):
         summary = service.summary(event, caller_of(event))
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
         summary["clock"] = EventClock(service).view(event)  # the round's clock (F.6)
+        summary["check_in"] = checkin.view(event)  # who has checked in, the no-shows (F.7)
         return summary
 
 
