@@ -60,6 +60,7 @@ from api.json_api.routes import (
     docs,
     event_clock,
     event_exports,
+    event_live,
     event_penalties,
     events,
     exports,
@@ -151,6 +152,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(events.blp)
     api.register_blueprint(event_penalties.blp)
     api.register_blueprint(event_clock.blp)
+    api.register_blueprint(event_live.blp)
     api.register_blueprint(event_exports.blp)
     api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)
