@@ -276,6 +276,9 @@ class EventSchema(ma.Schema):
     clock = fields.Dict(
         metadata={"description": "the current round's clock (`POST …/clock`, docs/rules.md F.6)"}
     )
+    version = fields.Integer(
+        metadata={"description": "the event's version: its stream's last `id` so far"}
+    )
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -378,6 +381,7 @@ class Event(MethodView):
         summary = service.summary(event, caller_of(event))
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
         summary["clock"] = EventClock(service).view(event)  # the round's clock (F.6)
+        summary["version"] = event.version  # its stream's position (GET …/stream)
         return summary
 
 
