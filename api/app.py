@@ -61,6 +61,7 @@ from api.json_api.routes import (
     event_checkin,
     event_clock,
     event_exports,
+    event_live,
     event_penalties,
     event_reports,
     events,
@@ -155,6 +156,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(event_reports.blp)
     api.register_blueprint(event_clock.blp)
     api.register_blueprint(event_checkin.blp)
+    api.register_blueprint(event_live.blp)
     api.register_blueprint(event_exports.blp)
     api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)

@@ -89,7 +89,7 @@ METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 #: Latency buckets (seconds): recording takes about a millisecond, a long export seconds.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 #: The sources of a saved batch (``service.games.GameLog._write``'s ``source``).
-SOURCES = ("actions", "judge", "dealing")
+SOURCES = ("actions", "judge", "dealing", "clock")
 #: The projection label of the match histories' series.
 PROJECTION = "match_histories"
 #: Seconds between two flushes of a process's tallied counts in multiprocess mode.

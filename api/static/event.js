@@ -53,7 +53,7 @@
     });
   }
 
-  async function load(token) {
+  async function load(token, again) {
     status("loading…");
     try {
       const data = await window.munchlogPages.readJSON(API + "/export?format=json&games=false",
@@ -65,6 +65,7 @@
       if (data.viewer.role === "player") await fetchSeatTokens();
       render();
       status("");
+      if (!again) followEvent(await loadClock());
     } catch (e) {
       if (token && e.status === 401) {
         sessionStorage.removeItem(KEY);
@@ -75,6 +76,33 @@
       }
       status(e.message);
     }
+  }
+
+  // ------------------------------------------------------------------ the clock, live
+  // The round's clock (GET /api/events/<id>'s `clock`, counted down by api/static/clock.js) and
+  // the event's stream (GET /api/events/<id>/stream, api/static/live.js): a clock change shows
+  // at once; anything else (pairings, results, …) reloads the page's data, once per burst.
+  const clock = window.munchlogClock.mount($("clock"));
+  const CLOCK_TYPES = ["clock_started", "clock_paused", "clock_resumed", "time_extended", "table_time_called"];
+  async function loadClock() {
+    const shown = await read("");
+    clock.show(shown.clock, {});
+    return shown.version;
+  }
+  function followEvent(after) {
+    if (app.follower) app.follower.close();
+    let pending = null;
+    app.follower = window.munchlogLive.follow({
+      base: API, token: app.token, after: after,
+      onEvent: (item) => {
+        if (CLOCK_TYPES.includes(item.type)) loadClock().catch((e) => status(e.message));
+        if (item.type === "clock_started") return;
+        clearTimeout(pending);
+        pending = setTimeout(() => load(app.token, true), 300);
+      },
+      onPoll: loadClock,
+      onStatus: (s) => { $("live").textContent = s; $("live").dataset.live = s; },
+    });
   }
 
   // A player's seat token for each of its matches (the match's current game): my-game.

@@ -147,3 +147,24 @@ def test_the_end_of_round_options_are_stored_and_checked(client: FlaskClient) ->
     assert made.status_code == 201
     shown = client.get(f"/api/events/{made.get_json()['event_id']}").get_json()
     assert shown["time_result"] == "highest_level"
+
+
+def test_the_timeline_gives_the_seconds_the_game_waited_on_each_seat(
+    client: FlaskClient, paired: dict[str, Any]
+) -> None:
+    game = client.get(
+        f"/api/events/{paired['event_id']}/rounds/1/my-game",
+        headers=bearer(paired["tokens"]["ann"]),
+    ).get_json()
+    response = client.post(
+        f"/api/games/{game['game_id']}/actions",
+        json={"actions": [{"type": "concede", "seat": game["seat"]}]},
+        headers=bearer(game["token"]),
+    )
+    assert response.status_code == 201
+    timeline = client.get(
+        f"/api/games/{game['game_id']}/timeline", headers=bearer(paired["judge_token"])
+    ).get_json()
+    assert set(timeline["seat_time"]) == {"A", "B"}  # in setup the game waits on both
+    assert all(0 <= s < 60 for s in timeline["seat_time"].values())
+    assert timeline["turns"]["0"]["seat_time"] == timeline["seat_time"]

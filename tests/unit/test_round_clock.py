@@ -251,3 +251,13 @@ def test_time_options_are_checked() -> None:
     with pytest.raises(Exception) as refused:
         clock.time_options({"time_result": "draw"}, tables=False)
     assert getattr(refused.value, "code", None) == "request/invalid_time_result"
+
+
+def test_time_called_and_the_end_at_time_read_in_words() -> None:
+    from projections.exports.narration import narrate
+
+    state, _ = b.started_game()
+    steps = round_time.call_time(state, at(35), None, None)
+    entry = {"type": "TimeCalled", "seat": "rules", "data": steps[0].event.to_dict()}
+    text = " ".join(narrate(entry, steps[0].state))
+    assert "time is called" in text and "5 more turns after this one" in text

@@ -333,6 +333,9 @@ class EventSchema(ma.Schema):
             "has checked in, the no-shows and when they are counted (null: no check-in; F.7)"
         },
     )
+    version = fields.Integer(
+        metadata={"description": "the event's version: its stream's last `id` so far"}
+    )
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -436,6 +439,7 @@ class Event(MethodView):
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
         summary["clock"] = EventClock(service).view(event)  # the round's clock (F.6)
         summary["check_in"] = checkin.view(event)  # who has checked in, the no-shows (F.7)
+        summary["version"] = event.version  # its stream's position (GET …/stream)
         return summary
 
 
