@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+import service.event_views  # noqa: F401  (the views of reports and check-in, issue #38)
 from api.json_api.auth import bearer_token
 from api.json_api.errors import Unauthorized
 from domain.game import token_hash
