@@ -21,22 +21,13 @@ from service.event_clock import EventClock
 from service.event_keeper import EventKeeper
 from service.games import GameLog
 from service.tournaments import Tournaments
+from tests.service import test_event_clock as clock_tests
 from tests.service.test_event_clock import at, new_event
 
 CHECK_IN = {"check_in": {"opens": 10, "no_show": 5}}
 
 
-@pytest.fixture
-def now(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Set the service's clock: ``now(minutes)`` after the clock tests' ``T0``."""
-
-    def set_to(minutes: float) -> str:
-        moment = at(minutes)
-        monkeypatch.setattr("service.games.utc_now", lambda: moment)
-        return moment
-
-    set_to(0)
-    return set_to
+now = clock_tests.now  # the service's fake clock: now(minutes) after the clock tests' T0
 
 
 def pairing_of(tournaments: Tournaments, event_id: UUID, number: int, player: str) -> Any:
