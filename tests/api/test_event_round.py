@@ -140,3 +140,8 @@ def test_a_round_with_check_in_the_clock_reports_and_a_correction(
     marked = client.get(base).get_json()["rounds"][1]["pairings"]
     assert len(marked) == len(round_two["pairings"])
     assert all(p["paired_before_correction"] for p in marked)
+    text = client.get(f"{base}/export?format=text&games=false", headers=bearer(judge)).get_data(
+        as_text=True
+    )
+    assert "corrected: a win recorded as a draw" in text
+    assert "; dropped after round 2: did not check in for rounds 1 and 2 in a row" in text
