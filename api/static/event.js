@@ -238,6 +238,8 @@
     const me = d.viewer.player;
     $("mine").hidden = d.viewer.role !== "player";
     if (d.viewer.role !== "player") return;
+    // check in and report from here (api/static/event_actions.js)
+    window.munchlogEventActions.render($("my-actions"), API, app.token, me, () => load(app.token, true));
     const items = [];
     for (const round of d.rounds.slice().reverse()) {
       const pairing = round.pairings.find((p) => Object.values(p.seats).includes(me));
