@@ -210,13 +210,13 @@
         result && result.places ? el("span", { class: "place", text: " " + ordinal(result.places[p]) }) : null,
         i < seats.length - 1 ? el("span", { class: "vs", text: seats.length === 2 ? " v" : " ·" }) : null]))),
       el("div", { class: "result" + (result ? "" : " pending"), text: resultText(result, pairing) }),
+      el("div", { class: "games" }, pairing.games.map((g, i) => gameLinks(d, pairing, g, i))),
       // a judge corrected this result after it stood (docs/rules.md F.3)
       pairing.reported && pairing.reported.corrected
         ? el("div", { class: "note corrected", text: "Corrected by a judge: " + pairing.reported.corrected.reason }) : null,
       // this round was paired on a result of an earlier round corrected since
       pairing.paired_before_correction
         ? el("div", { class: "note paired-before", text: "Paired before a correction of an earlier round's result" }) : null,
-      el("div", { class: "games" }, pairing.games.map((g, i) => gameLinks(d, pairing, g, i))),
     ]);
   }
 

@@ -46,7 +46,34 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             tokens = {p: register(client, eid, p, hero=None, decklist=None) for p in PLAYERS}
             table = pair(client, eid)["pairings"][0]
             events[size] = {"eid": eid, "tokens": tokens, "seats": table["seats"]}
-        yield {"base": f"http://127.0.0.1:{port}", "events": events, "client": client}
+        corrected = open_event(client, name="Corrected", rounds=2, results="reported")
+        cid, judge = corrected["event_id"], corrected["judge_token"]
+        players = {p: register(client, cid, p) for p in PLAYERS}
+        for table in pair(client, cid)["pairings"]:
+            a, b = table["seats"]["A"], table["seats"]["B"]
+            for who, wins in ((a, 1), (b, 0)):
+                body = {"wins": wins, "losses": 1 - wins}
+                told = client.post(
+                    f"/api/events/{cid}/rounds/1/report", json=body, headers=bearer(players[who])
+                )
+                assert told.status_code == 201, told.get_json()
+        pair(client, cid)
+        first = client.get(f"/api/events/{cid}").get_json()["rounds"][0]["pairings"][0]
+        fix = {
+            "table": 1,
+            "games": {first["seats"]["A"]: 0, first["seats"]["B"]: 1},
+            "reason": "the slip was filled in reversed",
+        }
+        fixed = client.post(
+            f"/api/events/{cid}/rounds/1/correction", json=fix, headers=bearer(judge)
+        )
+        assert fixed.status_code == 201, fixed.get_json()
+        yield {
+            "base": f"http://127.0.0.1:{port}",
+            "events": events,
+            "client": client,
+            "corrected": cid,
+        }
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -90,6 +117,24 @@ def test_a_player_checks_in_and_reports_its_tables_places(
         assert "reported by the players" in page.inner_text(".report-state[data-state=stands]")
         assert page.locator("form.report").count() == 0
         shoot(page, tmp_path, f"{size}-stands")
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_page_says_a_correction_and_the_pairings_made_before_it(
+    browser: Any, served: dict[str, Any], tmp_path: Path
+) -> None:
+    context, page, _, errors = watched_page(browser, *SIZES["desktop"])
+    try:
+        page.goto(f"{served['base']}/events/{served['corrected']}")
+        page.wait_for_selector(".round .pairing")
+        corrected = page.locator(".round[data-round='1'] .note.corrected").all_inner_texts()
+        assert corrected == ["Corrected by a judge: the slip was filled in reversed"]
+        assert page.locator(".round[data-round='1'] .note.paired-before").count() == 0
+        before = page.locator(".round[data-round='2'] .note.paired-before").all_inner_texts()
+        assert len(before) == 2 and all("before a correction" in t for t in before)
+        shoot(page, tmp_path, "corrected")
         assert not errors, errors
     finally:
         context.close()
