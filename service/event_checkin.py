@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from domain.errors import RuleViolation
 from domain.judge import Claim, decide_dispute, decide_ruling
 from domain.ruleset import Step
 from domain.tournament import checkin, clock
@@ -40,6 +41,10 @@ class EventCheckIn:
             over = not event.round or self.tournaments.round_over(
                 event, event.round, self.tournaments.results(event)
             )
+            if over and event.round and event.round >= self.tournaments.planned_rounds(event):
+                raise RuleViolation(
+                    "rule/event_finished", "every round of this event has been played", "F.2"
+                )
             at = now or games.utc_now()
             return [], checkin.check_in(event, player, at, current_over=over)
 

@@ -122,3 +122,19 @@ def test_check_in_refusals_change_nothing(log: GameLog, now: Any) -> None:
     with pytest.raises(RuleViolation) as none:
         EventCheckIn(plain).check_in(other, "p0")
     assert none.value.code == "rule/no_check_in"
+
+
+def test_no_check_in_once_every_round_is_played(log: GameLog, now: Any) -> None:
+    tournaments, event_id = new_event(log, players=2, rounds=1, **CHECK_IN)
+    event = tournaments.load(event_id)
+    table = event.round_at(1)["pairings"][0]
+    tournaments.report(
+        event_id,
+        1,
+        1,
+        {"games": dict.fromkeys(table["seats"].values(), 0), "drawn_games": 1},
+        "judge",
+    )
+    with pytest.raises(RuleViolation) as over:
+        EventCheckIn(tournaments).check_in(event_id, "p0")
+    assert over.value.code == "rule/event_finished"
