@@ -77,7 +77,9 @@
         notes.push("table " + t + ": +" + ext[t] + " min" + (until > 0 ? " (" + mmss(until) + " left)" : ""));
       }
       const calls = Object.keys(clock.time_called || {}).sort((a, b) => a - b);
-      if (!table && calls.length) notes.push("time called at table" + (calls.length > 1 ? "s " : " ") + calls.join(", "));
+      const turns = clock.turns_left || {};
+      const turnsAt = (t) => (turns[t] === undefined ? "" : " (" + (turns[t] ? turnsWords(turns[t]).replace(", this one included", "") : "over") + ")");
+      if (!table && calls.length) notes.push("time called at table" + (calls.length > 1 ? "s " : " ") + calls.map((t) => t + turnsAt(t)).join(", "));
       if (notes.length) {
         const small = document.createElement("span");
         small.className = "clock-note";

@@ -82,7 +82,7 @@ def test_the_event_page_shows_the_clock_and_time_called_live(
         page.goto(f"{served['base']}/events/{served['eid']}")
         page.wait_for_selector("#clock:not([hidden])")
         page.wait_for_selector(
-            "#clock .clock-note:has-text('time called at table 1')", timeout=20_000
+            "#clock .clock-note:has-text('time called at table 1 (6 turns left)')", timeout=20_000
         )
         text = page.inner_text("#clock")
         assert "table 2: +3 min (2:" in text or "table 2: +3 min (3:" in text, text
