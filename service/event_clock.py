@@ -41,8 +41,24 @@ class EventClock:
         return service.round_over(event, event.round, service.results(event))
 
     def view(self, event: Tournament, now: str | None = None) -> dict[str, Any]:
-        """``GET /api/events/<id>``'s ``clock`` (``domain.tournament.clock.view``)."""
-        return clock.view(event, now or games.utc_now(), over=self.over(event))
+        """``GET /api/events/<id>``'s ``clock`` (``domain.tournament.clock.view``), with
+        ``turns_left``: at each table time was called at, the turns its game still plays (the
+        one in progress included; 0 once over), as a spectator sees the game (a spectator
+        delay holds it back)."""
+        shown = clock.view(event, now or games.utc_now(), over=self.over(event))
+        turns: dict[str, int] = {}
+        for table, called in clock.called(event, event.round).items():
+            for game_id in called["games"]:
+                gid = UUID(game_id)
+                seen = self.log.delays.version_for(gid, "spectator")
+                state = self.log.game(gid, version=seen).state
+                left = round_time.turns_left(state)
+                if state.get("status") == "finished":
+                    left = 0
+                if left is not None:
+                    turns[table] = max(turns.get(table, 0), left)
+        shown["turns_left"] = turns
+        return shown
 
     def act(self, event_id: UUID, body: Mapping[str, Any], by: str) -> dict[str, Any]:
         """Start, pause, resume the current round's clock, or extend one table's time (``by``:

@@ -21,7 +21,6 @@ nothing due and record nothing.
 from __future__ import annotations
 
 import logging
-import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from uuid import UUID
 
 from domain.tournament.clock import moment
 from service import games
+from service.looping import Looping
 from service.tournaments import Tournaments
 
 log = logging.getLogger("munchlog.events")
@@ -64,10 +64,14 @@ def due_check(check: DueCheck) -> DueCheck:
     return check
 
 
-class EventKeeper:
+class EventKeeper(Looping):
     """Each event's next due moment per check, learned from the store, and what runs them:
     :meth:`run_due` (one look at a given time: the tests' entrance), :meth:`start` (a thread
     looking every ``interval`` seconds)."""
+
+    thread_name = "munchlog-events"
+    failure = "the events' due checks could not run; trying again"
+    logger = log
 
     def __init__(self, tournaments: Tournaments, checks: list[DueCheck] | None = None) -> None:
         self.tournaments = tournaments
@@ -77,8 +81,7 @@ class EventKeeper:
         self.position = 0
         #: ``(check name, event id)``: when it is due next (ISO 8601, UTC).
         self.due: dict[tuple[str, UUID], str] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__()
 
     def learn(self, now: str) -> None:
         """Read the watched notifications committed since the last look: each makes its event's
@@ -127,25 +130,8 @@ class EventKeeper:
 
     # ------------------------------------------------------------------ the thread
 
+    def look(self) -> None:
+        self.run_due(games.utc_now())
+
     def start(self, interval: float = INTERVAL) -> threading.Thread:
-        self._thread = threading.Thread(
-            target=self._run, args=(interval,), name="munchlog-events", daemon=True
-        )
-        self._thread.start()
-        return self._thread
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(10)
-
-    def _run(self, interval: float) -> None:
-        if self._stop.wait(random.random() * interval):
-            return
-        while True:
-            try:
-                self.run_due(games.utc_now())
-            except Exception:
-                log.exception("the events' due checks could not run; trying again")
-            if self._stop.wait(interval):
-                return
+        return super().start(interval)

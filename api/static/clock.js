@@ -59,7 +59,7 @@
         main = "time" + (opts.turnsLeft !== null && opts.turnsLeft !== undefined ? ": " + turnsWords(opts.turnsLeft) : "");
       } else if (state === "not_started") main = "round " + clock.round + ": " + mmss(seconds) + " when the clock starts";
       else if (state === "paused") main = "paused: " + mmss(seconds) + " left";
-      else main = mmss(seconds) + " left";
+      else { state = "running"; main = mmss(seconds) + " left"; } // a table's extension runs on
       elem.dataset.state = state;
       elem.replaceChildren();
       const big = document.createElement("strong");
@@ -71,9 +71,15 @@
       else if (clock.round && state !== "not_started") notes.push("round " + clock.round);
       const ext = clock.extensions || {};
       const mine = table ? (ext[table] ? [table] : []) : Object.keys(ext).sort((a, b) => a - b);
-      for (const t of mine) notes.push("table " + t + ": +" + ext[t] + " min");
+      for (const t of mine) {
+        const runs = !table && clock.ends_at && clock.deadlines && clock.deadlines[t] && !(clock.time_called || {})[t];
+        const until = runs ? (Date.parse(clock.deadlines[t]) - Date.parse(clock.ends_at)) / 1000 + seconds : 0;
+        notes.push("table " + t + ": +" + ext[t] + " min" + (until > 0 ? " (" + mmss(until) + " left)" : ""));
+      }
       const calls = Object.keys(clock.time_called || {}).sort((a, b) => a - b);
-      if (!table && calls.length) notes.push("time called at table" + (calls.length > 1 ? "s " : " ") + calls.join(", "));
+      const turns = clock.turns_left || {};
+      const turnsAt = (t) => (turns[t] === undefined ? "" : " (" + (turns[t] ? turnsWords(turns[t]).replace(", this one included", "") : "over") + ")");
+      if (!table && calls.length) notes.push("time called at table" + (calls.length > 1 ? "s " : " ") + calls.map((t) => t + turnsAt(t)).join(", "));
       if (notes.length) {
         const small = document.createElement("span");
         small.className = "clock-note";

@@ -87,8 +87,12 @@
   async function loadClock() {
     const shown = await read("");
     clock.show(shown.clock, {});
+    app.clockState = shown.clock.state;
     return shown.version;
   }
+  // after time the games' turns go on outside the event's stream: their turns left are read
+  // again every 10 s
+  setInterval(() => { if (app.clockState === "time" && !document.hidden) loadClock().catch(() => {}); }, 10000);
   function followEvent(after) {
     if (app.follower) app.follower.close();
     let pending = null;

@@ -137,6 +137,8 @@ class MunchkinCCG(Family):
     card_fields: Mapping[str, str] = {"hero": "one", "deck": "many"}
     #: ``legal_commands`` offer the server-dealt forms and the seed commands (docs/rules.md E).
     demo_deals_by_server: ClassVar[bool] = True
+    #: Time at an event: 5 extra turns after turn 0, then a draw (docs/rules.md F.6).
+    time_rules: ClassVar[Any] = _time
 
     def create(self, spec: Mapping[str, Any]) -> list[Step]:
         return setup.create(spec)
@@ -222,15 +224,6 @@ class MunchkinCCG(Family):
         self, state: Mapping[str, Any], seat: str
     ) -> tuple[str | None, list[list[Any]]] | None:
         return hosting.deck_played(state, seat)
-
-    def turn_now(self, state: Mapping[str, Any]) -> int | None:
-        return _time.turn_now(state)
-
-    def extra_turns(self, state: Mapping[str, Any], asked: int | None) -> int:
-        return _time.extra_turns(state, asked)
-
-    def time_out(self, state: State, time_result: str) -> list[Step]:
-        return _time.time_out(state, time_result)
 
     def waiting_for(self, state: State) -> list[str]:
         """The stack's controller, a window's seats still to pass, a fight's side to act

@@ -128,6 +128,8 @@ class ClassicRuleset(Family):
     card_fields: Mapping[str, str] = {"doors": "many", "treasures": "many"}
     #: The optional rules a game may turn on (docs/rules.md B.16): ``{name: bool}``.
     options: tuple[str, ...] = OPTIONS
+    #: Time at an event: the round of turns finishes, then ``time_result`` (docs/rules.md F.6).
+    time_rules: ClassVar[Any] = _time
 
     def __init__(self, rules: SetRules) -> None:
         self.rules = rules
@@ -181,15 +183,6 @@ class ClassicRuleset(Family):
         """INTERNAL, never to be shown to a seat: every legal command with the cards a draw
         takes from the decks (:func:`domain.classic.moves.driver_commands`)."""
         return driver_commands(state, seat)
-
-    def turn_now(self, state: Mapping[str, Any]) -> int | None:
-        return _time.turn_now(state)
-
-    def extra_turns(self, state: Mapping[str, Any], asked: int | None) -> int:
-        return _time.extra_turns(state, asked)
-
-    def time_out(self, state: State, time_result: str) -> list[Step]:
-        return _time.time_out(state, time_result)
 
     def waiting_for(self, state: State) -> list[str]:
         """The combat's pending help, passes, Bad Stuff or runs, else the active player

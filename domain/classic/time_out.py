@@ -26,13 +26,13 @@ def turn_now(state: Mapping[str, Any]) -> int:
 
 def extra_turns(state: Mapping[str, Any], asked: int | None) -> int:
     """``asked``, else the turns that finish the round: the living seats after the active one
-    up to (not including) the first player."""
+    up to (not including) the first player; before the first turn, a whole round."""
     if asked is not None:
         return int(asked)
     order = list(state["seats"])
     active, first = state.get("active"), state.get("first")
-    if active not in order or first not in order:
-        return 0
+    if active not in order or first not in order:  # called before the first turn: one round
+        return len(living(state))
     still = set(living(state))
     count = 0
     for step in range(1, len(order)):

@@ -50,6 +50,7 @@ def test_the_organizer_and_the_judge_run_the_clock(
         "extensions": {},
         "deadlines": {},
         "time_called": {},
+        "turns_left": {},
     }
     started = post(client, eid, {"action": "start"}, ORGANIZER_TOKEN)
     assert started.status_code == 201, started.get_json()

@@ -159,3 +159,36 @@ def test_a_restarted_keeper_learns_the_clock_from_the_store(log: GameLog, now: A
     fresh.run_due(now(40))
     (game,) = games_of(tournaments, event_id, 1)
     assert [e["deadline"] for e in called_in(log, game)] == [at(30)]
+
+
+def test_after_time_the_extra_turns_are_played_and_the_game_ends_a_draw(
+    log: GameLog, now: Any
+) -> None:
+    """Through the service's own recording path: once the event's ``extra_turns`` (1 here) are
+    over and nobody has won, the rules end the game a draw (MTR 2.5), recorded by the rules
+    after the command that ended the last turn."""
+    import random
+
+    from domain.family import family_named
+
+    tournaments, event_id = new_event(log, players=2, extra_turns=1)
+    (game,) = games_of(tournaments, event_id, 1)
+    EventClock(tournaments).act(event_id, {"action": "start"}, "judge")
+    EventKeeper(tournaments, [TIME_CALLED]).run_due(now(30))
+    (called,) = called_in(log, game)
+    assert (called["turn"], called["last_turn"]) == (0, 1)  # called during setup
+    family, rng = family_named("munchkin-ccg"), random.Random(3)
+    turns = []
+    for _ in range(400):
+        state = log.game(game).state
+        if state["status"] == "finished":
+            break
+        turns.append(state["turn"])
+        command = family.demo_next(state, rng)
+        assert command is not None
+        log.record(game, [command], actor="judge")
+    state = log.game(game).state
+    assert (state["status"], state["winner"]) == ("finished", "draw")
+    assert max(turns) == 1 and state["turn"] == 2  # turn 1 was played out, turn 2 never
+    last = log.records(game)[-1]["event"]
+    assert (last["type"], last["seat"]) == ("GameEnded", "rules")

@@ -261,3 +261,19 @@ def test_time_called_and_the_end_at_time_read_in_words() -> None:
     entry = {"type": "TimeCalled", "seat": "rules", "data": steps[0].event.to_dict()}
     text = " ".join(narrate(entry, steps[0].state))
     assert "time is called" in text and "5 more turns after this one" in text
+
+
+def test_time_called_at_a_classic_table_before_its_first_turn_leaves_a_whole_round() -> None:
+    g = started("munchkin-deluxe", [], [], seats=3, mode="record")  # dealt, not yet ready
+    assert g.state["status"] == "setup"
+    steps = round_time.call_time(g.state, at(35), None, None)
+    g.state = steps[-1].state
+    assert (g.state["time"]["extra_turns"], g.state["time"]["last_turn"]) == (3, 3)
+    ready_all(g)
+    state = g.state
+    assert state["status"] == "playing"
+    for _ in range(2):
+        state, types = classic_turn(state)
+        assert "GameWon" not in types
+    state, types = classic_turn(state)  # the third seat's turn ends the round
+    assert types[-1] == "GameWon" and state["status"] == "finished"

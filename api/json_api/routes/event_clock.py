@@ -78,6 +78,11 @@ class ClockSchema(ma.Schema):
         values=fields.String(),
         metadata={"description": "each table's deadline with its extension (ISO 8601 UTC)"},
     )
+    turns_left = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "after time: the turns each table's game still plays"},
+    )
     time_called = fields.Dict(
         keys=fields.String(),
         values=fields.String(),

@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 
-from api.json_api.errors import BadRequest
 from api.json_api.routes.events import caller_of, parse_event_id, tournaments
 from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
 from api.json_api.routes.live import (
     StreamQuerySchema,
-    StreamUnavailable,
     TicketSchema,
     _tickets,
+    reachable_base,
+    resume_after,
     stream_base,
 )
 from service.event_stream import TICKET_PREFIX, viewer_name
-from service.streams import TICKET_SECONDS, stream_position
+from service.streams import TICKET_SECONDS
 
 blp = ApiBlueprint(
     "event_live",
@@ -86,23 +86,8 @@ class EventStream(MethodView):
         """
         event = tournaments().load(parse_event_id(event_id))
         viewer = viewer_name(caller_of(event))
-        after = query.get("after")
-        last_event_id = request.headers.get("Last-Event-ID", "")
-        if last_event_id:
-            after = stream_position(last_event_id)
-            if after is None:
-                raise BadRequest(
-                    "request/invalid_query",
-                    "after (or Last-Event-ID) must be a version >= 0",
-                    fields={"Last-Event-ID": ["Not a valid version."]},
-                )
-        base = stream_base()
-        if not base:
-            raise StreamUnavailable(
-                "stream/unavailable",
-                "streams are served by the stream process, which is not reachable through "
-                "this server: `munchlog serve` starts it (docs/streams.md)",
-            )
+        after = resume_after(query)
+        base = reachable_base()
         ticket = query.get("ticket")
         if viewer != "spectator" and ticket is None:
             ticket = _tickets().make(event.id, TICKET_PREFIX + viewer)
