@@ -9,11 +9,18 @@ past round: the standings follow and the later rounds' pairings say they were pa
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
+from flask import Flask
 from flask.testing import FlaskClient
 
+from domain.tournament import clock
 from projections.exports.event_check import check_event_export
+from service.event_clock import TIME_CALLED
+from service.event_keeper import EventKeeper
+from service.tournaments import Tournaments
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_events import concede, my_game, open_event, pair, register, standings
 
@@ -156,14 +163,35 @@ def test_a_games_event_refuses_a_report_that_contradicts_its_games(
 
 
 def test_a_deluxe_event_of_fourteen_on_paper_reports_places_and_settles_a_dispute(
-    backend: dict[str, Any], client: FlaskClient
+    backend: dict[str, Any], app: Flask, client: FlaskClient
 ) -> None:
-    event = open_event(client, ruleset="munchkin-deluxe", rounds=2, results="reported")
+    event = open_event(
+        client,
+        ruleset="munchkin-deluxe",
+        rounds=2,
+        results="reported",
+        time_result="highest_level",
+        round_minutes=50,
+    )
     eid, judge = event["event_id"], event["judge_token"]
     names = [f"p{n:02d}" for n in range(14)]
     tokens = {p: register(client, eid, p, hero=None, decklist=None) for p in names}
     tables = pair(client, eid)["pairings"]
     assert sorted(len(t["seats"]) for t in tables) == [4, 5, 5]
+    # the clock runs out (the keeper asked at the deadline): time is called at each table with
+    # the event's time_result, though on paper the players' places decide
+    started = client.post(
+        f"/api/events/{eid}/clock", json={"action": "start"}, headers=bearer(judge)
+    )
+    assert started.status_code == 201, started.get_json()
+    start = clock.round_started_at(Tournaments(app.extensions["munchlog"]).load(UUID(eid)), 1)
+    assert start is not None
+    deadline = clock.iso(clock.moment(start) + timedelta(minutes=50))
+    EventKeeper(Tournaments(app.extensions["munchlog"]), [TIME_CALLED]).run_due(deadline)
+    game = tables[0]["game_id"]
+    log = client.get(f"/api/games/{game}/events", headers=bearer(judge)).get_json()["events"]
+    (called,) = [e["data"] for e in log if e["type"] == "TimeCalled"]
+    assert (called["deadline"], called["time_result"]) == (deadline, "highest_level")
     for index, table in enumerate(tables):
         seated = list(table["seats"].values())
         places = {p: n for n, p in enumerate(seated, start=1)}
