@@ -54,6 +54,42 @@ class EventCheckIn:
         return checkin.view(event)
 
     def due(self, event_id: UUID, now: str) -> str | None:
+        """What is due at ``now``: check-in opened (:meth:`open_due`), then the no-shows of
+        the round being played once its deadline has passed; the next moment something is
+        due (``None``: nothing until the clock or the rounds change)."""
+        opening = self.open_due(event_id, now)
+        deadline = self.no_shows_due(event_id, now)
+        later = [m for m in (opening, deadline) if m is not None]
+        return min(later, key=clock.moment) if later else None
+
+    def open_due(self, event_id: UUID, now: str) -> str | None:
+        """Record ``CheckInOpened`` for the round being played and the next one once their
+        check-in is open at ``now`` (once each; none past the event's last round); the next
+        opening still to come."""
+        event = self.tournaments.load(event_id)
+        if not event.settings.get("check_in"):
+            return None
+        last = self.tournaments.planned_rounds(event) if event.round else None
+        pending: list[str] = []
+        for number in (event.round, event.round + 1):
+            if number < 1 or number in checkin.opened(event) or (last and number > last):
+                continue
+            at = checkin.opens_at(event, number, now)
+            if at is None:
+                continue
+            if clock.moment(now) < clock.moment(at):
+                pending.append(at)
+                continue
+
+            def change(event: Tournament, *, number: int = number) -> tuple[list[Any], None]:
+                if number not in checkin.opened(event):
+                    event.record(checkin.CheckInOpened, round=number, at=games.utc_now())
+                return [], None
+
+            self.tournaments._update(event_id, change)
+        return min(pending, key=clock.moment) if pending else None
+
+    def no_shows_due(self, event_id: UUID, now: str) -> str | None:
         """Record the no-shows of the round being played once its deadline has passed at
         ``now``; the deadline still to come (``None``: nothing until its clock starts)."""
         event = self.tournaments.load(event_id)
@@ -118,4 +154,10 @@ def _due(tournaments: Tournaments, event_id: UUID, now: str) -> str | None:
 
 
 #: The keeper's check: no-shows once a round's check-in deadline has passed.
-NO_SHOWS = due_check(DueCheck(name="no_shows", watch=(clock.ClockStarted,), run=_due))
+NO_SHOWS = due_check(
+    DueCheck(
+        name="no_shows",
+        watch=(Tournament.Paired, clock.ClockStarted, clock.ClockPaused, clock.ClockResumed),
+        run=_due,
+    )
+)

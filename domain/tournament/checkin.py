@@ -66,6 +66,11 @@ def checked_in(event: Any) -> dict[int, dict[str, Any]]:
     return _rounds(event, "checked_in")
 
 
+def opened(event: Any) -> dict[int, Any]:
+    """``{round: when}``: the rounds whose check-in the server said had opened."""
+    return _rounds(event, "check_in_opened")
+
+
 def no_shows(event: Any) -> dict[int, dict[str, Any]]:
     """``{round: {player: {table, seat, game_id}}}``: the no-shows recorded in each round."""
     return _rounds(event, "no_shows")
@@ -122,8 +127,20 @@ class DroppedForNoShows(Tournament.Event):
         info["drop_reason"] = self.reason
 
 
+class CheckInOpened(Tournament.Event):
+    """Check-in for round ``round`` opened (recorded by the server at ``at``, for the event's
+    stream: the round paired, or ``opens`` minutes before the round being played ends)."""
+
+    round: int
+    at: str
+
+    def apply(self, aggregate: Any) -> None:
+        opened(aggregate)[self.round] = self.at
+
+
 #: Every event class of check-in, as the event's stream names them.
 EVENTS: dict[str, type[Tournament.Event]] = {
+    "check_in_opened": CheckInOpened,
     "checked_in": CheckedIn,
     "no_show_recorded": NoShowRecorded,
     "dropped_for_no_shows": DroppedForNoShows,
@@ -182,6 +199,21 @@ def check_in(event: Any, player: str, now: str, *, current_over: bool) -> dict[s
         )
     event.record(CheckedIn, round=number, player=player, at=now)
     return {"round": number, "player": player, "at": now}
+
+
+def opens_at(event: Any, number: int, now: str) -> str | None:
+    """When check-in for round ``number`` opens (ISO 8601 UTC), as :func:`round_for` reads it:
+    the round being played's at its pairing, the next one's ``opens`` minutes before the round
+    being played ends by its clock (``None``: no check-in, or that clock has not started)."""
+    opts = event.settings.get("check_in")
+    if not opts or number < 1:
+        return None
+    if number == event.round:
+        return str(event.round_at(number)["paired_at"])
+    end = clock.round_end(event, event.round, now) if event.round else None
+    if number != event.round + 1 or end is None:
+        return None
+    return clock.iso(end - timedelta(minutes=int(opts["opens"])))
 
 
 def no_show_deadline(event: Any, number: int) -> str | None:
@@ -254,6 +286,7 @@ def view(event: Any) -> dict[str, Any] | None:
     numbers = sorted(set(here) | set(missed) | ({event.round} if event.round else set()))
     return {
         **opts,
+        "opened": {str(n): at for n, at in sorted(opened(event).items())},
         "rounds": {
             str(n): {
                 "checked_in": sorted(here.get(n, {})),

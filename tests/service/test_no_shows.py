@@ -138,3 +138,20 @@ def test_no_check_in_once_every_round_is_played(log: GameLog, now: Any) -> None:
     with pytest.raises(RuleViolation) as over:
         EventCheckIn(tournaments).check_in(event_id, "p0")
     assert over.value.code == "rule/event_finished"
+
+
+def test_the_keeper_says_when_check_in_opens_for_this_round_and_the_next(
+    log: GameLog, now: Any
+) -> None:
+    tournaments, event_id = new_event(log, rounds=2, **CHECK_IN)  # round 1 paired at 0'
+    keeper = EventKeeper(tournaments, [NO_SHOWS])
+    keeper.run_due(now(0))
+    assert checkin.opened(tournaments.load(event_id)) == {1: at(0)}
+    now(1)
+    EventClock(tournaments).act(event_id, {"action": "start"}, "judge")  # ends at 31'
+    keeper.run_due(now(20.9))
+    assert set(checkin.opened(tournaments.load(event_id))) == {1}
+    keeper.run_due(now(21))  # 10 minutes before round 1 ends: the next round's opens
+    keeper.run_due(now(22))
+    shown = checkin.view(tournaments.load(event_id))
+    assert shown is not None and shown["opened"] == {"1": at(0), "2": at(21)}
