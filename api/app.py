@@ -58,8 +58,12 @@ from api.json_api.auth import ensure_organizer_token
 from api.json_api.jsonio import FastJSONProvider
 from api.json_api.routes import (
     docs,
+    event_checkin,
+    event_clock,
     event_exports,
+    event_live,
     event_penalties,
+    event_reports,
     events,
     exports,
     games,
@@ -149,6 +153,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(live.blp)
     api.register_blueprint(events.blp)
     api.register_blueprint(event_penalties.blp)
+    api.register_blueprint(event_reports.blp)
+    api.register_blueprint(event_clock.blp)
+    api.register_blueprint(event_checkin.blp)
+    api.register_blueprint(event_live.blp)
     api.register_blueprint(event_exports.blp)
     api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)

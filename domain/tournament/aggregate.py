@@ -300,6 +300,11 @@ class Tournament(Aggregate):
         )
         return True
 
+    def record(self, cls: type[Aggregate.Event], **fields: Any) -> None:
+        """Trigger an event class another module of the event defines and decides (the clock's,
+        ``domain.tournament.clock``): this aggregate only stores it."""
+        self.trigger_event(cls, **fields)
+
 
 class TournamentSecrets(KeptSecrets, Aggregate):
     """A tournament's secrets, never read by a route: the round-1 secret (its commitment is in
