@@ -59,8 +59,12 @@ from api.json_api.jsonio import FastJSONProvider
 from api.json_api.routes import (
     docs,
     event_calls,
+    event_checkin,
+    event_clock,
     event_exports,
+    event_live,
     event_penalties,
+    event_reports,
     event_staff,
     events,
     exports,
@@ -153,6 +157,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(event_penalties.blp)
     api.register_blueprint(event_staff.blp)
     api.register_blueprint(event_calls.blp)
+    api.register_blueprint(event_reports.blp)
+    api.register_blueprint(event_clock.blp)
+    api.register_blueprint(event_checkin.blp)
+    api.register_blueprint(event_live.blp)
     api.register_blueprint(event_exports.blp)
     api.register_blueprint(rulesets.blp)
     app.register_blueprint(docs.bp)

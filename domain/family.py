@@ -33,7 +33,7 @@ from domain.fair import RandomUse
 from domain.fold import State
 from domain.history import HistoryUpdate
 from domain.narration import Narrator
-from domain.ruleset import RULESETS
+from domain.ruleset import RULESETS, Step
 from domain.seeding import seeds_due
 from domain.viewing import card_view, seat_view
 
@@ -340,6 +340,29 @@ class Family:
         """``(hero name, canonical list)`` of the deck ``seat`` plays in a game's ``state``,
         checked against its player's registered list (F.1); ``None`` (default): no list."""
         return None
+
+    # -- time at an event (domain.round_time, docs/rules.md F.6) -----------------------------
+
+    #: The family's module of its rules at time (``turn_now``, ``extra_turns``, ``time_out``,
+    #: as the methods below; ``domain/ccg/time_out.py``): ``None``, it counts no turns.
+    time_rules: ClassVar[Any] = None
+
+    def turn_now(self, state: Mapping[str, Any]) -> int | None:
+        """The number of the turn in progress, which time counts extra turns from; ``None``
+        (default): the family counts no turns, and time called ends nothing."""
+        return None if self.time_rules is None else int(self.time_rules.turn_now(state))
+
+    def extra_turns(self, state: Mapping[str, Any], asked: int | None) -> int:
+        """The turns that follow the one in progress once time is called: the event's
+        ``extra_turns`` option (``asked``), else the family's default (here none)."""
+        if self.time_rules is None:
+            return int(asked or 0)
+        return int(self.time_rules.extra_turns(state, asked))
+
+    def time_out(self, state: State, time_result: str) -> list[Step]:
+        """The rules' steps ending a game whose extra turns are played and nobody won, by the
+        family's time-out rule (``time_result``: the event's option); default none."""
+        return [] if self.time_rules is None else list(self.time_rules.time_out(state, time_result))
 
     # -- the demo ---------------------------------------------------------------------------
 

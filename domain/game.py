@@ -23,7 +23,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain import fair
+from domain import fair, round_time
 from domain.envelope import Record, record_from, seal, stored_fields, verify_records
 from domain.errors import InvalidCommand
 from domain.fold import FOLD_VERSION, State, apply_record, initial_state
@@ -326,6 +326,8 @@ def _decide_each(
                 steps = rs.decide(state, command)
         else:
             steps = rs.decide(state, command)
+        if steps:  # the extra turns after time all played: the family ends the game (F.6)
+            steps = [*steps, *round_time.time_up(steps[-1].state)]
         decided.extend((step, client_at) for step in steps)
         if steps:
             state = steps[-1].state

@@ -208,6 +208,14 @@ class Narrator:
             Phrase(None, f"{d['contributor']} withholds its seed{_epoch(d)}: the deadline passed")
         ]
 
+    def on_TimeCalled(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
+        turns = int(d.get("extra_turns") or 0)
+        if d.get("last_turn") is None:
+            rest = "the game goes on"
+        else:
+            rest = f"{turns} more turn{'' if turns == 1 else 's'} after this one"
+        return [Phrase(None, f"time is called at the table (deadline {d['deadline']}): {rest}")]
+
     def on_Dealt(self, d: Mapping[str, Any], who: Any, e: Any) -> list[Phrase]:
         if d.get("op") == "dice":
             values = ", ".join(str(v) for v in d.get("values") or [])

@@ -28,6 +28,7 @@ from typing import Any
 from domain.errors import UnknownVersion
 from domain.family import Family, correction_types, family_named
 from domain.fold import State, apply_record, initial_state
+from projections.seat_time import SeatClock
 from projections.views import can_see
 
 Record = Mapping[str, Any]
@@ -231,6 +232,8 @@ class ReplayIndex:
         self.corrected_by: dict[int, list[int]] = {}
         self.undone_by: dict[int, list[int]] = {}
         self.series: list[dict[str, Any]] = []
+        #: how long the game waited on each seat, from the receipt times (projections.seat_time)
+        self.seat_clock = SeatClock()
 
     @property
     def timeline(self) -> list[dict[str, Any]]:
@@ -252,6 +255,9 @@ class ReplayIndex:
             if version != self.version + 1:
                 raise UnknownVersion(self.version + 1, self.version)
             self._add(version, record["event"])
+            state = self.state
+            waiting = family_named(state.get("ruleset")).waiting_for(state) if state else []
+            self.seat_clock.add(record.get("received_at"), waiting, self.turn)
 
     def _add(self, version: int, event: Mapping[str, Any]) -> None:
         etype = sys.intern(str(event.get("type")))

@@ -32,7 +32,6 @@ at its own random phase within the interval, so they seldom try at the same mome
 from __future__ import annotations
 
 import logging
-import random
 import threading
 from typing import Any
 from uuid import UUID
@@ -42,6 +41,7 @@ from domain.envelope import DamagedRecords
 from domain.game import SeedDeadline
 from service.errors import GameNotFoundError
 from service.games import GameLog, utc_now
+from service.looping import Looping
 
 log = logging.getLogger("munchlog.deadlines")
 
@@ -52,10 +52,14 @@ INTERVAL = 0.5
 PAGE = 500
 
 
-class DeadlineKeeper:
+class DeadlineKeeper(Looping):
     """The pending seed deadlines of every game, as the store's marks say, and what records
     them once passed: :meth:`expire_due` (one look, at a given time: the tests' entrance),
     :meth:`start` (a thread looking every ``interval`` seconds)."""
+
+    thread_name = "munchlog-deadlines"
+    failure = "the seed deadlines could not be kept; trying again"
+    logger = log
 
     def __init__(self, log: GameLog) -> None:
         self.log = log
@@ -63,8 +67,7 @@ class DeadlineKeeper:
         self.position = 0
         #: Each game with a pending deadline: when (ISO 8601, UTC).
         self.due: dict[UUID, str] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        super().__init__()
 
     def learn(self) -> None:
         """Read the deadline marks committed since the last look, in commit order: each game's
@@ -125,27 +128,10 @@ class DeadlineKeeper:
 
     # ------------------------------------------------------------------ the thread
 
+    def look(self) -> None:
+        self.expire_due(utc_now())
+
     def start(self, interval: float = INTERVAL) -> threading.Thread:
         """Look every ``interval`` seconds in a daemon thread, from a random phase, until
         :meth:`stop`."""
-        self._thread = threading.Thread(
-            target=self._run, args=(interval,), name="munchlog-deadlines", daemon=True
-        )
-        self._thread.start()
-        return self._thread
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(10)
-
-    def _run(self, interval: float) -> None:
-        if self._stop.wait(random.random() * interval):  # out of step with other processes
-            return
-        while True:
-            try:
-                self.expire_due(utc_now())
-            except Exception:  # the store unreachable, a lost race too often: the next look
-                log.exception("the seed deadlines could not be kept; trying again")
-            if self._stop.wait(interval):
-                return
+        return super().start(interval)

@@ -220,6 +220,7 @@ def _round(stored: Mapping[str, Any]) -> dict[str, Any]:
                 "seats": dict(p["seats"]),
                 "games": list(p["games"]),
                 **({"reported": dict(p["reported"])} if "reported" in p else {}),
+                **({"paired_before_correction": True} if p.get("paired_before_correction") else {}),
             }
             for p in stored["pairings"]
         ],

@@ -29,8 +29,8 @@ from domain.fold import State
 from domain.game import Game, token_hash
 from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
+from domain.tournament import clock, reports, rules, staff
 from domain.tournament import rounds as draws
-from domain.tournament import rules, staff
 from domain.tournament import standings as ranking
 from domain.tournament.aggregate import Tournament, TournamentSecrets
 from service.errors import VersionConflictError
@@ -300,9 +300,10 @@ class Tournaments:
             raise NotFound("event/not_paired", f"{player} is not paired in round {number}")
         games = list(pairing["games"])
         token_key = self._secrets(event.id).token_key
+        timed_out = str(pairing["table"]) in clock.called(event, number)  # no game after time
         if not rules.is_table_game(event.settings["ruleset"]) and "reported" not in pairing:
             read = [self._game_facts(UUID(g), "judge")[0] for g in games]
-            if rules.next_game_due(event.settings, pairing, read):
+            if rules.next_game_due(event.settings, pairing, read) and not timed_out:
                 table, seats = pairing["table"], pairing["seats"]
                 game_id, objects = self._game(
                     event, number, table, len(games) + 1, seats, token_key
@@ -339,16 +340,21 @@ class Tournaments:
         pairing = next((p for p in event.round_at(number)["pairings"] if p["table"] == table), None)
         if pairing is None:
             raise NotFound("event/table_not_found", f"round {number} has no table {table}")
-        if rules.is_table_game(event.settings["ruleset"]):
+        on_paper = reports.mode(event.settings) == "reported"  # no game decides (F.3)
+        if rules.is_table_game(event.settings["ruleset"]) and not on_paper:
             raise RuleViolation(
                 "rule/table_result_from_game",
                 "a table's places come from its game (a judge rules in the game)",
                 "F.3",
             )
-        checked = rules.check_report(result, pairing["seats"], event.settings["match"])
-        games = [self._game_facts(UUID(g), "judge")[0] for g in pairing["games"]]
+        checked = reports.settlement(result, pairing, event.settings)
+        games = (
+            [] if on_paper else [self._game_facts(UUID(g), "judge")[0] for g in pairing["games"]]
+        )
         unreported = {k: v for k, v in pairing.items() if k != "reported"}
-        decided = rules.pairing_result(event.settings, unreported, games, None)
+        decided = (
+            None if on_paper else rules.pairing_result(event.settings, unreported, games, None)
+        )
         if decided is not None:
             score = ", ".join(f"{p} {n}" for p, n in decided["games"].items())
             raise RuleViolation(
@@ -561,6 +567,8 @@ class Tournaments:
                 "decklist_hash": info["decklist_hash"],
                 "dropped_after": info["dropped_after"],
             }
+            if info.get("drop_reason"):  # dropped by the server (check-in, F.7)
+                row["drop_reason"] = info["drop_reason"]
             if info["hero"] is not None and (caller.sees_lists or caller.player == name):
                 row["hero"] = {k: v for k, v in info["hero"].items() if k != "salt"}
                 row["decklist"] = info["decklist"]
@@ -588,7 +596,9 @@ class Tournaments:
             "commitment": event.commitment,
             "revealed_secret": event.revealed,
             "players": players,
-            "rounds": event.rounds,
+            "rounds": [
+                reports.round_view(r, caller.sees_lists, caller.player) for r in event.rounds
+            ],
         }
 
 

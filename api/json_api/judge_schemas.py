@@ -56,7 +56,19 @@ class TimelineSchema(ma.Schema):
     version = fields.Integer(required=True)
     viewer = fields.String(required=True)
     turns = fields.Dict(
-        metadata={"description": "{turn: {first, last, count}}; setup is turn 0"},
+        metadata={
+            "description": "{turn: {first, last, count, seat_time}}; setup is turn 0; "
+            "`seat_time` as below, for the waits in that turn"
+        },
+    )
+    seat_time = fields.Dict(
+        keys=fields.String(),
+        values=fields.Float(),
+        metadata={
+            "description": "{seat: seconds} the game waited on each seat, from the server's "
+            "receipt times (evidence for Slow Play, IPG 3.3; computed, never stored; "
+            "docs/rules.md F.6)"
+        },
     )
     timeline = fields.List(
         fields.Dict(),

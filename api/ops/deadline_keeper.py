@@ -13,6 +13,9 @@ import os
 from typing import Any
 
 from service.deadlines import INTERVAL, DeadlineKeeper
+from service.event_keeper import INTERVAL as EVENTS_INTERVAL
+from service.event_keeper import EventKeeper
+from service.tournaments import Tournaments
 
 #: The environment variable of the keeper's interval (seconds; 0: no keeper in this process).
 INTERVAL_ENV = "MUNCHLOG_DEADLINE_INTERVAL"
@@ -31,6 +34,34 @@ def keep_deadlines(app: Any) -> DeadlineKeeper | None:
     close = log.close
 
     def closing() -> None:  # the keeper stops first, not to look into a closed store
+        keeper.stop()
+        close()
+
+    log.close = closing
+    return keeper
+
+
+#: The environment variable of the events' keeper's interval (seconds; 0: none in this process).
+EVENTS_INTERVAL_ENV = "MUNCHLOG_EVENT_INTERVAL"
+
+
+def keep_events(app: Any) -> EventKeeper | None:
+    """Start ``app``'s events' keeper thread (``service.event_keeper``: time called at a table
+    whose clock ran out, and every other registered due check), unless the interval is 0;
+    closing the GameLog stops it."""
+    import service.event_checkin  # (registers the no-shows' due check)
+    import service.event_clock  # noqa: F401  (registers the clock's due check)
+
+    interval = float(os.environ.get(EVENTS_INTERVAL_ENV) or EVENTS_INTERVAL)
+    if interval <= 0:
+        return None
+    log = app.extensions["munchlog"]
+    keeper = EventKeeper(Tournaments(log))
+    keeper.start(interval)
+    app.extensions["munchlog.events"] = keeper
+    close = log.close
+
+    def closing() -> None:
         keeper.stop()
         close()
 

@@ -14,7 +14,8 @@ What is counted, and where:
 ``munchlog_recorded_batches_total{source}``, ``munchlog_recorded_actions_total``,
 ``munchlog_recorded_events_total{source}``
     batches saved (``source``: ``actions`` -- a recorder's batch --, ``judge`` -- a dispute
-    or ruling -- or ``dealing`` -- a seed withheld past its deadline), the actions in them and the events they made; replays of an
+    or ruling --, ``dealing`` -- a seed withheld past its deadline -- or ``clock`` -- time
+    called at an event's table), the actions in them and the events they made; replays of an
     ``Idempotency-Key`` are not counted (``service.games.Observer``).
 ``munchlog_lost_races_total``
     saves that conflicted with another writer's (each decided again, or answered 409 when the
@@ -89,7 +90,7 @@ METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 #: Latency buckets (seconds): recording takes about a millisecond, a long export seconds.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 #: The sources of a saved batch (``service.games.GameLog._write``'s ``source``).
-SOURCES = ("actions", "judge", "dealing")
+SOURCES = ("actions", "judge", "dealing", "clock")
 #: The projection label of the match histories' series.
 PROJECTION = "match_histories"
 #: Seconds between two flushes of a process's tallied counts in multiprocess mode.
@@ -121,7 +122,7 @@ class Metrics:
         self.batches = Counter(
             "munchlog_recorded_batches",
             "Batches saved (source: actions = a recorder's batch, judge = dispute or ruling, "
-            "dealing = a seed withheld past its deadline)",
+            "dealing = a seed withheld past its deadline, clock = time called at a table)",
             ["source"],
         )
         self.actions = Counter("munchlog_recorded_actions", "Actions saved in recorders' batches")

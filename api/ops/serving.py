@@ -315,7 +315,7 @@ def worker_app() -> Any:
     variables ``api.app`` documents; ``munchlog serve`` sets them from its options), the
     keep-alive spread; then drop :data:`SECRET_ENV` from this process's environment."""
     from api.app import create_app
-    from api.ops.deadline_keeper import keep_deadlines
+    from api.ops.deadline_keeper import keep_deadlines, keep_events
     from api.ops.logs import configure_logging, log_format
 
     die_with_parent()  # first: nothing outlives serve (api.ops.processes)
@@ -323,6 +323,7 @@ def worker_app() -> Any:
     configure_logging()
     app = create_app()
     keep_deadlines(app)  # a thread that records a passed seed deadline (service.deadlines)
+    keep_events(app)  # a thread that calls time at a table (service.event_keeper)
     for name in SECRET_ENV:
         os.environ.pop(name, None)
     app.wsgi_app = SpreadKeepAlive(app.wsgi_app)  # type: ignore[method-assign]

@@ -53,7 +53,7 @@
     });
   }
 
-  async function load(token) {
+  async function load(token, again) {
     status("loading…");
     try {
       const data = await window.munchlogPages.readJSON(API + "/export?format=json&games=false",
@@ -65,6 +65,7 @@
       if (data.viewer.role === "player") await fetchSeatTokens();
       render();
       status("");
+      if (!again) followEvent(await loadClock());
     } catch (e) {
       if (token && e.status === 401) {
         sessionStorage.removeItem(KEY);
@@ -75,6 +76,37 @@
       }
       status(e.message);
     }
+  }
+
+  // ------------------------------------------------------------------ the clock, live
+  // The round's clock (GET /api/events/<id>'s `clock`, counted down by api/static/clock.js) and
+  // the event's stream (GET /api/events/<id>/stream, api/static/live.js): a clock change shows
+  // at once; anything else (pairings, results, …) reloads the page's data, once per burst.
+  const clock = window.munchlogClock.mount($("clock"));
+  const CLOCK_TYPES = ["clock_started", "clock_paused", "clock_resumed", "time_extended", "table_time_called"];
+  async function loadClock() {
+    const shown = await read("");
+    clock.show(shown.clock, {});
+    app.clockState = shown.clock.state;
+    return shown.version;
+  }
+  // after time the games' turns go on outside the event's stream: their turns left are read
+  // again every 10 s
+  setInterval(() => { if (app.clockState === "time" && !document.hidden) loadClock().catch(() => {}); }, 10000);
+  function followEvent(after) {
+    if (app.follower) app.follower.close();
+    let pending = null;
+    app.follower = window.munchlogLive.follow({
+      base: API, token: app.token, after: after,
+      onEvent: (item) => {
+        if (CLOCK_TYPES.includes(item.type)) loadClock().catch((e) => status(e.message));
+        if (item.type === "clock_started") return;
+        clearTimeout(pending);
+        pending = setTimeout(() => load(app.token, true), 300);
+      },
+      onPoll: loadClock,
+      onStatus: (s) => { $("live").textContent = s; $("live").dataset.live = s; },
+    });
   }
 
   // A player's seat token for each of its matches (the match's current game): my-game.
@@ -183,6 +215,12 @@
         i < seats.length - 1 ? el("span", { class: "vs", text: seats.length === 2 ? " v" : " ·" }) : null]))),
       el("div", { class: "result" + (result ? "" : " pending"), text: resultText(result, pairing) }),
       el("div", { class: "games" }, pairing.games.map((g, i) => gameLinks(d, pairing, g, i))),
+      // a judge corrected this result after it stood (docs/rules.md F.3)
+      pairing.reported && pairing.reported.corrected
+        ? el("div", { class: "note corrected", text: "Corrected by a judge: " + pairing.reported.corrected.reason }) : null,
+      // this round was paired on a result of an earlier round corrected since
+      pairing.paired_before_correction
+        ? el("div", { class: "note paired-before", text: "Paired before a correction of an earlier round's result" }) : null,
     ]);
   }
 
@@ -204,6 +242,8 @@
     const me = d.viewer.player;
     $("mine").hidden = d.viewer.role !== "player";
     if (d.viewer.role !== "player") return;
+    // check in and report from here (api/static/event_actions.js)
+    window.munchlogEventActions.render($("my-actions"), API, app.token, me, () => load(app.token, true));
     const items = [];
     for (const round of d.rounds.slice().reverse()) {
       const pairing = round.pairings.find((p) => Object.values(p.seats).includes(me));

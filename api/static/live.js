@@ -13,6 +13,10 @@
  * POST /stream-tickets (sent with the token in the Authorization header), and a stream that
  * drops is opened again with a new ticket after the last version received (EventSource would
  * retry with the used ticket, so it is closed on its first error instead).
+ *
+ * An event's stream (GET /api/events/<id>/stream: each new event of the event, `version` its
+ * own): follow({ base: "/api/events/<id>", onPoll, ... }); with no stream, onPoll() is called
+ * every few seconds instead (an event has no list of its events to poll).
  */
 (function () {
   "use strict";
@@ -23,7 +27,7 @@
   const RETRY_STREAM_MS = 30000; // while polling, try a stream again this often
 
   function follow(opts) {
-    const base = "/api/games/" + encodeURIComponent(opts.game);
+    const base = opts.base || "/api/games/" + encodeURIComponent(opts.game);
     const headers = opts.token ? { Authorization: "Bearer " + opts.token } : {};
     const onEvent = opts.onEvent || function () {};
     const onStatus = opts.onStatus || function () {};
@@ -90,6 +94,11 @@
     async function poll() {
       if (closed) return;
       if (Date.now() - pollingSince > RETRY_STREAM_MS) { failures = STREAM_TRIES - 1; pollingSince = Date.now(); return openStream(); }
+      if (opts.onPoll) {
+        say("polling");
+        try { await opts.onPoll(); } catch (e) { say("offline"); }
+        return later(poll, POLL_MS);
+      }
       try {
         for (;;) {
           const r = await fetch(base + "/events?after=" + last + "&limit=500", { headers: headers });

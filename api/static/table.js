@@ -126,6 +126,7 @@
       app.legal = legal;
       await refresh();
       follow();
+      startClock(tl).catch((e) => status("the round's clock: " + e.message));
     } catch (e) {
       sessionStorage.removeItem(KEY);
       showSignin(e.status === 401 ? "That token is not valid for this game: the table page needs a seat's, the table's or the judge's token." : e.message);
@@ -138,11 +139,48 @@
     stopFollowing();
     app.follower = window.munchlogLive.follow({
       game: GAME, token: app.token, after: app.state ? app.state.version : 0,
-      onEvent: (item) => { if (!app.state || item.version > app.state.version) refresh(); },
+      onEvent: (item) => {
+        if (item.type === "TimeCalled") app.timeCalled = item.data;
+        if (!app.state || item.version > app.state.version) refresh();
+      },
       onStatus: (s) => { $("live").textContent = s; $("live").dataset.live = s; },
     });
   }
-  function stopFollowing() { if (app.follower) { app.follower.close(); app.follower = null; } }
+  function stopFollowing() {
+    for (const f of [app.follower, app.eventFollower]) if (f) f.close();
+    app.follower = app.eventFollower = null;
+  }
+
+  // ------------------------------------------------------------------ the round's clock
+  // An event's game shows its table's time (api/static/clock.js), following the event's stream
+  // for the clock's changes (issue #38); after time, the turns left from its TimeCalled.
+  const clock = window.munchlogClock.mount($("clock"));
+  const CLOCK_TYPES = ["clock_started", "clock_paused", "clock_resumed", "time_extended", "table_time_called"];
+  function eventOf() {
+    const labels = (app.summary && app.summary.labels) || {};
+    return labels.event_id ? { id: labels.event_id, table: labels.table } : null;
+  }
+  async function loadClock() {
+    const shown = await window.munchlogPages.readJSON("/api/events/" + eventOf().id, {});
+    app.eventClock = shown.clock;
+    showClock();
+    return shown.version;
+  }
+  function showClock() {
+    const t = app.timeCalled;
+    const left = t && t.last_turn !== null && app.state ? t.last_turn - (app.state.turn || 0) + 1 : null;
+    if (app.eventClock) clock.show(app.eventClock, { table: eventOf().table, turnsLeft: left });
+  }
+  async function startClock(tl) {
+    if (!eventOf()) return;
+    const called = (tl.timeline || []).find((e) => e.type === "TimeCalled");
+    if (called) app.timeCalled = (await api("/events/" + called.version)).event.data;
+    const after = await loadClock();
+    app.eventFollower = window.munchlogLive.follow({
+      base: "/api/events/" + eventOf().id, after: after, onPoll: loadClock,
+      onEvent: (item) => { if (CLOCK_TYPES.includes(item.type)) loadClock(); },
+    });
+  }
 
   // One refresh at a time; a burst of events while one runs gives one more after it.
   function refresh() {
@@ -339,6 +377,7 @@
   function render() {
     if (!app.state || !app.legal) return;
     drawWhere();
+    showClock();
     drawSeats();
     drawCenter();
     const seats = actingSeats();

@@ -197,6 +197,7 @@
     drawPins();
     drawChart();
     drawDisputes();
+    window.munchlogClock.seatTime($("seat-time"), tl, app.players); // evidence for Slow Play
     let v = Number(wantedV || fragment().get("v") || tl.version);
     if (!(v >= 1 && v <= tl.version)) v = tl.version;
     select(v);

@@ -51,6 +51,7 @@ from api.json_api.auth import bearer_token, viewer_for
 from api.json_api.errors import error_body
 from api.ops.metrics import exposition
 from api.ops.routes import current_lag
+from api.streams.events import event_viewer, read_event
 from api.streams.metrics import StreamCounts, stream_metrics, viewer_kind
 from service.delay import DELAYED_VIEWERS
 from service.streams import (
@@ -76,6 +77,8 @@ WRITES_PER_SECOND = 6_500
 MAX_COALESCE_SECONDS = 0.2
 #: Chunks a subscriber may have waiting before it is closed (it resumes by Last-Event-ID).
 MAX_BACKLOG = 256
+#: The streams served: a game's, an event's (``/api/<kind>/<id>/stream``).
+KINDS = ("games", "events")
 #: Seconds between two looks at games delayed by time.
 DELAY_TICK = 1.0
 #: Threads that read the store for the streams.
@@ -216,10 +219,11 @@ def _resume(steps: Any, first: Any) -> Any:
 class Channel:
     """The open streams of one game, and its pump."""
 
-    __slots__ = ("delayed", "dirty", "game_id", "pump", "subscribers")
+    __slots__ = ("delayed", "dirty", "game_id", "kind", "pump", "subscribers")
 
-    def __init__(self, game_id: UUID) -> None:
+    def __init__(self, game_id: UUID, kind: str = "games") -> None:
         self.game_id = game_id
+        self.kind = kind  # "games", or "events": an event's stream (api.streams.events)
         self.subscribers: set[Subscriber] = set()
         self.dirty = False
         self.pump: asyncio.Task[None] | None = None
@@ -336,10 +340,10 @@ class Hub:
                     self.wake(game_id)
 
     # ------------------------------------------------------------------ streams
-    def subscribe(self, game_id: UUID, sub: Subscriber, delayed: bool) -> None:
+    def subscribe(self, game_id: UUID, sub: Subscriber, delayed: bool, kind: str = "games") -> None:
         channel = self.channels.get(game_id)
         if channel is None:
-            channel = self.channels[game_id] = Channel(game_id)
+            channel = self.channels[game_id] = Channel(game_id, kind)
         channel.subscribers.add(sub)
         channel.delayed = channel.delayed or (delayed and sub.viewer in DELAYED_VIEWERS)
         self.counts.opened[viewer_kind(sub.viewer)] += 1
@@ -390,8 +394,9 @@ class Hub:
                     groups.setdefault((sub.viewer, sub.after), []).append(sub)
                 sent = False
                 try:
+                    read = self._read if channel.kind == "games" else self._read_event
                     chunks: dict[tuple[str, int], Chunk] = await loop.run_in_executor(
-                        self.pool, self._read, channel.game_id, list(groups)
+                        self.pool, read, channel.game_id, list(groups)
                     )
                 except Exception as exc:  # damaged rows, storage away: end these streams
                     log.warning("streams of %s: %s", channel.game_id, exc)
@@ -419,6 +424,11 @@ class Hub:
 
     def _read(self, game_id: UUID, wanted: list[tuple[str, int]]) -> dict[tuple[str, int], Chunk]:
         return next_chunks(self.gamelog, game_id, wanted, self._compact)
+
+    def _read_event(
+        self, event_id: UUID, wanted: list[tuple[str, int]]
+    ) -> dict[tuple[str, int], Chunk]:
+        return read_event(self.gamelog, event_id, wanted, self._compact)
 
     def _compact(self, item: Any) -> str:
         return str(self._dumps(item, separators=(",", ":")))
@@ -478,11 +488,11 @@ class StreamApp:
             await _json(send, 200, {"status": "ok", "streams": self.hub.open_streams()})
         elif path == "/metrics" and scope["method"] in ("GET", "HEAD"):
             await self._metrics(scope, send)
-        elif len(parts) == 4 and parts[:2] == ["api", "games"] and parts[3] == "stream":
+        elif len(parts) == 4 and parts[0] == "api" and parts[1] in KINDS and parts[3] == "stream":
             if scope["method"] not in ("GET", "HEAD"):
                 await _error(send, 405, "request/method_not_allowed", "only GET streams")
             else:
-                await self._stream(scope, receive, send, parts[2])
+                await self._stream(scope, receive, send, parts[2], parts[1])
         else:
             await _error(send, 404, "request/not_found", "the stream process serves only streams")
 
@@ -497,13 +507,16 @@ class StreamApp:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    async def _stream(self, scope: Scope, receive: Receive, send: Send, raw_id: str) -> None:
+    async def _stream(
+        self, scope: Scope, receive: Receive, send: Send, raw_id: str, kind: str = "games"
+    ) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         try:
             game_id = UUID(raw_id)
         except ValueError:
-            await _error(send, 404, "game/not_found", f"no game {raw_id}")
+            what = "game" if kind == "games" else "event"
+            await _error(send, 404, f"{what}/not_found", f"no {what} {raw_id}")
             return
         after = _after(headers.get("last-event-id"), query.get("after"))
         if after is None:
@@ -517,8 +530,9 @@ class StreamApp:
         loop = asyncio.get_running_loop()
         ticket = (query.get("ticket") or [None])[0]
         try:
+            who = self._who if kind == "games" else self._who_event
             viewer, delayed = await loop.run_in_executor(
-                self.hub.pool, self._who, game_id, headers.get("authorization"), ticket
+                self.hub.pool, who, game_id, headers.get("authorization"), ticket
             )
         except Exception as exc:
             await _answer(send, *refusal(self.hub.app, exc))
@@ -545,7 +559,7 @@ class StreamApp:
             return
         self.hub.counts.wrote(OPENING)
         sub = Subscriber(viewer, after, send, self.hub.counts)
-        self.hub.subscribe(game_id, sub, delayed)
+        self.hub.subscribe(game_id, sub, delayed, kind)
         watcher = asyncio.ensure_future(_until_disconnect(receive, sub))
         try:
             await sub.done
@@ -581,6 +595,13 @@ class StreamApp:
         viewer = self.hub.authenticate(game_id, authorization, ticket)
         prepare(self.hub.gamelog, game_id)
         return viewer, self.hub.delayed_by_time(game_id)
+
+    def _who_event(self, event_id: UUID, authorization: str | None, ticket: str | None) -> Any:
+        """Who is asking for an event's stream (``api.streams.events``); never delayed."""
+        hub = self.hub
+        organizer = hub.app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
+        args = (hub.gamelog, hub.tickets, organizer, event_id, authorization, ticket)
+        return event_viewer(*args), False
 
 
 async def _until_disconnect(receive: Receive, sub: Subscriber) -> None:

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from domain.arguments import seat_arg
 from domain.ccg import abilities, effects, end, fights, hosting, schema, setup, stack, turn
 from domain.ccg import fold_fights as _fold_fights  # noqa: F401  (registers the fight handlers)
+from domain.ccg import time_out as _time
 from domain.ccg.cards import EFFECT_OPS, Catalog, resolve_entry, sample_catalog
 from domain.ccg.corrections import JUDGE_EFFECTS, RESTORATIONS, decide_correction, undo_steps
 from domain.ccg.decision import Command, Decision, random_uses
@@ -136,6 +137,8 @@ class MunchkinCCG(Family):
     card_fields: Mapping[str, str] = {"hero": "one", "deck": "many"}
     #: ``legal_commands`` offer the server-dealt forms and the seed commands (docs/rules.md E).
     demo_deals_by_server: ClassVar[bool] = True
+    #: Time at an event: 5 extra turns after turn 0, then a draw (docs/rules.md F.6).
+    time_rules: ClassVar[Any] = _time
 
     def create(self, spec: Mapping[str, Any]) -> list[Step]:
         return setup.create(spec)

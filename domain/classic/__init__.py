@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from domain.classic import corrections, hosting, named, schema
 from domain.classic import state as _state  # noqa: F401  (registers the fold handlers)
+from domain.classic import time_out as _time
 from domain.classic.cards import resolve_cards, sample_catalog
 from domain.classic.combat import random_uses
 from domain.classic.deciding import COMMAND_TYPES, decide
@@ -127,6 +128,8 @@ class ClassicRuleset(Family):
     card_fields: Mapping[str, str] = {"doors": "many", "treasures": "many"}
     #: The optional rules a game may turn on (docs/rules.md B.16): ``{name: bool}``.
     options: tuple[str, ...] = OPTIONS
+    #: Time at an event: the round of turns finishes, then ``time_result`` (docs/rules.md F.6).
+    time_rules: ClassVar[Any] = _time
 
     def __init__(self, rules: SetRules) -> None:
         self.rules = rules

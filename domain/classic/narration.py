@@ -70,6 +70,7 @@ def _undoing(d: Data) -> str:
 _WIN_REASONS = {
     "level_10_by_a_kill": "Level 10 by a kill",
     "shared_victory": "Level 10 by a kill, the helper sharing the victory",
+    "time": "the extra turns at time played, by the event's time_result (docs/rules.md F.6)",
 }
 
 

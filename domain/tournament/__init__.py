@@ -10,4 +10,7 @@
 * :mod:`domain.tournament.standings` — the Magic Tournament Rules' Appendix C, classic places.
 * :mod:`domain.tournament.registrations` — a player's row as an event shows it, its list hashed
   again.
+* :mod:`domain.tournament.reports` — results the players report, disputes, a judge's correction
+  of a past round (issue #38, F.3);
+* :mod:`domain.tournament.checkin` — check-in, no-shows and the drop after two (issue #38, F.7).
 """

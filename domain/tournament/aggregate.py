@@ -300,10 +300,11 @@ class Tournament(Aggregate):
         )
         return True
 
-    def trigger(self, event_class: type[Aggregate.Event], **fields: Any) -> None:
-        """An event of a module of its own, decided there (``domain.tournament.staff``,
-        ``domain.tournament.calls``: docs/rules.md F.8); its class applies it."""
-        self.trigger_event(event_class, **fields)
+    def record(self, cls: type[Aggregate.Event], **fields: Any) -> None:
+        """Trigger an event class another module of the event defines and decides (the clock's,
+        the check-in's, the reports', the staff's and the calls': ``domain.tournament.clock``,
+        ``checkin``, ``reports``, ``staff``, ``calls``): this aggregate only stores it."""
+        self.trigger_event(cls, **fields)
 
 
 class TournamentSecrets(KeptSecrets, Aggregate):

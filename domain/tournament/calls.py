@@ -3,7 +3,7 @@ claims the call, may hand it to the head judges (escalate), and resolves it, per
 ruling in the table's game (a dispute of that game).
 
 Each step is an event of the :class:`~domain.tournament.aggregate.Tournament`, decided here
-(:func:`raise_call`, :func:`act`) and triggered by its ``trigger``; its class applies it to
+(:func:`raise_call`, :func:`act`) and triggered by its ``record``; its class applies it to
 the aggregate's ``calls`` (read through :func:`calls_of`). A call keeps the game and the
 version the game had when it was made, so a judge sees the game as it was then.
 
@@ -125,7 +125,7 @@ def raise_call(event: Tournament, **fields: Any) -> None:
     """A new call from a table of the current round: ``call_id``, ``table``, ``game_id`` and
     ``version`` (the service found the table's game and its version), ``raised_by``, ``via``,
     ``note``, ``at`` (:class:`CallRaised`)."""
-    event.trigger(CallRaised, round=event.round, **fields)
+    event.record(CallRaised, round=event.round, **fields)
 
 
 def act(
@@ -176,8 +176,8 @@ def act(
         raise RuleViolation("rule/call_claimed", f"call {call_id} is held by another judge", "F.8")
     fields: dict[str, Any] = {"call_id": call_id, "by": by, "note": note, "at": at}
     if action == "claim":
-        event.trigger(CallClaimed, **fields)
+        event.record(CallClaimed, **fields)
     elif action == "escalate":
-        event.trigger(CallEscalated, **fields)
+        event.record(CallEscalated, **fields)
     else:
-        event.trigger(CallResolved, dispute_id=dispute_id, **fields)
+        event.record(CallResolved, dispute_id=dispute_id, **fields)

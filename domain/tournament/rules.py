@@ -22,6 +22,7 @@ from domain import dealing
 from domain.errors import InvalidCommand, RuleViolation
 from domain.family import EventEntry, Family, families, family_named
 from domain.ruleset import RULESETS
+from domain.tournament import checkin, clock
 from domain.tournament import standings as ranking
 
 MATCHES = ("bo1", "bo3")
@@ -116,7 +117,10 @@ def settings_of(body: Mapping[str, Any]) -> dict[str, Any]:
         "spectator_delay": dict(body["spectator_delay"]) if body.get("spectator_delay") else None,
         "dealing": str(body.get("dealing", "server")),
         "mode": str(body.get("mode", "strict")),
+        "results": str(body.get("results", "games")),
+        "check_in": checkin.options(body),
     }
+    settings.update(clock.time_options(body, tables=table))  # the end of round (F.6)
     extra = [f for f in body if f not in settings and body[f] is not None]  # the tables' cards
     for field in (f for f in extra if f not in family.event_card_fields):
         raise InvalidCommand(
@@ -360,7 +364,11 @@ def pairing_result(
     seats = pairing["seats"]
     if "reported" in pairing:
         reported = pairing["reported"]
+        if "places" in reported:
+            return {"places": dict(reported["places"])}
         return {"games": dict(reported["games"]), "drawn_games": int(reported["drawn_games"])}
+    if settings.get("results") == "reported":  # played on paper: only a report decides
+        return None
     if is_table_game(str(settings["ruleset"])):
         if last_state is None or last_state.get("status") != "finished":
             return None
@@ -385,6 +393,8 @@ def next_game_due(
     """Whether a two-player match needs its next game (``my-game`` creates it): no result was
     reported, every game created is over, and neither they nor a penalty decided the match."""
     if is_table_game(str(settings["ruleset"])) or "reported" in pairing:
+        return False
+    if settings.get("results") == "reported":
         return False
     return all(g.get("status") == "finished" for g in games) and (
         pairing_result(settings, pairing, games, None) is None

@@ -7,7 +7,7 @@ head judge (:data:`EVENT_JUDGE`). A judge or head judge judges every game of the
 scorekeeper enters results and drops and rules on nothing. Tokens are kept as hashes only.
 
 :class:`StaffAdded` is an event of the :class:`~domain.tournament.aggregate.Tournament`,
-decided here (:func:`add`) and triggered by its ``trigger``; it applies to the aggregate's ``staff`` (read through
+decided here (:func:`add`) and triggered by its ``record``; it applies to the aggregate's ``staff`` (read through
 :func:`staff_of`, which an event stored before staff existed never set).
 """
 
@@ -94,7 +94,7 @@ def add(event: Tournament, staff_id: str, name: str, role: str, token_hash: str,
     (``rule/staff_named``, F.8)."""
     if any(m["name"] == name for m in staff_of(event).values()):
         raise RuleViolation("rule/staff_named", f"{name!r} is on the staff already", "F.8")
-    event.trigger(StaffAdded, staff_id=staff_id, name=name, role=role, token_hash=token_hash, at=at)
+    event.record(StaffAdded, staff_id=staff_id, name=name, role=role, token_hash=token_hash, at=at)
 
 
 class RulingMade(Tournament.Event):
@@ -128,7 +128,7 @@ def rulings_of(aggregate: Any) -> list[dict[str, Any]]:
 
 def ruled(event: Tournament, game_id: str, version: int, dispute: str, by: str, at: str) -> None:
     """Record that staff member ``by`` made the ruling at ``version`` of ``game_id``."""
-    event.trigger(RulingMade, game_id=game_id, version=version, dispute=dispute, by=by, at=at)
+    event.record(RulingMade, game_id=game_id, version=version, dispute=dispute, by=by, at=at)
 
 
 def ruled_by(aggregate: Any, game_id: str, version: int) -> str | None:
@@ -160,4 +160,4 @@ def drops_by(aggregate: Any) -> dict[str, str]:
 
 def dropped(event: Tournament, player: str, by: str, at: str) -> None:
     """Record who dropped ``player`` (after ``Tournament.drop``, in the same save)."""
-    event.trigger(DropMade, player=player, by=by, at=at)
+    event.record(DropMade, player=player, by=by, at=at)

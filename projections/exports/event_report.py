@@ -49,13 +49,23 @@ def _round_title(number: int, swiss: int, planned: int) -> str:
     return f"Round {number} (top cut: {name})"
 
 
+def _told(pairing: Mapping[str, Any]) -> str:
+    """Who reported a pairing's result, and a judge's correction with its reason (F.3)."""
+    reported = pairing.get("reported")
+    if not reported:
+        return ""
+    corrected = reported.get("corrected")
+    why = f"; corrected: {corrected.get('reason')}" if corrected else ""
+    return f" (reported by the {reported.get('by')}{why})"
+
+
 def _result_line(result: Mapping[str, Any] | None, pairing: Mapping[str, Any]) -> str:
     if result is None:
         return "not over"
     if "places" in result:
         places = result["places"]
         ordered = sorted(places, key=lambda p: (places[p], p))
-        return "places: " + ", ".join(f"{places[p]}. {p}" for p in ordered)
+        return "places: " + ", ".join(f"{places[p]}. {p}" for p in ordered) + _told(pairing)
     games = result["games"]
     seats = pairing["seats"]
     players = [seats[s] for s in sorted(seats)]
@@ -65,7 +75,7 @@ def _result_line(result: Mapping[str, Any] | None, pairing: Mapping[str, Any]) -
         players = winners + [p for p in players if p != winners[0]]
     drawn = int(result.get("drawn_games") or 0)
     score = "-".join(str(games.get(p, 0)) for p in players) + (f"-{drawn}" if drawn else "")
-    told = f" (reported by the {pairing['reported'].get('by')})" if "reported" in pairing else ""
+    told = _told(pairing)
     if len(winners) > 1:
         return f"drawn {score}{told}"
     return f"{winners[0]} won {score}{told}"
@@ -171,7 +181,8 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
             notes.append(f"disqualified in game {player['disqualified']['game_id']}")
         if player.get("dropped_after") is not None:
             by = f" by {player['dropped_by']}" if player.get("dropped_by") else ""
-            notes.append(f"dropped after round {player['dropped_after']}{by}")
+            why = f": {player['drop_reason']}" if player.get("drop_reason") else ""
+            notes.append(f"dropped after round {player['dropped_after']}{by}{why}")
         out.append(f"  {player['player']}" + (f"  ({'; '.join(notes)})" if notes else ""))
     results = {(r["round"], tuple(r["players"])): r for r in head["results"]}
     for round_ in head["rounds"]:

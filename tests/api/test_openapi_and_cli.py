@@ -260,8 +260,23 @@ OPERATIONS = {
         {400, 401, 403, 404, 409, 413, 422, 503},
     ),
     ("post", "/api/events/{event_id}/drops"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),
+    ("post", "/api/events/{event_id}/check-in"): (
+        "token",
+        {400, 401, 403, 404, 409, 413, 422, 503},
+    ),
+    ("post", "/api/events/{event_id}/rounds/{number}/report"): (
+        "token",
+        {400, 401, 403, 404, 409, 413, 422, 503},
+    ),
+    ("post", "/api/events/{event_id}/rounds/{number}/correction"): (
+        "token",
+        {400, 401, 403, 404, 409, 413, 422, 503},
+    ),
     ("get", "/api/events/{event_id}/standings"): ("anyone", {401, 404, 503}),
     ("get", "/api/events/{event_id}/penalties"): ("token", {401, 404, 503}),
+    ("post", "/api/events/{event_id}/clock"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),
+    ("post", "/api/events/{event_id}/stream-tickets"): ("anyone", {401, 404, 503}),
+    ("get", "/api/events/{event_id}/stream"): ("anyone", {400, 401, 404, 503}),
     # the floor (issue #39)
     ("post", "/api/events/{event_id}/staff"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),
     ("post", "/api/events/{event_id}/calls"): ("token", {400, 401, 403, 404, 409, 413, 503}),

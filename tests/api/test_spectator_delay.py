@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 import service.delay
 import service.games
 from projections.exports import export_csv, export_transcript
+from projections.replay import ReplayIndex
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game
 from tests.service.helpers import play_demo
 from tests.streams import AsgiServer
@@ -67,6 +68,7 @@ def reads(client: FlaskClient, gid: str, token: str | None, player: str) -> dict
         "text": get(client, f"{base}/export?format=text", token).get_data(as_text=True),
         "csv": get(client, f"{base}/export?format=csv", token).get_data(as_text=True),
         "timeline": (timeline["version"], timeline["timeline"], timeline["turns"]),
+        "seat_time": timeline["seat_time"],
         "checked": verify["checked"],
         "history": [g["events"] for g in history["games"] if g["game_id"] == gid],
         "disputes": [d["opened_at"] for d in disputes],
@@ -110,7 +112,7 @@ def test_a_spectator_is_exactly_n_events_behind_on_every_read_path(
         assert seen["csv"] == "".join(export_csv(records, viewer))
         version, timeline, turns = seen["timeline"]
         assert version == cap and timeline == live["timeline"][1][:cap]
-        assert turns == {
+        assert {t: {k: x for k, x in v.items() if k != "seat_time"} for t, v in turns.items()} == {
             t: {
                 "first": v["first"],
                 "last": min(v["last"], cap),
@@ -119,6 +121,10 @@ def test_a_spectator_is_exactly_n_events_behind_on_every_read_path(
             for t, v in live["timeline"][2].items()
             if v["first"] <= cap
         }
+        # the seats' waits: from the records it may see only (issue #38)
+        index = ReplayIndex()
+        index.extend(records)
+        assert seen["seat_time"] == index.seat_clock.totals()
         # the state and the summary: the judge's, at the delayed version
         state = get(client, f"/api/games/{gid}/state", token).get_json()
         assert state == as_judge_at(client, gid, judge, cap)

@@ -35,8 +35,9 @@ from api.json_api.schemas import (
 from domain import fair
 from domain.errors import NotFound
 from domain.game import token_hash
-from domain.tournament import rules
+from domain.tournament import checkin, clock, rules
 from domain.tournament.aggregate import Tournament
+from service.event_clock import EventClock
 from service.event_staff import EventStaff
 from service.tournaments import Caller, Tournaments
 
@@ -80,6 +81,21 @@ class RegisteredRuleset(validate.OneOf):
         """Read from :attr:`choices`."""
 
 
+class CheckInOptionSchema(Strict):
+    opens = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(0, 240),
+        metadata={"description": "minutes before a round's start its check-in opens"},
+    )
+    no_show = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(1, 60),
+        metadata={"description": "minutes after a round's start a player not checked in is late"},
+    )
+
+
 class _EventSettings(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=200))
     ruleset = fields.String(
@@ -111,11 +127,42 @@ class _EventSettings(Strict):
         metadata={"description": "classic events: players a table (default 4)"},
     )
     spectator_delay = fields.Nested(SpectatorDelaySchema)
+    check_in = fields.Nested(
+        CheckInOptionSchema,
+        metadata={
+            "description": "players check in for each round (`POST …/check-in`); one not "
+            "checked in `no_show` minutes after the round's clock started gets a game loss, "
+            "two rounds missed in a row drop it (docs/rules.md F.7)"
+        },
+    )
     mode = fields.String(load_default="strict", validate=validate.OneOf(MODES))
     dealing = fields.String(
         load_default="server",
         validate=validate.OneOf(fair.MODES),
         metadata={"description": "how the event's games are dealt (docs/dealing.md)"},
+    )
+    results = fields.String(
+        load_default="games",
+        validate=validate.OneOf(("games", "reported")),
+        metadata={
+            "description": "what decides a match: its recorded `games`, or the results the "
+            "players `reported` (games played on paper; docs/rules.md F.3)"
+        },
+    )
+    extra_turns = fields.Integer(
+        strict=True,
+        validate=validate.Range(0, 20),
+        metadata={
+            "description": "turns played after the one in progress when time is called "
+            "(default: the CCG 5, the MTR's; classic: the round of turns finishes; F.6)"
+        },
+    )
+    time_result = fields.String(
+        validate=validate.OneOf(clock.TIME_RESULTS),
+        metadata={
+            "description": "events that seat tables: how a game nobody won at time ends, "
+            "`draw` (default: every player still in shares first place) or `highest_level`"
+        },
     )
 
 
@@ -133,10 +180,20 @@ EventCreatedSchema = answer_schema(
 )
 
 
+#: A registration's entry as text, for every family (instead of ``Family.entry_fields``).
+DECKLIST_TEXT = fields.String(
+    validate=validate.Length(min=1, max=20000),
+    metadata={
+        "description": "the entry as text instead of its fields: one `<count> <card name>` "
+        "a line and `Hero: <name>` (a family with heroes), blank lines and `#` comments "
+        "ignored; a mistake is a 400 naming the line and why"
+    },
+)
 #: A registration: the player's name, then what the families' players bring
-#: (``Family.entry_fields``).
+#: (``Family.entry_fields``), or it as text.
 RegisterSchema = Strict.from_dict(
-    {"player": PLAYER_NAME, **family_entry_fields()}, name="RegisterSchema"
+    {"player": PLAYER_NAME, **family_entry_fields(), "decklist_text": DECKLIST_TEXT},
+    name="RegisterSchema",
 )
 
 
@@ -189,15 +246,22 @@ DroppedSchema = answer_schema(
 )
 
 
+PLACES = fields.Dict(
+    keys=fields.String(validate=validate.Length(min=1, max=100)),
+    values=fields.Integer(strict=True, validate=validate.Range(1, 6)),
+    metadata={"description": "a table's places by player, 1 first (equals share a place)"},
+)
+
+
 class ReportSchema(Strict):
     table = fields.Integer(required=True, strict=True, validate=validate.Range(1, 10000))
     games = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
         values=fields.Integer(strict=True, validate=validate.Range(0, 3)),
-        required=True,
         metadata={"description": "games won by each player of the match"},
     )
     drawn_games = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 3))
+    places = PLACES
 
 
 ReportedSchema = answer_schema(
@@ -207,7 +271,9 @@ ReportedSchema = answer_schema(
         "table": fields.Integer,
         "games": fields.Dict(keys=fields.String(), values=fields.Integer()),
         "drawn_games": fields.Integer,
+        "places": fields.Dict(keys=fields.String(), values=fields.Integer()),
     },
+    optional=("games", "drawn_games", "places"),
 )
 
 
@@ -248,6 +314,9 @@ EventSchema = answer_schema(
         "spectator_delay": fields.Dict(allow_none=True),
         "mode": fields.String,
         "dealing": fields.String,
+        "results": fields.String(
+            dump_default="games", metadata={"description": "`games` or `reported` (F.3)"}
+        ),
         "planned_rounds": described(
             fields.Integer,
             "Swiss rounds plus the top cut's; the round being played when the Swiss rounds "
@@ -281,8 +350,24 @@ EventSchema = answer_schema(
             "the staff (to the staff and the organizer only): F.8",
             cls_or_instance=fields.Dict(),
         ),
+        "extra_turns": described(
+            fields.Integer, "turns after the one in progress at time", allow_none=True
+        ),
+        "time_result": described(
+            fields.String, "a table's end at time (`draw`, `highest_level`)", allow_none=True
+        ),
+        "clock": described(
+            fields.Dict, "the current round's clock (`POST …/clock`, docs/rules.md F.6)"
+        ),
+        "check_in": described(
+            fields.Dict,
+            "the event's check-in (`opens`, `no_show` minutes) and by round who has checked "
+            "in, the no-shows and when they are counted (null: no check-in; F.7)",
+            allow_none=True,
+        ),
+        "version": described(fields.Integer, "the event's version: its stream's last `id` so far"),
     },
-    optional=("staff",),
+    optional=("results", "clock", "version", "staff"),
 )
 
 
@@ -386,6 +471,9 @@ class Event(MethodView):
         caller = caller_of(event)
         summary = service.summary(event, caller)
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
+        summary["clock"] = EventClock(service).view(event)  # the round's clock (F.6)
+        summary["check_in"] = checkin.view(event)  # who has checked in, the no-shows (F.7)
+        summary["version"] = event.version  # its stream's position (GET …/stream)
         roster = EventStaff.roster(event, caller)
         if roster is not None:
             summary["staff"] = roster

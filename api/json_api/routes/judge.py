@@ -128,14 +128,21 @@ class Timeline(MethodView):
         gid = parse_game_id(game_id)
         viewer = view_as(gid, query.get("as_"))
         index = gamelog().delays.index(gid, current_viewer(gid))
+        waits = index.seat_clock.per_turn()
         return {
             "game_id": str(gid),
             "version": index.version,
             "viewer": viewer,
             "turns": {
-                str(turn): {"first": vs[0], "last": vs[-1], "count": len(vs)}
+                str(turn): {
+                    "first": vs[0],
+                    "last": vs[-1],
+                    "count": len(vs),
+                    "seat_time": waits.get(turn, {}),
+                }
                 for turn, vs in sorted(index.turns.items())
             },
+            "seat_time": index.seat_clock.totals(),
             "timeline": [dict(entry) for entry in index.timeline],
             "series": [dict(point) for point in index.series if point],
             "disputes": disputes_of(index.state),

@@ -122,6 +122,36 @@ def stream_url(base: str, game_id: Any, **query: Any) -> str:
     return f"{base}/api/games/{game_id}/stream{suffix}"
 
 
+def resume_after(query: dict[str, Any]) -> int | None:
+    """Where a stream resumes: ``Last-Event-ID`` as the stream process reads it (it comes
+    before ``?after=``), else ``?after=``; 400 for one that is not a version."""
+    after: int | None = query.get("after")
+    last_event_id = request.headers.get("Last-Event-ID", "")
+    if last_event_id:
+        after = stream_position(last_event_id)
+        if after is None:
+            raise BadRequest(
+                "request/invalid_query",
+                "after (or Last-Event-ID) must be a version >= 0",
+                fields={"Last-Event-ID": ["Not a valid version."]},
+            )
+    return after
+
+
+def reachable_base() -> str:
+    """:func:`stream_base`, or 503 when unknown or this very origin (the stream process is
+    not behind it)."""
+    base = stream_base()
+    if not base:
+        raise StreamUnavailable(
+            "stream/unavailable",
+            "streams are served by the stream process, which is not reachable through "
+            "this server: `munchlog serve` starts it; behind a proxy, route "
+            "/api/games/<id>/stream and /api/events/<id>/stream to it (docs/streams.md)",
+        )
+    return base
+
+
 @blp.route("/<game:game_id>/stream-tickets")
 class StreamTickets(MethodView):
     @viewer_of_game
@@ -173,24 +203,8 @@ class GameStream(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        after = query.get("after")
-        last_event_id = request.headers.get("Last-Event-ID", "")
-        if last_event_id:  # as the stream process reads it: it comes before ?after=
-            after = stream_position(last_event_id)
-            if after is None:
-                raise BadRequest(
-                    "request/invalid_query",
-                    "after (or Last-Event-ID) must be a version >= 0",
-                    fields={"Last-Event-ID": ["Not a valid version."]},
-                )
-        base = stream_base()
-        if not base:  # unknown, or this very origin: the stream process is not behind it
-            raise StreamUnavailable(
-                "stream/unavailable",
-                "streams are served by the stream process, which is not reachable through "
-                "this server: `munchlog serve` starts it; behind a proxy, route "
-                "/api/games/<id>/stream to it (docs/streams.md)",
-            )
+        after = resume_after(query)
+        base = reachable_base()
         ticket = query.get("ticket")
         if viewer != "spectator" and ticket is None:
             ticket = _tickets().make(gid, viewer)

@@ -1,0 +1,147 @@
+"""A whole round of an event over HTTP on both back ends (issue #38, acceptance): a 9-player
+CCG best-of-three with check-in, the clock and one table's time extension, the server's own
+no-show game loss and time calls (the events' keeper asked at given moments with the service's
+clock set to them: a fake clock, nothing waits), players' reports (equal pairs stand, a
+mismatch settled by the judge), round 2 with a second no-show that drops the player, and a
+round-1 result corrected after round 2 is paired: standings recomputed, round 2 marked.
+
+The extra turns after time and the draw they end in are the clock's own tests
+(tests/unit/test_round_clock.py); here the games at time stay unfinished and are reported.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from domain.tournament import clock
+from service.event_checkin import NO_SHOWS
+from service.event_clock import TIME_CALLED
+from service.event_keeper import EventKeeper
+from service.tournaments import Tournaments
+from tests.api.helpers import bearer
+from tests.api.test_events import concede, my_game, open_event, pair, register, standings
+
+T0 = "2030-01-01T10:00:00Z"
+
+
+def at(minutes: float) -> str:
+    return clock.iso(clock.moment(T0) + timedelta(minutes=minutes))
+
+
+@pytest.fixture
+def now(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The service's clock, ``now(minutes)`` after :data:`T0` (requests read it too)."""
+
+    def set_to(minutes: float) -> str:
+        moment = at(minutes)
+        monkeypatch.setattr("service.games.utc_now", lambda: moment)
+        return moment
+
+    set_to(0)
+    return set_to
+
+
+def post(client: FlaskClient, path: str, token: str, body: Any = None) -> dict[str, Any]:
+    response = client.post(path, json=body or {}, headers=bearer(token))
+    assert response.status_code == 201, (path, response.get_json())
+    found: dict[str, Any] = response.get_json()
+    return found
+
+
+def time_called(client: FlaskClient, game_id: str, judge: str) -> list[dict[str, Any]]:
+    events = client.get(f"/api/games/{game_id}/events", headers=bearer(judge)).get_json()
+    return [e for e in events["events"] if e["type"] == "TimeCalled"]
+
+
+def test_a_round_with_check_in_the_clock_reports_and_a_correction(
+    backend: dict[str, Any], app: Flask, client: FlaskClient, now: Any
+) -> None:
+    event = open_event(
+        client, match="bo3", rounds=2, round_minutes=30, check_in={"opens": 10, "no_show": 5}
+    )
+    eid, judge = event["event_id"], event["judge_token"]
+    base = f"/api/events/{eid}"
+    tokens = {f"p{n}": register(client, eid, f"p{n}") for n in range(9)}
+    keeper = EventKeeper(Tournaments(app.extensions["munchlog"]), [TIME_CALLED, NO_SHOWS])
+    t1, t2, t3, t4 = pair(client, eid)["pairings"]
+    absent = t1["seats"]["B"]
+    for player, token in tokens.items():
+        if player != absent:
+            post(client, f"{base}/check-in", token)
+
+    now(1)
+    post(client, f"{base}/clock", judge, {"action": "start"})
+    now(2)
+    extension = {"action": "extend", "table": 2, "minutes": 3, "reason": "deck check"}
+    post(client, f"{base}/clock", judge, extension)
+    keeper.run_due(now(5.99))
+    assert client.get(base).get_json()["check_in"]["rounds"]["1"]["no_shows"] == []
+    keeper.run_due(now(6))  # 5 minutes after the start, no request
+    assert client.get(base).get_json()["check_in"]["rounds"]["1"]["no_shows"] == [absent]
+    first = client.get(f"/api/games/{t1['game_id']}").get_json()
+    assert (first["status"], first["winner"]) == ("finished", "A")  # the game loss
+
+    # table 3 is decided by its games; table 4 plays one game and is at time in its second
+    now(10)
+    for _ in range(2):
+        concede(client, my_game(client, eid, 1, tokens[t3["seats"]["B"]]))
+    concede(client, my_game(client, eid, 1, tokens[t4["seats"]["B"]]))
+    fourth = my_game(client, eid, 1, tokens[t4["seats"]["A"]])
+    assert fourth["game_number"] == 2
+
+    keeper.run_due(now(30.99))
+    assert time_called(client, fourth["game_id"], judge) == []
+    keeper.run_due(now(31))  # round_minutes after the start
+    (called,) = time_called(client, fourth["game_id"], judge)
+    data = called["data"]  # at the table's second, the CCG's five turns after turn 0
+    assert (data["deadline"], called["received_at"], data["extra_turns"]) == (at(31), at(31), 5)
+    assert time_called(client, t2["game_id"], judge) == []  # extended by 3 minutes
+    keeper.run_due(now(34))
+    assert [c["data"]["deadline"] for c in time_called(client, t2["game_id"], judge)] == [at(34)]
+
+    # reports: table 2 agrees on a draw; table 4 disagrees and the judge settles it
+    a2, b2, a4, b4 = t2["seats"]["A"], t2["seats"]["B"], t4["seats"]["A"], t4["seats"]["B"]
+    draw = {"wins": 0, "losses": 0, "draws": 1}
+    post(client, f"{base}/rounds/1/report", tokens[a2], draw)
+    assert post(client, f"{base}/rounds/1/report", tokens[b2], draw)["stands"]["by"] == "players"
+    post(client, f"{base}/rounds/1/report", tokens[a4], {"wins": 1, "losses": 0, "draws": 1})
+    told = post(client, f"{base}/rounds/1/report", tokens[b4], {"wins": 0, "losses": 1})
+    assert told["dispute"] is True
+    settled = {"table": 4, "games": {a4: 1, b4: 0}, "drawn_games": 1}
+    post(client, f"{base}/rounds/1/results", judge, settled)
+    present = t1["seats"]["A"]  # the no-show's table: its opponent won the one game played
+    post(client, f"{base}/rounds/1/results", judge, {"table": 1, "games": {present: 1, absent: 0}})
+    rows = {r["player"]: r for r in standings(client, eid)}
+    assert (rows[present]["wins"], rows[absent]["losses"], rows[a2]["draws"]) == (1, 1, 1)
+
+    # round 2: the same player misses it too and is dropped, with the reason
+    now(40)
+    round_two = pair(client, eid)
+    for player, token in tokens.items():
+        if player != absent:
+            post(client, f"{base}/check-in", token)
+    post(client, f"{base}/clock", judge, {"action": "start"})
+    keeper.run_due(now(45))
+    shown = client.get(base).get_json()
+    assert shown["check_in"]["rounds"]["2"]["no_shows"] == [absent]
+    row = next(p for p in shown["players"] if p["player"] == absent)
+    assert row["dropped_after"] == 2 and "rounds 1 and 2" in row["drop_reason"]
+
+    # a round-1 result corrected after round 2 was paired
+    correction = {"table": 2, "games": {a2: 1, b2: 0}, "reason": "a win recorded as a draw"}
+    post(client, f"{base}/rounds/1/correction", judge, correction)
+    rows = {r["player"]: r for r in standings(client, eid)}
+    assert (rows[a2]["wins"], rows[b2]["losses"], rows[a2]["draws"]) == (1, 1, 0)
+    marked = client.get(base).get_json()["rounds"][1]["pairings"]
+    assert len(marked) == len(round_two["pairings"])
+    assert all(p["paired_before_correction"] for p in marked)
+    text = client.get(f"{base}/export?format=text&games=false", headers=bearer(judge)).get_data(
+        as_text=True
+    )
+    assert "corrected: a win recorded as a draw" in text
+    assert "; dropped after round 2: did not check in for rounds 1 and 2 in a row" in text
