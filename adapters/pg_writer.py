@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from functools import cache
 from typing import Any
@@ -213,10 +213,10 @@ class Reachability:
 
     def __init__(
         self,
-        probe: Any,
+        probe: Callable[[], object],
         *,
-        recovered: Any = None,
-        gone: Any = None,
+        recovered: Callable[[], object] | None = None,
+        gone: Callable[[], bool] | None = None,
         every: float = PROBE_EVERY,
     ) -> None:
         self.probe = probe

@@ -32,6 +32,16 @@ class PlayerCardEvent(Event):
 
 
 @event_dataclass
+class PlayerCardsEvent(Event):
+    """The fields of the events about a seat and several cards of its (stored under no name
+    of its own, like :class:`PlayerEvent`)."""
+
+    player: str
+    cards: list[str]
+    card_fields = ("cards",)
+
+
+@event_dataclass
 class CreatingEvent(Event):
     """The fields a ruleset's creating event (a game's first) starts with: the game's header,
     which the fold copies into the state as it is (``domain.fold.game_header``). The event

@@ -275,8 +275,13 @@ class Family:
         return int(getattr(self, "max_seats", 2)) > 2
 
     #: The creation card fields an event's settings may give its tables (``POST /api/events``:
-    #: classic's ``doors`` and ``treasures``); default none.
+    #: classic's ``doors`` and ``treasures``), each one of its :attr:`seat_fields`; default none.
     event_card_fields: ClassVar[tuple[str, ...]] = ()
+    #: The fields a player's registration brings besides its ``player`` (``POST
+    #: /api/events/<id>/players``, read by :meth:`event_entry`), each with the seat field whose
+    #: entries it takes (``{field: seat field}``: the CCG's ``hero`` and ``decklist``, a seat's
+    #: ``hero`` and ``deck``); default none.
+    entry_fields: ClassVar[Mapping[str, str]] = {}
 
     def event_entry(
         self, body: Mapping[str, Any], fmt: str, resolve: EntryResolver

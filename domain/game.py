@@ -18,7 +18,7 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
@@ -30,12 +30,8 @@ from domain.fold import FOLD_VERSION, State, apply_record, initial_state
 from domain.ruleset import Ruleset, Step, find_ruleset
 from domain.visibility import knowledge
 
-#: Names (under the game id as uuid5 namespace) of the small aggregates of one game.
-_ACCESS_NAME = "access"
-_SUMMARY_NAME = "summary"
+#: The name an idempotency record's id is derived under from its game's, before its key.
 _IDEMPOTENCY_PREFIX = "idempotency-key:"
-_SECRETS_NAME = "dealing-secrets"
-_DELAY_NAME = "spectator-delay"
 #: An aggregate :func:`_detached` copies.
 A = TypeVar("A", bound=Aggregate)
 #: ``uuid5`` namespace of imported games whose own id is not a UUID (``Game.id_for_import``).
@@ -343,9 +339,28 @@ def stored_record(event: Game.Opened | Game.Recorded) -> Record:
     return record_from(event.originator_version, event.__dict__)
 
 
-class GameAccess(Aggregate):
+class GamePart(Aggregate):
+    """The base of the small aggregates kept beside a game, one of each a game (its access,
+    summary, secrets, spectator delay): each is made by calling its class with the game's id
+    first (``game_id``), and its id is derived from the game's under :attr:`part`
+    (``uuid5``: eventsourcing's ``create_id``), so a reader finds it from the game's id
+    alone (:meth:`id_for`)."""
+
+    #: The name its id is derived under (the game's id as the ``uuid5`` namespace).
+    part: ClassVar[str]
+
+    @classmethod
+    def create_id(cls, game_id: UUID) -> UUID:
+        return uuid5(game_id, cls.part)
+
+    id_for = create_id
+
+
+class GameAccess(GamePart):
     """The SHA-256 hashes of one game's bearer tokens, by role (``A``, ``B``, ``table``,
     ``judge``). Saved together with the game's first events; never changed afterwards."""
+
+    part = "access"
 
     class Issued(Aggregate.Created):
         game_id: UUID
@@ -355,15 +370,9 @@ class GameAccess(Aggregate):
         self.game_id = game_id
         self.token_hashes = dict(token_hashes)
 
-    @staticmethod
-    def id_for(game_id: UUID) -> UUID:
-        return uuid5(game_id, _ACCESS_NAME)
-
     @classmethod
     def issue(cls, game_id: UUID, token_hashes: Mapping[str, str]) -> GameAccess:
-        return cls._create(
-            cls.Issued, id=cls.id_for(game_id), game_id=game_id, token_hashes=dict(token_hashes)
-        )
+        return cls(game_id, dict(token_hashes))
 
     def role_for(self, hashed: str) -> str | None:
         """The role whose token hashes to ``hashed`` (constant-time comparisons), or ``None``."""
@@ -374,12 +383,14 @@ class GameAccess(Aggregate):
         return found
 
 
-class GameSummary(Aggregate):
+class GameSummary(GamePart):
     """The game list's read model: what a list query filters on, for one game.
 
     Written in the same ``save`` as the game's events (when the game is created and whenever
     its status or winner changes), so it is never ahead of or behind the game it describes.
     """
+
+    part = "summary"
 
     class Opened(Aggregate.Created):
         game_id: UUID
@@ -423,17 +434,11 @@ class GameSummary(Aggregate):
         self.created_at = created_at
         self.finished_at: str | None = None
 
-    @staticmethod
-    def id_for(game_id: UUID) -> UUID:
-        return uuid5(game_id, _SUMMARY_NAME)
-
     @classmethod
     def open(cls, game: Game, *, created_at: str) -> GameSummary:
         state = game.state
         players = {seat: str(info.get("player", "")) for seat, info in state["seats"].items()}
-        return cls._create(
-            cls.Opened,
-            id=cls.id_for(game.id),
+        return cls(
             game_id=game.id,
             ruleset=game.ruleset,
             mode=str(state.get("mode")),
@@ -500,27 +505,30 @@ class IdempotencyRecord(Aggregate):
     def id_for(game_id: UUID, key: str) -> UUID:
         return uuid5(game_id, _IDEMPOTENCY_PREFIX + key)
 
-    @classmethod
-    def store(
-        cls, game_id: UUID, key: str, fingerprint: str, response: dict[str, Any]
-    ) -> IdempotencyRecord:
-        return cls._create(
-            cls.Stored,
-            id=cls.id_for(game_id, key),
-            game_id=game_id,
-            key=key,
-            fingerprint=fingerprint,
-            response=response,
-        )
+    create_id = id_for
 
 
-class GameSecrets(Aggregate):
+class KeptSecrets:
+    """What the aggregates of secrets the server keeps (a game's, an event's) have in common:
+    no route reads one, and its repr names only whose secrets they are (:attr:`owner`), never
+    a secret in a log line or a traceback."""
+
+    #: The attribute naming whose secrets they are.
+    owner: ClassVar[str] = "game_id"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.owner}={getattr(self, self.owner)})"
+
+
+class GameSecrets(KeptSecrets, GamePart):
     """The server's secrets of a server-dealt game (docs/dealing.md), by epoch: the secret of
     epoch 0 drawn at creation and saved with the game, one more per re-keying ruling.
 
     No API reads this aggregate: the rules use the secrets to deal
     (``Game.execute(secrets=...)``), and the game's events reveal each one only once it may be
     known (at the end, ``ServerSecretRevealed``; to the judge by a re-keying ruling)."""
+
+    part = "dealing-secrets"
 
     class Drawn(Aggregate.Created):
         game_id: UUID
@@ -537,16 +545,9 @@ class GameSecrets(Aggregate):
         self.game_id = game_id
         self.secrets: dict[int, str] = {0: secret}
 
-    def __repr__(self) -> str:  # never a secret in a log line or a traceback
-        return f"GameSecrets(game_id={self.game_id}, epochs={len(self.secrets)})"
-
-    @staticmethod
-    def id_for(game_id: UUID) -> UUID:
-        return uuid5(game_id, _SECRETS_NAME)
-
     @classmethod
     def draw(cls, game_id: UUID, secret: bytes) -> GameSecrets:
-        return cls._create(cls.Drawn, id=cls.id_for(game_id), game_id=game_id, secret=secret.hex())
+        return cls(game_id, secret.hex())
 
     def add(self, epoch: int, secret: bytes) -> None:
         self.trigger_event(self.Added, epoch=epoch, secret=secret.hex())
@@ -555,11 +556,13 @@ class GameSecrets(Aggregate):
         return {epoch: bytes.fromhex(secret) for epoch, secret in self.secrets.items()}
 
 
-class SpectatorDelay(Aggregate):
+class SpectatorDelay(GamePart):
     """A game's spectator delay (``spectator_delay`` at creation): how far behind the live game
     spectators and the organizer see it, in ``events`` and/or ``seconds`` (``None``: no such
     rule). Saved with the game's first events, only when the game has a delay; never changed.
     ``service.delay`` applies it to every read."""
+
+    part = "spectator-delay"
 
     class Set(Aggregate.Created):
         game_id: UUID
@@ -570,16 +573,6 @@ class SpectatorDelay(Aggregate):
         self.game_id = game_id
         self.events = events
         self.seconds = seconds
-
-    @staticmethod
-    def id_for(game_id: UUID) -> UUID:
-        return uuid5(game_id, _DELAY_NAME)
-
-    @classmethod
-    def set(cls, game_id: UUID, events: int | None, seconds: int | None) -> SpectatorDelay:
-        return cls._create(
-            cls.Set, id=cls.id_for(game_id), game_id=game_id, events=events, seconds=seconds
-        )
 
 
 class SeedDeadline(Aggregate):
@@ -604,6 +597,8 @@ class SeedDeadline(Aggregate):
     def id_for(game_id: UUID, version: int) -> UUID:
         return uuid5(game_id, f"seed-deadline:{version}")
 
+    create_id = id_for
+
     @classmethod
     def follow(cls, game: Game, before: str | None) -> list[SeedDeadline]:
         """What to save with ``game``'s pending events: a mark of its pending deadline if it
@@ -612,14 +607,4 @@ class SeedDeadline(Aggregate):
         after = fair.pending_deadline(game.state)
         if after == before or not game.pending_events:
             return []
-        return [cls.set(game.id, game.version, after)]
-
-    @classmethod
-    def set(cls, game_id: UUID, version: int, deadline: str | None) -> SeedDeadline:
-        return cls._create(
-            cls.Set,
-            id=cls.id_for(game_id, version),
-            game_id=game_id,
-            version=version,
-            deadline=deadline,
-        )
+        return [cls(game.id, game.version, after)]

@@ -104,7 +104,7 @@ def delay_objects(game_id: UUID, request: Mapping[str, Any]) -> list[SpectatorDe
     asked = request.get("spectator_delay")
     if not asked or not any(asked.get(k) for k in ("events", "seconds")):
         return []
-    return [SpectatorDelay.set(game_id, asked.get("events"), asked.get("seconds"))]
+    return [SpectatorDelay(game_id, asked.get("events"), asked.get("seconds"))]
 
 
 @dataclass(frozen=True)

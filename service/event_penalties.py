@@ -44,19 +44,13 @@ class EventPenalties:
 
     # ------------------------------------------------------------------ ruling
 
-    def rule(
-        self,
-        game_id: UUID,
-        dispute_id: str,
-        ruling: Mapping[str, Any],
-        *,
-        expected_version: int | None = None,
-    ) -> Ruled:
-        """The judge's ruling (:meth:`GameLog.rule`); in one of an event's games, a penalty
-        naming an infraction carries the player's earlier penalties of its kind for that
-        infraction in the event (``earlier``), so the ruling records it upgraded as the penalty
-        guide says, and a disqualification (given, or a match loss upgraded) drops the player
-        from the event in the same save as the ruling (docs/rules.md F.5)."""
+    def rule(self, game_id: UUID, dispute_id: str, ruling: Mapping[str, Any]) -> Ruled:
+        """The judge's ruling (:meth:`GameLog.rule`), ``ruling`` being ``POST …/rulings``'s
+        body (its ``expected_version`` too); in one of an event's games, a penalty naming an
+        infraction carries the player's earlier penalties of its kind for that infraction in
+        the event (``earlier``), so the ruling records it upgraded as the penalty guide says,
+        and a disqualification (given, or a match loss upgraded) drops the player from the
+        event in the same save as the ruling (docs/rules.md F.5)."""
         penalty = ruling.get("penalty") or {}
         found = None
         if penalty.get("seat") is not None and (
@@ -74,9 +68,8 @@ class EventPenalties:
             def also(records: list[Record]) -> list[Any]:
                 return self._disqualify(event_id, seats, game_id, records)
 
-        return self.log.rule(
-            game_id, dispute_id, ruling, expected_version=expected_version, also=also
-        )
+        expected = ruling.get("expected_version")
+        return self.log.rule(game_id, dispute_id, ruling, expected_version=expected, also=also)
 
     def _disqualify(
         self, event_id: UUID, seats: Mapping[str, str], game_id: UUID, records: list[Record]

@@ -263,9 +263,7 @@ class GameLog:
             }
             extra: list[Any] = []
             if idempotency_key is not None:
-                extra.append(
-                    IdempotencyRecord.store(game_id, idempotency_key, fingerprint, response)
-                )
+                extra.append(IdempotencyRecord(game_id, idempotency_key, fingerprint, response))
             return BatchOutcome(response=response, replayed=False), extra
 
         try:

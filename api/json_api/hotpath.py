@@ -93,7 +93,12 @@ class RecordHotPath:
         header = environ.get("HTTP_AUTHORIZATION", "")
         scheme, _, token = header.partition(" ")
         length = environ.get("CONTENT_LENGTH", "")
-        if scheme != "Bearer" or not token or " " in token or not length.isdigit():
+        if (
+            scheme != "Bearer"
+            or not token
+            or " " in token
+            or not (length.isascii() and length.isdigit())
+        ):
             return self.inner(environ, start_response)
         size = int(length)
         if not 0 < size <= self.max_body:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +16,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from domain import DEFAULT_RULESET, RULESETS, DomainError, fair, find_ruleset
-from domain.family import families, family_named
+from domain.family import Family, families, family_named
 from domain.schemas import NO_NUL
 from projections.views import SEAT_NAMES
 from service.delay import MAX_EVENTS, MAX_SECONDS
@@ -51,6 +51,29 @@ class Position(fields.Integer):
 class Strict(ma.Schema):
     class Meta:
         unknown = ma.RAISE
+
+
+def answer_schema(
+    name: str,
+    table: Mapping[str, fields.Field | type[fields.Field]],
+    *,
+    optional: Iterable[str] = (),
+) -> type[ma.Schema]:
+    """The schema of a response body, from its ``table`` (``{field: a marshmallow field, or
+    its class}``, in the order the document lists them): every field is always in the answer
+    (``required`` in the document), but a nullable one and those named in ``optional``."""
+    sometimes = set(optional)
+    made: dict[str, fields.Field] = {}
+    for key, given in table.items():
+        field = given() if isinstance(given, type) else given
+        field.required = not field.allow_none and key not in sometimes
+        made[key] = field
+    return ma.Schema.from_dict(made, name=name)
+
+
+def described(kind: type[fields.Field], description: str, **options: Any) -> fields.Field:
+    """A field of ``kind`` with its ``description`` in the document."""
+    return kind(metadata={"description": description}, **options)
 
 
 class LabelField(fields.Field):
@@ -164,16 +187,33 @@ def _seat_field(spec: Mapping[str, Any], arity: str) -> fields.Field:
     )
 
 
-def family_seat_fields() -> dict[str, fields.Field]:
+def family_seat_fields(
+    named: Callable[[Family], Mapping[str, str]] | None = None,
+) -> dict[str, fields.Field]:
     """Every registered family's seat fields, as marshmallow fields (the first family to
-    name a field gives it)."""
+    name a field gives it); ``named(family)``: which, each ``{field: the seat field it
+    takes}`` (default all of them, by their own names)."""
     out: dict[str, fields.Field] = {}
     for family in families().values():
         arity: Mapping[str, str] = getattr(family, "card_fields", {})
-        for name, spec in family.seat_fields.items():
+        which = {f: f for f in family.seat_fields} if named is None else named(family)
+        for name, seat_field in which.items():
             if name not in out:
-                out[name] = _seat_field(spec, arity.get(name, "many"))
+                spec = family.seat_fields[seat_field]
+                out[name] = _seat_field(spec, arity.get(seat_field, "many"))
     return out
+
+
+def family_event_fields() -> dict[str, fields.Field]:
+    """The card fields the families' event tables take (``POST /api/events``,
+    ``Family.event_card_fields``), as their seat fields."""
+    return family_seat_fields(lambda family: {name: name for name in family.event_card_fields})
+
+
+def family_entry_fields() -> dict[str, fields.Field]:
+    """The fields of the families' registrations (``POST /api/events/<id>/players``,
+    ``Family.entry_fields``), as the seat fields they take."""
+    return family_seat_fields(lambda family: family.entry_fields)
 
 
 def family_option_fields() -> dict[str, fields.Field]:

@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import os
 import queue
 import sys
@@ -277,7 +278,11 @@ class WholeBody:
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         length = environ.get("CONTENT_LENGTH", "")
         if length:
-            if length.isdigit() and 0 < int(length) <= self.limit(environ.get("PATH_INFO", "")):
+            if (
+                length.isascii()
+                and length.isdigit()
+                and 0 < int(length) <= self.limit(environ.get("PATH_INFO", ""))
+            ):
                 environ["wsgi.input"] = BytesIO(environ["wsgi.input"].read(int(length)))
         elif "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
             limit = self.limit(environ.get("PATH_INFO", ""))
@@ -399,7 +404,7 @@ def _run_granian(target: str, host: str, port: int, workers: int, threads: int) 
 
     from api.ops.logs import granian_log_config
 
-    Granian(
+    server = Granian(
         target,
         address=host,
         port=port,
@@ -412,7 +417,17 @@ def _run_granian(target: str, host: str, port: int, workers: int, threads: int) 
         workers_kill_timeout=GRACEFUL_TIMEOUT,
         log_access=False,  # AccessLog writes it
         log_dictconfig=granian_log_config(),  # its own lines as JSON too, if so configured
-    ).serve()
+    )
+    logging.getLogger("_granian").addFilter(_intended_threads)  # after granian set its logging
+    server.serve()
+
+
+def _intended_threads(record: logging.LogRecord) -> bool:
+    """Drops granian's start-up warning that a WSGI server "allows spawning up to N Python
+    threads" (more than twice the cores): munchlog's are intended. Only :data:`THREADS` of them
+    run the app at once (:class:`WholeBody`'s slots); the :data:`BODY_READERS` others only wait
+    for a slow client's body, holding no slot. Any other line of granian's stays."""
+    return not record.getMessage().startswith("Configuration allows spawning up to")
 
 
 def _run_gunicorn(

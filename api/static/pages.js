@@ -48,6 +48,15 @@
       if (token) onToken(token);
     });
   }
+  // The sign-in form (#signin) shown instead of the page (#app), with ``message`` (why, or
+  // nothing) in #signin-error; the page clears what it shows of the viewer itself.
+  function showSignin(message) {
+    document.getElementById("app").hidden = true;
+    document.getElementById("signin").hidden = false;
+    document.getElementById("sign-out").hidden = true;
+    document.getElementById("signin-error").textContent = message || "";
+    document.getElementById("token-input").focus();
+  }
   // A ruling's penalty in words (docs/rules.md F.5), from what the API gives with it (a game's
   // disputes, an event's penalties): the penalty guide's infraction by its name and IPG section
   // ("Slow Play (IPG 3.3)"; the key in words for one the guide does not have), and for a
@@ -101,6 +110,6 @@
     return seatList(d.seats, players) + (d.step === "commit_seed" ? " to commit a seed " : " to reveal a seed ");
   }
   window.munchlogPages = { readJSON: readJSON, el: el, status: status, capital: capital, plural: plural,
-    onSignin: onSignin, infractionText: infractionText, upgradeText: upgradeText,
+    onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText,
     untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();

@@ -91,13 +91,9 @@
   // ------------------------------------------------------------------ sign in
   function showSignin(message) {
     stopFollowing();
-    $("app").hidden = true;
-    $("signin").hidden = false;
-    $("sign-out").hidden = true;
-    $("signin-error").textContent = message || "";
     $("who").textContent = "";
     $("who").dataset.viewer = "";
-    $("token-input").focus();
+    window.munchlogPages.showSignin(message);
   }
   window.munchlogPages.onSignin(start);
   $("sign-out").addEventListener("click", () => {
@@ -121,7 +117,6 @@
       app.players = summary.players || {};
       app.seats = Object.keys(app.players).sort();
       app.created = collectNames(await api("/events/1").catch(() => ({})), {}, 0);
-      if (!app.seats.includes(app.role)) loadCardNames(summary.ruleset); // the table's and the judge's
       $("players").textContent = app.seats.map(seatName).join(" · ");
       $("who").textContent = app.seats.includes(app.role) ? "you are " + seatName(app.role) : "signed in as the " + app.role;
       $("who").dataset.viewer = app.role;
@@ -473,7 +468,11 @@
   // sample card names to pick from (a <datalist> per deck, filled once from
   // GET /api/rulesets/<ruleset>/cards; the game's own cards may be others: any name is taken).
   const DECK_WORDS = { door: "Door", treasure: "Treasure" };
+  // Asked once, when the first draw form is drawn: a game with no draw told by name (a CCG game,
+  // a server-dealt one) never asks, so no ruleset without card names answers 404.
   async function loadCardNames(ruleset) {
+    if (app.cardNamesAsked) return;
+    app.cardNamesAsked = true;
     let cards = [];
     try {
       cards = (await window.munchlogPages.readJSON("/api/rulesets/" + encodeURIComponent(ruleset) + "/cards", {})).cards || [];
@@ -492,6 +491,7 @@
     for (const k of Object.keys(app.typed)) if (k.startsWith(head)) delete app.typed[k];
   }
   function drawForm(c) {
+    loadCardNames(app.summary.ruleset);
     const type = c.type;
     const body = Object.assign({}, c);
     delete body.draws;

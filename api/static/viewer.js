@@ -93,14 +93,10 @@
 
   // ------------------------------------------------------------------ sign in
   function showSignin(message) {
-    $("app").hidden = true;
-    $("signin").hidden = false;
-    $("sign-out").hidden = true;
-    $("signin-error").textContent = message || "";
     $("viewer-label").textContent = "";
     $("viewer-label").dataset.viewer = "";
     $("as-wrap").hidden = true;
-    $("token-input").focus();
+    window.munchlogPages.showSignin(message);
   }
   window.munchlogPages.onSignin((token) => start(token, null));
   $("watch").addEventListener("click", () => start(null, fragment().get("v")));

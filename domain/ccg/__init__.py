@@ -211,6 +211,8 @@ class MunchkinCCG(Family):
 
     # -- its events (domain.family, docs/rules.md F) ------------------------------------
 
+    entry_fields: ClassVar[Mapping[str, str]] = hosting.ENTRY_FIELDS
+
     def event_entry(
         self, body: Mapping[str, Any], fmt: str, resolve: EntryResolver
     ) -> EventEntry | None:

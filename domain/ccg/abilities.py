@@ -192,6 +192,21 @@ def give_blood_arg(decision: Decision, card: dict[str, Any], value: int) -> None
         )
 
 
+def emit_use(
+    decision: Decision,
+    cls: type[ev.MischiefPlayed] | type[ev.AbilityActivated],
+    cid: str,
+    targets: list[str],
+    interrupting: int | None,
+    **paid: Any,
+) -> None:
+    """The seat used card ``cid`` (played a Mischief, activated an ability: ``cls``) on
+    ``targets``, interrupting the stack entry ``interrupting`` if any, with what it paid."""
+    decision.emit(
+        cls, player=decision.seat, card=cid, targets=targets, interrupting=interrupting, **paid
+    )
+
+
 def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) -> None:
     """Mischief: either player, either turn, while the window is open (docs/rules.md A.5, A.11);
     its ``played`` ability decides the targets and the effects (docs/cards.md)."""
@@ -227,12 +242,12 @@ def play_mischief(decision: Decision, command: Command, card: dict[str, Any]) ->
             )
     else:
         check_targets(decision, ability or {"targets": []}, targets)
-    decision.emit(
+    emit_use(
+        decision,
         ev.MischiefPlayed,
-        player=seat,
-        card=cid,
-        targets=targets,
-        interrupting=interrupting,
+        cid,
+        targets,
+        interrupting,
         gold_paid=gold,
         give_blood=blood,
         unchecked=unchecked,
@@ -365,12 +380,12 @@ def decide_activate(decision: Decision, command: Command) -> None:
     check_targets(decision, ability, targets)
     unchecked = ability is None
     text = command.get("text")
-    decision.emit(
+    emit_use(
+        decision,
         ev.AbilityActivated,
-        player=seat,
-        card=cid,
-        targets=targets,
-        interrupting=interrupting,
+        cid,
+        targets,
+        interrupting,
         costs={"gold": gold, "zap": zap, "discard": discard, "give_blood": blood},
         text=text if isinstance(text, str) else None,
         ability=index,

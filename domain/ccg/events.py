@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerEvent
+from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerCardsEvent, PlayerEvent
 from domain.events import Event, Json, event_dataclass, events_of
 
 #: Declares this family's events (domain.events.events_of).
@@ -32,17 +32,15 @@ class _PlayerTurn(Event):
 
 
 @event_dataclass
-class _PlayerCards(Event):
-    player: str
-    cards: list[str]
-    card_fields = ("cards",)
-
-
-@event_dataclass
 class _CardBySource(Event):
     card: str
     source: str | None = None
     card_fields = ("card", "source")
+
+
+@event_dataclass
+class _StackEntry(Event):
+    ref: int
 
 
 @event_dataclass
@@ -78,7 +76,7 @@ class GameCreated(CreatingEvent):
 
 
 @event
-class OpeningHandDrawn(_PlayerCards):
+class OpeningHandDrawn(PlayerCardsEvent):
     """A seat drew its six opening cards (docs/rules.md A.7 step 2)."""
 
 
@@ -143,7 +141,7 @@ class RunAwayMarkerFlipped(Event):
 
 
 @event
-class CardsUnzapped(_PlayerCards):
+class CardsUnzapped(PlayerCardsEvent):
     """Warmup unzap step: all of the player's zapped cards unzapped (docs/rules.md A.8 step 2)."""
 
 
@@ -282,19 +280,17 @@ class TriggerTargeted(Event):
 
 
 @event
-class AbilityCanceled(Event):
+class AbilityCanceled(_StackEntry):
     """An ability on the stack was canceled: its cost stays paid (docs/rules.md A.12 Cancel)."""
 
-    ref: int
     source: str | None = None
     card_fields = ("source",)
 
 
 @event
-class AbilityResolved(Event):
+class AbilityResolved(_StackEntry):
     """The newest ability on the stack finished resolving (LIFO, docs/rules.md A.11)."""
 
-    ref: int
     card: str
     outcome: str = "resolved"
     card_fields = ("card",)
@@ -361,7 +357,7 @@ class DefenderFaced(PlayerEvent):
 
 
 @event
-class DefenderCardsCommitted(_PlayerCards):
+class DefenderCardsCommitted(PlayerCardsEvent):
     """The defender zapped these hoard cards and moved them to the DMZ (docs/rules.md A.9 (I) 1)."""
 
 
@@ -597,7 +593,7 @@ class MonsterStashedFaceUp(Event):
 
 
 @event
-class DefenderCardsReturned(_PlayerCards):
+class DefenderCardsReturned(PlayerCardsEvent):
     """The defender's surviving committed cards went back to the hoard, still zapped (A.9)."""
 
 

@@ -28,6 +28,10 @@ from domain.ccg.cards import FORMATS, check_deck
 from domain.errors import InvalidCommand
 from domain.family import EntryResolver, EventEntry
 
+#: A player's registration fields (``Family.entry_fields``): each with the seat field whose
+#: entries it takes (``POST /api/games``'s ``hero`` and ``deck``).
+ENTRY_FIELDS = {"hero": "hero", "decklist": "deck"}
+
 
 def event_entry(body: Mapping[str, Any], fmt: str, resolve: EntryResolver) -> EventEntry:
     """A player's hero and decklist, each entry resolved (a definition, or a card of the
@@ -40,7 +44,7 @@ def event_entry(body: Mapping[str, Any], fmt: str, resolve: EntryResolver) -> Ev
         raise InvalidCommand(
             "request/decklist_required",
             "a CCG event's player brings a hero and a decklist",
-            {k: ["required"] for k in ("hero", "decklist") if body.get(k) is None},
+            {k: ["required"] for k in ENTRY_FIELDS if body.get(k) is None},
         )
     found_hero = resolve(hero, "hero", "hero")
     cards = [

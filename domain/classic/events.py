@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerEvent
+from domain.event_bases import CreatingEvent, PlayerCardEvent, PlayerCardsEvent, PlayerEvent
 from domain.events import NAMESPACES, Event, Json, event_dataclass, events_of
 
 #: Declares this family's events (domain.events.events_of).
@@ -25,6 +25,13 @@ event = events_of("classic")
 @event_dataclass
 class _Helper(Event):
     helper: str
+
+
+@event_dataclass
+class _PlayerMonster(Event):
+    player: str
+    monster: str
+    card_fields = ("monster",)
 
 
 @event_dataclass
@@ -134,12 +141,8 @@ class CardTakenToHand(PlayerCardEvent):
 
 
 @event
-class LookedForTrouble(Event):
+class LookedForTrouble(_PlayerMonster):
     """``player`` played ``monster`` from its hand to fight it (docs/rules.md B.4)."""
-
-    player: str
-    monster: str
-    card_fields = ("monster",)
 
 
 @event
@@ -240,14 +243,11 @@ class ClassicCardDiscarded(Event):
 
 
 @event
-class ItemsSold(Event):
+class ItemsSold(PlayerCardsEvent):
     """``player`` sold ``cards`` for ``gold`` gold pieces: ``levels`` levels (B.12, D.C3)."""
 
-    player: str
-    cards: list[str]
     gold: int
     levels: int
-    card_fields = ("cards",)
 
 
 @event
@@ -301,14 +301,11 @@ class CardsGiven(Event):
 
 
 @event
-class CombatStarted(Event):
+class CombatStarted(_PlayerMonster):
     """``player`` fights ``monster``; ``conditions`` are outside facts its card counts
     (e.g. the time of day), as declared at the table (docs/rules.md B.5, D.C13)."""
 
-    player: str
-    monster: str
     conditions: list[str] = field(default_factory=list)
-    card_fields = ("monster",)
 
 
 @event
@@ -410,26 +407,20 @@ class LevelsGained(Event):
 
 
 @event
-class TreasuresDrawn(Event):
+class TreasuresDrawn(PlayerCardsEvent):
     """``player`` drew its rewards ``cards``, ``face`` down alone or up when helped (B.7)."""
 
-    player: str
-    cards: list[str]
     face: str
-    card_fields = ("cards",)
 
 
 @event
-class RunAwayRolled(Event):
+class RunAwayRolled(_PlayerMonster):
     """``player`` rolled ``roll`` to flee ``monster``; with ``modifier`` it ``escaped`` on 5+
     (docs/rules.md B.8)."""
 
-    player: str
-    monster: str
     roll: int
     modifier: int
     escaped: bool
-    card_fields = ("monster",)
 
 
 @event

@@ -24,6 +24,7 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.errors import ImpossibleCommand, RuleViolation
+from domain.game import KeptSecrets
 
 _SECRETS_NAME = "tournament-secrets"
 
@@ -305,10 +306,12 @@ class Tournament(Aggregate):
         self.trigger_event(cls, **fields)
 
 
-class TournamentSecrets(Aggregate):
+class TournamentSecrets(KeptSecrets, Aggregate):
     """A tournament's secrets, never read by a route: the round-1 secret (its commitment is in
     ``Tournament.Opened``; it is revealed in round 1's ``Paired``) and the key its players' seat
     tokens are derived under (``service.tournaments``), which is never revealed."""
+
+    owner = "event_id"
 
     class Drawn(Aggregate.Created):
         event_id: UUID
@@ -320,19 +323,12 @@ class TournamentSecrets(Aggregate):
         self.secret = secret
         self.token_key = token_key
 
-    def __repr__(self) -> str:  # never a secret in a log line or a traceback
-        return f"TournamentSecrets(event_id={self.event_id})"
-
     @staticmethod
     def id_for(event_id: UUID) -> UUID:
         return uuid5(event_id, _SECRETS_NAME)
 
+    create_id = id_for
+
     @classmethod
     def draw(cls, event_id: UUID, secret: bytes, token_key: bytes) -> TournamentSecrets:
-        return cls._create(
-            cls.Drawn,
-            id=cls.id_for(event_id),
-            event_id=event_id,
-            secret=secret.hex(),
-            token_key=token_key.hex(),
-        )
+        return cls(event_id, secret.hex(), token_key.hex())

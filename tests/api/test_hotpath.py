@@ -256,3 +256,28 @@ def test_errors_and_unusual_requests_answer_as_flask(twins: Twins) -> None:
 def test_any_body_gets_the_same_answer_on_both_paths(twins: Twins, body: Any, who: str) -> None:
     status, _, answer = twins.post(who, body)
     assert status < 500, answer
+
+
+def test_a_content_length_of_non_ascii_digits_goes_to_flask(twins: Twins) -> None:
+    """``²`` is a digit to ``str.isdigit`` (a WSGI header value is Latin-1 text) but no number
+    to ``int``: the hot path leaves such a request to Flask, which answers it as any other
+    unreadable body (it raised ``ValueError``, a 500, before)."""
+    hot = hot_path(twins.apps["hot"])
+    twins.post("table", {"actions": setup_actions(twins.created)})
+    served = hot.served
+    answers = []
+    for name in ("hot", "flask"):
+        response = (
+            twins.apps[name]
+            .test_client()
+            .post(
+                f"/api/games/{twins.game_id}/actions",
+                data=b'{"actions": []}',
+                content_type="application/json",
+                headers={"Authorization": f"Bearer {twins.tokens[name]['table']}"},
+                environ_overrides={"CONTENT_LENGTH": "\u00b2"},
+            )
+        )
+        answers.append((response.status_code, response.get_json()["error"]["code"]))
+    assert answers[0] == answers[1] and answers[0][0] == 400, answers
+    assert hot.served == served

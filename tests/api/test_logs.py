@@ -178,9 +178,14 @@ def test_the_access_log_as_json() -> None:
 
 
 def test_munchlog_serve_prints_no_organizer_token_it_was_given(tmp_path: Path) -> None:
+    """... nor any warning at a normal start (issue #44): granian's line about "up to 260 Python
+    threads" (the threads that may wait for request bodies, intended) opened every start."""
     token = "given-organizer-token-" + uuid.uuid4().hex
     with munchlog_serve(tmp_path, token, log=True) as (port, _env):
         assert requests.get(f"http://127.0.0.1:{port}/healthz").ok
     printed = (tmp_path / "serve.log").read_text()
     assert "organizer token (from MUNCHLOG_ORGANIZER_TOKEN; not printed)" in printed
     assert token not in printed
+    assert "Started worker-1" in printed  # granian's own lines are there
+    started = printed.split("Shutting down", 1)[0]  # the start, up to the first stop's line
+    assert [line for line in started.splitlines() if "WARN" in line.upper()] == []

@@ -547,6 +547,10 @@ def test_the_body_read_first_is_bounded_by_the_apps_limit() -> None:
     get = _SlowInput(b"")
     gate({"PATH_INFO": "/", "wsgi.input": get}, _ignore)  # no body: nothing read
     assert get.reads == []
+    odd = _SlowInput(b"12")  # "\u00b2" passes str.isdigit, not int: left unread to the app
+    odd.arrived.set()
+    gate({"CONTENT_LENGTH": "\u00b2", "PATH_INFO": "/", "wsgi.input": odd}, _ignore)
+    assert odd.reads == [] and seen[-1] is odd
 
 
 def test_another_target_is_served_behind_the_same_gate(

@@ -166,3 +166,25 @@ def test_a_double_click_and_a_retry_record_once(served: str, browser: Any) -> No
         assert retried[0]["idempotency-key"] == retried[1]["idempotency-key"]
     finally:
         context.close()
+
+
+def test_a_game_with_no_draw_told_by_name_asks_for_no_card_names(served: str, browser: Any) -> None:
+    """The card names (``GET /api/rulesets/<ruleset>/cards``) are asked for when the first draw
+    form is drawn: a server-dealt CCG game opened with the table's and the judge's tokens asks
+    nothing that answers 404 (it asked for the CCG's names, which it does not ship, at start)."""
+    game = create(served, contributors=[])
+    for token in (game["table_token"], game["judge_token"]):
+        context = browser.new_context(viewport={"width": 1024, "height": 768})
+        page = context.new_page()
+        asked: list[str] = []
+        failed: list[str] = []
+        page.on("request", lambda request, a=asked: a.append(request.url))
+        page.on("response", lambda r, f=failed: f.append(r.url) if r.status >= 400 else None)
+        try:
+            page.goto(f"{served}/games/{game['game_id']}/play#token={token}")
+            page.wait_for_selector("#who[data-viewer]", state="attached", timeout=TIMEOUT_MS)
+            page.wait_for_selector("#controls button", timeout=TIMEOUT_MS)
+            assert asked and not [u for u in asked if "/api/rulesets/" in u], asked
+            assert failed == []
+        finally:
+            context.close()

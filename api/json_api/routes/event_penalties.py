@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import marshmallow as ma
 from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields
@@ -23,6 +22,7 @@ from marshmallow import fields
 from api.json_api.auth import gamelog
 from api.json_api.routes.events import current, event_role
 from api.json_api.routes.games import BEARER, ApiBlueprint
+from api.json_api.schemas import answer_schema, described
 from service.event_penalties import EventPenalties
 
 blp = ApiBlueprint(
@@ -33,51 +33,46 @@ blp = ApiBlueprint(
 )
 
 
-class EventPenaltySchema(ma.Schema):
-    player = fields.String(required=True)
-    round = fields.Integer(required=True)
-    table = fields.Integer(required=True)
-    game_id = fields.String(
-        required=True, metadata={"description": "the game the penalty was given in"}
-    )
-    version = fields.Integer(
-        required=True,
-        metadata={
-            "description": "the game's `RulingRecorded` event that gave it "
-            "(`GET /api/games/<game_id>/events/<version>`)"
-        },
-    )
-    dispute = fields.String(required=True, metadata={"description": "the dispute ruled on"})
-    kind = fields.String(
-        required=True,
-        metadata={"description": "the penalty recorded (after any upgrade)"},
-    )
-    ruling = fields.String(required=True, metadata={"description": "the judge's note"})
-    infraction = fields.String(
-        metadata={"description": "the penalty guide's infraction, when the judge named one"}
-    )
-    escalated_from = fields.String(
-        metadata={
-            "description": "the penalty the judge gave, when a repeated infraction upgraded it"
-        }
-    )
-    infraction_name = fields.String(
-        metadata={
-            "description": "the infraction's name in the penalty guide (`Slow Play`), when "
-            "the guide has the `infraction` named"
-        }
-    )
-    ipg_section = fields.String(
-        metadata={"description": "the infraction's section in the penalty guide (`3.3`)"}
-    )
-    repeat_at_least = fields.Integer(
-        metadata={
-            "description": "for a penalty the guide upgraded (`escalated_from`), the least "
-            "count of such penalties to the player in the event it can be (the guide's count "
-            "of earlier ones plus itself; the count itself is not recorded): as the game's "
-            "disputes give it (docs/rules.md F.5)"
-        }
-    )
+#: A penalty given in one of an event's games (docs/rules.md F.5).
+EventPenaltySchema = answer_schema(
+    "EventPenaltySchema",
+    {
+        "player": fields.String,
+        "round": fields.Integer,
+        "table": fields.Integer,
+        "game_id": described(fields.String, "the game the penalty was given in"),
+        "version": described(
+            fields.Integer,
+            "the game's `RulingRecorded` event that gave it "
+            "(`GET /api/games/<game_id>/events/<version>`)",
+        ),
+        "dispute": described(fields.String, "the dispute ruled on"),
+        "kind": described(fields.String, "the penalty recorded (after any upgrade)"),
+        "ruling": described(fields.String, "the judge's note"),
+        "infraction": described(
+            fields.String, "the penalty guide's infraction, when the judge named one"
+        ),
+        "escalated_from": described(
+            fields.String, "the penalty the judge gave, when a repeated infraction upgraded it"
+        ),
+        "infraction_name": described(
+            fields.String,
+            "the infraction's name in the penalty guide (`Slow Play`), when the guide has the "
+            "`infraction` named",
+        ),
+        "ipg_section": described(
+            fields.String, "the infraction's section in the penalty guide (`3.3`)"
+        ),
+        "repeat_at_least": described(
+            fields.Integer,
+            "for a penalty the guide upgraded (`escalated_from`), the least count of such "
+            "penalties to the player in the event it can be (the guide's count of earlier ones "
+            "plus itself; the count itself is not recorded): as the game's disputes give it "
+            "(docs/rules.md F.5)",
+        ),
+    },
+    optional=("infraction", "escalated_from", "infraction_name", "ipg_section", "repeat_at_least"),
+)
 
 
 def event_penalties() -> EventPenalties:

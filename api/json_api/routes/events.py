@@ -15,7 +15,6 @@ from functools import wraps
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
-import marshmallow as ma
 from flask import current_app, g, request
 from flask.views import MethodView
 from marshmallow import fields, validate
@@ -23,7 +22,16 @@ from marshmallow import fields, validate
 from api.json_api.auth import bearer_token, gamelog, organizer_only
 from api.json_api.errors import Forbidden, Unauthorized
 from api.json_api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint
-from api.json_api.schemas import FORMATS, MODES, SpectatorDelaySchema, Strict, family_seat_fields
+from api.json_api.schemas import (
+    FORMATS,
+    MODES,
+    SpectatorDelaySchema,
+    Strict,
+    answer_schema,
+    described,
+    family_entry_fields,
+    family_event_fields,
+)
 from domain import fair
 from domain.errors import NotFound
 from domain.game import token_hash
@@ -40,7 +48,6 @@ blp = ApiBlueprint(
     "(docs/rules.md F).",
 )
 
-_SEAT_FIELDS = family_seat_fields()
 PLAYER_NAME = fields.String(
     required=True,
     validate=validate.Length(min=1, max=100),
@@ -88,7 +95,7 @@ class CheckInOptionSchema(Strict):
     )
 
 
-class CreateEventSchema(Strict):
+class _EventSettings(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=200))
     ruleset = fields.String(
         required=True,
@@ -156,68 +163,88 @@ class CreateEventSchema(Strict):
             "`draw` (default: every player still in shares first place) or `highest_level`"
         },
     )
-    doors = _SEAT_FIELDS["doors"]
-    treasures = _SEAT_FIELDS["treasures"]
 
 
-class EventCreatedSchema(ma.Schema):
-    event_id = fields.String(required=True)
-    judge_token = fields.String(
-        required=True, metadata={"description": "a judge of every game of the event; shown once"}
-    )
+#: ``POST /api/events``: the settings, then the card fields the families' tables may be
+#: given (``Family.event_card_fields``).
+CreateEventSchema = _EventSettings.from_dict(family_event_fields(), name="CreateEventSchema")
 
 
-class RegisterSchema(Strict):
-    player = PLAYER_NAME
-    hero = _SEAT_FIELDS["hero"]
-    decklist = _SEAT_FIELDS["deck"]
-    decklist_text = fields.String(
-        validate=validate.Length(min=1, max=20000),
-        metadata={
-            "description": "the list as text instead of `hero` and `decklist`: one "
-            "`<count> <card name>` a line and `Hero: <name>` (the CCG), blank lines and `#` "
-            "comments ignored; a mistake is a 400 naming the line and why"
-        },
-    )
+EventCreatedSchema = answer_schema(
+    "EventCreatedSchema",
+    {
+        "event_id": fields.String,
+        "judge_token": described(fields.String, "a judge of every game of the event; shown once"),
+    },
+)
 
 
-class RegisteredSchema(ma.Schema):
-    player = fields.String(required=True)
-    token = fields.String(
-        required=True, metadata={"description": "the player's event token; shown once"}
-    )
+#: ``decklist_text``: the list as text, read by the family (``Family.event_entry``).
+DECKLIST_TEXT = fields.String(
+    validate=validate.Length(min=1, max=20000),
+    metadata={
+        "description": "the list as text instead of `hero` and `decklist`: one "
+        "`<count> <card name>` a line and `Hero: <name>` (the CCG), blank lines and `#` "
+        "comments ignored; a mistake is a 400 naming the line and why"
+    },
+)
 
 
-class PairingSchema(ma.Schema):
-    table = fields.Integer(required=True)
-    seats = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-    game_id = fields.String(required=True, metadata={"description": "the match's first game"})
-    games = fields.List(fields.String(), required=True)
+#: A registration: the player's name, then what the families' players bring
+#: (``Family.entry_fields``).
+RegisterSchema = Strict.from_dict(
+    {"player": PLAYER_NAME, **family_entry_fields(), "decklist_text": DECKLIST_TEXT},
+    name="RegisterSchema",
+)
 
 
-class RoundSchema(ma.Schema):
-    round = fields.Integer(required=True)
-    pairings = fields.List(fields.Nested(PairingSchema), required=True)
-    byes = fields.List(fields.String(), required=True)
-
-
-class MyGameSchema(ma.Schema):
-    round = fields.Integer(required=True)
-    table = fields.Integer(required=True)
-    game_id = fields.String(required=True)
-    game_number = fields.Integer(required=True)
-    seat = fields.String(required=True)
-    token = fields.String(required=True, metadata={"description": "the player's seat token"})
-    opponents = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+RegisteredSchema = answer_schema(
+    "RegisteredSchema",
+    {
+        "player": fields.String,
+        "token": described(fields.String, "the player's event token; shown once"),
+    },
+)
+#: A player's name to another's (a pairing's seats, a game's opponents).
+_NAMES = fields.Dict(keys=fields.String(), values=fields.String())
+PairingSchema = answer_schema(
+    "PairingSchema",
+    {
+        "table": fields.Integer,
+        "seats": _NAMES,
+        "game_id": described(fields.String, "the match's first game"),
+        "games": fields.List(fields.String()),
+    },
+)
+RoundSchema = answer_schema(
+    "RoundSchema",
+    {
+        "round": fields.Integer,
+        "pairings": fields.List(fields.Nested(PairingSchema)),
+        "byes": fields.List(fields.String()),
+    },
+)
+MyGameSchema = answer_schema(
+    "MyGameSchema",
+    {
+        "round": fields.Integer,
+        "table": fields.Integer,
+        "game_id": fields.String,
+        "game_number": fields.Integer,
+        "seat": fields.String,
+        "token": described(fields.String, "the player's seat token"),
+        "opponents": _NAMES,
+    },
+)
 
 
 class DropSchema(Strict):
     player = PLAYER_NAME
 
 
-class DroppedSchema(ma.Schema):
-    player = fields.String(required=True)
-    after_round = fields.Integer(required=True)
+DroppedSchema = answer_schema(
+    "DroppedSchema", {"player": fields.String, "after_round": fields.Integer}
+)
 
 
 PLACES = fields.Dict(
@@ -238,104 +265,104 @@ class ReportSchema(Strict):
     places = PLACES
 
 
-class ReportedSchema(ma.Schema):
-    round = fields.Integer(required=True)
-    table = fields.Integer(required=True)
-    games = fields.Dict(keys=fields.String(), values=fields.Integer())
-    drawn_games = fields.Integer()
-    places = fields.Dict(keys=fields.String(), values=fields.Integer())
+ReportedSchema = answer_schema(
+    "ReportedSchema",
+    {
+        "round": fields.Integer,
+        "table": fields.Integer,
+        "games": fields.Dict(keys=fields.String(), values=fields.Integer()),
+        "drawn_games": fields.Integer,
+        "places": fields.Dict(keys=fields.String(), values=fields.Integer()),
+    },
+    optional=("games", "drawn_games", "places"),
+)
 
 
-class StandingSchema(ma.Schema):
-    rank = fields.Integer(required=True)
-    player = fields.String(required=True)
-    points = fields.Integer(required=True)
-    wins = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
-    draws = fields.Integer(required=True)
-    omw = fields.Float(required=True, metadata={"description": "opponents' match-win, 0 to 1"})
-    gw = fields.Float(required=True, metadata={"description": "game-win, 0 to 1"})
-    ogw = fields.Float(required=True, metadata={"description": "opponents' game-win, 0 to 1"})
-    dropped = fields.Boolean(required=True)
+#: A player's line of the standings (docs/rules.md F.3).
+StandingSchema = answer_schema(
+    "StandingSchema",
+    {
+        "rank": fields.Integer,
+        "player": fields.String,
+        "points": fields.Integer,
+        "wins": fields.Integer,
+        "losses": fields.Integer,
+        "draws": fields.Integer,
+        "omw": described(fields.Float, "opponents' match-win, 0 to 1"),
+        "gw": described(fields.Float, "game-win, 0 to 1"),
+        "ogw": described(fields.Float, "opponents' game-win, 0 to 1"),
+        "dropped": fields.Boolean,
+    },
+)
 
-
-class EventSchema(ma.Schema):
-    event_id = fields.String(required=True)
-    name = fields.String(required=True)
-    ruleset = fields.String(required=True)
-    format = fields.String(required=True)
-    match = fields.String(required=True)
-    round_minutes = fields.Integer(required=True)
-    rounds_setting = fields.Integer(
-        allow_none=True,
-        metadata={"description": "the Swiss rounds the organizer set (null: by the entrants)"},
-    )
-    top_cut = fields.Integer(required=True)
-    table_size = fields.Integer(allow_none=True)
-    spectator_delay = fields.Dict(allow_none=True)
-    mode = fields.String(required=True)
-    dealing = fields.String(required=True)
-    results = fields.String(
-        dump_default="games", metadata={"description": "`games` or `reported` (F.3)"}
-    )
-    planned_rounds = fields.Integer(
-        required=True,
-        metadata={
-            "description": "Swiss rounds plus the top cut's; the round being played when "
-            "the Swiss rounds stopped there (`end_note`)"
-        },
-    )
-    cut_size = fields.Integer(
-        required=True,
-        metadata={
-            "description": "the top cut as it stands: `top_cut`, or the largest of 8, 4, 2 the "
-            "active players fill when fewer are left, 0 for none (docs/rules.md F.4)"
-        },
-    )
-    cut_note = fields.String(
-        allow_none=True,
-        metadata={"description": "why `cut_size` is not `top_cut` (null when it is)"},
-    )
-    end_note = fields.String(
-        allow_none=True,
-        metadata={
-            "description": "why the event ends before its Swiss rounds are over: fewer active "
-            "players left than a round needs, so the round paired is the last and the event "
-            "is `finished` on the standings once it is complete (null otherwise; "
-            "docs/rules.md F.2)"
-        },
-    )
-    state = fields.String(
-        required=True, metadata={"description": "`registration`, `running` or `finished`"}
-    )
-    round = fields.Integer(required=True, metadata={"description": "the last round paired"})
-    commitment = fields.String(
-        required=True, metadata={"description": "SHA-256 commitment to round 1's secret"}
-    )
-    revealed_secret = fields.String(
-        allow_none=True, metadata={"description": "round 1's secret, once round 1 is paired"}
-    )
-    players = fields.List(fields.Dict(), required=True)
-    rounds = fields.List(fields.Dict(), required=True)
-    extra_turns = fields.Integer(
-        allow_none=True, metadata={"description": "turns after the one in progress at time"}
-    )
-    time_result = fields.String(
-        allow_none=True, metadata={"description": "a table's end at time (`draw`, `highest_level`)"}
-    )
-    clock = fields.Dict(
-        metadata={"description": "the current round's clock (`POST …/clock`, docs/rules.md F.6)"}
-    )
-    check_in = fields.Dict(
-        allow_none=True,
-        metadata={
-            "description": "the event's check-in (`opens`, `no_show` minutes) and by round who "
-            "has checked in, the no-shows and when they are counted (null: no check-in; F.7)"
-        },
-    )
-    version = fields.Integer(
-        metadata={"description": "the event's version: its stream's last `id` so far"}
-    )
+#: ``GET /api/events/<id>``: the settings, the state, the players and the rounds.
+EventSchema = answer_schema(
+    "EventSchema",
+    {
+        "event_id": fields.String,
+        "name": fields.String,
+        "ruleset": fields.String,
+        "format": fields.String,
+        "match": fields.String,
+        "round_minutes": fields.Integer,
+        "rounds_setting": described(
+            fields.Integer,
+            "the Swiss rounds the organizer set (null: by the entrants)",
+            allow_none=True,
+        ),
+        "top_cut": fields.Integer,
+        "table_size": fields.Integer(allow_none=True),
+        "spectator_delay": fields.Dict(allow_none=True),
+        "mode": fields.String,
+        "dealing": fields.String,
+        "planned_rounds": described(
+            fields.Integer,
+            "Swiss rounds plus the top cut's; the round being played when the Swiss rounds "
+            "stopped there (`end_note`)",
+        ),
+        "cut_size": described(
+            fields.Integer,
+            "the top cut as it stands: `top_cut`, or the largest of 8, 4, 2 the active players "
+            "fill when fewer are left, 0 for none (docs/rules.md F.4)",
+        ),
+        "cut_note": described(
+            fields.String, "why `cut_size` is not `top_cut` (null when it is)", allow_none=True
+        ),
+        "end_note": described(
+            fields.String,
+            "why the event ends before its Swiss rounds are over: fewer active players left "
+            "than a round needs, so the round paired is the last and the event is `finished` "
+            "on the standings once it is complete (null otherwise; docs/rules.md F.2)",
+            allow_none=True,
+        ),
+        "state": described(fields.String, "`registration`, `running` or `finished`"),
+        "round": described(fields.Integer, "the last round paired"),
+        "commitment": described(fields.String, "SHA-256 commitment to round 1's secret"),
+        "revealed_secret": described(
+            fields.String, "round 1's secret, once round 1 is paired", allow_none=True
+        ),
+        "players": fields.List(fields.Dict()),
+        "rounds": fields.List(fields.Dict()),
+        "results": described(fields.String, "`games` or `reported` (F.3)", dump_default="games"),
+        "extra_turns": described(
+            fields.Integer, "turns after the one in progress at time", allow_none=True
+        ),
+        "time_result": described(
+            fields.String, "a table's end at time (`draw`, `highest_level`)", allow_none=True
+        ),
+        "clock": described(
+            fields.Dict, "the current round's clock (`POST …/clock`, docs/rules.md F.6)"
+        ),
+        "check_in": described(
+            fields.Dict,
+            "the event's check-in (`opens`, `no_show` minutes, `opened`) and by round who has "
+            "checked in, the no-shows and when they are counted (null: no check-in; F.7)",
+            allow_none=True,
+        ),
+        "version": described(fields.Integer, "the event's version: its stream's last `id` so far"),
+    },
+    optional=("results", "extra_turns", "time_result"),
+)
 
 
 # ---------------------------------------------------------------------------- helpers

@@ -337,8 +337,7 @@ class Ruling(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        expected = body.get("expected_version")
-        ruled = event_penalties().rule(gid, dispute_id, body, expected_version=expected)
+        ruled = event_penalties().rule(gid, dispute_id, body)
         out = _recorded(gid, ruled.records, dispute_id, viewer)
         if ruled.dealing_secret is not None:  # the judge's token only: see judge_of_game
             out["dealing_secret"] = ruled.dealing_secret
