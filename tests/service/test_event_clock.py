@@ -192,3 +192,49 @@ def test_after_time_the_extra_turns_are_played_and_the_game_ends_a_draw(
     assert max(turns) == 1 and state["turn"] == 2  # turn 1 was played out, turn 2 never
     last = log.records(game)[-1]["event"]
     assert (last["type"], last["seat"]) == ("GameEnded", "rules")
+
+
+def test_a_classic_table_at_time_ends_by_its_events_time_result(log: GameLog, now: Any) -> None:
+    """A Deluxe table (record mode) with ``time_result: highest_level``: the judge set two
+    seats' levels; time is called in A's first turn, the round of turns finishes (B and C), and
+    the highest level still in wins, the two at level 4 sharing first place."""
+    from domain.family import family_named
+    from domain.judge import Claim
+
+    tournaments = Tournaments(log)
+    body = {"name": "Deluxe", "ruleset": "munchkin-deluxe", "format": "casual", "round_minutes": 30}
+    event_id, _ = tournaments.create(
+        {**body, "dealing": "table", "mode": "record", "time_result": "highest_level"}
+    )
+    for name in ("ann", "bob", "cat"):
+        tournaments.register(event_id, {"player": name})
+    tournaments.pair_next(event_id)
+    (game,) = games_of(tournaments, event_id, 1)
+    rs, rng = family_named("munchkin-deluxe"), __import__("random").Random(5)
+    while log.game(game).state["status"] == "setup":  # the demo's setup: deal, roll, ready
+        command = rs.demo_next(log.game(game).state, rng)
+        assert command is not None
+        log.record(game, [command], actor="judge")
+    state = log.game(game).state
+    assert state["active"] == state["first"] == "A"
+    did, _ = log.open_dispute(game, Claim(raised_by="judge", statement="levels"))
+    fixes = [
+        {"type": "set_level", "player": seat, "level": 4, "corrects": state["version"]}
+        for seat in ("A", "C")
+    ]
+    log.rule(game, did, {"ruling": "levels as counted", "corrections": fixes})
+    EventClock(tournaments).act(event_id, {"action": "start"}, "judge")
+    EventKeeper(tournaments, [TIME_CALLED]).run_due(now(30))
+    (called,) = called_in(log, game)
+    assert (called["extra_turns"], called["time_result"]) == (2, "highest_level")
+    for seat in ("A", "B"):
+        log.record(game, [{"type": "end_turn", "seat": seat}], actor="judge")
+        assert log.game(game).state["status"] == "playing"
+    log.record(game, [{"type": "end_turn", "seat": "C"}], actor="judge")
+    state = log.game(game).state
+    assert state["status"] == "finished" and sorted(state["winners"]) == ["A", "C"]
+    assert rs.places(state) == {"A": 1, "C": 1, "B": 3}
+    event = tournaments.load(event_id)
+    seats = event.round_at(1)["pairings"][0]["seats"]
+    results = tournaments.results(event)
+    assert [r["places"] for r in results] == [{seats["A"]: 1, seats["C"]: 1, seats["B"]: 3}]
