@@ -14,7 +14,7 @@ from uuid import UUID
 
 from domain.tournament import reports, rules
 from domain.tournament.aggregate import Tournament
-from service.games import GameLog, utc_now
+from service.games import utc_now
 from service.tournaments import Tournaments
 
 #: What a "games" event's games recorded of one pairing: the result they decided (``None``:
@@ -23,10 +23,10 @@ Recorded = tuple[Mapping[str, Any] | None, Mapping[str, int], int]
 
 
 class EventReports:
-    """Players' reports and judges' corrections, over a :class:`~service.games.GameLog`."""
+    """Players' reports and judges' corrections, over a :class:`~service.tournaments.Tournaments`."""
 
-    def __init__(self, log: GameLog) -> None:
-        self.tournaments = Tournaments(log)
+    def __init__(self, tournaments: Tournaments) -> None:
+        self.tournaments = tournaments
 
     def report(
         self, event_id: UUID, number: int, player: str, given: Mapping[str, Any]

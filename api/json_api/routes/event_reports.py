@@ -9,15 +9,13 @@ its own to a player, who has reported and whether a dispute is open to everyone.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import marshmallow as ma
-from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.auth import gamelog
-from api.json_api.routes.events import PLACES, ReportSchema, current, event_role
+from api.json_api.routes.events import PLACES, ReportSchema, current, event_role, tournaments
 from api.json_api.routes.games import BEARER, ApiBlueprint
 from api.json_api.schemas import Strict
 from service.event_reports import EventReports
@@ -78,14 +76,6 @@ class CorrectedSchema(ma.Schema):
     reason = fields.String(required=True)
 
 
-def event_reports() -> EventReports:
-    """The app's :class:`~service.event_reports.EventReports` (made once)."""
-    found = current_app.extensions.get("munchlog_event_reports")
-    if found is None:
-        found = current_app.extensions["munchlog_event_reports"] = EventReports(gamelog())
-    return cast(EventReports, found)
-
-
 @blp.route("/<event_id>/rounds/<int:number>/report")
 class PlayerReport(MethodView):
     @event_role("player")
@@ -107,7 +97,7 @@ class PlayerReport(MethodView):
         """
         event, caller = current()
         assert caller.player is not None
-        return event_reports().report(event.id, number, caller.player, body)
+        return EventReports(tournaments()).report(event.id, number, caller.player, body)
 
 
 @blp.route("/<event_id>/rounds/<int:number>/correction")
@@ -126,4 +116,4 @@ class Correction(MethodView):
         games decided is corrected by a ruling in the game (422 `rule/nothing_to_correct`).
         """
         event, caller = current()
-        return event_reports().correct(event.id, number, body, caller.role)
+        return EventReports(tournaments()).correct(event.id, number, body, caller.role)

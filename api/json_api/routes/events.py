@@ -350,6 +350,7 @@ EventSchema = answer_schema(
             "the staff (to the staff and the organizer only): F.8",
             cls_or_instance=fields.Dict(),
         ),
+        "results": described(fields.String, "`games` or `reported` (F.3)", dump_default="games"),
         "extra_turns": described(
             fields.Integer, "turns after the one in progress at time", allow_none=True
         ),
@@ -361,13 +362,13 @@ EventSchema = answer_schema(
         ),
         "check_in": described(
             fields.Dict,
-            "the event's check-in (`opens`, `no_show` minutes) and by round who has checked "
-            "in, the no-shows and when they are counted (null: no check-in; F.7)",
+            "the event's check-in (`opens`, `no_show` minutes, `opened`) and by round who has "
+            "checked in, the no-shows and when they are counted (null: no check-in; F.7)",
             allow_none=True,
         ),
         "version": described(fields.Integer, "the event's version: its stream's last `id` so far"),
     },
-    optional=("results", "clock", "version", "staff"),
+    optional=("results", "clock", "version", "staff", "extra_turns", "time_result"),
 )
 
 
