@@ -350,7 +350,6 @@ EventSchema = answer_schema(
             "the staff (to the staff and the organizer only): F.8",
             cls_or_instance=fields.Dict(),
         ),
-        "results": described(fields.String, "`games` or `reported` (F.3)", dump_default="games"),
         "extra_turns": described(
             fields.Integer, "turns after the one in progress at time", allow_none=True
         ),
