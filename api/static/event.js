@@ -127,7 +127,11 @@
     $("end-note").hidden = !d.end_note;
     $("end-note").textContent = d.end_note ? "Ends early: " + d.end_note : "";
   }
-  function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
+  // 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 101st, 111th
+  function ordinal(n) {
+    const teen = Math.floor(n / 10) % 10 === 1;
+    return n + ((!teen && { 1: "st", 2: "nd", 3: "rd" }[n % 10]) || "th");
+  }
 
   function roundTitle(d, n) {
     if (n <= d.swiss_rounds) return "Round " + n;
