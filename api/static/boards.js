@@ -371,7 +371,7 @@
       box.replaceChildren(...seats.map((seat) => {
         const s = st.seats[seat];
         const marks = [];
-        if (st.active_seat === seat) marks.push(el("span", { class: "mark active", "data-active-mark": "", text: "\u25B6 turn" }));
+        if (st.active_seat === seat && st.status !== "finished") marks.push(el("span", { class: "mark active", "data-active-mark": "", text: "\u25B6 turn" }));
         if (waiting.includes(seat)) marks.push(el("span", { class: "mark waiting", "data-waiting-mark": "", text: "waited on" }));
         if (s.dead) marks.push(el("span", { class: "mark dead", text: "dead" }));
         if (s.eliminated) marks.push(el("span", { class: "mark dead", text: "eliminated" }));
@@ -383,11 +383,25 @@
         ]);
       }));
     }
+    // On the shared tablet (the table's token) the hand of the seat it acts for, and the moves
+    // that name its cards, stay hidden until that player taps "show my hand"; hidden again
+    // when the tablet acts for another seat. A seat's own phone shows its hand always.
+    function handHidden() { return app.role === "table" && !!app.acting && app.shown !== app.acting && app.state.status !== "finished"; }
     function drawHand() {
       const s = app.state.seats && app.state.seats[app.acting];
       const box = $("hand-box");
+      if (app.shown && app.shown !== app.acting) app.shown = "";
+      const hide = handHidden() && s && s.hand;
+      $("controls").hidden = !!hide;
       if (!s || !s.hand) { box.hidden = true; return; }
       box.hidden = false;
+      if (hide) {
+        box.replaceChildren(el("h2", { text: "Hand of " + seatName(app.acting) + " (" + s.hand.length + ")" }),
+          el("p", { class: "note", text: "Pass the tablet to " + seatName(app.acting) + ": the hand and the moves stay hidden until they tap the button." }),
+          el("button", { type: "button", class: "act show-hand", id: "show-hand", "data-show-hand": app.acting, text: "Show my hand (" + seatName(app.acting) + ")",
+            onclick: () => { app.shown = app.acting; drawHand(); } }));
+        return;
+      }
       box.replaceChildren(el("h2", { text: "Hand of " + seatName(app.acting) + " (" + s.hand.length + ")" }),
         el("div", { class: "cards", "data-hand": app.acting }, s.hand.length ? s.hand.map((c) => chip(c, true)) : [el("span", { class: "none", text: "empty" })]));
     }

@@ -93,6 +93,9 @@ def control(page: Any, body: dict[str, Any]) -> Any:
 def act(page: Any, body: dict[str, Any], *, double: bool = False) -> None:
     """Send ``body`` from ``page`` as a person would: pick it (a picker's option) and press
     its button (twice at once with ``double``)."""
+    shown = page.locator("#show-hand")  # the shared tablet: the acting seat's player taps it
+    if shown.count() and shown.is_visible():
+        shown.click()
     found = control(page, body)
     if found.evaluate("e => e.tagName") == "OPTION":
         picker = page.locator(f'#controls select[data-picker="{body["type"]}"]')

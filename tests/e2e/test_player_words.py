@@ -117,9 +117,7 @@ def test_every_page_at_every_stage_speaks_a_players_words(
     found: dict[str, list[str]] = {}
     ending: list[str] = []
     errors: list[str] = []
-    context = browser.new_context(
-        viewport={"width": PHONE[0], "height": PHONE[1]}, is_mobile=True
-    )
+    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, is_mobile=True)
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
@@ -135,9 +133,7 @@ def test_every_page_at_every_stage_speaks_a_players_words(
                     ("", "#version[data-version]:not([data-version=''])"),
                 ):
                     page.goto("about:blank")
-                    page.goto(
-                        f"{live['base']}/games/{game.game_id}{path}#token={game.tokens[who]}"
-                    )
+                    page.goto(f"{live['base']}/games/{game.game_id}{path}#token={game.tokens[who]}")
                     page.wait_for_selector(ready)
                     page.wait_for_timeout(150)  # the live line and the last redraw
                     text = shown(page)
@@ -155,3 +151,42 @@ def test_every_page_at_every_stage_speaks_a_players_words(
     assert not found, found
     assert not ending, ending
     assert not errors, errors
+
+
+def test_the_shared_tablet_hides_the_hand_until_its_player_asks(
+    browser: Any, live: dict[str, Any]
+) -> None:
+    """The table's token (a tablet passed round the table): the hand of the seat it acts for,
+    and the moves naming its cards, hidden until "show my hand", hidden again for the next
+    seat; a seat's own phone shows its hand always. Concede sits apart, after the moves."""
+    game = live["games"]["deluxe-40"]
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        base = f"{live['base']}/games/{game.game_id}/play"
+        page.goto(f"{base}#token={game.tokens['A']}")
+        page.wait_for_selector("#hand-box .c[data-name]")
+        assert page.locator("#show-hand").count() == 0
+        page.goto("about:blank")
+        page.goto(f"{base}#token={game.tokens['table']}")
+        page.wait_for_selector("#show-hand")
+        acting = page.locator("#show-hand").get_attribute("data-show-hand")
+        assert page.locator("#hand-box .c").count() == 0
+        assert not page.locator("#controls").is_visible()
+        page.locator("#show-hand").click()
+        page.wait_for_selector("#hand-box .c[data-name]")
+        assert page.locator("#controls").is_visible()
+        groups = page.locator("#controls .group").evaluate_all(
+            "els => els.map(e => e.dataset.type)"
+        )
+        assert groups and groups[0] != "concede", groups
+        assert groups.count("concede") <= 1 and groups[-1] == "concede", groups
+        other = next(s for s in ("A", "B", "C", "D") if s != acting)
+        page.locator("#acting").select_option(other)
+        page.wait_for_selector(f'#show-hand[data-show-hand="{other}"]')
+        assert page.locator("#hand-box .c").count() == 0
+        page.locator("#acting").select_option(acting)
+        page.wait_for_selector(f'#show-hand[data-show-hand="{acting}"]')
+    finally:
+        context.close()

@@ -93,7 +93,9 @@ def test_a_late_reveal_shows_its_rule_inline(served: str, browser: Any) -> None:
         refusal.wait_for(timeout=TIMEOUT_MS)
         assert refusal.get_attribute("data-rule") == "E.2"
         said = refusal.inner_text()  # the rule's words and its section, not its code
-        assert said.startswith("Not allowed: seat A's seed") and said.endswith("(rules, section E.2)")
+        assert said.startswith("Not allowed: seat A's seed") and said.endswith(
+            "(rules, section E.2)"
+        )
         judge.catch_up()
         assert judge.types.count("SeedWithheld") == 1 and "SeedRevealed" in judge.types
     finally:
