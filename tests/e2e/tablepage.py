@@ -80,7 +80,16 @@ def ready_at(page: Any, version: int, seat: str | None = None) -> None:
     where = f'#controls[data-version="{version}"]'
     if seat is not None:
         where += f'[data-seat="{seat}"]'
-    page.wait_for_selector(where, timeout=TIMEOUT_MS)
+    page.wait_for_selector(where, state="attached", timeout=TIMEOUT_MS)
+
+
+def show_hand(page: Any) -> None:
+    """On the shared tablet (the table's token), tap "show my hand" if the acting seat's hand
+    and moves are hidden, as its player does."""
+    shown = page.locator("#show-hand")
+    if shown.count() and shown.is_visible():
+        shown.click()
+        page.wait_for_selector("#controls:not([hidden])")
 
 
 def control(page: Any, body: dict[str, Any]) -> Any:
@@ -93,9 +102,7 @@ def control(page: Any, body: dict[str, Any]) -> Any:
 def act(page: Any, body: dict[str, Any], *, double: bool = False) -> None:
     """Send ``body`` from ``page`` as a person would: pick it (a picker's option) and press
     its button (twice at once with ``double``)."""
-    shown = page.locator("#show-hand")  # the shared tablet: the acting seat's player taps it
-    if shown.count() and shown.is_visible():
-        shown.click()
+    show_hand(page)
     found = control(page, body)
     if found.evaluate("e => e.tagName") == "OPTION":
         picker = page.locator(f'#controls select[data-picker="{body["type"]}"]')

@@ -29,7 +29,7 @@ from api.cli.demo import _family_spec
 from domain.family import family_named
 from domain.seeding import seeds_due
 from tests.api.helpers import demo_game
-from tests.e2e.tablepage import JudgeView, act, auth, no_horizontal_overflow, ready_at
+from tests.e2e.tablepage import JudgeView, act, auth, no_horizontal_overflow, ready_at, show_hand
 from tests.live import munchlog_serve
 
 pytestmark = pytest.mark.e2e
@@ -119,7 +119,7 @@ def test_a_table_device_records_a_classic_game_with_help_a_run_and_charity(
         assert judge.types.count("SeedCommitted") == 4  # one per seat, from the one page
         assert followed > 0, "the switcher never followed the game by itself"
         # the page shows what the log holds: the combat's helper and the charity happened
-        page.wait_for_selector(f'#version[data-version="{judge.version}"]')
+        page.wait_for_selector(f'#version[data-version="{judge.version}"]', state="attached")
         no_horizontal_overflow(page)
     finally:
         context.close()
@@ -139,8 +139,9 @@ def test_the_table_lays_out_on_a_tablet_and_a_phone(
     try:
         page = context.new_page()
         page.goto(f"{served['base']}/games/{game.game_id}/play#token={token}")
-        page.wait_for_selector(f'#version[data-version="{game.version}"]')
-        page.wait_for_selector("#controls[data-version]")
+        page.wait_for_selector(f'#version[data-version="{game.version}"]', state="attached")
+        page.wait_for_selector("#controls[data-version]", state="attached")
+        show_hand(page)  # the tablet: the acting seat's player taps "show my hand"
         assert page.locator("#seats [data-seat]").count() == seats
         no_horizontal_overflow(page)
         for panel in page.locator("#seats [data-seat]").all():
