@@ -469,7 +469,7 @@
   // The finished game: who won, the replay and this viewer's export (a download).
   function winnerWords() { return window.munchlogBoards.winnerWords(app.state, seatName); }
   function theEnd() {
-    const exp = el("a", { class: "act", "data-export": "", href: "#", download: "munchlog-" + GAME + ".json", text: "Download the game's record",
+    const exp = el("a", { class: "end-link", "data-export": "", href: "#", download: "munchlog-" + GAME + ".json", text: "Download the game's record",
       onclick: async (ev) => {
         if (ev.currentTarget.dataset.ready) return;
         ev.preventDefault();
@@ -483,7 +483,7 @@
         } catch (e) { note("the record could not be downloaded: " + e.message); }
       } });
     return [el("p", { class: "the-end", "data-the-end": "", text: "The game is over: " + winnerWords() + "." }),
-      el("p", { class: "end-links" }, [el("a", { class: "act", "data-replay": "", href: "/games/" + GAME, text: "Watch the replay" }), " ", exp])];
+      el("p", { class: "end-links" }, [el("a", { class: "end-link", "data-replay": "", href: "/games/" + GAME, text: "Watch the replay" }), " ", exp])];
   }
   // ------------------------------------------------------------------ a draw told by name
   // A table-dealt draw (docs/rules.md E.4): one field per card drawn, each with the set's
