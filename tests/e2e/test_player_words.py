@@ -190,3 +190,62 @@ def test_the_shared_tablet_hides_the_hand_until_its_player_asks(
         page.wait_for_selector(f'#show-hand[data-show-hand="{acting}"]')
     finally:
         context.close()
+
+
+#: axe-core's rules of WCAG 2.1 A and AA
+WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_axe_finds_no_wcag_aa_violation(browser: Any, live: dict[str, Any], size: str) -> None:
+    """axe-core (``axe-playwright-python``) in the suite's chromium: the table page and the
+    viewer of a CCG game, a 4-seat classic game in its middle and a finished classic game, as
+    a seat, the table (its hand shown and not) and the judge, and the viewer as a spectator."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    width, height = SIZES[size]
+    found: dict[str, list[str]] = {}
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        for name in ("ccg-40", "deluxe-40", "west-end"):
+            game = live["games"][name]
+            base = f"{live['base']}/games/{game.game_id}"
+            for who in ("A", "table", "judge", "spectator"):
+                for path in ("/play", ""):
+                    if who == "spectator" and path:
+                        continue
+                    if who == "spectator":  # a new tab: no token kept from the last
+                        page.close()
+                        page = context.new_page()
+                        page.set_default_timeout(TIMEOUT_MS)
+                    page.goto("about:blank")
+                    token = "" if who == "spectator" else f"#token={game.tokens[who]}"
+                    page.goto(f"{base}{path}{token}")
+                    if who == "spectator":
+                        page.locator("#watch").click()
+                    page.wait_for_selector(
+                        "[data-version]:not([data-version=''])", state="attached"
+                    )
+                    page.wait_for_timeout(200)
+                    label = f"{name} {who} {'table' if path else 'viewer'}"
+                    shows = [page.locator("#show-hand")] if path and who == "table" else []
+                    for step in [None, *shows]:
+                        if step is not None:
+                            if not step.count() or not step.is_visible():
+                                continue
+                            step.click()
+                            label += " (hand shown)"
+                        result = axe.run(page, options=WCAG_AA)
+                        bad = [
+                            f"{v['id']}: {', '.join(n['target'][0] for n in v['nodes'][:3])}"
+                            for v in result.response["violations"]
+                        ]
+                        if bad:
+                            found[label] = bad
+    finally:
+        context.close()
+    assert not found, found
