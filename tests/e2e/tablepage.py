@@ -99,6 +99,52 @@ def control(page: Any, body: dict[str, Any]) -> Any:
     return found
 
 
+def tab_to(page: Any, selector: str, limit: int = 200) -> None:
+    """Press Tab until the focused element matches ``selector`` (the keyboard only)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => !!document.activeElement?.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reaches {selector}")
+
+
+def choose_by_keys(page: Any, selector: str, value: str) -> None:
+    """Choose ``value`` in the <select> ``selector`` with the keyboard: Tab to it, then the
+    arrow keys."""
+    tab_to(page, selector)
+    for _ in range(200):
+        now = page.evaluate("(s) => document.querySelector(s).value", selector)
+        if now == value:
+            return
+        index = page.evaluate(
+            "([s, v]) => [...document.querySelector(s).options].findIndex((o) => o.value === v)",
+            [selector, value],
+        )
+        at = page.evaluate("(s) => document.querySelector(s).selectedIndex", selector)
+        page.keyboard.press("ArrowDown" if index > at else "ArrowUp")
+    raise AssertionError(f"{value!r} never chosen in {selector}")
+
+
+def act_by_keys(page: Any, body: dict[str, Any]) -> None:
+    """Send ``body`` from ``page`` with the keyboard only: Tab to the control (tapping "show
+    my hand" first on the shared tablet), the arrow keys in a picker, Enter."""
+    shown = page.locator("#show-hand")
+    if shown.count() and shown.is_visible():
+        tab_to(page, "#show-hand")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#controls:not([hidden])")
+    found = control(page, body)
+    if found.evaluate("e => e.tagName") == "OPTION":
+        kind = body["type"]
+        choose_by_keys(
+            page, f'#controls select[data-picker="{kind}"]', found.get_attribute("value")
+        )
+        tab_to(page, f'#controls button[data-picked="{kind}"]')
+    else:
+        tab_to(page, f"#controls [data-body='{canon(body)}']")
+    page.keyboard.press("Enter")
+
+
 def act(page: Any, body: dict[str, Any], *, double: bool = False) -> None:
     """Send ``body`` from ``page`` as a person would: pick it (a picker's option) and press
     its button (twice at once with ``double``)."""

@@ -29,13 +29,24 @@ from api.cli.demo import _family_spec
 from domain.family import family_named
 from domain.seeding import seeds_due
 from tests.api.helpers import demo_game
-from tests.e2e.tablepage import JudgeView, act, auth, no_horizontal_overflow, ready_at, show_hand
+from tests.e2e.tablepage import (
+    JudgeView,
+    act,
+    act_by_keys,
+    auth,
+    choose_by_keys,
+    no_horizontal_overflow,
+    ready_at,
+    show_hand,
+)
 from tests.live import munchlog_serve
 
 pytestmark = pytest.mark.e2e
 
 ORGANIZER = "e2e-table-classic-organizer"
 #: What the 4-seat game must go through before the test stops it (the events that say so).
+#: The moves made with the keyboard only (Tab, the arrow keys, Enter) before the mouse.
+KEYBOARD_MOVES = 20
 MILESTONES = {"HelpAccepted", "RunAwayRolled", "CharityResolved"}
 #: A cap far past the moves the milestones took in the games seen (56 to 142).
 MAX_MOVES = 500
@@ -104,12 +115,19 @@ def test_a_table_device_records_a_classic_game_with_help_a_run_and_charity(
             assert command is not None, f"no legal move at version {judge.version}"
             seat = command["seat"]
             ready_at(page, judge.version)
+            keys = moves < KEYBOARD_MOVES  # the first moves with the keyboard only
             if page.locator("#controls").get_attribute("data-seat") == seat:
                 followed += 1
+            elif keys:
+                choose_by_keys(page, "#acting", seat)
+                ready_at(page, judge.version, seat)
             else:
                 page.select_option("#acting", seat)
                 ready_at(page, judge.version, seat)
-            act(page, command)
+            if keys:
+                act_by_keys(page, command)
+            else:
+                act(page, command)
             state = judge.wait_past(judge.version)
             moves += 1
             assert moves < MAX_MOVES, f"no {MILESTONES - set(judge.types)} in {moves} moves"
