@@ -353,7 +353,7 @@
       }
       for (const [k, v] of Object.entries(s)) {
         if (!Array.isArray(v) || k === "hand") continue;
-        if (!v.length && !["hoard", "equipped"].includes(k)) continue;
+        if (!v.length && (app.state.status === "finished" || !["hoard", "equipped"].includes(k))) continue;
         out.push(zone(k, v));
       }
       if (seat !== app.acting || !s.hand) {
@@ -436,6 +436,9 @@
     function drawCenter() {
       const st = app.state;
       const kids = [];
+      // a finished game: the seats and who won, nothing of the last fight or the decks (the
+      // replay has them), so that it fits in two screens of a phone
+      $("center").hidden = st.status === "finished";
       if (st.fight) {
         const f = st.fight;
         kids.push(el("div", { class: "fight", "data-fight": "" }, [

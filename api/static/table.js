@@ -451,9 +451,13 @@
         const id = "pick-" + type;
         const sel = el("select", { id: id, "data-picker": type },
           bodies.map((b, i) => el("option", { value: String(i), "data-body": canon(b), text: moveLabel(b) })));
+        // the chosen move in full, wrapped, under the picker (a <select> cuts a long one)
+        const picked = el("span", { class: "picked-text", "data-picked-text": type, id: id + "-text", text: moveLabel(bodies[0]) });
+        sel.setAttribute("aria-describedby", id + "-text");
+        sel.addEventListener("change", () => { picked.textContent = moveLabel(bodies[Number(sel.value)]); });
         group.append(el("label", { for: id, class: "pick-label", text: label }), sel,
           el("button", { type: "button", class: "act", "data-picked": type,
-            onclick: (ev) => (secondClick(ev) ? null : confirmThen(type, ev.currentTarget, () => send(bodies[Number(sel.value)], type))) }, [el("b", { text: label })]));
+            onclick: (ev) => (secondClick(ev) ? null : confirmThen(type, ev.currentTarget, () => send(bodies[Number(sel.value)], type))) }, [el("b", { text: label })]), picked);
       }
       const f = flashFor(type);
       if (f) group.append(f);
