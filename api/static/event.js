@@ -125,12 +125,12 @@
       " · " + plural(d.players.length, "player");
     // the Swiss rounds stopped: too few active players for another round (docs/rules.md F.2)
     $("end-note").hidden = !d.end_note;
-    $("end-note").textContent = d.end_note ? "Ends early: " + d.end_note : "";
+    $("end-note").textContent = d.end_note ? "Ends early: " + said(d.end_note) : "";
   }
-  // 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 101st, 111th
-  function ordinal(n) {
-    const teen = Math.floor(n / 10) % 10 === 1;
-    return n + ((!teen && { 1: "st", 2: "nd", 3: "rd" }[n % 10]) || "th");
+  const ordinal = window.munchlogPages.ordinal; // 1st, 21st, 111th (pages.js)
+  // the server's words with its references to the docs as a player reads them
+  function said(text) {
+    return String(text).replace(/docs\/rules\.md ([A-Z]\.\d+)/g, "the rules, section $1").replace(/docs\/[a-z_]+\.md/g, "the rules");
   }
 
   function roundTitle(d, n) {
@@ -239,7 +239,7 @@
     ]));
     $("standings").tBodies[0].replaceChildren(...rows);
     const delayed = d.settings.spectator_delay && d.results_as !== "judge" ? " A spectator delay holds the results back for all but the judges." : "";
-    const how = d.settings.table_size ? "points by finishing place, 3-2-1 (docs/rules.md F.4)" : "the Magic Tournament Rules' Appendix C";
+    const how = d.settings.table_size ? "points by finishing place, 3-2-1 (the rules, section F.4)" : "the Magic Tournament Rules' Appendix C";
     $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds" + (d.state === "finished" ? "" : " so far") + " (" + how + "); percentages." : "No round played yet.") + delayed;
   }
 
