@@ -426,6 +426,10 @@
       return el("p", { class: "note lost-seed", "data-lost-seed": seat, role: "status" },
         [whose + ": the game goes on without it after the deadline, ", pages.until(d.at, true)]);
     }
+    // a seat's phone in a table-dealt game, waited on for a draw only the table can name
+    if (seat && app.role === seat && (app.legal.waiting_for || []).includes(seat) && !d) {
+      return el("p", { class: "note", "data-table-draws": seat, text: "the table tells the cards you draw: the game goes on when it has" });
+    }
     const head = seat ? "nothing for " + seatName(seat) + " to do now" : "nothing to do now";
     if (!d) return el("p", { class: "note", text: head });
     return el("p", { class: "note", "data-awaited": d.seats.join(",") },

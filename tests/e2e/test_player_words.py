@@ -134,8 +134,11 @@ def test_every_page_at_every_stage_speaks_a_players_words(
                 ):
                     page.goto("about:blank")
                     page.goto(f"{live['base']}/games/{game.game_id}{path}#token={game.tokens[who]}")
-                    page.wait_for_selector(ready)
+                    page.wait_for_selector(ready, state="attached")
                     page.wait_for_timeout(150)  # the live line and the last redraw
+                    hidden = page.locator("#show-hand")
+                    if hidden.count() and hidden.is_visible():  # the tablet: its moves too
+                        hidden.click()
                     text = shown(page)
                     label = f"{where} {'table' if path else 'viewer'}"
                     stem = label.replace(" ", "-")
@@ -164,6 +167,12 @@ def test_the_shared_tablet_hides_the_hand_until_its_player_asks(
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
+        # a seat's phone before the table deals: no dead button, told the table deals
+        dealt = live["games"]["deluxe-0"]
+        page.goto(f"{live['base']}/games/{dealt.game_id}/play#token={dealt.tokens['A']}")
+        page.wait_for_selector('#controls [data-table-draws="A"]')
+        assert page.locator("#controls .act").count() == 0
+        page.goto("about:blank")
         base = f"{live['base']}/games/{game.game_id}/play"
         page.goto(f"{base}#token={game.tokens['A']}")
         page.wait_for_selector("#hand-box .c[data-name]")
