@@ -97,8 +97,9 @@
     let head = typeLabel(body.type);
     const c = typeof body.card === "string" ? body.card : null;
     if (c && body.type === "play") {
-      head = "Play " + cardName(c) + (body.gold ? " (" + body.gold + " gold)" : "");
+      head = "Play " + cardName(c) + (body.gold ? " (" + body.gold + " gold)" : "") + (body.target != null ? " on " + phrase(body.target) : "");
       delete rest.gold;
+      delete rest.target;
     } else if (c && body.type === "attack") {
       head = "Attack with " + cardName(c) + (body.gold ? " and " + body.gold + " gold" : "");
       delete rest.gold;
