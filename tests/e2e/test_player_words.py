@@ -26,7 +26,7 @@ import pytest
 
 from api.app import create_app
 from tests.api.helpers import demo_game
-from tests.e2e.tablepage import TIMEOUT_MS
+from tests.e2e.tablepage import TIMEOUT_MS, no_horizontal_overflow
 from tests.live import munchlog_serve
 
 pytestmark = pytest.mark.e2e
@@ -258,3 +258,26 @@ def test_axe_finds_no_wcag_aa_violation(browser: Any, live: dict[str, Any], size
     finally:
         context.close()
     assert not found, found
+
+
+def test_the_viewer_at_200_percent_text_on_a_phone(
+    browser: Any, live: dict[str, Any], tmp_path: Path
+) -> None:
+    """A larger text setting (twice the size) on a phone: the viewer of a 4-seat game in its
+    middle is no wider than the screen and its scrubber still in the first screenful."""
+    game = live["games"]["deluxe-40"]
+    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{live['base']}/games/{game.game_id}#token={game.tokens['A']}")
+        page.wait_for_selector("#version[data-version]:not([data-version=''])", state="attached")
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+        page.wait_for_timeout(100)
+        folder = Path(os.environ.get("MUNCHLOG_SCREENSHOTS") or tmp_path)
+        page.screenshot(path=str(folder / "viewer-200pc.png"), full_page=True)
+        no_horizontal_overflow(page)
+        scrubber = page.locator("#scrubber").bounding_box()
+        assert scrubber is not None and scrubber["y"] < PHONE[1], scrubber
+    finally:
+        context.close()
