@@ -555,8 +555,8 @@
   function showCheck(r, what) {
     const ours = r.game_id === GAME;
     const at = (version, type) => ours
-      ? el("button", { type: "button", class: "evlink", "data-version": version, "data-type": type, text: "Step " + version + ": " + capital(words(type)), onclick: () => select(version) })
-      : el("b", { "data-version": version, "data-type": type, text: "Step " + version + ": " + capital(words(type)) });
+      ? el("button", { type: "button", class: "evlink", "data-version": version, "data-type": type, text: "step " + version + ": " + capital(words(type)), onclick: () => select(version) })
+      : el("b", { "data-version": version, "data-type": type, text: "step " + version + ": " + capital(words(type)) });
     const lines = [el("p", { class: "note", "data-check": "source", text: capital(what) + ": " + plural(r.events, "event") + " as " + r.viewer + " sees them" +
       (ours ? "" : ", of another game (" + r.game_id + ")") })];
     const c = r.chain;
