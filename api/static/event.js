@@ -157,9 +157,13 @@
       " · " + plural(d.players.length, "player");
     // the Swiss rounds stopped: too few active players for another round (docs/rules.md F.2)
     $("end-note").hidden = !d.end_note;
-    $("end-note").textContent = d.end_note ? "Ends early: " + d.end_note : "";
+    $("end-note").textContent = d.end_note ? "Ends early: " + said(d.end_note) : "";
   }
-  function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
+  const ordinal = window.munchlogPages.ordinal; // 1st, 21st, 111th (pages.js)
+  // the server's words with its references to the docs as a player reads them
+  function said(text) {
+    return String(text).replace(/docs\/rules\.md ([A-Z]\.\d+)/g, "the rules, section $1").replace(/docs\/[a-z_]+\.md/g, "the rules");
+  }
 
   function roundTitle(d, n) {
     if (n <= d.swiss_rounds) return "Round " + n;
@@ -275,7 +279,7 @@
     ]));
     $("standings").tBodies[0].replaceChildren(...rows);
     const delayed = d.settings.spectator_delay && d.results_as !== "judge" ? " A spectator delay holds the results back for all but the judges." : "";
-    const how = d.settings.table_size ? "points by finishing place, 3-2-1 (docs/rules.md F.4)" : "the Magic Tournament Rules' Appendix C";
+    const how = d.settings.table_size ? "points by finishing place, 3-2-1 (the rules, section F.4)" : "the Magic Tournament Rules' Appendix C";
     $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds" + (d.state === "finished" ? "" : " so far") + " (" + how + "); percentages." : "No round played yet.") + delayed;
   }
 

@@ -109,7 +109,12 @@
   function awaitedWords(d, players) {
     return seatList(d.seats, players) + (d.step === "commit_seed" ? " to commit a seed " : " to reveal a seed ");
   }
-  window.munchlogPages = { readJSON: readJSON, el: el, status: status, capital: capital, plural: plural,
+  // A place as a player says it: 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 111th
+  function ordinal(n) {
+    const teen = Math.floor(n / 10) % 10 === 1;
+    return n + ((!teen && { 1: "st", 2: "nd", 3: "rd" }[n % 10]) || "th");
+  }
+  window.munchlogPages = { ordinal: ordinal, readJSON: readJSON, el: el, status: status, capital: capital, plural: plural,
     onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText,
     untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();
