@@ -186,7 +186,7 @@ def test_a_game_with_no_draw_told_by_name_asks_for_no_card_names(served: str, br
         try:
             page.goto(f"{served}/games/{game['game_id']}/play#token={token}")
             page.wait_for_selector("#who[data-viewer]", state="attached", timeout=TIMEOUT_MS)
-            page.wait_for_selector("#controls button", timeout=TIMEOUT_MS)
+            page.wait_for_selector("#controls button", state="attached", timeout=TIMEOUT_MS)
             assert asked and not [u for u in asked if "/api/rulesets/" in u], asked
             assert failed == []
         finally:
