@@ -39,6 +39,7 @@ def lists(rng: random.Random, players: int) -> list[list[dict[str, Any]]]:
     return out
 
 
+@pytest.mark.slow
 @leak_property(12)
 def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
     client: FlaskClient, seed: int

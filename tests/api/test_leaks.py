@@ -90,6 +90,7 @@ def _exports(client: FlaskClient, game_id: str, token: str | None) -> str:
     )
 
 
+@pytest.mark.slow
 @leak_property(max_examples=8)
 def test_no_hidden_card_of_seat_a_reaches_seat_b_or_a_spectator(app: Flask, seed: int) -> None:
     play_and_check(app, seed, marked=False, steps=45)
@@ -118,6 +119,7 @@ def test_the_streams_leak_nothing_either(app: Flask, seed: int) -> None:
 MARKED_SEEN: set[str] = set()
 
 
+@pytest.mark.slow
 @leak_property(max_examples=4)
 def test_triggers_prevention_and_unchecked_cards_leak_nothing_either(app: Flask, seed: int) -> None:
     """The same property over games with issue #13's events and marks: mandatory triggers,

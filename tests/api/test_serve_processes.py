@@ -32,6 +32,7 @@ from tests.api.test_kill9 import alive, descendants
 from tests.live import ROOT, free_port
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.storage_agnostic,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's /proc"),
 ]

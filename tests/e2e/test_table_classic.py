@@ -32,7 +32,7 @@ from tests.api.helpers import demo_game
 from tests.e2e.tablepage import JudgeView, act, auth, no_horizontal_overflow, ready_at
 from tests.live import munchlog_serve
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ORGANIZER = "e2e-table-classic-organizer"
 #: What the 4-seat game must go through before the test stops it (the events that say so).
