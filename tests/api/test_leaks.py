@@ -119,7 +119,6 @@ def test_the_streams_leak_nothing_either(app: Flask, seed: int) -> None:
 MARKED_SEEN: set[str] = set()
 
 
-@pytest.mark.slow
 @leak_property(max_examples=4)
 def test_triggers_prevention_and_unchecked_cards_leak_nothing_either(app: Flask, seed: int) -> None:
     """The same property over games with issue #13's events and marks: mandatory triggers,
