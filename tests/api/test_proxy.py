@@ -94,6 +94,7 @@ def _nginx(
         )
 
 
+@pytest.mark.slow
 def test_every_refusal_through_the_proxy_is_in_the_json_error_shape(tmp_path: Path) -> None:
     with contextlib.ExitStack() as proxy:
         with munchlog_serve(tmp_path, "proxy-organizer") as (port, _):
@@ -125,6 +126,7 @@ def test_every_refusal_through_the_proxy_is_in_the_json_error_shape(tmp_path: Pa
     assert json.loads(answers["munchlog's 404"][2])["error"]["code"] == "game/not_found"
 
 
+@pytest.mark.slow
 def test_the_proxy_routes_only_the_api_and_the_viewer(tmp_path: Path) -> None:
     """``/api/`` (the docs too), ``/games/``, ``/events/`` and the pages' ``/static/`` files reach
     munchlog; ``/healthz``, ``/readyz``, ``/metrics`` and any other path are a JSON 404 from

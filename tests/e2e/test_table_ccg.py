@@ -32,7 +32,7 @@ from domain.seeding import seeds_due
 from tests.e2e.tablepage import JudgeView, act_by_keys, auth, ready_at
 from tests.live import munchlog_serve
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ORGANIZER = "e2e-table-ccg-organizer"
 #: The demo's choices are seeded; the cards are not (the server deals from the seeds the pages

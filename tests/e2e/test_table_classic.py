@@ -41,7 +41,7 @@ from tests.e2e.tablepage import (
 )
 from tests.live import munchlog_serve
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ORGANIZER = "e2e-table-classic-organizer"
 #: What the 4-seat game must go through before the test stops it (the events that say so).
