@@ -521,6 +521,8 @@ class Tournaments:
         spectator delay holds back every viewer but the judges (a player is a spectator of
         the other tables)."""
         event = self.load(event_id)
+        if not event.rounds:
+            return []  # nobody has played: no ranks yet (issue #44)
         return self.standing_rows(event, self.results(event, viewer))
 
     def standing_rows(
@@ -555,19 +557,12 @@ class Tournaments:
             if caller.sees_lists or caller.player == name:  # who may see its penalties
                 row["disqualified"] = info.get("disqualified")
             players.append(row)
-        planned = self.planned_rounds(event)
-        state = "registration" if not event.rounds else "running"
-        if (
-            event.rounds
-            and event.round >= planned
-            and self.round_over(event, event.round, self.results(event))
-        ):
-            state = "finished"
+        viewer = "judge" if caller.role == "judge" else "spectator"
         return {
             "event_id": str(event.id),
             **settings,
-            "state": state,
-            "planned_rounds": planned,
+            **self.outcome(event, viewer),
+            "planned_rounds": self.planned_rounds(event),
             "cut_size": self.cut_size(event),
             "cut_note": self.cut_note(event),
             "end_note": self.end_note(event),
@@ -578,6 +573,45 @@ class Tournaments:
             "rounds": [
                 reports.round_view(r, caller.sees_lists, caller.player) for r in event.rounds
             ],
+        }
+
+    def outcome(self, event: Tournament, viewer: str = "spectator") -> dict[str, Any]:
+        """The event's ``state`` (``registration``, ``running``, ``finished``: its last round
+        paired and over) and its ``winner`` once finished, as ``viewer`` may see the games'
+        results (``None`` before, or while a spectator delay holds back the last results)."""
+        if not event.rounds:
+            return {"state": "registration", "winner": None}
+        state, winner = "running", None
+        if event.round >= self.planned_rounds(event):
+            if self.round_over(event, event.round, self.results(event)):
+                state = "finished"
+            seen = self.results(event, viewer)
+            if state == "finished" and self.round_over(event, event.round, seen):
+                swiss = self.swiss_rounds(event)
+                winner = draws.winner(swiss, event.rounds, seen, self._rows(event, seen))
+        return {"state": state, "winner": winner}
+
+    def listing(self, after: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """``GET /api/events``: the events opened after the log position ``after``, in the
+        order they were opened, each as anyone reads it (its GET's settings and state); and
+        the position to go on from (``None``: no more)."""
+        page = self.store.notifications_of(Tournament.Opened, after, limit + 1)
+        items = [self.entry(self.load(note.originator_id)) for note in page[:limit]]
+        return items, page[limit - 1].id if len(page) > limit else None
+
+    def entry(self, event: Tournament) -> dict[str, Any]:
+        """An event's line in the list of events (:meth:`listing`, the home page)."""
+        settings = event.settings
+        return {
+            "event_id": str(event.id),
+            "name": settings["name"],
+            "ruleset": settings["ruleset"],
+            "format": settings["format"],
+            "opened_at": event.opened_at,
+            "players": len(event.players),
+            "round": event.round,
+            "planned_rounds": self.planned_rounds(event),
+            **self.outcome(event),
         }
 
 

@@ -19,7 +19,7 @@ from flask import current_app, g, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.auth import bearer_token, gamelog, organizer_only
+from api.json_api.auth import any_viewer, bearer_token, gamelog, organizer_only
 from api.json_api.errors import Forbidden, Unauthorized
 from api.json_api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint
 from api.json_api.schemas import (
@@ -293,6 +293,15 @@ StandingSchema = answer_schema(
     },
 )
 
+#: A finished event's winner (``domain.tournament.rounds.winner``).
+WINNER = described(
+    fields.String,
+    "a finished event's winner: its top cut's final's, else the first of the standings "
+    "(null until it is finished, or while a spectator delay holds back its last results)",
+    allow_none=True,
+)
+
+
 #: ``GET /api/events/<id>``: the settings, the state, the players and the rounds.
 EventSchema = answer_schema(
     "EventSchema",
@@ -337,6 +346,7 @@ EventSchema = answer_schema(
             allow_none=True,
         ),
         "state": described(fields.String, "`registration`, `running` or `finished`"),
+        "winner": WINNER,
         "round": described(fields.Integer, "the last round paired"),
         "commitment": described(fields.String, "SHA-256 commitment to round 1's secret"),
         "revealed_secret": described(
@@ -362,6 +372,41 @@ EventSchema = answer_schema(
         "version": described(fields.Integer, "the event's version: its stream's last `id` so far"),
     },
     optional=("results", "clock", "version"),
+)
+
+
+class EventListQuerySchema(Strict):
+    cursor = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "next_cursor of the previous page; omit for the first page"},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+#: An event's line in ``GET /api/events``: what anyone reads in its GET.
+EventEntrySchema = answer_schema(
+    "EventEntrySchema",
+    {
+        "event_id": fields.String,
+        "name": fields.String,
+        "ruleset": fields.String,
+        "format": fields.String,
+        "opened_at": fields.String,
+        "players": described(fields.Integer, "players registered"),
+        "round": described(fields.Integer, "the last round paired (0: none yet)"),
+        "planned_rounds": fields.Integer,
+        "state": described(fields.String, "`registration`, `running` or `finished`"),
+        "winner": WINNER,
+    },
+)
+EventListSchema = answer_schema(
+    "EventListSchema",
+    {
+        "events": fields.List(fields.Nested(EventEntrySchema)),
+        "next_cursor": described(
+            fields.Integer, "pass as ?cursor= for the next page; null: no more", allow_none=True
+        ),
+    },
 )
 
 
@@ -451,6 +496,22 @@ class Events(MethodView):
         """
         event_id, judge_token = tournaments().create(body)
         return {"event_id": str(event_id), "judge_token": judge_token}
+
+    @any_viewer
+    @blp.errors(400, 401, 503)
+    @blp.arguments(EventListQuerySchema, location="query")
+    @blp.response(200, EventListSchema)
+    @blp.doc(security=OPTIONAL_BEARER)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List the events, in the order they were opened
+
+        Every event is public: its GET, its standings and its page (`/events/<id>`) answer
+        anyone, with decklists only to whom they may be shown and results after a spectator
+        delay. So this list holds every event, for the organizer's token and without one
+        alike, each line what anyone reads in its GET. Cursor pagination as `GET /api/games`.
+        """
+        events, next_cursor = tournaments().listing(query.get("cursor", 0), query["limit"])
+        return {"events": events, "next_cursor": next_cursor}
 
 
 @blp.route("/<event_id>")
