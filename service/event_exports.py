@@ -22,6 +22,7 @@ named in ``omitted`` (``{"game_id", "version", "reason"}``), as ``GET /api/expor
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
@@ -74,6 +75,11 @@ def results_viewer(caller: Caller) -> str:
     """Whom the results and standings are read as: the judge for the judge, else a spectator
     (a player is a spectator of the other tables; ``GET …/standings`` reads them so)."""
     return "judge" if caller.role == "judge" else "spectator"
+
+
+def export_text(body: Mapping[str, Any]) -> str:
+    """An event's JSON export as the file holds it (the API's and ``munchlog export``'s)."""
+    return json.dumps(body, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
 class EventExports:

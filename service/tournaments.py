@@ -521,8 +521,6 @@ class Tournaments:
         spectator delay holds back every viewer but the judges (a player is a spectator of
         the other tables)."""
         event = self.load(event_id)
-        if not event.rounds:
-            return []  # nobody has played: no ranks yet (issue #44)
         return self.standing_rows(event, self.results(event, viewer))
 
     def standing_rows(

@@ -78,7 +78,14 @@ def swiss_rows(
 ) -> list[ranking.Standing]:
     """The standings over the Swiss rounds (a top cut decides places, not points) of
     ``players`` from ``results`` (``{round, players, games, drawn_games}`` or ``{round,
-    players, places}``) and the byes of ``rounds``."""
+    players, places}``) and the byes of ``rounds``; none before round 1 (nobody is ranked
+    before playing).
+
+    >>> swiss_rows("any", ["ann", "bob"], [], [], 3)
+    []
+    """
+    if not rounds:
+        return []
     byes = [(int(r["round"]), str(p)) for r in rounds[:swiss] for p in r["byes"]]
     kept = [r for r in results if int(r["round"]) <= swiss]
     return rules.ranked(ruleset, list(players), kept, byes)
