@@ -27,6 +27,7 @@ from domain.errors import NotFound, RuleViolation
 from domain.family import family_of
 from domain.fold import State
 from domain.game import Game, token_hash
+from domain.judge import close_for_result, closed_by_report
 from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
 from domain.tournament import clock, reports, rules
@@ -338,6 +339,8 @@ class Tournaments:
         games = (
             [] if on_paper else [self._game_facts(UUID(g), "judge")[0] for g in pairing["games"]]
         )
+        # a game an earlier report closed decides nothing: the report does (a new one replaces it)
+        games = [{**g, "status": "playing"} if g["closed_by_report"] else g for g in games]
         unreported = {k: v for k, v in pairing.items() if k != "reported"}
         decided = (
             None if on_paper else rules.pairing_result(event.settings, unreported, games, None)
@@ -352,6 +355,7 @@ class Tournaments:
                 "F.3",
             )
         event.report(number, table, checked, by=by, at=utc_now())
+        self.close_games(event, number, table, by)  # before the report is saved (issue #44)
         return [], {"round": number, "table": table, **checked}
 
     def drop(self, event_id: UUID, player: str) -> dict[str, Any]:
@@ -495,7 +499,58 @@ class Tournaments:
             for version, seat, penalty in match_rulings(state)
         ]
         facts = {"status": state.get("status"), "winner": state.get("winner")}
-        return {**facts, "ends_match": ends_match}, state
+        closed = closed_by_report(state)  # its end is the report's, not a result of its own
+        return {**facts, "ends_match": ends_match, "closed_by_report": closed}, state
+
+    def close_games(self, event: Tournament, number: int, table: int, by: str) -> None:
+        """A result reported for round ``number``'s ``table`` (by ``by``) closes each of its
+        games still open with a judge's ruling saying so (``domain.judge.close_for_result``),
+        so nobody wins one afterwards; then the games must agree with the result (a game won
+        meanwhile: 422 ``rule/match_decided_by_games``, and the report is not saved). An
+        event played on paper (its games decide nothing) and classic tables (their places are
+        their game's) close none."""
+        pairing = next(p for p in event.round_at(number)["pairings"] if p["table"] == table)
+        reported = pairing.get("reported")
+        settings = event.settings
+        if (
+            reported is None
+            or reports.mode(settings) != "games"
+            or rules.is_table_game(settings["ruleset"])
+        ):
+            return
+        score = ", ".join(f"{p} {n}" for p, n in reported["games"].items())
+        note = (
+            f"round {number}, table {table}: the match's result was reported by the {by} "
+            f"(games won {score}, drawn {reported.get('drawn_games', 0)}); this game, still "
+            "open, ends without a winner (docs/rules.md F.3)"
+        )
+        for game_id in pairing["games"]:
+            self._close(UUID(game_id), note)
+        games = [self._game_facts(UUID(g), "judge")[0] for g in pairing["games"]]
+        disagrees = rules.games_disagree(pairing["seats"], games, reported)
+        if disagrees is not None:
+            raise RuleViolation(
+                "rule/match_decided_by_games",
+                f"round {number}, table {table}: its games decided the match meanwhile "
+                f"({disagrees}); a correction is a judge's ruling in the game",
+                "F.3",
+            )
+
+    def _close(self, game_id: UUID, note: str) -> None:
+        if self.log.game(game_id).status == "finished":
+            return
+
+        def decide(game: Game, received_at: str) -> None:
+            steps = close_for_result(game.state, note)
+            game.record_judge(steps, received_at=received_at, secrets=self.log.secrets_of(game))
+
+        self.log._write(
+            game_id,
+            decide,
+            lambda game, pending: (len(pending), []),
+            expected_version=None,
+            source="judge",  # a judge's ruling (the metrics' sources)
+        )
 
     def round_over(
         self, event: Tournament, number: int, results: Sequence[Mapping[str, Any]]
