@@ -15,6 +15,7 @@ from functools import wraps
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
+import marshmallow as ma
 from flask import current_app, g, request
 from flask.views import MethodView
 from marshmallow import fields, validate
@@ -29,6 +30,7 @@ from api.json_api.schemas import (
     Strict,
     answer_schema,
     described,
+    family_entry_aliases,
     family_entry_fields,
     family_event_fields,
 )
@@ -95,20 +97,52 @@ class CheckInOptionSchema(Strict):
     )
 
 
+#: What each event setting means, said once for the body that opens an event and the event
+#: it shows (``GET /api/events/<id>``).
+SETTING = {
+    "name": "the event's name, shown on its page and the home page (several events may share "
+    "one: `munchlog export --event` takes the id)",
+    "ruleset": "the game system of every game of the event",
+    "format": "the deck format every registered list is checked against (docs/rules.md A.6: "
+    "`prime` 40 catalog cards, `draft` 30, `casual` unchecked)",
+    "match": "a match is one game (`bo1`) or first to two (`bo3`, CCG)",
+    "round_minutes": "each round's time on its clock, in minutes (`POST …/clock`; at a "
+    "table's deadline time is called in its games, docs/rules.md F.6)",
+    "top_cut": "single elimination after the Swiss rounds: 0, 4 or 8",
+    "table_size": "classic events: players a table (default 4)",
+    "spectator_delay": "the event's games show spectators (and the organizer) the game this "
+    "far behind: results and standings too; the judges see them live (docs/api.md)",
+    "mode": "`strict` (the rules refuse an illegal move) or `record` (a physical game "
+    "transcribed: an illegal move is recorded and flagged, docs/rules.md)",
+    "dealing": "how the event's games are dealt (docs/dealing.md)",
+}
+
+
 class _EventSettings(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    name = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": SETTING["name"]},
+    )
     ruleset = fields.String(
         required=True,
         validate=RegisteredRuleset(),
-        metadata={"description": "the game system of every game of the event"},
+        metadata={"description": SETTING["ruleset"]},
     )
-    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    format = fields.String(
+        required=True, validate=validate.OneOf(FORMATS), metadata={"description": SETTING["format"]}
+    )
     match = fields.String(
         load_default="bo1",
         validate=validate.OneOf(rules.MATCHES),
-        metadata={"description": "a match is one game (`bo1`) or first to two (`bo3`, CCG)"},
+        metadata={"description": SETTING["match"]},
     )
-    round_minutes = fields.Integer(required=True, strict=True, validate=validate.Range(1, 600))
+    round_minutes = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(1, 600),
+        metadata={"description": SETTING["round_minutes"]},
+    )
     rounds = fields.Integer(
         strict=True,
         validate=validate.Range(1, 20),
@@ -118,14 +152,16 @@ class _EventSettings(Strict):
         strict=True,
         load_default=0,
         validate=validate.OneOf(rules.TOP_CUTS),
-        metadata={"description": "single elimination after the Swiss rounds: 0, 4 or 8"},
+        metadata={"description": SETTING["top_cut"]},
     )
     table_size = fields.Integer(
         strict=True,
         validate=validate.Range(3, 6),
-        metadata={"description": "classic events: players a table (default 4)"},
+        metadata={"description": SETTING["table_size"]},
     )
-    spectator_delay = fields.Nested(SpectatorDelaySchema)
+    spectator_delay = fields.Nested(
+        SpectatorDelaySchema, metadata={"description": SETTING["spectator_delay"]}
+    )
     check_in = fields.Nested(
         CheckInOptionSchema,
         metadata={
@@ -134,11 +170,15 @@ class _EventSettings(Strict):
             "two rounds missed in a row drop it (docs/rules.md F.7)"
         },
     )
-    mode = fields.String(load_default="strict", validate=validate.OneOf(MODES))
+    mode = fields.String(
+        load_default="strict",
+        validate=validate.OneOf(MODES),
+        metadata={"description": SETTING["mode"]},
+    )
     dealing = fields.String(
         load_default="server",
         validate=validate.OneOf(fair.MODES),
-        metadata={"description": "how the event's games are dealt (docs/dealing.md)"},
+        metadata={"description": SETTING["dealing"]},
     )
     results = fields.String(
         load_default="games",
@@ -188,9 +228,28 @@ DECKLIST_TEXT = fields.String(
         "ignored; a mistake is a 400 naming the line and why"
     },
 )
+
+
+class _Registration(Strict):
+    @ma.pre_load
+    def _aliases(self, data: Any, **_: Any) -> Any:
+        """A field given by its seat field's name (``deck`` for ``decklist``) is that field;
+        both at once is a 400."""
+        if not isinstance(data, dict):
+            return data
+        out = dict(data)
+        for alias, name in family_entry_aliases().items():
+            if alias in out:
+                if name in out:
+                    raise ma.ValidationError(f"give {name} or {alias}, not both", alias)
+                out[name] = out.pop(alias)
+        return out
+
+
 #: A registration: the player's name, then what the families' players bring
-#: (``Family.entry_fields``), or it as text.
-RegisterSchema = Strict.from_dict(
+#: (``Family.entry_fields``; each also by its seat field's name, ``deck`` for ``decklist``),
+#: or it as text.
+RegisterSchema = _Registration.from_dict(
     {"player": PLAYER_NAME, **family_entry_fields(), "decklist_text": DECKLIST_TEXT},
     name="RegisterSchema",
 )
@@ -307,21 +366,21 @@ EventSchema = answer_schema(
     "EventSchema",
     {
         "event_id": fields.String,
-        "name": fields.String,
-        "ruleset": fields.String,
-        "format": fields.String,
-        "match": fields.String,
-        "round_minutes": fields.Integer,
+        "name": described(fields.String, SETTING["name"]),
+        "ruleset": described(fields.String, SETTING["ruleset"]),
+        "format": described(fields.String, SETTING["format"]),
+        "match": described(fields.String, SETTING["match"]),
+        "round_minutes": described(fields.Integer, SETTING["round_minutes"]),
         "rounds_setting": described(
             fields.Integer,
             "the Swiss rounds the organizer set (null: by the entrants)",
             allow_none=True,
         ),
-        "top_cut": fields.Integer,
-        "table_size": fields.Integer(allow_none=True),
-        "spectator_delay": fields.Dict(allow_none=True),
-        "mode": fields.String,
-        "dealing": fields.String,
+        "top_cut": described(fields.Integer, SETTING["top_cut"]),
+        "table_size": described(fields.Integer, SETTING["table_size"], allow_none=True),
+        "spectator_delay": described(fields.Dict, SETTING["spectator_delay"], allow_none=True),
+        "mode": described(fields.String, SETTING["mode"]),
+        "dealing": described(fields.String, SETTING["dealing"]),
         "results": fields.String(
             dump_default="games", metadata={"description": "`games` or `reported` (F.3)"}
         ),
@@ -541,7 +600,8 @@ class Players(MethodView):
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Register a player (the organizer), before the next round is paired
 
-        A CCG event's player brings `hero` and `decklist` (a game seat's `hero` and `deck`),
+        A CCG event's player brings `hero` and `decklist` (a game seat's `hero` and `deck`;
+        `deck` is accepted for `decklist`, not both),
         checked against the event's format (docs/rules.md A.6, 422 with the rule otherwise).
         The public sees only `decklist_hash`, a salted SHA-256 of the list.
         """
