@@ -136,6 +136,8 @@
     $("signin").hidden = !!app.token;
     $("app").hidden = false;
     renderSummary(d);
+    // the organizer's forms (api/static/console.js)
+    window.munchlogConsole.render($("console"), API, app.token, d, () => load(app.token, true));
     renderMine(d);
     renderRounds(d);
     renderStandings(d);

@@ -1,0 +1,98 @@
+/* munchlog event page: the organizer's console (issue #44, docs/events.md "The organizer's
+ * console"): forms over the existing API, each refusal said in words where it was made.
+ * Register players by pasting a list (POST /api/events/<id>/players, one request a player):
+ * blocks separated by blank lines, a block's first line the player's name and the rest its
+ * list as text (`Hero: <name>`, `<count> <card name>`: decklist_text); a block of names alone
+ * (a classic event's players bring no list) registers each line. Each registration's link,
+ * `/events/<id>#token=…` (the token is shown once), is listed to print and hand out. Pair the
+ * next round (POST …/rounds). event.js mounts it for the organizer's token; it is built once
+ * per sign-in, so the links survive the stream's reloads.
+ */
+"use strict";
+(function () {
+  const { el, status } = window.munchlogPages;
+
+  async function send(url, token, body) {
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
+      body: JSON.stringify(body || {}),
+    });
+    const found = await r.json().catch(() => null);
+    if (!r.ok) throw new Error((found && found.error && found.error.message) || "HTTP " + r.status);
+    return found;
+  }
+
+  // One registration body a player of the pasted text (the module docstring).
+  function entries(text) {
+    const out = [];
+    for (const block of text.split(/\n\s*\n/)) {
+      const lines = block.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+      if (!lines.length) continue;
+      const listed = lines.length > 1 && /^(hero\s*:|\d+\s)/i.test(lines[1]);
+      if (listed) out.push({ player: lines[0], decklist_text: lines.slice(1).join("\n") });
+      else for (const name of lines) out.push({ player: name });
+    }
+    return out;
+  }
+
+  function registerPart(api, token, done) {
+    const area = el("textarea", {
+      id: "console-players", rows: "8", "aria-label": "players to register",
+      placeholder: "ann\nHero: Sample Orc Warrior\n3 Sample Goblin\n…\n\nbob\n…",
+    });
+    const links = el("ol", { id: "console-links", class: "handouts" });
+    const form = el("form", { id: "console-register", class: "console-form" }, [
+      el("h3", { text: "Register players" }),
+      el("p", { class: "note", text: "Paste the players: a blank line between two, each one's name on its first line, then its list as text (Hero: <name>, then <count> <card name> a line). A classic event's players bring no list: one name a line. Each link below is shown once: print the page or copy them, and hand each player its own." }),
+      area, el("button", { type: "submit", text: "Register" }), links,
+    ]);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const bodies = entries(area.value);
+      if (!bodies.length) { status("Nothing to register: paste the players first."); return; }
+      let refused = 0;
+      for (const body of bodies) {
+        try {
+          const made = await send(api + "/players", token, body);
+          const link = location.origin + location.pathname + "#token=" + made.token;
+          links.append(el("li", { class: "registered", "data-player": made.player }, [
+            el("b", { text: made.player }), ": ", el("a", { href: link, text: link }),
+          ]));
+        } catch (e) {
+          refused += 1;
+          links.append(el("li", { class: "refused", "data-player": body.player, text: body.player + ": refused: " + e.message }));
+        }
+      }
+      area.value = "";
+      status(refused ? refused + " of " + bodies.length + " refused (said below)." : bodies.length + " registered.");
+      done();
+    });
+    return form;
+  }
+
+  function pairPart(api, token, done) {
+    const said = el("p", { id: "console-paired", class: "note", role: "status" });
+    const button = el("button", { id: "console-pair", type: "button", text: "Pair the next round" });
+    button.addEventListener("click", async () => {
+      try {
+        const round = await send(api + "/rounds", token);
+        said.textContent = "Round " + round.round + " paired: " + round.pairings.length + " table(s)" +
+          (round.byes.length ? ", a bye for " + round.byes.join(", ") : "") + ".";
+        done();
+      } catch (e) { said.textContent = "Not paired: " + e.message; }
+    });
+    return el("div", { class: "console-form" }, [el("h3", { text: "Rounds" }), button, said]);
+  }
+
+  function render(box, api, token, data, done) {
+    const mine = data.viewer.role === "organizer" && token;
+    box.hidden = !mine;
+    if (!mine) { box.replaceChildren(); delete box.dataset.token; return; }
+    if (box.dataset.token === token) return;  // built for this sign-in: keep its links
+    box.dataset.token = token;
+    box.replaceChildren(el("h2", { text: "Organizer console" }), registerPart(api, token, done), pairPart(api, token, done));
+  }
+
+  window.munchlogConsole = { render: render };
+})();

@@ -1,0 +1,62 @@
+"""The organizer's console on the event page (issue #44, ``api/static/console.js``) in Debian's
+chromium against a real ``munchlog serve``, at 1280x800: the organizer signs in with its token,
+registers three players by pasting them (two with their lists as text, one a name already
+registered: refused in words where it was pasted), gets each one's link to hand out, and pairs
+round 1. A screenshot is saved (``$MUNCHLOG_SCREENSHOTS`` or the test's tmp folder)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import ORGANIZER_TOKEN
+from tests.api.test_events import deck, open_event
+from tests.e2e.tablepage import watched_page
+from tests.live import serve_beside_app
+
+pytestmark = pytest.mark.e2e
+
+
+def listed(name: str) -> str:
+    counts: dict[str, int] = {}
+    for entry in deck():
+        counts[entry["name"]] = counts.get(entry["name"], 0) + 1
+    cards = "\n".join(f"{n} {card}" for card, n in counts.items())
+    return f"{name}\nHero: Sample Orc Warrior\n{cards}"
+
+
+def test_the_organizer_registers_by_pasting_and_pairs(browser: Any, tmp_path: Path) -> None:
+    with serve_beside_app(tmp_path / "served", ORGANIZER_TOKEN) as (port, app):
+        client = app.test_client()
+        eid = open_event(client, name="Console Cup", rounds=1)["event_id"]
+        context, page, _, errors = watched_page(browser, 1280, 800)
+        try:
+            page.goto(f"http://127.0.0.1:{port}/events/{eid}#token={ORGANIZER_TOKEN}")
+            page.wait_for_selector("#console-register")
+            pasted = "\n\n".join([listed("ann"), listed("bob"), listed("ann")])
+            page.fill("#console-players", pasted)
+            page.click("#console-register button[type=submit]")
+            page.wait_for_selector("#console-links li.refused")
+            registered = page.locator("#console-links li.registered").all_inner_texts()
+            assert [t.split(":")[0] for t in registered] == ["ann", "bob"]
+            assert all(f"/events/{eid}#token=" in t for t in registered)
+            refused = page.inner_text("#console-links li.refused")
+            assert refused.startswith("ann: refused:") and "already registered" in refused
+            shown = client.get(f"/api/events/{eid}").get_json()
+            assert [p["player"] for p in shown["players"]] == ["ann", "bob"]
+            page.click("#console-pair")
+            page.locator("#console-paired", has_text="paired").wait_for()
+            assert "Round 1 paired: 1 table(s)" in page.inner_text("#console-paired")
+            # a second round is refused in words where it was asked (the event has one)
+            page.click("#console-pair")
+            page.locator("#console-paired", has_text="Not paired").wait_for()
+            assert len(page.locator("#console-links li").all()) == 3  # kept over the reloads
+            folder = Path(os.environ.get("MUNCHLOG_SCREENSHOTS") or tmp_path)
+            page.screenshot(path=str(folder / "event-console.png"), full_page=True)
+            # the two refusals asked for (the name twice, a second round) and nothing else
+            assert len(errors) == 2 and all("422" in e for e in errors), errors
+        finally:
+            context.close()
