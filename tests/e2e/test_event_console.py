@@ -60,3 +60,34 @@ def test_the_organizer_registers_by_pasting_and_pairs(browser: Any, tmp_path: Pa
             assert len(errors) == 2 and all("422" in e for e in errors), errors
         finally:
             context.close()
+
+
+def test_the_organizer_opens_an_event_from_the_home_page(browser: Any, tmp_path: Path) -> None:
+    with serve_beside_app(tmp_path / "served", ORGANIZER_TOKEN) as (port, app):
+        client = app.test_client()
+        context, page, _, errors = watched_page(browser, 1280, 800)
+        try:
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.click("#open-event summary")
+            assert "minutes" in page.inner_text("#open-form")  # each setting explained
+            page.fill("#open-token", "not-the-token")
+            page.fill("#open-form input[name=name]", "Home Cup")
+            page.fill("#open-form input[name=round_minutes]", "40")
+            page.click("#open-form button[type=submit]")
+            page.wait_for_selector("#opened .refused")
+            assert page.inner_text("#opened .refused").startswith("Not opened:")
+            assert client.get("/api/events").get_json()["events"] == []
+            page.fill("#open-token", ORGANIZER_TOKEN)
+            page.click("#open-form button[type=submit]")
+            page.wait_for_selector("#opened-console")
+            (event,) = client.get("/api/events").get_json()["events"]
+            assert event["name"] == "Home Cup"
+            shown = client.get(f"/api/events/{event['event_id']}").get_json()
+            assert shown["round_minutes"] == 40 and shown["rounds_setting"] is None
+            folder = Path(os.environ.get("MUNCHLOG_SCREENSHOTS") or tmp_path)
+            page.screenshot(path=str(folder / "home-opened.png"), full_page=True)
+            page.click("#opened-console")
+            page.wait_for_selector("#console-register")  # signed in as the organizer
+            assert len(errors) == 1 and "401" in errors[0], errors  # the wrong token's refusal
+        finally:
+            context.close()
