@@ -12,16 +12,7 @@
 (function () {
   const { el, status } = window.munchlogPages;
 
-  async function send(url, token, body) {
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
-      body: JSON.stringify(body || {}),
-    });
-    const found = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((found && found.error && found.error.message) || "HTTP " + r.status);
-    return found;
-  }
+  const send = window.munchlogPages.postJSON;
 
   // One registration body a player of the pasted text (the module docstring).
   function entries(text) {

@@ -19,13 +19,7 @@
       body[input.name] = NUMBERS.includes(input.name) ? Number(input.value) : input.value;
     }
     try {
-      const r = await fetch("/api/events", {
-        method: "POST",
-        headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const found = await r.json().catch(() => null);
-      if (!r.ok) throw new Error((found && found.error && found.error.message) || "HTTP " + r.status);
+      const found = await window.munchlogPages.postJSON("/api/events", token, body);
       const page = location.origin + "/events/" + found.event_id;
       said.replaceChildren(
         el("p", { class: "opened" }, ["Opened. ", el("a", { id: "opened-console", href: page + "#token=" + token, text: "Its page, with the organizer's console" })]),
