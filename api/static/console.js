@@ -5,7 +5,8 @@
  * list as text (`Hero: <name>`, `<count> <card name>`: decklist_text); a block of names alone
  * (a classic event's players bring no list) registers each line. Each registration's link,
  * `/events/<id>#token=…` (the token is shown once), is listed to print and hand out. Pair the
- * next round (POST …/rounds). event.js mounts it for the organizer's token; it is built once
+ * next round (POST …/rounds), start, pause and resume its clock (POST …/clock), drop a player
+ * (POST …/drops). event.js mounts it for the organizer's token; it is built once
  * per sign-in, so the links survive the stream's reloads.
  */
 "use strict";
@@ -73,7 +74,38 @@
         done();
       } catch (e) { said.textContent = "Not paired: " + e.message; }
     });
-    return el("div", { class: "console-form" }, [el("h3", { text: "Rounds" }), button, said]);
+    // the round's clock (POST …/clock): each button one action, its refusal said beside it
+    const clockButtons = ["start", "pause", "resume"].map((action) => {
+      const b = el("button", { type: "button", class: "clock-action", "data-action": action, text: action[0].toUpperCase() + action.slice(1) + " the clock" });
+      b.addEventListener("click", async () => {
+        try {
+          await send(api + "/clock", token, { action: action });
+          said.textContent = "Clock: " + action + (action.endsWith("e") ? "d" : "ed") + ".";
+          done();
+        } catch (e) { said.textContent = "Clock not changed: " + e.message; }
+      });
+      return b;
+    });
+    return el("div", { class: "console-form" }, [el("h3", { text: "Rounds" }), button, " ", ...clockButtons, said]);
+  }
+
+  // Drop a player (POST …/drops): never paired again, its rounds kept.
+  function dropPart(api, token, done) {
+    const name = el("input", { id: "console-drop-player", "aria-label": "the player to drop", placeholder: "player", required: true });
+    const said = el("p", { id: "console-dropped", class: "note", role: "status" });
+    const form = el("form", { id: "console-drop", class: "console-form" }, [
+      el("h3", { text: "Drop a player" }), name, " ", el("button", { type: "submit", text: "Drop" }), said,
+    ]);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        const dropped = await send(api + "/drops", token, { player: name.value.trim() });
+        said.textContent = dropped.player + " dropped after round " + dropped.after_round + ".";
+        name.value = "";
+        done();
+      } catch (e) { said.textContent = "Not dropped: " + e.message; }
+    });
+    return form;
   }
 
   function render(box, api, token, data, done) {
@@ -82,7 +114,7 @@
     if (!mine) { box.replaceChildren(); delete box.dataset.token; return; }
     if (box.dataset.token === token) return;  // built for this sign-in: keep its links
     box.dataset.token = token;
-    box.replaceChildren(el("h2", { text: "Organizer console" }), registerPart(api, token, done), pairPart(api, token, done));
+    box.replaceChildren(el("h2", { text: "Organizer console" }), registerPart(api, token, done), pairPart(api, token, done), dropPart(api, token, done));
   }
 
   window.munchlogConsole = { render: render };

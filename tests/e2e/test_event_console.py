@@ -2,7 +2,7 @@
 chromium against a real ``munchlog serve``, at 1280x800: the organizer signs in with its token,
 registers three players by pasting them (two with their lists as text, one a name already
 registered: refused in words where it was pasted), gets each one's link to hand out, and pairs
-round 1. A screenshot is saved (``$MUNCHLOG_SCREENSHOTS`` or the test's tmp folder)."""
+round 1, starts its clock and drops a player (one unknown: refused in words). A screenshot is saved (``$MUNCHLOG_SCREENSHOTS`` or the test's tmp folder)."""
 
 from __future__ import annotations
 
@@ -54,10 +54,20 @@ def test_the_organizer_registers_by_pasting_and_pairs(browser: Any, tmp_path: Pa
             page.click("#console-pair")
             page.locator("#console-paired", has_text="Not paired").wait_for()
             assert len(page.locator("#console-links li").all()) == 3  # kept over the reloads
+            page.click(".clock-action[data-action=start]")
+            page.locator("#console-paired", has_text="Clock: started").wait_for()
+            assert client.get(f"/api/events/{eid}").get_json()["clock"]["state"] == "running"
+            page.fill("#console-drop-player", "bob")
+            page.click("#console-drop button[type=submit]")
+            page.locator("#console-dropped", has_text="dropped").wait_for()
+            assert page.inner_text("#console-dropped") == "bob dropped after round 1."
+            page.fill("#console-drop-player", "nobody")
+            page.click("#console-drop button[type=submit]")
+            page.locator("#console-dropped", has_text="Not dropped").wait_for()
             folder = Path(os.environ.get("MUNCHLOG_SCREENSHOTS") or tmp_path)
             page.screenshot(path=str(folder / "event-console.png"), full_page=True)
-            # the two refusals asked for (the name twice, a second round) and nothing else
-            assert len(errors) == 2 and all("422" in e for e in errors), errors
+            # the refusals asked for (the name twice, a second round, nobody) and nothing else
+            assert len(errors) == 3 and all("422" in e or "404" in e for e in errors), errors
         finally:
             context.close()
 
