@@ -5,8 +5,8 @@
  * list as text (`Hero: <name>`, `<count> <card name>`: decklist_text); a block of names alone
  * (a classic event's players bring no list) registers each line. Each registration's link,
  * `/events/<id>#token=…` (the token is shown once), is listed to print and hand out. Pair the
- * next round (POST …/rounds), start, pause and resume its clock (POST …/clock), drop a player
- * (POST …/drops). event.js mounts it for the organizer's token; it is built once
+ * next round (POST …/rounds), start, pause and resume its clock (POST …/clock), report a
+ * result of its latest round (POST …/rounds/<n>/results), drop a player (POST …/drops). event.js mounts it for the organizer's token; it is built once
  * per sign-in, so the links survive the stream's reloads.
  */
 "use strict";
@@ -108,13 +108,53 @@
     return form;
   }
 
+  // The latest round's pairings with no result yet, each with its report form (POST
+  // …/rounds/<n>/results): games won by each player and the drawn games, or each player's
+  // place at a table. Drawn again on each load (the pairings change).
+  function resultsPart(api, token, data, done) {
+    const round = data.rounds[data.rounds.length - 1];
+    const part = el("div", { id: "console-results", class: "console-form" }, [el("h3", { text: "Results" })]);
+    if (!round) { part.append(el("p", { class: "note", text: "No round paired yet." })); return part; }
+    const decided = new Set(data.results.filter((r) => r.round === round.round).map((r) => r.players.join("|")));
+    const open = round.pairings.filter((p) => !decided.has(Object.keys(p.seats).sort().map((s) => p.seats[s]).join("|")));
+    if (!open.length) part.append(el("p", { class: "note", text: "Every result of round " + round.round + " is in." }));
+    for (const pairing of open) {
+      const players = Object.keys(pairing.seats).sort().map((s) => pairing.seats[s]);
+      const table = players.length > 2;
+      const box = (name, label, max) => el("label", { class: "count" }, [label + " ", el("input", { type: "number", name: name, min: "0", max: String(max), value: "0", "aria-label": label })]);
+      const said = el("span", { class: "note", role: "status" });
+      const form = el("form", { class: "console-result", "data-table": pairing.table }, [
+        el("b", { text: "Table " + pairing.table + ": " }),
+        ...players.map((p) => box(p, table ? p + "'s place" : p + " won", table ? players.length : 3)),
+        table ? null : box("drawn_games", "drawn", 3),
+        el("button", { type: "submit", text: "Report" }), " ", said,
+      ]);
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const value = (n) => Number(form.elements[n].value);
+        const body = table
+          ? { table: pairing.table, places: Object.fromEntries(players.map((p) => [p, value(p)])) }
+          : { table: pairing.table, games: Object.fromEntries(players.map((p) => [p, value(p)])), drawn_games: value("drawn_games") };
+        try {
+          await send(api + "/rounds/" + round.round + "/results", token, body);
+          done();
+        } catch (e) { said.textContent = "Not reported: " + e.message; }
+      });
+      part.append(form);
+    }
+    return part;
+  }
+
   function render(box, api, token, data, done) {
     const mine = data.viewer.role === "organizer" && token;
     box.hidden = !mine;
     if (!mine) { box.replaceChildren(); delete box.dataset.token; return; }
-    if (box.dataset.token === token) return;  // built for this sign-in: keep its links
-    box.dataset.token = token;
-    box.replaceChildren(el("h2", { text: "Organizer console" }), registerPart(api, token, done), pairPart(api, token, done), dropPart(api, token, done));
+    if (box.dataset.token !== token) {  // built once a sign-in: its links are kept
+      box.dataset.token = token;
+      box.replaceChildren(el("h2", { text: "Organizer console" }), registerPart(api, token, done), pairPart(api, token, done),
+        el("div", { id: "console-results" }), dropPart(api, token, done));
+    }
+    box.querySelector("#console-results").replaceWith(resultsPart(api, token, data, done));
   }
 
   window.munchlogConsole = { render: render };

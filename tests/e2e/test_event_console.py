@@ -2,7 +2,7 @@
 chromium against a real ``munchlog serve``, at 1280x800: the organizer signs in with its token,
 registers three players by pasting them (two with their lists as text, one a name already
 registered: refused in words where it was pasted), gets each one's link to hand out, and pairs
-round 1, starts its clock and drops a player (one unknown: refused in words). A screenshot is saved (``$MUNCHLOG_SCREENSHOTS`` or the test's tmp folder)."""
+round 1, starts its clock, drops a player (one unknown: refused in words) and reports a draw. A screenshot is saved (``$MUNCHLOG_SCREENSHOTS`` or the test's tmp folder)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,13 @@ def test_the_organizer_registers_by_pasting_and_pairs(browser: Any, tmp_path: Pa
             page.fill("#console-drop-player", "nobody")
             page.click("#console-drop button[type=submit]")
             page.locator("#console-dropped", has_text="Not dropped").wait_for()
+            # a draw at time reported from the console: it stands and closes the open game
+            page.click(".console-result[data-table='1'] button[type=submit]")
+            page.locator("#console-results", has_text="Every result of round 1 is in").wait_for()
+            shown = client.get(f"/api/events/{eid}").get_json()
+            assert shown["state"] == "finished"
+            game = shown["rounds"][0]["pairings"][0]["game_id"]
+            assert client.get(f"/api/games/{game}").get_json()["status"] == "finished"
             folder = Path(os.environ.get("MUNCHLOG_SCREENSHOTS") or tmp_path)
             page.screenshot(path=str(folder / "event-console.png"), full_page=True)
             # the refusals asked for (the name twice, a second round, nobody) and nothing else
