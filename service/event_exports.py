@@ -110,6 +110,7 @@ class EventExports:
             "results_as": viewer,
             "settings": {key: summary.get(key) for key in SETTINGS},
             "state": summary["state"],
+            "winner": summary["winner"],
             "round": event.round,
             "swiss_rounds": service.swiss_rounds(event),
             "planned_rounds": summary["planned_rounds"],

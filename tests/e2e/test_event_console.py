@@ -71,6 +71,7 @@ def test_the_organizer_registers_by_pasting_and_pairs(browser: Any, tmp_path: Pa
             assert shown["state"] == "finished"
             game = shown["rounds"][0]["pairings"][0]["game_id"]
             assert client.get(f"/api/games/{game}").get_json()["status"] == "finished"
+            page.locator("#state", has_text="Finished: won by").wait_for()  # the standings' first
             folder = Path(os.environ.get("MUNCHLOG_SCREENSHOTS") or tmp_path)
             page.screenshot(path=str(folder / "event-console.png"), full_page=True)
             # the refusals asked for (the name twice, a second round, nobody) and nothing else

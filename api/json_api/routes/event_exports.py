@@ -62,7 +62,7 @@ RESPONSES = {
                 "schema": {
                     "type": "object",
                     "description": "`format: munchlog-event`: `event_id`, `exported_at`, "
-                    "`viewer` (`role`, `player`), `results_as`, `settings`, `state`, `round`, "
+                    "`viewer` (`role`, `player`), `results_as`, `settings`, `state`, `winner`, `round`, "
                     "`swiss_rounds`, `planned_rounds`, `cut_size`, `cut_note`, `end_note`, "
                     "`commitment`, `revealed_secret`, "
                     "`players`, `rounds`, `results`, `standings`, `penalties` (as `GET "
