@@ -28,6 +28,14 @@
     return out;
   }
 
+  // The handouts: only the players' links, one slip each (event.css's print rules), then the
+  // page as it was.
+  function printHandouts() {
+    document.body.classList.add("printing-handouts");
+    window.addEventListener("afterprint", () => document.body.classList.remove("printing-handouts"), { once: true });
+    window.print();
+  }
+
   function registerPart(api, token, done) {
     const area = el("textarea", {
       id: "console-players", rows: "8", "aria-label": "players to register",
@@ -37,7 +45,8 @@
     const form = el("form", { id: "console-register", class: "console-form" }, [
       el("h3", { text: "Register players" }),
       el("p", { class: "note", text: "Paste the players: a blank line between two, each one's name on its first line, then its list as text (Hero: <name>, then <count> <card name> a line). A classic event's players bring no list: one name a line. Each link below is shown once: print the page or copy them, and hand each player its own." }),
-      area, el("button", { type: "submit", text: "Register" }), links,
+      area, el("button", { type: "submit", text: "Register" }), " ",
+      el("button", { id: "console-print", type: "button", text: "Print the handouts", onclick: printHandouts }), links,
     ]);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();

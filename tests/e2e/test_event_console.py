@@ -47,6 +47,14 @@ def test_the_organizer_registers_by_pasting_and_pairs(browser: Any, tmp_path: Pa
             assert refused.startswith("ann: refused:") and "already registered" in refused
             shown = client.get(f"/api/events/{eid}").get_json()
             assert [p["player"] for p in shown["players"]] == ["ann", "bob"]
+            # the handouts printed: the players' links alone, the refusal and the rest hidden
+            page.evaluate("document.body.classList.add('printing-handouts')")
+            page.emulate_media(media="print")
+            assert page.locator("#console-links li.registered").first.is_visible()
+            for hidden in ("#console-links li.refused", "#console-players", ".top h1"):
+                assert not page.locator(hidden).first.is_visible(), hidden
+            page.emulate_media(media="screen")
+            page.evaluate("document.body.classList.remove('printing-handouts')")
             page.click("#console-pair")
             page.locator("#console-paired", has_text="paired").wait_for()
             assert "Round 1 paired: 1 table(s)" in page.inner_text("#console-paired")
