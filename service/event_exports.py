@@ -49,6 +49,7 @@ SETTINGS = (
     "spectator_delay",
     "mode",
     "dealing",
+    "results",
 )
 
 
