@@ -136,6 +136,8 @@
     $("signin").hidden = !!app.token;
     $("app").hidden = false;
     renderSummary(d);
+    // the organizer's forms (api/static/console.js)
+    window.munchlogConsole.render($("console"), API, app.token, d, () => load(app.token, true));
     renderMine(d);
     renderRounds(d);
     renderStandings(d);
@@ -153,8 +155,8 @@
     $("settings").textContent = s.ruleset + " · " + s.format + " format · " + seats + " of " +
       s.round_minutes + " minutes · " + plural(d.swiss_rounds, "Swiss round") + cut + changed;
     const state = { registration: "registration open", running: "running", finished: "finished" }[d.state] || d.state;
-    $("state").textContent = capital(state) + " · round " + d.round + " of " + d.planned_rounds +
-      " · " + plural(d.players.length, "player");
+    $("state").textContent = capital(state) + (d.winner ? ": won by " + d.winner : "") + " · round " +
+      d.round + " of " + d.planned_rounds + " · " + plural(d.players.length, "player");
     // the Swiss rounds stopped: too few active players for another round (docs/rules.md F.2)
     $("end-note").hidden = !d.end_note;
     $("end-note").textContent = d.end_note ? "Ends early: " + said(d.end_note) : "";
