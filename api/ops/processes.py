@@ -311,6 +311,7 @@ def streams_beside(host: str, stream_port: int | None) -> Iterator[StreamProcess
         yield None
         return
     check_port(host, stream_port)
+    before = os.environ.get("MUNCHLOG_STREAM_PORT")
     os.environ["MUNCHLOG_STREAM_PORT"] = str(stream_port)
     streams = StreamProcess(host, stream_port, on_give_up=_stop_serving)
     streams.start()
@@ -318,5 +319,10 @@ def streams_beside(host: str, stream_port: int | None) -> Iterator[StreamProcess
         yield streams
     finally:
         streams.stop()
+        # nothing sends streams to a stopped process (a caller that goes on in this process)
+        if before is None:
+            os.environ.pop("MUNCHLOG_STREAM_PORT", None)
+        else:
+            os.environ["MUNCHLOG_STREAM_PORT"] = before
         if streams.gave_up:
             raise SystemExit(streams.gave_up)

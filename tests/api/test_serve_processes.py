@@ -323,9 +323,13 @@ def test_streams_beside_raises_the_reason_once_the_block_ends(
     monkeypatch.setattr(processes, "StreamProcess", Dying)
     monkeypatch.setattr(processes, "_stop_serving", lambda: stopped.append(True))
     port = free_port()
+    monkeypatch.delenv("MUNCHLOG_STREAM_PORT", raising=False)
     with pytest.raises(SystemExit) as exited, processes.streams_beside("127.0.0.1", port) as s:
         assert s is not None
+        assert os.environ["MUNCHLOG_STREAM_PORT"] == str(port)  # the workers are told
         s._thread.join(60)
     assert stopped == [True]
+    # and no longer once it is over: a later app of this process sends no stream there
+    assert "MUNCHLOG_STREAM_PORT" not in os.environ
     assert "the stream process exited 3 times in a row" in str(exited.value.code)
     processes.release_port(port)
