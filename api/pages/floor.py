@@ -16,10 +16,12 @@ the JSON API and the event's stream (``GET /api/events/<id>/stream``, ``api/stat
 
 from __future__ import annotations
 
+import segno
 from flask import Blueprint, Response, render_template
+from markupsafe import Markup
 
 from api.json_api.routes.events import parse_event_id, tournaments
-from api.pages.prints import event_url, qr_svg
+from api.pages.prints import event_url
 from api.pages.viewer import page_headers
 
 bp = Blueprint("floor_pages", __name__)
@@ -29,12 +31,11 @@ bp = Blueprint("floor_pages", __name__)
 def room_screen(event_id: str) -> Response:
     """The screen for the room: the clock, the pairings by name, the standings, a QR code."""
     event = tournaments().load(parse_event_id(event_id))
+    url = event_url(event)
+    # no width and height: a viewBox, so the screen's stylesheet sizes it
+    qr = Markup(segno.make(url, error="m").svg_inline(border=2, omitsize=True))
     html = render_template(
-        "tv.html",
-        event_id=str(event.id),
-        name=event.settings["name"],
-        qr=qr_svg(event_url(event)),
-        url=event_url(event),
+        "tv.html", event_id=str(event.id), name=event.settings["name"], qr=qr, url=url
     )
     return page_headers(Response(html))
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 
 from tests.api.helpers import ORGANIZER_TOKEN
 from tests.api.test_event_floor import add_staff
@@ -142,7 +143,15 @@ def test_a_call_from_a_table_reaches_the_judges_phone_at_once(
         judge.fill(".call input[type='text']", "judge-only: on my way")
         judge.click(".call button[data-action='claim']")
         judge.wait_for_selector(".call[data-state='claimed']:has-text('Jo has it')")
-        # the replay at the call's version, as the judge sees the game
+        # the game goes on after the call; the replay opens at the call's version, as the judge
+        # sees the game
+        conceded = requests.post(
+            f"{served['base']}/api/games/{seat['game_id']}/actions",
+            json={"actions": [{"type": "concede", "seat": seat["seat"]}]},
+            headers={"Authorization": f"Bearer {seat['token']}"},
+            timeout=30,
+        )
+        assert conceded.status_code == 201, conceded.text
         link = judge.locator(".call a.replay")
         version = link.get_attribute("data-version")
         with judge_ctx.expect_page() as opened:
@@ -150,6 +159,7 @@ def test_a_call_from_a_table_reaches_the_judges_phone_at_once(
         replay = opened.value
         replay.wait_for_selector("#viewer-label[data-viewer='judge']")
         replay.wait_for_selector(f"#version:text-is('{version}')")
+        assert int(replay.inner_text("#last-version")) > int(version)
         assert "token" not in replay.url
         shoot(replay, tmp_path, "judge-replay")
         # the seat's page never received the judge's token or note
