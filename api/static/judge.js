@@ -19,7 +19,7 @@
   const $ = (id) => document.getElementById(id);
   const { el, status, readJSON } = window.munchlogPages;
   const STAFF = ["judge", "scorekeeper", "organizer"];
-  const CLOCK_TYPES = ["clock_started", "clock_paused", "clock_resumed", "time_extended", "table_time_called"];
+  const CLOCK_TYPES = window.munchlogClock.TYPES;
   const app = { token: null, role: null, calls: [], callsReadAt: 0, event: null, results: [], follower: null };
   const clock = window.munchlogClock.mount($("clock"));
   let tableClocks = [];
@@ -219,11 +219,5 @@
   }
 
   // ------------------------------------------------------------------ boot
-  const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
-  const fromUrl = frag.get("token");
-  if (fromUrl) {
-    frag.delete("token");
-    history.replaceState(null, "", location.pathname + location.search + (frag.toString() ? "#" + frag.toString() : ""));
-  }
-  signIn(fromUrl || sessionStorage.getItem(KEY));
+  signIn(window.munchlogPages.bootToken(KEY));
 })();

@@ -109,7 +109,18 @@
   function awaitedWords(d, players) {
     return seatList(d.seats, players) + (d.step === "commit_seed" ? " to commit a seed " : " to reveal a seed ");
   }
-  window.munchlogPages = { readJSON: readJSON, el: el, status: status, capital: capital, plural: plural,
+  // A page's token at boot: the one in the URL fragment (#token=..., which never reaches the
+  // server), taken out of the address bar, else the one kept in this tab under ``key``.
+  function bootToken(key) {
+    const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const fromUrl = frag.get("token");
+    if (fromUrl) {
+      frag.delete("token");
+      history.replaceState(null, "", location.pathname + location.search + (frag.toString() ? "#" + frag.toString() : ""));
+    }
+    return fromUrl || sessionStorage.getItem(key);
+  }
+  window.munchlogPages = { readJSON: readJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
     onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText,
     untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();

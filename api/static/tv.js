@@ -16,7 +16,7 @@
   const { el, status, readJSON } = window.munchlogPages;
   const SPEED = 90; // px a second
   const PAUSE_MS = 3000;
-  const CLOCK_TYPES = ["clock_started", "clock_paused", "clock_resumed", "time_extended", "table_time_called"];
+  const CLOCK_TYPES = window.munchlogClock.TYPES;
   const clock = window.munchlogClock.mount($("clock"));
   const board = $("board");
   let follower = null;
