@@ -9,7 +9,8 @@
  * the table's clock and a form to extend its time (POST …/clock); and a grid of the round's
  * tables: in progress, time called, result in, call open. It follows the event's stream
  * (api/static/live.js) with its token: a call's step reloads the calls at once, a clock change
- * the clock, anything else everything, once per burst.
+ * the clock, anything else everything, once per burst; the games' results every 10 s. What a
+ * judge types in a call's fields survives the re-renders.
  */
 "use strict";
 (function () {
@@ -130,9 +131,9 @@
       .catch((e) => status("Call at table " + call.table + ": " + e.message));
   }
 
-  function extendForm(table) {
-    const minutes = el("input", { type: "number", min: "1", max: "120", value: "3", "aria-label": "minutes to add at table " + table });
-    const reason = el("input", { type: "text", maxlength: "500", placeholder: "why", "aria-label": "why table " + table + " gets more time", required: true });
+  function extendForm(table, key) {
+    const minutes = el("input", { type: "number", min: "1", max: "120", value: "3", "aria-label": "minutes to add at table " + table, "data-keep": key + ":minutes" });
+    const reason = el("input", { type: "text", maxlength: "500", placeholder: "why", "aria-label": "why table " + table + " gets more time", required: true, "data-keep": key + ":reason" });
     return el("form", {
       class: "extend",
       onsubmit: (ev) => {
@@ -153,14 +154,30 @@
     });
   }
 
+  // What a judge is typing survives a re-render (a call or a clock change comes any time):
+  // each field's value by its data-keep, and the focus.
+  function kept() {
+    const values = {};
+    for (const e of $("calls").querySelectorAll("[data-keep]")) values[e.dataset.keep] = e.value;
+    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.keep : null;
+    return { values: values, focus: focus };
+  }
+  function restore(was) {
+    for (const e of $("calls").querySelectorAll("[data-keep]")) {
+      if (was.values[e.dataset.keep] !== undefined) e.value = was.values[e.dataset.keep];
+      if (was.focus === e.dataset.keep) e.focus();
+    }
+  }
+
   function renderCalls() {
+    const was = kept();
     const open = openCalls();
     $("calls-count").textContent = "(" + open.length + " open)";
     $("no-calls").hidden = open.length > 0;
     for (const c of tableClocks) c.stop();
     tableClocks = [];
     $("calls").replaceChildren(...open.map((call) => {
-      const note = el("input", { type: "text", maxlength: "2000", placeholder: "note (optional)", "aria-label": "note on the call at table " + call.table });
+      const note = el("input", { type: "text", maxlength: "2000", placeholder: "note (optional)", "aria-label": "note on the call at table " + call.table, "data-keep": call.call_id + ":note" });
       const held = call.claimed_by ? call.claimed_by.name : null;
       const tclock = el("p", { class: "clock", "data-state": "", role: "timer", hidden: true });
       const mounted = window.munchlogClock.mount(tclock);
@@ -181,10 +198,13 @@
           el("button", { type: "button", "data-action": "resolve", text: "Resolve", onclick: () => act(call, "resolve", note.value) }),
           note,
         ]),
-        app.role === "judge" || app.role === "organizer" ? extendForm(call.table) : null,
+        app.role === "judge" || app.role === "organizer" ? extendForm(call.table, call.call_id) : null,
       ]);
     }));
+    restore(was);
   }
+  // the games (their results, time called) go on outside the event's stream: read every 10 s
+  setInterval(() => { if (app.token && !document.hidden) loadAll().catch(() => {}); }, 10000);
   // the calls' ages count up between reads
   setInterval(() => {
     const gone = Math.floor((Date.now() - app.callsReadAt) / 1000);

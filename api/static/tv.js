@@ -3,10 +3,11 @@
  * No token: the screen reads what a spectator may (GET /api/events/<id>, its standings; a
  * spectator delay holds them back as every public read) and follows the event's stream as a
  * spectator (api/static/live.js): a clock change shows at once, anything else reloads, once
- * per burst. It shows the round's clock large (api/static/clock.js), the round's pairings by
- * player name with their tables and, once the round is over, the standings. A list taller than
- * the screen scrolls by itself: a pause at the top, down at SPEED pixels a second, a pause at
- * the bottom, back to the top.
+ * per burst; the games' results, which are not the event's events, are read every 10 s. It
+ * shows the round's clock large (api/static/clock.js), the round's pairings by player name
+ * with their tables and, once the round is over, the standings. A list taller than the screen
+ * scrolls by itself: a pause at the top, down at SPEED pixels a second, a pause at the bottom,
+ * back to the top.
  */
 "use strict";
 (function () {
@@ -132,8 +133,9 @@
       onStatus: (s) => { $("live").textContent = s; $("live").dataset.live = s; },
     });
   }
-  // after time is called the games' turns go on outside the event's stream: read again each 10 s
-  setInterval(() => { if (!document.hidden) loadClock().catch(() => {}); }, 10000);
+  // the games (their results, their turns after time) go on outside the event's stream: the
+  // screen reads the event again every 10 s
+  setInterval(() => { if (!document.hidden) load().catch(() => {}); }, 10000);
   start();
   window.munchlogScreen = { get follower() { return follower; } };
 })();

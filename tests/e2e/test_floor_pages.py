@@ -27,7 +27,7 @@ import requests
 
 from tests.api.helpers import ORGANIZER_TOKEN
 from tests.api.test_event_floor import add_staff
-from tests.api.test_events import my_game, open_event, pair, register
+from tests.api.test_events import concede, my_game, open_event, pair, register
 from tests.e2e.tablepage import watched_page
 from tests.live import serve_beside_app
 
@@ -51,6 +51,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         first = paired["pairings"][0]
         caller = first["seats"]["A"]
         yield {
+            "client": client,
             "base": f"http://127.0.0.1:{port}",
             "eid": eid,
             "jo": jo["token"],
@@ -141,6 +142,17 @@ def test_a_call_from_a_table_reaches_the_judges_phone_at_once(
         shoot(judge, tmp_path, "judge-call")
         # a tap to claim, with a note only the staff see
         judge.fill(".call input[type='text']", "judge-only: on my way")
+        # the table's time extended meanwhile (by another judge's phone, say): the call's card
+        # shows it at once, and what the judge typed stays
+        extended = requests.post(
+            f"{served['base']}/api/events/{served['eid']}/clock",
+            json={"action": "extend", "table": served["table"], "minutes": 2, "reason": "call"},
+            headers={"Authorization": f"Bearer {served['jo']}"},
+            timeout=30,
+        )
+        assert extended.status_code == 201, extended.text
+        judge.wait_for_selector(".call .clock-note:has-text('+2 min')")
+        assert judge.input_value(".call input[type='text']") == "judge-only: on my way"
         judge.click(".call button[data-action='claim']")
         judge.wait_for_selector(".call[data-state='claimed']:has-text('Jo has it')")
         # the game goes on after the call; the replay opens at the call's version, as the judge
@@ -173,3 +185,32 @@ def test_a_call_from_a_table_reaches_the_judges_phone_at_once(
     finally:
         judge_ctx.close()
         seat_ctx.close()
+
+
+def test_after_the_round_the_screen_shows_the_standings(
+    browser: Any, served: dict[str, Any], tmp_path: Path
+) -> None:
+    client = served["client"]
+    event = open_event(client, name="Sunday Munchkin Open")
+    eid = event["event_id"]
+    tokens = {name: register(client, eid, name) for name in ("ann", "bob", "cat", "dan")}
+    pair(client, eid)
+    context, page, _requested, errors = watched_page(browser, 1920, 1080)
+    try:
+        page.goto(f"{served['base']}/events/{eid}/tv")
+        page.wait_for_selector("#rows.pairings li[data-player='ann']")
+        losers = set()
+        for token in tokens.values():
+            game = my_game(client, eid, 1, token)
+            if game["game_id"] not in losers:  # one concession a table
+                losers.add(game["game_id"])
+                concede(client, game)
+        # a game's result is not an event of the event: the screen reads it again within 10 s
+        page.wait_for_selector("#rows.standings li", timeout=20_000)
+        assert "standings" in page.inner_text("#board-title")
+        assert page.locator("#rows.standings li").count() == 4
+        assert page.get_attribute("#clock", "data-state") == "over"
+        shoot(page, tmp_path, "tv-standings")
+        assert not errors, errors
+    finally:
+        context.close()
