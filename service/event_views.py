@@ -12,8 +12,7 @@ A judge call (issue #39, ``domain.tournament.calls``) reaches the stream at once
 whole to the staff (the judges, the scorekeepers) and the organizer, so the judge's page
 shows a call as it is made; a call made to its caller (``raised_by``); a step on a call, to a
 player, its call and its time only (the step does not name the caller, and the judges' notes
-are theirs); nothing of a call to anyone else (a note may name a card in a hand). A call's
-game version is its message's ``game_version``.
+are theirs); nothing of a call to anyone else (a note may name a card in a hand).
 """
 
 from __future__ import annotations
@@ -51,14 +50,10 @@ for _name in (
 
 
 def _call_raised(fields: Mapping[str, Any], caller: Caller) -> dict[str, Any] | None:
-    """The call whole, its game's version as ``game_version`` (a message's ``version`` is
-    the event's own: the stream resumes after it)."""
     if caller.role in OFFICIALS or (
         caller.player is not None and caller.player == fields.get("raised_by")
     ):
-        shown = public_view(fields, caller)
-        shown["game_version"] = shown.pop("version")
-        return shown
+        return public_view(fields, caller)
     return None
 
 

@@ -5,7 +5,7 @@ without its note, nothing of a call to a spectator; never a token or its hash.""
 from __future__ import annotations
 
 import service.event_views  # noqa: F401  (registers the views under test)
-from domain.tournament import calls
+from domain.tournament import calls, staff
 from service.event_stream import caller_named, message, viewer_name
 from service.tournaments import Caller
 from tests.service.test_report_views import ANN, BOB, T0, event
@@ -60,3 +60,14 @@ def test_a_call_reaches_the_staff_whole_its_caller_and_no_one_else() -> None:
 
 def step_type(step: object) -> str:
     return {"CallClaimed": "call_claimed", "CallResolved": "call_resolved"}[type(step).__name__]
+
+
+def test_a_ruling_keeps_the_messages_version_the_events() -> None:
+    """A stored ``version`` (the game's) goes as ``game_version``: were it the message's, the
+    pages would drop the message as one they have (its version below the event's)."""
+    made = event()
+    made.record(staff.RulingMade, game_id="g", version=3, dispute="d1", by="jo", at=T0)
+    (ruling,) = made.collect_events()
+    seen = message(ruling, Caller("judge"))
+    assert seen is not None
+    assert seen["version"] == ruling.originator_version == 7 and seen["game_version"] == 3
