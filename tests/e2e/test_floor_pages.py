@@ -57,6 +57,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             "jo": jo["token"],
             "table": first["table"],
             "seat": my_game(client, eid, 1, tokens[caller]),
+            "player": tokens[caller],
         }
 
 
@@ -212,5 +213,26 @@ def test_after_the_round_the_screen_shows_the_standings(
         assert page.get_attribute("#clock", "data-state") == "over"
         shoot(page, tmp_path, "tv-standings")
         assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_judges_page_takes_only_a_staff_token(
+    browser: Any, served: dict[str, Any], tmp_path: Path
+) -> None:
+    context, page, _requested, errors = watched_page(browser, *PHONE)
+    try:
+        base = f"{served['base']}/events/{served['eid']}/judge"
+        for token, said in (
+            (served["player"], "not one of this event's staff"),
+            (served["seat"]["token"], "not valid for this event"),
+        ):
+            page.goto("about:blank")  # a new load, not a change of fragment
+            page.goto(f"{base}#token={token}")
+            page.wait_for_selector(f'#signin-error:has-text("{said}")')
+            assert page.locator("#app").is_hidden() and page.locator(".call").count() == 0
+            assert page.evaluate("() => sessionStorage.length") == 0
+        shoot(page, tmp_path, "judge-refused")
+        assert all("401" in e for e in errors), errors  # the refused read, in the console
     finally:
         context.close()
