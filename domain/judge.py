@@ -29,6 +29,7 @@ from domain.errors import (
     UnknownVersion,
 )
 from domain.events import KERNEL, Event, events_of
+from domain.family import family_of
 from domain.fold import CopyOnWriteState, State, evolve, handles
 from domain.penalties import ENDS_GAME, escalate
 from domain.ruleset import Step, by_type, ruleset_of
@@ -363,6 +364,31 @@ def leaves_game(state: State, seat: str) -> list[Step]:
         work = evolve(work, event)  # folded again: the seat and cause are the rules' now
         steps.append(Step(event, work))
     return steps
+
+
+#: Who raises the dispute a reported result closes a game with (:func:`close_for_result`).
+REPORTED = "event"
+
+
+def close_for_result(state: State, note: str) -> list[Step]:
+    """A judge's ruling closing a game still open when its match's result was reported
+    (issue #44, docs/rules.md F.3): a dispute raised by the event (:data:`REPORTED`) and the
+    ruling, both saying ``note`` (the result and why), then the game's end as at time when
+    nobody won (the family's ``time_out`` with a draw: the MTR's unfinished game), so no
+    one can win it afterwards. Nothing for a game over."""
+    if state.get("status") == "finished":
+        return []
+    opened = decide_dispute(state, Claim(raised_by=REPORTED, statement=note))
+    dispute = f"d{len(state.get('disputes') or {}) + 1}"  # the one decide_dispute opened
+    ruled = RulingRecorded(seat="judge", dispute=dispute, ruling=note)
+    work = evolve(opened[-1].state, ruled)
+    steps = [*opened, Step(ruled, work)]
+    return steps + family_of(ruleset_of(work)).time_out(work, "draw")
+
+
+def closed_by_report(state: Mapping[str, Any]) -> bool:
+    """Whether a reported result closed the game (:func:`close_for_result`)."""
+    return any(d.get("raised_by") == REPORTED for d in (state.get("disputes") or {}).values())
 
 
 def _rekeyed(state: State, dispute_id: str, new_secret: bytes | None) -> Step:

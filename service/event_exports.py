@@ -23,6 +23,7 @@ named in ``omitted`` (``{"game_id", "version", "reason"}``), as ``GET /api/expor
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from uuid import UUID
@@ -52,6 +53,7 @@ SETTINGS = (
     "spectator_delay",
     "mode",
     "dealing",
+    "results",
 )
 
 
@@ -78,6 +80,11 @@ def results_viewer(caller: Caller) -> str:
     """Whom the results and standings are read as: the judge for the judge, else a spectator
     (a player is a spectator of the other tables; ``GET …/standings`` reads them so)."""
     return "judge" if caller.role == "judge" else "spectator"
+
+
+def export_text(body: Mapping[str, Any]) -> str:
+    """An event's JSON export as the file holds it (the API's and ``munchlog export``'s)."""
+    return json.dumps(body, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
 class EventExports:
@@ -115,6 +122,7 @@ class EventExports:
             "results_as": viewer,
             "settings": {key: summary.get(key) for key in SETTINGS},
             "state": summary["state"],
+            "winner": summary["winner"],
             "round": event.round,
             "swiss_rounds": service.swiss_rounds(event),
             "planned_rounds": summary["planned_rounds"],

@@ -39,6 +39,9 @@ class EventReports:
             if reports.mode(event.settings) == "games":
                 recorded = self.recorded(event, number, player)
             out = reports.report(event, number, player, given, recorded=recorded, at=utc_now())
+            pairing = event.pairing_of(number, player)
+            if pairing is not None and "reported" in pairing:  # the reports agreed: it stands
+                self.tournaments.close_games(event, number, pairing["table"], "players")
             return [], out
 
         return self.tournaments._update(event_id, change)

@@ -15,7 +15,8 @@ Two kinds of command are offered as forms to fill rather than as they would be s
   ``seed``: the legal moves fill them with a seed anyone can compute (``domain.seeding``,
   for play-outs), and a client must commit to random bytes of its own instead;
 * in a table-dealt classic game a draw comes without the cards it draws (known to no seat
-  yet, B.1): the table fills in what it drew. For the table and the judge, who may tell those
+  yet, B.1): the table fills in what it drew. Only the table and the judge are offered it
+  (a seat's token cannot name the cards, ``auth/names_need_the_table``): for them, who may tell those
   cards by their names (docs/rules.md E.4, ``service.commands``), such a draw carries
   ``draws``: ``{field: {"deck": "door" | "treasure", "count"?}}``, each field it wants told,
   the deck it draws from and, for a list field, how many cards (``count``; a field without it
@@ -70,14 +71,15 @@ def offered(command: Mapping[str, Any], seat: str) -> dict[str, Any]:
     return {"type": kind, "seat": command.get("seat", seat), **rest}
 
 
-def marked(state: State, command: dict[str, Any], viewer: str) -> dict[str, Any]:
-    """``command`` with ``draws`` (what it wants told by name, the family's
-    ``draws_wanted``) when ``viewer`` may name drawn cards (the table's or the judge's
-    token) and it is a draw offered without its cards; else as it is."""
-    if viewer not in NAMERS:
-        return command
+def marked(state: State, command: dict[str, Any], viewer: str) -> dict[str, Any] | None:
+    """``command`` as ``viewer`` is offered it: a draw offered without its cards (the family's
+    ``draws_wanted``) with ``draws``, what it wants told by name, when ``viewer`` may name
+    drawn cards (the table's or the judge's token), and ``None`` (not offered) when it may
+    not: a seat cannot post it, the table draws it (issue #40); any other as it is."""
     draws = family_named(state.get("ruleset")).draws_wanted(state, command)
-    return {**command, "draws": draws} if draws else command
+    if not draws:
+        return command
+    return {**command, "draws": draws} if viewer in NAMERS else None
 
 
 def legal_view(state: State, viewer: str) -> dict[str, Any]:
@@ -91,7 +93,11 @@ def legal_view(state: State, viewer: str) -> dict[str, Any]:
         return {"version": version, "waiting_for": [], "commands": {}, "deadline": None}
     ruleset = find_ruleset(str(state["ruleset"]))
     commands = {
-        seat: [marked(state, offered(c, seat), viewer) for c in ruleset.legal_commands(state, seat)]
+        seat: [
+            told
+            for c in ruleset.legal_commands(state, seat)
+            if (told := marked(state, offered(c, seat), viewer)) is not None
+        ]
         for seat in acting_seats(viewer, seats)
     }
     waiting = family_of(ruleset).waiting_for(state)

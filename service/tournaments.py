@@ -27,6 +27,7 @@ from domain.errors import NotFound, RuleViolation
 from domain.family import family_of
 from domain.fold import State
 from domain.game import Game, token_hash
+from domain.judge import close_for_result, closed_by_report
 from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
 from domain.tournament import clock, reports, rules, staff
@@ -351,6 +352,8 @@ class Tournaments:
         games = (
             [] if on_paper else [self._game_facts(UUID(g), "judge")[0] for g in pairing["games"]]
         )
+        # a game an earlier report closed decides nothing: the report does (a new one replaces it)
+        games = [{**g, "status": "playing"} if g["closed_by_report"] else g for g in games]
         unreported = {k: v for k, v in pairing.items() if k != "reported"}
         decided = (
             None if on_paper else rules.pairing_result(event.settings, unreported, games, None)
@@ -365,6 +368,7 @@ class Tournaments:
                 "F.3",
             )
         event.report(number, table, checked, by=by, at=utc_now())
+        self.close_games(event, number, table, by)  # before the report is saved (issue #44)
         return [], {"round": number, "table": table, **checked}
 
     def drop(self, event_id: UUID, player: str, by: str | None = None) -> dict[str, Any]:
@@ -516,7 +520,58 @@ class Tournaments:
             for version, seat, penalty in match_rulings(state)
         ]
         facts = {"status": state.get("status"), "winner": state.get("winner")}
-        return {**facts, "ends_match": ends_match}, state
+        closed = closed_by_report(state)  # its end is the report's, not a result of its own
+        return {**facts, "ends_match": ends_match, "closed_by_report": closed}, state
+
+    def close_games(self, event: Tournament, number: int, table: int, by: str) -> None:
+        """A result reported for round ``number``'s ``table`` (by ``by``) closes each of its
+        games still open with a judge's ruling saying so (``domain.judge.close_for_result``),
+        so nobody wins one afterwards; then the games must agree with the result (a game won
+        meanwhile: 422 ``rule/match_decided_by_games``, and the report is not saved). An
+        event played on paper (its games decide nothing) and classic tables (their places are
+        their game's) close none."""
+        pairing = next(p for p in event.round_at(number)["pairings"] if p["table"] == table)
+        reported = pairing.get("reported")
+        settings = event.settings
+        if (
+            reported is None
+            or reports.mode(settings) != "games"
+            or rules.is_table_game(settings["ruleset"])
+        ):
+            return
+        score = ", ".join(f"{p} {n}" for p, n in reported["games"].items())
+        note = (
+            f"round {number}, table {table}: the match's result was reported by the {by} "
+            f"(games won {score}, drawn {reported.get('drawn_games', 0)}); this game, still "
+            "open, ends without a winner (docs/rules.md F.3)"
+        )
+        for game_id in pairing["games"]:
+            self._close(UUID(game_id), note)
+        games = [self._game_facts(UUID(g), "judge")[0] for g in pairing["games"]]
+        disagrees = rules.games_disagree(pairing["seats"], games, reported)
+        if disagrees is not None:
+            raise RuleViolation(
+                "rule/match_decided_by_games",
+                f"round {number}, table {table}: its games decided the match meanwhile "
+                f"({disagrees}); a correction is a judge's ruling in the game",
+                "F.3",
+            )
+
+    def _close(self, game_id: UUID, note: str) -> None:
+        if self.log.game(game_id).status == "finished":
+            return
+
+        def decide(game: Game, received_at: str) -> None:
+            steps = close_for_result(game.state, note)
+            game.record_judge(steps, received_at=received_at, secrets=self.log.secrets_of(game))
+
+        self.log._write(
+            game_id,
+            decide,
+            lambda game, pending: (len(pending), []),
+            expected_version=None,
+            source="judge",  # a judge's ruling (the metrics' sources)
+        )
 
     def round_over(
         self, event: Tournament, number: int, results: Sequence[Mapping[str, Any]]
@@ -576,19 +631,12 @@ class Tournaments:
             if caller.sees_lists or caller.player == name:  # who may see its penalties
                 row["disqualified"] = info.get("disqualified")
             players.append(row)
-        planned = self.planned_rounds(event)
-        state = "registration" if not event.rounds else "running"
-        if (
-            event.rounds
-            and event.round >= planned
-            and self.round_over(event, event.round, self.results(event))
-        ):
-            state = "finished"
+        viewer = "judge" if caller.role == "judge" else "spectator"
         return {
             "event_id": str(event.id),
             **settings,
-            "state": state,
-            "planned_rounds": planned,
+            **self.outcome(event, viewer),
+            "planned_rounds": self.planned_rounds(event),
             "cut_size": self.cut_size(event),
             "cut_note": self.cut_note(event),
             "end_note": self.end_note(event),
@@ -599,6 +647,45 @@ class Tournaments:
             "rounds": [
                 reports.round_view(r, caller.sees_lists, caller.player) for r in event.rounds
             ],
+        }
+
+    def outcome(self, event: Tournament, viewer: str = "spectator") -> dict[str, Any]:
+        """The event's ``state`` (``registration``, ``running``, ``finished``: its last round
+        paired and over) and its ``winner`` once finished, as ``viewer`` may see the games'
+        results (``None`` before, or while a spectator delay holds back the last results)."""
+        if not event.rounds:
+            return {"state": "registration", "winner": None}
+        state, winner = "running", None
+        if event.round >= self.planned_rounds(event):
+            if self.round_over(event, event.round, self.results(event)):
+                state = "finished"
+            seen = self.results(event, viewer)
+            if state == "finished" and self.round_over(event, event.round, seen):
+                swiss = self.swiss_rounds(event)
+                winner = draws.winner(swiss, event.rounds, seen, self._rows(event, seen))
+        return {"state": state, "winner": winner}
+
+    def listing(self, after: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """``GET /api/events``: the events opened after the log position ``after``, in the
+        order they were opened, each as anyone reads it (its GET's settings and state); and
+        the position to go on from (``None``: no more)."""
+        page = self.store.notifications_of(Tournament.Opened, after, limit + 1)
+        items = [self.entry(self.load(note.originator_id)) for note in page[:limit]]
+        return items, page[limit - 1].id if len(page) > limit else None
+
+    def entry(self, event: Tournament) -> dict[str, Any]:
+        """An event's line in the list of events (:meth:`listing`, the home page)."""
+        settings = event.settings
+        return {
+            "event_id": str(event.id),
+            "name": settings["name"],
+            "ruleset": settings["ruleset"],
+            "format": settings["format"],
+            "opened_at": event.opened_at,
+            "players": len(event.players),
+            "round": event.round,
+            "planned_rounds": self.planned_rounds(event),
+            **self.outcome(event),
         }
 
 

@@ -93,6 +93,14 @@ def no_real_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
         yield
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` (ten seconds or more: real servers, browsers, long property
+    runs) go first, each group in its own order: pytest-xdist hands the tests out in this order,
+    so the long ones start while the short ones can still even the workers out, and none is
+    left alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """``backend``'s parameters: both back ends, SQLite only for ``storage_agnostic`` tests (a
     module's mark is taken back for one test by ``@pytest.mark.storage_agnostic(False)``)."""

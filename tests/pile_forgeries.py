@@ -119,9 +119,9 @@ def _redeal(records: Records, dealt: dict[str, Any], among: list[str]) -> None:
     dealt["cards"] = dealing.Dealer(_key(records), dealt["counter"]).deal(among, dealt["take"])[0]
 
 
-def _a_draw(records: Records) -> int:
+def _a_draw(records: Records, also: Callable[[int], bool] = lambda i: True) -> int:
     """The index of the last ``Dealt`` of one card right before a draw (a pile of several
-    cards)."""
+    cards) for which ``also`` holds."""
     return max(
         i
         for i, r in enumerate(records[:-1])
@@ -129,6 +129,7 @@ def _a_draw(records: Records) -> int:
         and r["event"].get("take") == 1
         and records[i + 1]["event"]["type"] in DRAWS
         and len(r["event"]["among"]) > 1
+        and also(i)
     )
 
 
@@ -190,15 +191,20 @@ def wrong_pile(export: str) -> tuple[str, int]:
     """A draw from another pile: the ``Dealt`` before a draw deals from another pile (the other
     seat's deck, the Treasures), as the key gives it, and the draw takes that card."""
     records = read_export(export)[1]
-    i = _a_draw(records)
-    before = _states(records)[i]
-    dealt = records[i]["event"]
-    if "decks" in before:  # classic: a Treasure for a Door
-        pile, among = "treasures", list(before["decks"]["treasure"])
-    else:
+    states = _states(records)
+
+    def other_pile(i: int) -> tuple[str, list[str]]:
+        before = states[i]
+        if "decks" in before:  # classic: a Treasure for a Door
+            return "treasures", list(before["decks"]["treasure"])
         player = records[i + 1]["event"]["player"]
         other = "B" if player == "A" else "A"
-        pile, among = f"{other}:deck", list(before["seats"][other]["zones"]["deck"])
+        return f"{other}:deck", list(before["seats"][other]["zones"]["deck"])
+
+    # a draw while the other pile holds a card (a random game may have emptied the Treasures)
+    i = _a_draw(records, lambda i: bool(other_pile(i)[1]))
+    pile, among = other_pile(i)
+    dealt = records[i]["event"]
     old = dealt["cards"][0]
     dealt["pile"] = pile
     _redeal(records, dealt, among)

@@ -19,10 +19,16 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from api.cli.common import CliError
+from domain.errors import NotFound
+from domain.tournament.aggregate import Tournament
 from projections.exports.event_check import check_event_export, is_event_export
 from projections.exports.walk import ExportFormatError
+from service.event_exports import EventExports, export_text
+from service.games import GameLog, utc_now
+from service.tournaments import Caller, Tournaments
 
 
 def event_export_in(path: str) -> Mapping[str, Any] | None:
@@ -57,3 +63,51 @@ def verify_event_file(path: str, obj: Mapping[str, Any]) -> int:
         return 0
     print(f"event {check.event_id}: {len(check.problems)} problem(s)")
     return 1
+
+
+#: ``--as`` of an event's export: whom it is read as (the judge's alone is complete).
+EVENT_VIEWERS = ("judge", "organizer", "spectator")
+
+
+def event_named(log: GameLog, given: str, database: str) -> Tournament | None:
+    """The event ``munchlog export --event`` names: by its id (none: :class:`CliError`), else
+    the one event of that name; ``None`` when no event has it (the games labelled so are
+    exported instead). A name two events share is refused, naming each by its id."""
+    service = Tournaments(log)
+    try:
+        event_id = UUID(given)
+    except ValueError:
+        event_id = None
+    if event_id is not None:
+        try:
+            return service.load(event_id)
+        except NotFound:
+            raise CliError(f"no event {event_id} in {database}; nothing written", 1) from None
+    named: list[dict[str, Any]] = []
+    after: int | None = 0
+    while after is not None:
+        page, after = service.listing(after, 200)
+        named += [line for line in page if line["name"] == given]
+    if len(named) > 1:
+        which = ", ".join(f"{line['event_id']} (opened {line['opened_at']})" for line in named)
+        raise CliError(
+            f"{len(named)} events are named {given!r}: {which}; "
+            "name one by its id (--event <id>); nothing written",
+            1,
+        )
+    return service.load(UUID(named[0]["event_id"])) if named else None
+
+
+def write_event_export(log: GameLog, event: Tournament, fmt: str, viewer: str, out: Any) -> None:
+    """Write ``event``'s export as ``GET /api/events/<id>/export`` gives it to ``viewer``'s
+    token: ``json`` (the default) or ``text``."""
+    if fmt not in ("json", "text"):
+        raise CliError(f"an event exports as json or text, not {fmt}")
+    if viewer not in EVENT_VIEWERS:
+        raise CliError(f"an event's export is read as {', '.join(EVENT_VIEWERS)}, not {viewer}")
+    exports = EventExports(Tournaments(log))
+    at = utc_now()
+    if fmt == "text":
+        out.write(exports.report(event.id, Caller(viewer), exported_at=at))
+    else:
+        out.write(export_text(exports.export(event.id, Caller(viewer), exported_at=at)))

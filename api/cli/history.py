@@ -1,6 +1,11 @@
 """``munchlog`` subcommands of the match histories; wired in by :mod:`api.cli.main`.
 
-``munchlog export (--game ID | --player NAME | --event LABEL) [--format F] -o FILE [--as V]``
+``munchlog export (--game ID | --player NAME | --event ID|NAME) [--format F] -o FILE [--as V]``
+    ``--event`` with an event's id (or the name of exactly one event; a name two events share is
+    refused, naming both) writes the event's export as ``GET /api/events/<id>/export`` gives
+    it, ``json`` (default) or ``text``, as the judge (complete: every game's chain checkable),
+    ``organizer`` or ``spectator`` (public information). A name no event has: the games with
+    that event label, as below.
     Write exports straight from the store (``-o -`` for stdout), with a progress bar on stderr.
     One game: ``json`` (default), ``ndjson``, ``csv`` or ``text``; several games: ``ndjson``
     (default; a header line starts each game) or ``text`` (transcripts one after another). The
@@ -53,7 +58,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from api.app import database_env
 from api.cli.common import CliError, database_label, database_url, instance_path
-from api.cli.events import event_export_in, verify_event_file
+from api.cli.events import event_export_in, event_named, verify_event_file, write_event_export
 from api.json_api.routes.exports import omission, omitted_lines
 from domain.envelope import DamagedRecords, Record
 from projections.exports import (
@@ -86,7 +91,11 @@ def add_history_commands(sub: Any) -> None:
     which = e.add_mutually_exclusive_group(required=True)
     which.add_argument("--game", help="a game id")
     which.add_argument("--player", help="every game of this player (either seat)")
-    which.add_argument("--event", help="every game with this event label")
+    which.add_argument(
+        "--event",
+        help="an event's id or name: its export as GET /api/events/<id>/export gives it "
+        "(json or text); a name no event has: every game with this event label",
+    )
     e.add_argument(
         "--format",
         choices=FORMATS,
@@ -197,13 +206,14 @@ def _game_id(text: str) -> UUID:
 def export_command(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     fmt = args.format or ("json" if args.game else "ndjson")
-    if not args.game and fmt not in MULTI_GAME_FORMATS:
-        raise CliError(f"several games export as {' or '.join(MULTI_GAME_FORMATS)}, not {fmt}")
     gid = _game_id(args.game) if args.game else None
     log = open_log(args.db, create=False)
     database = database_label(database_of(args.db))
     omitted: list[dict[str, Any]] = []
     try:
+        event = event_named(log, args.event, database) if args.event else None
+        if event is not None:
+            return _export_event(log, event, args, database)
         if gid is not None:
             try:
                 log.current_version(gid)
@@ -211,6 +221,9 @@ def export_command(args: argparse.Namespace) -> int:
                 raise CliError(f"no game {gid} in {database}", 1) from None
             game_ids = [gid]
         else:
+            if fmt not in MULTI_GAME_FORMATS:
+                several = " or ".join(MULTI_GAME_FORMATS)
+                raise CliError(f"several games export as {several}, not {fmt}")
             history = MatchHistory(log)
             if args.player:
                 found = history.player(args.player)["games"]
@@ -255,6 +268,24 @@ def export_command(args: argparse.Namespace) -> int:
         return 1 if omitted else 0
     finally:
         log.close()
+
+
+def _export_event(log: GameLog, event: Any, args: argparse.Namespace, database: str) -> int:
+    """``--event`` naming an event: its export as the API gives it (``api.cli.events``)."""
+    out = _open_output(args.output)
+    try:
+        write_event_export(log, event, args.format or "json", args.viewer, out)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    whose = (
+        "the judge's: complete, every game's chain checkable"
+        if args.viewer == "judge"
+        else f"the {args.viewer}'s: public information, games' chains not checkable"
+    )
+    _say(f"event {event.id} ({event.settings['name']}) of {database} written to {args.output}")
+    _say(f"this export is {whose} (munchlog verify {args.output})")
+    return 0
 
 
 def _export(records: list[Record], fmt: str, viewer: str, *, first: bool) -> Iterator[str]:

@@ -216,6 +216,18 @@ def family_entry_fields() -> dict[str, fields.Field]:
     return family_seat_fields(lambda family: family.entry_fields)
 
 
+def family_entry_aliases() -> dict[str, str]:
+    """Each registration field's other name (issue #44): the seat field it takes, where that
+    is named otherwise (the CCG's ``deck`` for ``decklist``), ``{alias: field}``."""
+    out: dict[str, str] = {}
+    for family in families().values():
+        named: Mapping[str, str] = family.entry_fields
+        for name, seat_field in named.items():
+            if seat_field != name and seat_field not in named:
+                out.setdefault(seat_field, name)
+    return out
+
+
 def family_option_fields() -> dict[str, fields.Field]:
     """Every registered family's options, as marshmallow booleans."""
     out: dict[str, fields.Field] = {}

@@ -23,6 +23,13 @@
     return String(x).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z])([A-Z][a-z])/g, "$1 $2").toLowerCase().trim();
   }
   const CARD_ID = /^[0-9a-f]{16}$/;
+  // A card's text as a player reads it: the identifiers a catalog's text may hold in words
+  // ("Bad Stuff: lose_levels 2, discard_hand True" -> "lose levels 2, discard hand").
+  function plain(text) {
+    return String(text || "").replace(/\b([a-z]+(?:_[a-z]+)+)\b( True\b)?/g, (m, id) => words(id)).replace(/ True\b/g, "");
+  }
+  // A card's title: its name and text
+  function cardTitle(c, extra) { return c.name + (c.text ? ": " + plain(c.text) : "") + (extra || ""); }
   // The names of the cards a view was told about, by id, from anything the API gave it (an
   // event, a state, a diff): {id, name} and {card, name}. Only what the API gave.
   function collectNames(x, into, depth) {
@@ -61,13 +68,13 @@
       if (c.type === "hero") cls.push("hero");
       // The CCG's numbers in short; any other ruleset's numeric card fields as "name value".
       if (c.kind && c.deck) return classicCard(c, cls, opts);
-      const stats = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
+      const stats = [c.power != null ? "P" + c.power : null, c.life != null ? "life " + c.life : null,
         c.cost != null ? c.cost + "g" : null, c.rank != null ? "R" + c.rank : null,
         ...Object.entries(c).filter(([k, v]) => typeof v === "number" && !CARD_NUMBERS.includes(k)).map(([k, v]) => words(k) + " " + v),
       ].filter(Boolean).join(" ");
       return el("div", {
         class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
-        title: c.name + (c.text ? ": " + c.text : "") + (c.face === "down" ? " (face down)" : ""),
+        title: cardTitle(c, c.face === "down" ? " (face down)" : ""),
       }, [
         el("span", { class: "n", text: c.name }),
         // a card that is not the catalog's (a casual game's own card, docs/cards.md)
@@ -81,7 +88,7 @@
     function classicLine(c) {
       const plus = (n) => (n > 0 ? "+" + n : n < 0 ? String(n) : null);
       const bits = [words(c.kind === "item" && c.slot ? c.slot : c.kind)];
-      if (c.kind === "monster") bits.push("L" + c.level, c.treasures != null ? c.treasures + " tr" : null);
+      if (c.kind === "monster") bits.push("level " + c.level, c.treasures != null ? c.treasures + " tr" : null);
       else if (["race", "class", "army"].includes(c.kind)) bits.push(c.trait && c.trait !== c.name ? c.trait : null);
       else bits.push(plus(c.bonus));
       if (c.big) bits.push("big");
@@ -92,7 +99,7 @@
       cls.push("k-" + String(c.deck));
       return el("div", {
         class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
-        title: c.name + (c.text ? ": " + c.text : "") + (c.face === "down" && !opts.inHand ? " (face down)" : ""),
+        title: cardTitle(c, c.face === "down" && !opts.inHand ? " (face down)" : ""),
       }, [
         el("span", { class: "n", text: c.name }),
         c.custom ? el("span", { class: "badge custom", "data-badge": "custom", title: "custom card: not the catalog's", text: "custom" }) : null,
@@ -300,7 +307,7 @@
         return;
       }
       fb.replaceChildren(
-        el("div", { text: "Fight: " + f.attacker + " attacks " + f.defender + " · " + words(f.stage) + " · " + f.gold + " gold committed" + (f.monster ? " · monster " + (f.monster.power != null ? "P" + f.monster.power : "") + (f.monster.life != null ? " L" + f.monster.life : "") : "") }),
+        el("div", { text: "Fight: " + f.attacker + " attacks " + f.defender + " · " + words(f.stage) + " · " + f.gold + " gold committed" + (f.monster ? " · monster " + (f.monster.power != null ? "P" + f.monster.power : "") + (f.monster.life != null ? " life " + f.monster.life : "") : "") }),
         zone("fight", "attack", f.attack_card ? [card(f.attack_card)] : []),
         zone("fight", "defender", (f.defender_cards || []).map((c) => card(c))),
       );
@@ -317,10 +324,10 @@
     const seatName = ctx.seatName;
     function chip(c, inHand) {
       if (!c || c.hidden || typeof c.name !== "string") return el("span", { class: "c back", "data-hidden": "true", text: "?" });
-      const bits = [c.power != null ? "P" + c.power : null, c.life != null ? "L" + c.life : null,
-        c.kind === "monster" && c.level != null ? "L" + c.level : null, c.bonus ? (c.bonus > 0 ? "+" : "") + c.bonus : null,
+      const bits = [c.power != null ? "power " + c.power : null, c.life != null ? "life " + c.life : null,
+        c.kind === "monster" && c.level != null ? "level " + c.level : null, c.bonus ? (c.bonus > 0 ? "+" : "") + c.bonus : null,
         c.damage ? "dmg " + c.damage : null, c.zapped ? "zapped" : null, c.face === "down" && inHand !== true ? "face down" : null].filter(Boolean);
-      return el("span", { class: "c" + (c.zapped ? " zapped" : "") + (c.kind ? " k-" + c.kind : ""), "data-card-id": c.id || "", "data-name": c.name, title: c.name + (c.text ? ": " + c.text : "") },
+      return el("span", { class: "c" + (c.zapped ? " zapped" : "") + (c.kind ? " k-" + c.kind : ""), "data-card-id": c.id || "", "data-name": c.name, title: cardTitle(c) },
         [el("span", { class: "n", text: c.name }), bits.length ? el("span", { class: "t", text: bits.join(" · ") }) : null]);
     }
     // a zone in a line: its name, then its cards as chips ("none" when it has none)
@@ -346,7 +353,7 @@
       }
       for (const [k, v] of Object.entries(s)) {
         if (!Array.isArray(v) || k === "hand") continue;
-        if (!v.length && !["hoard", "equipped"].includes(k)) continue;
+        if (!v.length && (app.state.status === "finished" || !["hoard", "equipped"].includes(k))) continue;
         out.push(zone(k, v));
       }
       if (seat !== app.acting || !s.hand) {
@@ -364,7 +371,7 @@
       box.replaceChildren(...seats.map((seat) => {
         const s = st.seats[seat];
         const marks = [];
-        if (st.active_seat === seat) marks.push(el("span", { class: "mark active", "data-active-mark": "", text: "\u25B6 turn" }));
+        if (st.active_seat === seat && st.status !== "finished") marks.push(el("span", { class: "mark active", "data-active-mark": "", text: "\u25B6 turn" }));
         if (waiting.includes(seat)) marks.push(el("span", { class: "mark waiting", "data-waiting-mark": "", text: "waited on" }));
         if (s.dead) marks.push(el("span", { class: "mark dead", text: "dead" }));
         if (s.eliminated) marks.push(el("span", { class: "mark dead", text: "eliminated" }));
@@ -376,21 +383,35 @@
         ]);
       }));
     }
+    // On the shared tablet (the table's token) the hand of the seat it acts for, and the moves
+    // that name its cards, stay hidden until that player taps "show my hand"; hidden again
+    // when the tablet acts for another seat. A seat's own phone shows its hand always.
+    function handHidden() { return app.role === "table" && !!app.acting && app.shown !== app.acting && app.state.status !== "finished"; }
     function drawHand() {
       const s = app.state.seats && app.state.seats[app.acting];
       const box = $("hand-box");
+      if (app.shown && app.shown !== app.acting) app.shown = "";
+      const hide = handHidden() && s && s.hand;
+      $("controls").hidden = !!hide;
       if (!s || !s.hand) { box.hidden = true; return; }
       box.hidden = false;
+      if (hide) {
+        box.replaceChildren(el("h2", { text: "Hand of " + seatName(app.acting) + " (" + s.hand.length + ")" }),
+          el("p", { class: "note", text: "Pass the tablet to " + seatName(app.acting) + ": the hand and the moves stay hidden until they tap the button." }),
+          el("button", { type: "button", class: "act show-hand", id: "show-hand", "data-show-hand": app.acting, text: "Show my hand (" + seatName(app.acting) + ")",
+            onclick: () => { app.shown = app.acting; drawHand(); } }));
+        return;
+      }
       box.replaceChildren(el("h2", { text: "Hand of " + seatName(app.acting) + " (" + s.hand.length + ")" }),
         el("div", { class: "cards", "data-hand": app.acting }, s.hand.length ? s.hand.map((c) => chip(c, true)) : [el("span", { class: "none", text: "empty" })]));
     }
     function drawWhere() {
       const st = app.state;
-      $("version").textContent = "#" + st.version;
       $("version").dataset.version = String(st.version);
-      const bits = ["turn " + (st.turn || 0), st.phase ? words(st.phase) + (st.step ? " / " + words(st.step) : "") : null,
-        st.active_seat ? seatName(st.active_seat) + " to play" : null, st.status !== st.phase && st.status !== "playing" ? words(st.status) : null];
-      if (st.status === "finished") bits.push((st.winners && st.winners.length ? "winners " + st.winners.join(", ") : st.winner ? "winner " + phrase(st.winner) : "over"));
+      const over = st.status === "finished";
+      const bits = over ? ["turn " + (st.turn || 0), winnerWords(st, seatName)]
+        : ["turn " + (st.turn || 0), st.phase ? words(st.phase) + (st.step ? " / " + words(st.step) : "") : null,
+          st.active_seat ? seatName(st.active_seat) + "'s turn" : null, st.status !== st.phase && st.status !== "playing" ? words(st.status) : null];
       $("stands").textContent = bits.filter(Boolean).join(" · ");
       const w = app.legal.waiting_for || [];
       const d = app.legal.deadline;
@@ -415,6 +436,9 @@
     function drawCenter() {
       const st = app.state;
       const kids = [];
+      // a finished game: the seats and who won, nothing of the last fight or the decks (the
+      // replay has them), so that it fits in two screens of a phone
+      $("center").hidden = st.status === "finished";
       if (st.fight) {
         const f = st.fight;
         kids.push(el("div", { class: "fight", "data-fight": "" }, [
@@ -423,7 +447,7 @@
         ]));
       }
       if (st.window) {
-        kids.push(el("div", { class: "window", "data-window": st.window.kind }, "Response window: " + words(st.window.kind) +
+        kids.push(el("div", { class: "window", "data-window": st.window.kind }, "Time to respond" +
           ((st.window.waiting_for || []).length ? " · waiting for " + st.window.waiting_for.map(seatName).join(", ") + " to pass" : "")));
       }
       if ((st.stack || []).length) {
@@ -457,5 +481,12 @@
     return { drawSeats: drawSeats, drawHand: drawHand, drawWhere: drawWhere, drawCenter: drawCenter };
   }
 
-  window.munchlogBoards = { words: words, CARD_ID: CARD_ID, collectNames: collectNames, viewer: viewerBoard, table: tableBoard };
+  // Who won a finished game: "B (Bob) won", "A (Alice) and C (Carol) won", "nobody won"
+  function winnerWords(st, seatName) {
+    const w = st.winners && st.winners.length ? st.winners : st.winner ? [st.winner] : [];
+    if (!w.length) return "nobody won";
+    const names = w.map(seatName);
+    return (names.length > 1 ? names.slice(0, -1).join(", ") + " and " + names[names.length - 1] : names[0]) + " won";
+  }
+  window.munchlogBoards = { words: words, plain: plain, winnerWords: winnerWords, CARD_ID: CARD_ID, collectNames: collectNames, viewer: viewerBoard, table: tableBoard };
 })();

@@ -136,6 +136,8 @@
     $("signin").hidden = !!app.token;
     $("app").hidden = false;
     renderSummary(d);
+    // the organizer's forms (api/static/console.js)
+    window.munchlogConsole.render($("console"), API, app.token, d, () => load(app.token, true));
     renderMine(d);
     renderRounds(d);
     renderStandings(d);
@@ -153,13 +155,17 @@
     $("settings").textContent = s.ruleset + " · " + s.format + " format · " + seats + " of " +
       s.round_minutes + " minutes · " + plural(d.swiss_rounds, "Swiss round") + cut + changed;
     const state = { registration: "registration open", running: "running", finished: "finished" }[d.state] || d.state;
-    $("state").textContent = capital(state) + " · round " + d.round + " of " + d.planned_rounds +
-      " · " + plural(d.players.length, "player");
+    $("state").textContent = capital(state) + (d.winner ? ": won by " + d.winner : "") + " · round " +
+      d.round + " of " + d.planned_rounds + " · " + plural(d.players.length, "player");
     // the Swiss rounds stopped: too few active players for another round (docs/rules.md F.2)
     $("end-note").hidden = !d.end_note;
-    $("end-note").textContent = d.end_note ? "Ends early: " + d.end_note : "";
+    $("end-note").textContent = d.end_note ? "Ends early: " + said(d.end_note) : "";
   }
-  function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }
+  const ordinal = window.munchlogPages.ordinal; // 1st, 21st, 111th (pages.js)
+  // the server's words with its references to the docs as a player reads them
+  function said(text) {
+    return String(text).replace(/docs\/rules\.md ([A-Z]\.\d+)/g, "the rules, section $1").replace(/docs\/[a-z_]+\.md/g, "the rules");
+  }
 
   function roundTitle(d, n) {
     if (n <= d.swiss_rounds) return "Round " + n;
@@ -275,7 +281,7 @@
     ]));
     $("standings").tBodies[0].replaceChildren(...rows);
     const delayed = d.settings.spectator_delay && d.results_as !== "judge" ? " A spectator delay holds the results back for all but the judges." : "";
-    const how = d.settings.table_size ? "points by finishing place, 3-2-1 (docs/rules.md F.4)" : "the Magic Tournament Rules' Appendix C";
+    const how = d.settings.table_size ? "points by finishing place, 3-2-1 (the rules, section F.4)" : "the Magic Tournament Rules' Appendix C";
     $("standings-note").textContent = (d.rounds.length ? "After the Swiss rounds" + (d.state === "finished" ? "" : " so far") + " (" + how + "); percentages." : "No round played yet.") + delayed;
   }
 

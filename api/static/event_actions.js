@@ -9,16 +9,7 @@
 (function () {
   const { el, status } = window.munchlogPages;
 
-  async function send(url, token, body) {
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
-      body: JSON.stringify(body || {}),
-    });
-    const found = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((found && found.error && found.error.message) || "HTTP " + r.status);
-    return found;
-  }
+  const send = window.munchlogPages.postJSON;
 
   function number(name, label) {
     return el("label", { class: "count" }, [label + " ", el("input", {

@@ -27,12 +27,7 @@
 
   function headers() { return { Authorization: "Bearer " + app.token }; }
   function read(path) { return readJSON(API + path, headers()); }
-  async function post(path, body) {
-    const r = await fetch(API + path, { method: "POST", headers: { ...headers(), "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    const got = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((got && got.error && got.error.message) || "HTTP " + r.status);
-    return got;
-  }
+  function post(path, body) { return window.munchlogPages.postJSON(API + path, app.token, body); }
   function ageWords(s) {
     const m = Math.floor(s / 60);
     return (m ? m + " min " : "") + (s % 60) + " s";

@@ -120,7 +120,24 @@
     }
     return fromUrl || sessionStorage.getItem(key);
   }
-  window.munchlogPages = { readJSON: readJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
+  // POST a JSON body with a bearer token: the answer, or an Error saying the API's refusal
+  // in its own words (the event page's actions, the organizer's console, the home page).
+  async function postJSON(url, token, body) {
+    const r = await fetch(url, {
+      method: "POST",
+      headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
+      body: JSON.stringify(body || {}),
+    });
+    const found = await r.json().catch(() => null);
+    if (!r.ok) throw new Error((found && found.error && found.error.message) || "HTTP " + r.status);
+    return found;
+  }
+  // A place as a player says it: 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 111th
+  function ordinal(n) {
+    const teen = Math.floor(n / 10) % 10 === 1;
+    return n + ((!teen && { 1: "st", 2: "nd", 3: "rd" }[n % 10]) || "th");
+  }
+  window.munchlogPages = { ordinal: ordinal, readJSON: readJSON, postJSON: postJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
     onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText,
     untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();

@@ -60,17 +60,19 @@
       if (CARD_ID.test(v)) return cardName(v);
       return words(v);
     }
-    if (typeof v === "number" || typeof v === "boolean") return String(v);
+    if (typeof v === "number") return String(v);
+    if (typeof v === "boolean") return v ? "yes" : "no";
     if (Array.isArray(v)) return v.map(phrase).join(", ");
     if (v.hidden) return "a face-down card";
     if (typeof v.name === "string") return v.name;
-    return Object.entries(v).map(([k, x]) => (CARD_ID.test(k) ? cardName(k) + " to " + phrase(x) : words(k) + " " + phrase(x))).join(", ");
+    return Object.entries(v).filter(([, x]) => x !== false)
+      .map(([k, x]) => (CARD_ID.test(k) ? cardName(k) + " to " + phrase(x) : x === true ? words(k) : words(k) + " " + phrase(x))).join(", ");
   }
   // What a command's fields say, beyond its type and seat: "Sample Ogre · target B (Bob)"
   const LEAD_FIELDS = ["card", "cards", "monster"]; // named first, without their key
   function describe(body) {
     const parts = [];
-    const keys = Object.keys(body).filter((k) => k !== "type" && k !== "seat");
+    const keys = Object.keys(body).filter((k) => !["type", "seat", "ability"].includes(k));
     keys.sort((a, b) => (LEAD_FIELDS.includes(b) ? 1 : 0) - (LEAD_FIELDS.includes(a) ? 1 : 0));
     for (const k of keys) {
       const v = body[k];
@@ -87,6 +89,38 @@
     draw_opening: "Draw the opening hand", roll_first: "Roll for first", choose_first: "Choose who starts",
     commit_seed: "Shuffle in my seed", reveal_seed: "Reveal my seed", concede: "Concede" };
   function typeLabel(type) { return TYPE_LABELS[type] || capital(words(type)); }
+  // A move as what it does: "Play Sample Axe Brute (3 gold)", "Use Sample Gnome Thief's
+  // ability: Zap: draw 2 cards…", "Attack with Sample Ogre and 2 gold"; else its type's label
+  // and its other fields.
+  function moveLabel(body) {
+    const rest = Object.assign({}, body);
+    let head = typeLabel(body.type);
+    const c = typeof body.card === "string" ? body.card : null;
+    if (c && body.type === "play") {
+      head = "Play " + cardName(c) + (body.gold ? " (" + body.gold + " gold)" : "") + (body.target != null ? " on " + phrase(body.target) : "");
+      delete rest.gold;
+      delete rest.target;
+    } else if (c && body.type === "attack") {
+      head = "Attack with " + cardName(c) + (body.gold ? " and " + body.gold + " gold" : "");
+      delete rest.gold;
+    } else if (c && body.type === "activate") {
+      const text = window.munchlogBoards.plain(app.texts[c] || "");
+      head = "Use " + cardName(c) + "'s ability" + (text ? ": " + (text.length > 70 ? text.slice(0, 68) + "…" : text) : "");
+    } else {
+      const what = describe(body);
+      return what ? head + " · " + what : head;
+    }
+    delete rest.card;
+    const what = describe(rest);
+    return what ? head + " · " + what : head;
+  }
+  // the texts of the cards this viewer was told about, by id
+  function collectTexts(x, into, depth) {
+    if (!x || typeof x !== "object" || depth > 12) return into;
+    if (!Array.isArray(x) && typeof x.id === "string" && typeof x.text === "string") into[x.id] = x.text;
+    for (const v of Object.values(x)) if (v && typeof v === "object") collectTexts(v, into, depth + 1);
+    return into;
+  }
 
   // ------------------------------------------------------------------ sign in
   function showSignin(message) {
@@ -194,6 +228,7 @@
           app.state = state;
           app.legal = legal;
           app.names = collectNames(state, Object.assign({}, app.created), 0);
+          app.texts = collectTexts(state, {}, 0);
           render();
           status("");
         } while (app.again);
@@ -231,7 +266,7 @@
     if (!key) { key = uuid(); app.intents.set(sig, key); }
     app.flash = null;
     setBusy(true);
-    note("recording " + typeLabel(body.type).toLowerCase() + "…");
+    note("recording: " + moveLabel(body) + "…");
     let done = "failed"; // "recorded", "stale" (409) or "failed"
     try {
       for (let attempt = 0; ; attempt++) {
@@ -250,16 +285,15 @@
         const answer = await r.json().catch(() => null);
         app.intents.delete(sig);
         if (r.status === 201) {
-          const last = answer && answer.events && answer.events.length ? answer.events[answer.events.length - 1].version : version;
           const replayed = r.headers.get("Idempotent-Replayed") === "true";
-          note("recorded " + typeLabel(body.type).toLowerCase() + " (#" + last + ")" + (replayed ? ", once: the server had it already" : ""));
+          note("done: " + moveLabel(body) + (replayed ? " (once: the server had it already)" : ""));
           done = "recorded";
           forgetTyped(body);
         } else {
           const err = (answer && answer.error) || { code: "http/" + r.status, message: "HTTP " + r.status };
           if (r.status === 409) {
             done = "stale";
-            app.flash = { type: type, kind: "stale", code: err.code, text: "the game moved on (now at version " + (err.current_version != null ? err.current_version : "?") + "): the page is refreshed, choose again" };
+            app.flash = { type: type, kind: "stale", code: err.code, text: "someone moved first: here is the table now, choose again" };
           } else {
             app.flash = { type: type, kind: "error", code: err.code, rule: err.rule, text: err.message, fields: err.fields, body: body };
           }
@@ -367,7 +401,7 @@
     const waiting = app.legal.waiting_for || [];
     const auto = chooseActing();
     $("acting-wrap").hidden = seats.length < 2;
-    $("acting-one").textContent = seats.length === 1 ? "you play " + seatName(seats[0]) : seats.length ? "" : "you may not act in this game";
+    $("acting-one").textContent = seats.length === 1 ? "you play " + seatName(seats[0]) : "";
     $("acting-one").dataset.seat = seats.length === 1 ? seats[0] : "";
     if (seats.length < 2) return;
     const opts = [el("option", { value: "", text: "the seat waited on" + (app.pinned ? "" : " (" + auto + ")"), selected: !app.pinned })];
@@ -388,8 +422,10 @@
     const sig = app.legal.version + "|" + app.acting + "|" + canon(mine);
     if (sig !== app.drawn) { app.drawn = sig; drawControls(mine); }
     const d = app.summary && app.summary.dealing;
-    if (!(d && d.mode === "server")) dealingLine("");
-    else if (!$("dealing").textContent) dealingLine("server dealing: the server shuffles and rolls from its secret and the seats' seeds; this page sends the seeds of the seats it plays by itself");
+    const seeding = Object.values(app.legal.commands || {}).some((cs) => cs.some((c) => c.type === "commit_seed" || c.type === "reveal_seed")) || !!app.legal.deadline;
+    if (!(d && d.mode === "server") || app.state.status === "finished") dealingLine("");
+    else if (!seeding && !Object.keys(app.lost).length) { if (/^this tab's seed|^server dealing/.test($("dealing").textContent)) dealingLine(""); }
+    else if (!$("dealing").textContent) dealingLine("the server shuffles and rolls the dice from its own secret and a seed from each seat's page, which this page sends by itself");
     settledLost();
     autoSeeds();
   }
@@ -406,10 +442,11 @@
   function flashFor(type) {
     const f = app.flash;
     if (!f || f.type !== type) return null;
-    const head = f.code ? f.code + (f.rule ? " (" + f.rule + ")" : "") + ": " : "";
-    // the card ids a message names, by name where this viewer knows it
-    const text = String(f.text).replace(/\b[0-9a-f]{16}\b/g, (id) => app.names[id] || id);
-    return el("p", { class: "refusal " + f.kind, role: "alert", "data-refusal": f.code || "", "data-rule": f.rule || "", text: head + text });
+    // the rule's words, the card ids they name by name where this viewer knows it, its section
+    const text = window.munchlogBoards.plain(String(f.text).replace(/\b[0-9a-f]{16}\b/g, (id) => app.names[id] || "a card"));
+    const refused = f.kind === "stale" ? "" : "Not allowed: ";
+    return el("p", { class: "refusal " + f.kind, role: "alert", "data-refusal": f.code || "", "data-rule": f.rule || "",
+      text: refused + text + (f.rule ? " (rules, section " + f.rule + ")" : "") });
   }
   // No move for the acting seat: say so, and what the game waits on until when. A seed this
   // tab cannot reveal is said in words, with its deadline (issue #43).
@@ -424,6 +461,10 @@
       return el("p", { class: "note lost-seed", "data-lost-seed": seat, role: "status" },
         [whose + ": the game goes on without it after the deadline, ", pages.until(d.at, true)]);
     }
+    // a seat's phone in a table-dealt game, waited on for a draw only the table can name
+    if (seat && app.role === seat && (app.legal.waiting_for || []).includes(seat) && !d) {
+      return el("p", { class: "note", "data-table-draws": seat, text: "the table tells the cards you draw: the game goes on when it has" });
+    }
     const head = seat ? "nothing for " + seatName(seat) + " to do now" : "nothing to do now";
     if (!d) return el("p", { class: "note", text: head });
     return el("p", { class: "note", "data-awaited": d.seats.join(",") },
@@ -434,23 +475,28 @@
     box.dataset.version = String(app.legal.version);
     box.dataset.seat = app.acting;
     const kids = [];
-    if (!commands.length) kids.push(idleNote());
+    if (app.state.status === "finished") { box.replaceChildren(...theEnd()); return; }
+    if (!commands.some((c) => c.type !== "concede")) kids.push(idleNote());
     for (const c of commands.filter((x) => x.draws)) kids.push(drawForm(c));
     for (const [type, bodies] of groupOf(commands.filter((x) => !x.draws))) {
       const label = typeLabel(type);
       const group = el("div", { class: "group" + (type === "concede" ? " concede" : ""), "data-type": type });
+      if (type === "concede") group.append(el("h3", { class: "leave", text: "Leave the game" }));
       if (bodies.length === 1) {
         const body = bodies[0];
-        const what = describe(body);
         group.append(el("button", { type: "button", class: "act", "data-body": canon(body),
-          onclick: (ev) => (secondClick(ev) ? null : confirmThen(type, ev.currentTarget, () => send(body, type))) }, [el("b", { text: label }), what ? el("span", { class: "what", text: " " + what }) : null]));
+          onclick: (ev) => (secondClick(ev) ? null : confirmThen(type, ev.currentTarget, () => send(body, type))) }, [el("b", { text: type === "concede" ? label : moveLabel(body) })]));
       } else {
         const id = "pick-" + type;
         const sel = el("select", { id: id, "data-picker": type },
-          bodies.map((b, i) => el("option", { value: String(i), "data-body": canon(b), text: describe(b) || label + " " + (i + 1) })));
+          bodies.map((b, i) => el("option", { value: String(i), "data-body": canon(b), text: moveLabel(b) })));
+        // the chosen move in full, wrapped, under the picker (a <select> cuts a long one)
+        const picked = el("span", { class: "picked-text", "data-picked-text": type, id: id + "-text", text: moveLabel(bodies[0]) });
+        sel.setAttribute("aria-describedby", id + "-text");
+        sel.addEventListener("change", () => { picked.textContent = moveLabel(bodies[Number(sel.value)]); });
         group.append(el("label", { for: id, class: "pick-label", text: label }), sel,
           el("button", { type: "button", class: "act", "data-picked": type,
-            onclick: (ev) => (secondClick(ev) ? null : confirmThen(type, ev.currentTarget, () => send(bodies[Number(sel.value)], type))) }, [el("b", { text: label })]));
+            onclick: (ev) => (secondClick(ev) ? null : confirmThen(type, ev.currentTarget, () => send(bodies[Number(sel.value)], type))) }, [el("b", { text: label })]), picked);
       }
       const f = flashFor(type);
       if (f) group.append(f);
@@ -462,6 +508,25 @@
     }
     box.replaceChildren(...kids);
     if (app.busy) setBusy(true);
+  }
+  // The finished game: who won, the replay and this viewer's export (a download).
+  function winnerWords() { return window.munchlogBoards.winnerWords(app.state, seatName); }
+  function theEnd() {
+    const exp = el("a", { class: "end-link", "data-export": "", href: "#", download: "munchlog-" + GAME + ".json", text: "Download the game's record",
+      onclick: async (ev) => {
+        if (ev.currentTarget.dataset.ready) return;
+        ev.preventDefault();
+        const link = ev.currentTarget;
+        try {
+          const r = await fetch(API + "/export?format=json", { headers: headers(), cache: "no-store" });
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          link.href = URL.createObjectURL(await r.blob());
+          link.dataset.ready = "yes";
+          link.click();
+        } catch (e) { note("the record could not be downloaded: " + e.message); }
+      } });
+    return [el("p", { class: "the-end", "data-the-end": "", text: "The game is over: " + winnerWords() + "." }),
+      el("p", { class: "end-links" }, [el("a", { class: "end-link", "data-replay": "", href: "/games/" + GAME, text: "Watch the replay" }), " ", exp])];
   }
   // ------------------------------------------------------------------ a draw told by name
   // A table-dealt draw (docs/rules.md E.4): one field per card drawn, each with the set's

@@ -80,7 +80,7 @@
     if (app.as && app.as !== app.role) p.set("as", app.as);
     history.replaceState(null, "", location.pathname + location.search + "#" + p.toString());
     $("event-link").href = "#v=" + v;
-    $("event-link").textContent = "#" + v;
+    $("event-link").textContent = "step " + v;
   }
   async function api(path, params) {
     const q = new URLSearchParams(params || {});
@@ -467,7 +467,7 @@
     return window.munchlogPages.seatName(seat, app.players);
   }
   function evButton(e) {
-    return el("button", { type: "button", class: "evlink", "data-type": e.type, text: "#" + e.version + " " + words(e.type), onclick: () => select(e.version) });
+    return el("button", { type: "button", class: "evlink", "data-type": e.type, text: "step " + e.version + ": " + words(e.type), onclick: () => select(e.version) });
   }
   const EVENT_HIDDEN_KEYS = ["game_id", "salt", "commitment"];
   function facts(data) {
@@ -502,7 +502,7 @@
     if (e.data && e.data.corrects != null) judgeBits.push("corrects #" + e.data.corrects);
     if (e.data && e.data.undoes != null) judgeBits.push("undoes #" + e.data.undoes);
     const list = (title, items) => items.length ? [el("div", { text: title }), el("ul", {}, items.map((x) => el("li", {}, [x])))] : [];
-    const ref = (v) => el("button", { type: "button", class: "evlink", text: "#" + v, onclick: () => select(v) });
+    const ref = (v) => el("button", { type: "button", class: "evlink", text: "step " + v, onclick: () => select(v) });
     // The API shows the mark only to a viewer who may see the unchecked card (docs/rules.md A.4).
     const unchecked = e.unchecked === true
       ? el("span", { class: "badge unchecked", "data-badge": "unchecked", title: "recorded from a card whose text is not encoded: the rules did not check it", text: "unchecked" })
@@ -552,8 +552,8 @@
   function showCheck(r, what) {
     const ours = r.game_id === GAME;
     const at = (version, type) => ours
-      ? el("button", { type: "button", class: "evlink", "data-version": version, "data-type": type, text: "#" + version + " " + capital(words(type)), onclick: () => select(version) })
-      : el("b", { "data-version": version, "data-type": type, text: "#" + version + " " + capital(words(type)) });
+      ? el("button", { type: "button", class: "evlink", "data-version": version, "data-type": type, text: "step " + version + ": " + capital(words(type)), onclick: () => select(version) })
+      : el("b", { "data-version": version, "data-type": type, text: "step " + version + ": " + capital(words(type)) });
     const lines = [el("p", { class: "note", "data-check": "source", text: capital(what) + ": " + plural(r.events, "event") + " as " + r.viewer + " sees them" +
       (ours ? "" : ", of another game (" + r.game_id + ")") })];
     const c = r.chain;

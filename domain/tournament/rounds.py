@@ -78,7 +78,14 @@ def swiss_rows(
 ) -> list[ranking.Standing]:
     """The standings over the Swiss rounds (a top cut decides places, not points) of
     ``players`` from ``results`` (``{round, players, games, drawn_games}`` or ``{round,
-    players, places}``) and the byes of ``rounds``."""
+    players, places}``) and the byes of ``rounds``; none before round 1 (nobody is ranked
+    before playing).
+
+    >>> swiss_rows("any", ["ann", "bob"], [], [], 3)
+    []
+    """
+    if not rounds:
+        return []
     byes = [(int(r["round"]), str(p)) for r in rounds[:swiss] for p in r["byes"]]
     kept = [r for r in results if int(r["round"]) <= swiss]
     return rules.ranked(ruleset, list(players), kept, byes)
@@ -198,6 +205,26 @@ def _winner(number: int, pairing: Mapping[str, Any], results: Sequence[Mapping[s
             match = ranking.Match(number, (a, b), (result["games"][a], result["games"][b]))
             return match.winner or str(seats["A"])
     raise RuleViolation("rule/round_in_progress", f"round {number} is not over", "F.3")
+
+
+def winner(
+    swiss: int,
+    rounds: Sequence[Mapping[str, Any]],
+    results: Sequence[Mapping[str, Any]],
+    rows: Sequence[ranking.Standing],
+) -> str | None:
+    """Who won a finished event: its top cut's final (its winner, the higher seed after a
+    drawn match, or the one player its last round gave a bye), else the first of the
+    standings after the Swiss rounds ``rows`` (their tiebreakers, docs/rules.md F.4).
+
+    >>> winner(1, [{"round": 1, "pairings": [], "byes": []}], [], [])
+    """
+    if len(rounds) > swiss:  # a top cut was played: its last round is the final
+        final = rounds[-1]
+        if final["pairings"]:
+            return _winner(int(final["round"]), final["pairings"][0], results)
+        return str(final["byes"][0]) if final["byes"] else None
+    return rows[0].player if rows else None
 
 
 def seated(seats: Mapping[str, str]) -> list[str]:

@@ -275,6 +275,29 @@ def two_player_score(
     return wins, drawn, True
 
 
+def games_disagree(
+    seats: Mapping[str, str], games: Sequence[Mapping[str, Any]], reported: Mapping[str, Any]
+) -> str | None:
+    """Why a two-player match's games disagree with its reported result (``None`` when they
+    do not): a game still open, or a player who won more games than the result gives it (a
+    drawn game, or one the result does not count, disagrees with nothing: issue #44).
+
+    >>> seats = {"A": "ann", "B": "bob"}
+    >>> games_disagree(seats, [{"status": "finished", "winner": "A"}], {"games": {"ann": 0}})
+    'ann won 1 of its games, the result gives it 0'
+    >>> games_disagree(seats, [{"status": "finished", "winner": None}], {"games": {"ann": 1}})
+    """
+    for number, game in enumerate(games, 1):
+        if game.get("status") != "finished":
+            return f"game {number} is still open"
+    wins, _, _ = two_player_score(seats, games)
+    for player, won in wins.items():
+        given = int((reported.get("games") or {}).get(player, 0))
+        if won > given:
+            return f"{player} won {won} of its games, the result gives it {given}"
+    return None
+
+
 def _counted(
     seats: Mapping[str, str], wins: Mapping[str, int], drawn: int, game: Mapping[str, Any]
 ) -> tuple[dict[str, int], int]:

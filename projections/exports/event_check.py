@@ -127,6 +127,7 @@ def check_event_export(obj: Mapping[str, Any]) -> EventCheck:
     _part(check, "decklists", lambda: _check_decklists(obj, check))
     if obj.get("games_left_out") is not True:
         _part(check, "results", lambda: _check_results(obj, facts, check))
+        _part(check, "games and matches", lambda: _check_reported_games(obj, facts, check))
         _part(check, "deck check", lambda: _check_decks(obj, facts, check))
     _part(check, "standings", lambda: _check_standings(obj, check))
     _part(check, "penalties", lambda: _check_penalties(obj, check))
@@ -458,6 +459,45 @@ def _check_results(
             f"{held_back} match(es) over in a game this export shows live have no result yet: "
             "the spectator delay holds results back for all but the judges"
         )
+
+
+def _check_reported_games(
+    obj: Mapping[str, Any], facts: Mapping[str, GameFacts], check: EventCheck
+) -> None:
+    """A reported two-player match (its result a report, in an event whose games decide)
+    and its games agree (issue #44): every game over (a report closes the open ones) and no
+    player won more games than the result gives it (``rules.games_disagree``). A judge's
+    correction of a result stands over its games, and a delayed export's games are not
+    final: neither is checked."""
+    settings = obj["settings"]
+    if settings.get("results") == "reported" or rules.is_table_game(settings["ruleset"]):
+        return
+    if bool(settings.get("spectator_delay")) and obj["results_as"] != "judge":
+        return
+    agreed = 0
+    for round_ in obj["rounds"]:
+        for pairing in round_["pairings"]:
+            reported = pairing.get("reported")
+            ids = [str(g) for g in pairing["games"]]
+            if reported is None or reported.get("corrected") or any(g not in facts for g in ids):
+                continue
+            summaries = [
+                {
+                    "status": "finished" if facts[g].result != "*" else "playing",
+                    "winner": facts[g].result,
+                }
+                for g in ids
+            ]
+            disagrees = rules.games_disagree(pairing["seats"], summaries, reported)
+            if disagrees is None:
+                agreed += 1
+            else:
+                check.problem(
+                    f"round {round_['round']}, table {pairing['table']}",
+                    f"its games and its reported result disagree: {disagrees}",
+                )
+    if agreed:
+        check.checked.append(f"{agreed} reported match(es) agree with their games")
 
 
 # ---------------------------------------------------------------------------- standings

@@ -97,7 +97,10 @@ def test_export_to_a_folder_that_does_not_exist_is_one_line(
     )
     code, _, err = run(capsys, "export", "--game", "nope", "-o", "x.json", "--db", db)
     assert code == 2 and one_line(err) == "munchlog: not a game id: 'nope'"
-    code, _, err = run(capsys, "export", "--event", "Sample Cup", "-o", "-", "--format", "json")
+    # json is an event's format: a label no event has is several games (issue #44)
+    code, _, err = run(
+        capsys, "export", "--event", "Sample Cup", "-o", "-", "--format", "json", "--db", db
+    )
     assert (
         code == 2 and one_line(err) == "munchlog: several games export as ndjson or text, not json"
     )

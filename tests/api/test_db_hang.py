@@ -242,6 +242,7 @@ def test_a_stopped_postgresql_cluster_is_503_within_the_bound(
 # ---------------------------------------------------------------------------- recovery
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_back_within_a_second_or_so_of_the_databases_return(tmp_path: Path) -> None:
     """A 20 s outage (the proxy refusing connections), then the proxy back: the first read

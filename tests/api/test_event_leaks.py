@@ -64,6 +64,7 @@ def entrants(
     return players, decklists, tokens
 
 
+@pytest.mark.slow
 @leak_property(12)
 def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
     client: FlaskClient, seed: int

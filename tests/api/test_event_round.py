@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 from flask import Flask
@@ -145,3 +146,54 @@ def test_a_round_with_check_in_the_clock_reports_and_a_correction(
     )
     assert "corrected: a win recorded as a draw" in text
     assert "; dropped after round 2: did not check in for rounds 1 and 2 in a row" in text
+
+
+def test_at_time_the_ccgs_five_extra_turns_are_played_over_http_and_end_in_a_draw(
+    backend: dict[str, Any], app: Flask, client: FlaskClient, now: Any
+) -> None:
+    """The rest of the acceptance round at one table: time is called by the server during the
+    game's setup (turn 0 in progress); the CCG's five extra turns (MTR 2.5, no ``extra_turns``
+    set) are then played over HTTP, by the judge's token with the demo's moves, and when the
+    fifth ends with nobody at level 10 the rules end the game a draw. Its match is then
+    reported as a draw, and no next game is created."""
+    import random
+
+    from domain.family import family_named
+
+    event = open_event(client, match="bo3", rounds=1, round_minutes=30)
+    eid, judge = event["event_id"], event["judge_token"]
+    base = f"/api/events/{eid}"
+    tokens = {p: register(client, eid, p) for p in ("p0", "p1")}
+    keeper = EventKeeper(Tournaments(app.extensions["munchlog"]), [TIME_CALLED])
+    (table,) = pair(client, eid)["pairings"]
+    game_id = table["game_id"]
+    post(client, f"{base}/clock", judge, {"action": "start"})
+    keeper.run_due(now(30))
+    (called,) = time_called(client, game_id, judge)
+    assert (called["data"]["extra_turns"], called["data"]["turn"]) == (5, 0)
+    assert called["data"]["last_turn"] == 5
+
+    family, rng, log = family_named("munchkin-ccg"), random.Random(0), app.extensions["munchlog"]
+    turns: list[int] = []
+    for _ in range(2000):
+        state = log.game(UUID(game_id)).state  # read to choose; every move goes over HTTP
+        if state["status"] == "finished":
+            break
+        turns.append(state["turn"])
+        command = family.demo_next(state, rng)
+        assert command is not None
+        post(client, f"/api/games/{game_id}/actions", judge, {"actions": [command]})
+    shown = client.get(f"/api/games/{game_id}").get_json()
+    assert (shown["status"], shown["winner"]) == ("finished", "draw")
+    assert max(turns) == 5  # turn 0 then five more, and no sixth
+    ended = client.get(f"/api/games/{game_id}/events?limit=1000", headers=bearer(judge)).get_json()
+    last = ended["events"][-1]
+    assert (last["type"], last["seat"], last["data"]["winner"]) == ("GameEnded", "rules", "draw")
+
+    draw = {"wins": 0, "losses": 0, "draws": 1}
+    for player in table["seats"].values():
+        post(client, f"{base}/rounds/1/report", tokens[player], draw)
+    rows = {r["player"]: r for r in standings(client, eid)}
+    assert rows["p0"]["draws"] == rows["p1"]["draws"] == 1
+    again = my_game(client, eid, 1, tokens["p0"])
+    assert again["game_id"] == game_id  # time was called: no second game

@@ -107,6 +107,7 @@ def test_the_projection_equals_a_rebuild_after_random_games(app: Flask) -> None:
     assert {r["status"] for r in rows} - {"finished"}  # live games too
 
 
+@pytest.mark.slow
 def test_a_rebuild_folds_beside_the_live_histories_and_switches_when_done(app: Flask) -> None:
     """``munchlog rebuild-projections`` (here another MatchHistory, as the command is another
     process) while the histories are read: at every step of the rebuild the live ones still

@@ -726,6 +726,7 @@ def test_a_poisoned_body_is_always_400_and_changes_nothing(disputed: Table, data
     assert (table.version(), table.game_count()) == (before, games)
 
 
+@pytest.mark.slow
 @pytest.mark.storage_agnostic(False)
 @PROPERTY
 @given(data=st.data())

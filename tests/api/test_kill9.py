@@ -216,6 +216,7 @@ def check(base: str, table: Table) -> tuple[int, int]:
     return lost, len(stored)
 
 
+@pytest.mark.slow
 def test_kill_dash_9_under_load_loses_no_acknowledged_batch_and_doubles_no_resent_one(
     tmp_path: Path,
     backend: dict[str, str],

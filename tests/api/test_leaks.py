@@ -90,6 +90,7 @@ def _exports(client: FlaskClient, game_id: str, token: str | None) -> str:
     )
 
 
+@pytest.mark.slow
 @leak_property(max_examples=8)
 def test_no_hidden_card_of_seat_a_reaches_seat_b_or_a_spectator(app: Flask, seed: int) -> None:
     play_and_check(app, seed, marked=False, steps=45)

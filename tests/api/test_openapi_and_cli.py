@@ -250,6 +250,7 @@ OPERATIONS = {
     ("get", "/api/players/{player}/games"): ("anyone", {400, 401}),
     ("get", "/api/exports"): ("token", {400, 401, 403, 406}),
     # tournaments (issue #27)
+    ("get", "/api/events"): ("anyone", {400, 401, 503}),
     ("post", "/api/events"): ("token", {400, 401, 403, 413, 503}),
     ("get", "/api/events/{event_id}"): ("anyone", {401, 404, 503}),
     ("post", "/api/events/{event_id}/players"): ("token", {400, 401, 403, 404, 409, 413, 422, 503}),

@@ -42,6 +42,7 @@ def _start(url: str, instance: str, barrier: Any, out: Any) -> None:
         out.put(f"{exc.__class__.__name__}: {exc}")
 
 
+@pytest.mark.slow
 def test_four_workers_start_at_once_on_an_empty_schema_twenty_times(tmp_path: Path) -> None:
     require_postgres()
     import psycopg

@@ -3,7 +3,7 @@
 Every refusal keeps the JSON error shape: munchlog's own errors pass through untouched; what
 nginx refuses itself (a request line or headers too long, a path it does not route, too many
 writes), granian's body-less 414/431 and an unreachable upstream come back as
-``{"error": {"code", "message"}}``. Only ``/api/``, ``/games/``, ``/events/`` and ``/static/`` are routed
+``{"error": {"code", "message"}}``. Only ``/``, ``/api/``, ``/games/``, ``/events/`` and ``/static/`` are routed
 (``/healthz``, ``/readyz`` and ``/metrics`` are for the operator, not the public side), and
 writes are rate-limited per client address. Skips with the reason where nginx is not installed.
 """
@@ -94,6 +94,7 @@ def _nginx(
         )
 
 
+@pytest.mark.slow
 def test_every_refusal_through_the_proxy_is_in_the_json_error_shape(tmp_path: Path) -> None:
     with contextlib.ExitStack() as proxy:
         with munchlog_serve(tmp_path, "proxy-organizer") as (port, _):
@@ -125,9 +126,10 @@ def test_every_refusal_through_the_proxy_is_in_the_json_error_shape(tmp_path: Pa
     assert json.loads(answers["munchlog's 404"][2])["error"]["code"] == "game/not_found"
 
 
+@pytest.mark.slow
 def test_the_proxy_routes_only_the_api_and_the_viewer(tmp_path: Path) -> None:
-    """``/api/`` (the docs too), ``/games/``, ``/events/`` and the pages' ``/static/`` files reach
-    munchlog; ``/healthz``, ``/readyz``, ``/metrics`` and any other path are a JSON 404 from
+    """``/api/`` (the docs too), ``/games/``, ``/events/``, the pages' ``/static/`` files and
+    the home page ``/`` reach munchlog; ``/healthz``, ``/readyz``, ``/metrics`` and any other path are a JSON 404 from
     nginx, though munchlog itself answers them (for the health checks and Prometheus, which
     reach the instances directly)."""
     with (
@@ -143,6 +145,7 @@ def test_the_proxy_routes_only_the_api_and_the_viewer(tmp_path: Path) -> None:
                 "/static/viewer.js",
                 "/games/00000000-0000-4000-8000-000000000000",
                 "/events/00000000-0000-4000-8000-000000000000/print/slips",
+                "/",
             )
         }
         private = {
@@ -151,7 +154,7 @@ def test_the_proxy_routes_only_the_api_and_the_viewer(tmp_path: Path) -> None:
                 "/healthz",
                 "/readyz",
                 "/metrics",
-                "/",
+                "/index.html",
                 "/apix",
                 "/gamesx/1",
                 # dot segments are resolved before a location is chosen

@@ -144,6 +144,7 @@ def lag_of(base: str) -> int:
     return int(response.json()["projection"]["lag"])
 
 
+@pytest.mark.slow
 def test_three_instances_and_a_worker_on_postgresql(tmp_path: Path) -> None:
     require_postgres()
     with fresh_schema() as url:

@@ -42,6 +42,8 @@ from api.json_api import inputs
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.conftest import PG_URL, require_postgres
 
+pytestmark = pytest.mark.slow  # POST /api/games alone takes 30 s per store
+
 #: Fuzzed requests per operation (the coverage phase adds its own, deterministic, on top).
 MAX_EXAMPLES = 20
 IDENTITIES = ("anonymous", "organizer", "A", "table", "judge")

@@ -187,6 +187,7 @@ def _everything(client: FlaskClient, game: dict[str, Any], token: str | None) ->
     return "\n".join(parts)
 
 
+@pytest.mark.slow
 @leak_property(max_examples=4)
 def test_no_card_hidden_in_a_seat_reaches_another_seat_or_a_spectator(
     app: Flask, seed: int

@@ -170,6 +170,7 @@ def server_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.mark.slow
 def test_munchlog_serve_closes_keep_alive_connections_after_1000_responses(
     tmp_path: Path, server_kind: str
 ) -> None:
@@ -206,6 +207,7 @@ def test_the_access_log_names_requests_but_never_a_token(tmp_path: Path, server_
     assert token not in log.split("organizer token", 1)[1].split("\n", 2)[2]
 
 
+@pytest.mark.slow
 def test_sigterm_lets_the_requests_in_flight_finish_and_loses_no_acknowledged_write(
     tmp_path: Path, server_kind: str
 ) -> None:
@@ -379,6 +381,7 @@ def test_a_port_another_program_holds_is_refused_before_any_server_starts(
     assert started == [port]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slow_clients", [8, 32, 128])
 def test_slow_request_bodies_do_not_stall_the_service(tmp_path: Path, slow_clients: int) -> None:
     """Clients that send a POST's headers (authorized: the app would read the body) with

@@ -23,6 +23,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -190,6 +191,7 @@ def test_random_games(rs: str, seats: int, seed: int, mode: str) -> None:
         assert state["winners"] == [] and state["winner"] is None
 
 
+@pytest.mark.slow
 def test_a_long_game_reaches_level_10() -> None:
     """Some seeded game ends with a kill to Level 10 (the random games are not all cut short).
     About one seeded game in eight gets there (most end by a concession or the limit), so

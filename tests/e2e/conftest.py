@@ -1,5 +1,6 @@
 """The browser the viewer's end-to-end tests drive: Playwright (sync API) with Debian's
-chromium, one per test module.
+chromium, one per test process (a pytest-xdist worker: a launch is 1.5-2.5 s), each module
+handed it as it was: the contexts a module left open are closed after it.
 
 Skipped with the reason when Playwright or ``/usr/bin/chromium`` is missing, unless
 ``MUNCHLOG_REQUIRE_E2E=1`` (CI), which turns that into a failure.
@@ -33,8 +34,8 @@ def _unavailable() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
     reason = _unavailable()
     if reason is not None:
         if os.environ.get("MUNCHLOG_REQUIRE_E2E") == "1":
@@ -48,3 +49,12 @@ def browser() -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Any) -> Iterator[Any]:
+    """The process's chromium for one module; the contexts (and their pages) the module left
+    open are closed after it (they went with the module's own browser before)."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()

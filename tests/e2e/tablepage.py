@@ -80,7 +80,16 @@ def ready_at(page: Any, version: int, seat: str | None = None) -> None:
     where = f'#controls[data-version="{version}"]'
     if seat is not None:
         where += f'[data-seat="{seat}"]'
-    page.wait_for_selector(where, timeout=TIMEOUT_MS)
+    page.wait_for_selector(where, state="attached", timeout=TIMEOUT_MS)
+
+
+def show_hand(page: Any) -> None:
+    """On the shared tablet (the table's token), tap "show my hand" if the acting seat's hand
+    and moves are hidden, as its player does."""
+    shown = page.locator("#show-hand")
+    if shown.count() and shown.is_visible():
+        shown.click()
+        page.wait_for_selector("#controls:not([hidden])")
 
 
 def control(page: Any, body: dict[str, Any]) -> Any:
@@ -90,9 +99,56 @@ def control(page: Any, body: dict[str, Any]) -> Any:
     return found
 
 
+def tab_to(page: Any, selector: str, limit: int = 200) -> None:
+    """Press Tab until the focused element matches ``selector`` (the keyboard only)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => !!document.activeElement?.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reaches {selector}")
+
+
+def choose_by_keys(page: Any, selector: str, value: str) -> None:
+    """Choose ``value`` in the <select> ``selector`` with the keyboard: Tab to it, then the
+    arrow keys."""
+    tab_to(page, selector)
+    for _ in range(200):
+        now = page.evaluate("(s) => document.querySelector(s).value", selector)
+        if now == value:
+            return
+        index = page.evaluate(
+            "([s, v]) => [...document.querySelector(s).options].findIndex((o) => o.value === v)",
+            [selector, value],
+        )
+        at = page.evaluate("(s) => document.querySelector(s).selectedIndex", selector)
+        page.keyboard.press("ArrowDown" if index > at else "ArrowUp")
+    raise AssertionError(f"{value!r} never chosen in {selector}")
+
+
+def act_by_keys(page: Any, body: dict[str, Any]) -> None:
+    """Send ``body`` from ``page`` with the keyboard only: Tab to the control (tapping "show
+    my hand" first on the shared tablet), the arrow keys in a picker, Enter."""
+    shown = page.locator("#show-hand")
+    if shown.count() and shown.is_visible():
+        tab_to(page, "#show-hand")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#controls:not([hidden])")
+    found = control(page, body)
+    if found.evaluate("e => e.tagName") == "OPTION":
+        kind = body["type"]
+        choose_by_keys(
+            page, f'#controls select[data-picker="{kind}"]', found.get_attribute("value")
+        )
+        tab_to(page, f'#controls button[data-picked="{kind}"]')
+    else:
+        tab_to(page, f"#controls [data-body='{canon(body)}']")
+    page.keyboard.press("Enter")
+
+
 def act(page: Any, body: dict[str, Any], *, double: bool = False) -> None:
     """Send ``body`` from ``page`` as a person would: pick it (a picker's option) and press
     its button (twice at once with ``double``)."""
+    show_hand(page)
     found = control(page, body)
     if found.evaluate("e => e.tagName") == "OPTION":
         picker = page.locator(f'#controls select[data-picker="{body["type"]}"]')

@@ -272,12 +272,15 @@ def test_an_event_two_of_three_left_after_round_one_says_it_ended_early(
 ) -> None:
     context, page, requested, errors = open_page(browser, served, size, None, "ended")
     try:
-        assert page.inner_text("#state") == "Finished · round 1 of 1 · 3 players"
+        state = page.inner_text("#state")  # the winner named (issue #44): first of the standings
+        assert state.startswith("Finished: won by ") and state.endswith(
+            " · round 1 of 1 · 3 players"
+        )
         note = page.locator("#end-note")
         assert note.is_visible()
         assert note.inner_text() == (
             "Ends early: 1 active player(s) left in round 1 of 3, fewer than a round needs "
-            "(2): the event ends on the standings after round 1 (docs/rules.md F.2)"
+            "(2): the event ends on the standings after round 1 (the rules, section F.2)"
         )
         assert page.locator(".round h3").all_inner_texts() == ["Round 1"]
         assert page.locator("#standings tbody tr.dropped").count() == 2
@@ -295,3 +298,42 @@ def test_an_event_two_of_three_left_after_round_one_says_it_ended_early(
         assert page.locator("#end-note").is_hidden()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_event_pages_speak_a_players_words_and_pass_axe(
+    browser: Any, served: dict[str, Any], size: str
+) -> None:
+    """Issue #40: both events' pages, as a spectator and as a player, hold no code, version
+    number, snake_case or raw value (the table page's scan, tests/e2e/test_player_words.py),
+    axe-core finds no WCAG 2.1 AA violation, and places read 1st, 2nd, 11th, 21st, 111th."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from tests.e2e.test_player_words import WCAG_AA, jargon_in
+
+    found: dict[str, Any] = {}
+    for event in ("eid", "ended"):
+        for token in (None, served["tokens"][served["player"]]):
+            if event == "ended" and token:
+                continue
+            context, page, _, errors = open_page(browser, served, size, token, event)
+            try:
+                label = f"{event} {'player' if token else 'spectator'}"
+                text = page.inner_text("body")
+                if jargon_in(text):
+                    found[label] = jargon_in(text)
+                violations = Axe().run(page, options=WCAG_AA).response["violations"]
+                if violations:
+                    found[label + " axe"] = [v["id"] for v in violations]
+                ordinals = page.evaluate(
+                    "() => [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map("
+                    "window.munchlogPages.ordinal)"
+                )
+                assert ordinals == [
+                    "1st", "2nd", "3rd", "4th", "11th", "12th", "13th",
+                    "21st", "22nd", "23rd", "101st", "111th",
+                ]  # fmt: skip
+                assert not errors, errors
+            finally:
+                context.close()
+    assert not found, found

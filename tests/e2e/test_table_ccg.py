@@ -4,8 +4,8 @@ seat A's and seat B's, each signed in with its own seat token, a server-dealt ga
 played to its natural end (a seat eliminated) in Debian's chromium.
 
 Which move is made is the demo's choice (``Family.demo_next``, seeded) among the legal moves of
-the judge's state; the test makes it the way a person would, on the page of the seat whose
-move it is: it finds the control that sends that very command (a button, or a picker's option
+the judge's state; the test makes it the way a person using the keyboard only would (Tab to
+the control, the arrow keys in a picker, Enter), on the page of the seat whose move it is: it finds the control that sends that very command (a button, or a picker's option
 and its button), so every move of the game must be offered by the page, labelled, and recorded
 from it. The other page must follow live (``live.js``) to be ready for its next move. At the
 end the dealing verifies (the server re-derives every shuffle and roll from the seeds the pages
@@ -29,10 +29,10 @@ import requests
 from api.cli.demo import demo_spec
 from domain.family import family_named
 from domain.seeding import seeds_due
-from tests.e2e.tablepage import JudgeView, act, auth, ready_at
+from tests.e2e.tablepage import JudgeView, act_by_keys, auth, ready_at
 from tests.live import munchlog_serve
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ORGANIZER = "e2e-table-ccg-organizer"
 #: The demo's choices are seeded; the cards are not (the server deals from the seeds the pages
@@ -96,7 +96,7 @@ def test_two_seats_play_a_server_dealt_ccg_game_to_its_end(
                 if part not in shots and pages[seat].locator(f"[data-{part}]").count():
                     shots[part] = tmp_path / f"ccg-{part}-{seat}.png"
                     pages[seat].screenshot(path=str(shots[part]), full_page=True)
-            act(pages[seat], command)
+            act_by_keys(pages[seat], command)  # the whole game with the keyboard only
             state = judge.wait_past(judge.version)
             moves += 1
             assert moves < MAX_MOVES, "the game did not end"

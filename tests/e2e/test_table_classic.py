@@ -29,18 +29,29 @@ from api.cli.demo import _family_spec
 from domain.family import family_named
 from domain.seeding import seeds_due
 from tests.api.helpers import demo_game
-from tests.e2e.tablepage import JudgeView, act, auth, no_horizontal_overflow, ready_at
+from tests.e2e.tablepage import (
+    JudgeView,
+    act,
+    act_by_keys,
+    auth,
+    choose_by_keys,
+    no_horizontal_overflow,
+    ready_at,
+    show_hand,
+)
 from tests.live import munchlog_serve
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ORGANIZER = "e2e-table-classic-organizer"
 #: What the 4-seat game must go through before the test stops it (the events that say so).
+#: The moves made with the keyboard only (Tab, the arrow keys, Enter) before the mouse.
+KEYBOARD_MOVES = 20
 MILESTONES = {"HelpAccepted", "RunAwayRolled", "CharityResolved"}
 #: A cap far past the moves the milestones took in the games seen (56 to 142).
 MAX_MOVES = 500
 #: The laid-out tables: seats -> ruleset (the viewer's tests use the same two).
-TABLES = {3: "munchkin-deluxe", 6: "munchkin-age-of-sigmar"}
+TABLES = {3: "munchkin-deluxe", 4: "munchkin-old-west", 6: "munchkin-age-of-sigmar"}
 VIEWPORTS = {"tablet": (1024, 768), "tablet-portrait": (820, 1180), "phone": (390, 844)}
 
 
@@ -62,10 +73,12 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         port, _ = stack.enter_context(
             munchlog_serve(folder, ORGANIZER, extra_env={"MUNCHLOG_DATABASE_URL": db})
         )
-        games = {
+        games: dict[Any, Any] = {
             seats: demo_game(app, seed=1, ruleset=ruleset, seats=seats, max_actions=60)
             for seats, ruleset in TABLES.items()
         }
+        for seats, ruleset in TABLES.items():  # and each played to its end
+            games[f"{seats}-end"] = demo_game(app, seed=1, ruleset=ruleset, seats=seats)
         yield {"base": f"http://127.0.0.1:{port}", "games": games}
 
 
@@ -104,12 +117,19 @@ def test_a_table_device_records_a_classic_game_with_help_a_run_and_charity(
             assert command is not None, f"no legal move at version {judge.version}"
             seat = command["seat"]
             ready_at(page, judge.version)
+            keys = moves < KEYBOARD_MOVES  # the first moves with the keyboard only
             if page.locator("#controls").get_attribute("data-seat") == seat:
                 followed += 1
+            elif keys:
+                choose_by_keys(page, "#acting", seat)
+                ready_at(page, judge.version, seat)
             else:
                 page.select_option("#acting", seat)
                 ready_at(page, judge.version, seat)
-            act(page, command)
+            if keys:
+                act_by_keys(page, command)
+            else:
+                act(page, command)
             state = judge.wait_past(judge.version)
             moves += 1
             assert moves < MAX_MOVES, f"no {MILESTONES - set(judge.types)} in {moves} moves"
@@ -119,11 +139,31 @@ def test_a_table_device_records_a_classic_game_with_help_a_run_and_charity(
         assert judge.types.count("SeedCommitted") == 4  # one per seat, from the one page
         assert followed > 0, "the switcher never followed the game by itself"
         # the page shows what the log holds: the combat's helper and the charity happened
-        page.wait_for_selector(f'#version[data-version="{judge.version}"]')
+        page.wait_for_selector(f'#version[data-version="{judge.version}"]', state="attached")
         no_horizontal_overflow(page)
     finally:
         context.close()
     assert not errors, errors
+
+
+def cut_labels(page: Any) -> list[str]:
+    """The words the page cuts: a move's, a picker's, a zone's or a card's text wider than its
+    box, and a picker whose chosen move is not written out in full beside it."""
+    found: list[str] = page.evaluate(
+        """() => {
+        const out = [];
+        for (const e of document.querySelectorAll(
+            "#controls .act, #controls label, .picked-text, .zone-name, .stat, .c .n, .c .t, #where span")) {
+          if (e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1) out.push(e.textContent);
+        }
+        for (const s of document.querySelectorAll("#controls select[data-picker]")) {
+          const line = document.querySelector(`[data-picked-text="${s.dataset.picker}"]`);
+          if (!line || line.textContent !== s.selectedOptions[0].textContent) out.push(s.id);
+        }
+        return out;
+      }"""
+    )
+    return found
 
 
 @pytest.mark.parametrize("seats", sorted(TABLES))
@@ -139,8 +179,9 @@ def test_the_table_lays_out_on_a_tablet_and_a_phone(
     try:
         page = context.new_page()
         page.goto(f"{served['base']}/games/{game.game_id}/play#token={token}")
-        page.wait_for_selector(f'#version[data-version="{game.version}"]')
-        page.wait_for_selector("#controls[data-version]")
+        page.wait_for_selector(f'#version[data-version="{game.version}"]', state="attached")
+        page.wait_for_selector("#controls[data-version]", state="attached")
+        show_hand(page)  # the tablet: the acting seat's player taps "show my hand"
         assert page.locator("#seats [data-seat]").count() == seats
         no_horizontal_overflow(page)
         for panel in page.locator("#seats [data-seat]").all():
@@ -165,9 +206,43 @@ def test_the_table_lays_out_on_a_tablet_and_a_phone(
             raise AssertionError("no move's button is reached with Tab")
         outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
         assert outline not in ("", "none")
+        assert not cut_labels(page), cut_labels(page)
         page.evaluate("window.scrollTo(0, 0)")
         shot = tmp_path / f"table-{seats}-seats-{size}.png"
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("seats", sorted(TABLES))
+def test_at_200_percent_text_and_at_the_end_on_a_phone(
+    served: dict[str, Any], browser: Any, tmp_path: Path, seats: int
+) -> None:
+    """The phone at twice the text size (a player's larger text setting): nothing wider than
+    the screen, no label cut, the moves in the first screenful; the finished game shorter than
+    two screens on a phone, saying who won."""
+    width, height = VIEWPORTS["phone"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        game = served["games"][seats]
+        page.goto(f"{served['base']}/games/{game.game_id}/play#token={game.tokens['B']}")
+        page.wait_for_selector("#controls[data-version]", state="attached")
+        page.evaluate("document.documentElement.style.fontSize = '200%'")  # CSSOM: CSP allows it
+        page.wait_for_timeout(100)
+        no_horizontal_overflow(page)
+        assert not cut_labels(page), cut_labels(page)
+        moves = page.locator("#moves").bounding_box()
+        assert moves is not None and moves["y"] < height, moves
+        page.screenshot(path=str(tmp_path / f"table-{seats}-200pc.png"), full_page=True)
+        end = served["games"][f"{seats}-end"]
+        assert end.status == "finished"
+        page.goto("about:blank")
+        page.goto(f"{served['base']}/games/{end.game_id}/play#token={end.tokens['B']}")
+        page.wait_for_selector("[data-the-end]")
+        tall = page.evaluate("() => document.documentElement.scrollHeight")
+        page.screenshot(path=str(tmp_path / f"table-{seats}-end-phone.png"), full_page=True)
+        assert tall < 2 * height, f"the finished game is {tall} px tall on a {height} px phone"
     finally:
         context.close()

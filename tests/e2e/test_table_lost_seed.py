@@ -23,7 +23,7 @@ from api.cli.demo import demo_spec
 from tests.e2e.tablepage import TIMEOUT_MS, JudgeView, auth, no_horizontal_overflow, watched_page
 from tests.live import munchlog_serve
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ORGANIZER = "e2e-lost-seed-organizer"
 #: Seconds to reveal: long enough for the pages to open on a loaded machine.

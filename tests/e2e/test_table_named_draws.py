@@ -31,6 +31,7 @@ from tests.e2e.tablepage import (
     auth,
     no_horizontal_overflow,
     ready_at,
+    show_hand,
 )
 from tests.live import munchlog_serve
 
@@ -78,6 +79,7 @@ def acting_for(page: Any, judge: JudgeView, seat: str) -> None:
     if page.locator("#controls").get_attribute("data-seat") != seat:
         page.select_option("#acting", seat)
         ready_at(page, judge.version, seat)
+    show_hand(page)
 
 
 def test_the_table_tells_its_deals_and_a_kicked_door_by_name(
@@ -227,7 +229,7 @@ def test_the_table_tells_its_deals_and_a_kicked_door_by_name(
         assert stored_names(judge, [kicked["data"]["card"]]) == [CURSE]
         (cursed,) = [e for e in events if e["type"] == "CurseApplied"]
         assert cursed["data"]["lost"] == [chosen]
-        page.wait_for_selector(f'#version[data-version="{judge.version}"]')
+        page.wait_for_selector(f'#version[data-version="{judge.version}"]', state="attached")
     finally:
         phone.close()
     # the two refusals the test asked for are the browser's failed requests, and nothing else

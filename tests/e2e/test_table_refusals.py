@@ -92,7 +92,10 @@ def test_a_late_reveal_shows_its_rule_inline(served: str, browser: Any) -> None:
         refusal = page.locator('#controls [data-refusal="rule/seed_withheld"]')
         refusal.wait_for(timeout=TIMEOUT_MS)
         assert refusal.get_attribute("data-rule") == "E.2"
-        assert refusal.inner_text().startswith("rule/seed_withheld (E.2): seat A's seed")
+        said = refusal.inner_text()  # the rule's words and its section, not its code
+        assert said.startswith("Not allowed: seat A's seed") and said.endswith(
+            "(rules, section E.2)"
+        )
         judge.catch_up()
         assert judge.types.count("SeedWithheld") == 1 and "SeedRevealed" in judge.types
     finally:
@@ -109,7 +112,7 @@ def test_a_stale_page_refreshes_and_says_so(served: str, browser: Any) -> None:
         act(page, {"type": "draw_opening", "seat": "A"})
         stale = page.locator('#controls [data-refusal="game/version_conflict"]')
         stale.wait_for(timeout=TIMEOUT_MS)
-        assert "the game moved on (now at version 3)" in stale.inner_text()
+        assert stale.inner_text() == "someone moved first: here is the table now, choose again"
         ready_at(page, 3, "A")  # refreshed: the same move, now at the new version
         act(page, {"type": "draw_opening", "seat": "A"})
         judge.wait_past(3)
@@ -183,7 +186,7 @@ def test_a_game_with_no_draw_told_by_name_asks_for_no_card_names(served: str, br
         try:
             page.goto(f"{served}/games/{game['game_id']}/play#token={token}")
             page.wait_for_selector("#who[data-viewer]", state="attached", timeout=TIMEOUT_MS)
-            page.wait_for_selector("#controls button", timeout=TIMEOUT_MS)
+            page.wait_for_selector("#controls button", state="attached", timeout=TIMEOUT_MS)
             assert asked and not [u for u in asked if "/api/rulesets/" in u], asked
             assert failed == []
         finally:

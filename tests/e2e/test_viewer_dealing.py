@@ -149,7 +149,7 @@ def test_a_forged_export_is_named_by_its_event(
         named = page.locator('#check-result [data-check="dealing"] [data-version]')
         assert named.get_attribute("data-version") == str(version)
         assert named.get_attribute("data-type") == "Dealt"
-        assert f"dealing does not verify at #{version} Dealt: " in found["text"]
+        assert f"dealing does not verify at step {version}: Dealt: " in found["text"]
         assert words in found["text"]
         assert "dealing verified" not in found["text"]
         if device == "phone":
@@ -173,7 +173,7 @@ def test_a_rewrite_not_resealed_is_named_by_the_chain(
         found = load_file(page, path)
         assert found["chain"] == "broken", found["text"]
         assert (
-            f"hash chain broken at #{version} Dealt: its fields do not give its hash"
+            f"hash chain broken at step {version}: Dealt: its fields do not give its hash"
             in (found["text"])
         )
         # the dealing of the events before the break checks, and says it is only that far

@@ -10,6 +10,7 @@ import random
 from domain.family import DEFAULT
 from service.games import GameLog
 from service.legal import legal_moves
+from tests.builders import classic_spec
 from tests.rulesets.trio import trio_spec
 from tests.service.helpers import demo_spec, start
 
@@ -70,3 +71,12 @@ def test_a_family_that_says_nothing_waits_on_its_active_seat(log: GameLog) -> No
     assert told["commands"] == {"C": [{"type": "concede", "seat": "C"}]}
     log.record(gid, [{"type": "end_turn", "seat": "A"}], actor="A")
     assert legal_moves(log, gid, "C")["waiting_for"] == ["B"]
+
+
+def test_a_table_dealt_draw_is_offered_to_the_table_only(log: GameLog) -> None:
+    """A seat's phone cannot name the cards a table-dealt draw takes (E.4): the deal is the
+    table's (and the judge's) to post, with what it wants told; the seat is offered none."""
+    gid = start(log, classic_spec("munchkin-deluxe", 3)).game_id
+    assert legal_moves(log, gid, "A")["commands"] == {"A": []}
+    deal = legal_moves(log, gid, "table")["commands"]["A"][0]
+    assert deal["type"] == "deal" and set(deal["draws"]) == {"doors", "treasures"}

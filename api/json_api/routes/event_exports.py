@@ -12,7 +12,6 @@ rest so).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Response
@@ -24,7 +23,7 @@ from api.json_api.routes.events import caller_of, parse_event_id, tournaments
 from api.json_api.routes.exports import EXTENSIONS, download, export_clock, negotiate
 from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
 from api.json_api.schemas import Strict
-from service.event_exports import EventExports
+from service.event_exports import EventExports, export_text
 
 blp = ApiBlueprint(
     "event_exports",
@@ -63,7 +62,7 @@ RESPONSES = {
                 "schema": {
                     "type": "object",
                     "description": "`format: munchlog-event`: `event_id`, `exported_at`, "
-                    "`viewer` (`role`, `player`), `results_as`, `settings`, `state`, `round`, "
+                    "`viewer` (`role`, `player`), `results_as`, `settings`, `state`, `winner`, `round`, "
                     "`swiss_rounds`, `planned_rounds`, `cut_size`, `cut_note`, `end_note`, "
                     "`commitment`, `revealed_secret`, "
                     "`players`, `rounds`, `results`, `standings`, `penalties` (as `GET "
@@ -109,5 +108,4 @@ class EventExport(MethodView):
         if fmt == "text":
             return download(exports.report(event.id, caller, exported_at=at), fmt, filename)
         body = exports.export(event.id, caller, exported_at=at, games=query["games"])
-        text = json.dumps(body, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
-        return download(text, fmt, filename)
+        return download(export_text(body), fmt, filename)

@@ -15,11 +15,12 @@ from functools import wraps
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
+import marshmallow as ma
 from flask import current_app, g, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.auth import bearer_token, gamelog, organizer_only
+from api.json_api.auth import any_viewer, bearer_token, gamelog, organizer_only
 from api.json_api.errors import Forbidden, Unauthorized
 from api.json_api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint
 from api.json_api.schemas import (
@@ -29,6 +30,7 @@ from api.json_api.schemas import (
     Strict,
     answer_schema,
     described,
+    family_entry_aliases,
     family_entry_fields,
     family_event_fields,
 )
@@ -96,20 +98,52 @@ class CheckInOptionSchema(Strict):
     )
 
 
+#: What each event setting means, said once for the body that opens an event and the event
+#: it shows (``GET /api/events/<id>``).
+SETTING = {
+    "name": "the event's name, shown on its page and the home page (several events may share "
+    "one: `munchlog export --event` takes the id)",
+    "ruleset": "the game system of every game of the event",
+    "format": "the deck format every registered list is checked against (docs/rules.md A.6: "
+    "`prime` 40 catalog cards, `draft` 30, `casual` unchecked)",
+    "match": "a match is one game (`bo1`) or first to two (`bo3`, CCG)",
+    "round_minutes": "each round's time on its clock, in minutes (`POST …/clock`; at a "
+    "table's deadline time is called in its games, docs/rules.md F.6)",
+    "top_cut": "single elimination after the Swiss rounds: 0, 4 or 8",
+    "table_size": "classic events: players a table (default 4)",
+    "spectator_delay": "the event's games show spectators (and the organizer) the game this "
+    "far behind: results and standings too; the judges see them live (docs/api.md)",
+    "mode": "`strict` (the rules refuse an illegal move) or `record` (a physical game "
+    "transcribed: an illegal move is recorded and flagged, docs/rules.md)",
+    "dealing": "how the event's games are dealt (docs/dealing.md)",
+}
+
+
 class _EventSettings(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    name = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": SETTING["name"]},
+    )
     ruleset = fields.String(
         required=True,
         validate=RegisteredRuleset(),
-        metadata={"description": "the game system of every game of the event"},
+        metadata={"description": SETTING["ruleset"]},
     )
-    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    format = fields.String(
+        required=True, validate=validate.OneOf(FORMATS), metadata={"description": SETTING["format"]}
+    )
     match = fields.String(
         load_default="bo1",
         validate=validate.OneOf(rules.MATCHES),
-        metadata={"description": "a match is one game (`bo1`) or first to two (`bo3`, CCG)"},
+        metadata={"description": SETTING["match"]},
     )
-    round_minutes = fields.Integer(required=True, strict=True, validate=validate.Range(1, 600))
+    round_minutes = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(1, 600),
+        metadata={"description": SETTING["round_minutes"]},
+    )
     rounds = fields.Integer(
         strict=True,
         validate=validate.Range(1, 20),
@@ -119,14 +153,16 @@ class _EventSettings(Strict):
         strict=True,
         load_default=0,
         validate=validate.OneOf(rules.TOP_CUTS),
-        metadata={"description": "single elimination after the Swiss rounds: 0, 4 or 8"},
+        metadata={"description": SETTING["top_cut"]},
     )
     table_size = fields.Integer(
         strict=True,
         validate=validate.Range(3, 6),
-        metadata={"description": "classic events: players a table (default 4)"},
+        metadata={"description": SETTING["table_size"]},
     )
-    spectator_delay = fields.Nested(SpectatorDelaySchema)
+    spectator_delay = fields.Nested(
+        SpectatorDelaySchema, metadata={"description": SETTING["spectator_delay"]}
+    )
     check_in = fields.Nested(
         CheckInOptionSchema,
         metadata={
@@ -135,11 +171,15 @@ class _EventSettings(Strict):
             "two rounds missed in a row drop it (docs/rules.md F.7)"
         },
     )
-    mode = fields.String(load_default="strict", validate=validate.OneOf(MODES))
+    mode = fields.String(
+        load_default="strict",
+        validate=validate.OneOf(MODES),
+        metadata={"description": SETTING["mode"]},
+    )
     dealing = fields.String(
         load_default="server",
         validate=validate.OneOf(fair.MODES),
-        metadata={"description": "how the event's games are dealt (docs/dealing.md)"},
+        metadata={"description": SETTING["dealing"]},
     )
     results = fields.String(
         load_default="games",
@@ -189,9 +229,28 @@ DECKLIST_TEXT = fields.String(
         "ignored; a mistake is a 400 naming the line and why"
     },
 )
+
+
+class _Registration(Strict):
+    @ma.pre_load
+    def _aliases(self, data: Any, **_: Any) -> Any:
+        """A field given by its seat field's name (``deck`` for ``decklist``) is that field;
+        both at once is a 400."""
+        if not isinstance(data, dict):
+            return data
+        out = dict(data)
+        for alias, name in family_entry_aliases().items():
+            if alias in out:
+                if name in out:
+                    raise ma.ValidationError(f"give {name} or {alias}, not both", alias)
+                out[name] = out.pop(alias)
+        return out
+
+
 #: A registration: the player's name, then what the families' players bring
-#: (``Family.entry_fields``), or it as text.
-RegisterSchema = Strict.from_dict(
+#: (``Family.entry_fields``; each also by its seat field's name, ``deck`` for ``decklist``),
+#: or it as text.
+RegisterSchema = _Registration.from_dict(
     {"player": PLAYER_NAME, **family_entry_fields(), "decklist_text": DECKLIST_TEXT},
     name="RegisterSchema",
 )
@@ -294,26 +353,35 @@ StandingSchema = answer_schema(
     },
 )
 
+#: A finished event's winner (``domain.tournament.rounds.winner``).
+WINNER = described(
+    fields.String,
+    "a finished event's winner: its top cut's final's, else the first of the standings "
+    "(null until it is finished, or while a spectator delay holds back its last results)",
+    allow_none=True,
+)
+
+
 #: ``GET /api/events/<id>``: the settings, the state, the players and the rounds.
 EventSchema = answer_schema(
     "EventSchema",
     {
         "event_id": fields.String,
-        "name": fields.String,
-        "ruleset": fields.String,
-        "format": fields.String,
-        "match": fields.String,
-        "round_minutes": fields.Integer,
+        "name": described(fields.String, SETTING["name"]),
+        "ruleset": described(fields.String, SETTING["ruleset"]),
+        "format": described(fields.String, SETTING["format"]),
+        "match": described(fields.String, SETTING["match"]),
+        "round_minutes": described(fields.Integer, SETTING["round_minutes"]),
         "rounds_setting": described(
             fields.Integer,
             "the Swiss rounds the organizer set (null: by the entrants)",
             allow_none=True,
         ),
-        "top_cut": fields.Integer,
-        "table_size": fields.Integer(allow_none=True),
-        "spectator_delay": fields.Dict(allow_none=True),
-        "mode": fields.String,
-        "dealing": fields.String,
+        "top_cut": described(fields.Integer, SETTING["top_cut"]),
+        "table_size": described(fields.Integer, SETTING["table_size"], allow_none=True),
+        "spectator_delay": described(fields.Dict, SETTING["spectator_delay"], allow_none=True),
+        "mode": described(fields.String, SETTING["mode"]),
+        "dealing": described(fields.String, SETTING["dealing"]),
         "results": fields.String(
             dump_default="games", metadata={"description": "`games` or `reported` (F.3)"}
         ),
@@ -338,6 +406,7 @@ EventSchema = answer_schema(
             allow_none=True,
         ),
         "state": described(fields.String, "`registration`, `running` or `finished`"),
+        "winner": WINNER,
         "round": described(fields.Integer, "the last round paired"),
         "commitment": described(fields.String, "SHA-256 commitment to round 1's secret"),
         "revealed_secret": described(
@@ -368,6 +437,41 @@ EventSchema = answer_schema(
         "version": described(fields.Integer, "the event's version: its stream's last `id` so far"),
     },
     optional=("results", "clock", "version", "staff", "extra_turns", "time_result"),
+)
+
+
+class EventListQuerySchema(Strict):
+    cursor = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "next_cursor of the previous page; omit for the first page"},
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+#: An event's line in ``GET /api/events``: what anyone reads in its GET.
+EventEntrySchema = answer_schema(
+    "EventEntrySchema",
+    {
+        "event_id": fields.String,
+        "name": fields.String,
+        "ruleset": fields.String,
+        "format": fields.String,
+        "opened_at": fields.String,
+        "players": described(fields.Integer, "players registered"),
+        "round": described(fields.Integer, "the last round paired (0: none yet)"),
+        "planned_rounds": fields.Integer,
+        "state": described(fields.String, "`registration`, `running` or `finished`"),
+        "winner": WINNER,
+    },
+)
+EventListSchema = answer_schema(
+    "EventListSchema",
+    {
+        "events": fields.List(fields.Nested(EventEntrySchema)),
+        "next_cursor": described(
+            fields.Integer, "pass as ?cursor= for the next page; null: no more", allow_none=True
+        ),
+    },
 )
 
 
@@ -458,6 +562,22 @@ class Events(MethodView):
         event_id, judge_token = tournaments().create(body)
         return {"event_id": str(event_id), "judge_token": judge_token}
 
+    @any_viewer
+    @blp.errors(400, 401, 503)
+    @blp.arguments(EventListQuerySchema, location="query")
+    @blp.response(200, EventListSchema)
+    @blp.doc(security=OPTIONAL_BEARER)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List the events, in the order they were opened
+
+        Every event is public: its GET, its standings and its page (`/events/<id>`) answer
+        anyone, with decklists only to whom they may be shown and results after a spectator
+        delay. So this list holds every event, for the organizer's token and without one
+        alike, each line what anyone reads in its GET. Cursor pagination as `GET /api/games`.
+        """
+        events, next_cursor = tournaments().listing(query.get("cursor", 0), query["limit"])
+        return {"events": events, "next_cursor": next_cursor}
+
 
 @blp.route("/<event_id>")
 class Event(MethodView):
@@ -490,7 +610,8 @@ class Players(MethodView):
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Register a player (the organizer), before the next round is paired
 
-        A CCG event's player brings `hero` and `decklist` (a game seat's `hero` and `deck`),
+        A CCG event's player brings `hero` and `decklist` (a game seat's `hero` and `deck`;
+        `deck` is accepted for `decklist`, not both),
         checked against the event's format (docs/rules.md A.6, 422 with the rule otherwise).
         The public sees only `decklist_hash`, a salted SHA-256 of the list.
         """
