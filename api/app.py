@@ -75,7 +75,7 @@ from api.json_api.routes import (
 )
 from api.ops import metrics
 from api.ops import routes as operations
-from api.pages import event, home, prints, table, viewer
+from api.pages import event, floor, home, prints, table, viewer
 from domain.family import load_families
 from domain.game import token_hash
 from service.games import GameLog
@@ -168,6 +168,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(table.bp)
     app.register_blueprint(event.bp)
     app.register_blueprint(prints.bp)
+    app.register_blueprint(floor.bp)
     app.register_blueprint(home.bp)
     errors.init_app(app)
     hotpath.install(app)

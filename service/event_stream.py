@@ -7,7 +7,9 @@ as its viewer may see it, served by the stream process beside the games' streams
 A message is one stored event of the event (``Tournament``): SSE ``id`` its version (a resumed
 stream sends what follows ``Last-Event-ID``), ``data`` ``{"version", "type", ...its fields as
 the viewer may see them}``, ``type`` the event's class in snake case (``paired``,
-``clock_started``, ``table_time_called``). Who sees what (:data:`VIEWS`, by stored class name):
+``clock_started``, ``table_time_called``; a stored field named ``version``, the version of a
+game the event names (a judge call's, a ruling's), is sent as ``game_version``: the stream
+resumes after the message's own). Who sees what (:data:`VIEWS`, by stored class name):
 nobody a token hash or a secret; the organizer, the judges and the player named a decklist or a
 disqualification; everyone else the public part. An event class with no view of its own is
 shown whole (but its hashes, tokens and secrets) to the staff and to the player it names, and
@@ -137,7 +139,9 @@ def message(event: Any, caller: Caller) -> dict[str, Any] | None:
     shown = VIEWS.get(name, default_view)(fields, caller)
     if shown is None:
         return None
-    return {"version": int(event.originator_version), "type": snake(name), **shown}
+    if "version" in shown:  # a game's version (a call's, a ruling's): the message's is the event's
+        shown = {**shown, "game_version": shown.pop("version")}
+    return {**shown, "version": int(event.originator_version), "type": snake(name)}
 
 
 def next_chunks(

@@ -131,5 +131,8 @@
     elem.append(table);
   }
 
-  window.munchlogClock = { mount: mount, mmss: mmss, turnsWords: turnsWords, seatTime: seatTime };
+  // the event stream's messages that change the clock (GET /api/events/<id>/stream's `type`)
+  const TYPES = ["clock_started", "clock_paused", "clock_resumed", "time_extended", "table_time_called"];
+
+  window.munchlogClock = { TYPES: TYPES, mount: mount, mmss: mmss, turnsWords: turnsWords, seatTime: seatTime };
 })();

@@ -83,7 +83,7 @@
   // the event's stream (GET /api/events/<id>/stream, api/static/live.js): a clock change shows
   // at once; anything else (pairings, results, …) reloads the page's data, once per burst.
   const clock = window.munchlogClock.mount($("clock"));
-  const CLOCK_TYPES = ["clock_started", "clock_paused", "clock_resumed", "time_extended", "table_time_called"];
+  const CLOCK_TYPES = window.munchlogClock.TYPES;
   async function loadClock() {
     const shown = await read("");
     clock.show(shown.clock, {});
@@ -333,11 +333,5 @@
   }
 
   // ------------------------------------------------------------------ boot
-  const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
-  const fromUrl = frag.get("token");
-  if (fromUrl) {
-    frag.delete("token");
-    history.replaceState(null, "", location.pathname + location.search + (frag.toString() ? "#" + frag.toString() : ""));
-  }
-  load(fromUrl || sessionStorage.getItem(KEY));
+  load(window.munchlogPages.bootToken(KEY));
 })();

@@ -109,6 +109,17 @@
   function awaitedWords(d, players) {
     return seatList(d.seats, players) + (d.step === "commit_seed" ? " to commit a seed " : " to reveal a seed ");
   }
+  // A page's token at boot: the one in the URL fragment (#token=..., which never reaches the
+  // server), taken out of the address bar, else the one kept in this tab under ``key``.
+  function bootToken(key) {
+    const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const fromUrl = frag.get("token");
+    if (fromUrl) {
+      frag.delete("token");
+      history.replaceState(null, "", location.pathname + location.search + (frag.toString() ? "#" + frag.toString() : ""));
+    }
+    return fromUrl || sessionStorage.getItem(key);
+  }
   // POST a JSON body with a bearer token: the answer, or an Error saying the API's refusal
   // in its own words (the event page's actions, the organizer's console, the home page).
   async function postJSON(url, token, body) {
@@ -126,7 +137,7 @@
     const teen = Math.floor(n / 10) % 10 === 1;
     return n + ((!teen && { 1: "st", 2: "nd", 3: "rd" }[n % 10]) || "th");
   }
-  window.munchlogPages = { ordinal: ordinal, readJSON: readJSON, postJSON: postJSON, el: el, status: status, capital: capital, plural: plural,
+  window.munchlogPages = { ordinal: ordinal, readJSON: readJSON, postJSON: postJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
     onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText,
     untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();

@@ -624,13 +624,7 @@
   const [drawSeats, drawHand, drawWhere, drawCenter] = [board.drawSeats, board.drawHand, board.drawWhere, board.drawCenter];
 
   // ------------------------------------------------------------------ boot
-  const frag = new URLSearchParams(location.hash.replace(/^#/, ""));
-  const fromUrl = frag.get("token");
-  if (fromUrl) {
-    frag.delete("token");
-    history.replaceState(null, "", location.pathname + location.search + (frag.toString() ? "#" + frag.toString() : ""));
-  }
-  const token = fromUrl || sessionStorage.getItem(KEY);
+  const token = window.munchlogPages.bootToken(KEY);
   if (token) start(token);
   else showSignin("");
 })();

@@ -12,13 +12,19 @@ salted hash is public; the salt is not (it would let anyone test guesses of a li
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
+from uuid import UUID
 
 import pytest
 from flask.testing import FlaskClient
 
+import service.event_views  # noqa: F401  (the stream's views of reports and calls)
 from domain.ccg.cards import sample_catalog
+from domain.game import token_hash
+from service.event_stream import next_chunks, viewer_name
+from service.tournaments import Tournaments
 from tests.api.helpers import ORGANIZER_TOKEN, bearer, leak_property
 from tests.api.test_events import open_event, pair
 
@@ -126,7 +132,8 @@ def test_a_decklist_reaches_only_its_player_the_judges_and_the_organizer(
 def test_a_call_note_a_decklist_or_a_token_reaches_no_one_who_may_not_see_it(
     client: FlaskClient, seed: int
 ) -> None:
-    """Issue #39: the staff, the judge calls and the print pages. A call's note reaches its
+    """Issue #39: the staff, the judge calls, the print pages, the floor's pages and the
+    event's stream. A call's note reaches its
     player, the staff and the organizer; a judge's note on a call the staff and the organizer
     (a resolution's, the player who called too);
     a decklist (the print page's too) its player, the judges and the organizer; no token any
@@ -185,15 +192,23 @@ def test_a_call_note_a_decklist_or_a_token_reaches_no_one_who_may_not_see_it(
     sees_lists = {"judge", "organizer", *(n for n, (r, _) in staff.items() if r != "scorekeeper")}
     exclusive = {p: {e["name"] for e in d} for p, d in zip(players, decklists, strict=True)}
     reads = ["", "/calls", "/export?format=json", "/export?format=text"]
-    pages = ["pairings?by=name", "pairings?by=table", "slips", "standings", "decklists"]
+    pages = ["print/pairings?by=name", "print/pairings?by=table", "print/slips"]
+    pages += ["print/standings", "print/decklists", "tv", "judge"]
     every_token = [t for t in viewers.values() if t is not None]
+    log = client.application.extensions["munchlog"]
+    loaded = Tournaments(log).load(UUID(eid))
+    organizer = client.application.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
     for viewer, token in viewers.items():
         text = "".join(
             client.get(f"/api/events/{eid}{r}", headers=bearer(token)).get_data(True) for r in reads
         ) + "".join(
-            client.get(f"/events/{eid}/print/{p}", headers=bearer(token)).get_data(True)
-            for p in pages
+            client.get(f"/events/{eid}/{p}", headers=bearer(token)).get_data(True) for p in pages
         )
+        # the event's stream from its start, as the stream process sends it to this viewer
+        caller = Tournaments.caller(loaded, None if token is None else token_hash(token), organizer)
+        assert caller is not None
+        wanted = (viewer_name(caller), 0)
+        text += next_chunks(log.store, UUID(eid), [wanted], json.dumps)[wanted].data.decode()
         for secret in every_token:
             assert secret not in text, (viewer, "a token")
         for player, note in notes.items():
