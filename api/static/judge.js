@@ -145,7 +145,7 @@
     return el("a", {
       class: "replay", href: "/games/" + encodeURIComponent(call.game_id) + "#" + frag.toString(),
       target: "_blank", rel: "noopener", "data-version": call.version,
-      text: "Replay at version " + call.version,
+      text: "Replay as it stood at the call (step " + call.version + ")",
     });
   }
 
