@@ -14,8 +14,8 @@ import marshmallow as ma
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.routes.events import current, event_role, tournaments
-from api.json_api.routes.games import BEARER, ApiBlueprint
+from api.json_api.routes.events import current, event_endpoint, tournaments
+from api.json_api.routes.games import ApiBlueprint
 from api.json_api.schemas import Strict
 from domain.tournament import clock
 from service.event_clock import EventClock
@@ -92,11 +92,7 @@ class ClockSchema(ma.Schema):
 
 @blp.route("/<event_id>/clock")
 class Clock(MethodView):
-    @event_role("organizer", "judge")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(ClockActionSchema)
-    @blp.response(201, ClockSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer", "judge"), ClockSchema, body=ClockActionSchema)
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Start, pause or resume the current round's clock, or extend one table's time (the
         organizer or a judge)

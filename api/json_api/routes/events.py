@@ -530,6 +530,33 @@ def event_role(*roles: str) -> Callable[[F], F]:
     return decorate
 
 
+#: What an event action with a JSON body may answer besides its own (:func:`event_endpoint`).
+ACTION_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
+
+
+def event_endpoint(
+    blp: ApiBlueprint,
+    roles: tuple[str, ...],
+    response_schema: Any,
+    *,
+    body: Any = None,
+    status_code: int = 201,
+    errors: tuple[int, ...] = ACTION_ERRORS,
+) -> Callable[[F], F]:
+    """The decorators of an event's view that needs a token, outermost first:
+    :func:`event_role` (``roles``), ``errors(*errors)``, ``arguments(body)`` when it has one,
+    ``response(status_code, response_schema)`` and ``doc(security=BEARER)``. The view finds
+    the event and its caller with :func:`current`."""
+
+    def decorator(view: F) -> F:
+        view = blp.response(status_code, response_schema)(blp.doc(security=BEARER)(view))
+        if body is not None:
+            view = blp.arguments(body)(view)
+        return event_role(*roles)(blp.errors(*errors)(view))
+
+    return decorator
+
+
 def current() -> tuple[Tournament, Caller]:
     """The event and the caller :func:`event_role` checked for this request."""
     return cast(tuple[Tournament, Caller], g.munchlog_event)
@@ -602,11 +629,7 @@ class Event(MethodView):
 
 @blp.route("/<event_id>/players")
 class Players(MethodView):
-    @event_role("organizer")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(RegisterSchema)
-    @blp.response(201, RegisteredSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer",), RegisteredSchema, body=RegisterSchema)
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Register a player (the organizer), before the next round is paired
 
@@ -622,10 +645,7 @@ class Players(MethodView):
 
 @blp.route("/<event_id>/rounds")
 class Rounds(MethodView):
-    @event_role("organizer")
-    @blp.errors(401, 403, 404, 409, 422, 503)
-    @blp.response(201, RoundSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer",), RoundSchema, errors=(401, 403, 404, 409, 422, 503))
     def post(self, event_id: str) -> dict[str, Any]:
         """Pair the next round and create its games (the organizer)
 
@@ -639,10 +659,9 @@ class Rounds(MethodView):
 
 @blp.route("/<event_id>/rounds/<int:number>/my-game")
 class MyGame(MethodView):
-    @event_role("player")
-    @blp.errors(401, 403, 404, 409, 503)
-    @blp.response(200, MyGameSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(
+        blp, ("player",), MyGameSchema, status_code=200, errors=(401, 403, 404, 409, 503)
+    )
     def get(self, event_id: str, number: int) -> dict[str, Any]:
         """The caller's game in round `number`, with its seat token (the player's token)
 
@@ -656,11 +675,7 @@ class MyGame(MethodView):
 
 @blp.route("/<event_id>/rounds/<int:number>/results")
 class Results(MethodView):
-    @event_role("judge", "organizer", "scorekeeper")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(ReportSchema)
-    @blp.response(201, ReportedSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("judge", "organizer", "scorekeeper"), ReportedSchema, body=ReportSchema)
     def post(self, body: dict[str, Any], event_id: str, number: int) -> dict[str, Any]:
         """Report a match's result that its games did not decide (a judge or the organizer)
 
@@ -678,11 +693,7 @@ class Results(MethodView):
 
 @blp.route("/<event_id>/drops")
 class Drops(MethodView):
-    @event_role("organizer", "player", "scorekeeper")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(DropSchema)
-    @blp.response(201, DroppedSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer", "player", "scorekeeper"), DroppedSchema, body=DropSchema)
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Drop a player (the organizer, or the player itself): never paired again, keeping
         the rounds played"""
