@@ -19,13 +19,10 @@ from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
 from api.json_api.routes.live import (
     StreamQuerySchema,
     TicketSchema,
-    _tickets,
-    reachable_base,
-    resume_after,
-    stream_base,
+    new_ticket,
+    to_stream,
 )
 from service.event_stream import TICKET_PREFIX, viewer_name
-from service.streams import TICKET_SECONDS
 
 blp = ApiBlueprint(
     "event_live",
@@ -33,11 +30,6 @@ blp = ApiBlueprint(
     url_prefix="/api/events",
     description="Follow an event live: Server-Sent Events per viewer (docs/streams.md).",
 )
-
-
-def _url(base: str, event_id: Any, **query: Any) -> str:
-    wanted = "&".join(f"{k}={v}" for k, v in query.items() if v is not None)
-    return f"{base}/api/events/{event_id}/stream" + (f"?{wanted}" if wanted else "")
 
 
 @blp.route("/<event_id>/stream-tickets")
@@ -53,13 +45,7 @@ class EventStreamTickets(MethodView):
         `expires_in` seconds; resume with `&after=<the last id>`.
         """
         event = tournaments().load(parse_event_id(event_id))
-        viewer = viewer_name(caller_of(event))
-        ticket = _tickets().make(event.id, TICKET_PREFIX + viewer)
-        return {
-            "ticket": ticket,
-            "url": _url(stream_base() or "", event.id, ticket=ticket),
-            "expires_in": TICKET_SECONDS,
-        }
+        return new_ticket(event.id, TICKET_PREFIX + viewer_name(caller_of(event)), of="events")
 
 
 @blp.route("/<event_id>/stream")
@@ -86,12 +72,5 @@ class EventStream(MethodView):
         """
         event = tournaments().load(parse_event_id(event_id))
         viewer = viewer_name(caller_of(event))
-        after = resume_after(query)
-        base = reachable_base()
-        ticket = query.get("ticket")
-        if viewer != "spectator" and ticket is None:
-            ticket = _tickets().make(event.id, TICKET_PREFIX + viewer)
-        response = Response(status=307)
-        response.headers["Location"] = _url(base, event.id, after=after, ticket=ticket)
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        subject = None if viewer == "spectator" else TICKET_PREFIX + viewer
+        return to_stream(query, event.id, subject, of="events")
