@@ -14,8 +14,8 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from api.json_api.routes.events import caller_of, parse_event_id, tournaments
-from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
+from api.json_api.routes.events import current, public_event
+from api.json_api.routes.games import ApiBlueprint
 from api.json_api.routes.live import (
     StreamQuerySchema,
     TicketSchema,
@@ -34,9 +34,7 @@ blp = ApiBlueprint(
 
 @blp.route("/<event_id>/stream-tickets")
 class EventStreamTickets(MethodView):
-    @blp.errors(401, 404, 503)
-    @blp.response(201, TicketSchema)
-    @blp.doc(security=OPTIONAL_BEARER)
+    @public_event(blp, TicketSchema, status_code=201)
     def post(self, event_id: str) -> dict[str, Any]:
         """A ticket to open the event's stream from a browser (docs/streams.md)
 
@@ -44,16 +42,16 @@ class EventStreamTickets(MethodView):
         of its players, or a spectator without a token), for this event only, once, within
         `expires_in` seconds; resume with `&after=<the last id>`.
         """
-        event = tournaments().load(parse_event_id(event_id))
-        return new_ticket(event.id, TICKET_PREFIX + viewer_name(caller_of(event)), of="events")
+        event, caller = current()
+        return new_ticket(event.id, TICKET_PREFIX + viewer_name(caller), of="events")
 
 
 @blp.route("/<event_id>/stream")
 class EventStream(MethodView):
-    @blp.errors(400, 401, 404, 503)
-    @blp.arguments(StreamQuerySchema, location="query")
-    @blp.doc(
-        security=OPTIONAL_BEARER,
+    @public_event(
+        blp,
+        query=StreamQuerySchema,
+        errors=(400, 401, 404, 503),
         responses={
             "200": {
                 "description": "Server-Sent Events from the stream process: each new event of "
@@ -70,7 +68,7 @@ class EventStream(MethodView):
         Served by the stream process; asked of the recording workers, this answers 307 to it
         with a ticket standing for the caller's token. A spectator needs no token.
         """
-        event = tournaments().load(parse_event_id(event_id))
-        viewer = viewer_name(caller_of(event))
+        event, caller = current()
+        viewer = viewer_name(caller)
         subject = None if viewer == "spectator" else TICKET_PREFIX + viewer
         return to_stream(query, event.id, subject, of="events")

@@ -518,11 +518,9 @@ def event_role(*roles: str) -> Callable[[F], F]:
                 raise Unauthorized(
                     "auth/missing_token", f"this needs a token: {' or '.join(roles)}"
                 )
-            event = tournaments().load(parse_event_id(kwargs["event_id"]))
-            caller = caller_of(event)
+            _, caller = _load(kwargs["event_id"])
             if caller.role not in roles:
                 raise Forbidden("auth/forbidden", f"only the {' or the '.join(roles)} may do this")
-            g.munchlog_event = (event, caller)
             return view(*args, **kwargs)
 
         return cast(F, wrapper)
@@ -555,6 +553,46 @@ def event_endpoint(
         return event_role(*roles)(blp.errors(*errors)(view))
 
     return decorator
+
+
+def public_event(
+    blp: ApiBlueprint,
+    response_schema: Any = None,
+    *,
+    query: Any = None,
+    status_code: int = 200,
+    errors: tuple[int, ...] = (401, 404, 503),
+    **doc: Any,
+) -> Callable[[F], F]:
+    """The decorators of an event's view anyone may call (a token, if sent, says who the
+    caller is), outermost first: ``errors(*errors)``, ``arguments(query, location="query")``
+    when it has one, ``response(status_code, response_schema)`` when it has one and
+    ``doc(security=OPTIONAL_BEARER, **doc)``; then, the query parsed, the event (404) and
+    its caller (401 for a token that is not one here), which the view finds with
+    :func:`current`."""
+
+    def decorator(view: F) -> F:
+        @wraps(view)
+        def loaded(*args: Any, **kwargs: Any) -> Any:
+            _load(kwargs["event_id"])
+            return view(*args, **kwargs)
+
+        documented: Any = blp.doc(security=OPTIONAL_BEARER, **doc)(loaded)
+        if response_schema is not None:
+            documented = blp.response(status_code, response_schema)(documented)
+        if query is not None:
+            documented = blp.arguments(query, location="query")(documented)
+        return cast(F, blp.errors(*errors)(documented))
+
+    return decorator
+
+
+def _load(event_id: str) -> tuple[Tournament, Caller]:
+    """The event in the route (404) and who the request's token is to it (401), kept for
+    :func:`current`."""
+    event = tournaments().load(parse_event_id(event_id))
+    g.munchlog_event = (event, caller_of(event))
+    return current()
 
 
 def current() -> tuple[Tournament, Caller]:
@@ -608,14 +646,11 @@ class Events(MethodView):
 
 @blp.route("/<event_id>")
 class Event(MethodView):
-    @blp.errors(401, 404, 503)
-    @blp.response(200, EventSchema)
-    @blp.doc(security=OPTIONAL_BEARER)
+    @public_event(blp, EventSchema)
     def get(self, event_id: str) -> dict[str, Any]:
         """An event: settings, players (decklists only to whom they may be shown), rounds"""
         service = tournaments()
-        event = service.load(parse_event_id(event_id))
-        caller = caller_of(event)
+        event, caller = current()
         summary = service.summary(event, caller)
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
         summary["clock"] = EventClock(service).view(event)  # the round's clock (F.6)
@@ -705,9 +740,7 @@ class Drops(MethodView):
 
 @blp.route("/<event_id>/standings")
 class Standings(MethodView):
-    @blp.errors(401, 404, 503)
-    @blp.response(200, StandingSchema(many=True))
-    @blp.doc(security=OPTIONAL_BEARER)
+    @public_event(blp, StandingSchema(many=True))
     def get(self, event_id: str) -> list[dict[str, Any]]:
         """The standings after the Swiss rounds so far (the Magic Tournament Rules' Appendix C
         for CCG events; docs/rules.md F.4)
@@ -715,7 +748,5 @@ class Standings(MethodView):
         With a spectator delay, only the event's judges see the games' results live: everyone
         else sees each game as its spectators do (a player is a spectator of other tables).
         """
-        service = tournaments()
-        event = service.load(parse_event_id(event_id))
-        caller = caller_of(event)
-        return service.standings(event.id, "judge" if caller.role == "judge" else "spectator")
+        event, caller = current()
+        return tournaments().standings(event.id, "judge" if caller.role == "judge" else "spectator")
