@@ -136,10 +136,16 @@ class Tournament(Aggregate):
         at: str
 
         def apply(self, aggregate: Tournament) -> None:
-            info = aggregate.players[self.player]
-            if info["dropped_after"] is None:
-                info["dropped_after"] = self.after_round
+            info = aggregate.out_after(self.player, self.after_round)
             info["disqualified"] = {"game_id": self.game_id, "version": self.version}
+
+    def out_after(self, player: str, after_round: int) -> dict[str, Any]:
+        """``player`` out of the event after round ``after_round``, as a drop, unless it had
+        dropped already (its drop stands); its entry, for the event applied to say why."""
+        info: dict[str, Any] = self.players[player]
+        if info["dropped_after"] is None:
+            info["dropped_after"] = after_round
+        return info
 
     def __init__(
         self, settings: dict[str, Any], commitment: str, judge_token_hash: str, opened_at: str

@@ -58,13 +58,18 @@ class CallRaised(Tournament.Event):
         }
 
 
-class CallClaimed(Tournament.Event):
-    """Staff member ``by`` (a staff id) took the call."""
+class _CallAction(Tournament.Event):
+    """Staff member ``by`` (a staff id) acted on call ``call_id`` with ``note`` at ``at``: the
+    fields of claiming and escalating it (never stored as such)."""
 
     call_id: str
     by: str
     note: str | None
     at: str
+
+
+class CallClaimed(_CallAction):
+    """Staff member ``by`` (a staff id) took the call."""
 
     def apply(self, aggregate: Tournament) -> None:
         call = _acted(aggregate, "claim", self.call_id, self.by, self.note, self.at)
@@ -73,13 +78,8 @@ class CallClaimed(Tournament.Event):
             call["state"] = "claimed"
 
 
-class CallEscalated(Tournament.Event):
+class CallEscalated(_CallAction):
     """Staff member ``by`` handed the call to the head judges."""
-
-    call_id: str
-    by: str
-    note: str | None
-    at: str
 
     def apply(self, aggregate: Tournament) -> None:
         call = _acted(aggregate, "escalate", self.call_id, self.by, self.note, self.at)
