@@ -17,7 +17,7 @@ from marshmallow import fields, validate
 
 from api.json_api.routes.events import PLACES, ReportSchema, current, event_endpoint, tournaments
 from api.json_api.routes.games import ApiBlueprint
-from api.json_api.schemas import Strict
+from api.json_api.schemas import Strict, whole
 from service.event_reports import EventReports
 
 blp = ApiBlueprint(
@@ -29,10 +29,8 @@ blp = ApiBlueprint(
 )
 
 
-def _games(description: str) -> fields.Integer:
-    return fields.Integer(
-        strict=True, validate=validate.Range(0, 3), metadata={"description": description}
-    )
+def _games(description: str) -> fields.Field:
+    return whole(0, 3, description)
 
 
 class PlayerReportSchema(Strict):

@@ -33,6 +33,7 @@ from api.json_api.schemas import (
     family_entry_aliases,
     family_entry_fields,
     family_event_fields,
+    whole,
 )
 from domain import fair
 from domain.errors import NotFound
@@ -84,17 +85,9 @@ class RegisteredRuleset(validate.OneOf):
 
 
 class CheckInOptionSchema(Strict):
-    opens = fields.Integer(
-        required=True,
-        strict=True,
-        validate=validate.Range(0, 240),
-        metadata={"description": "minutes before a round's start its check-in opens"},
-    )
-    no_show = fields.Integer(
-        required=True,
-        strict=True,
-        validate=validate.Range(1, 60),
-        metadata={"description": "minutes after a round's start a player not checked in is late"},
+    opens = whole(0, 240, "minutes before a round's start its check-in opens", required=True)
+    no_show = whole(
+        1, 60, "minutes after a round's start a player not checked in is late", required=True
     )
 
 
@@ -138,28 +131,15 @@ class _EventSettings(Strict):
         validate=validate.OneOf(rules.MATCHES),
         metadata={"description": SETTING["match"]},
     )
-    round_minutes = fields.Integer(
-        required=True,
-        strict=True,
-        validate=validate.Range(1, 600),
-        metadata={"description": SETTING["round_minutes"]},
-    )
-    rounds = fields.Integer(
-        strict=True,
-        validate=validate.Range(1, 20),
-        metadata={"description": "Swiss rounds (default: by the entrants, the MTR's table)"},
-    )
+    round_minutes = whole(1, 600, SETTING["round_minutes"], required=True)
+    rounds = whole(1, 20, "Swiss rounds (default: by the entrants, the MTR's table)")
     top_cut = fields.Integer(
         strict=True,
         load_default=0,
         validate=validate.OneOf(rules.TOP_CUTS),
         metadata={"description": SETTING["top_cut"]},
     )
-    table_size = fields.Integer(
-        strict=True,
-        validate=validate.Range(3, 6),
-        metadata={"description": SETTING["table_size"]},
-    )
+    table_size = whole(3, 6, SETTING["table_size"])
     spectator_delay = fields.Nested(
         SpectatorDelaySchema, metadata={"description": SETTING["spectator_delay"]}
     )
@@ -189,13 +169,11 @@ class _EventSettings(Strict):
             "players `reported` (games played on paper; docs/rules.md F.3)"
         },
     )
-    extra_turns = fields.Integer(
-        strict=True,
-        validate=validate.Range(0, 20),
-        metadata={
-            "description": "turns played after the one in progress when time is called "
-            "(default: the CCG 5, the MTR's; classic: the round of turns finishes; F.6)"
-        },
+    extra_turns = whole(
+        0,
+        20,
+        "turns played after the one in progress when time is called "
+        "(default: the CCG 5, the MTR's; classic: the round of turns finishes; F.6)",
     )
     time_result = fields.String(
         validate=validate.OneOf(clock.TIME_RESULTS),
