@@ -22,7 +22,7 @@ from marshmallow import fields, validate
 
 from api.json_api.auth import any_viewer, bearer_token, gamelog, organizer_only
 from api.json_api.errors import Forbidden, Unauthorized
-from api.json_api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint
+from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
 from api.json_api.schemas import (
     FORMATS,
     MODES,
@@ -524,13 +524,16 @@ def event_endpoint(
     ``response(status_code, response_schema)`` and ``doc(security=BEARER)``. The view finds
     the event and its caller with :func:`current`."""
 
-    def decorator(view: F) -> F:
-        view = blp.response(status_code, response_schema)(blp.doc(security=BEARER)(view))
-        if body is not None:
-            view = blp.arguments(body)(view)
-        return event_role(*roles)(blp.errors(*errors)(view))
-
-    return decorator
+    return cast(
+        Callable[[F], F],
+        blp.endpoint(
+            response_schema,
+            who=event_role(*roles),
+            body=body,
+            status_code=status_code,
+            errors=errors,
+        ),
+    )
 
 
 def public_event(
@@ -555,12 +558,17 @@ def public_event(
             _load(kwargs["event_id"])
             return view(*args, **kwargs)
 
-        documented: Any = blp.doc(security=OPTIONAL_BEARER, **doc)(loaded)
-        if response_schema is not None:
-            documented = blp.response(status_code, response_schema)(documented)
-        if query is not None:
-            documented = blp.arguments(query, location="query")(documented)
-        return cast(F, blp.errors(*errors)(documented))
+        return cast(
+            F,
+            blp.endpoint(
+                response_schema,
+                query=query,
+                status_code=status_code,
+                errors=errors,
+                security=OPTIONAL_BEARER,
+                **doc,
+            )(loaded),
+        )
 
     return decorator
 
@@ -591,11 +599,13 @@ def shown_round(round_: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("")
 class Events(MethodView):
-    @organizer_only
-    @blp.errors(400, 401, 403, 413, 503)
-    @blp.arguments(CreateEventSchema)
-    @blp.response(201, EventCreatedSchema)
-    @blp.doc(security=BEARER)
+    @blp.endpoint(
+        EventCreatedSchema,
+        who=organizer_only,
+        body=CreateEventSchema,
+        status_code=201,
+        errors=(400, 401, 403, 413, 503),
+    )
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Open a tournament (the organizer)
 
