@@ -17,7 +17,7 @@ from marshmallow import fields, validate
 
 from api.json_api.routes.events import PLACES, ReportSchema, current, event_endpoint, tournaments
 from api.json_api.routes.games import ApiBlueprint
-from api.json_api.schemas import Strict, whole
+from api.json_api.schemas import Strict, described, whole
 from service.event_reports import EventReports
 
 blp = ApiBlueprint(
@@ -43,12 +43,10 @@ class PlayerReportSchema(Strict):
 class ReportStateSchema(ma.Schema):
     round = fields.Integer(required=True)
     table = fields.Integer(required=True)
-    report = fields.Dict(
+    report = described(
+        fields.Dict,
+        "the report as the match's result: `games` and `drawn_games`, or a table's `places`",
         required=True,
-        metadata={
-            "description": "the report as the match's result: `games` and "
-            "`drawn_games`, or a table's `places`"
-        },
     )
     reported_by = fields.List(fields.String(), required=True)
     stands = fields.Dict(
