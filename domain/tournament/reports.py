@@ -340,16 +340,9 @@ def correct(
         raise RuleViolation(
             "rule/same_result", f"round {number}, table {table} stands as {_text(checked)}", "F.3"
         )
-    event.trigger_event(
-        ResultCorrected,
-        round=number,
-        table=table,
-        result=checked,
-        reason=reason,
-        by=by,
-        at=at,
-    )
-    return {"round": number, "table": table, **checked, "reason": reason}
+    where = {"round": number, "table": table}
+    event.trigger_event(ResultCorrected, **where, result=checked, reason=reason, by=by, at=at)
+    return {**where, **checked, "reason": reason}
 
 
 def _text(result: Mapping[str, Any]) -> str:
