@@ -20,7 +20,7 @@ from flask import current_app, g, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.auth import any_viewer, bearer_token, gamelog, organizer_only
+from api.json_api.auth import any_viewer, bearer_token, gamelog
 from api.json_api.errors import Forbidden, Unauthorized
 from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
 from api.json_api.schemas import (
@@ -599,13 +599,7 @@ def shown_round(round_: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("")
 class Events(MethodView):
-    @blp.endpoint(
-        EventCreatedSchema,
-        who=organizer_only,
-        body=CreateEventSchema,
-        status_code=201,
-        errors=(400, 401, 403, 413, 503),
-    )
+    @blp.creation(CreateEventSchema, EventCreatedSchema, 503)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Open a tournament (the organizer)
 

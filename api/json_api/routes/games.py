@@ -161,6 +161,18 @@ class ApiBlueprint(Blueprint):
 
         return decorator
 
+    def creation(self, body: Any, response_schema: Any, *errors: int) -> Any:
+        """:meth:`endpoint` of a ``POST`` with the organizer's token that creates something (a
+        game, an event) from ``body``: 201 ``response_schema``; 400, 401, 403, 413 and
+        ``errors``."""
+        return self.endpoint(
+            response_schema,
+            who=organizer_only,
+            body=body,
+            status_code=201,
+            errors=(400, 401, 403, 413, *errors),
+        )
+
     def game_view(
         self,
         response_schema: Any,
@@ -248,13 +260,7 @@ REPLAYED_HEADER = {
 
 @blp.route("")
 class Games(MethodView):
-    @blp.endpoint(
-        GameCreatedSchema,
-        who=organizer_only,
-        body=CreateGameSchema,
-        status_code=201,
-        errors=(400, 401, 403, 413, 422),
-    )
+    @blp.creation(CreateGameSchema, GameCreatedSchema, 422)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game (organizer token)
 
