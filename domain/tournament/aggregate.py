@@ -27,6 +27,14 @@ from domain.errors import ImpossibleCommand, RuleViolation
 from domain.game import KeptSecrets
 
 _SECRETS_NAME = "tournament-secrets"
+#: What the store adds to every event, besides its own fields.
+_META = ("originator_id", "originator_version", "timestamp")
+
+
+def own_fields(event: Aggregate.Event) -> dict[str, Any]:
+    """An event's own fields, in their order, without what the store adds to each
+    (``originator_id``, ``originator_version``, ``timestamp``)."""
+    return {k: v for k, v in vars(event).items() if k not in _META}
 
 
 class Tournament(Aggregate):

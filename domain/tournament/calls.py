@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import InvalidCommand, NotFound, RuleViolation
-from domain.tournament.aggregate import Tournament
+from domain.tournament.aggregate import Tournament, own_fields
 
 STATES = ("open", "claimed", "escalated", "resolved")
 ACTIONS = ("claim", "escalate", "resolve")
@@ -40,15 +40,10 @@ class CallRaised(Tournament.Event):
     at: str
 
     def apply(self, aggregate: Tournament) -> None:
+        row = own_fields(self)
+        del row["at"]
         calls_of(aggregate)[self.call_id] = {
-            "call_id": self.call_id,
-            "round": self.round,
-            "table": self.table,
-            "game_id": self.game_id,
-            "version": self.version,
-            "raised_by": self.raised_by,
-            "via": self.via,
-            "note": self.note,
+            **row,
             "state": "open",
             "claimed_by": None,
             "escalated": False,
