@@ -107,16 +107,9 @@ class EventClock:
         ]
 
         def change(event: Tournament) -> tuple[list[Any], None]:
-            if str(table) not in clock.called(event, number):
-                event.record(
-                    clock.TableTimeCalled,
-                    round=number,
-                    table=table,
-                    deadline=deadline,
-                    games=called_in,
-                    by="server",
-                    at=games.utc_now(),
-                )
+            fields = clock.call_time(event, number, table, deadline, called_in, games.utc_now())
+            if fields is not None:
+                event.record(clock.TableTimeCalled, **fields)
             return [], None
 
         self.tournaments._update(event.id, change)

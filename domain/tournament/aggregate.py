@@ -55,15 +55,9 @@ class Tournament(Aggregate):
         at: str
 
         def apply(self, aggregate: Tournament) -> None:
-            aggregate.players[self.player] = {
-                "player": self.player,
-                "token_hash": self.token_hash,
-                "hero": self.hero,
-                "decklist": self.decklist,
-                "decklist_hash": self.decklist_hash,
-                "registered_at": self.at,
-                "dropped_after": None,
-            }
+            row = own_fields(self)
+            row["registered_at"] = row.pop("at")
+            aggregate.players[self.player] = {**row, "dropped_after": None}
 
     class Paired(Aggregate.Event):
         """Round ``round`` paired. Version 2 adds ``results``: the results of the earlier

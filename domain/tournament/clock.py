@@ -286,6 +286,17 @@ def view(event: Any, now: str, *, over: bool) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- deciding
 
 
+def call_time(
+    event: Any, number: int, table: int, deadline: str, games: list[str], at: str
+) -> dict[str, Any] | None:
+    """The fields of :class:`TableTimeCalled` at ``table`` of round ``number``, its time run
+    out at ``deadline`` (the server's, at ``at``, in ``games``); ``None`` when time was called
+    there already (another process was first)."""
+    if str(table) in called(event, number):
+        return None
+    return dict(round=number, table=table, deadline=deadline, games=games, by="server", at=at)
+
+
 def decide(
     event: Any, body: Mapping[str, Any], now: str, *, by: str, over: bool
 ) -> tuple[type[Aggregate.Event], dict[str, Any]]:
