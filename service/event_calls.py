@@ -48,19 +48,16 @@ class EventCalls:
             pairing = _table(event, table)
             player, via = self._who(event, pairing, hashed, caller)
             game_id = pairing["games"][-1]
-            version = self.log.current_version(UUID(game_id))
+            # the answer: the call, and the game and version the judge comes to
+            raised = {
+                "call_id": call_id,
+                "game_id": game_id,
+                "version": self.log.current_version(UUID(game_id)),
+            }
             calls.raise_call(
-                event,
-                call_id=call_id,
-                table=table,
-                game_id=game_id,
-                version=version,
-                raised_by=player,
-                via=via,
-                note=note,
-                at=utc_now(),
+                event, table=table, raised_by=player, via=via, note=note, at=utc_now(), **raised
             )
-            return [], {"call_id": call_id, "game_id": game_id, "version": version}
+            return [], raised
 
         return self.tournaments._update(event_id, change)
 

@@ -22,7 +22,7 @@ from domain.ruleset import Step
 from domain.tournament import checkin, clock
 from domain.tournament.aggregate import Tournament
 from service import games
-from service.event_keeper import DueCheck, due_check
+from service.event_keeper import due_check
 from service.games import Game
 from service.tournaments import Tournaments
 
@@ -149,15 +149,9 @@ class EventCheckIn:
         self.log._judge(game_id, decide)
 
 
-def _due(tournaments: Tournaments, event_id: UUID, now: str) -> str | None:
-    return EventCheckIn(tournaments).due(event_id, now)
-
-
 #: The keeper's check: no-shows once a round's check-in deadline has passed.
 NO_SHOWS = due_check(
-    DueCheck(
-        name="no_shows",
-        watch=(Tournament.Paired, clock.ClockStarted, clock.ClockPaused, clock.ClockResumed),
-        run=_due,
-    )
+    "no_shows",
+    (Tournament.Paired, clock.ClockStarted, clock.ClockPaused, clock.ClockResumed),
+    EventCheckIn,
 )

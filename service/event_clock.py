@@ -21,7 +21,7 @@ from domain import round_time
 from domain.tournament import clock
 from domain.tournament.aggregate import Tournament
 from service import games
-from service.event_keeper import DueCheck, due_check
+from service.event_keeper import due_check
 from service.games import Game, GameLog
 from service.tournaments import Tournaments
 
@@ -74,7 +74,7 @@ class EventClock:
 
     # ------------------------------------------------------------------ time called
 
-    def call_due(self, event_id: UUID, now: str) -> str | None:
+    def due(self, event_id: UUID, now: str) -> str | None:
         """Call time at every table of the current round whose time ran out by ``now``; the
         next table deadline still to come (``None``: none until the clock changes)."""
         event = self.tournaments.load(event_id)
@@ -107,16 +107,9 @@ class EventClock:
         ]
 
         def change(event: Tournament) -> tuple[list[Any], None]:
-            if str(table) not in clock.called(event, number):
-                event.record(
-                    clock.TableTimeCalled,
-                    round=number,
-                    table=table,
-                    deadline=deadline,
-                    games=called_in,
-                    by="server",
-                    at=games.utc_now(),
-                )
+            fields = clock.call_time(event, number, table, deadline, called_in, games.utc_now())
+            if fields is not None:
+                event.record(clock.TableTimeCalled, **fields)
             return [], None
 
         self.tournaments._update(event.id, change)
@@ -133,25 +126,12 @@ class EventClock:
             steps = round_time.call_time(game.state, deadline, extra, result)
             game.record_judge(steps, received_at=received_at, secrets=self.log.secrets_of(game))
 
-        recorded: int = self.log._write(
-            game_id,
-            decide,
-            lambda game, pending: (len(pending), []),
-            expected_version=None,
-            source="clock",
-        )
-        return recorded > 0
-
-
-def _call_due(tournaments: Tournaments, event_id: UUID, now: str) -> str | None:
-    return EventClock(tournaments).call_due(event_id, now)
+        return self.log._record_due(game_id, decide, "clock")
 
 
 #: The keeper's check: time called at each table whose time ran out.
 TIME_CALLED = due_check(
-    DueCheck(
-        name="time_called",
-        watch=(clock.ClockStarted, clock.ClockResumed, clock.ClockPaused, clock.TimeExtended),
-        run=_call_due,
-    )
+    "time_called",
+    (clock.ClockStarted, clock.ClockResumed, clock.ClockPaused, clock.TimeExtended),
+    EventClock,
 )

@@ -9,9 +9,10 @@ checks watch (in commit order, from the start after a restart), so it learns whi
 have something due, and when; then it runs the checks of each event whose moment has passed.
 
 **A check** (:class:`DueCheck`) names the Tournament event classes that may make something due
-(``watch``: a round paired, a clock started, …) and a function ``run(tournaments, event_id,
-now)`` that records what is due at ``now`` and returns the next moment something may be due
-(ISO 8601 UTC) or ``None`` (nothing until another watched event). ``run`` is called after a
+(``watch``: a round paired, a clock started, …) and the service (``service(tournaments)``)
+whose ``due(event_id, now)`` records what is due at ``now`` and returns the next moment
+something may be due (ISO 8601 UTC) or ``None`` (nothing until another watched event). It is
+called after a
 watched event of that event and whenever its moment passes; it must be idempotent: every
 recording process runs it, so its writes are versioned (``Tournaments._update``, the game's
 ``GameLog._write``): the first one commits, the others decide again on the stored event, find
@@ -24,7 +25,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from domain.tournament.clock import moment
@@ -39,26 +40,33 @@ INTERVAL = 0.5
 #: Notifications read by one query.
 PAGE = 500
 
-#: ``run(tournaments, event_id, now)``: record what is due, return the next due moment or None.
-DueRun = Callable[[Tournaments, UUID, str], "str | None"]
+
+class Due(Protocol):
+    """A service of a check: ``due(event_id, now)`` records what is due, returns the next due
+    moment or None."""
+
+    def due(self, event_id: UUID, now: str) -> str | None: ...
 
 
 @dataclass(frozen=True)
 class DueCheck:
     """One per-event check of the keeper: its ``name`` (logs), the event classes whose
-    notifications wake it (``watch``) and what it does (``run``)."""
+    notifications wake it (``watch``) and the service that runs it (``service``)."""
 
     name: str
     watch: tuple[type, ...]
-    run: DueRun
+    service: Callable[[Tournaments], Due]
 
 
 #: Every registered check, in order (each module registers its own at import).
 CHECKS: list[DueCheck] = []
 
 
-def due_check(check: DueCheck) -> DueCheck:
-    """Register ``check`` with every keeper created after (once per name)."""
+def due_check(
+    name: str, watch: tuple[type, ...], service: Callable[[Tournaments], Due]
+) -> DueCheck:
+    """Register a check with every keeper created after (once per name)."""
+    check = DueCheck(name, watch, service)
     if all(c.name != check.name for c in CHECKS):
         CHECKS.append(check)
     return check
@@ -117,7 +125,7 @@ class EventKeeper(Looping):
                 break
             name, event_id = key
             try:
-                following = by_name[name].run(self.tournaments, event_id, now)
+                following = by_name[name].service(self.tournaments).due(event_id, now)
             except Exception:  # one event's failure is not every event's: looked at again
                 log.exception("event %s: check %s failed; trying again", event_id, name)
                 continue

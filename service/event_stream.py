@@ -29,6 +29,7 @@ from itertools import islice
 from typing import Any
 from uuid import UUID
 
+from domain.tournament.aggregate import own_fields
 from service.streams import CHUNK_EVENTS, Chunk
 from service.tournaments import Caller
 
@@ -38,7 +39,6 @@ View = Callable[[Mapping[str, Any], Caller], "dict[str, Any] | None"]
 #: The ticket viewers of an event's stream start with this (not a game's seat or role).
 TICKET_PREFIX = "event-"
 _HIDDEN = re.compile(r"token|hash|secret")
-_META = ("originator_id", "originator_version", "timestamp")
 _PUBLIC_DEFAULT = ("round", "table", "at")
 
 
@@ -135,7 +135,7 @@ def event_view(name: str, view: View) -> View:
 def message(event: Any, caller: Caller) -> dict[str, Any] | None:
     """One stored event of an event as ``caller`` may see it (``None``: not for it)."""
     name = type(event).__name__
-    fields = {k: v for k, v in vars(event).items() if k not in _META}
+    fields = own_fields(event)
     shown = VIEWS.get(name, default_view)(fields, caller)
     if shown is None:
         return None

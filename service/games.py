@@ -295,12 +295,18 @@ class GameLog:
         def settle(game: Game, received_at: str) -> None:
             game.execute([], received_at=received_at, secrets=self.secrets_of(game))
 
+        return self._record_due(game_id, settle, "dealing")
+
+    def _record_due(self, game_id: UUID, decide: Callable[[Game, str], Any], source: str) -> bool:
+        """Record what ``decide`` finds due in the game, no request asking (``source`` says
+        who: the dealing's deadline, the round's clock): whether it recorded any (another
+        process may have been first)."""
         recorded: int = self._write(
             game_id,
-            settle,
+            decide,
             lambda game, pending: (len(pending), []),
             expected_version=None,
-            source="dealing",
+            source=source,
         )
         return recorded > 0
 

@@ -11,7 +11,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.json_api.schemas import EVENT_VIEW, Strict, up_to_max
+from api.json_api.schemas import EVENT_VIEW, Strict, described, up_to_max
 from domain.penalties import INFRACTIONS, PENALTIES
 from projections.views import SEAT_NAMES, VIEWERS
 
@@ -242,18 +242,14 @@ class RecordedSchema(ma.Schema):
 
 
 class ProblemSchema(ma.Schema):
-    row = fields.String(
-        required=True,
-        metadata={"description": "where: `event` (the game's log) or `snapshot`"},
-    )
+    row = described(fields.String, "where: `event` (the game's log) or `snapshot`", required=True)
     version = fields.Integer(required=True)
-    reason = fields.String(
+    reason = described(
+        fields.String,
+        "events: `undecodable`, `version_gap`, `hash_mismatch`, `prev_hash_mismatch`, "
+        "`out_of_order`, `duplicate_version`, `bad_event`; snapshots: `undecodable`, "
+        "`hash_mismatch`, `state_mismatch`",
         required=True,
-        metadata={
-            "description": "events: `undecodable`, `version_gap`, `hash_mismatch`, "
-            "`prev_hash_mismatch`, `out_of_order`, `duplicate_version`, `bad_event`; snapshots: "
-            "`undecodable`, `hash_mismatch`, `state_mismatch`"
-        },
     )
     detail = fields.String(required=True)
 

@@ -76,6 +76,14 @@ def described(kind: type[fields.Field], description: str, **options: Any) -> fie
     return kind(metadata={"description": description}, **options)
 
 
+def whole(low: int, high: int, description: str, **options: Any) -> fields.Field:
+    """A whole number (``strict``: never ``"3"`` or ``3.0``) from ``low`` to ``high``, with its
+    ``description`` in the document."""
+    return described(
+        fields.Integer, description, strict=True, validate=validate.Range(low, high), **options
+    )
+
+
 class LabelField(fields.Field):
     """A label value: a string, or a whole number kept as given (``round: 3``)."""
 

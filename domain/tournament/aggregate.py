@@ -27,6 +27,14 @@ from domain.errors import ImpossibleCommand, RuleViolation
 from domain.game import KeptSecrets
 
 _SECRETS_NAME = "tournament-secrets"
+#: What the store adds to every event, besides its own fields.
+_META = ("originator_id", "originator_version", "timestamp")
+
+
+def own_fields(event: Aggregate.Event) -> dict[str, Any]:
+    """An event's own fields, in their order, without what the store adds to each
+    (``originator_id``, ``originator_version``, ``timestamp``)."""
+    return {k: v for k, v in vars(event).items() if k not in _META}
 
 
 class Tournament(Aggregate):
@@ -47,15 +55,9 @@ class Tournament(Aggregate):
         at: str
 
         def apply(self, aggregate: Tournament) -> None:
-            aggregate.players[self.player] = {
-                "player": self.player,
-                "token_hash": self.token_hash,
-                "hero": self.hero,
-                "decklist": self.decklist,
-                "decklist_hash": self.decklist_hash,
-                "registered_at": self.at,
-                "dropped_after": None,
-            }
+            row = own_fields(self)
+            row["registered_at"] = row.pop("at")
+            aggregate.players[self.player] = {**row, "dropped_after": None}
 
     class Paired(Aggregate.Event):
         """Round ``round`` paired. Version 2 adds ``results``: the results of the earlier
@@ -136,10 +138,16 @@ class Tournament(Aggregate):
         at: str
 
         def apply(self, aggregate: Tournament) -> None:
-            info = aggregate.players[self.player]
-            if info["dropped_after"] is None:
-                info["dropped_after"] = self.after_round
+            info = aggregate.out_after(self.player, self.after_round)
             info["disqualified"] = {"game_id": self.game_id, "version": self.version}
+
+    def out_after(self, player: str, after_round: int) -> dict[str, Any]:
+        """``player`` out of the event after round ``after_round``, as a drop, unless it had
+        dropped already (its drop stands); its entry, for the event applied to say why."""
+        info: dict[str, Any] = self.players[player]
+        if info["dropped_after"] is None:
+            info["dropped_after"] = after_round
+        return info
 
     def __init__(
         self, settings: dict[str, Any], commitment: str, judge_token_hash: str, opened_at: str

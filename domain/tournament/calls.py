@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import InvalidCommand, NotFound, RuleViolation
-from domain.tournament.aggregate import Tournament
+from domain.tournament.aggregate import Tournament, own_fields
 
 STATES = ("open", "claimed", "escalated", "resolved")
 ACTIONS = ("claim", "escalate", "resolve")
@@ -40,15 +40,10 @@ class CallRaised(Tournament.Event):
     at: str
 
     def apply(self, aggregate: Tournament) -> None:
+        row = own_fields(self)
+        del row["at"]
         calls_of(aggregate)[self.call_id] = {
-            "call_id": self.call_id,
-            "round": self.round,
-            "table": self.table,
-            "game_id": self.game_id,
-            "version": self.version,
-            "raised_by": self.raised_by,
-            "via": self.via,
-            "note": self.note,
+            **row,
             "state": "open",
             "claimed_by": None,
             "escalated": False,
@@ -58,13 +53,18 @@ class CallRaised(Tournament.Event):
         }
 
 
-class CallClaimed(Tournament.Event):
-    """Staff member ``by`` (a staff id) took the call."""
+class _CallAction(Tournament.Event):
+    """Staff member ``by`` (a staff id) acted on call ``call_id`` with ``note`` at ``at``: the
+    fields of claiming and escalating it (never stored as such)."""
 
     call_id: str
     by: str
     note: str | None
     at: str
+
+
+class CallClaimed(_CallAction):
+    """Staff member ``by`` (a staff id) took the call."""
 
     def apply(self, aggregate: Tournament) -> None:
         call = _acted(aggregate, "claim", self.call_id, self.by, self.note, self.at)
@@ -73,13 +73,8 @@ class CallClaimed(Tournament.Event):
             call["state"] = "claimed"
 
 
-class CallEscalated(Tournament.Event):
+class CallEscalated(_CallAction):
     """Staff member ``by`` handed the call to the head judges."""
-
-    call_id: str
-    by: str
-    note: str | None
-    at: str
 
     def apply(self, aggregate: Tournament) -> None:
         call = _acted(aggregate, "escalate", self.call_id, self.by, self.note, self.at)

@@ -121,10 +121,7 @@ class DroppedForNoShows(Tournament.Event):
     at: str
 
     def apply(self, aggregate: Any) -> None:
-        info = aggregate.players[self.player]
-        if info["dropped_after"] is None:
-            info["dropped_after"] = self.after_round
-        info["drop_reason"] = self.reason
+        aggregate.out_after(self.player, self.after_round)["drop_reason"] = self.reason
 
 
 class CheckInOpened(Tournament.Event):

@@ -90,34 +90,31 @@ def time_options(body: Mapping[str, Any], *, tables: bool) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- the events
 
 
-class ClockStarted(Aggregate.Event):
-    """Round ``round``'s clock started by ``by`` (``organizer`` or ``judge``) at ``at``."""
+class _ClockEvent(Aggregate.Event):
+    """Round ``round``'s clock changed by ``by`` (``organizer`` or ``judge``) at ``at``: the
+    fields of starting, pausing and resuming it (never stored as such)."""
 
     round: int
     by: str
     at: str
+
+
+class ClockStarted(_ClockEvent):
+    """Round ``round``'s clock started by ``by`` (``organizer`` or ``judge``) at ``at``."""
 
     def apply(self, aggregate: Any) -> None:
         _clock(aggregate, self.round)["started_at"] = self.at
 
 
-class ClockPaused(Aggregate.Event):
+class ClockPaused(_ClockEvent):
     """Round ``round``'s clock paused (a deck check, an emergency)."""
-
-    round: int
-    by: str
-    at: str
 
     def apply(self, aggregate: Any) -> None:
         _clock(aggregate, self.round)["paused_at"] = self.at
 
 
-class ClockResumed(Aggregate.Event):
+class ClockResumed(_ClockEvent):
     """Round ``round``'s clock runs again: the time it stood paused is added to the round."""
-
-    round: int
-    by: str
-    at: str
 
     def apply(self, aggregate: Any) -> None:
         clock = _clock(aggregate, self.round)
@@ -287,6 +284,17 @@ def view(event: Any, now: str, *, over: bool) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- deciding
+
+
+def call_time(
+    event: Any, number: int, table: int, deadline: str, games: list[str], at: str
+) -> dict[str, Any] | None:
+    """The fields of :class:`TableTimeCalled` at ``table`` of round ``number``, its time run
+    out at ``deadline`` (the server's, at ``at``, in ``games``); ``None`` when time was called
+    there already (another process was first)."""
+    if str(table) in called(event, number):
+        return None
+    return dict(round=number, table=table, deadline=deadline, games=games, by="server", at=at)
 
 
 def decide(

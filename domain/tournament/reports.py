@@ -46,63 +46,66 @@ def _pairing(aggregate: Tournament, number: int, table: int) -> dict[str, Any]:
     raise ImpossibleCommand("event/table_not_found", f"round {number} has no table {table}")
 
 
-class PlayerReported(Tournament.Event):
+class _AtTable(Tournament.Event):
+    """An event of the pairing at ``table`` in round ``round`` (never stored as such): its
+    fields come first, the event's own after them."""
+
+    round: int
+    table: int
+
+    def pairing(self, aggregate: Tournament) -> dict[str, Any]:
+        return _pairing(aggregate, self.round, self.table)
+
+
+class PlayerReported(_AtTable):
     """``player`` reported ``result`` (canonical: ``{games, drawn_games}`` or ``{places}``)
     for its pairing at ``table`` in round ``round``; a later report of the same player
     replaces its earlier one."""
 
-    round: int
-    table: int
     player: str
     result: dict[str, Any]
     at: str
 
     def apply(self, aggregate: Tournament) -> None:
-        reports = _pairing(aggregate, self.round, self.table).setdefault("reports", {})
+        reports = self.pairing(aggregate).setdefault("reports", {})
         reports[self.player] = {**self.result, "at": self.at}
 
 
-class ReportsAgreed(Tournament.Event):
+class ReportsAgreed(_AtTable):
     """Every player of the pairing reported ``result``: it stands, as a judge's report does."""
 
-    round: int
-    table: int
     result: dict[str, Any]
     at: str
 
     def apply(self, aggregate: Tournament) -> None:
-        pairing = _pairing(aggregate, self.round, self.table)
+        pairing = self.pairing(aggregate)
         pairing["reported"] = {**self.result, "by": "players", "at": self.at}
 
 
-class ReportDisputed(Tournament.Event):
+class ReportDisputed(_AtTable):
     """The players' reports differ: a dispute for the judges, with every report (``reports``,
     by player) as it stood; a judge's result (``Tournament.Reported``) settles it, and so do
     reports that come to agree."""
 
-    round: int
-    table: int
     reports: dict[str, Any]
     at: str
 
     def apply(self, aggregate: Tournament) -> None:
-        pairing = _pairing(aggregate, self.round, self.table)
+        pairing = self.pairing(aggregate)
         pairing["dispute"] = {"reports": dict(self.reports), "opened_at": self.at}
 
 
-class ResultCorrected(Tournament.Event):
+class ResultCorrected(_AtTable):
     """A judge corrected the result that stood at ``table`` of round ``round`` (``reason``):
     the new one stands; every pairing of a later round already paired was paired before it."""
 
-    round: int
-    table: int
     result: dict[str, Any]
     reason: str
     by: str
     at: str
 
     def apply(self, aggregate: Tournament) -> None:
-        pairing = _pairing(aggregate, self.round, self.table)
+        pairing = self.pairing(aggregate)
         was = {k: v for k, v in (pairing.get("reported") or {}).items() if k != "corrected"}
         pairing["reported"] = {
             **self.result,
@@ -337,16 +340,9 @@ def correct(
         raise RuleViolation(
             "rule/same_result", f"round {number}, table {table} stands as {_text(checked)}", "F.3"
         )
-    event.trigger_event(
-        ResultCorrected,
-        round=number,
-        table=table,
-        result=checked,
-        reason=reason,
-        by=by,
-        at=at,
-    )
-    return {"round": number, "table": table, **checked, "reason": reason}
+    where = {"round": number, "table": table}
+    event.trigger_event(ResultCorrected, **where, result=checked, reason=reason, by=by, at=at)
+    return {**where, **checked, "reason": reason}
 
 
 def _text(result: Mapping[str, Any]) -> str:

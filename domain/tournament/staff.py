@@ -17,7 +17,7 @@ import hmac
 from typing import Any
 
 from domain.errors import RuleViolation
-from domain.tournament.aggregate import Tournament
+from domain.tournament.aggregate import Tournament, own_fields
 
 #: The roles a staff member may have.
 ROLES = ("head_judge", "judge", "scorekeeper")
@@ -38,13 +38,9 @@ class StaffAdded(Tournament.Event):
     at: str
 
     def apply(self, aggregate: Tournament) -> None:
-        staff_of(aggregate)[self.staff_id] = {
-            "staff_id": self.staff_id,
-            "name": self.name,
-            "role": self.role,
-            "token_hash": self.token_hash,
-            "added_at": self.at,
-        }
+        row = own_fields(self)
+        row["added_at"] = row.pop("at")
+        staff_of(aggregate)[self.staff_id] = row
 
 
 def staff_of(aggregate: Any) -> dict[str, dict[str, Any]]:

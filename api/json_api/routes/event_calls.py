@@ -18,7 +18,7 @@ from marshmallow import fields, validate
 
 from api.json_api.auth import bearer_token
 from api.json_api.errors import Unauthorized
-from api.json_api.routes.events import current, event_role, parse_event_id, tournaments
+from api.json_api.routes.events import current, event_endpoint, parse_event_id, tournaments
 from api.json_api.routes.games import BEARER, ApiBlueprint
 from api.json_api.schemas import Strict, answer_schema, described
 from domain.game import token_hash
@@ -127,10 +127,13 @@ class Calls(MethodView):
             raise Unauthorized("auth/invalid_token", "this token is not valid here")
         return event_calls().raise_call(event.id, token, caller, body["table"], body["note"])
 
-    @event_role("judge", "scorekeeper", "organizer", "player")
-    @blp.errors(401, 403, 404, 503)
-    @blp.response(200, CallRowSchema(many=True))
-    @blp.doc(security=BEARER)
+    @event_endpoint(
+        blp,
+        ("judge", "scorekeeper", "organizer", "player"),
+        CallRowSchema(many=True),
+        status_code=200,
+        errors=(401, 403, 404, 503),
+    )
     def get(self, event_id: str) -> list[dict[str, Any]]:
         """The event's judge calls, oldest open first (the staff and the organizer: every
         call; a player: its own)"""
@@ -140,11 +143,7 @@ class Calls(MethodView):
 
 @blp.route("/<event_id>/calls/<call_id>")
 class CallAction(MethodView):
-    @event_role("judge")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(CallActionSchema)
-    @blp.response(200, CallRowSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("judge",), CallRowSchema, body=CallActionSchema, status_code=200)
     def post(self, body: dict[str, Any], event_id: str, call_id: str) -> dict[str, Any]:
         """Claim, escalate or resolve a call (a judge of the event)
 

@@ -14,8 +14,8 @@ import marshmallow as ma
 from flask.views import MethodView
 from marshmallow import fields
 
-from api.json_api.routes.events import current, event_role, tournaments
-from api.json_api.routes.games import BEARER, ApiBlueprint
+from api.json_api.routes.events import current, event_endpoint, tournaments
+from api.json_api.routes.games import ApiBlueprint
 from api.json_api.schemas import Strict
 from service.event_checkin import EventCheckIn
 
@@ -39,11 +39,7 @@ class CheckedInSchema(ma.Schema):
 
 @blp.route("/<event_id>/check-in")
 class CheckIn(MethodView):
-    @event_role("player")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(CheckInSchema)
-    @blp.response(201, CheckedInSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("player",), CheckedInSchema, body=CheckInSchema)
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Check in for the round being played or the next one (the player's token)
 

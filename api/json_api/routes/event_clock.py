@@ -14,9 +14,9 @@ import marshmallow as ma
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.routes.events import current, event_role, tournaments
-from api.json_api.routes.games import BEARER, ApiBlueprint
-from api.json_api.schemas import Strict
+from api.json_api.routes.events import current, event_endpoint, tournaments
+from api.json_api.routes.games import ApiBlueprint
+from api.json_api.schemas import Strict, whole
 from domain.tournament import clock
 from service.event_clock import EventClock
 
@@ -30,16 +30,8 @@ blp = ApiBlueprint(
 
 class ClockActionSchema(Strict):
     action = fields.String(required=True, validate=validate.OneOf(clock.ACTIONS))
-    table = fields.Integer(
-        strict=True,
-        validate=validate.Range(1, 10000),
-        metadata={"description": "`extend`: the table given more time"},
-    )
-    minutes = fields.Integer(
-        strict=True,
-        validate=validate.Range(1, 120),
-        metadata={"description": "`extend`: the minutes added to that table's time"},
-    )
+    table = whole(1, 10000, "`extend`: the table given more time")
+    minutes = whole(1, 120, "`extend`: the minutes added to that table's time")
     reason = fields.String(
         validate=validate.Length(min=1, max=500),
         metadata={"description": "`extend`: why (a ruling, a deck check)"},
@@ -92,11 +84,7 @@ class ClockSchema(ma.Schema):
 
 @blp.route("/<event_id>/clock")
 class Clock(MethodView):
-    @event_role("organizer", "judge")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(ClockActionSchema)
-    @blp.response(201, ClockSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer", "judge"), ClockSchema, body=ClockActionSchema)
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Start, pause or resume the current round's clock, or extend one table's time (the
         organizer or a judge)

@@ -19,9 +19,9 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.json_api.export_schemas import MEDIA_TYPES
-from api.json_api.routes.events import caller_of, parse_event_id, tournaments
+from api.json_api.routes.events import current, public_event, tournaments
 from api.json_api.routes.exports import EXTENSIONS, download, export_clock, negotiate
-from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
+from api.json_api.routes.games import ApiBlueprint
 from api.json_api.schemas import Strict
 from service.event_exports import EventExports, export_text
 
@@ -84,9 +84,9 @@ RESPONSES = {
 
 @blp.route("/<event_id>/export")
 class EventExport(MethodView):
-    @blp.errors(400, 401, 404, 406, 503)
-    @blp.arguments(EventFileQuerySchema, location="query")
-    @blp.doc(security=OPTIONAL_BEARER, responses=RESPONSES)
+    @public_event(
+        blp, query=EventFileQuerySchema, errors=(400, 401, 404, 406, 503), responses=RESPONSES
+    )
     def get(self, query: dict[str, Any], event_id: str) -> Response:
         """Export a whole event as the caller may see it (json or text)
 
@@ -99,8 +99,7 @@ class EventExport(MethodView):
         information. With a spectator delay, only the judges see results live.
         """
         service = tournaments()
-        event = service.load(parse_event_id(event_id))
-        caller = caller_of(event)
+        event, caller = current()
         fmt = negotiate(query.get("format"), EVENT_FORMATS)
         exports = EventExports(service)
         at = export_clock()

@@ -14,18 +14,15 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from api.json_api.routes.events import caller_of, parse_event_id, tournaments
-from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
+from api.json_api.routes.events import current, public_event
+from api.json_api.routes.games import ApiBlueprint
 from api.json_api.routes.live import (
     StreamQuerySchema,
     TicketSchema,
-    _tickets,
-    reachable_base,
-    resume_after,
-    stream_base,
+    new_ticket,
+    to_stream,
 )
 from service.event_stream import TICKET_PREFIX, viewer_name
-from service.streams import TICKET_SECONDS
 
 blp = ApiBlueprint(
     "event_live",
@@ -35,16 +32,9 @@ blp = ApiBlueprint(
 )
 
 
-def _url(base: str, event_id: Any, **query: Any) -> str:
-    wanted = "&".join(f"{k}={v}" for k, v in query.items() if v is not None)
-    return f"{base}/api/events/{event_id}/stream" + (f"?{wanted}" if wanted else "")
-
-
 @blp.route("/<event_id>/stream-tickets")
 class EventStreamTickets(MethodView):
-    @blp.errors(401, 404, 503)
-    @blp.response(201, TicketSchema)
-    @blp.doc(security=OPTIONAL_BEARER)
+    @public_event(blp, TicketSchema, status_code=201)
     def post(self, event_id: str) -> dict[str, Any]:
         """A ticket to open the event's stream from a browser (docs/streams.md)
 
@@ -52,22 +42,16 @@ class EventStreamTickets(MethodView):
         of its players, or a spectator without a token), for this event only, once, within
         `expires_in` seconds; resume with `&after=<the last id>`.
         """
-        event = tournaments().load(parse_event_id(event_id))
-        viewer = viewer_name(caller_of(event))
-        ticket = _tickets().make(event.id, TICKET_PREFIX + viewer)
-        return {
-            "ticket": ticket,
-            "url": _url(stream_base() or "", event.id, ticket=ticket),
-            "expires_in": TICKET_SECONDS,
-        }
+        event, caller = current()
+        return new_ticket(event.id, TICKET_PREFIX + viewer_name(caller), of="events")
 
 
 @blp.route("/<event_id>/stream")
 class EventStream(MethodView):
-    @blp.errors(400, 401, 404, 503)
-    @blp.arguments(StreamQuerySchema, location="query")
-    @blp.doc(
-        security=OPTIONAL_BEARER,
+    @public_event(
+        blp,
+        query=StreamQuerySchema,
+        errors=(400, 401, 404, 503),
         responses={
             "200": {
                 "description": "Server-Sent Events from the stream process: each new event of "
@@ -84,14 +68,7 @@ class EventStream(MethodView):
         Served by the stream process; asked of the recording workers, this answers 307 to it
         with a ticket standing for the caller's token. A spectator needs no token.
         """
-        event = tournaments().load(parse_event_id(event_id))
-        viewer = viewer_name(caller_of(event))
-        after = resume_after(query)
-        base = reachable_base()
-        ticket = query.get("ticket")
-        if viewer != "spectator" and ticket is None:
-            ticket = _tickets().make(event.id, TICKET_PREFIX + viewer)
-        response = Response(status=307)
-        response.headers["Location"] = _url(base, event.id, after=after, ticket=ticket)
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        event, caller = current()
+        viewer = viewer_name(caller)
+        subject = None if viewer == "spectator" else TICKET_PREFIX + viewer
+        return to_stream(query, event.id, subject, of="events")

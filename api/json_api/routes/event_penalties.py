@@ -20,8 +20,8 @@ from flask.views import MethodView
 from marshmallow import fields
 
 from api.json_api.auth import gamelog
-from api.json_api.routes.events import current, event_role
-from api.json_api.routes.games import BEARER, ApiBlueprint
+from api.json_api.routes.events import current, event_endpoint
+from api.json_api.routes.games import ApiBlueprint
 from api.json_api.schemas import answer_schema, described
 from service.event_penalties import EventPenalties
 
@@ -96,10 +96,13 @@ def event_penalties() -> EventPenalties:
 
 @blp.route("/<event_id>/penalties")
 class Penalties(MethodView):
-    @event_role("judge", "organizer", "scorekeeper", "player")
-    @blp.errors(401, 404, 503)
-    @blp.response(200, EventPenaltySchema(many=True))
-    @blp.doc(security=BEARER)
+    @event_endpoint(
+        blp,
+        ("judge", "organizer", "scorekeeper", "player"),
+        EventPenaltySchema(many=True),
+        status_code=200,
+        errors=(401, 404, 503),
+    )
     def get(self, event_id: str) -> list[dict[str, Any]]:
         """The penalties given in the event's games (a judge, a scorekeeper, the organizer or a player)
 

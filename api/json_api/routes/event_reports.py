@@ -15,9 +15,9 @@ import marshmallow as ma
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.routes.events import PLACES, ReportSchema, current, event_role, tournaments
-from api.json_api.routes.games import BEARER, ApiBlueprint
-from api.json_api.schemas import Strict
+from api.json_api.routes.events import PLACES, ReportSchema, current, event_endpoint, tournaments
+from api.json_api.routes.games import ApiBlueprint
+from api.json_api.schemas import Strict, described, whole
 from service.event_reports import EventReports
 
 blp = ApiBlueprint(
@@ -29,10 +29,8 @@ blp = ApiBlueprint(
 )
 
 
-def _games(description: str) -> fields.Integer:
-    return fields.Integer(
-        strict=True, validate=validate.Range(0, 3), metadata={"description": description}
-    )
+def _games(description: str) -> fields.Field:
+    return whole(0, 3, description)
 
 
 class PlayerReportSchema(Strict):
@@ -45,12 +43,10 @@ class PlayerReportSchema(Strict):
 class ReportStateSchema(ma.Schema):
     round = fields.Integer(required=True)
     table = fields.Integer(required=True)
-    report = fields.Dict(
+    report = described(
+        fields.Dict,
+        "the report as the match's result: `games` and `drawn_games`, or a table's `places`",
         required=True,
-        metadata={
-            "description": "the report as the match's result: `games` and "
-            "`drawn_games`, or a table's `places`"
-        },
     )
     reported_by = fields.List(fields.String(), required=True)
     stands = fields.Dict(
@@ -78,11 +74,7 @@ class CorrectedSchema(ma.Schema):
 
 @blp.route("/<event_id>/rounds/<int:number>/report")
 class PlayerReport(MethodView):
-    @event_role("player")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(PlayerReportSchema)
-    @blp.response(201, ReportStateSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("player",), ReportStateSchema, body=PlayerReportSchema)
     def post(self, body: dict[str, Any], event_id: str, number: int) -> dict[str, Any]:
         """Report the result of one's own match or table (the player's token)
 
@@ -102,11 +94,7 @@ class PlayerReport(MethodView):
 
 @blp.route("/<event_id>/rounds/<int:number>/correction")
 class Correction(MethodView):
-    @event_role("judge")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(CorrectionSchema)
-    @blp.response(201, CorrectedSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("judge",), CorrectedSchema, body=CorrectionSchema)
     def post(self, body: dict[str, Any], event_id: str, number: int) -> dict[str, Any]:
         """Correct a reported result of an earlier round (a judge), with the reason
 

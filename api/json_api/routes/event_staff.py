@@ -13,8 +13,8 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.routes.events import current, event_role, tournaments
-from api.json_api.routes.games import BEARER, ApiBlueprint
+from api.json_api.routes.events import current, event_endpoint, tournaments
+from api.json_api.routes.games import ApiBlueprint
 from api.json_api.schemas import Strict, answer_schema, described
 from domain.tournament.staff import ROLES
 from service.event_staff import EventStaff
@@ -48,11 +48,7 @@ StaffAddedSchema = answer_schema(
 
 @blp.route("/<event_id>/staff")
 class Staff(MethodView):
-    @event_role("organizer")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(StaffSchema)
-    @blp.response(201, StaffAddedSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer",), StaffAddedSchema, body=StaffSchema)
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Name a staff member (the organizer)
 

@@ -20,9 +20,9 @@ from flask import current_app, g, request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
-from api.json_api.auth import any_viewer, bearer_token, gamelog, organizer_only
+from api.json_api.auth import any_viewer, bearer_token, gamelog
 from api.json_api.errors import Forbidden, Unauthorized
-from api.json_api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint
+from api.json_api.routes.games import OPTIONAL_BEARER, ApiBlueprint
 from api.json_api.schemas import (
     FORMATS,
     MODES,
@@ -33,6 +33,7 @@ from api.json_api.schemas import (
     family_entry_aliases,
     family_entry_fields,
     family_event_fields,
+    whole,
 )
 from domain import fair
 from domain.errors import NotFound
@@ -84,17 +85,9 @@ class RegisteredRuleset(validate.OneOf):
 
 
 class CheckInOptionSchema(Strict):
-    opens = fields.Integer(
-        required=True,
-        strict=True,
-        validate=validate.Range(0, 240),
-        metadata={"description": "minutes before a round's start its check-in opens"},
-    )
-    no_show = fields.Integer(
-        required=True,
-        strict=True,
-        validate=validate.Range(1, 60),
-        metadata={"description": "minutes after a round's start a player not checked in is late"},
+    opens = whole(0, 240, "minutes before a round's start its check-in opens", required=True)
+    no_show = whole(
+        1, 60, "minutes after a round's start a player not checked in is late", required=True
     )
 
 
@@ -138,28 +131,15 @@ class _EventSettings(Strict):
         validate=validate.OneOf(rules.MATCHES),
         metadata={"description": SETTING["match"]},
     )
-    round_minutes = fields.Integer(
-        required=True,
-        strict=True,
-        validate=validate.Range(1, 600),
-        metadata={"description": SETTING["round_minutes"]},
-    )
-    rounds = fields.Integer(
-        strict=True,
-        validate=validate.Range(1, 20),
-        metadata={"description": "Swiss rounds (default: by the entrants, the MTR's table)"},
-    )
+    round_minutes = whole(1, 600, SETTING["round_minutes"], required=True)
+    rounds = whole(1, 20, "Swiss rounds (default: by the entrants, the MTR's table)")
     top_cut = fields.Integer(
         strict=True,
         load_default=0,
         validate=validate.OneOf(rules.TOP_CUTS),
         metadata={"description": SETTING["top_cut"]},
     )
-    table_size = fields.Integer(
-        strict=True,
-        validate=validate.Range(3, 6),
-        metadata={"description": SETTING["table_size"]},
-    )
+    table_size = whole(3, 6, SETTING["table_size"])
     spectator_delay = fields.Nested(
         SpectatorDelaySchema, metadata={"description": SETTING["spectator_delay"]}
     )
@@ -189,13 +169,11 @@ class _EventSettings(Strict):
             "players `reported` (games played on paper; docs/rules.md F.3)"
         },
     )
-    extra_turns = fields.Integer(
-        strict=True,
-        validate=validate.Range(0, 20),
-        metadata={
-            "description": "turns played after the one in progress when time is called "
-            "(default: the CCG 5, the MTR's; classic: the round of turns finishes; F.6)"
-        },
+    extra_turns = whole(
+        0,
+        20,
+        "turns played after the one in progress when time is called "
+        "(default: the CCG 5, the MTR's; classic: the round of turns finishes; F.6)",
     )
     time_result = fields.String(
         validate=validate.OneOf(clock.TIME_RESULTS),
@@ -518,16 +496,89 @@ def event_role(*roles: str) -> Callable[[F], F]:
                 raise Unauthorized(
                     "auth/missing_token", f"this needs a token: {' or '.join(roles)}"
                 )
-            event = tournaments().load(parse_event_id(kwargs["event_id"]))
-            caller = caller_of(event)
+            _, caller = _load(kwargs["event_id"])
             if caller.role not in roles:
                 raise Forbidden("auth/forbidden", f"only the {' or the '.join(roles)} may do this")
-            g.munchlog_event = (event, caller)
             return view(*args, **kwargs)
 
         return cast(F, wrapper)
 
     return decorate
+
+
+#: What an event action with a JSON body may answer besides its own (:func:`event_endpoint`).
+ACTION_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
+
+
+def event_endpoint(
+    blp: ApiBlueprint,
+    roles: tuple[str, ...],
+    response_schema: Any,
+    *,
+    body: Any = None,
+    status_code: int = 201,
+    errors: tuple[int, ...] = ACTION_ERRORS,
+) -> Callable[[F], F]:
+    """The decorators of an event's view that needs a token, outermost first:
+    :func:`event_role` (``roles``), ``errors(*errors)``, ``arguments(body)`` when it has one,
+    ``response(status_code, response_schema)`` and ``doc(security=BEARER)``. The view finds
+    the event and its caller with :func:`current`."""
+
+    return cast(
+        Callable[[F], F],
+        blp.endpoint(
+            response_schema,
+            who=event_role(*roles),
+            body=body,
+            status_code=status_code,
+            errors=errors,
+        ),
+    )
+
+
+def public_event(
+    blp: ApiBlueprint,
+    response_schema: Any = None,
+    *,
+    query: Any = None,
+    status_code: int = 200,
+    errors: tuple[int, ...] = (401, 404, 503),
+    **doc: Any,
+) -> Callable[[F], F]:
+    """The decorators of an event's view anyone may call (a token, if sent, says who the
+    caller is), outermost first: ``errors(*errors)``, ``arguments(query, location="query")``
+    when it has one, ``response(status_code, response_schema)`` when it has one and
+    ``doc(security=OPTIONAL_BEARER, **doc)``; then, the query parsed, the event (404) and
+    its caller (401 for a token that is not one here), which the view finds with
+    :func:`current`."""
+
+    def decorator(view: F) -> F:
+        @wraps(view)
+        def loaded(*args: Any, **kwargs: Any) -> Any:
+            _load(kwargs["event_id"])
+            return view(*args, **kwargs)
+
+        return cast(
+            F,
+            blp.endpoint(
+                response_schema,
+                query=query,
+                status_code=status_code,
+                errors=errors,
+                security=OPTIONAL_BEARER,
+                **doc,
+            )(loaded),
+        )
+
+    return decorator
+
+
+def _load(event_id: str) -> tuple[Tournament, Caller]:
+    """The event in the route (404) and who the request's token is to it (401), kept for
+    :func:`current`."""
+    event = tournaments().load(parse_event_id(event_id))
+    g.munchlog_event = (event, caller_of(event))
+    return current()
 
 
 def current() -> tuple[Tournament, Caller]:
@@ -548,11 +599,7 @@ def shown_round(round_: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("")
 class Events(MethodView):
-    @organizer_only
-    @blp.errors(400, 401, 403, 413, 503)
-    @blp.arguments(CreateEventSchema)
-    @blp.response(201, EventCreatedSchema)
-    @blp.doc(security=BEARER)
+    @blp.creation(CreateEventSchema, EventCreatedSchema, 503)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Open a tournament (the organizer)
 
@@ -581,14 +628,11 @@ class Events(MethodView):
 
 @blp.route("/<event_id>")
 class Event(MethodView):
-    @blp.errors(401, 404, 503)
-    @blp.response(200, EventSchema)
-    @blp.doc(security=OPTIONAL_BEARER)
+    @public_event(blp, EventSchema)
     def get(self, event_id: str) -> dict[str, Any]:
         """An event: settings, players (decklists only to whom they may be shown), rounds"""
         service = tournaments()
-        event = service.load(parse_event_id(event_id))
-        caller = caller_of(event)
+        event, caller = current()
         summary = service.summary(event, caller)
         summary["rounds"] = [shown_round(r) for r in summary["rounds"]]
         summary["clock"] = EventClock(service).view(event)  # the round's clock (F.6)
@@ -602,11 +646,7 @@ class Event(MethodView):
 
 @blp.route("/<event_id>/players")
 class Players(MethodView):
-    @event_role("organizer")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(RegisterSchema)
-    @blp.response(201, RegisteredSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer",), RegisteredSchema, body=RegisterSchema)
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Register a player (the organizer), before the next round is paired
 
@@ -622,10 +662,7 @@ class Players(MethodView):
 
 @blp.route("/<event_id>/rounds")
 class Rounds(MethodView):
-    @event_role("organizer")
-    @blp.errors(401, 403, 404, 409, 422, 503)
-    @blp.response(201, RoundSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer",), RoundSchema, errors=(401, 403, 404, 409, 422, 503))
     def post(self, event_id: str) -> dict[str, Any]:
         """Pair the next round and create its games (the organizer)
 
@@ -639,10 +676,9 @@ class Rounds(MethodView):
 
 @blp.route("/<event_id>/rounds/<int:number>/my-game")
 class MyGame(MethodView):
-    @event_role("player")
-    @blp.errors(401, 403, 404, 409, 503)
-    @blp.response(200, MyGameSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(
+        blp, ("player",), MyGameSchema, status_code=200, errors=(401, 403, 404, 409, 503)
+    )
     def get(self, event_id: str, number: int) -> dict[str, Any]:
         """The caller's game in round `number`, with its seat token (the player's token)
 
@@ -656,11 +692,7 @@ class MyGame(MethodView):
 
 @blp.route("/<event_id>/rounds/<int:number>/results")
 class Results(MethodView):
-    @event_role("judge", "organizer", "scorekeeper")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(ReportSchema)
-    @blp.response(201, ReportedSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("judge", "organizer", "scorekeeper"), ReportedSchema, body=ReportSchema)
     def post(self, body: dict[str, Any], event_id: str, number: int) -> dict[str, Any]:
         """Report a match's result that its games did not decide (a judge or the organizer)
 
@@ -678,11 +710,7 @@ class Results(MethodView):
 
 @blp.route("/<event_id>/drops")
 class Drops(MethodView):
-    @event_role("organizer", "player", "scorekeeper")
-    @blp.errors(400, 401, 403, 404, 409, 413, 422, 503)
-    @blp.arguments(DropSchema)
-    @blp.response(201, DroppedSchema)
-    @blp.doc(security=BEARER)
+    @event_endpoint(blp, ("organizer", "player", "scorekeeper"), DroppedSchema, body=DropSchema)
     def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Drop a player (the organizer, or the player itself): never paired again, keeping
         the rounds played"""
@@ -694,9 +722,7 @@ class Drops(MethodView):
 
 @blp.route("/<event_id>/standings")
 class Standings(MethodView):
-    @blp.errors(401, 404, 503)
-    @blp.response(200, StandingSchema(many=True))
-    @blp.doc(security=OPTIONAL_BEARER)
+    @public_event(blp, StandingSchema(many=True))
     def get(self, event_id: str) -> list[dict[str, Any]]:
         """The standings after the Swiss rounds so far (the Magic Tournament Rules' Appendix C
         for CCG events; docs/rules.md F.4)
@@ -704,7 +730,5 @@ class Standings(MethodView):
         With a spectator delay, only the event's judges see the games' results live: everyone
         else sees each game as its spectators do (a player is a spectator of other tables).
         """
-        service = tournaments()
-        event = service.load(parse_event_id(event_id))
-        caller = caller_of(event)
-        return service.standings(event.id, "judge" if caller.role == "judge" else "spectator")
+        event, caller = current()
+        return tournaments().standings(event.id, "judge" if caller.role == "judge" else "spectator")

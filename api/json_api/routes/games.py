@@ -131,6 +131,48 @@ class ApiBlueprint(Blueprint):
 
         return decorator
 
+    def endpoint(
+        self,
+        response_schema: Any = None,
+        *,
+        who: Callable[[Any], Any] | None = None,
+        query: Any = None,
+        body: Any = None,
+        status_code: int = 200,
+        errors: Iterable[int] = (),
+        security: list[dict[str, list[str]]] = BEARER,
+        **doc: Any,
+    ) -> Any:
+        """The decorators of a view, outermost first: ``who`` (who may call it, checked
+        before anything is parsed), ``errors(*errors)``, ``arguments(query,
+        location="query")`` and/or ``arguments(body)`` when given, ``response(status_code,
+        response_schema)`` when given and ``doc(security=security, **doc)``."""
+
+        def decorator(view: Any) -> Any:
+            view = self.doc(security=security, **doc)(view)
+            if response_schema is not None:
+                view = self.response(status_code, response_schema)(view)
+            if body is not None:
+                view = self.arguments(body)(view)
+            if query is not None:
+                view = self.arguments(query, location="query")(view)
+            view = self.errors(*errors)(view)
+            return view if who is None else who(view)
+
+        return decorator
+
+    def creation(self, body: Any, response_schema: Any, *errors: int) -> Any:
+        """:meth:`endpoint` of a ``POST`` with the organizer's token that creates something (a
+        game, an event) from ``body``: 201 ``response_schema``; 400, 401, 403, 413 and
+        ``errors``."""
+        return self.endpoint(
+            response_schema,
+            who=organizer_only,
+            body=body,
+            status_code=201,
+            errors=(400, 401, 403, 413, *errors),
+        )
+
     def game_view(
         self,
         response_schema: Any,
@@ -218,11 +260,7 @@ REPLAYED_HEADER = {
 
 @blp.route("")
 class Games(MethodView):
-    @organizer_only
-    @blp.errors(400, 401, 403, 413, 422)
-    @blp.arguments(CreateGameSchema)
-    @blp.response(201, GameCreatedSchema)
-    @blp.doc(security=BEARER)
+    @blp.creation(CreateGameSchema, GameCreatedSchema, 422)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game (organizer token)
 

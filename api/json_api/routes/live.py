@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 from urllib.parse import urlencode, urlsplit
+from uuid import UUID
 
 import marshmallow as ma
 from flask import Response, current_app, request
@@ -114,12 +115,38 @@ def stream_origin() -> str | None:
     return base or None
 
 
-def stream_url(base: str, game_id: Any, **query: Any) -> str:
-    """The game's stream at the origin ``base`` ("" for this one), with ``query``'s values
-    that are not ``None``."""
+def stream_url(base: str, stream_id: Any, *, of: str = "games", **query: Any) -> str:
+    """The stream of the game (``of="events"``: the event) ``stream_id`` at the origin
+    ``base`` ("" for this one), with ``query``'s values that are not ``None``."""
     wanted = {k: v for k, v in query.items() if v is not None}
     suffix = f"?{urlencode(wanted)}" if wanted else ""
-    return f"{base}/api/games/{game_id}/stream{suffix}"
+    return f"{base}/api/{of}/{stream_id}/stream{suffix}"
+
+
+def new_ticket(stream_id: UUID, subject: str, *, of: str = "games") -> dict[str, Any]:
+    """The answer of ``POST …/stream-tickets`` (``TicketSchema``): a ticket for ``subject`` to
+    stream the game (or the event) ``stream_id``, and where to open the stream with it."""
+    ticket = _tickets().make(stream_id, subject)
+    # no stream process known: the page opens it on this origin (a proxy may route it)
+    url = stream_url(stream_base() or "", stream_id, of=of, ticket=ticket)
+    return {"ticket": ticket, "url": url, "expires_in": TICKET_SECONDS}
+
+
+def to_stream(
+    query: dict[str, Any], stream_id: UUID, subject: str | None, *, of: str = "games"
+) -> Response:
+    """``GET …/stream`` on the workers: 307 to the stream process, resuming where ``query``
+    (or ``Last-Event-ID``) says, with the query's ticket, else a new one for ``subject``
+    (``None``: a spectator, who needs none)."""
+    after = resume_after(query)
+    base = reachable_base()
+    ticket = query.get("ticket")
+    if subject is not None and ticket is None:
+        ticket = _tickets().make(stream_id, subject)
+    response = Response(status=307)
+    response.headers["Location"] = stream_url(base, stream_id, of=of, after=after, ticket=ticket)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def resume_after(query: dict[str, Any]) -> int | None:
@@ -168,11 +195,7 @@ class StreamTickets(MethodView):
         `&after=<the last id it had>`.
         """
         gid = parse_game_id(game_id)
-        viewer = current_viewer(gid)
-        ticket = _tickets().make(gid, viewer)
-        # no stream process known: the page opens it on this origin (a proxy may route it)
-        url = stream_url(stream_base() or "", gid, ticket=ticket)
-        return {"ticket": ticket, "url": url, "expires_in": TICKET_SECONDS}
+        return new_ticket(gid, current_viewer(gid))
 
 
 @blp.route("/<game:game_id>/stream")
@@ -203,12 +226,4 @@ class GameStream(MethodView):
         """
         gid = parse_game_id(game_id)
         viewer = current_viewer(gid)
-        after = resume_after(query)
-        base = reachable_base()
-        ticket = query.get("ticket")
-        if viewer != "spectator" and ticket is None:
-            ticket = _tickets().make(gid, viewer)
-        response = Response(status=307)
-        response.headers["Location"] = stream_url(base, gid, after=after, ticket=ticket)
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return to_stream(query, gid, None if viewer == "spectator" else viewer)
