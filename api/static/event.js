@@ -13,9 +13,7 @@
  */
 "use strict";
 (function () {
-  const EVENT = document.body.dataset.eventId;
-  const API = "/api/events/" + EVENT;
-  const KEY = "munchlog-event-token:" + EVENT;
+  const { EVENT, API, KEY } = window.munchlogPages.eventIds();
   const $ = (id) => document.getElementById(id);
   const { el, status, capital, plural } = window.munchlogPages;
   const app = { token: null, data: null, seatTokens: {} };
@@ -95,17 +93,14 @@
   setInterval(() => { if (app.clockState === "time" && !document.hidden) loadClock().catch(() => {}); }, 10000);
   function followEvent(after) {
     if (app.follower) app.follower.close();
-    let pending = null;
-    app.follower = window.munchlogLive.follow({
+    app.follower = window.munchlogLive.followEvent({
       base: API, token: app.token, after: after,
-      onEvent: (item) => {
+      handle: (item) => {
         if (CLOCK_TYPES.includes(item.type)) loadClock().catch((e) => status(e.message));
-        if (item.type === "clock_started") return;
-        clearTimeout(pending);
-        pending = setTimeout(() => load(app.token, true), 300);
+        return item.type === "clock_started"; // the clock alone changed
       },
+      reload: () => load(app.token, true),
       onPoll: loadClock,
-      onStatus: (s) => { $("live").textContent = s; $("live").dataset.live = s; },
     });
   }
 

@@ -14,9 +14,7 @@
  */
 "use strict";
 (function () {
-  const EVENT = document.body.dataset.eventId;
-  const API = "/api/events/" + EVENT;
-  const KEY = "munchlog-event-token:" + EVENT;
+  const { EVENT, API, KEY } = window.munchlogPages.eventIds();
   const $ = (id) => document.getElementById(id);
   const { el, status, readJSON } = window.munchlogPages;
   const STAFF = ["judge", "scorekeeper", "organizer"];
@@ -101,17 +99,17 @@
 
   function follow(after) {
     if (app.follower) app.follower.close();
-    let pending = null;
-    app.follower = window.munchlogLive.follow({
+    app.follower = window.munchlogLive.followEvent({
       base: API, token: app.token, after: after,
-      onEvent: (item) => {
-        if (item.type.startsWith("call_")) return loadCalls().catch((e) => status(e.message));
-        if (CLOCK_TYPES.includes(item.type)) return loadEvent().catch((e) => status(e.message));
-        clearTimeout(pending);
-        pending = setTimeout(() => loadAll().catch((e) => status(e.message)), 300);
+      handle: (item) => {
+        const calls = item.type.startsWith("call_");
+        const clockOnly = CLOCK_TYPES.includes(item.type);
+        if (calls) loadCalls().catch((e) => status(e.message));
+        else if (clockOnly) loadEvent().catch((e) => status(e.message));
+        return calls || clockOnly;
       },
+      reload: () => loadAll().catch((e) => status(e.message)),
       onPoll: loadAll,
-      onStatus: (s) => { $("live").textContent = s; $("live").dataset.live = s; },
     });
   }
 

@@ -127,5 +127,23 @@
     };
   }
 
-  window.munchlogLive = { follow: follow };
+  // An event page's follower (the event page, the judge's page): each message to `handle`,
+  // which returns true when it has dealt with it; the others reload the page's data once per
+  // burst (`reload`, 300 ms after the last); `onPoll` (default `reload`) while polling; the
+  // #live line says how the page follows.
+  function followEvent(opts) {
+    let pending = null;
+    const live = document.getElementById("live");
+    return follow({
+      base: opts.base, token: opts.token, after: opts.after,
+      onEvent: (item) => {
+        if (opts.handle(item)) return;
+        clearTimeout(pending);
+        pending = setTimeout(opts.reload, 300);
+      },
+      onPoll: opts.onPoll || opts.reload,
+      onStatus: (s) => { live.textContent = s; live.dataset.live = s; },
+    });
+  }
+  window.munchlogLive = { follow: follow, followEvent: followEvent };
 })();

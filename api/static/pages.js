@@ -137,7 +137,13 @@
     const teen = Math.floor(n / 10) % 10 === 1;
     return n + ((!teen && { 1: "st", 2: "nd", 3: "rd" }[n % 10]) || "th");
   }
-  window.munchlogPages = { ordinal: ordinal, readJSON: readJSON, postJSON: postJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
+  // An event page's ids: the event (its <body data-event-id>), its API path, the tab's key for
+  // its token (the event page, the judge's page)
+  function eventIds() {
+    const event = document.body.dataset.eventId;
+    return { EVENT: event, API: "/api/events/" + event, KEY: "munchlog-event-token:" + event };
+  }
+  window.munchlogPages = { eventIds: eventIds, ordinal: ordinal, readJSON: readJSON, postJSON: postJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
     onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText,
     untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();
