@@ -313,16 +313,21 @@ def streams_beside(host: str, stream_port: int | None) -> Iterator[StreamProcess
     check_port(host, stream_port)
     before = os.environ.get("MUNCHLOG_STREAM_PORT")
     os.environ["MUNCHLOG_STREAM_PORT"] = str(stream_port)
+    owner = os.getpid()
     streams = StreamProcess(host, stream_port, on_give_up=_stop_serving)
     streams.start()
     try:
         yield streams
     finally:
-        streams.stop()
-        # nothing sends streams to a stopped process (a caller that goes on in this process)
-        if before is None:
-            os.environ.pop("MUNCHLOG_STREAM_PORT", None)
-        else:
-            os.environ["MUNCHLOG_STREAM_PORT"] = before
-        if streams.gave_up:
-            raise SystemExit(streams.gave_up)
+        # Only in the process that started it: gunicorn forks its workers inside this block,
+        # and a worker leaving (SystemExit) unwinds through it too; it stopped the stream
+        # process it does not own and waited for it, holding every stop for gunicorn's 30 s.
+        if os.getpid() == owner:
+            streams.stop()
+            # nothing sends streams to a stopped process (a caller that goes on in this process)
+            if before is None:
+                os.environ.pop("MUNCHLOG_STREAM_PORT", None)
+            else:
+                os.environ["MUNCHLOG_STREAM_PORT"] = before
+            if streams.gave_up:
+                raise SystemExit(streams.gave_up)

@@ -333,3 +333,48 @@ def test_streams_beside_raises_the_reason_once_the_block_ends(
     assert "MUNCHLOG_STREAM_PORT" not in os.environ
     assert "the stream process exited 3 times in a row" in str(exited.value.code)
     processes.release_port(port)
+
+
+def test_a_worker_forked_inside_the_block_leaves_the_stream_process_to_serve(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """gunicorn forks its workers inside ``streams_beside``'s block, and a worker leaving
+    (``SystemExit``) unwinds through the block too: only the process that started the stream
+    process stops it. A worker that stopped it (and waited for a child it does not own) held
+    every gunicorn stop for its 30 s graceful timeout."""
+    from api.ops import processes
+
+    stops = tmp_path / "stops"
+
+    class Counted:
+        gave_up = None
+
+        def __init__(self, host: str, port: int, *, on_give_up: object) -> None:
+            pass
+
+        def start(self) -> None:
+            pass
+
+        def stop(self) -> None:
+            with open(stops, "a") as out:
+                out.write(f"{os.getpid()}\n")
+
+    monkeypatch.setattr(processes, "StreamProcess", Counted)
+    monkeypatch.delenv("MUNCHLOG_STREAM_PORT", raising=False)
+    port = free_port()
+
+    def block() -> None:
+        with processes.streams_beside("127.0.0.1", port):
+            worker = os.fork()
+            if worker == 0:
+                raise SystemExit(0)  # a worker leaving, as gunicorn's do
+            os.waitpid(worker, 0)
+            assert not stops.exists()  # the worker stopped nothing
+            assert os.environ["MUNCHLOG_STREAM_PORT"] == str(port)
+
+    try:
+        block()
+    except SystemExit:  # only in the forked worker
+        os._exit(0)
+    assert stops.read_text().split() == [str(os.getpid())]
+    processes.release_port(port)
