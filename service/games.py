@@ -130,9 +130,18 @@ class GameLog:
         self._secrets = Secrets(self.store)
         self.catalog_setting = catalog  # MUNCHLOG_CATALOG: each family loads its own from it
         self._catalogs = {name: family_named(name).load_catalog(catalog) for name in RULESETS}
+        self._before_close: list[Callable[[], None]] = []
+
+    def on_close(self, stop: Callable[[], None]) -> None:
+        """Have ``stop`` called before the store closes (a thread that reads it, stopped and
+        joined first: SQLite's connection closed under a running query crashes the process)."""
+        self._before_close.append(stop)
 
     def close(self) -> None:
-        """Close the store (its connections, its group commit)."""
+        """Stop what reads the store (:meth:`on_close`), then close it (its connections, its
+        group commit)."""
+        for stop in self._before_close:
+            stop()
         self.store.close()
 
     # ------------------------------------------------------------------ writes

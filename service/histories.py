@@ -91,6 +91,16 @@ class MatchHistory:
         self._lock = threading.Lock()  # one catch-up at a time per process (others wait)
         self._last_read = 0.0
         self._keeper: threading.Thread | None = None
+        self._stopped = threading.Event()
+        if self.keep_up:
+            app.on_close(self.stop)
+
+    def stop(self) -> None:
+        """Stop the keeping-up thread and wait for it (before the store closes)."""
+        self._stopped.set()
+        keeper = self._keeper
+        if keeper is not None and keeper is not threading.current_thread():
+            keeper.join(10)
 
     def catch_up(
         self,
@@ -240,6 +250,8 @@ class MatchHistory:
         bench's load a read waited for the fold of seconds of writes (bench/RESULTS.md, "Match
         histories under a write load")."""
         self._last_read = time.monotonic()
+        if self._stopped.is_set():
+            return
         if self._keeper is None or not self._keeper.is_alive():
             with self._lock:
                 if self._keeper is None or not self._keeper.is_alive():
@@ -253,7 +265,8 @@ class MatchHistory:
         came for :data:`KEEP_UP_IDLE` seconds, or at the first failure (the database gone, the
         store closed): the next read starts it again."""
         while time.monotonic() - self._last_read < KEEP_UP_IDLE:
-            time.sleep(KEEP_UP_EVERY)
+            if self._stopped.wait(KEEP_UP_EVERY):
+                return
             try:
                 if self.app.store.max_notification_id() > self.view.position():
                     self.catch_up()
