@@ -161,3 +161,17 @@ def app(make_app: Callable[[], Flask]) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def now(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], str]:
+    """Set the service's clock: ``now(minutes)`` after ``tests.fake_clock.T0`` (at 0 first)."""
+    from tests.fake_clock import at
+
+    def set_to(minutes: float) -> str:
+        moment = at(minutes)
+        monkeypatch.setattr("service.games.utc_now", lambda: moment)
+        return moment
+
+    set_to(0)
+    return set_to

@@ -11,40 +11,19 @@ The extra turns after time and the draw they end in are the clock's own tests
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from domain.tournament import clock
 from service.event_checkin import NO_SHOWS
 from service.event_clock import TIME_CALLED
 from service.event_keeper import EventKeeper
 from service.tournaments import Tournaments
 from tests.api.helpers import bearer
 from tests.api.test_events import concede, my_game, open_event, pair, register, standings
-
-T0 = "2030-01-01T10:00:00Z"
-
-
-def at(minutes: float) -> str:
-    return clock.iso(clock.moment(T0) + timedelta(minutes=minutes))
-
-
-@pytest.fixture
-def now(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The service's clock, ``now(minutes)`` after :data:`T0` (requests read it too)."""
-
-    def set_to(minutes: float) -> str:
-        moment = at(minutes)
-        monkeypatch.setattr("service.games.utc_now", lambda: moment)
-        return moment
-
-    set_to(0)
-    return set_to
+from tests.fake_clock import at
 
 
 def post(client: FlaskClient, path: str, token: str, body: Any = None) -> dict[str, Any]:

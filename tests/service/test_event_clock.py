@@ -9,7 +9,6 @@ game stream open: tests/api/test_event_clock_live.py.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -22,25 +21,7 @@ from service.event_clock import TIME_CALLED, EventClock
 from service.event_keeper import EventKeeper
 from service.games import GameLog
 from service.tournaments import Tournaments
-
-T0 = "2030-01-01T10:00:00Z"
-
-
-def at(minutes: float) -> str:
-    return clock.iso(clock.moment(T0) + timedelta(minutes=minutes))
-
-
-@pytest.fixture
-def now(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Set the service's clock: ``now(minutes)`` after :data:`T0`."""
-
-    def set_to(minutes: float) -> str:
-        moment = at(minutes)
-        monkeypatch.setattr("service.games.utc_now", lambda: moment)
-        return moment
-
-    set_to(0)
-    return set_to
+from tests.fake_clock import at
 
 
 def decklist() -> list[dict[str, Any]]:
