@@ -21,13 +21,10 @@ from service.event_clock import EventClock
 from service.event_keeper import EventKeeper
 from service.games import GameLog
 from service.tournaments import Tournaments
-from tests.service import test_event_clock as clock_tests
-from tests.service.test_event_clock import at, new_event
+from tests.fake_clock import at
+from tests.service.test_event_clock import new_event
 
 CHECK_IN = {"check_in": {"opens": 10, "no_show": 5}}
-
-
-now = clock_tests.now  # the service's fake clock: now(minutes) after the clock tests' T0
 
 
 def pairing_of(tournaments: Tournaments, event_id: UUID, number: int, player: str) -> Any:
