@@ -1,0 +1,192 @@
+/* munchlog judge's page: a call's ruling form (issue #39; docs/events.md "The judge's page").
+ *
+ * A module beside judge.js, which shows its "Ruling" button and its form on each open call.
+ * The form reads the call's game's disputes (GET /api/games/<id>/disputes: public, as their
+ * rulings are), lets the judge take one or raise a new one at the call's version (POST
+ * …/disputes, from_version = to_version = the call's), records the ruling on it (POST
+ * …/disputes/<dispute_id>/ruling: what was decided, and a penalty for a player with the penalty
+ * guide's infraction, both optional) and resolves the call with that dispute (POST
+ * /api/events/<id>/calls/<call_id> {"action": "resolve", "dispute_id", "note"}, the note
+ * being the one typed beside the call's buttons). Each step is kept as it succeeds, so a
+ * refusal at the next is said in words under the form and trying again neither raises nor
+ * rules twice. Only a judge rules: to a scorekeeper's (or the organizer's) token the button
+ * says so instead of opening the form, and the API's 403, should it come, is said in words.
+ * The penalties and infractions to choose from are written into the page by the server
+ * (<template id="ruling-choices">, api/pages/floor.py, from domain/penalties.py).
+ */
+"use strict";
+(function () {
+  const { el, postJSON, readJSON, seatName, penaltyText } = window.munchlogPages;
+  const forms = new Map(); // call_id -> { open, disputes (null: not read), chosen, error, busy }
+
+  function mount(page) {
+    // page: { api, token(), role(), players(call), rerender(), resolved(call) }
+    function formOf(call) {
+      if (!forms.has(call.call_id)) forms.set(call.call_id, { open: false, disputes: null, chosen: "", error: "", busy: false });
+      return forms.get(call.call_id);
+    }
+    const game = (call) => "/api/games/" + encodeURIComponent(call.game_id);
+    const auth = () => ({ Authorization: "Bearer " + page.token() });
+
+    async function readDisputes(call) {
+      const f = formOf(call);
+      try {
+        f.disputes = (await readJSON(game(call) + "/disputes", auth())).disputes;
+        if (f.chosen === "" || !f.disputes.some((d) => d.dispute_id === f.chosen)) {
+          const open = f.disputes.filter((d) => d.status === "open");
+          f.chosen = open.length ? open[open.length - 1].dispute_id : "";
+        }
+      } catch (e) {
+        f.error = said("The game's disputes could not be read", e);
+      }
+      page.rerender();
+    }
+    function kept(f, dispute) {
+      const i = f.disputes.findIndex((d) => d.dispute_id === dispute.dispute_id);
+      if (i < 0) f.disputes.push(dispute);
+      else f.disputes[i] = dispute;
+    }
+
+    // A refusal, in words, for the step it stopped at.
+    function said(step, e) {
+      if (e.status === 403) return step + ": only a judge of this event rules, and this token is not a judge's.";
+      if (e.status === 401) return step + ": this token is no longer valid here; sign in again.";
+      return step + ": " + e.message;
+    }
+    function who(raised, players) {
+      if (raised === "judge") return "a judge";
+      if (raised === "table") return "the table";
+      return seatName(raised, players);
+    }
+    function disputeWords(d, players) {
+      const statement = d.statement.length > 60 ? d.statement.slice(0, 57) + "…" : d.statement;
+      return (d.status === "ruled" ? "Ruled · " : "Open · ") + "raised by " + who(d.raised_by, players) + ": " + statement;
+    }
+
+    function toggle(call) {
+      const f = formOf(call);
+      f.open = !f.open;
+      f.error = "";
+      if (f.open && page.role() === "judge" && f.disputes === null) readDisputes(call);
+      page.rerender();
+    }
+
+    async function submit(call, form, note) {
+      const f = formOf(call);
+      const field = (name) => { const e = form.elements.namedItem(name); return e ? e.value.trim() : ""; };
+      const kind = field("penalty");
+      if (kind && !field("seat")) { f.error = "Say which player the penalty is for."; page.rerender(); return; }
+      f.busy = true;
+      f.error = "";
+      page.rerender();
+      let step = "The dispute was not raised";
+      try {
+        if (!f.chosen) {
+          const body = { statement: field("statement") };
+          if (call.version >= 1) Object.assign(body, { from_version: call.version, to_version: call.version });
+          const raised = await postJSON(game(call) + "/disputes", page.token(), body);
+          kept(f, raised.dispute);
+          f.chosen = raised.dispute.dispute_id;
+        }
+        const dispute = f.disputes.find((d) => d.dispute_id === f.chosen);
+        if (dispute.status !== "ruled") {
+          step = "The ruling was not recorded";
+          const body = { ruling: field("ruling") };
+          if (kind) body.penalty = Object.assign({ kind: kind, seat: field("seat") }, field("infraction") ? { infraction: field("infraction") } : {});
+          kept(f, (await postJSON(game(call) + "/disputes/" + encodeURIComponent(f.chosen) + "/ruling", page.token(), body)).dispute);
+        }
+        step = "The call was not resolved";
+        const body = { action: "resolve", dispute_id: f.chosen };
+        if (note) body.note = note;
+        await postJSON(page.api + "/calls/" + encodeURIComponent(call.call_id), page.token(), body);
+        f.open = false;
+        page.resolved(call);
+      } catch (e) {
+        f.error = said(step, e);
+        if (step === "The ruling was not recorded") readDisputes(call); // perhaps ruled meanwhile
+      } finally {
+        f.busy = false;
+        page.rerender();
+      }
+    }
+
+    function labelled(text, control, hint) {
+      return el("label", { class: "field" }, [el("span", { class: "field-name", text: text }), control, hint ? el("small", { class: "hint", text: hint }) : null]);
+    }
+    function choice(name, key, label) {
+      const select = document.getElementById("ruling-choices").content.querySelector("select[name='" + name + "']").cloneNode(true);
+      select.setAttribute("data-keep", key + name);
+      select.setAttribute("aria-label", label);
+      return select;
+    }
+
+    // The form's fields for a dispute not ruled yet (a new one: what is disputed first).
+    function rulingFields(call, f, key) {
+      const players = page.players(call);
+      const seats = Object.keys(players).sort();
+      return [
+        f.chosen ? null : labelled("What the players disagree about",
+          el("input", { type: "text", name: "statement", maxlength: "2000", required: true, "data-keep": key + "statement", placeholder: "e.g. whether the Curse could be played then" }),
+          "Raised at the moment of the call, so the replay shows it there. Everyone who may see the game reads it: name no card in a hand."),
+        labelled("Your ruling",
+          el("textarea", { name: "ruling", rows: "3", maxlength: "2000", required: true, "data-keep": key + "ruling", placeholder: "what you decided, as you tell the players" }),
+          "Written into the game's record, for everyone who may see the game."),
+        labelled("Penalty", choice("penalty", key, "penalty"), "A game loss or more ends the game for that player at once."),
+        labelled("Given to",
+          el("select", { name: "seat", "data-keep": key + "seat", "aria-label": "the player given the penalty" }, [
+            el("option", { value: "", text: "choose the player" }),
+            ...seats.map((s) => el("option", { value: s, text: seatName(s, players) })),
+          ]),
+          "Only with a penalty."),
+        labelled("Infraction", choice("infraction", key, "infraction"),
+          "From the penalty guide; named, a repeat of it in this event is upgraded as the guide says."),
+      ];
+    }
+
+    function panel(call, note) {
+      const f = formOf(call);
+      if (!f.open) return null;
+      if (page.role() !== "judge") {
+        return el("div", { class: "ruling", "data-ruling": "refused" }, [
+          el("p", { class: "ruling-error", role: "alert", text: "Only a judge records a ruling: a " + page.role() + "'s token does not rule." }),
+        ]);
+      }
+      const key = call.call_id + ":rule:";
+      const error = f.error ? el("p", { class: "ruling-error", role: "alert", text: f.error }) : null;
+      if (f.disputes === null) return el("div", { class: "ruling" }, [error || el("p", { class: "note", text: "Reading the game's disputes…" })]);
+      const players = page.players(call);
+      const dispute = f.disputes.find((d) => d.dispute_id === f.chosen);
+      const pick = el("select", {
+        name: "dispute", "aria-label": "the dispute ruled on",
+        onchange: (ev) => { f.chosen = ev.target.value; f.error = ""; page.rerender(); },
+      }, [el("option", { value: "", text: "A new dispute about this call" }),
+        ...f.disputes.map((d) => el("option", { value: d.dispute_id, text: disputeWords(d, players) }))]);
+      pick.value = f.chosen;
+      const ruled = dispute && dispute.status === "ruled" ? dispute.rulings[dispute.rulings.length - 1] : null;
+      const form = el("form", {
+        class: "ruling", "data-call-id": call.call_id,
+        onsubmit: (ev) => { ev.preventDefault(); if (!f.busy) submit(call, ev.target, note.value.trim()); },
+      }, [
+        el("h3", { text: "Ruling for table " + call.table }),
+        labelled("Dispute", pick, f.disputes.length ? "The game's disputes; a ruled one resolves the call with the ruling it has." : "This game has none yet: the ruling starts one."),
+        ...(ruled ? [el("p", { class: "ruled", "data-ruled": f.chosen }, [
+          el("b", { text: "Ruled: " }), ruled.ruling,
+          ruled.penalty ? el("span", { class: "ruled-penalty", text: " · " + penaltyText(ruled.penalty, (s) => seatName(s, players)) }) : null,
+        ])] : rulingFields(call, f, key)),
+        el("p", { class: "hint", text: "The note beside the call's buttons goes with the resolution: the player who called reads it." }),
+        el("button", { type: "submit", class: "primary", disabled: f.busy, text: f.busy ? "Recording…" : ruled ? "Resolve the call with this ruling" : "Record the ruling and resolve the call" }),
+        error,
+      ]);
+      return form;
+    }
+
+    function button(call) {
+      const f = formOf(call);
+      return el("button", { type: "button", "data-action": "rule", "aria-expanded": f.open ? "true" : "false", text: f.open ? "Close the ruling" : "Ruling", onclick: () => toggle(call) });
+    }
+
+    return { button: button, panel: panel };
+  }
+
+  window.munchlogRuling = { mount: mount };
+})();
