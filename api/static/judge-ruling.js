@@ -19,6 +19,24 @@
   const { el, postJSON, readJSON, seatName, penaltyText } = window.munchlogPages;
   const forms = new Map(); // call_id -> { open, disputes (null: not read), chosen, error, busy }
 
+  // The API's refusals of a ruling or a call's step in a judge's words (its messages name
+  // disputes and calls by their ids); any other, as the API says it.
+  const WORDS = {
+    "dispute/already_ruled": "another judge ruled on this dispute meanwhile: its ruling is shown above",
+    "rule/escalated_to_head_judges": "the call was handed to the head judges: only a head judge acts on it now",
+    "rule/call_escalated": "the call is with the head judges already",
+    "rule/call_resolved": "the call is resolved already",
+    "event/call_not_found": "this event has no such call any more",
+  };
+  function refusalWords(e) {
+    const code = e.body && e.body.error && e.body.error.code;
+    if (code === "rule/call_claimed") return /^you /.test(e.message) ? "you hold this call already" : "another judge holds this call";
+    if (WORDS[code]) return WORDS[code];
+    if (e.status === 403) return "only a judge of this event does this, and this token is not a judge's";
+    if (e.status === 401) return "this token is no longer valid here; sign in again";
+    return e.message.replace(/\.$/, "");
+  }
+
   function mount(page) {
     // page: { api, token(), role(), players(call), rerender(), resolved(call) }
     function formOf(call) {
@@ -48,11 +66,7 @@
     }
 
     // A refusal, in words, for the step it stopped at.
-    function said(step, e) {
-      if (e.status === 403) return step + ": only a judge of this event rules, and this token is not a judge's.";
-      if (e.status === 401) return step + ": this token is no longer valid here; sign in again.";
-      return step + ": " + e.message;
-    }
+    function said(step, e) { return step + ": " + refusalWords(e) + "."; }
     function who(raised, players) {
       if (raised === "judge") return "a judge";
       if (raised === "table") return "the table";
@@ -174,8 +188,8 @@
           ruled.penalty ? el("span", { class: "ruled-penalty", text: " · " + penaltyText(ruled.penalty, (s) => seatName(s, players)) }) : null,
         ])] : rulingFields(call, f, key)),
         el("p", { class: "hint", text: "The note beside the call's buttons goes with the resolution: the player who called reads it." }),
-        el("button", { type: "submit", class: "primary", disabled: f.busy, text: f.busy ? "Recording…" : ruled ? "Resolve the call with this ruling" : "Record the ruling and resolve the call" }),
         error,
+        el("button", { type: "submit", class: "primary", disabled: f.busy, text: f.busy ? "Recording…" : ruled ? "Resolve the call with this ruling" : "Record the ruling and resolve the call" }),
       ]);
       return form;
     }
@@ -188,5 +202,5 @@
     return { button: button, panel: panel };
   }
 
-  window.munchlogRuling = { mount: mount };
+  window.munchlogRuling = { mount: mount, refusalWords: refusalWords };
 })();

@@ -138,7 +138,7 @@
     if (note) body.note = note;
     return post("/calls/" + encodeURIComponent(call.call_id), body)
       .then(() => loadCalls())
-      .catch((e) => status("Call at table " + call.table + ": " + e.message));
+      .catch((e) => status("Call at table " + call.table + ": " + window.munchlogRuling.refusalWords(e) + "."));
   }
 
   function extendForm(table, key) {

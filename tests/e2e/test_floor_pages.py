@@ -245,6 +245,14 @@ def test_the_judges_page_takes_only_a_staff_token(
         context.close()
 
 
+def disputes_of(api: str, game_id: str) -> list[dict[str, Any]]:
+    """The game's disputes with their rulings (public: no token)."""
+    found = requests.get(f"{api}/games/{game_id}/disputes", timeout=30)
+    assert found.status_code == 200, found.text
+    rows: list[dict[str, Any]] = found.json()["disputes"]
+    return rows
+
+
 def test_a_call_is_ruled_on_and_resolved_from_the_judges_phone(
     browser: Any, served: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -279,25 +287,32 @@ def test_a_call_is_ruled_on_and_resolved_from_the_judges_phone(
         judge.fill(f"{form} textarea[name='ruling']", "Curses go on your own turn: it stays")
         judge.select_option(f"{form} select[name='penalty']", "warning")
         judge.select_option(f"{form} select[name='seat']", "A")
-        judge.select_option(f"{form} select[name='infraction']", "game_play_error.game_rule_violation")
+        judge.select_option(
+            f"{form} select[name='infraction']", "game_play_error.game_rule_violation"
+        )
         judge.fill(f"{card} .call-actions input[type='text']", "warning given, play on")
-        judge.locator(form).scroll_into_view_if_needed()
+        judge.eval_on_selector(form, "e => e.scrollIntoView()")
         shoot(judge, tmp_path, "ruling-form")
-        judge.locator(f"{form} button[type='submit']").scroll_into_view_if_needed()
+        judge.eval_on_selector(f"{form} button[type='submit']", "e => e.scrollIntoView(false)")
         shoot(judge, tmp_path, "ruling-form-end")
         judge.click(f"{form} button[type='submit']")
         judge.wait_for_selector(card, state="detached")
         assert "resolved with the ruling" in judge.inner_text("#status")
         shoot(judge, tmp_path, "ruling-resolved")
-        version = requests.get(f"{api}/events/{served['eid']}/calls", headers=auth(served["jo"]), timeout=30)
-        (call,) = [c for c in version.json() if c["call_id"] == call_id]
-        (dispute,) = requests.get(f"{api}/games/{seat['game_id']}/disputes", timeout=30).json()["disputes"]
+        listed = requests.get(
+            f"{api}/events/{served['eid']}/calls", headers=auth(served["jo"]), timeout=30
+        )
+        (call,) = [c for c in listed.json() if c["call_id"] == call_id]
+        (dispute,) = disputes_of(api, seat["game_id"])
         assert call["state"] == "resolved" and call["claimed_by"]["name"] == "Jo"
+        assert call["table"] == table
         assert call["resolution"]["dispute_id"] == dispute["dispute_id"]
         assert call["resolution"]["by"]["name"] == "Jo"
         assert call["resolution"]["note"] == "warning given, play on"
         assert (dispute["from_version"], dispute["to_version"]) == (call["version"],) * 2
-        assert dispute["statement"] == "a Curse played out of turn" and dispute["raised_by"] == "judge"
+        assert (
+            dispute["statement"] == "a Curse played out of turn" and dispute["raised_by"] == "judge"
+        )
         (ruled,) = dispute["rulings"]
         assert ruled["ruling"] == "Curses go on your own turn: it stays"
         assert ruled["penalty"]["kind"] == "warning" and ruled["penalty"]["seat"] == "A"
@@ -315,3 +330,63 @@ def test_a_call_is_ruled_on_and_resolved_from_the_judges_phone(
     finally:
         for context in (jo_ctx, sam_ctx, seat_ctx):
             context.close()
+
+
+def test_a_ruling_refused_is_said_in_words_and_the_call_resolved_with_the_one_made(
+    browser: Any, served: dict[str, Any], tmp_path: Path
+) -> None:
+    """Two judges on one dispute: the one the seat raised is ruled on by another judge while
+    this one types; the form says so in words, shows that ruling and resolves the call with it."""
+    pairing, seat = served["second"]
+    api, jo = f"{served['base']}/api", auth(served["jo"])
+    called = requests.post(
+        f"{api}/events/{served['eid']}/calls",
+        json={"table": pairing["table"], "note": "too many cards drawn"},
+        headers=auth(seat["token"]),
+        timeout=30,
+    )
+    assert called.status_code == 201, called.text
+    call_id = called.json()["call_id"]
+    raised = requests.post(
+        f"{api}/games/{seat['game_id']}/disputes",
+        json={"statement": "they drew three"},
+        headers=auth(seat["token"]),
+        timeout=30,
+    )
+    dispute_id = raised.json()["dispute"]["dispute_id"]
+    context, judge, _requested, errors = watched_page(browser, *PHONE)
+    try:
+        judge.goto(f"{served['base']}/events/{served['eid']}/judge#token={served['jo']}")
+        card = f".call[data-call-id='{call_id}']"
+        judge.click(f"{card} button[data-action='rule']")
+        form = f"{card} form.ruling"
+        judge.wait_for_selector(f"{form} textarea[name='ruling']")
+        assert judge.input_value(f"{form} select[name='dispute']") == dispute_id  # the open one
+        judge.fill(f"{form} textarea[name='ruling']", "shuffle the extra card back")
+        other = requests.post(  # another judge's phone, first
+            f"{api}/games/{seat['game_id']}/disputes/{dispute_id}/ruling",
+            json={"ruling": "the extra card goes back on top"},
+            headers=jo,
+            timeout=30,
+        )
+        assert other.status_code == 201, other.text
+        judge.click(f"{form} button[type='submit']")
+        judge.wait_for_selector(f"{form} .ruling-error:has-text('ruled on this dispute meanwhile')")
+        judge.wait_for_selector(f"{form} .ruled:has-text('the extra card goes back on top')")
+        said = judge.inner_text(f"{form} .ruling-error")
+        assert dispute_id not in said and "/" not in said, said
+        judge.eval_on_selector(f"{form} button[type='submit']", "e => e.scrollIntoView(false)")
+        shoot(judge, tmp_path, "ruling-refused")
+        assert (
+            judge.inner_text(f"{form} button[type='submit']") == "Resolve the call with this ruling"
+        )
+        judge.click(f"{form} button[type='submit']")
+        judge.wait_for_selector(card, state="detached")
+        listed = requests.get(f"{api}/events/{served['eid']}/calls", headers=jo, timeout=30)
+        (call,) = [c for c in listed.json() if c["call_id"] == call_id]
+        assert call["resolution"]["dispute_id"] == dispute_id
+        (ruled,) = [d for d in disputes_of(api, seat["game_id"]) if d["dispute_id"] == dispute_id]
+        assert [r["ruling"] for r in ruled["rulings"]] == ["the extra card goes back on top"]
+        assert all("422" in e for e in errors), errors  # the refused ruling, in the console
+    finally:
+        context.close()
