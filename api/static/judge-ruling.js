@@ -9,15 +9,18 @@
  * /api/events/<id>/calls/<call_id> {"action": "resolve", "dispute_id", "note"}, the note
  * being the one typed beside the call's buttons). Each step is kept as it succeeds, so a
  * refusal at the next is said in words under the form and trying again neither raises nor
- * rules twice. Only a judge rules: to a scorekeeper's (or the organizer's) token the button
- * says so instead of opening the form, and the API's 403, should it come, is said in words.
+ * rules twice. Only a judge rules, and on a call another judge holds or the head judges were
+ * handed only a head judge (the staff member asking is GET /api/events/<id>'s staff_member):
+ * to any other token the button says so instead of opening the form; the API's 403, should it
+ * come, is said in words too.
  * The penalties and infractions to choose from are written into the page by the server
  * (<template id="ruling-choices">, api/pages/floor.py, from domain/penalties.py).
  */
 "use strict";
 (function () {
   const { el, postJSON, readJSON, seatName, penaltyText } = window.munchlogPages;
-  const forms = new Map(); // call_id -> { open, disputes (null: not read), chosen, error, busy }
+  // call_id -> { open, disputes (null: not read), reading, unread (a read refused), chosen, error, busy }
+  const forms = new Map();
 
   // The API's refusals of a ruling or a call's step in a judge's words (its messages name
   // disputes and calls by their ids); any other, as the API says it.
@@ -38,7 +41,8 @@
   }
 
   function mount(page) {
-    // page: { api, token(), role(), players(call), rerender(), resolved(call) }
+    // page: { api, token(), role(), me() (GET /api/events/<id>'s staff_member), players(call),
+    // rerender(), resolved(call) }
     function formOf(call) {
       if (!forms.has(call.call_id)) forms.set(call.call_id, { open: false, disputes: null, chosen: "", error: "", busy: false });
       return forms.get(call.call_id);
@@ -49,14 +53,18 @@
     async function readDisputes(call) {
       const f = formOf(call);
       try {
+        const first = f.disputes === null;
         f.disputes = (await readJSON(game(call) + "/disputes", auth())).disputes;
-        if (f.chosen === "" || !f.disputes.some((d) => d.dispute_id === f.chosen)) {
+        // first the newest open dispute, if there is one (a new one otherwise)
+        if (first || !f.disputes.some((d) => d.dispute_id === f.chosen)) {
           const open = f.disputes.filter((d) => d.status === "open");
           f.chosen = open.length ? open[open.length - 1].dispute_id : "";
         }
       } catch (e) {
         f.error = said("The game's disputes could not be read", e);
+        f.unread = true; // until the form is opened again
       }
+      f.reading = false;
       page.rerender();
     }
     function kept(f, dispute) {
@@ -77,11 +85,23 @@
       return (d.status === "ruled" ? "Ruled · " : "Open · ") + "raised by " + who(d.raised_by, players) + ": " + statement;
     }
 
+    // Why this token may not rule on the call (a ruling the call could not then be resolved
+    // with: the API's rules, docs/rules.md F.8), in words; null when it may.
+    function notMine(call) {
+      if (page.role() !== "judge") return "Only a judge records a ruling: a " + page.role() + "'s token does not rule.";
+      const me = page.me() || {};
+      if (me.role === "head_judge") return null;
+      if (call.state === "escalated") return "This call was handed to the head judges: only a head judge rules on it now.";
+      const held = call.claimed_by;
+      if (held && held.staff_id !== me.staff_id) return held.name + " has this call: only they or a head judge rule on it.";
+      return null;
+    }
+
     function toggle(call) {
       const f = formOf(call);
       f.open = !f.open;
       f.error = "";
-      if (f.open && page.role() === "judge" && f.disputes === null) readDisputes(call);
+      f.unread = false;
       page.rerender();
     }
 
@@ -160,14 +180,14 @@
     function panel(call, note) {
       const f = formOf(call);
       if (!f.open) return null;
-      if (page.role() !== "judge") {
-        return el("div", { class: "ruling", "data-ruling": "refused" }, [
-          el("p", { class: "ruling-error", role: "alert", text: "Only a judge records a ruling: a " + page.role() + "'s token does not rule." }),
-        ]);
-      }
+      const why = notMine(call);
+      if (why) return el("div", { class: "ruling", "data-ruling": "refused" }, [el("p", { class: "ruling-error", role: "alert", text: why })]);
       const key = call.call_id + ":rule:";
       const error = f.error ? el("p", { class: "ruling-error", role: "alert", text: f.error }) : null;
-      if (f.disputes === null) return el("div", { class: "ruling" }, [error || el("p", { class: "note", text: "Reading the game's disputes…" })]);
+      if (f.disputes === null) {
+        if (!f.reading && !f.unread) { f.reading = true; readDisputes(call); }
+        return el("div", { class: "ruling" }, [error || el("p", { class: "note", text: "Reading the game's disputes…" })]);
+      }
       const players = page.players(call);
       const dispute = f.disputes.find((d) => d.dispute_id === f.chosen);
       const pick = el("select", {

@@ -125,7 +125,8 @@
     return pairing ? pairing.seats : {};
   }
   const ruling = window.munchlogRuling.mount({
-    api: API, token: () => app.token, role: () => app.role, players: playersAt, rerender: () => renderCalls(),
+    api: API, token: () => app.token, role: () => app.role, me: () => app.event && app.event.staff_member,
+    players: playersAt, rerender: () => renderCalls(),
     resolved: (call) => {
       status("The call at table " + call.table + " is resolved with the ruling.");
       $("status").scrollIntoView({ block: "nearest" });

@@ -88,11 +88,17 @@ def test_the_organizer_names_the_staff_and_only_the_staff_sees_it(client: FlaskC
     code(again, 422, "rule/staff_named")
     roster = [{"staff_id": "event-judge", "name": "head judge", "role": "head_judge"}]
     roster.append({"staff_id": jo["staff_id"], "name": "Jo", "role": "judge"})
-    for token in (ORGANIZER_TOKEN, jo["token"], event["judge_token"]):
+    for token, member in (
+        (ORGANIZER_TOKEN, None),
+        (jo["token"], roster[1]),
+        (event["judge_token"], roster[0]),
+    ):
         shown = client.get(f"/api/events/{eid}", headers=bearer(token)).get_json()
         assert shown["staff"] == roster  # nothing the refusals above tried was added
+        assert shown.get("staff_member") == member  # who is asking (the judge's page)
     for token in (ann, None):
-        assert "staff" not in client.get(f"/api/events/{eid}", headers=bearer(token)).get_json()
+        shown = client.get(f"/api/events/{eid}", headers=bearer(token)).get_json()
+        assert "staff" not in shown and "staff_member" not in shown
     assert jo["token"] not in str(
         client.get(f"/api/events/{eid}/export", headers=bearer(jo["token"])).get_data()
     )

@@ -53,6 +53,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         paired = pair(client, eid)
         jo = add_staff(client, eid, "Jo", "judge")
         sam = add_staff(client, eid, "Sam", "scorekeeper")
+        kim = add_staff(client, eid, "Kim", "judge")
         first, second = paired["pairings"][:2]
         caller = first["seats"]["A"]
         yield {
@@ -64,6 +65,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             "seat": my_game(client, eid, 1, tokens[caller]),
             "player": tokens[caller],
             "sam": sam["token"],
+            "kim": kim["token"],
+            "head": event["judge_token"],
             "second": (second, my_game(client, eid, 1, tokens[second["seats"]["B"]])),
         }
 
@@ -335,8 +338,9 @@ def test_a_call_is_ruled_on_and_resolved_from_the_judges_phone(
 def test_a_ruling_refused_is_said_in_words_and_the_call_resolved_with_the_one_made(
     browser: Any, served: dict[str, Any], tmp_path: Path
 ) -> None:
-    """Two judges on one dispute: the one the seat raised is ruled on by another judge while
-    this one types; the form says so in words, shows that ruling and resolves the call with it."""
+    """A call Kim holds: Jo's phone says Jo may not rule on it; the head judge's takes it over,
+    and while the head judge types, Jo rules on the dispute the seat raised. The form says so
+    in words, shows that ruling and resolves the call with it."""
     pairing, seat = served["second"]
     api, jo = f"{served['base']}/api", auth(served["jo"])
     called = requests.post(
@@ -354,16 +358,28 @@ def test_a_ruling_refused_is_said_in_words_and_the_call_resolved_with_the_one_ma
         timeout=30,
     )
     dispute_id = raised.json()["dispute"]["dispute_id"]
+    claimed = requests.post(
+        f"{api}/events/{served['eid']}/calls/{call_id}",
+        json={"action": "claim"},
+        headers=auth(served["kim"]),
+        timeout=30,
+    )
+    assert claimed.status_code == 200, claimed.text
+    card = f".call[data-call-id='{call_id}']"
+    jo_ctx, jo_page, _jo_requested, jo_errors = watched_page(browser, *PHONE)
     context, judge, _requested, errors = watched_page(browser, *PHONE)
     try:
-        judge.goto(f"{served['base']}/events/{served['eid']}/judge#token={served['jo']}")
-        card = f".call[data-call-id='{call_id}']"
+        jo_page.goto(f"{served['base']}/events/{served['eid']}/judge#token={served['jo']}")
+        jo_page.click(f"{card} button[data-action='rule']")
+        jo_page.wait_for_selector(f"{card} [data-ruling='refused']:has-text('Kim has this call')")
+        assert jo_page.locator(f"{card} form.ruling").count() == 0 and not jo_errors
+        judge.goto(f"{served['base']}/events/{served['eid']}/judge#token={served['head']}")
         judge.click(f"{card} button[data-action='rule']")
         form = f"{card} form.ruling"
         judge.wait_for_selector(f"{form} textarea[name='ruling']")
         assert judge.input_value(f"{form} select[name='dispute']") == dispute_id  # the open one
         judge.fill(f"{form} textarea[name='ruling']", "shuffle the extra card back")
-        other = requests.post(  # another judge's phone, first
+        other = requests.post(  # Jo's, first
             f"{api}/games/{seat['game_id']}/disputes/{dispute_id}/ruling",
             json={"ruling": "the extra card goes back on top"},
             headers=jo,
@@ -385,8 +401,10 @@ def test_a_ruling_refused_is_said_in_words_and_the_call_resolved_with_the_one_ma
         listed = requests.get(f"{api}/events/{served['eid']}/calls", headers=jo, timeout=30)
         (call,) = [c for c in listed.json() if c["call_id"] == call_id]
         assert call["resolution"]["dispute_id"] == dispute_id
+        assert call["resolution"]["by"]["name"] == "head judge"
         (ruled,) = [d for d in disputes_of(api, seat["game_id"]) if d["dispute_id"] == dispute_id]
         assert [r["ruling"] for r in ruled["rulings"]] == ["the extra card goes back on top"]
         assert all("422" in e for e in errors), errors  # the refused ruling, in the console
     finally:
+        jo_ctx.close()
         context.close()
