@@ -107,7 +107,12 @@
 
     async function submit(call, form, note) {
       const f = formOf(call);
-      const field = (name) => { const e = form.elements.namedItem(name); return e ? e.value.trim() : ""; };
+      const values = {}; // read before anything re-renders the form
+      for (const name of ["statement", "ruling", "penalty", "seat", "infraction"]) {
+        const e = form.elements.namedItem(name);
+        values[name] = e ? e.value.trim() : "";
+      }
+      const field = (name) => values[name];
       const kind = field("penalty");
       if (kind && !field("seat")) { f.error = "Say which player the penalty is for."; page.rerender(); return; }
       f.busy = true;
