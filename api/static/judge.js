@@ -128,8 +128,8 @@
     api: API, token: () => app.token, role: () => app.role, me: () => app.event && app.event.staff_member,
     players: playersAt, rerender: () => renderCalls(),
     resolved: (call) => {
-      status("The call at table " + call.table + " is resolved with the ruling.");
-      $("status").scrollIntoView({ block: "nearest" });
+      $("calls-said").textContent = "The call at table " + call.table + " is resolved with the ruling.";
+      $("calls-title").scrollIntoView({ block: "nearest" });
       return loadCalls().catch((e) => status(e.message));
     },
   });

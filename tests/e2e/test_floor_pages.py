@@ -300,7 +300,10 @@ def test_a_call_is_ruled_on_and_resolved_from_the_judges_phone(
         shoot(judge, tmp_path, "ruling-form-end")
         judge.click(f"{form} button[type='submit']")
         judge.wait_for_selector(card, state="detached")
-        assert "resolved with the ruling" in judge.inner_text("#status")
+        assert (
+            judge.inner_text("#calls-said")
+            == f"The call at table {table} is resolved with the ruling."
+        )
         shoot(judge, tmp_path, "ruling-resolved")
         listed = requests.get(
             f"{api}/events/{served['eid']}/calls", headers=auth(served["jo"]), timeout=30
