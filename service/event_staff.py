@@ -77,6 +77,15 @@ class EventStaff:
         return staff.roster(event)
 
     @staticmethod
+    def member_of(event: Tournament, caller: Caller) -> dict[str, Any] | None:
+        """The staff member ``caller`` is, as the roster shows it (``GET /api/events/<id>``'s
+        ``staff_member``: the judge's page tells a head judge from a floor judge by it);
+        ``None`` for anyone not of the staff."""
+        if caller.staff_id is None:
+            return None
+        return next((m for m in staff.roster(event) if m["staff_id"] == caller.staff_id), None)
+
+    @staticmethod
     def rulings(event: Tournament, caller: Caller) -> list[dict[str, Any]]:
         """Who made each ruling in the event's games, as recorded (docs/rules.md F.8):
         ``{game_id, version, dispute, by: {staff_id, name}, at}``, to the staff and the

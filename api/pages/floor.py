@@ -11,7 +11,9 @@ the JSON API and the event's stream (``GET /api/events/<id>/stream``, ``api/stat
   QR code to the event page, drawn here by segno as the slips' are (``api/pages/prints.py``);
 * the judge's page takes a staff token from the URL fragment (``#token=...``, never sent to the
   server) or the sign-in form, and shows what the API shows that token: the open calls by age,
-  the round's tables, each table's clock.
+  the round's tables, each table's clock, and a call's ruling form (``api/static/judge-ruling.js``),
+  whose choices of penalty and infraction are the penalty guide's (``domain.penalties``), in
+  words, written into the page here.
 """
 
 from __future__ import annotations
@@ -23,8 +25,41 @@ from markupsafe import Markup
 from api.json_api.routes.events import parse_event_id, tournaments
 from api.pages.prints import event_url
 from api.pages.viewer import page_headers
+from domain.penalties import INFRACTIONS, PENALTIES, infraction_label
 
 bp = Blueprint("floor_pages", __name__)
+
+#: What each penalty a ruling may give does, as the ruling form says it, short enough for a
+#: phone's select (docs/rules.md F.5: ``domain.penalties.ENDS_GAME``, ``ENDS_MATCH``; a
+#: disqualification drops the player).
+PENALTY_WORDS = {
+    "caution": "a word, nothing more",
+    "warning": "on the player's record",
+    "game_loss": "loses this game now",
+    "match_loss": "loses the match now",
+    "disqualification": "out of the event",
+}
+#: The penalty guide's classes of infraction (the first part of a key of ``INFRACTIONS``).
+INFRACTION_CLASSES = {
+    "game_play_error": "Game play errors",
+    "tournament_error": "Tournament errors",
+    "unsporting_conduct": "Unsporting conduct",
+}
+
+
+def penalty_choices() -> list[tuple[str, str]]:
+    """The ruling form's penalties, mildest first: ``(kind, words)``."""
+    return [(k, k.replace("_", " ").capitalize() + ": " + PENALTY_WORDS[k]) for k in PENALTIES]
+
+
+def infraction_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The ruling form's infractions by class, in the guide's order: ``(class, [(key, label)])``."""
+    grouped: dict[str, list[tuple[str, str]]] = {}
+    for key in INFRACTIONS:
+        grouped.setdefault(INFRACTION_CLASSES[key.split(".")[0]], []).append(
+            (key, infraction_label(key))
+        )
+    return list(grouped.items())
 
 
 @bp.get("/events/<event_id>/tv")
@@ -44,5 +79,11 @@ def room_screen(event_id: str) -> Response:
 def judge_page(event_id: str) -> Response:
     """The judge's page: the open calls, the round's tables (a staff token in the fragment)."""
     event = tournaments().load(parse_event_id(event_id))
-    html = render_template("judge.html", event_id=str(event.id), name=event.settings["name"])
+    html = render_template(
+        "judge.html",
+        event_id=str(event.id),
+        name=event.settings["name"],
+        penalties=penalty_choices(),
+        infractions=infraction_choices(),
+    )
     return page_headers(Response(html))

@@ -7,7 +7,9 @@
  * tap to claim, escalate or resolve it (POST …/calls/<call_id>), a link opening the replay
  * viewer at the call's version as this token sees the game (/games/<id>#token=…&v=<version>),
  * the table's clock and a form to extend its time (POST …/clock); and a grid of the round's
- * tables: in progress, time called, result in, call open. It follows the event's stream
+ * tables: in progress, time called, result in, call open. A call's "Ruling" opens its ruling
+ * form (api/static/judge-ruling.js): a dispute of its game, the ruling, the call resolved with
+ * it. It follows the event's stream
  * (api/static/live.js) with its token: a call's step reloads the calls at once, a clock change
  * the clock, anything else everything, once per burst; the games' results every 10 s. What a
  * judge types in a call's fields survives the re-renders.
@@ -116,12 +118,28 @@
   // ------------------------------------------------------------------ the calls
   function openCalls() { return app.calls.filter((c) => c.state !== "resolved"); }
 
+  // the players at a call's table, by seat ({A: "ann", …}), from the round's pairings
+  function playersAt(call) {
+    const round = app.event && app.event.rounds.find((r) => r.round === call.round);
+    const pairing = round && round.pairings.find((p) => p.table === call.table);
+    return pairing ? pairing.seats : {};
+  }
+  const ruling = window.munchlogRuling.mount({
+    api: API, token: () => app.token, role: () => app.role, me: () => app.event && app.event.staff_member,
+    players: playersAt, rerender: () => renderCalls(),
+    resolved: (call) => {
+      $("calls-said").textContent = "The call at table " + call.table + " is resolved with the ruling.";
+      $("calls-title").scrollIntoView({ block: "nearest" });
+      return loadCalls().catch((e) => status(e.message));
+    },
+  });
+
   function act(call, action, note) {
     const body = { action: action };
     if (note) body.note = note;
     return post("/calls/" + encodeURIComponent(call.call_id), body)
       .then(() => loadCalls())
-      .catch((e) => status("Call at table " + call.table + ": " + e.message));
+      .catch((e) => status("Call at table " + call.table + ": " + window.munchlogRuling.refusalWords(e) + "."));
   }
 
   function extendForm(table, key) {
@@ -189,8 +207,10 @@
           el("button", { type: "button", class: "primary", "data-action": "claim", text: "Claim", onclick: () => act(call, "claim", note.value) }),
           el("button", { type: "button", "data-action": "escalate", text: "Escalate", onclick: () => act(call, "escalate", note.value) }),
           el("button", { type: "button", "data-action": "resolve", text: "Resolve", onclick: () => act(call, "resolve", note.value) }),
+          ruling.button(call),
           note,
         ]),
+        ruling.panel(call, note),
         app.role === "judge" || app.role === "organizer" ? extendForm(call.table, call.call_id) : null,
       ]);
     }));

@@ -9,13 +9,15 @@
   async function readJSON(url, headers) {
     const r = await fetch(url, { headers: headers || {}, cache: "no-store" });
     const body = await r.json().catch(() => null);
-    if (!r.ok) {
-      const err = new Error((body && body.error && body.error.message) || "HTTP " + r.status);
-      err.status = r.status;
-      err.body = body;
-      throw err;
-    }
+    if (!r.ok) throw refusal(r, body);
     return body;
+  }
+  // the API's refusal as an Error: its message, with the HTTP status and the body on it
+  function refusal(r, body) {
+    const err = new Error((body && body.error && body.error.message) || "HTTP " + r.status);
+    err.status = r.status;
+    err.body = body;
+    return err;
   }
   function el(tag, attrs, kids) {
     const e = document.createElement(tag);
@@ -72,6 +74,11 @@
     if (!p.infraction_name) return spaced(p.infraction);
     return p.infraction_name + (p.ipg_section ? " (IPG " + p.ipg_section + ")" : "");
   }
+  // the whole penalty, "warning for A (ann) · Slow Play (IPG 3.3) · upgraded from …", the
+  // seat in the page's words (seatWords)
+  function penaltyText(p, seatWords) {
+    return [spaced(p.kind) + (p.seat ? " for " + seatWords(p.seat) : ""), infractionText(p), upgradeText(p)].filter(Boolean).join(" · ");
+  }
   function upgradeText(p) {
     if (!p.escalated_from) return "";
     const given = spaced(p.escalated_from);
@@ -121,7 +128,8 @@
     return fromUrl || sessionStorage.getItem(key);
   }
   // POST a JSON body with a bearer token: the answer, or an Error saying the API's refusal
-  // in its own words (the event page's actions, the organizer's console, the home page).
+  // in its own words, with its HTTP status (the event page's actions, the organizer's console,
+  // the home page, the judge's page).
   async function postJSON(url, token, body) {
     const r = await fetch(url, {
       method: "POST",
@@ -129,7 +137,7 @@
       body: JSON.stringify(body || {}),
     });
     const found = await r.json().catch(() => null);
-    if (!r.ok) throw new Error((found && found.error && found.error.message) || "HTTP " + r.status);
+    if (!r.ok) throw refusal(r, found);
     return found;
   }
   // A place as a player says it: 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st, 22nd, 111th
@@ -144,6 +152,6 @@
     return { EVENT: event, API: "/api/events/" + event, KEY: "munchlog-event-token:" + event };
   }
   window.munchlogPages = { eventIds: eventIds, ordinal: ordinal, readJSON: readJSON, postJSON: postJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
-    onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText,
+    onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText, penaltyText: penaltyText,
     untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();

@@ -299,9 +299,7 @@
   // (pages.js: the event page's words too); nothing here is read from the event's other games.
   const infractionText = window.munchlogPages.infractionText;
   const upgradeText = window.munchlogPages.upgradeText;
-  function penaltyText(p) {
-    return [words(p.kind) + (p.seat ? " for " + seatWords(p.seat) : ""), infractionText(p), upgradeText(p)].filter(Boolean).join(" · ");
-  }
+  function penaltyText(p) { return window.munchlogPages.penaltyText(p, seatWords); }
   function penaltyLine(p) {
     return el("div", { class: "penalty", "data-penalty": p.kind, "data-seat": p.seat }, [
       el("b", { class: "pen-kind", text: capital(words(p.kind)) }), p.seat ? " for " + seatWords(p.seat) : "",

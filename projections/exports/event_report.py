@@ -128,9 +128,12 @@ def _penalties(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def _calls(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One line a judge call (docs/rules.md F.8) and one a step taken on it, with who."""
+    """One line a judge call (docs/rules.md F.8) and one a step taken on it, with who (and
+    for its resolution, the dispute of its game ruled on, if it names one)."""
     out = []
     for row in rows:
+        dispute = (row.get("resolution") or {}).get("dispute_id")
+        ruled = f" with the ruling in dispute {dispute}" if dispute else ""
         note = f": {row['note']}" if row.get("note") else ""
         out.append(
             f"  {row['opened_at']} round {row['round']}, table {row['table']}: "
@@ -140,7 +143,8 @@ def _calls(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         for step in row.get("actions") or ():
             said = f": {step['note']}" if step.get("note") else ""
             by = (step.get("by") or {}).get("name")
-            out.append(f"    {step['at']} {step['action']} by {by}{said}")
+            how = ruled if step["action"] == "resolve" else ""
+            out.append(f"    {step['at']} {step['action']} by {by}{how}{said}")
     return out or ["  none"]
 
 

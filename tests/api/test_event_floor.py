@@ -8,11 +8,13 @@ escalated and resolved with a ruling; every refusal a 4xx with its code and noth
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask.testing import FlaskClient
 
 from api.pages.prints import qr_svg
+from domain.penalties import INFRACTIONS, PENALTIES
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_events import my_game, open_event, pair, register
 
@@ -86,11 +88,17 @@ def test_the_organizer_names_the_staff_and_only_the_staff_sees_it(client: FlaskC
     code(again, 422, "rule/staff_named")
     roster = [{"staff_id": "event-judge", "name": "head judge", "role": "head_judge"}]
     roster.append({"staff_id": jo["staff_id"], "name": "Jo", "role": "judge"})
-    for token in (ORGANIZER_TOKEN, jo["token"], event["judge_token"]):
+    for token, member in (
+        (ORGANIZER_TOKEN, None),
+        (jo["token"], roster[1]),
+        (event["judge_token"], roster[0]),
+    ):
         shown = client.get(f"/api/events/{eid}", headers=bearer(token)).get_json()
         assert shown["staff"] == roster  # nothing the refusals above tried was added
+        assert shown.get("staff_member") == member  # who is asking (the judge's page)
     for token in (ann, None):
-        assert "staff" not in client.get(f"/api/events/{eid}", headers=bearer(token)).get_json()
+        shown = client.get(f"/api/events/{eid}", headers=bearer(token)).get_json()
+        assert "staff" not in shown and "staff_member" not in shown
     assert jo["token"] not in str(
         client.get(f"/api/events/{eid}/export", headers=bearer(jo["token"])).get_data()
     )
@@ -305,6 +313,8 @@ def test_calls_are_claimed_escalated_and_resolved_and_say_who_did_what(
         "Judge calls" in text
         and "my hand is wrong" in text
         and "escalate by Kim: head, please" in text
+        and f"resolve by head judge with the ruling in dispute {did}: warning" in text
+        and "resolve by Jo: fixed" in text
     )
     theirs = client.get(f"/api/events/{eid}/export?format=text", headers=bearer(floor.tokens[bob]))
     assert "seat call" in theirs.get_data(True) and "my hand is wrong" not in theirs.get_data(True)
@@ -370,3 +380,19 @@ def test_the_print_pages_show_the_round_and_the_lists_only_to_the_judges(
         sheets = client.get(f"{base}/decklists", headers=bearer(token)).get_data(True)
         assert sheets.count('class="sheet decklist"') == len(PLAYERS) and card in sheets
     assert client.get(f"/events/{floor.id}/print/nothing").status_code == 404
+
+
+def test_the_judges_page_offers_the_penalty_guide_in_words(client: FlaskClient) -> None:
+    """The ruling form's choices (api/static/judge-ruling.js) are written into the judge's page
+    from ``domain.penalties``: every penalty a ruling may give and every infraction of the guide,
+    each shown in words (no key, no underscore), sent as the key the API takes."""
+    eid = open_event(client)["event_id"]
+    page = client.get(f"/events/{eid}/judge")
+    assert page.status_code == 200
+    choices = page.get_data(True).split('<template id="ruling-choices">')[1].split("</template>")[0]
+    shown = dict(re.findall(r'<option value="([^"]*)">([^<]*)</option>', choices))
+    assert set(PENALTIES) | set(INFRACTIONS) | {""} == set(shown)
+    assert shown["game_loss"] == "Game loss: loses this game now"
+    assert shown["tournament_error.slow_play"] == "Slow Play (IPG 3.3)"
+    assert not [text for text in shown.values() if "_" in text or "." in text.split(" (IPG")[0]]
+    assert '<optgroup label="Unsporting conduct">' in choices

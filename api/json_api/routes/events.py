@@ -397,6 +397,9 @@ EventSchema = answer_schema(
             "the staff (to the staff and the organizer only): F.8",
             cls_or_instance=fields.Dict(),
         ),
+        "staff_member": described(
+            fields.Dict, "`{staff_id, name, role}`: the staff member asking (to them only): F.8"
+        ),
         "extra_turns": described(
             fields.Integer, "turns after the one in progress at time", allow_none=True
         ),
@@ -414,7 +417,7 @@ EventSchema = answer_schema(
         ),
         "version": described(fields.Integer, "the event's version: its stream's last `id` so far"),
     },
-    optional=("results", "clock", "version", "staff", "extra_turns", "time_result"),
+    optional=("results", "clock", "version", "staff", "staff_member", "extra_turns", "time_result"),
 )
 
 
@@ -641,6 +644,9 @@ class Event(MethodView):
         roster = EventStaff.roster(event, caller)
         if roster is not None:
             summary["staff"] = roster
+        member = EventStaff.member_of(event, caller)
+        if member is not None:
+            summary["staff_member"] = member
         return summary
 
 
