@@ -65,10 +65,6 @@
   // penalty the guide upgraded the one the judge gave and the guide's count. The ruling does
   // not record the count itself, so it reads "at least the 2nd".
   function spaced(key) { return String(key).replace(/[._]/g, " "); }
-  function ordinal(n) {
-    const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
-    return n + tail;
-  }
   function infractionText(p) {
     if (!p.infraction) return "";
     if (!p.infraction_name) return spaced(p.infraction);
