@@ -18,19 +18,24 @@
     its own id; prints the id and the new tokens. A multi-game NDJSON export stores each of its
     games, one line each (id, events, tokens), or none if one is refused. Exit code 1 if
     refused.
-``munchlog verify FILE`` / ``munchlog verify --game ID [--db URL]``
+``munchlog verify FILE`` / ``munchlog verify --game ID [--db URL]`` / ``... --json``
     Check an export offline, or a stored game (every row read on its own, its snapshots too, as
-    ``GET /api/games/<id>/verify`` does): prints ``{"ok", "checked", "first_broken", "head",
-    "problems", "dealing"}`` as JSON (``first_broken`` is ``{"version", "reason"}`` of the
-    earliest problem of the chain, the rules or the dealing, ``"dealing_mismatch"``; ``problems`` lists every problem
-    of the chain; ``dealing`` is ``domain.fair_check.verify`` of the events before the first
-    broken one (by the chain or the rules): a server-dealt game's commitments, reveals,
-    counters, piles (docs/dealing.md "What verify checks") and every shuffle and roll
-    re-derived, its ``first_mismatch`` naming the event,
-    ``{"version", "type", "reason"}``); a file's report also has ``game_id``, and a multi-game
-    export gets one line per game (a game the export says it left out: ``"left_out": true``);
-    exit code 0 when every game is ok, else 1. An event's export (``GET
-    /api/events/<id>/export``) is checked whole, one line per finding (``api.cli.events``).
+    ``GET /api/games/<id>/verify`` does), and print one line a game for people
+    (``api.cli.verify_lines``): its players and where it was played, then ``verified`` with what
+    was checked, ``BROKEN at event N`` with what is wrong there in words, ``not checked`` for a
+    game exported without hashes (whose export it is: only the judge's is complete) or ``left
+    out of this export``; a summary line after several games; a progress bar above the lines
+    for a long file on a terminal. ``--json`` prints instead, a line a game, ``{"ok",
+    "checked", "first_broken", "head", "problems", "dealing"}`` (``first_broken`` is
+    ``{"version", "reason"}`` of the earliest problem of the chain, the rules or the dealing,
+    ``"dealing_mismatch"``; ``problems`` lists every problem of the chain; ``dealing`` is
+    ``domain.fair_check.verify`` of the events before the first broken one (by the chain or the
+    rules): a server-dealt game's commitments, reveals, counters, piles (docs/dealing.md "What
+    verify checks") and every shuffle and roll re-derived, its ``first_mismatch`` naming the
+    event, ``{"version", "type", "reason"}``); a file's report also has ``game_id`` (a game the
+    export says it left out: ``"left_out": true``). Exit code 0 when every game is verified,
+    else 1. An event's export (``GET /api/events/<id>/export``) is checked whole, one line per
+    finding (``api.cli.events``).
 ``munchlog rebuild-projections``
     Drop the match-history projection and fold the whole notification log again, with a
     progress bar of the notifications read; games it had to leave out (damaged stored events)

@@ -426,6 +426,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"munchlog: {exc.message}", file=sys.stderr)
         return exc.code
+    except BrokenPipeError:  # `munchlog verify big.ndjson | head`: the reader has gone
+        try:  # stdout to nowhere: no second error when Python flushes it at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
 
 
 if __name__ == "__main__":

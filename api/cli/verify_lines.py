@@ -128,9 +128,11 @@ def _broken(report: Mapping[str, Any]) -> str:
 
 def game_line(game: Mapping[str, Any] | None, report: Mapping[str, Any]) -> str:
     """One game's line: which game, then what was checked and found (the module docstring)."""
-    head = f"game {report.get('game_id')}{_which(game)}: "
+    gid = report.get("game_id")
     if report.get("error"):
-        return head + f"not a game's export this version reads ({report['error']})"
+        name = f"game {gid}" if gid else "a game without an id"
+        return f"{name}: not a game's export this version reads ({report['error']})"
+    head = f"game {gid}{_which(game)}: "
     if report.get("left_out"):
         first = report.get("first_broken") or {}
         return head + (
