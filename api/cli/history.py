@@ -66,6 +66,7 @@ from api.cli.events import event_export_in, event_named, verify_event_file, writ
 from api.cli.verify_lines import Lines, events_in, game_line, summary_line
 from api.json_api.routes.exports import omission, omitted_lines
 from domain.envelope import DamagedRecords, Record
+from domain.game import Game
 from projections.exports import (
     ExportFormatError,
     ImportedGame,
@@ -347,8 +348,8 @@ def import_command(args: argparse.Namespace) -> int:
     log = open_log(args.db)
     try:
         for gid in sorted(seen):
-            try:
-                log.current_version(UUID(gid))
+            try:  # an id that is no UUID (a log from another tool) is stored under a uuid5 of it
+                log.current_version(Game.id_for_import(gid))
             except GameNotFoundError:
                 continue
             refused.append(f"game {gid}: already in {database}")
