@@ -31,6 +31,7 @@ and found something wrong (a game not found, a refused import, a broken chain).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
@@ -427,10 +428,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"munchlog: {exc.message}", file=sys.stderr)
         return exc.code
     except BrokenPipeError:  # `munchlog verify big.ndjson | head`: the reader has gone
-        try:  # stdout to nowhere: no second error when Python flushes it at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        with contextlib.suppress(OSError, ValueError):  # stdout to nowhere: no second
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # error at exit
         return 1
 
 

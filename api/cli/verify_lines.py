@@ -30,6 +30,7 @@ from projections.exports.completeness import (
     ONLY_THE_JUDGES,
     export_line,
     game_leaves_out,
+    mapping,
     whose_game_export,
 )
 
@@ -73,7 +74,7 @@ def _which(game: Mapping[str, Any] | None) -> str:
     seats = [s for s in game.get("seats") or [] if isinstance(s, Mapping)]
     players = {str(s.get("seat")): str(s.get("player")) for s in seats}
     parts = [" v ".join(players.values())] if players else []
-    labels = game.get("labels") if isinstance(game.get("labels"), Mapping) else {}
+    labels = mapping(game.get("labels"))
     where = [str(labels["event"])] if labels.get("event") else []
     where += [f"{key} {labels[key]}" for key in ("round", "table") if labels.get(key) is not None]
     if where:
@@ -103,13 +104,13 @@ def _dealing(dealing: Any) -> str:
 
 def _broken(report: Mapping[str, Any]) -> str:
     """The first problem of a broken game: its event and what is wrong, in words."""
-    first = report.get("first_broken") or {}
+    first = mapping(report.get("first_broken"))
     version, reason = first.get("version"), first.get("reason")
     what = reason_words(reason)
     problems = [p for p in report.get("problems") or [] if isinstance(p, Mapping)]
     if problems and problems[0].get("version") == version and problems[0].get("detail"):
         what += f" ({problems[0]['detail']})"
-    dealing = report.get("dealing") if isinstance(report.get("dealing"), Mapping) else {}
+    dealing = mapping(report.get("dealing"))
     mismatch = dealing.get("first_mismatch") if reason == "dealing_mismatch" else None
     if isinstance(mismatch, Mapping) and mismatch.get("reason"):
         what += f": {mismatch.get('type')}: {mismatch['reason']}"

@@ -35,6 +35,11 @@ WHOLE = ("judge", "table")
 EVENT_JUDGES = ("judge",)
 
 
+def mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` if it is an object, else an empty one (a part of a damaged export)."""
+    return value if isinstance(value, Mapping) else {}
+
+
 def whose_event_export(viewer: Mapping[str, Any]) -> str:
     """Whose an event export is, from its ``viewer`` (``{"role", "player"}``)."""
     role = viewer.get("role") if isinstance(viewer, Mapping) else None
@@ -71,12 +76,12 @@ def event_leaves_out(viewer: Mapping[str, Any], *, delayed: bool) -> list[str]:
 def event_view(export: Mapping[str, Any]) -> tuple[str, list[str]]:
     """Whose an event export is and what it leaves out: its own ``leaves_out`` when it has
     one, else read from its viewer and settings (an export made before it had one)."""
-    viewer = export.get("viewer") if isinstance(export.get("viewer"), Mapping) else {}
+    viewer = mapping(export.get("viewer"))
     whose = whose_event_export(viewer)
     said = export.get("leaves_out")
     if isinstance(said, list) and all(isinstance(x, str) for x in said):
         return whose, list(said)
-    settings = export.get("settings") if isinstance(export.get("settings"), Mapping) else {}
+    settings = mapping(export.get("settings"))
     return whose, event_leaves_out(viewer, delayed=bool(settings.get("spectator_delay")))
 
 

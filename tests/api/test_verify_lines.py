@@ -168,3 +168,19 @@ def test_a_wrong_argument_is_one_line(
     assert main(argv) == code
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1 and err.startswith(line), err
+
+
+@pytest.mark.storage_agnostic
+def test_a_reader_that_goes_away_ends_it_without_a_traceback(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``munchlog verify big.ndjson | head -1``: the pipe closes under the next line."""
+    from api.cli import history
+
+    def gone(path: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(history, "verify_in_words", gone)
+    (tmp_path / "games.ndjson").write_text("{}\n", encoding="utf-8")
+    assert main(["verify", str(tmp_path / "games.ndjson")]) == 1
+    assert capsys.readouterr().err == ""
