@@ -115,13 +115,10 @@ def _broken(report: Mapping[str, Any]) -> str:
     if isinstance(mismatch, Mapping) and mismatch.get("reason"):
         what += f": {mismatch.get('type')}: {mismatch['reason']}"
     sound = int(report.get("checked") or 0)
-    before = (
-        f"; the {_plural(sound, 'event')} before it are sound"
-        if sound > 1
-        else "; the event before it is sound"
-        if sound == 1
-        else ""
-    )
+    before = ""
+    if sound:
+        events = "the event before it is" if sound == 1 else f"the {sound} events before it are"
+        before = f"; {events} sound"
     more = len(problems) - 1
     after = f"; {_plural(more, 'more problem')} after it" if more > 0 else ""
     return f"BROKEN at event {version}: {what}{before}{after}"
@@ -134,13 +131,12 @@ def game_line(game: Mapping[str, Any] | None, report: Mapping[str, Any]) -> str:
         name = f"game {gid}" if gid else "a game without an id"
         return f"{name}: not a game's export this version reads ({report['error']})"
     head = f"game {gid}{_which(game)}: "
+    first = mapping(report.get("first_broken"))
     if report.get("left_out"):
-        first = report.get("first_broken") or {}
         return head + (
             f"left out of this export: its stored event {first.get('version')} is damaged "
             f"({reason_words(first.get('reason'))})"
         )
-    first = report.get("first_broken") or {}
     if first.get("reason") == "incomplete_export":
         whose = whose_game_export(str((game or {}).get("viewer")))
         return head + f"not checked: {whose} export has no hashes ({ONLY_THE_JUDGES})"
@@ -154,24 +150,33 @@ def game_line(game: Mapping[str, Any] | None, report: Mapping[str, Any]) -> str:
     return head + found + _dealing(report.get("dealing"))
 
 
+#: What became of a game, in the order the summary line counts them (:func:`outcome`).
+OUTCOMES = ("verified", "BROKEN", "not checked", "unreadable", "left out of the export")
+
+
+def outcome(report: Mapping[str, Any]) -> str:
+    """What became of a game in the check: one of :data:`OUTCOMES`."""
+    if report.get("left_out"):
+        return "left out of the export"
+    if report.get("ok"):
+        return "verified"
+    if mapping(report.get("first_broken")).get("reason") == "incomplete_export":
+        return "not checked"
+    return "unreadable" if report.get("error") else "BROKEN"
+
+
 def summary_line(reports: Sequence[Mapping[str, Any]], games: Sequence[Any]) -> str:
-    """The last line of a file's check: how many games, and how many of each outcome."""
-    unchecked = [
-        r for r in reports if (r.get("first_broken") or {}).get("reason") == "incomplete_export"
-    ]
-    counts = [
-        ("verified", sum(1 for r in reports if r.get("ok"))),
-        (
-            "BROKEN",
-            sum(1 for r in reports if not r.get("ok") and not r.get("left_out")) - len(unchecked),
-        ),
-        ("not checked", len(unchecked)),
-        ("left out of the export", sum(1 for r in reports if r.get("left_out"))),
-    ]
-    said = ", ".join(f"{n} {what}" for what, n in counts if n)
+    """The last line of a file's check: how many games, and how many of each outcome; whose
+    export the games not checked are, and what it leaves out.
+
+    >>> summary_line([{"ok": True}, {"ok": False, "error": "empty"}, {"ok": True}], [])
+    '3 games: 2 verified, 1 unreadable'
+    """
+    found = [outcome(r) for r in reports]
+    said = ", ".join(f"{found.count(what)} {what}" for what in OUTCOMES if what in found)
     line = f"{_plural(len(reports), 'game')}: {said or 'none'}"
-    if unchecked:
-        viewers = sorted({str((g or {}).get("viewer")) for g in games if not g.get("complete")})
+    if "not checked" in found:
+        viewers = sorted({str(g.get("viewer")) for g in games if not g.get("complete")})
         for viewer in viewers:
             line += f"; {export_line(whose_game_export(viewer), game_leaves_out(viewer))}"
     return line
