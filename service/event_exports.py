@@ -19,6 +19,9 @@ The results and the standings are read as the judge when the judge asks, else as
 (``results_as``), as ``GET /api/events/<id>/standings`` reads them: a spectator delay holds
 them back for everyone but the judges. A game whose stored events are damaged is left out and
 named in ``omitted`` (``{"game_id", "version", "reason"}``), as ``GET /api/exports`` does.
+
+Only the judge's export is complete (``complete``: true); every other one says what it leaves
+out of it in words (``leaves_out``, ``projections.exports.completeness``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from domain.tournament import rounds as draws
 from domain.tournament import staff
 from domain.tournament.aggregate import Tournament
 from projections.exports import export_json, export_transcript
+from projections.exports.completeness import event_leaves_out
 from projections.exports.event_check import EVENT_FORMAT, EVENT_FORMAT_VERSION
 from projections.exports.event_report import event_report
 from service.event_calls import EventCalls
@@ -113,12 +117,16 @@ class EventExports:
             }
             for row in summary["players"]
         ]
+        seen_as = {"role": caller.role, "player": caller.player}
+        leaves_out = event_leaves_out(seen_as, delayed=bool(summary.get("spectator_delay")))
         return {
             "format": EVENT_FORMAT,
             "format_version": EVENT_FORMAT_VERSION,
             "event_id": str(event.id),
             "exported_at": exported_at,
-            "viewer": {"role": caller.role, "player": caller.player},
+            "viewer": seen_as,
+            "complete": not leaves_out,
+            "leaves_out": leaves_out,
             "results_as": viewer,
             "settings": {key: summary.get(key) for key in SETTINGS},
             "state": summary["state"],
@@ -145,15 +153,21 @@ class EventExports:
         self, event_id: UUID, caller: Caller, *, exported_at: str, games: bool = True
     ) -> dict[str, Any]:
         """The event's JSON export (the module docstring); ``games=False`` leaves the games'
-        logs out (``games`` and ``omitted`` empty, ``games_left_out`` true: what the event
-        page reads)."""
+        logs out (``games`` and ``omitted`` empty, ``games_left_out`` true, ``complete``
+        false: what the event page reads)."""
         head = self.head(event_id, caller, exported_at=exported_at)
         exported: list[dict[str, Any]] = []
         omitted: list[dict[str, Any]] = []
         if games:
             for viewer, records in self._games(head, caller, omitted):
                 exported.append(export_json(records, viewer))
-        return {**head, "games": exported, "omitted": omitted, "games_left_out": not games}
+        return {
+            **head,
+            "complete": head["complete"] and games,
+            "games": exported,
+            "omitted": omitted,
+            "games_left_out": not games,
+        }
 
     def report(self, event_id: UUID, caller: Caller, *, exported_at: str) -> str:
         """The event as a readable report (``projections.exports.event_report``), each game's

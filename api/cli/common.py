@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import os
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
 
 class CliError(Exception):
     """What went wrong, for one line on stderr (``munchlog: <message>``), and the exit code."""
@@ -46,3 +49,15 @@ def database_label(env: dict[str, str]) -> str:
         f"/{env['POSTGRES_DBNAME']}"
     )
     return url + (f"?schema={env['POSTGRES_SCHEMA']}" if "POSTGRES_SCHEMA" in env else "")
+
+
+def progress_bar(console: Console, *, transient: bool = False) -> Progress:
+    """The commands' progress bar (rich's) on ``console``; ``transient``: gone once done."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=transient,
+    )

@@ -2,15 +2,20 @@
 
 ``munchlog verify FILE`` hands a file whose JSON says ``"format": "munchlog-event"`` (``GET
 /api/events/<id>/export``) to :func:`verify_event_file`, which runs
-``projections.exports.event_check`` over it and prints one line per finding on stdout:
+``projections.exports.event_check`` over it and prints on stdout whose export it is and what it
+leaves out (``projections.exports.completeness``: only the judge's is complete), then one line
+per finding:
 
 * ``ok: ...`` -- each part that was checked and found right;
 * ``note: ...`` -- what this export could not let it check (a spectator's export has no game
   hashes and no decklists), never a failure;
 * ``problem: <where>: <what>`` -- each thing wrong, one line each;
 
-then ``event <id>: verified`` or ``event <id>: N problem(s)``. The exit code is 0 when there is
-no problem, 1 when there is one (as for a game's export), 2 for a file that cannot be read.
+then ``event <id>: verified`` (the judge's export, every game in it), ``event <id>: no problem in
+what <whose> export holds; only the judge's export is complete`` or ``event <id>: N
+problem(s)``. The exit code is 0 when there is no problem, 1 when there is one (as for a game's export), 2 for a file that cannot be read.
+``--json``: one object, ``{"event_id", "ok", "complete", "leaves_out", "checked", "notes",
+"problems"}``, the same findings for programs.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from uuid import UUID
 from api.cli.common import CliError
 from domain.errors import NotFound
 from domain.tournament.aggregate import Tournament
+from projections.exports.completeness import ONLY_THE_JUDGES, event_view, export_line
 from projections.exports.event_check import check_event_export, is_event_export
 from projections.exports.walk import ExportFormatError
 from service.event_exports import EventExports, export_text
@@ -46,20 +52,32 @@ def event_export_in(path: str) -> Mapping[str, Any] | None:
     return obj if is_event_export(obj) else None
 
 
-def verify_event_file(path: str, obj: Mapping[str, Any]) -> int:
-    """Check an event export and print what was found (the module docstring)."""
+def verify_event_file(path: str, obj: Mapping[str, Any], *, as_json: bool = False) -> int:
+    """Check an event export and print what was found (the module docstring); ``as_json``:
+    one JSON object instead, for programs."""
     try:
         check = check_event_export(obj)
     except ExportFormatError as exc:
         raise CliError(f"{path} is not an event export this version reads: {exc}", 1) from None
+    whose, leaves_out = event_view(obj)
+    complete = not leaves_out and obj.get("games_left_out") is not True
+    if as_json:
+        found = {"event_id": check.event_id, "ok": check.ok, "complete": complete}
+        found |= {"leaves_out": leaves_out, "checked": check.checked, "notes": check.notes}
+        print(json.dumps({**found, "problems": [str(p) for p in check.problems]}, sort_keys=True))
+        return 0 if check.ok else 1
+    print(export_line(whose, leaves_out))
     for line in check.checked:
         print(f"ok: {line}")
     for line in check.notes:
         print(f"note: {line}")
     for problem in check.problems:
         print(f"problem: {problem}")
-    if check.ok:
+    if check.ok and complete:
         print(f"event {check.event_id}: verified")
+        return 0
+    if check.ok:
+        print(f"event {check.event_id}: no problem in what {whose} export holds; {ONLY_THE_JUDGES}")
         return 0
     print(f"event {check.event_id}: {len(check.problems)} problem(s)")
     return 1

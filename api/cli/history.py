@@ -18,19 +18,24 @@
     its own id; prints the id and the new tokens. A multi-game NDJSON export stores each of its
     games, one line each (id, events, tokens), or none if one is refused. Exit code 1 if
     refused.
-``munchlog verify FILE`` / ``munchlog verify --game ID [--db URL]``
+``munchlog verify FILE`` / ``munchlog verify --game ID [--db URL]`` / ``... --json``
     Check an export offline, or a stored game (every row read on its own, its snapshots too, as
-    ``GET /api/games/<id>/verify`` does): prints ``{"ok", "checked", "first_broken", "head",
-    "problems", "dealing"}`` as JSON (``first_broken`` is ``{"version", "reason"}`` of the
-    earliest problem of the chain, the rules or the dealing, ``"dealing_mismatch"``; ``problems`` lists every problem
-    of the chain; ``dealing`` is ``domain.fair_check.verify`` of the events before the first
-    broken one (by the chain or the rules): a server-dealt game's commitments, reveals,
-    counters, piles (docs/dealing.md "What verify checks") and every shuffle and roll
-    re-derived, its ``first_mismatch`` naming the event,
-    ``{"version", "type", "reason"}``); a file's report also has ``game_id``, and a multi-game
-    export gets one line per game (a game the export says it left out: ``"left_out": true``);
-    exit code 0 when every game is ok, else 1. An event's export (``GET
-    /api/events/<id>/export``) is checked whole, one line per finding (``api.cli.events``).
+    ``GET /api/games/<id>/verify`` does), and print one line a game for people
+    (``api.cli.verify_lines``): its players and where it was played, then ``verified`` with what
+    was checked, ``BROKEN at event N`` with what is wrong there in words, ``not checked`` for a
+    game exported without hashes (whose export it is: only the judge's is complete) or ``left
+    out of this export``; a summary line after several games; a progress bar above the lines
+    for a long file on a terminal. ``--json`` prints instead, a line a game, ``{"ok",
+    "checked", "first_broken", "head", "problems", "dealing"}`` (``first_broken`` is
+    ``{"version", "reason"}`` of the earliest problem of the chain, the rules or the dealing,
+    ``"dealing_mismatch"``; ``problems`` lists every problem of the chain; ``dealing`` is
+    ``domain.fair_check.verify`` of the events before the first broken one (by the chain or the
+    rules): a server-dealt game's commitments, reveals, counters, piles (docs/dealing.md "What
+    verify checks") and every shuffle and roll re-derived, its ``first_mismatch`` naming the
+    event, ``{"version", "type", "reason"}``); a file's report also has ``game_id`` (a game the
+    export says it left out: ``"left_out": true``). Exit code 0 when every game is verified,
+    else 1. An event's export (``GET /api/events/<id>/export``) is checked whole, one line per
+    finding (``api.cli.events``).
 ``munchlog rebuild-projections``
     Drop the match-history projection and fold the whole notification log again, with a
     progress bar of the notifications read; games it had to leave out (damaged stored events)
@@ -54,13 +59,14 @@ from typing import IO, Any
 from uuid import UUID
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from api.app import database_env
-from api.cli.common import CliError, database_label, database_url, instance_path
+from api.cli.common import CliError, database_label, database_url, instance_path, progress_bar
 from api.cli.events import event_export_in, event_named, verify_event_file, write_event_export
+from api.cli.verify_lines import Lines, events_in, game_line, summary_line
 from api.json_api.routes.exports import omission, omitted_lines
 from domain.envelope import DamagedRecords, Record
+from domain.game import Game
 from projections.exports import (
     ExportFormatError,
     ImportedGame,
@@ -70,6 +76,13 @@ from projections.exports import (
     export_ndjson,
     export_transcript,
     import_game,
+)
+from projections.exports.completeness import (
+    event_leaves_out,
+    export_line,
+    game_leaves_out,
+    whose_event_export,
+    whose_game_export,
 )
 from projections.exports.formats import parse_exports
 from projections.exports.verify import verify_game_export
@@ -128,6 +141,12 @@ def add_history_commands(sub: Any) -> None:
     )
     v.add_argument("--game", help="a stored game's id instead: check its rows in the store")
     v.add_argument("--db", help=db_help + " (with --game)")
+    v.add_argument(
+        "--json",
+        action="store_true",
+        help="for programs: each game's report as one JSON object a line (an event's: one "
+        "object) instead of lines for people",
+    )
     v.set_defaults(func=verify_command)
 
     r = sub.add_parser("rebuild-projections", help="rebuild the match histories from scratch")
@@ -168,16 +187,6 @@ def open_log(db: str | None, *, create: bool = True) -> GameLog:
 def _say(line: str) -> None:
     """One line on stderr, as it is (no wrapping, no markup)."""
     print(line, file=sys.stderr, flush=True)
-
-
-def progress_bar(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    )
 
 
 def _open_output(path: str) -> IO[str]:
@@ -263,6 +272,8 @@ def export_command(args: argparse.Namespace) -> int:
             if out is not sys.stdout:
                 out.close()
         _say(f"{written} game(s) of {database} written to {args.output} (as {args.viewer})")
+        if game_leaves_out(args.viewer):
+            _say(export_line(whose_game_export(args.viewer), game_leaves_out(args.viewer)))
         if omitted:
             _say(f"{len(omitted)} game(s) left out: their stored events are damaged")
         return 1 if omitted else 0
@@ -278,13 +289,13 @@ def _export_event(log: GameLog, event: Any, args: argparse.Namespace, database: 
     finally:
         if out is not sys.stdout:
             out.close()
-    whose = (
-        "the judge's: complete, every game's chain checkable"
-        if args.viewer == "judge"
-        else f"the {args.viewer}'s: public information, games' chains not checkable"
-    )
+    viewer = {"role": args.viewer, "player": None}
+    delayed = bool(event.settings.get("spectator_delay"))
+    leaves_out = event_leaves_out(viewer, delayed=delayed)
     _say(f"event {event.id} ({event.settings['name']}) of {database} written to {args.output}")
-    _say(f"this export is {whose} (munchlog verify {args.output})")
+    _say(
+        f"{export_line(whose_event_export(viewer), leaves_out)} (check it: munchlog verify {args.output})"
+    )
     return 0
 
 
@@ -337,8 +348,8 @@ def import_command(args: argparse.Namespace) -> int:
     log = open_log(args.db)
     try:
         for gid in sorted(seen):
-            try:
-                log.current_version(UUID(gid))
+            try:  # an id that is no UUID (a log from another tool) is stored under a uuid5 of it
+                log.current_version(Game.id_for_import(gid))
             except GameNotFoundError:
                 continue
             refused.append(f"game {gid}: already in {database}")
@@ -389,20 +400,46 @@ def verify_file(path: str) -> list[dict[str, Any]]:
         games, omitted = _parse_file(path)
     except ExportFormatError as exc:
         return [{"ok": False, "checked": 0, "first_broken": None, "error": str(exc)}]
-    reports = [verify_game_export(game) for game in games]
-    for entry in omitted:
-        broken = {"version": entry.get("version"), "reason": entry.get("reason")}
-        reports.append(
-            {
-                "game_id": entry.get("game_id"),
-                "ok": False,
-                "checked": 0,
-                "first_broken": broken,
-                "head": None,
-                "left_out": True,
-            }
-        )
-    return reports
+    return [verify_game_export(game) for game in games] + _left_out(omitted)
+
+
+def _left_out(omitted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``verify`` report of each game an export says it left out."""
+    return [
+        {
+            "game_id": entry.get("game_id"),
+            "ok": False,
+            "checked": 0,
+            "first_broken": {"version": entry.get("version"), "reason": entry.get("reason")},
+            "head": None,
+            "left_out": True,
+        }
+        for entry in omitted
+    ]
+
+
+def verify_in_words(path: str) -> int:
+    """``munchlog verify FILE`` of games' exports: a line a game as it is checked, a summary
+    line after several (``api.cli.verify_lines``), a progress bar on a terminal for a long
+    file."""
+    try:
+        games, omitted = _parse_file(path)
+    except ExportFormatError as exc:
+        raise CliError(f"{path} is not a munchlog export: {exc}", 1) from None
+    lines = Lines(events_in(games))
+    reports: list[dict[str, Any]] = []
+    try:
+        for game in games:
+            reports.append(verify_game_export(game))
+            lines.say(game_line(game, reports[-1]), len(game["events"]))
+        for report in _left_out(omitted):
+            reports.append(report)
+            lines.say(game_line(None, report))
+    finally:
+        lines.close()
+    if len(reports) > 1:
+        print(summary_line(reports, games))
+    return 0 if all(report["ok"] for report in reports) else 1
 
 
 def verify_command(args: argparse.Namespace) -> int:
@@ -411,12 +448,17 @@ def verify_command(args: argparse.Namespace) -> int:
     if args.file is not None:
         event = event_export_in(args.file)
         if event is not None:  # an event's export: the event and every game in it
-            return verify_event_file(args.file, event)
+            return verify_event_file(args.file, event, as_json=args.json)
+        if not args.json:
+            return verify_in_words(args.file)
         reports = verify_file(args.file)
     else:
         reports = [verify_stored(args.game, args.db)]
-    for report in reports:
-        print(json.dumps(report, sort_keys=True))
+        if not args.json:
+            print(game_line(None, {"game_id": str(_game_id(args.game)), **reports[0]}))
+    if args.json:
+        for report in reports:
+            print(json.dumps(report, sort_keys=True))
     return 0 if all(report["ok"] for report in reports) else 1
 
 

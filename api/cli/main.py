@@ -31,6 +31,7 @@ and found something wrong (a game not found, a refused import, a broken chain).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
@@ -426,6 +427,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"munchlog: {exc.message}", file=sys.stderr)
         return exc.code
+    except BrokenPipeError:  # `munchlog verify big.ndjson | head`: the reader has gone
+        with contextlib.suppress(OSError, ValueError):  # stdout to nowhere: no second
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # error at exit
+        return 1
 
 
 if __name__ == "__main__":

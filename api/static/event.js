@@ -155,6 +155,14 @@
     // the Swiss rounds stopped: too few active players for another round (docs/rules.md F.2)
     $("end-note").hidden = !d.end_note;
     $("end-note").textContent = d.end_note ? "Ends early: " + said(d.end_note) : "";
+    // what the export links give this viewer: only the judge's export is complete; any other
+    // says what it leaves out (the export's leaves_out, in words)
+    const out = d.leaves_out || [];
+    const whose = app.token ? "Your export" : "This export (the public one)";
+    const listed = out.length > 1 ? out.slice(0, -1).join(", ") + " and " + out[out.length - 1] : out[0];
+    $("export-note").textContent = out.length
+      ? whose + " leaves out " + listed + ". Only the judge's export is complete."
+      : whose + " is the complete one: every game whole, with its hidden cards and its hash chain.";
   }
   const ordinal = window.munchlogPages.ordinal; // 1st, 21st, 111th (pages.js)
   // the server's words with its references to the docs as a player reads them

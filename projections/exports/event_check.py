@@ -8,7 +8,9 @@ game in it, with nothing but the export and the rules.
   event, round and table), seating the pairing's players; a complete game export (the judge's)
   passes the game's own verification (:func:`projections.exports.verify.check_game_export`: the
   hash chain, every event replayed through its rules, the dealing). A seat's or a spectator's
-  game export has no hashes: its chain is not checked, and the check says how many were not;
+  game export has no hashes: its chain is not checked, and the check says how many were not
+  and whose export this is (``projections.exports.completeness``: only the judge's is
+  complete);
 * **round 1's draw** -- the revealed secret opens the commitment published when the event
   opened, round 1 seats exactly the players registered before it (and not dropped), and
   drawing them again under the key (``domain.tournament.rules.round_one_key``,
@@ -51,6 +53,7 @@ from domain.penalties import ENDS_MATCH, is_ruling
 from domain.tournament import registrations, rules
 from domain.tournament.pairing import round_one
 from domain.tournament.rounds import swiss_rows
+from projections.exports.completeness import ONLY_THE_JUDGES, event_view
 from projections.exports.event_findings import EventCheck
 from projections.exports.event_rounds import check_rounds
 from projections.exports.event_rounds import names as _names
@@ -228,9 +231,11 @@ def _check_games(obj: Mapping[str, Any], check: EventCheck) -> dict[str, GameFac
             f"{verified} game(s) verified: hash chains, every event replayed, the dealing"
         )
     if unchecked:
+        chains = "1 game's chain was" if unchecked == 1 else f"{unchecked} games' chains were"
+        whose, _ = event_view(obj)
         check.notes.append(
-            f"{unchecked} game(s) exported as a seat or a spectator sees them carry no hashes: "
-            "their chains were not checked (the judge's export has them)"
+            f"{chains} not checked: this is {whose} export, whose games carry no hashes; "
+            f"{ONLY_THE_JUDGES}"
         )
     return facts
 

@@ -1,11 +1,12 @@
 """An event export as a readable report (``GET /api/events/<id>/export?format=text``).
 
 :func:`event_report` renders what ``service.event_exports`` gathered, as its viewer may see it:
-the event and its settings, round 1's commitment and secret, the players (each decklist's hash;
-a list itself only where the export holds it), one heading per round with its tables, results
-and byes, the standings as a table, the penalties the viewer may see (none to a spectator), then
-each game's transcript (``projections.exports
-.transcript``) one after another, as a PGN file holds its games.
+the event and its settings, whose export it is and what it leaves out
+(``projections.exports.completeness``), round 1's commitment and secret, the players (each
+decklist's hash; a list itself only where the export holds it), one heading per round with its
+tables, results and byes, the standings as a table, the penalties the viewer may see (none to a
+spectator), then each game's transcript (``projections.exports.transcript``) one after another,
+as a PGN file holds its games.
 
 >>> head = {"event_id": "e1", "exported_at": "2025-01-01T00:00:00+00:00",
 ...     "viewer": {"role": "spectator", "player": None}, "state": "registration", "round": 0,
@@ -24,6 +25,7 @@ from typing import Any
 
 from domain.penalties import infraction_label, upgrade_label
 from domain.tournament import registrations
+from projections.exports.completeness import event_view, export_line
 from projections.exports.event_rounds import names, result_text
 
 #: Names of the top cut's rounds, from the last one back.
@@ -156,6 +158,8 @@ def event_report(head: Mapping[str, Any], transcripts: Sequence[str]) -> str:
     out.append(
         f"Event {head['event_id']}, exported {head['exported_at']} as {_viewer(head['viewer'])}"
     )
+    line = export_line(*event_view(head))
+    out.append(line[0].upper() + line[1:] + ".")
     table_size = settings.get("table_size")
     seats = f"tables of {table_size}" if table_size else settings["match"] + " matches"
     cut = f", top {settings['top_cut']}" if settings.get("top_cut") else ""

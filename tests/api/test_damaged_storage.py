@@ -620,11 +620,11 @@ def test_the_command_line_names_the_damage(
     garbage(store, bad, 5)
     db = store.url
 
-    assert main(["verify", "--game", bad, "--db", db]) == 1
+    assert main(["verify", "--game", bad, "--db", db, "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False
     assert [(p["version"], p["reason"]) for p in report["problems"]] == [(5, "undecodable")]
-    assert main(["verify", "--game", good, "--db", db]) == 0
+    assert main(["verify", "--game", good, "--db", db, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True
 
     assert main(["rebuild-projections", "--db", db]) == 0
@@ -649,6 +649,11 @@ def test_the_command_line_names_a_row_whose_timestamp_does_not_decode(
     bad = import_seeded(log, 1, "Carol")
     bad_timestamp(store, bad, 4)
     assert main(["verify", "--game", bad, "--db", store.url]) == 1
+    assert capsys.readouterr().out == (
+        f"game {bad}: BROKEN at event 4: its stored row cannot be read (its stored timestamp "
+        "does not decode); the 3 events before it are sound\n"
+    )
+    assert main(["verify", "--game", bad, "--db", store.url, "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False
     assert [(p["version"], p["reason"]) for p in report["problems"]] == [(4, "undecodable")]

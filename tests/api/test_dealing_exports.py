@@ -28,7 +28,7 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> str:
 def verify(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple[int, Any]:
     path = tmp_path / "game.json"
     path.write_text(text, encoding="utf-8")
-    code = main(["verify", str(path)])
+    code = main(["verify", str(path), "--json"])
     return code, json.loads(capsys.readouterr().out)
 
 

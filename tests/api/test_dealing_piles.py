@@ -47,7 +47,7 @@ CASES = [(f, n) for f in FAMILIES for n in pile_forgeries.FAMILY_FORGERIES[f]]
 def cli_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> tuple[int, Any]:
     path = tmp_path / "game.json"
     path.write_text(text, encoding="utf-8")
-    code = main(["verify", str(path)])
+    code = main(["verify", str(path), "--json"])
     return code, json.loads(capsys.readouterr().out)
 
 

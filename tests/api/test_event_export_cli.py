@@ -26,7 +26,7 @@ def test_an_event_is_exported_by_its_id_as_the_api_gives_it(
     out = tmp_path / "event.json"
     assert main(["export", "--event", eid, "-o", str(out), "--db", db]) == 0
     err = capsys.readouterr().err
-    assert f"event {eid} (Cup)" in err and "the judge's: complete" in err
+    assert f"event {eid} (Cup)" in err and "this is the judge's export: complete" in err
     written = json.loads(out.read_text(encoding="utf-8"))
     api = client.get(f"/api/events/{eid}/export", headers=bearer(event["judge_token"]))
     given = json.loads(api.get_data(as_text=True))

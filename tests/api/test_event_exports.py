@@ -216,10 +216,12 @@ def test_the_export_refuses_what_it_cannot_give(client: FlaskClient) -> None:
 # ---------------------------------------------------------------------------- verify
 
 
-def verify(tmp_path: Path, obj: Any, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+def verify(
+    tmp_path: Path, obj: Any, capsys: pytest.CaptureFixture[str], *flags: str
+) -> tuple[int, list[str]]:
     path = tmp_path / "event.json"
     path.write_text(json.dumps(obj), encoding="utf-8")
-    code = main(["verify", str(path)])
+    code = main(["verify", str(path), *flags])
     out, err = capsys.readouterr()
     assert err == ""
     return code, out.splitlines()
@@ -243,11 +245,27 @@ def test_verify_checks_a_judges_export_and_every_game_in_it(
     assert "ok: 8 deck(s) in the games are the lists registered" in lines
     assert any(line.startswith("ok: round 1's draw") for line in lines)
     assert problems(lines) == [] and not [x for x in lines if x.startswith("note: ")]
-    # a spectator's export checks the same, and says what it could not
+    assert lines[0] == (
+        "this is the judge's export: complete: every game whole, with its hidden cards and its "
+        "hash chain"
+    )
+    # a spectator's export checks the same, and says what it could not and that it is partial
     spectator = export(client, event["eid"], None)
     code, lines = verify(tmp_path, spectator, capsys)
     assert code == 0 and problems(lines) == []
-    assert any(x.startswith("note: 4 game(s) exported as a seat or a spectator") for x in lines)
+    assert lines[0].startswith(
+        "this is a spectator's (the public one) export: it leaves out the games' hidden cards, "
+        "their hashes (so no game's chain can be checked), the decklists"
+    )
+    assert lines[0].endswith("; only the judge's export is complete")
+    assert (
+        "note: 4 games' chains were not checked: this is a spectator's (the public one) export, "
+        "whose games carry no hashes; only the judge's export is complete"
+    ) in lines
+    assert lines[-1] == (
+        f"event {event['eid']}: no problem in what a spectator's (the public one) export holds; "
+        "only the judge's export is complete"
+    )
 
 
 def test_verify_finds_a_changed_result(
@@ -388,7 +406,8 @@ def test_verify_reads_a_truncated_event_export_without_a_traceback(
 ) -> None:
     code, lines = verify(tmp_path, {"format": "munchlog-event", "format_version": 1}, capsys)
     assert code == 1
-    assert all(x.startswith(("problem: ", "event ")) for x in lines), lines
+    assert lines[0].startswith("this is an unnamed viewer's export: it leaves out ")
+    assert all(x.startswith(("problem: ", "event ")) for x in lines[1:]), lines
     assert "problem: games: cannot be read from this export (KeyError: 'event_id')" in lines
     newer = tmp_path / "newer.json"
     newer.write_text(json.dumps({"format": "munchlog-event", "format_version": 9}), "utf-8")
@@ -469,6 +488,13 @@ def test_the_cli_verify_of_a_game_export_is_unchanged(
     event = small_event(client, played=1)
     game = export(client, event["eid"], event["judge"])["games"][0]
     code, lines = verify(tmp_path, game, capsys)
+    seats = {s["seat"]: s["player"] for s in game["seats"]}
+    assert code == 0 and lines == [
+        f"game {game['game_id']} ({seats['A']} v {seats['B']}; Friday Night Munchkin, round 1, "
+        f"table {game['labels']['table']}; won by {seats[game['result']]}): verified: "
+        f"{len(game['events'])} events, hash chain intact, every event replayed through its rules"
+    ]
+    code, lines = verify(tmp_path, game, capsys, "--json")
     report = json.loads(lines[0])
     assert code == 0 and report["ok"] is True and report["game_id"] == game["game_id"]
 

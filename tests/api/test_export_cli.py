@@ -25,7 +25,7 @@ def test_import_export_verify_and_rebuild_from_the_command_line(
     source = tmp_path / "game.json"
     source.write_text(export_json_text(records, "judge"), encoding="utf-8")
 
-    assert main(["verify", str(source)]) == 0
+    assert main(["verify", str(source), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report == {**report, "ok": True, "checked": len(records), "first_broken": None}
 
@@ -49,7 +49,7 @@ def test_import_export_verify_and_rebuild_from_the_command_line(
     doc = json.loads(source.read_text(encoding="utf-8"))
     doc["events"][4]["received_at"] = "2000-01-01T00:00:00+00:00"
     source.write_text(json.dumps(doc), encoding="utf-8")
-    assert main(["verify", str(source)]) == 1
+    assert main(["verify", str(source), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False and report["checked"] == 4
     assert report["first_broken"] == {"version": 5, "reason": "hash_mismatch"}
@@ -79,7 +79,7 @@ def test_an_event_export_is_verified_and_imported_game_by_game(
     assert capsys.readouterr().err.endswith(f"3 game(s) of {db} written to {out} (as judge)\n")
     assert out.read_text(encoding="utf-8").count('"format":"munchlog-game"') == 3
 
-    assert main(["verify", str(out)]) == 0
+    assert main(["verify", str(out), "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
     reports = [json.loads(line) for line in lines]
     assert [r["game_id"] for r in reports] == ids
@@ -117,7 +117,7 @@ def test_a_multi_game_import_with_one_bad_game_stores_none(
     out.write_text("".join(lines), encoding="utf-8")
     capsys.readouterr()
 
-    assert main(["verify", str(out)]) == 1
+    assert main(["verify", str(out), "--json"]) == 1
     first, broken = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert first["ok"] and first["game_id"] == ids[0]
     assert broken["game_id"] == ids[1] and broken["ok"] is False
@@ -154,7 +154,7 @@ def test_games_an_export_left_out_are_named_by_verify_and_import(
             + "\n"
         )
     capsys.readouterr()
-    assert main(["verify", str(out)]) == 1
+    assert main(["verify", str(out), "--json"]) == 1
     kept, left = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert kept["game_id"] == ids[0] and kept["ok"]
     assert left == {

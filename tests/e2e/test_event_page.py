@@ -94,6 +94,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             "ruling": ruled["version"],
             "upgraded": (before["game_id"], upgraded["version"]),
             "ended": ended["event_id"],
+            "judge": event["judge_token"],
             "client": app.test_client(),
         }
 
@@ -298,6 +299,46 @@ def test_an_event_two_of_three_left_after_round_one_says_it_ended_early(
         assert page.locator("#end-note").is_hidden()
     finally:
         context.close()
+
+
+def test_the_export_links_say_which_export_is_complete(
+    browser: Any, served: dict[str, Any], tmp_path: Path
+) -> None:
+    """Issue #44: next to the export links, each viewer reads what its export holds; only the
+    judge's is complete, every other says what it leaves out, in words."""
+    hidden = "the games' hidden cards"
+    hashes = "their hashes (so no game's chain can be checked)"
+    only = ". Only the judge's export is complete."
+    player = served["player"]
+    seen = {
+        "spectator": (
+            None,
+            f"This export (the public one) leaves out {hidden}, {hashes}, the decklists, the "
+            f"penalties, the judge calls and the staff{only}",
+        ),
+        "organizer": (ORGANIZER, f"Your export leaves out {hidden} and {hashes}{only}"),
+        "player": (
+            served["tokens"][player],
+            "Your export leaves out the other players' hidden cards, every game's hashes (so no "
+            "game's chain can be checked), the other players' decklists, their penalties, their "
+            f"judge calls and the staff{only}",
+        ),
+        "judge": (
+            served["judge"],
+            "Your export is the complete one: every game whole, with its hidden cards and its "
+            "hash chain.",
+        ),
+    }
+    for who, (token, words) in seen.items():
+        context, page, _, errors = open_page(browser, served, "desktop", token)
+        try:
+            assert page.inner_text("#export-note") == words, who
+            assert not errors, errors
+            if who == "organizer":
+                page.locator("#summary").screenshot(path=str(tmp_path / "summary.png"))
+                shoot(page, tmp_path, "organizer-export-note")
+        finally:
+            context.close()
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))

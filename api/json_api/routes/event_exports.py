@@ -67,7 +67,9 @@ RESPONSES = {
                     "`commitment`, `revealed_secret`, "
                     "`players`, `rounds`, `results`, `standings`, `penalties` (as `GET "
                     "…/penalties` shows them to the caller; none to a spectator), `games` (each "
-                    "a game's canonical export), `omitted` (docs/events.md)",
+                    "a game's canonical export), `omitted`, `complete` (true only in the "
+                    "judge's export with its games) and `leaves_out` (what this caller's export "
+                    "leaves out of the judge's, in words; `[]` in the judge's) (docs/events.md)",
                 }
             },
             MEDIA_TYPES["text"]: {
