@@ -427,6 +427,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"munchlog: {exc.message}", file=sys.stderr)
         return exc.code
+    except KeyboardInterrupt:  # Ctrl-C in a long export or verify (serve and worker stop on
+        print("munchlog: interrupted", file=sys.stderr)  # their own signal handlers)
+        return 130
     except BrokenPipeError:  # `munchlog verify big.ndjson | head`: the reader has gone
         with contextlib.suppress(OSError, ValueError):  # stdout to nowhere: no second
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # error at exit

@@ -184,3 +184,20 @@ def test_a_reader_that_goes_away_ends_it_without_a_traceback(
     (tmp_path / "games.ndjson").write_text("{}\n", encoding="utf-8")
     assert main(["verify", str(tmp_path / "games.ndjson")]) == 1
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.storage_agnostic
+def test_ctrl_c_in_a_long_verify_is_one_line(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while a big file is verified: one line and the shell's 130, no traceback."""
+    from api.cli import history
+
+    def interrupted(path: str) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(history, "verify_in_words", interrupted)
+    (tmp_path / "games.ndjson").write_text("{}\n", encoding="utf-8")
+    assert main(["verify", str(tmp_path / "games.ndjson")]) == 130
+    out, err = capsys.readouterr()
+    assert out == "" and err == "munchlog: interrupted\n"
