@@ -41,6 +41,12 @@
     window.print();
   }
 
+  // A player's handout: its name and its link (the event page signed in as it).
+  function handoutItem(player, token) {
+    const link = location.origin + location.pathname + "#token=" + token;
+    return el("li", { class: "registered", "data-player": player }, [el("b", { text: player }), ": ", el("a", { href: link, text: link })]);
+  }
+
   function registerPart(api, token, done) {
     const area = el("textarea", {
       id: "console-players", rows: "8", "aria-label": "players to register",
@@ -61,10 +67,7 @@
       for (const body of bodies) {
         try {
           const made = await send(api + "/players", token, body);
-          const link = location.origin + location.pathname + "#token=" + made.token;
-          links.append(el("li", { class: "registered", "data-player": made.player }, [
-            el("b", { text: made.player }), ": ", el("a", { href: link, text: link }),
-          ]));
+          links.append(handoutItem(made.player, made.token));
         } catch (e) {
           refused += 1;
           links.append(el("li", { class: "refused", "data-player": body.player, text: body.player + ": refused: " + e.message }));
@@ -167,20 +170,31 @@
       const made = await send(api + path, token);
       said.replaceChildren(handout(who, made.token), " (the old link no longer works)");
       done();
+      return made.token;
     };
-    round.wire(player.form, player.said, "No new token", () => {
+    round.wire(player.form, player.said, "No new token", async () => {
       const who = player.name.value.trim();
       if (!who) throw new Error("name the player first");
+      const fresh = await again("/players/" + encodeURIComponent(who) + "/token", who, player.said);
       player.name.value = "";
-      return again("/players/" + encodeURIComponent(who) + "/token", who, player.said);
+      // the handouts (the organizer's): the old link struck out, the new one listed to print
+      const links = document.getElementById("console-links");
+      if (!links) return;
+      for (const li of links.querySelectorAll("li.registered")) {
+        if (li.dataset.player !== who) continue;
+        li.className = "replaced";
+        li.append(" (replaced: the new link is below)");
+      }
+      links.append(handoutItem(who, fresh));
     });
     if (!organizer) return player.form;
     const member = el("select", { id: "console-reissue-staff", "aria-label": "the staff member" });
     player.form.refreshStaff = (data) => {
       const staff = (data.staff || []).filter((m) => m.staff_id !== "event-judge");
       const texts = staff.map((m) => m.name + " (" + m.role.replace("_", " ") + ")");
-      if ([...member.options].map((o) => o.text).join("|") === texts.join("|")) return;
-      member.replaceChildren(...staff.map((m, i) => el("option", { value: m.staff_id, text: texts[i] })));
+      if (staff.length && [...member.options].map((o) => o.text).join("|") === texts.join("|")) return;
+      member.replaceChildren(...(staff.length ? staff.map((m, i) => el("option", { value: m.staff_id, text: texts[i] }))
+        : [el("option", { value: "", text: "no staff added yet" })]));
     };
     const said = round.status("console-reissue-staff-said");
     const staffForm = el("form", { id: "console-reissue-staff-form", class: "console-form" }, [member, " ", el("button", { type: "submit", text: "New token for the staff member" }), said]);
@@ -223,7 +237,8 @@
       if (part.refresh) part.refresh(data);
       if (part.refreshStaff) part.refreshStaff(data);
     }
-    box.querySelector("#console-results").replaceWith(round.resultsPart(api, token, data, done));
+    const before = box.querySelector("#console-results");
+    before.replaceWith(round.keepTyped(before, round.resultsPart(api, token, data, done)));
   }
 
   window.munchlogConsole = { render: render };

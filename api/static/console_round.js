@@ -50,8 +50,20 @@
     return games + (r.drawn_games ? ", " + r.drawn_games + " drawn" : "");
   }
 
+  // What was typed in the report forms of `before` (and a refusal said there), put back in
+  // the same table's form of `part`: the event's stream reloads the page while one types.
+  function keepTyped(before, part) {
+    for (const form of before ? before.querySelectorAll("form[data-table]") : []) {
+      const again = part.querySelector("form[data-table='" + form.dataset.table + "']");
+      if (!again) continue;
+      for (const input of form.elements) if (input.name && again.elements[input.name]) again.elements[input.name].value = input.value;
+      again.querySelector("[role=status]").textContent = form.querySelector("[role=status]").textContent;
+    }
+    return part;
+  }
+
   // The latest round's pairings with no result yet, each with its report form. Drawn again on
-  // each load (the pairings change).
+  // each load (the pairings change), keeping what was typed.
   function resultsPart(api, token, data, done) {
     const round = data.rounds[data.rounds.length - 1];
     const part = el("div", { id: "console-results", class: "console-form" }, [el("h3", { text: "Results" })]);
@@ -81,7 +93,7 @@
   function correctionPart(api, token, done) {
     const pick = el("select", { id: "console-correct-which", "aria-label": "the result to correct" });
     const boxes = el("span", { class: "boxes" });
-    const reason = el("input", { id: "console-correct-reason", "aria-label": "why", placeholder: "why (said to the players)", required: true, maxlength: "500" });
+    const reason = el("input", { id: "console-correct-reason", class: "reason", "aria-label": "why", placeholder: "why (said to the players)", required: true, maxlength: "500" });
     const said = status("console-corrected");
     let pairings = {};
     const chosen = () => pairings[pick.value];
@@ -97,6 +109,8 @@
       const body = { table: p.table, reason: reason.value.trim(), ...scoreBody(form, p.players) };
       await send(api + "/rounds/" + p.round + "/correction", token, body);
       reason.value = "";
+      pick.value = "";
+      boxes.replaceChildren();
       done();
       return "Round " + p.round + ", table " + p.table + " corrected.";
     });
@@ -122,7 +136,7 @@
   function extensionPart(api, token, done) {
     const table = el("select", { id: "console-extend-table", "aria-label": "the table" });
     const minutes = el("input", { id: "console-extend-minutes", type: "number", min: "1", max: "120", value: "3", inputmode: "numeric", "aria-label": "minutes" });
-    const reason = el("input", { id: "console-extend-reason", "aria-label": "why", placeholder: "why (a ruling, a deck check)", required: true, maxlength: "500" });
+    const reason = el("input", { id: "console-extend-reason", class: "reason", "aria-label": "why", placeholder: "why (a ruling, a deck check)", required: true, maxlength: "500" });
     const said = status("console-extended");
     const form = el("form", { id: "console-extend", class: "console-form" }, [
       el("h3", { text: "More time for a table" }), table, " ",
@@ -162,7 +176,7 @@
   }
 
   window.munchlogConsoleRound = {
-    wire: wire, status: status, resultsPart: resultsPart, correctionPart: correctionPart,
+    wire: wire, status: status, resultsPart: resultsPart, keepTyped: keepTyped, correctionPart: correctionPart,
     extensionPart: extensionPart, namesLists: namesLists,
   };
 })();
