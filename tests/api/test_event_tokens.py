@@ -6,8 +6,11 @@ nothing."""
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -28,7 +31,18 @@ def version(client: FlaskClient, eid: str) -> int:
     return found
 
 
-def test_a_players_new_token_replaces_the_old_one_at_once(app: Flask, client: FlaskClient) -> None:
+def stored_bytes(backend: dict[str, Any]) -> bytes | None:
+    """The SQLite store's files as they are on disk (``None`` for PostgreSQL)."""
+    url = Path(backend["MUNCHLOG_DATABASE_URL"])
+    if not url.is_absolute():
+        return None
+    return b"".join(p.read_bytes() for p in url.parent.glob(url.name + "*"))
+
+
+def test_a_players_new_token_replaces_the_old_one_at_once(
+    app: Flask, client: FlaskClient, backend: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
     created = open_event(client)
     eid, head = created["event_id"], created["judge_token"]
     old = {p: register(client, eid, p) for p in ("ann", "bob")}
@@ -69,6 +83,11 @@ def test_a_players_new_token_replaces_the_old_one_at_once(app: Flask, client: Fl
         assert not any(s in text for s in secrets)
     obj = client.get(f"/api/events/{eid}/export", headers=bearer(head)).get_json()
     assert check_event_export(obj).ok
+    assert not any(s in caplog.text for s in secrets[:3])  # the server's log
+    stored = stored_bytes(backend)
+    if stored is not None:  # the files read hold the event's records: hashes only
+        assert b"PlayerTokenReissued" in stored and token_hash(new).encode() in stored
+        assert not any(t.encode() in stored for t in secrets[:3])
     server = AsgiServer(app, poll=0.01)
     try:
         for token in (head, newest, None):
