@@ -194,6 +194,7 @@ def test_the_rounds_actions_on_a_phone(browser: Any, tmp_path: Path) -> None:
             for table, (a, b) in played:
                 report_in_console(page, table, {a: 1, b: 0})
             said(page, "#console-results", "Every result of round 1 is in")
+            said(page, "#clock", "round 1 is over")  # the clock follows the results
             page.goto("about:blank")  # the judge's link differs by its # only
             page.goto(f"http://127.0.0.1:{port}/events/{eid}#token={created['judge_token']}")
             table, (a, b) = played[0]
