@@ -211,13 +211,14 @@
   // The parts a role may use (the API's own checks: a floor judge asking for a player's new
   // token is refused in words, only a head judge may).
   function build(api, token, role, done) {
+    // the round's forms first (a phone's first screen during a round), then the rest
     const parts = [el("h2", { text: TITLES[role] }), ...round.namesLists()];
-    if (role === "organizer") parts.push(registerPart(api, token, done));
     if (role !== "scorekeeper") parts.push(roundPart(api, token, role, done));
     parts.push(el("div", { id: "console-results" }));
     if (role === "judge") parts.push(round.correctionPart(api, token, done));
     else if (role === "organizer") parts.push(el("p", { class: "note", id: "console-correct-note", text: "A result that stands is corrected by a judge: the judge's link, or a judge you add below, shows the form." }));
     if (role !== "scorekeeper") parts.push(round.extensionPart(api, token, done));
+    if (role === "organizer") parts.push(registerPart(api, token, done));
     if (role !== "judge") parts.push(...playersPart(api, token, done));
     if (role === "organizer") parts.push(staffPart(api, token, done));
     if (role !== "scorekeeper") parts.push(tokensPart(api, token, role === "organizer", done));
