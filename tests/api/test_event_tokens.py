@@ -71,6 +71,8 @@ def test_a_players_new_token_replaces_the_old_one_at_once(
     code(client.get(mine, headers=bearer(old["ann"])), 401, "auth/invalid_token")
     code(client.get(f"/api/events/{eid}", headers=bearer(old["ann"])), 401, "auth/invalid_token")
     assert my_game(client, eid, 1, new) == seat  # the game's seat is the same seat
+    kim = add_staff(client, eid, "Kim", "head_judge")
+    assert reissue(client, path, kim["token"]).status_code == 201  # a head judge named
     again = reissue(client, path, head)  # the event's judge token is a head judge
     assert again.status_code == 201, again.get_json()
     code(client.get(mine, headers=bearer(new)), 401, "auth/invalid_token")
@@ -95,10 +97,10 @@ def test_a_players_new_token_replaces_the_old_one_at_once(
             stream = server.request(f"/api/events/{eid}/stream", headers=headers)
             stream.until_version(version(client, eid))
             kinds = [i["type"] for i in stream.items()]
-            assert kinds.count("player_token_reissued") == 2
+            assert kinds.count("player_token_reissued") == 3
             assert not any(s in stream.text for s in secrets) and "token_hash" not in stream.text
         shown = [i for i in stream.items() if i["type"] == "player_token_reissued"]
-        assert [set(i) for i in shown] == [{"type", "version", "at"}] * 2  # that it happened
+        assert [set(i) for i in shown] == [{"type", "version", "at"}] * 3  # that it happened
     finally:
         server.close()
 
