@@ -17,7 +17,7 @@ from uuid import UUID
 
 from domain.errors import NotFound
 from domain.game import token_hash
-from domain.tournament import staff
+from domain.tournament import staff, tokens
 from domain.tournament.aggregate import Tournament
 from service.games import utc_now
 from service.tournaments import Caller, Tournaments
@@ -43,6 +43,19 @@ class EventStaff:
         def change(event: Tournament) -> tuple[list[Any], tuple[str, str]]:
             staff.add(event, staff_id, name, role, token_hash(token), utc_now())
             return [], (staff_id, token)
+
+        return self.tournaments._update(event_id, change)
+
+    def reissue(self, event_id: UUID, holder: str, who: str, by: str) -> str:
+        """A new token for player ``who`` (``holder`` ``player``) or staff member ``who``
+        (``staff``), the old one nobody's from now on (``domain.tournament.tokens``): the new
+        token, shown once; the event keeps its hash only."""
+        token = secrets.token_urlsafe(32)
+        reissue = tokens.reissue_player if holder == "player" else tokens.reissue_staff
+
+        def change(event: Tournament) -> tuple[list[Any], str]:
+            reissue(event, who, token_hash(token), by, utc_now())
+            return [], token
 
         return self.tournaments._update(event_id, change)
 

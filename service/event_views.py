@@ -45,6 +45,7 @@ for _name in (
     "CheckedIn",
     "NoShowRecorded",
     "DroppedForNoShows",
+    "Readmitted",
 ):
     event_view(_name, public_view)
 

@@ -30,7 +30,7 @@ from domain.game import Game, token_hash
 from domain.judge import close_for_result, closed_by_report
 from domain.penalties import match_rulings
 from domain.ruleset import find_ruleset
-from domain.tournament import clock, reports, rules, staff
+from domain.tournament import clock, reports, rules, staff, tokens
 from domain.tournament import rounds as draws
 from domain.tournament import standings as ranking
 from domain.tournament.aggregate import Tournament, TournamentSecrets
@@ -272,7 +272,9 @@ class Tournaments:
         def access(game: Game) -> dict[str, str]:
             hashes = {
                 seat: token_hash(
-                    rules.seat_token(key, str(game.id), seat, event.players[player]["token_hash"])
+                    rules.seat_token(
+                        key, str(game.id), seat, tokens.seat_basis(event.players[player])
+                    )
                 )
                 for seat, player in seats.items()
             }
@@ -321,7 +323,7 @@ class Tournaments:
             "game_id": game_id,
             "game_number": len(games),
             "seat": seat,
-            "token": rules.seat_token(key, game_id, seat, event.players[player]["token_hash"]),
+            "token": rules.seat_token(key, game_id, seat, tokens.seat_basis(event.players[player])),
             "opponents": {s: p for s, p in pairing["seats"].items() if p != player},
         }
 
@@ -379,6 +381,16 @@ class Tournaments:
             if by is not None:
                 staff.dropped(event, player, by, utc_now())
             return [], {"player": player, "after_round": event.players[player]["dropped_after"]}
+
+        return self._update(event_id, change)
+
+    def readmit(self, event_id: UUID, player: str, by: str) -> dict[str, Any]:
+        """``player``, who dropped, comes back before the next round is paired
+        (``domain.tournament.tokens.readmit``); ``by`` (``Caller.by``) is recorded with it."""
+
+        def change(event: Tournament) -> tuple[list[Any], dict[str, Any]]:
+            tokens.readmit(event, player, by, utc_now())
+            return [], {"player": player, "from_round": event.round + 1}
 
         return self._update(event_id, change)
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import marshmallow as ma
 from apispec.ext.marshmallow import MarshmallowPlugin
-from werkzeug.routing import BaseConverter, UnicodeConverter
+from werkzeug.routing import BaseConverter, PathConverter, UnicodeConverter
 
 from api.json_api.schemas import card_components, known_ruleset, refresh_family_fields
 from domain import RULESETS
@@ -75,6 +75,7 @@ def install(api: Any, app: Any) -> None:
     app.url_map.converters["game"] = GameIdConverter
     api.register_converter(GameIdConverter, game_id_param)
     api.register_converter(UnicodeConverter, text_param)
+    api.register_converter(PathConverter, text_param)  # a player's name (``/`` too)
     refresh_family_fields()  # the families registered since (``MUNCHLOG_RULESETS``)
     for name, component in card_components().items():
         api.spec.components.schema(name, component)

@@ -63,7 +63,9 @@
       if (data.viewer.role === "player") await fetchSeatTokens();
       render();
       status("");
+      // a result can end the round's clock (`over`): read again with the rest
       if (!again) followEvent(await loadClock());
+      else loadClock().catch(() => {});
     } catch (e) {
       if (token && e.status === 401) {
         sessionStorage.removeItem(KEY);

@@ -287,6 +287,16 @@ OPERATIONS = {
         {400, 401, 403, 404, 409, 413, 422, 503},
     ),
     ("get", "/api/events/{event_id}/export"): ("anyone", {400, 401, 404, 406, 503}),
+    # the organizer's console (issue #44)
+    ("post", "/api/events/{event_id}/players/{player}/token"): ("token", {401, 403, 404, 409, 503}),
+    ("post", "/api/events/{event_id}/staff/{staff_id}/token"): (
+        "token",
+        {401, 403, 404, 409, 422, 503},
+    ),
+    ("post", "/api/events/{event_id}/readmissions"): (
+        "token",
+        {400, 401, 403, 404, 409, 413, 422, 503},
+    ),
     # public data: no token is read at all (security: [])
     ("get", "/api/rulesets/{ruleset}/cards"): ("open", {404}),
     # the operator's: no token is read at all (security: [])

@@ -1,4 +1,5 @@
-"""An event's staff (issue #39, docs/rules.md F.8): ``POST /api/events/<id>/staff``.
+"""An event's staff (issue #39, docs/rules.md F.8): ``POST /api/events/<id>/staff``; a lost
+token replaced (issue #44): ``POST …/players/<player>/token`` and ``POST …/staff/<id>/token``.
 
 The organizer names a head judge, a judge or a scorekeeper; each gets a token of its own, shown
 once (``service.event_staff``). A judge's token judges every game of the event; a
@@ -13,6 +14,7 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+from api.json_api.errors import Forbidden
 from api.json_api.routes.events import current, event_endpoint, tournaments
 from api.json_api.routes.games import ApiBlueprint
 from api.json_api.schemas import Strict, answer_schema, described
@@ -61,3 +63,48 @@ class Staff(MethodView):
         event, _ = current()
         staff_id, token = EventStaff(tournaments()).add(event.id, body["name"], body["role"])
         return {"staff_id": staff_id, "token": token}
+
+
+#: A token given again: the new one (shown once).
+TokenReissuedSchema = answer_schema(
+    "TokenReissuedSchema",
+    {"token": described(fields.String, "the new token, shown once; the old one is refused (401)")},
+)
+
+
+@blp.route("/<event_id>/players/<path:player>/token")
+class PlayerToken(MethodView):
+    @event_endpoint(
+        blp, ("organizer", "judge"), TokenReissuedSchema, errors=(401, 403, 404, 409, 503)
+    )
+    def post(self, event_id: str, player: str) -> dict[str, str]:
+        """Give a player a new event token (the organizer or a head judge)
+
+        For a lost or shared token: from now on the old one is refused (401) everywhere in
+        the event, `my-game` too; the new one is answered once and kept as a hash only. The
+        event records who did it (`PlayerTokenReissued`, with no token in it). A seat token
+        fetched before stays its seat's (a game's seats never change); the player's link is
+        `/events/<id>#token=<the new token>`. No such player: 404 `event/player_not_found`.
+        """
+        event, caller = current()
+        if caller.role == "judge" and caller.staff_role != "head_judge":
+            raise Forbidden("auth/forbidden", "only the organizer or a head judge may do this")
+        token = EventStaff(tournaments()).reissue(event.id, "player", player, caller.by)
+        return {"token": token}
+
+
+@blp.route("/<event_id>/staff/<staff_id>/token")
+class StaffToken(MethodView):
+    @event_endpoint(blp, ("organizer",), TokenReissuedSchema, errors=(401, 403, 404, 409, 422, 503))
+    def post(self, event_id: str, staff_id: str) -> dict[str, str]:
+        """Give a staff member a new token (the organizer)
+
+        The old one is refused (401) from now on, in the event and its games; the new one is
+        answered once and kept as a hash only (`StaffTokenReissued`, with no token in it). The
+        event's own judge token (`event-judge`) is every game's judge and is not replaced:
+        422 `rule/event_judge_token` (name another head judge). Unknown: 404
+        `event/staff_not_found`.
+        """
+        event, caller = current()
+        token = EventStaff(tournaments()).reissue(event.id, "staff", staff_id, caller.by)
+        return {"token": token}

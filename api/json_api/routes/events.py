@@ -726,6 +726,27 @@ class Drops(MethodView):
         return tournaments().drop(event.id, body["player"], caller.by)
 
 
+ReadmittedSchema = answer_schema(
+    "ReadmittedSchema",
+    {"player": fields.String, "from_round": described(fields.Integer, "paired again from it")},
+)
+
+
+@blp.route("/<event_id>/readmissions")
+class Readmissions(MethodView):
+    @event_endpoint(blp, ("organizer", "scorekeeper"), ReadmittedSchema, body=DropSchema)
+    def post(self, body: dict[str, Any], event_id: str) -> dict[str, Any]:
+        """Bring a dropped player back (the organizer or a scorekeeper), before the next
+        round is paired
+
+        Paired again from the next round, its rounds kept (`Readmitted`). A round paired
+        since the drop: 422 `rule/round_paired_since_drop`; disqualified: `rule/disqualified`;
+        not dropped: `rule/not_dropped` (docs/rules.md F.3).
+        """
+        event, caller = current()
+        return tournaments().readmit(event.id, body["player"], caller.by)
+
+
 @blp.route("/<event_id>/standings")
 class Standings(MethodView):
     @public_event(blp, StandingSchema(many=True))
