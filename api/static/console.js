@@ -208,9 +208,11 @@
 
   const TITLES = { organizer: "Organizer console", judge: "Judge console", scorekeeper: "Scorekeeper console" };
 
-  // The parts a role may use (the API's own checks: a floor judge asking for a player's new
-  // token is refused in words, only a head judge may).
-  function build(api, token, role, done) {
+  // The parts a role may use (the API checks them again): a player's new token is the
+  // organizer's and a head judge's (the event's own judge token is one; a staff judge says its
+  // role in the event's staff_member), not a floor judge's.
+  function build(api, token, role, done, member) {
+    const head = role === "organizer" || (role === "judge" && (!member || member.role === "head_judge"));
     // the round's forms first (a phone's first screen during a round), then the rest
     const parts = [el("h2", { text: TITLES[role] }), ...round.namesLists()];
     if (role !== "scorekeeper") parts.push(roundPart(api, token, role, done));
@@ -221,19 +223,28 @@
     if (role === "organizer") parts.push(registerPart(api, token, done));
     if (role !== "judge") parts.push(...playersPart(api, token, done));
     if (role === "organizer") parts.push(staffPart(api, token, done));
-    if (role !== "scorekeeper") parts.push(tokensPart(api, token, role === "organizer", done));
+    if (head) parts.push(tokensPart(api, token, role === "organizer", done));
     return parts;
   }
 
-  function render(box, api, token, data, done) {
+  // A staff judge's role (head or floor judge): the event's staff_member, said to that member
+  // only; the event's own judge token is none of the staff (a head judge).
+  async function memberOf(api, token, role) {
+    if (role !== "judge") return null;
+    const event = await window.munchlogPages.readJSON(api, { Authorization: "Bearer " + token }).catch(() => ({}));
+    return event.staff_member || null;
+  }
+
+  async function render(box, api, token, data, done) {
     const role = data.viewer.role;
     const mine = token && TITLES[role];
     box.hidden = !mine;
     if (!mine) { box.replaceChildren(); delete box.dataset.token; return; }
     if (box.dataset.token !== token) {  // built once a sign-in: its links are kept
       box.dataset.token = token;
-      box.replaceChildren(...build(api, token, role, done));
+      box.built = memberOf(api, token, role).then((member) => box.replaceChildren(...build(api, token, role, done, member)));
     }
+    await box.built;
     for (const part of box.querySelectorAll("form, datalist")) {
       if (part.refresh) part.refresh(data);
       if (part.refreshStaff) part.refreshStaff(data);

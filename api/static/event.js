@@ -134,7 +134,7 @@
     $("app").hidden = false;
     renderSummary(d);
     // the organizer's forms (api/static/console.js)
-    window.munchlogConsole.render($("console"), API, app.token, d, () => load(app.token, true));
+    window.munchlogConsole.render($("console"), API, app.token, d, () => load(app.token, true)).catch((e) => status(e.message));
     renderMine(d);
     renderRounds(d);
     renderStandings(d);

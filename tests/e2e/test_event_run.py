@@ -201,6 +201,18 @@ def test_the_rounds_actions_on_a_phone(browser: Any, tmp_path: Path) -> None:
             correct(page, 1, table, {a: 0, b: 1}, "the players swapped the slip")
             page.locator("#console").screenshot(path=str(shots(tmp_path) / "phone-judge.png"))
             no_overflow(page)
+            # the event's judge is a head judge: it gives a player a new token; a floor judge
+            # corrects results but is not offered that form
+            assert page.locator("#console-reissue").count() == 1
+            floor = client.post(
+                f"/api/events/{eid}/staff",
+                json={"name": "Kim", "role": "judge"},
+                headers=bearer(ORGANIZER_TOKEN),
+            ).get_json()
+            page.goto("about:blank")
+            page.goto(f"http://127.0.0.1:{port}/events/{eid}#token={floor['token']}")
+            page.locator("#console-correct").wait_for()
+            assert page.locator("#console-reissue").count() == 0
             assert event(client, eid)["rounds"][0]["pairings"][0]["reported"]["games"] == {
                 a: 0,
                 b: 1,
