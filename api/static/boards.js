@@ -85,9 +85,10 @@
       ]);
     }
     // A classic card (docs/rules.md B): its kind and the numbers a player looks for.
+    const SLOTS = { "1hand": "one hand", "2hands": "two hands" };
     function classicLine(c) {
       const plus = (n) => (n > 0 ? "+" + n : n < 0 ? String(n) : null);
-      const bits = [words(c.kind === "item" && c.slot ? c.slot : c.kind)];
+      const bits = [c.kind === "item" && c.slot ? SLOTS[c.slot] || words(c.slot) : words(c.kind)];
       if (c.kind === "monster") bits.push("level " + c.level, c.treasures != null ? plural(c.treasures, "treasure") : null);
       else if (["race", "class", "army"].includes(c.kind)) bits.push(c.trait && c.trait !== c.name ? c.trait : null);
       else bits.push(plus(c.bonus));

@@ -5,8 +5,8 @@ three dealt by the server), played to their end by the demo's commands through t
 chromium at a phone's size. What the pages show (their text, and what a screen reader reads
 of their labels) holds no version number ("#31"), error code ("game/version_conflict"),
 snake_case, CamelCase, ``null``/``[]``/``{}``, ability index ("ability 0"), bare "L" or
-abbreviation ("P2", "3g", "2 tr", "300 gp", "dmg 1"); a finished game says who won and offers
-the replay and the export, and no longer "to play" or "you may not act".
+abbreviation ("P2", "1hand", "3g", "2 tr", "300 gp", "dmg 1"); a finished game says who won
+and offers the replay and the export, and no longer "to play" or "you may not act".
 
 Every step of each game is looked at, on both pages:
 
@@ -73,8 +73,9 @@ JARGON = re.compile(
     r"\bnull\b|\bundefined\b|\bNaN\b|\[\]|[{}]|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"
     r"|\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|#\d|\bversions? \d|\b[a-z]+/[a-z_]+\b"
     r"|\bability \d|\bindex\b|\bL\s?\d"
-    # abbreviations: "P2" (power), "R1" (rank), "3g", "2 tr" (treasures), "300 gp", "dmg 1"
-    r"|\b[A-Z]\d+\b|\b\d+\s?(?:g|gp|tr|pts?|hp|xp|dmg|lvl|lv)\b|\b(?:gp|tr|dmg|lvl|pts|hp|xp|atk)\b"
+    # abbreviations: "P2" (power), "R1" (rank), "1hand", "3g", "2 tr", "300 gp", "dmg 1"
+    r"|\b[A-Z]\d+\b|\b\d+(?!st\b|nd\b|rd\b|th\b)[a-z]+\b"
+    r"|\b\d+\s?(?:g|gp|tr|pts?|hp|xp|dmg|lvl|lv)\b|\b(?:gp|tr|dmg|lvl|pts|hp|xp|atk)\b"
 )
 #: what a finished game no longer says
 OVER = re.compile(r"\bto play\b|may not act|waits? (?:on|for)", re.I)
