@@ -12,7 +12,7 @@
  */
 (function () {
   "use strict";
-  const el = window.munchlogPages.el;
+  const { el, plural } = window.munchlogPages;
   const $ = (id) => document.getElementById(id);
 
   // ------------------------------------------------------------------ helpers
@@ -68,10 +68,10 @@
       if (c.type === "hero") cls.push("hero");
       // The CCG's numbers in short; any other ruleset's numeric card fields as "name value".
       if (c.kind && c.deck) return classicCard(c, cls, opts);
-      const stats = [c.power != null ? "P" + c.power : null, c.life != null ? "life " + c.life : null,
-        c.cost != null ? c.cost + "g" : null, c.rank != null ? "R" + c.rank : null,
+      const stats = [c.power != null ? "power " + c.power : null, c.life != null ? "life " + c.life : null,
+        c.cost != null ? "cost " + c.cost + " gold" : null, c.rank != null ? "rank " + c.rank : null,
         ...Object.entries(c).filter(([k, v]) => typeof v === "number" && !CARD_NUMBERS.includes(k)).map(([k, v]) => words(k) + " " + v),
-      ].filter(Boolean).join(" ");
+      ].filter(Boolean).join(", ");
       return el("div", {
         class: cls.join(" "), "data-card-id": c.id, "data-name": c.name,
         title: cardTitle(c, c.face === "down" ? " (face down)" : ""),
@@ -85,14 +85,15 @@
       ]);
     }
     // A classic card (docs/rules.md B): its kind and the numbers a player looks for.
+    const SLOTS = { "1hand": "one hand", "2hands": "two hands" };
     function classicLine(c) {
       const plus = (n) => (n > 0 ? "+" + n : n < 0 ? String(n) : null);
-      const bits = [words(c.kind === "item" && c.slot ? c.slot : c.kind)];
-      if (c.kind === "monster") bits.push("level " + c.level, c.treasures != null ? c.treasures + " tr" : null);
+      const bits = [c.kind === "item" && c.slot ? SLOTS[c.slot] || words(c.slot) : words(c.kind)];
+      if (c.kind === "monster") bits.push("level " + c.level, c.treasures != null ? plural(c.treasures, "treasure") : null);
       else if (["race", "class", "army"].includes(c.kind)) bits.push(c.trait && c.trait !== c.name ? c.trait : null);
       else bits.push(plus(c.bonus));
       if (c.big) bits.push("big");
-      if (c.value) bits.push(c.value + " gp");
+      if (c.value) bits.push("worth " + c.value + " gold");
       return bits.filter(Boolean).join(" · ");
     }
     function classicCard(c, cls, opts) {
@@ -307,7 +308,7 @@
         return;
       }
       fb.replaceChildren(
-        el("div", { text: "Fight: " + f.attacker + " attacks " + f.defender + " · " + words(f.stage) + " · " + f.gold + " gold committed" + (f.monster ? " · monster " + (f.monster.power != null ? "P" + f.monster.power : "") + (f.monster.life != null ? " life " + f.monster.life : "") : "") }),
+        el("div", { text: "Fight: " + f.attacker + " attacks " + f.defender + " · " + words(f.stage) + " · " + f.gold + " gold committed" + (f.monster ? " · monster " + (f.monster.power != null ? "power " + f.monster.power : "") + (f.monster.life != null ? " life " + f.monster.life : "") : "") }),
         zone("fight", "attack", f.attack_card ? [card(f.attack_card)] : []),
         zone("fight", "defender", (f.defender_cards || []).map((c) => card(c))),
       );
@@ -326,7 +327,7 @@
       if (!c || c.hidden || typeof c.name !== "string") return el("span", { class: "c back", "data-hidden": "true", text: "?" });
       const bits = [c.power != null ? "power " + c.power : null, c.life != null ? "life " + c.life : null,
         c.kind === "monster" && c.level != null ? "level " + c.level : null, c.bonus ? (c.bonus > 0 ? "+" : "") + c.bonus : null,
-        c.damage ? "dmg " + c.damage : null, c.zapped ? "zapped" : null, c.face === "down" && inHand !== true ? "face down" : null].filter(Boolean);
+        c.damage ? "damage " + c.damage : null, c.zapped ? "zapped" : null, c.face === "down" && inHand !== true ? "face down" : null].filter(Boolean);
       return el("span", { class: "c" + (c.zapped ? " zapped" : "") + (c.kind ? " k-" + c.kind : ""), "data-card-id": c.id || "", "data-name": c.name, title: cardTitle(c) },
         [el("span", { class: "n", text: c.name }), bits.length ? el("span", { class: "t", text: bits.join(" · ") }) : null]);
     }

@@ -14,7 +14,7 @@
   const EVENT = document.body.dataset.eventId;
   const API = "/api/events/" + EVENT;
   const $ = (id) => document.getElementById(id);
-  const { el, status, readJSON } = window.munchlogPages;
+  const { el, status, readJSON, plural } = window.munchlogPages;
   const SPEED = 90; // px a second
   const PAUSE_MS = 3000;
   const CLOCK_TYPES = window.munchlogClock.TYPES;
@@ -56,7 +56,7 @@
     $("rows").replaceChildren(...rows.map((r) => el("li", { "data-player": r.player }, [
       el("span", { class: "table", text: String(r.rank) }),
       el("span", { class: "name", text: r.player + (r.dropped ? " (dropped)" : "") }),
-      el("span", { class: "other", text: r.points + " pts" }),
+      el("span", { class: "other", text: plural(r.points, "point") }),
       el("span", { class: "other", text: r.wins + "-" + r.losses + "-" + r.draws }),
     ])));
   }

@@ -331,7 +331,7 @@
       for (const r of d.rulings) {
         const bk = r.backup_to ? " — backed up to " + r.backup_to + " (" + r.undone.length + " undone)" : "";
         kids.push(el("div", { class: "judge-mark" }, [
-          el("button", { type: "button", class: "evlink", "data-ruling-link": d.dispute_id, text: "ruling #" + r.version, onclick: () => select(r.version) }),
+          el("button", { type: "button", class: "evlink", "data-ruling-link": d.dispute_id, text: "ruling at step " + r.version, onclick: () => select(r.version) }),
           ": " + r.ruling + bk,
           r.penalty ? penaltyLine(r.penalty) : null,
         ]));
@@ -497,8 +497,8 @@
     const e = d.event;
     const ruled = e.type === "RulingRecorded" ? rulingAt(e.version) : null;
     const judgeBits = [];
-    if (e.data && e.data.corrects != null) judgeBits.push("corrects #" + e.data.corrects);
-    if (e.data && e.data.undoes != null) judgeBits.push("undoes #" + e.data.undoes);
+    if (e.data && e.data.corrects != null) judgeBits.push("corrects step " + e.data.corrects);
+    if (e.data && e.data.undoes != null) judgeBits.push("undoes step " + e.data.undoes);
     const list = (title, items) => items.length ? [el("div", { text: title }), el("ul", {}, items.map((x) => el("li", {}, [x])))] : [];
     const ref = (v) => el("button", { type: "button", class: "evlink", text: "step " + v, onclick: () => select(v) });
     // The API shows the mark only to a viewer who may see the unchecked card (docs/rules.md A.4).

@@ -121,11 +121,11 @@ class ClassicNarrator(Narrator):
     # -- words ------------------------------------------------------------------------------
 
     def monster(self, cid: Any) -> str:
-        """A monster by name with its level, ``Net Troll (L10)``."""
+        """A monster by name with its level, ``Net Troll (level 10)``."""
         card = self.cards.get(cid) if isinstance(cid, str) else None
         if card is None or card.get("kind") != "monster":
             return self.name(cid)
-        return f"{self.name(cid)} (L{card.get('level')})"
+        return f"{self.name(cid)} (level {card.get('level')})"
 
     def losses(self, d: Data) -> str:
         parts = []
@@ -214,7 +214,7 @@ class ClassicNarrator(Narrator):
 
     def on_ItemsSold(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         gain = f": up {_plural(int(d['levels']), 'level')}" if d.get("levels") else ""
-        return [Phrase(d["player"], f"sells {self.names(d['cards'])} for {d['gold']} gp{gain}")]
+        return [Phrase(d["player"], f"sells {self.names(d['cards'])} for {d['gold']} gold{gain}")]
 
     def on_GoUpALevelPlayed(self, d: Data, who: Any, e: Any) -> list[Phrase]:
         whom = "" if d["target"] == d["by"] else f" on {d['target']}"

@@ -211,7 +211,7 @@ def test_dx_a_cleric_helper_chases_the_wannabe_vampire_away() -> None:
     assert events[2].outcome == "removed" and g.state["combat"] is None
     assert g.seat("A")["level"] == 1 and g.seat("B")["level"] == 1
     assert g.state["cards"][vampire]["zone"] == "door_discard"
-    assert "B: chases Wannabe Vampire (L12) away (a Cleric)" in talk(g, "judge")
+    assert "B: chases Wannabe Vampire (level 12) away (a Cleric)" in talk(g, "judge")
 
 
 def test_dx_a_cleric_player_chases_it_away_alone() -> None:

@@ -1,5 +1,5 @@
 """The transcript of a classic game reads like table talk (issue #14; docs/rules.md B):
-``T1 A: kicks open the door: Net Troll (L10) · B: helps for 2 treasures · …``; the judge's
+``T1 A: kicks open the door: Net Troll (level 10) · B: helps for 2 treasures · …``; the judge's
 corrections and backups too (docs/rules.md B.17), naming a card only to a viewer who may see it
 (A.4)."""
 
@@ -76,7 +76,7 @@ def talk(g: Game, viewer: str) -> list[str]:
 def test_a_helped_combat_reads_like_the_table_talk() -> None:
     g = helped_game()
     said = talk(g, "judge")
-    assert "A: kicks open the door: Net Troll (L10)" in said
+    assert "A: kicks open the door: Net Troll (level 10)" in said
     assert "A: asks B for help for 2 treasures" in said
     assert "B: helps for 2 treasures" in said
     won = next(s for s in said if s.startswith("A: wins"))
