@@ -1,15 +1,18 @@
 """variants_bench: munchlog's recording rate under several code versions or settings, side by side.
 
-An A/B harness for changes to the recording path: each VARIANT is ``FOLDER[:THREADS[:WORKERS]]``,
-a checkout of munchlog (a ``git worktree``, say) served as ``munchlog serve`` serves it (granian,
-``python -m api.ops.serving`` from that folder) with 8 games each, against the bare endpoint with
+An A/B harness for changes to the recording path: each VARIANT is
+``FOLDER[:THREADS[:WORKERS[:NAME=VALUE,...]]]``, a checkout of munchlog (a ``git worktree``, say)
+served as ``munchlog serve`` serves it (granian, ``python -m api.ops.serving`` from that folder,
+``api.serving`` in a checkout from before ``api/`` was split), with the environment variables
+given (e.g. ``MUNCHLOG_BODY_READERS=0``) and 8 games each, against the bare endpoint with
 munchlog's writer lock (``bench/bare_app.py``, this checkout); wrk drives 8 connections at each
 in turn, for ``--rounds`` interleaved rounds of ``--seconds``. Prints each round and, per
 variant, the median rate and its ratio to the bare endpoint's median -- the figure
 ``record_bench.py`` reports as "to the bare endpoint".
 
 With ``--cpu`` it also reads, from ``/proc``, the CPU the server's processes used per request in
-each run (user and system), and how idle the machine was.
+each run (user and system), their threads' context switches per request (voluntary: a wait, for
+the GIL, a lock, a socket; involuntary: preempted), and how idle the machine was.
 
 Usage: ``python bench/variants_bench.py [--seconds 8] [--rounds 3] [--cpu] . ../other-checkout:6``
 (needs ``wrk``). The results of session 10 are in ``bench/RESULTS.md`` ("Session 10").
@@ -66,6 +69,23 @@ def cpu_of(pids: list[int]) -> tuple[float, float]:
     return user, system
 
 
+def switches_of(pids: list[int]) -> tuple[int, int]:
+    """(voluntary, involuntary) context switches so far of every thread of ``pids``."""
+    vol = invol = 0
+    for pid in pids:
+        for status in Path(f"/proc/{pid}/task").glob("*/status"):
+            try:
+                text = status.read_text()
+            except OSError:
+                continue
+            for line in text.splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    vol += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches:"):
+                    invol += int(line.split()[1])
+    return vol, invol
+
+
 def machine() -> list[int]:
     return [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
 
@@ -73,13 +93,14 @@ def machine() -> list[int]:
 def measured(base: str, games_file: Path, seconds: int, server_pid: int | None) -> dict[str, Any]:
     """One wrk run of 8 connections; with ``server_pid``, the server's CPU per request too."""
     pids = descendants(server_pid) if server_pid else []
-    before, m0 = cpu_of(pids), machine()
+    before, m0, s0 = cpu_of(pids), machine(), switches_of(pids)
     run = rb.wrk(base, games_file, 8, seconds)
-    after, m1 = cpu_of(pids), machine()
+    after, m1, s1 = cpu_of(pids), machine(), switches_of(pids)
     if server_pid:
         n = run["requests"]
         run["user_us"] = (after[0] - before[0]) / n * 1e6
         run["system_us"] = (after[1] - before[1]) / n * 1e6
+        run["switches"] = tuple((b - a) / n for a, b in zip(s0, s1, strict=True))
         delta = [b - a for a, b in zip(m0, m1, strict=True)]
         run["idle"] = (delta[3] + delta[4]) / sum(delta)
     return run
@@ -87,7 +108,7 @@ def measured(base: str, games_file: Path, seconds: int, server_pid: int | None) 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("variants", nargs="+", help="FOLDER[:THREADS[:WORKERS]]")
+    ap.add_argument("variants", nargs="+", help="FOLDER[:THREADS[:WORKERS[:NAME=VALUE,...]]]")
     ap.add_argument("--seconds", type=int, default=8)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cpu", action="store_true", help="server CPU per request, from /proc")
@@ -98,15 +119,18 @@ def main() -> int:
         targets: dict[str, tuple[str, Path, list[Any], int | None]] = {}
         for i, variant in enumerate(args.variants):
             folder, _, rest = variant.partition(":")
-            threads, _, workers = rest.partition(":")
+            threads, _, rest = rest.partition(":")
+            workers, _, settings = rest.partition(":")
             root = Path(folder).resolve()
             instance = Path(tmp) / f"v{i}"
             instance.mkdir()
             port = rb.free_port()
-            cmd = [sys.executable, "-m", "api.ops.serving", "--port", str(port)]
-            cmd += ["--threads", threads or "4", "--workers", workers or "2"]
+            split = (root / "api" / "ops" / "serving.py").exists()
+            cmd = [sys.executable, "-m", "api.ops.serving" if split else "api.serving"]
+            cmd += ["--port", str(port), "--threads", threads or "4", "--workers", workers or "2"]
             env = {
                 **os.environ,
+                **dict(x.split("=", 1) for x in settings.split(",") if x),
                 "PYTHONPATH": str(root),
                 "MUNCHLOG_INSTANCE": str(instance),
                 "MUNCHLOG_ORGANIZER_TOKEN": rb.TOKEN,
@@ -142,7 +166,8 @@ def main() -> int:
                 rates[name].append(run["rate"])
                 cpu = (
                     f"  user {run['user_us']:.0f} + system {run['system_us']:.0f} µs a request,"
-                    f" machine idle {run['idle']:.0%}"
+                    f" {run['switches'][0]:.1f} + {run['switches'][1]:.1f} context switches"
+                    f" (voluntary + not), machine idle {run['idle']:.0%}"
                     if args.cpu
                     else ""
                 )
