@@ -225,3 +225,30 @@ def test_a_deluxe_event_of_fourteen_on_paper_reports_places_and_settles_a_disput
     export = client.get(f"/api/events/{eid}/export", headers=bearer(judge)).get_json()
     check = check_event_export(export)  # results on paper: what stands is the event's result
     assert check.ok, check.problems
+
+
+def test_a_staff_judges_correction_names_that_judge(
+    backend: dict[str, Any], client: FlaskClient
+) -> None:
+    """A correction records who made it as a result does (F.8): ``<role>:<staff_id>`` for a
+    judge the organizer named, ``judge`` for the event's own judge token."""
+    event = open_event(client, rounds=2, results="reported")
+    eid = event["event_id"]
+    for player in PLAYERS:
+        register(client, eid, player)
+    kim = client.post(
+        f"/api/events/{eid}/staff",
+        json={"name": "Kim", "role": "judge"},
+        headers=bearer(ORGANIZER_TOKEN),
+    ).get_json()
+    first = pair(client, eid)["pairings"][0]
+    a, b = first["seats"]["A"], first["seats"]["B"]
+    settled = settle(client, eid, 1, event["judge_token"], table=1, games={a: 1, b: 0})
+    assert settled.status_code == 201, settled.get_json()
+    body = {"table": 1, "games": {a: 0, b: 1}, "reason": "the slip was reversed"}
+    fixed = client.post(
+        f"/api/events/{eid}/rounds/1/correction", json=body, headers=bearer(kim["token"])
+    )
+    assert fixed.status_code == 201, fixed.get_json()
+    reported = shown(client, eid)["rounds"][0]["pairings"][0]["reported"]
+    assert reported["by"] == f"judge:{kim['staff_id']}", reported

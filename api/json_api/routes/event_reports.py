@@ -104,4 +104,4 @@ class Correction(MethodView):
         games decided is corrected by a ruling in the game (422 `rule/nothing_to_correct`).
         """
         event, caller = current()
-        return EventReports(tournaments()).correct(event.id, number, body, caller.role)
+        return EventReports(tournaments()).correct(event.id, number, body, caller.by)
