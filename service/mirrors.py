@@ -59,6 +59,12 @@ class DoesNotExtend(CodedError):
         self.reason = reason
 
 
+def mirror_of_token(token: str) -> str:
+    """The mirror id a mirror's token starts with (``""`` for another token)."""
+    named, dot, _ = token.partition(".")
+    return named if dot else ""
+
+
 class Mirrors:
     """The mirrors of one :class:`GameLog` (see the module docstring)."""
 
@@ -67,11 +73,13 @@ class Mirrors:
         self.store = log.store
 
     def open(self) -> dict[str, str]:
-        """A new mirror: ``{"mirror_id", "token"}`` (the token is shown once, stored hashed)."""
-        token = secrets.token_urlsafe(32)
-        mirror = Mirror(token_hash=token_hash(token))
+        """A new mirror: ``{"mirror_id", "token"}`` (the token is shown once, stored hashed;
+        it starts with the mirror's id, so that the token alone names the mirror a publisher
+        pushes to: :func:`mirror_of_token`)."""
+        secret = secrets.token_urlsafe(32)
+        mirror = Mirror(token_hash=token_hash(secret))
         self.store.save(mirror)
-        return {"mirror_id": str(mirror.id), "token": token}
+        return {"mirror_id": str(mirror.id), "token": f"{mirror.id}.{secret}"}
 
     def mirror(self, mirror_id: UUID) -> Mirror:
         found: Any = self.store.load(mirror_id)
@@ -82,7 +90,8 @@ class Mirrors:
     def authenticate(self, mirror_id: UUID, token: str) -> Mirror:
         """The mirror, if ``token`` is its token; else ``auth/not_this_mirror`` (403)."""
         mirror = self.mirror(mirror_id)
-        if not mirror.holds(token_hash(token)):
+        named, _, secret = token.partition(".")
+        if named != str(mirror.id) or not mirror.holds(token_hash(secret)):
             raise NotAllowedError("auth/not_this_mirror", "this token is not this mirror's")
         return mirror
 

@@ -15,6 +15,7 @@ viewer; it has no tokens of its own, so nobody writes to it but its mirror.
 
 from __future__ import annotations
 
+import hmac
 from functools import wraps
 from typing import Any, cast
 from uuid import UUID
@@ -28,6 +29,7 @@ from api.json_api.errors import Unauthorized
 from api.json_api.routes.exports import IMPORT_MAX_BYTES
 from api.json_api.routes.games import ApiBlueprint
 from api.json_api.schemas import Strict, answer_schema, described, whole
+from domain.game import token_hash
 from service.mirrors import MirrorNotFoundError, Mirrors
 
 blp = ApiBlueprint(
@@ -51,6 +53,21 @@ def mirror_id_of(raw: str) -> UUID:
         return UUID(raw)
     except ValueError:
         raise MirrorNotFoundError(raw) from None
+
+
+def organizer_or_mirror(view: Any) -> Any:
+    """The organizer's token or the mirror's own (which its publisher reads its position
+    with): 401 without a token, 404 for no mirror, 403 for another token."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        token = bearer_token(request.headers.get("Authorization"))
+        organizer = current_app.config["MUNCHLOG_ORGANIZER_TOKEN_HASH"]
+        if token is None or not hmac.compare_digest(token_hash(token), organizer):
+            return mirror_token(view)(*args, **kwargs)
+        return view(*args, **kwargs)
+
+    return wrapper
 
 
 def mirror_token(view: Any) -> Any:
@@ -121,9 +138,10 @@ class MirrorList(MethodView):
 
 @blp.route("/<mirror_id>")
 class MirrorStatus(MethodView):
-    @blp.endpoint(MirrorStatusSchema, who=organizer_only, errors=(401, 403, 404, 503))
+    @blp.endpoint(MirrorStatusSchema, who=organizer_or_mirror, errors=(401, 403, 404, 503))
     def get(self, mirror_id: str) -> dict[str, Any]:
-        """A mirror's last batch, its lag in records and seconds, and its games (organizer)"""
+        """A mirror's last batch, its lag in records and seconds, and its games (organizer,
+        or the mirror's own token)"""
         return mirrors().status(mirror_id_of(mirror_id))
 
 
