@@ -24,9 +24,10 @@ What is counted, and where:
 ``munchlog_storage_damaged_total``
     ``503 storage/damaged`` answers (docs/DESIGN.md "Damaged storage").
 ``munchlog_storage_up``, ``munchlog_log_head``, ``munchlog_projection_position{projection}``,
-``munchlog_projection_lag{projection}``
+``munchlog_projection_lag{projection}``, ``munchlog_projection_lag_seconds{projection}``
     read from the database at each scrape (``MatchHistory.lag``): the same figures on every
-    instance, whichever process keeps the projection.
+    instance, whichever process keeps the projection (the seconds: how long the oldest game
+    record not yet folded in has waited, 0 when caught up).
 
 **Several processes.** ``munchlog serve --workers N`` runs N processes; a scrape reaches one
 of them. With ``PROMETHEUS_MULTIPROC_DIR`` set (a directory, emptied at each start), each
@@ -333,6 +334,11 @@ class _Projection:
         for name, text, value in (
             ("munchlog_projection_position", "The last notification folded in", found.position),
             ("munchlog_projection_lag", "Notifications not yet folded in", found.lag),
+            (
+                "munchlog_projection_lag_seconds",
+                "Seconds the oldest game record not yet folded in has waited",
+                found.seconds(),
+            ),
         ):
             family = GaugeMetricFamily(name, text, labels=["projection"])
             family.add_metric([PROJECTION], value)
