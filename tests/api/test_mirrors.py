@@ -195,3 +195,27 @@ def test_a_malformed_batch_is_400(client: FlaskClient) -> None:
         headers=bearer(mirror["token"]),
     )
     assert answer.status_code == 400
+
+
+def test_a_batch_whose_dealing_does_not_verify_is_refused(client: FlaskClient) -> None:
+    """The best forger re-seals the chain after dealing a card from a one-card pile
+    (tests/pile_forgeries.py): the chain holds, the dealing does not, as ``verify`` says."""
+    from projections.exports import read_export
+    from tests.pile_forgeries import ccg_export, narrowed
+
+    true_export = ccg_export()
+    forged_export, version = narrowed(true_export)
+    true, forged = read_export(true_export)[1], read_export(forged_export)[1]
+    game_id = str(true[0]["event"]["game_id"])
+    held = version - 1
+    mirror = open_mirror(client)
+    first = push(client, mirror, [{"game_id": game_id, **r} for r in true[:held]])
+    assert first.status_code == 201, first.get_json()
+    before = public_copy(client, game_id)
+    refused = push(client, mirror, [{"game_id": game_id, **r} for r in forged[held:]])
+    assert refused.status_code == 409, refused.get_json()
+    error = refused.get_json()["error"]
+    assert error["version"] == held and error["reason"] == "dealing_mismatch"
+    assert public_copy(client, game_id) == before
+    taken = push(client, mirror, [{"game_id": game_id, **r} for r in true[held:]])
+    assert taken.status_code == 201, taken.get_json()
