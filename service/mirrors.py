@@ -29,6 +29,7 @@ from adapters.eventstore import RecordConflictError
 from domain.errors import CodedError
 from domain.game import Game, GameAccess, GameSummary, Mirror, MirroredGame, token_hash
 from projections.exports import ImportRejected, checked_records
+from service.delay import delay_objects
 from service.errors import GameNotFoundError, NotAllowedError
 from service.games import GameLog, utc_now
 
@@ -108,11 +109,14 @@ class Mirrors:
         *,
         position: int,
         head: int,
+        delays: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> dict[str, Any]:
         """Store a batch: ``records`` (each a stored record with its ``game_id``), in the
         venue's order, up to the venue's notification ``position``, of ``head`` there. Every
         game's part must extend the copy held here (:class:`DoesNotExtend`), and be this
-        mirror's (403); nothing is stored otherwise. The mirror's status after it."""
+        mirror's (403); nothing is stored otherwise. ``delays``: the spectator delay of each
+        game the batch starts, by game id (``{"events", "seconds"}``), applied here as on the
+        venue. The mirror's status after it."""
         mirror = self.authenticate(mirror_id, token)
         by_game: dict[UUID, list[dict[str, Any]]] = {}
         for entry in records:
@@ -122,7 +126,8 @@ class Mirrors:
         taken_at = utc_now()
         objs: list[Any] = []
         for game_id, batch in by_game.items():
-            objs += self._extended(mirror, game_id, batch, taken_at)
+            delay = (delays or {}).get(str(game_id)) or {}
+            objs += self._extended(mirror, game_id, batch, taken_at, delay)
         newest = max((str(r["received_at"]) for r in records), default=None)
         mirror.trigger_event(
             Mirror.BatchTaken,
@@ -153,7 +158,12 @@ class Mirrors:
             return 0
 
     def _extended(
-        self, mirror: Mirror, game_id: UUID, batch: list[dict[str, Any]], taken_at: str
+        self,
+        mirror: Mirror,
+        game_id: UUID,
+        batch: list[dict[str, Any]],
+        taken_at: str,
+        delay: Mapping[str, Any],
     ) -> list[Any]:
         """The aggregates to save for one game's part of a batch, checked."""
         held_version = self._held(game_id)
@@ -176,7 +186,9 @@ class Mirrors:
             game = Game.adopt(game_id, batch)
             summary = GameSummary.open(game, created_at=str(batch[0]["received_at"]))
             summary.follow(game, at=at)
-            return [game, GameAccess.issue(game_id, {}), summary, MirroredGame(game_id, mirror.id)]
+            mark = MirroredGame(game_id, mirror.id)
+            delayed = delay_objects(game_id, {"spectator_delay": delay})
+            return [game, GameAccess.issue(game_id, {}), summary, mark, *delayed]
         game = self.log.game(game_id)
         game.extend(batch)
         held_summary: Any = self.store.load(

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from service.games import GameLog
 
@@ -100,7 +101,12 @@ class Publisher:
             and record["version"] > self._held.get(game_id, 0)
         ]
         while records:
-            body = {"records": records, "position": position, "head": head}
+            body = {
+                "records": records,
+                "position": position,
+                "head": head,
+                "delays": self._delays(records),
+            }
             status, answer = self._call("POST", f"/api/mirrors/{self.mirror_id}/batches", body)
             if status == 409 and _held_already(answer, records):
                 error = answer["error"]
@@ -116,6 +122,17 @@ class Publisher:
             break
         self.position = position
         return True
+
+    def _delays(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        """The spectator delay of each game ``records`` start, by id: the public server
+        holds its copy back from spectators as the venue does."""
+        found = {}
+        for record in records:
+            if record["version"] == 1:
+                delay = self.log.delays.of(UUID(record["game_id"]))
+                if delay is not None:
+                    found[record["game_id"]] = delay.as_dict()
+        return found
 
     def _call(self, method: str, path: str, body: Any) -> tuple[int, Any]:
         """``send``, again every :data:`RETRY_SECONDS` while the link is down or the server

@@ -139,6 +139,18 @@ def test_the_command_resumes_where_the_mirror_is(
         same_as_the_venue(public, venue, game_id)
 
 
+def flask_send(client: FlaskClient, token: str) -> Any:
+    """A publisher's ``send`` to an app in this process (the test's public server)."""
+
+    def send(method: str, path: str, body: Any) -> tuple[int, Any]:
+        got = client.open(
+            path, method=method, json=body, headers={"Authorization": f"Bearer {token}"}
+        )
+        return got.status_code, got.get_json()
+
+    return send
+
+
 def test_a_batch_whose_answer_the_link_lost_is_not_sent_twice(
     client: FlaskClient, venue: GameLog
 ) -> None:
@@ -148,15 +160,14 @@ def test_a_batch_whose_answer_the_link_lost_is_not_sent_twice(
     token = answer.get_json()["token"]
     game_id = play_live(venue, random.Random(9), 10)
     lost: list[int] = []
+    through = flask_send(client, token)
 
     def send(method: str, path: str, body: Any) -> tuple[int, Any]:
-        got = client.open(
-            path, method=method, json=body, headers={"Authorization": f"Bearer {token}"}
-        )
+        status, answer = through(method, path, body)
         if method == "POST" and not lost:
-            lost.append(got.status_code)
+            lost.append(status)
             raise LinkDown("the answer was lost")
-        return got.status_code, got.get_json()
+        return status, answer
 
     lines: list[str] = []
     publisher = Publisher(venue, send, mirror_of_token(token), say=lines.append, batch=4)
@@ -168,3 +179,19 @@ def test_a_batch_whose_answer_the_link_lost_is_not_sent_twice(
     assert publisher.published == len(records) - 4
     copy = client.get(f"/api/games/{game_id}/export?format=ndjson").get_data(as_text=True)
     assert copy == "".join(export_ndjson(records, "spectator"))
+
+
+def test_a_mirrored_game_keeps_the_venue_s_spectator_delay(
+    client: FlaskClient, venue: GameLog
+) -> None:
+    answer = client.post("/api/mirrors", headers={"Authorization": "Bearer test-organizer-token"})
+    token = answer.get_json()["token"]
+    game_id = play_live(venue, random.Random(10), 8, spectator_delay={"events": 3})
+    publisher = Publisher(venue, flask_send(client, token), mirror_of_token(token), say=print)
+    publisher.run(threading.Event(), once=True)
+    version = venue.current_version(UUID(game_id))
+    assert version > 4
+    seen = client.get(f"/api/games/{game_id}/state").get_json()["version"]
+    assert seen == version - 3
+    events = client.get(f"/api/games/{game_id}/events?limit=1000").get_json()["events"]
+    assert len(events) == version - 3

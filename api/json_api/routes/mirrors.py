@@ -28,7 +28,13 @@ from api.json_api.auth import bearer_token, gamelog, organizer_only
 from api.json_api.errors import Unauthorized
 from api.json_api.routes.exports import IMPORT_MAX_BYTES
 from api.json_api.routes.games import ApiBlueprint
-from api.json_api.schemas import Strict, answer_schema, described, whole
+from api.json_api.schemas import (
+    SpectatorDelaySchema,
+    Strict,
+    answer_schema,
+    described,
+    whole,
+)
 from domain.game import token_hash
 from service.mirrors import MirrorNotFoundError, Mirrors
 
@@ -111,6 +117,12 @@ class BatchSchema(Strict):
         0, MAX_POSITION, "the venue's last notification this batch holds", required=True
     )
     head = whole(0, MAX_POSITION, "the venue's log head when it was sent", required=True)
+    delays = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Nested(SpectatorDelaySchema),
+        load_default=dict,
+        metadata={"description": "the spectator delay of each game the batch starts, by id"},
+    )
 
 
 MirrorCreatedSchema = answer_schema(
@@ -164,5 +176,10 @@ class MirrorBatches(MethodView):
         del mirror_id
         found, token = cast(tuple[UUID, str], g.munchlog_mirror)
         return mirrors().take(
-            found, token, body["records"], position=body["position"], head=body["head"]
+            found,
+            token,
+            body["records"],
+            position=body["position"],
+            head=body["head"],
+            delays=body["delays"],
         )
