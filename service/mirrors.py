@@ -11,8 +11,9 @@ unbroken hash chain, replay through the rules and deal as ``munchlog verify`` ch
 :class:`DoesNotExtend` (409, naming the version held and the version at fault), and a batch is
 all or nothing: every game it touches and the mirror's own record are saved in ONE ``save``.
 
-A copy has no tokens (its access record holds none), so no seat, table or judge token reaches
-its write paths; its :class:`~domain.game.MirroredGame` mark names the one mirror whose batches
+A copy has no tokens (its access record names its seats, which the views need, each with
+:data:`NO_TOKEN`, which no token hashes to), so no seat, table or judge token reaches its write
+paths; its :class:`~domain.game.MirroredGame` mark names the one mirror whose batches
 may extend it (another mirror's token is refused, 403, as is a batch for a game of this server's
 own). Reads are a local game's: every read path redacts it for its viewer.
 """
@@ -32,6 +33,9 @@ from projections.exports import ImportRejected, checked_records
 from service.delay import delay_objects
 from service.errors import GameNotFoundError, NotAllowedError
 from service.games import GameLog, utc_now
+
+#: A copy's seats' token hash: no token's SHA-256 is empty, so no token is a copy's seat.
+NO_TOKEN = ""
 
 
 class MirrorNotFoundError(CodedError, LookupError):
@@ -188,7 +192,8 @@ class Mirrors:
             summary.follow(game, at=at)
             mark = MirroredGame(game_id, mirror.id)
             delayed = delay_objects(game_id, {"spectator_delay": delay})
-            return [game, GameAccess.issue(game_id, {}), summary, mark, *delayed]
+            access = GameAccess.issue(game_id, dict.fromkeys(game.state["seats"], NO_TOKEN))
+            return [game, access, summary, mark, *delayed]
         game = self.log.game(game_id)
         game.extend(batch)
         held_summary: Any = self.store.load(

@@ -92,8 +92,15 @@ def test_a_venue_s_game_pushed_in_two_batches_reads_as_the_venue_s(
     assert found["last_batch"]["records"] == len(records) - 5 and found["lag"]["records"] == 0
     version, export = public_copy(client, game_id)
     assert version == len(records)
-    venue_export = venue.test_client().get(f"/api/games/{game_id}/export?format=ndjson")
+    here = venue.test_client()
+    venue_export = here.get(f"/api/games/{game_id}/export?format=ndjson")
     assert export == venue_export.get_data(as_text=True)  # the spectator's, event for event
+    for read in ("state", "events?limit=1000", "timeline"):
+        theirs = client.get(f"/api/games/{game_id}/{read}")
+        assert (
+            theirs.status_code == 200
+            and theirs.get_json() == here.get(f"/api/games/{game_id}/{read}").get_json()
+        ), read
     verified = client.get(f"/api/games/{game_id}/verify", headers=bearer(ORGANIZER_TOKEN))
     assert verified.get_json()["ok"] is True
 
@@ -219,3 +226,26 @@ def test_a_batch_whose_dealing_does_not_verify_is_refused(client: FlaskClient) -
     assert public_copy(client, game_id) == before
     taken = push(client, mirror, [{"game_id": game_id, **r} for r in true[held:]])
     assert taken.status_code == 201, taken.get_json()
+
+
+def test_the_public_spectator_s_stream_is_the_venue_s(
+    app: Flask, client: FlaskClient, venue: Flask
+) -> None:
+    """A spectator's live stream of the copy, opened before the records arrive, says event for
+    event what the venue's spectator stream says."""
+    from tests.streams import AsgiServer
+
+    game_id = venue_game(venue)
+    records = entries(venue, game_id)
+    mirror = open_mirror(client)
+    assert push(client, mirror, records[:-3]).status_code == 201
+    public, local = AsgiServer(app, poll=0.01), AsgiServer(venue, poll=0.01)
+    try:
+        theirs = public.open(game_id).until_version(len(records) - 3)
+        assert push(client, mirror, records[-3:]).status_code == 201
+        theirs.until_version(len(records))
+        mine = local.open(game_id).until_version(len(records))
+        assert theirs.events() == mine.events() and len(mine.events()) == len(records)
+    finally:
+        public.close()
+        local.close()
