@@ -20,6 +20,7 @@ own). Reads are a local game's: every read path redacts it for its viewer.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -34,6 +35,8 @@ from service.delay import delay_objects
 from service.errors import GameNotFoundError, NotAllowedError
 from service.games import GameLog, utc_now
 
+#: Mirrors ``/metrics`` lists at most.
+MAX_LISTED = 100
 #: A copy's seats' token hash: no token's SHA-256 is empty, so no token is a copy's seat.
 NO_TOKEN = ""
 
@@ -121,7 +124,7 @@ class Mirrors:
         mirror's (403); nothing is stored otherwise. ``delays``: the spectator delay of each
         game the batch starts, by game id (``{"events", "seconds"}``), applied here as on the
         venue. The mirror's status after it."""
-        mirror = self.authenticate(mirror_id, token)
+        mirror = copy.deepcopy(self.authenticate(mirror_id, token))  # the cache's is read-only
         by_game: dict[UUID, list[dict[str, Any]]] = {}
         for entry in records:
             record = dict(entry)
@@ -200,6 +203,11 @@ class Mirrors:
             GameSummary.id_for(game_id), of_game=(game_id, "summary")
         )
         return [game, held_summary] if held_summary.follow(game, at=at) else [game]
+
+    def all(self, most: int = MAX_LISTED) -> list[dict[str, Any]]:
+        """Every mirror's status (at most ``most``), oldest first: what ``/metrics`` reports."""
+        opened = self.store.notifications_of(Mirror.Opened, 0, most)
+        return [self.status(note.originator_id) for note in opened]
 
     def status(self, mirror_id: UUID) -> dict[str, Any]:
         """What ``GET /api/mirrors/<id>`` answers: the last batch, the lag in records (the

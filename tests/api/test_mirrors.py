@@ -62,8 +62,11 @@ def open_mirror(client: FlaskClient) -> dict[str, str]:
     return answer.get_json()
 
 
-def push(client: FlaskClient, mirror: dict[str, str], records: list[dict[str, Any]]) -> Any:
-    body = {"records": records, "position": len(records), "head": len(records)}
+def push(
+    client: FlaskClient, mirror: dict[str, str], records: list[dict[str, Any]], behind: int = 0
+) -> Any:
+    """Send a batch, ``behind`` records short of the venue's head."""
+    body = {"records": records, "position": len(records), "head": len(records) + behind}
     return client.post(
         f"/api/mirrors/{mirror['mirror_id']}/batches", json=body, headers=bearer(mirror["token"])
     )
@@ -249,3 +252,16 @@ def test_the_public_spectator_s_stream_is_the_venue_s(
     finally:
         public.close()
         local.close()
+
+
+def test_each_mirror_s_lag_is_in_metrics(client: FlaskClient, venue: Flask) -> None:
+    from tests.api.test_operations import _scrape, _value
+
+    game_id = venue_game(venue)
+    mirror = open_mirror(client)
+    assert push(client, mirror, entries(venue, game_id), behind=5).status_code == 201
+    samples = _scrape(client)
+    assert _value(samples, "munchlog_mirror_lag", mirror=mirror["mirror_id"]) == 5
+    waited = _value(samples, "munchlog_mirror_lag_seconds", mirror=mirror["mirror_id"])
+    status = client.get(f"/api/mirrors/{mirror['mirror_id']}", headers=bearer(mirror["token"]))
+    assert status.get_json()["lag"] == {"records": 5, "seconds": waited} and waited > 0
