@@ -12,7 +12,8 @@ While the link is down (the request fails, or the server answers 5xx) it keeps i
 tries again every :data:`RETRY_SECONDS`, and catches up in order when the link returns. A batch
 whose answer was lost (stored, but the link dropped before the 201) comes back as 409
 ``mirror/does_not_extend`` with the version held: the records the copy holds already are left
-out and the rest sent again. Any other refusal stops the publisher (:class:`PublishRefused`):
+out and the rest sent again; one that lost a race with another batch (``conflict``) is sent
+again. Any other refusal stops the publisher (:class:`PublishRefused`):
 the venue's records do not extend what the public server holds, which a person must look at.
 
 A progress line (``say``) after each batch and whenever the link goes down or comes back.
@@ -108,6 +109,9 @@ class Publisher:
                 "delays": self._delays(records),
             }
             status, answer = self._call("POST", f"/api/mirrors/{self.mirror_id}/batches", body)
+            if status == 409 and _reason(answer) == "conflict":  # another batch came first
+                time.sleep(RETRY_SECONDS)
+                continue
             if status == 409 and _held_already(answer, records):
                 error = answer["error"]
                 self._held[error["game_id"]] = int(error["version"])
@@ -162,12 +166,18 @@ class Publisher:
             raise PublishRefused(f"{status} {error.get('code')}: {error.get('message')}")
 
 
+def _reason(answer: Any) -> str | None:
+    """The ``reason`` of a ``mirror/does_not_extend`` answer (``None`` for another)."""
+    error = answer.get("error", {}) if isinstance(answer, dict) else {}
+    return error.get("reason") if error.get("code") == "mirror/does_not_extend" else None
+
+
 def _held_already(answer: Any, records: list[dict[str, Any]]) -> bool:
     """Whether a 409 says the copy holds a game further than the batch starts it (a batch
     stored whose answer the link lost): those records are left out and the rest sent."""
-    error = answer.get("error", {}) if isinstance(answer, dict) else {}
-    if error.get("code") != "mirror/does_not_extend" or error.get("reason") != "not_next":
+    if _reason(answer) != "not_next":
         return False
+    error = answer["error"]
     held = error.get("version")
     starts = [r["version"] for r in records if r["game_id"] == error.get("game_id")]
     return isinstance(held, int) and bool(starts) and starts[0] <= held

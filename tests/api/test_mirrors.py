@@ -98,6 +98,7 @@ def test_a_venue_s_game_pushed_in_two_batches_reads_as_the_venue_s(
     here = venue.test_client()
     venue_export = here.get(f"/api/games/{game_id}/export?format=ndjson")
     assert export == venue_export.get_data(as_text=True)  # the spectator's, event for event
+    assert client.get(f"/games/{game_id}").status_code == 200  # the viewer's page
     for read in ("state", "events?limit=1000", "timeline"):
         theirs = client.get(f"/api/games/{game_id}/{read}")
         assert (

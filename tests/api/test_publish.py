@@ -195,3 +195,24 @@ def test_a_mirrored_game_keeps_the_venue_s_spectator_delay(
     assert seen == version - 3
     events = client.get(f"/api/games/{game_id}/events?limit=1000").get_json()["events"]
     assert len(events) == version - 3
+
+
+def test_a_batch_that_lost_a_race_is_sent_again(client: FlaskClient, venue: GameLog) -> None:
+    answer = client.post("/api/mirrors", headers={"Authorization": "Bearer test-organizer-token"})
+    token = answer.get_json()["token"]
+    game_id = play_live(venue, random.Random(11), 4)
+    through = flask_send(client, token)
+    raced: list[bool] = []
+
+    def send(method: str, path: str, body: Any) -> tuple[int, Any]:
+        if method == "POST" and not raced:  # as the public server answers a lost race
+            raced.append(True)
+            error = {"code": "mirror/does_not_extend", "reason": "conflict", "version": 0}
+            return 409, {"error": {**error, "game_id": game_id, "message": "raced"}}
+        return through(method, path, body)
+
+    publisher = Publisher(venue, send, mirror_of_token(token), say=print)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("service.publisher.RETRY_SECONDS", 0.0)
+        publisher.run(threading.Event(), once=True)
+    assert raced and publisher.published == venue.current_version(UUID(game_id))
