@@ -1,7 +1,7 @@
 """``munchlog publish`` (issue #41): a venue's records pushed to a live public server.
 
 The venue is a SQLite file written through ``GameLog``; the public server is ``munchlog serve``
-on its own SQLite instance. The publisher is first pointed at a port that refuses (the link is
+on the test's back end (SQLite, PostgreSQL). The publisher is first pointed at a port that refuses (the link is
 down: it keeps its position and says so), then at the real server: it catches up in order, and
 the public spectator's export of each game equals the venue's. ``munchlog publish --once``
 resumes from the position the mirror holds.
@@ -38,10 +38,11 @@ ORGANIZER = "public-organizer"
 
 
 @pytest.fixture
-def public(tmp_path: Path) -> Iterator[str]:
+def public(tmp_path: Path, backend: dict[str, Any]) -> Iterator[str]:
+    """``munchlog serve`` on the test's back end (SQLite, PostgreSQL)."""
     folder = tmp_path / "public"
     folder.mkdir()
-    with munchlog_serve(folder, ORGANIZER) as (port, _env):
+    with munchlog_serve(folder, ORGANIZER, extra_env=backend) as (port, _env):
         yield f"http://127.0.0.1:{port}"
 
 
