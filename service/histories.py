@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -60,7 +60,7 @@ class Lag:
 
     position: int
     head: int
-    oldest_at: str | None = None
+    oldest_at: str | None = field(default=None, compare=False)  # a moment, not a figure
 
     def seconds(self, now: datetime | None = None) -> float:
         """Seconds the oldest record not folded yet has waited (0 when caught up)."""
