@@ -32,6 +32,7 @@ from service.games import GameLog
 from service.mirrors import mirror_of_token
 from service.publisher import LinkDown, Publisher
 from tests.api.test_history_api import play_live
+from tests.api.test_mirrors import open_mirror as open_mirror_here
 from tests.live import ROOT, free_port, munchlog_serve
 
 ORGANIZER = "public-organizer"
@@ -157,8 +158,7 @@ def test_a_batch_whose_answer_the_link_lost_is_not_sent_twice(
 ) -> None:
     """The first batch is stored but its answer lost: the 409 that names the version held
     makes the publisher leave out what the copy holds, and it goes on (both back ends)."""
-    answer = client.post("/api/mirrors", headers={"Authorization": "Bearer test-organizer-token"})
-    token = answer.get_json()["token"]
+    token = open_mirror_here(client)["token"]
     game_id = play_live(venue, random.Random(9), 10)
     lost: list[int] = []
     through = flask_send(client, token)
@@ -185,8 +185,7 @@ def test_a_batch_whose_answer_the_link_lost_is_not_sent_twice(
 def test_a_mirrored_game_keeps_the_venue_s_spectator_delay(
     client: FlaskClient, venue: GameLog
 ) -> None:
-    answer = client.post("/api/mirrors", headers={"Authorization": "Bearer test-organizer-token"})
-    token = answer.get_json()["token"]
+    token = open_mirror_here(client)["token"]
     game_id = play_live(venue, random.Random(10), 8, spectator_delay={"events": 3})
     publisher = Publisher(venue, flask_send(client, token), mirror_of_token(token), say=print)
     publisher.run(threading.Event(), once=True)
@@ -199,8 +198,7 @@ def test_a_mirrored_game_keeps_the_venue_s_spectator_delay(
 
 
 def test_a_batch_that_lost_a_race_is_sent_again(client: FlaskClient, venue: GameLog) -> None:
-    answer = client.post("/api/mirrors", headers={"Authorization": "Bearer test-organizer-token"})
-    token = answer.get_json()["token"]
+    token = open_mirror_here(client)["token"]
     game_id = play_live(venue, random.Random(11), 4)
     through = flask_send(client, token)
     raced: list[bool] = []
