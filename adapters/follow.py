@@ -10,11 +10,19 @@ and wakes the thread that selects the new notifications. The SQLite recorder has
 subscription (``subscribe`` raises ``NotImplementedError``: SQLite cannot notify another
 process), so :class:`PollingSubscription` is the same iterator with a timer in place of the
 listener: it looks for new notifications every ``interval`` seconds.
+
+A notification can be lost (eventsourcing's issue #305: the listener wakes the reader only when
+one comes, so a lost ``NOTIFY`` stalls it until the next one; a killed ``LISTEN`` connection is
+noticed only when it fails). So every subscription :func:`subscribe` gives also looks again at
+least every :data:`REREAD_SECONDS` when nothing woke it (:class:`Rereader`): every follower (the
+worker, the stream process, ``munchlog publish``) sees every notification within that time
+whatever happens to ``NOTIFY``, at the cost of one ``SELECT`` per follower per interval.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +30,8 @@ from eventsourcing.persistence import ApplicationRecorder, ListenNotifySubscript
 
 #: Seconds between two looks at a log that cannot notify (SQLite).
 POLL_INTERVAL = 0.1
+#: Seconds at most between two looks at a log that notifies, when no notification came.
+REREAD_SECONDS = 1.0
 
 
 class PollingSubscription(ListenNotifySubscription[ApplicationRecorder]):
@@ -59,13 +69,44 @@ class PollingSubscription(ListenNotifySubscription[ApplicationRecorder]):
             self._poll_thread.join()
 
 
+class Rereader:
+    """Wakes a notified subscription's reader every ``every`` seconds, until it stops, as if a
+    notification had come: a thread that looks at the subscription's stop every ``tick``."""
+
+    def __init__(
+        self, subscription: ListenNotifySubscription[Any], every: float, tick: float = 0.1
+    ) -> None:
+        self.subscription = subscription
+        self.every = every
+        self.tick = min(tick, every)
+        self.thread = threading.Thread(target=self._run, name="munchlog-reread", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        subscription = self.subscription
+        due = time.monotonic() + self.every
+        while not subscription._has_been_stopped:
+            time.sleep(self.tick)
+            if time.monotonic() >= due:
+                subscription._has_been_notified.set()
+                due = time.monotonic() + self.every
+
+
 def subscribe(
-    recorder: ApplicationRecorder, gt: int, *, interval: float = POLL_INTERVAL
+    recorder: ApplicationRecorder,
+    gt: int,
+    *,
+    interval: float = POLL_INTERVAL,
+    reread: float = REREAD_SECONDS,
 ) -> Subscription[ApplicationRecorder]:
     """The recorder's own subscription to the notifications after ``gt`` (PostgreSQL's
-    ``LISTEN``/``NOTIFY``, the in-memory store's), or a :class:`PollingSubscription` when it
-    has none (SQLite)."""
+    ``LISTEN``/``NOTIFY``, the in-memory store's), which also looks again every ``reread``
+    seconds (:class:`Rereader`), or a :class:`PollingSubscription` when it has none
+    (SQLite)."""
     try:
-        return recorder.subscribe(gt=gt)
+        subscription = recorder.subscribe(gt=gt)
     except NotImplementedError:
         return PollingSubscription(recorder, gt=gt, interval=interval)
+    if isinstance(subscription, ListenNotifySubscription):
+        Rereader(subscription, reread)
+    return subscription

@@ -71,6 +71,7 @@ from api.json_api.routes import (
     games,
     judge,
     live,
+    mirrors,
     rulesets,
 )
 from api.ops import metrics
@@ -163,6 +164,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(event_live.blp)
     api.register_blueprint(event_exports.blp)
     api.register_blueprint(rulesets.blp)
+    api.register_blueprint(mirrors.blp)
     app.register_blueprint(docs.bp)
     app.register_blueprint(viewer.bp)  # the pages: the replay viewer, the table, an event's
     app.register_blueprint(table.bp)

@@ -251,9 +251,15 @@ class Game(Aggregate):
             ruleset=str(first["event"].get("ruleset", "munchkin-ccg")),
             **stored_fields(first),
         )
-        for record in rest:
-            game.trigger_event(cls.Recorded, **stored_fields(record))
+        game.extend(rest)
         return game
+
+    def extend(self, records: Iterable[Mapping[str, Any]]) -> None:
+        """Store records of another server that follow this game's last one, each with its
+        envelope as given (a mirror's batch: ``service.mirrors``, which checked their chain,
+        their rules and their dealing first)."""
+        for record in records:
+            self.trigger_event(self.Recorded, **stored_fields(record))
 
     def record_judge(
         self,
@@ -608,3 +614,57 @@ class SeedDeadline(Aggregate):
         if after == before or not game.pending_events:
             return []
         return [cls(game.id, game.version, after)]
+
+
+class MirroredGame(GamePart):
+    """Marks a game as a read-only copy of a venue's (``service.mirrors``): the mirror whose
+    batches alone may extend it. Saved with the copy's first records; never changed."""
+
+    part = "mirror"
+
+    class Marked(Aggregate.Created):
+        game_id: UUID
+        mirror_id: UUID
+
+    def __init__(self, game_id: UUID, mirror_id: UUID) -> None:
+        self.game_id = game_id
+        self.mirror_id = mirror_id
+
+
+class Mirror(Aggregate):
+    """A venue that publishes its games to this server (``POST /api/mirrors``): its token's
+    hash, the games it holds here and what its last batch said (``BatchTaken``)."""
+
+    class Opened(Aggregate.Created):
+        token_hash: str
+
+    class BatchTaken(Aggregate.Event):
+        games: list[str]
+        records: int
+        taken_at: str
+        position: int
+        head: int
+        newest_at: str | None
+
+        def apply(self, aggregate: Mirror) -> None:
+            for game_id in self.games:
+                if game_id not in aggregate.games:
+                    aggregate.games.append(game_id)
+            aggregate.records += self.records
+            aggregate.last_batch = {
+                "records": self.records,
+                "taken_at": self.taken_at,
+                "position": self.position,
+                "head": self.head,
+                "newest_at": self.newest_at,
+            }
+
+    def __init__(self, token_hash: str) -> None:
+        self.token_hash = token_hash
+        self.games: list[str] = []
+        self.records = 0
+        self.last_batch: dict[str, Any] | None = None
+
+    def holds(self, hashed: str) -> bool:
+        """Whether ``hashed`` is this mirror's token's hash (a constant-time comparison)."""
+        return hmac.compare_digest(self.token_hash, hashed)

@@ -24,7 +24,8 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from adapters.eventstore import StorageUnavailable
@@ -53,10 +54,20 @@ log = logging.getLogger(__name__)
 class Lag:
     """How far a projection is behind the log: ``position`` (the last notification it has
     folded in), ``head`` (the log's largest notification id) and ``lag`` (notifications
-    committed that it has not folded yet: ``head - position``, 0 when caught up)."""
+    committed that it has not folded yet: ``head - position``, 0 when caught up);
+    ``oldest_at``: when the oldest game record not folded yet was received (``None``: none),
+    from which :meth:`seconds` says how long it has waited."""
 
     position: int
     head: int
+    oldest_at: str | None = field(default=None, compare=False)  # a moment, not a figure
+
+    def seconds(self, now: datetime | None = None) -> float:
+        """Seconds the oldest record not folded yet has waited (0 when caught up)."""
+        if self.oldest_at is None or not self.lag:
+            return 0.0
+        waited = (now or datetime.now(UTC)) - datetime.fromisoformat(self.oldest_at)
+        return max(0.0, waited.total_seconds())
 
     @property
     def lag(self) -> int:
@@ -233,7 +244,12 @@ class MatchHistory:
         first, with the store's probe (:meth:`GameLog.log_head`: a bounded wait, no retries;
         :class:`StorageUnavailable` when the database does not answer)."""
         head = self.app.store.log_head()
-        return Lag(position=self.view.position(), head=head)
+        position = self.view.position()
+        if head <= position:
+            return Lag(position=position, head=head)
+        waiting = self.app.store.records_since(position, 1)
+        oldest = waiting[0][2].get("received_at") if waiting else None
+        return Lag(position, head, oldest if isinstance(oldest, str) else None)
 
     # -- reads (inline: each catches up first) ----------------------------------------------
 

@@ -23,6 +23,10 @@ stop with ``munchlog: no database at <path>``.
     until SIGTERM or SIGINT (``service/worker.py``); run one beside the app instances when they
     have ``MUNCHLOG_PROJECTIONS=worker``.
 
+``munchlog publish --to URL --token T [--db --game ID --once]``
+    Push this venue's records to a public server's mirror as they are recorded
+    (``api/cli/publish.py``, ``service/publisher.py``; docs/operations.md).
+
 Errors are one line on stderr (``munchlog: ...``) and a non-zero exit code: 2 for a wrong
 input (a missing file or database, an unknown ruleset, a usage error), 1 when the command ran
 and found something wrong (a game not found, a refused import, a broken chain).
@@ -414,6 +418,9 @@ def build_parser() -> argparse.ArgumentParser:
     from api.cli.history import add_history_commands  # export, import, verify, rebuild (#5)
 
     add_history_commands(sub)
+    from api.cli.publish import add_publish_command  # a venue's mirror (#41)
+
+    add_publish_command(sub, DB_HELP)
     return parser
 
 

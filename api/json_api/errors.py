@@ -25,6 +25,9 @@ turn past 2**53 - 1 matches no route)
 method not allowed                         405     ``request/method_not_allowed``
 stale ``expected_version`` / lost race     409     ``game/version_conflict`` (+``current_version``)
 imported game id already here              409     ``game/already_exists``
+a mirror's batch that does not extend the  409     ``mirror/does_not_extend`` (+``game_id``,
+copy held (``service.mirrors``)                    ``version`` held, ``at``, ``reason``)
+no such mirror                             404     ``mirror/not_found``
 not an export (``POST /games/import``)     400     ``import/not_an_export``
 import refused (chain, rules)              422     ``import/...`` (+``version``, ``reason``)
 body too large (``MAX_CONTENT_LENGTH``)    413     ``request/too_large``
@@ -68,6 +71,7 @@ from service.errors import (
     VersionConflictError,
     storage_refusal,
 )
+from service.mirrors import DoesNotExtend, MirrorNotFoundError
 from service.streams import InvalidTicket
 
 log = logging.getLogger(__name__)
@@ -170,6 +174,22 @@ def handle_already_exists(exc: GameAlreadyExistsError) -> Response:
     return _respond(409, error_body(exc.code, exc.message))
 
 
+def handle_mirror_not_found(exc: MirrorNotFoundError) -> Response:
+    return _respond(404, error_body(exc.code, exc.message))
+
+
+def handle_does_not_extend(exc: DoesNotExtend) -> Response:
+    body = error_body(
+        exc.code,
+        exc.message,
+        game_id=exc.game_id,
+        version=exc.version,
+        at=exc.at,
+        reason=exc.reason,
+    )
+    return _respond(409, body)
+
+
 def handle_not_an_export(exc: ExportFormatError) -> Response:
     return _respond(400, error_body(exc.code, str(exc)))
 
@@ -251,6 +271,8 @@ def init_app(app: Flask) -> None:
         (IdempotencyKeyReusedError, handle_key_reused),
         (NotAllowedError, handle_not_allowed),
         (GameAlreadyExistsError, handle_already_exists),
+        (MirrorNotFoundError, handle_mirror_not_found),
+        (DoesNotExtend, handle_does_not_extend),
         (ExportFormatError, handle_not_an_export),
         (ImportRejected, handle_import_rejected),
         (DamagedRecords, handle_damaged),

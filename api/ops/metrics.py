@@ -24,9 +24,14 @@ What is counted, and where:
 ``munchlog_storage_damaged_total``
     ``503 storage/damaged`` answers (docs/DESIGN.md "Damaged storage").
 ``munchlog_storage_up``, ``munchlog_log_head``, ``munchlog_projection_position{projection}``,
-``munchlog_projection_lag{projection}``
+``munchlog_projection_lag{projection}``, ``munchlog_projection_lag_seconds{projection}``
     read from the database at each scrape (``MatchHistory.lag``): the same figures on every
-    instance, whichever process keeps the projection.
+    instance, whichever process keeps the projection (the seconds: how long the oldest game
+    record not yet folded in has waited, 0 when caught up).
+``munchlog_mirror_lag{mirror}``, ``munchlog_mirror_lag_seconds{mirror}``
+    each mirror's lag as its last batch said (``GET /api/mirrors/<id>``: the venue's records
+    ``munchlog publish`` had still to send, and how old its newest record was when stored
+    here), read from the database at each scrape of a worker (at most 100 mirrors).
 
 **Several processes.** ``munchlog serve --workers N`` runs N processes; a scrape reaches one
 of them. With ``PROMETHEUS_MULTIPROC_DIR`` set (a directory, emptied at each start), each
@@ -333,9 +338,40 @@ class _Projection:
         for name, text, value in (
             ("munchlog_projection_position", "The last notification folded in", found.position),
             ("munchlog_projection_lag", "Notifications not yet folded in", found.lag),
+            (
+                "munchlog_projection_lag_seconds",
+                "Seconds the oldest game record not yet folded in has waited",
+                found.seconds(),
+            ),
         ):
             family = GaugeMetricFamily(name, text, labels=["projection"])
             family.add_metric([PROJECTION], value)
+            yield family
+
+
+class _Mirrors:
+    """A collector reading each mirror's lag (``munchlog publish``'s, as its last batch said)
+    from the database at each scrape."""
+
+    def __init__(self, mirrors: Callable[[], list[dict[str, Any]]]) -> None:
+        self.mirrors = mirrors
+
+    def collect(self) -> Iterator[Metric]:
+        try:
+            found = self.mirrors()
+        except Exception:
+            return  # munchlog_storage_up says so
+        for name, text, key in (
+            ("munchlog_mirror_lag", "Venue records a mirror's last batch left to send", "records"),
+            (
+                "munchlog_mirror_lag_seconds",
+                "Seconds from a mirror's newest record to its storing here",
+                "seconds",
+            ),
+        ):
+            family = GaugeMetricFamily(name, text, labels=["mirror"])
+            for mirror in found:
+                family.add_metric([mirror["mirror_id"]], mirror["lag"][key] or 0)
             yield family
 
 
@@ -349,10 +385,15 @@ class _Forward:
         return iter(self.registry.collect())
 
 
-def exposition(lag: Callable[[], Lag], accept: str | None) -> tuple[bytes, str]:
+def exposition(
+    lag: Callable[[], Lag],
+    accept: str | None,
+    mirrors: Callable[[], list[dict[str, Any]]] | None = None,
+) -> tuple[bytes, str]:
     """The body and content type of ``GET /metrics``: this process's metrics (or, in
-    multiprocess mode, every process's), and the projection's figures from ``lag()``, in the
-    text format ``accept`` asks for (Prometheus' or OpenMetrics)."""
+    multiprocess mode, every process's), the projection's figures from ``lag()`` and the
+    mirrors' lag from ``mirrors()`` (``service.mirrors.Mirrors.all``), in the text format
+    ``accept`` asks for (Prometheus' or OpenMetrics)."""
     if _metrics is not None:
         _metrics.flush()
     registry = CollectorRegistry()
@@ -363,6 +404,8 @@ def exposition(lag: Callable[[], Lag], accept: str | None) -> tuple[bytes, str]:
     else:
         registry.register(_Forward(REGISTRY))
     registry.register(_Projection(lag))
+    if mirrors is not None:
+        registry.register(_Mirrors(mirrors))
     encoder, content_type = choose_encoder(accept or "")
     return encoder(registry), content_type
 

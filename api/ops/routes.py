@@ -32,6 +32,7 @@ from api.json_api.routes.exports import history
 from api.json_api.routes.games import ApiBlueprint
 from api.ops.metrics import exposition
 from service.histories import Lag
+from service.mirrors import Mirrors
 
 #: The OpenAPI ``security`` of an operation that reads no token at all.
 NO_AUTH: list[dict[str, list[str]]] = []
@@ -144,5 +145,6 @@ class Metrics(MethodView):
     @blp.doc(security=NO_AUTH, responses=METRICS_RESPONSES)
     def get(self) -> Response:
         """Prometheus metrics (anonymous)"""
-        body, content_type = exposition(current_lag, request.headers.get("Accept"))
+        mirrors = Mirrors(current_app.extensions["munchlog"]).all
+        body, content_type = exposition(current_lag, request.headers.get("Accept"), mirrors)
         return Response(body, content_type=content_type)

@@ -16,6 +16,9 @@
     writes a connection made wait (its buffer was full: a slow client).
 ``munchlog_stream_reads_total``
     reads of the store by the games' pumps (one per game per look, for all its streams).
+``munchlog_stream_follower_lag``, ``munchlog_stream_follower_lag_seconds``
+    the notifications of the log the stream process's follower has not seen yet, and for how
+    long it has been behind (0 at the head); measured once a second.
 
 **Where they are served.** The stream process answers ``GET /metrics`` itself. ``munchlog
 serve`` runs it in prometheus-client's multiprocess mode with the workers
@@ -82,10 +85,25 @@ class StreamMetrics:
             "munchlog_stream_waiting_writes", "Writes a stream's connection made wait"
         )
         self.reads = Counter("munchlog_stream_reads", "Reads of the store by the games' pumps")
+        self.lag = Gauge(
+            "munchlog_stream_follower_lag",
+            "Notifications the stream process's follower has not seen yet",
+            multiprocess_mode="livemax",
+        )
+        self.lag_seconds = Gauge(
+            "munchlog_stream_follower_lag_seconds",
+            "Seconds the stream process's follower has been behind the log",
+            multiprocess_mode="livemax",
+        )
         for kind in VIEWER_KINDS:  # every series from the start, at 0
             self.opened.labels(kind)
         for reason in CLOSE_REASONS:
             self.closed.labels(reason)
+
+    def follower(self, behind: int, seconds: float) -> None:
+        """Set the follower's lag (:meth:`api.streams.process.Hub.measure_lag`)."""
+        self.lag.set(behind)
+        self.lag_seconds.set(seconds)
 
     def flush(self, counts: StreamCounts, open_streams: int) -> None:
         """Add ``counts`` to the metrics and zero them; set the open streams."""

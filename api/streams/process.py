@@ -248,6 +248,8 @@ class Hub:
         self._pending_lock = threading.Lock()
         self._scheduled = False
         self._ticker: asyncio.Task[None] | None = None
+        self.followed = 0  # the last notification the follower saw
+        self._behind_since: float | None = None  # since when the follower is behind the log
         self._dumps = app.json.dumps
         self.heartbeat = heartbeat_seconds()
         self.counts = StreamCounts()
@@ -259,7 +261,7 @@ class Hub:
         if self.loop is not None:
             return
         self.loop = asyncio.get_running_loop()
-        head = self.gamelog.store.max_notification_id()
+        head = self.followed = self.gamelog.store.max_notification_id()
         self._follower = threading.Thread(
             target=self._follow, args=(head,), name="munchlog-stream-follow", daemon=True
         )
@@ -291,7 +293,7 @@ class Hub:
                     if self._stop.is_set():
                         break
                     for note in notes:
-                        position = note.id
+                        position = self.followed = note.id
                         if self._stop.is_set():
                             notes.stop()
                             break
@@ -331,6 +333,8 @@ class Hub:
         while True:
             await asyncio.sleep(min(DELAY_TICK, self.heartbeat / 2))
             self.flush_metrics()
+            with contextlib.suppress(Exception):  # the store away: the follower says so
+                await self.measure_lag()
             idle = time.monotonic() - self.heartbeat
             for game_id, channel in list(self.channels.items()):
                 for sub in channel.subscribers:
@@ -370,6 +374,20 @@ class Hub:
 
     def open_streams(self) -> int:
         return sum(len(c.subscribers) for c in self.channels.values())
+
+    async def measure_lag(self) -> None:
+        """The follower's lag for the metrics: notifications of the log it has not seen yet,
+        and for how long it has been behind (0 when it is at the head)."""
+        assert self.loop is not None
+        head = await self.loop.run_in_executor(self.pool, self.gamelog.store.max_notification_id)
+        behind = max(0, head - self.followed)
+        now = time.monotonic()
+        if not behind:
+            self._behind_since = None
+        elif self._behind_since is None:
+            self._behind_since = now
+        since = self._behind_since
+        self.metrics.follower(behind, 0.0 if since is None else now - since)
 
     def flush_metrics(self) -> None:
         """Add what was counted to the process's metrics (:mod:`api.streams.metrics`)."""

@@ -24,6 +24,7 @@ from projections.exports.formats import (
 from projections.exports.importing import (
     ImportedGame,
     ImportRejected,
+    checked_records,
     import_game,
     replay_records,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "ExportFormatError",
     "ImportRejected",
     "ImportedGame",
+    "checked_records",
     "export_csv",
     "export_json",
     "export_json_text",

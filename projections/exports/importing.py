@@ -194,6 +194,14 @@ def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
     header, records = read_export(source)
     if not header.get("complete"):
         raise ImportRejected(1, "incomplete_export", f"exported for {header.get('viewer')!r}")
+    return ImportedGame(header=header, records=records, state=checked_records(records))
+
+
+def checked_records(records: list[Record]) -> State:
+    """The state after a game's ``records`` (from version 1), which must form an unbroken
+    hash chain (:func:`verify_records`), replay through the rules (:func:`replay_records`) and
+    deal as ``domain.fair_check.verify`` checks: what an import and a mirror's batch
+    (``service.mirrors``) accept; else :class:`ImportRejected` at the first version at fault."""
     check = verify_records(records)
     if check["problems"]:
         first = check["problems"][0]
@@ -204,7 +212,7 @@ def import_game(source: str | bytes | Mapping[str, Any]) -> ImportedGame:
         _dealing_checked(records[: exc.version - 1])
         raise
     _dealing_checked(records)
-    return ImportedGame(header=header, records=records, state=state)
+    return state
 
 
 def _dealing_checked(records: list[Record]) -> None:

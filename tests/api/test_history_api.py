@@ -44,9 +44,10 @@ def import_seeded(log: GameLog, seed: int, *, event: str = "Sample Cup", player_
     return str(log.import_game(imported.records).game_id)
 
 
-def play_live(log: GameLog, rng: random.Random, steps: int) -> str:
-    """Create a game through GameLog and record ``steps`` random legal commands, one a batch."""
-    started = log.start_game(demo_spec(seed=rng.randrange(1000)))
+def play_live(log: GameLog, rng: random.Random, steps: int, **spec: Any) -> str:
+    """Create a game through GameLog (its spec the demo's, with ``spec``) and record ``steps``
+    random legal commands, one a batch."""
+    started = log.start_game({**demo_spec(seed=rng.randrange(1000)), **spec})
     gid = started.game_id
     for _ in range(steps):
         state = log.game(gid).state

@@ -249,6 +249,10 @@ OPERATIONS = {
     ("post", "/api/games/import"): ("token", {400, 401, 403, 409, 413, 422}),
     ("get", "/api/players/{player}/games"): ("anyone", {400, 401}),
     ("get", "/api/exports"): ("token", {400, 401, 403, 406}),
+    # mirrors (issue #41)
+    ("post", "/api/mirrors"): ("token", {401, 403, 503}),
+    ("get", "/api/mirrors/{mirror_id}"): ("token", {401, 403, 404, 503}),
+    ("post", "/api/mirrors/{mirror_id}/batches"): ("token", {400, 401, 403, 404, 409, 413, 503}),
     # tournaments (issue #27)
     ("get", "/api/events"): ("anyone", {400, 401, 503}),
     ("post", "/api/events"): ("token", {400, 401, 403, 413, 503}),
