@@ -59,7 +59,7 @@ LONG = 2000
 
 
 def reason_words(reason: Any) -> str:
-    """A reason in words (an unknown one with its underscores as spaces)."""
+    """A reason in words (an unknown one with each "_" read as a space)."""
     return REASONS.get(str(reason), str(reason).replace("_", " "))
 
 
