@@ -50,6 +50,8 @@ KEYBOARD_MOVES = 20
 MILESTONES = {"HelpAccepted", "RunAwayRolled", "CharityResolved"}
 #: A cap far past the moves the milestones took in the games seen (56 to 142).
 MAX_MOVES = 500
+#: Games the table records at most to see the milestones (a game may end before them).
+GAMES = 3
 #: The laid-out tables: seats -> ruleset (the viewer's tests use the same two).
 TABLES = {3: "munchkin-deluxe", 4: "munchkin-old-west", 6: "munchkin-age-of-sigmar"}
 VIEWPORTS = {"tablet": (1024, 768), "tablet-portrait": (820, 1180), "phone": (390, 844)}
@@ -85,65 +87,83 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 def test_a_table_device_records_a_classic_game_with_help_a_run_and_charity(
     served: dict[str, Any], browser: Any
 ) -> None:
+    """The table's page records a server-dealt Deluxe game until a combat had a helper, a seat
+    ran away and charity was given. The deal takes the seeds the page sends for each seat
+    (random, as on a real table), so a game may end before all three happened: then the next
+    game is played on the same page (at most :data:`GAMES`)."""
     base = served["base"]
     ruleset = "munchkin-deluxe"
     spec = {**_family_spec(ruleset, seed=2, seats=4, catalog=None), "dealing": "server"}
-    created = requests.post(f"{base}/api/games", json=spec, headers=auth(ORGANIZER), timeout=30)
-    game = created.json()
-    gid = game["game_id"]
-    judge = JudgeView(base, gid, game["judge_token"])
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     try:
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.goto(f"{base}/games/{gid}/play#token={game['table_token']}")
-        # the table acts for every seat: a switcher, defaulting to the seat the game waits on
-        page.wait_for_selector("#acting-wrap:not([hidden])")
-        assert page.locator("#acting option").count() == 5  # "whom the game waits on" + 4
-
-        family = family_named(ruleset)
-        rng = random.Random(2)
-        state = judge.catch_up()
-        moves = 0
-        followed = 0  # moves made on the seat the page chose by itself
-        while not set(judge.types) >= MILESTONES:
-            assert state["status"] != "finished", "the game ended before its milestones"
-            if seeds_due(state):  # the page sends a seed for each seat by itself
-                state = judge.wait_past(judge.version)
-                continue
-            command = family.demo_next(state, rng)
-            assert command is not None, f"no legal move at version {judge.version}"
-            seat = command["seat"]
-            ready_at(page, judge.version)
-            keys = moves < KEYBOARD_MOVES  # the first moves with the keyboard only
-            if page.locator("#controls").get_attribute("data-seat") == seat:
-                followed += 1
-            elif keys:
-                choose_by_keys(page, "#acting", seat)
-                ready_at(page, judge.version, seat)
-            else:
-                page.select_option("#acting", seat)
-                ready_at(page, judge.version, seat)
-            if keys:
-                act_by_keys(page, command)
-            else:
-                act(page, command)
-            state = judge.wait_past(judge.version)
-            moves += 1
-            assert moves < MAX_MOVES, f"no {MILESTONES - set(judge.types)} in {moves} moves"
-            if moves % 10 == 0:  # back to "whom the game waits on" now and then
-                page.select_option("#acting", "")
-
-        assert judge.types.count("SeedCommitted") == 4  # one per seat, from the one page
-        assert followed > 0, "the switcher never followed the game by itself"
+        for _ in range(GAMES):
+            judge = _play_to_the_milestones(page, base, spec, ruleset)
+            if judge is not None:
+                break
+        assert judge is not None, f"{GAMES} games each ended before {sorted(MILESTONES)}"
         # the page shows what the log holds: the combat's helper and the charity happened
         page.wait_for_selector(f'#version[data-version="{judge.version}"]', state="attached")
         no_horizontal_overflow(page)
     finally:
         context.close()
     assert not errors, errors
+
+
+def _play_to_the_milestones(
+    page: Any, base: str, spec: dict[str, Any], ruleset: str
+) -> JudgeView | None:
+    """A new game played on ``page`` until :data:`MILESTONES` (its judge's view), or ``None``
+    when it ended before them."""
+    created = requests.post(f"{base}/api/games", json=spec, headers=auth(ORGANIZER), timeout=30)
+    game = created.json()
+    gid = game["game_id"]
+    judge = JudgeView(base, gid, game["judge_token"])
+    page.goto(f"{base}/games/{gid}/play#token={game['table_token']}")
+    # the table acts for every seat: a switcher, defaulting to the seat the game waits on
+    page.wait_for_selector("#acting-wrap:not([hidden])")
+    assert page.locator("#acting option").count() == 5  # "whom the game waits on" + 4
+
+    family = family_named(ruleset)
+    rng = random.Random(2)
+    state = judge.catch_up()
+    moves = 0
+    followed = 0  # moves made on the seat the page chose by itself
+    while not set(judge.types) >= MILESTONES:
+        if state["status"] == "finished":
+            return None
+        if seeds_due(state):  # the page sends a seed for each seat by itself
+            state = judge.wait_past(judge.version)
+            continue
+        command = family.demo_next(state, rng)
+        assert command is not None, f"no legal move at version {judge.version}"
+        seat = command["seat"]
+        ready_at(page, judge.version)
+        keys = moves < KEYBOARD_MOVES  # the first moves with the keyboard only
+        if page.locator("#controls").get_attribute("data-seat") == seat:
+            followed += 1
+        elif keys:
+            choose_by_keys(page, "#acting", seat)
+            ready_at(page, judge.version, seat)
+        else:
+            page.select_option("#acting", seat)
+            ready_at(page, judge.version, seat)
+        if keys:
+            act_by_keys(page, command)
+        else:
+            act(page, command)
+        state = judge.wait_past(judge.version)
+        moves += 1
+        assert moves < MAX_MOVES, f"no {MILESTONES - set(judge.types)} in {moves} moves"
+        if moves % 10 == 0:  # back to "whom the game waits on" now and then
+            page.select_option("#acting", "")
+
+    assert judge.types.count("SeedCommitted") == 4  # one per seat, from the one page
+    assert followed > 0, "the switcher never followed the game by itself"
+    return judge
 
 
 def cut_labels(page: Any) -> list[str]:
