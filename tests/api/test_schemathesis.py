@@ -4,9 +4,12 @@ and without tokens").
 The document is the one the app serves (``/api/openapi.json``, loaded through the app itself).
 Every operation gets schemathesis's generated requests -- its examples, coverage and fuzzing
 phases, valid and invalid data, ``max-examples`` :data:`MAX_EXAMPLES` -- in process on SQLite
-and PostgreSQL, each request sent five times: anonymously, with the organizer's token and with
-seat A's, the table's and the judge's token of a game made for the run (:func:`before_call`
-puts that game and its open dispute in the path). Every check schemathesis has runs on every
+(and the valid data on PostgreSQL: invalid data is refused before it reaches a store, so what
+PostgreSQL adds is the store's own limits on data that gets through), each valid request sent
+five times: anonymously, with the organizer's token and with seat A's, the table's and the
+judge's token of a game made for the run (:func:`before_call` puts that game and its open
+dispute in the path); each invalid one twice, anonymously and with one of the four tokens in
+turn (:func:`_identities`). Every check schemathesis has runs on every
 answer (server errors, status codes, content types, response schemas and headers, valid data
 accepted and invalid data refused, missing headers, ignored auth, unsupported methods and their
 ``Allow`` ...), and two of ours: :func:`documented_status` (each status the operation's own
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import itertools
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator
@@ -88,6 +92,11 @@ SETTINGS: dict[str, Any] = {
         },
     ],
 }
+#: On PostgreSQL: valid data only (see the module's docstring), every phase.
+PG_SETTINGS: dict[str, Any] = {
+    **SETTINGS,
+    "generation": {**SETTINGS["generation"], "mode": "positive"},
+}
 #: Through a live server: valid requests only, a few per operation (the in-process run above
 #: is the thorough one; this one is about the HTTP server in between).
 LIVE_SETTINGS: dict[str, Any] = {
@@ -137,13 +146,13 @@ SEEN: dict[tuple[str, str, str], collections.Counter[int]] = collections.default
 )
 
 
-def _served_schema() -> Any:
+def _served_schema(settings: dict[str, Any] = SETTINGS) -> Any:
     """schemathesis's schema of ``/api/openapi.json`` as an app serves it."""
     with tempfile.TemporaryDirectory() as folder:
         CURRENT.app = _make_app(Path(folder), str(Path(folder) / "spec.sqlite"))
         try:
             return schemathesis.openapi.from_wsgi(
-                "/api/openapi.json", CURRENT, config=schemathesis.Config.from_dict(SETTINGS)
+                "/api/openapi.json", CURRENT, config=schemathesis.Config.from_dict(settings)
             )
         finally:
             CURRENT.app.extensions["munchlog"].close()
@@ -161,6 +170,14 @@ OURS: set[int] = set()
 def served_schema() -> Any:
     schema = _served_schema()
     SPEC.update(copy.deepcopy(schema.raw_schema))  # as served (generating cases may touch it)
+    OURS.add(id(schema.raw_schema))
+    return schema
+
+
+@pytest.fixture(scope="session")
+def pg_served_schema(served_schema: Any) -> Any:
+    """The same document with :data:`PG_SETTINGS`."""
+    schema = _served_schema(PG_SETTINGS)
     OURS.add(id(schema.raw_schema))
     return schema
 
@@ -184,6 +201,7 @@ def _node_id_for_schemathesis(request: pytest.FixtureRequest) -> None:
 
 
 schema = schemathesis.pytest.from_fixture("served_schema")
+pg_schema = schemathesis.pytest.from_fixture("pg_served_schema")
 live_schema = schemathesis.pytest.from_fixture("live_served_schema")
 
 
@@ -318,10 +336,30 @@ def _without_a_token(case: Any) -> bool:
     return "Authorization" in names
 
 
+#: The token each operation's next invalid request is sent with, besides none (in turn).
+_TURNS: dict[tuple[str, str], Iterator[str]] = {}
+
+
+def _identities(case: Any, run: str) -> tuple[str, ...]:
+    """Who sends ``case``: a valid request every identity (what each may do differs); an invalid
+    one is refused before anyone's rights matter, so anonymously and with one token, each of
+    the four in turn per operation (every token still meets every operation's invalid data:
+    the coverage phase alone makes dozens of invalid requests an operation); one invalid for
+    its lack of a token only anonymously."""
+    if _without_a_token(case):
+        return ("anonymous",)
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_negative:
+        return IDENTITIES
+    turn = _TURNS.setdefault((run, case.operation.label), itertools.cycle(IDENTITIES[1:]))
+    return ("anonymous", next(turn))
+
+
 def _call_as_everyone(case: Any, run: dict[str, Any], **kwargs: Any) -> None:
-    """``case`` as each identity of ``run``, with every check schemathesis has and ours."""
+    """``case`` as each identity :func:`_identities` names, with every check schemathesis has
+    and ours."""
     CURRENT.game_id, CURRENT.dispute_id = run["game"]
-    for who in ("anonymous",) if _without_a_token(case) else IDENTITIES:
+    for who in _identities(case, run["name"]):
         try:
             response = case.call_and_validate(
                 headers=bearer(run["tokens"][who]),
@@ -438,7 +476,7 @@ def test_api_on_sqlite(case: Any, on_sqlite: dict[str, Any]) -> None:
 
 
 @pytest.mark.postgres
-@schema.parametrize()
+@pg_schema.parametrize()
 def test_api_on_postgres(case: Any, on_postgres: dict[str, Any]) -> None:
     CURRENT.app = on_postgres["app"]
     _call_as_everyone(case, on_postgres)
