@@ -68,7 +68,7 @@
       elem.append(big);
       const notes = [];
       if (clock.round && table) notes.push("round " + clock.round + ", table " + table);
-      else if (clock.round && state !== "not_started") notes.push("round " + clock.round);
+      else if (clock.round && state !== "not_started" && state !== "over") notes.push("round " + clock.round);
       const ext = clock.extensions || {};
       const mine = table ? (ext[table] ? [table] : []) : Object.keys(ext).sort((a, b) => a - b);
       for (const t of mine) {

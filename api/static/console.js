@@ -124,7 +124,7 @@
       const dropped = await send(api + "/drops", token, { player: drop.name.value.trim() });
       drop.name.value = "";
       done();
-      return dropped.player + " dropped after round " + dropped.after_round + ".";
+      return dropped.player + " " + window.munchlogPages.droppedWhen(dropped.after_round) + ".";
     });
     const back = nameForm("console-readmit", "Bring a dropped player back", "console-dropped-names", "the player to bring back", "Bring back");
     round.wire(back.form, back.said, "Not brought back", async () => {

@@ -294,7 +294,7 @@
     const me = d.viewer.player;
     $("players").replaceChildren(...d.players.map((p) => el("li", { class: p.player === me ? "me" : "", "data-player": p.player }, [
       el("span", { class: "name", text: p.player }),
-      p.dropped_after !== null && p.dropped_after !== undefined ? el("span", { class: "note", text: (p.disqualified ? " disqualified," : "") + " dropped after round " + p.dropped_after }) : null,
+      p.dropped_after !== null && p.dropped_after !== undefined ? el("span", { class: "note", text: (p.disqualified ? " disqualified," : "") + " " + window.munchlogPages.droppedWhen(p.dropped_after) }) : null,
       p.decklist_hash ? el("div", { class: "hash", title: "SHA-256 of the salted list", text: "decklist " + p.decklist_hash }) : null,
       p.decklist ? el("details", { class: "decklist" }, [
         el("summary", { text: "decklist: " + (p.hero ? p.hero.name + ", " : "") + plural(p.decklist.reduce((n, e) => n + e.count, 0), "card") }),

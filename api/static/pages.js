@@ -141,13 +141,15 @@
     const teen = Math.floor(n / 10) % 10 === 1;
     return n + ((!teen && { 1: "st", 2: "nd", 3: "rd" }[n % 10]) || "th");
   }
+  // When a player dropped, as a player says it (after round 0 is before round 1)
+  function droppedWhen(after) { return after ? "dropped after round " + after : "dropped before round 1"; }
   // An event page's ids: the event (its <body data-event-id>), its API path, the tab's key for
   // its token (the event page, the judge's page)
   function eventIds() {
     const event = document.body.dataset.eventId;
     return { EVENT: event, API: "/api/events/" + event, KEY: "munchlog-event-token:" + event };
   }
-  window.munchlogPages = { eventIds: eventIds, ordinal: ordinal, readJSON: readJSON, postJSON: postJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
+  window.munchlogPages = { eventIds: eventIds, ordinal: ordinal, droppedWhen: droppedWhen, readJSON: readJSON, postJSON: postJSON, bootToken: bootToken, el: el, status: status, capital: capital, plural: plural,
     onSignin: onSignin, showSignin: showSignin, infractionText: infractionText, upgradeText: upgradeText, penaltyText: penaltyText,
     untilWords: untilWords, until: until, seatName: seatName, seatList: seatList, awaitedWords: awaitedWords };
 })();

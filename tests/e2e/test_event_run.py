@@ -123,7 +123,7 @@ def test_an_organizer_runs_a_whole_event_from_the_pages(browser: Any, tmp_path: 
             # eve dropped by mistake and brought back before round 1
             page.fill("#console-drop-player", "eve")
             page.click("#console-drop button[type=submit]")
-            said(page, "#console-dropped", "eve dropped after round 0")
+            said(page, "#console-dropped", "eve dropped before round 1")
             page.fill("#console-readmit-player", "eve")
             page.click("#console-readmit button[type=submit]")
             said(page, "#console-readmit-said", "paired again from round 1")
@@ -195,6 +195,7 @@ def test_the_rounds_actions_on_a_phone(browser: Any, tmp_path: Path) -> None:
                 report_in_console(page, table, {a: 1, b: 0})
             said(page, "#console-results", "Every result of round 1 is in")
             said(page, "#clock", "round 1 is over")  # the clock follows the results
+            assert page.inner_text("#clock").count("round 1") == 1  # said once
             page.goto("about:blank")  # the judge's link differs by its # only
             page.goto(f"http://127.0.0.1:{port}/events/{eid}#token={created['judge_token']}")
             table, (a, b) = played[0]
