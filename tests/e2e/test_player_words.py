@@ -90,6 +90,18 @@ def jargon_in(text: str) -> list[str]:
     return sorted({m.group(0) for m in JARGON.finditer(ADDRESS.sub(" ", text))})
 
 
+def jargon_found(texts: dict[str, str], folder: Path, key: str, page: str) -> dict[str, list[str]]:
+    """The jargon in what each viewer's ``page`` showed of game ``key`` (each text kept in
+    ``folder`` as ``words-<key>-<viewer>-<page>.txt``), by ``"<key> <viewer> <page>"``."""
+    found = {}
+    for who, text in texts.items():
+        (folder / f"words-{key}-{who}-{page}.txt").write_text(text)
+        words = jargon_in(text)
+        if words:
+            found[f"{key} {who} {page}"] = words
+    return found
+
+
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     folder: Path = tmp_path_factory.mktemp("player-words")
@@ -310,11 +322,7 @@ def test_the_viewer_at_every_step_speaks_a_players_words(
         texts = scanned(pages, shares, SCRUB_JS)
     finally:
         context.close()
-    found = {}
-    for who, text in texts.items():
-        (folder / f"words-{key}-{who}-viewer.txt").write_text(text)
-        if jargon_in(text):
-            found[f"{key} {who} viewer"] = jargon_in(text)
+    found = jargon_found(texts, folder, key, "viewer")
     assert not found, found
     assert not errors, errors
 
@@ -350,11 +358,7 @@ def test_the_table_page_after_every_move_speaks_a_players_words(
         texts = scanned(pages, shared_out(moves, viewers), MOVES_JS)
     finally:
         context.close()
-    found = {}
-    for who, text in texts.items():
-        (folder / f"words-{key}-{who}-table.txt").write_text(text)
-        if jargon_in(text):
-            found[f"{key} {who} table"] = jargon_in(text)
+    found = jargon_found(texts, folder, key, "table")
     assert not found, found
     assert not ending, ending
     assert not errors, errors
