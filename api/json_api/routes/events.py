@@ -33,6 +33,7 @@ from api.json_api.schemas import (
     family_entry_aliases,
     family_entry_fields,
     family_event_fields,
+    up_to_max,
     whole,
 )
 from domain import fair
@@ -423,7 +424,7 @@ EventSchema = answer_schema(
 
 class EventListQuerySchema(Strict):
     cursor = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=up_to_max(0),
         metadata={"description": "next_cursor of the previous page; omit for the first page"},
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
