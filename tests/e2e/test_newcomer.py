@@ -42,7 +42,7 @@ from tests.live import free_port
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-PYTEST = " && .venv/bin/python -m pytest -q -n auto --maxprocesses 4"
+PYTEST = " && .venv/bin/python -m pytest -q -n 4 --dist worksteal"
 
 
 def _commands() -> tuple[str, str]:
