@@ -95,10 +95,34 @@ def no_real_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` (ten seconds or more: real servers, browsers, long property
-    runs) go first, each group in its own order: pytest-xdist hands the tests out in this order,
-    so the long ones start while the short ones can still even the workers out, and none is
-    left alone at the end."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    runs) start first on every worker, so that none is left alone at the end.
+
+    With one process they simply go first. Under pytest-xdist's ``worksteal`` (the README's
+    command) the workers take the collection in equal consecutive shares and steal from each
+    other's tails, so the order is made of one share per worker (``PYTEST_XDIST_WORKER_COUNT``),
+    each starting with its part of the slow modules (whole modules, dealt in turn from the
+    largest, so a module's fixtures are set up once) and filled with the others in their own
+    order; all workers order alike, as xdist requires."""
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    rest = [item for item in items if item.get_closest_marker("slow") is None]
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    if workers <= 1 or not slow:
+        items[:] = slow + rest
+        return
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in slow:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    for group in sorted(modules.values(), key=len, reverse=True):
+        min(heads, key=len).extend(group)
+    share, extra = divmod(len(items), workers)
+    ordered: list[pytest.Item] = []
+    for number, head in enumerate(heads):
+        size = share + (1 if number >= workers - extra else 0)
+        fill = max(0, size - len(head))
+        ordered += head + rest[:fill]
+        del rest[:fill]
+    items[:] = ordered + rest
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

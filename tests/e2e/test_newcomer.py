@@ -182,10 +182,9 @@ def test_the_readmes_two_commands_in_order_then_the_demos_replay_link(
         page.goto(link)
         page.wait_for_load_state("networkidle")
         assert failed == [], failed  # was: 404 for viewer.js and viewer.css
-        page.wait_for_function(
-            "document.querySelector('#last-version') && "
-            "Number(document.querySelector('#last-version').textContent) > 0",
-            timeout=30_000,
+        # a locator's wait, not a string predicate: polling one is an eval the CSP refuses
+        page.locator("#last-version", has_text=re.compile(r"^\s*[1-9][0-9]*\s*$")).wait_for(
+            timeout=30_000
         )
         styled = page.evaluate(
             "getComputedStyle(document.querySelector('#signin')).display === 'none'"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -194,9 +195,10 @@ def test_the_decklists_shell_asks_again_with_the_tabs_event_token(
             if sheets:
                 page.wait_for_selector(".sheet.decklist")
             else:
-                page.wait_for_function(
-                    "document.getElementById('print-status').textContent.startsWith('Refused')"
-                )
+                # a locator's wait: polling a string predicate is an eval the page's CSP
+                # refuses ("EvalError ... 'unsafe-eval'" when the refusal came late)
+                refused = re.compile(r"^Refused")
+                page.locator("#print-status", has_text=refused).wait_for()
             assert page.locator(".sheet.decklist").count() == sheets
             assert token not in page.url
         finally:
