@@ -1,0 +1,249 @@
+"""A venue's events mirrored (issue #41): its tournament's own records, beside its games.
+
+The venue is an app on its own SQLite file (``tests.api.test_mirrors.venue``); the public server
+is the test's ``backend`` (SQLite and PostgreSQL); the publisher runs in this process, sending
+through the public app's test client. The public side then shows the event (its summary, its
+standings, its export, its page) as the venue shows it to a spectator; no token of the venue
+works there; every write to the copy is refused; and a forged batch of event records is refused
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from adapters.mirror_feed import feed_since
+from api.app import create_app
+from domain.tournament.aggregate import Tournament
+from service.errors import NotAllowedError
+from service.event_keeper import EventKeeper
+from service.games import GameLog
+from service.mirrors import mirror_of_token
+from service.publisher import Publisher
+from service.tournaments import Tournaments
+from tests.api.helpers import ORGANIZER_TOKEN, bearer
+from tests.api.test_event_exports import verify
+from tests.api.test_events import my_game, open_event, pair, play_round, register
+from tests.api.test_mirrors import open_mirror
+from tests.api.test_publish import flask_send
+
+NAMES = [f"p{i}" for i in range(6)]
+
+
+@pytest.fixture
+def venue(tmp_path: Path) -> Iterator[Flask]:
+    """The venue: an app on its own SQLite file, with the tests' organizer token (the event
+    helpers' own; on the public side it is the public organizer's, a spectator of a copy)."""
+    made = create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": str(tmp_path / "venue-instance"),
+            "MUNCHLOG_ORGANIZER_TOKEN": ORGANIZER_TOKEN,
+            "MUNCHLOG_DATABASE_URL": str(tmp_path / "venue.sqlite"),
+        }
+    )
+    yield made
+    made.extensions["munchlog"].close()
+
+
+def venue_event(here: FlaskClient, *, rounds: int = 2, played: int = 1) -> dict[str, Any]:
+    """A classic event of six players (two tables of three) on the venue: ``played`` rounds
+    played to the end, the next one paired and its clock started (a live round)."""
+    event = open_event(here, ruleset="munchkin-deluxe", rounds=rounds, round_minutes=50)
+    eid = event["event_id"]
+    tokens = {p: register(here, eid, p, hero=None, decklist=None) for p in NAMES}
+    for number in range(1, played + 2):
+        paired = pair(here, eid)
+        if number <= played:
+            play_round(here, eid, number, tokens, paired)
+    clock = here.post(
+        f"/api/events/{eid}/clock", json={"action": "start"}, headers=bearer(ORGANIZER_TOKEN)
+    )
+    assert clock.status_code in (200, 201), clock.get_json()
+    return {"eid": eid, "judge": event["judge_token"], "tokens": tokens}
+
+
+def publish(venue_app: Flask, client: FlaskClient) -> tuple[dict[str, str], Publisher]:
+    mirror = open_mirror(client)
+    log: GameLog = venue_app.extensions["munchlog"]
+    publisher = Publisher(log, flask_send(client, mirror["token"]), mirror["mirror_id"], say=print)
+    publisher.run(threading.Event(), once=True)
+    assert publisher.caught_up()
+    return mirror, publisher
+
+
+def test_a_venue_s_event_reads_on_the_public_side_as_its_spectators_read_it(
+    client: FlaskClient, venue: Flask, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    here = venue.test_client()
+    event = venue_event(here)
+    eid = event["eid"]
+    mirror, _ = publish(venue, client)
+    status = client.get(f"/api/mirrors/{mirror['mirror_id']}", headers=bearer(ORGANIZER_TOKEN))
+    assert status.get_json()["events"] == [eid]
+    for read in ("", "/standings"):
+        mine = here.get(f"/api/events/{eid}{read}")
+        theirs = client.get(f"/api/events/{eid}{read}")
+        assert mine.status_code == 200 and theirs.status_code == 200, (read, theirs.get_json())
+        assert theirs.get_json() == mine.get_json(), read
+    mine = here.get(f"/api/events/{eid}/export").get_json()
+    theirs = client.get(f"/api/events/{eid}/export").get_json()
+    assert mine.pop("exported_at") <= theirs.pop("exported_at")
+    assert theirs == mine and len(theirs["games"]) == 4
+    capsys.readouterr()  # the publisher's lines
+    assert verify(tmp_path, theirs, capsys) == verify(tmp_path, mine, capsys)
+    organizer = client.get(f"/api/events/{eid}/export", headers=bearer(ORGANIZER_TOKEN))
+    assert {**organizer.get_json(), "exported_at": None} == {**mine, "exported_at": None}
+    assert client.get(f"/events/{eid}").status_code == 200  # the event's page
+    more = here.post(
+        f"/api/events/{eid}/drops", json={"player": "p0"}, headers=bearer(ORGANIZER_TOKEN)
+    )
+    assert more.status_code in (200, 201), more.get_json()
+    publish_again = Publisher(
+        venue.extensions["munchlog"],
+        flask_send(client, mirror["token"]),
+        mirror["mirror_id"],
+        say=print,
+    )
+    publish_again.run(threading.Event(), once=True)
+    assert client.get(f"/api/events/{eid}").get_json() == here.get(f"/api/events/{eid}").get_json()
+
+
+def test_no_venue_token_works_on_the_copy_and_nobody_writes_to_it(
+    client: FlaskClient, venue: Flask
+) -> None:
+    here = venue.test_client()
+    event = venue_event(here, played=0)
+    eid = event["eid"]
+    player = event["tokens"]["p1"]
+    seat = my_game(here, eid, 1, player)
+    publish(venue, client)
+    for token in (player, event["judge"], seat["token"]):
+        for path in (f"/api/events/{eid}", f"/api/events/{eid}/export"):
+            assert client.get(path, headers=bearer(token)).status_code == 401, (token, path)
+    refused = client.get(f"/api/events/{eid}/rounds/1/my-game", headers=bearer(player))
+    assert refused.status_code == 401
+    acted = client.post(
+        f"/api/games/{seat['game_id']}/actions",
+        json={"actions": [{"type": "concede", "seat": seat["seat"]}]},
+        headers=bearer(seat["token"]),
+    )
+    assert acted.status_code == 401
+    writes = [
+        ("/rounds", None),
+        ("/players", {"player": "late"}),
+        ("/drops", {"player": "p1"}),
+        ("/clock", {"action": "pause"}),
+    ]
+    before = client.get(f"/api/events/{eid}").get_json()
+    for path, body in writes:
+        answer = client.post(f"/api/events/{eid}{path}", json=body, headers=bearer(ORGANIZER_TOKEN))
+        assert answer.status_code == 403, (path, answer.get_json())
+        assert answer.get_json()["error"]["code"] == "mirror/read_only", path
+        by_player = client.post(f"/api/events/{eid}{path}", json=body, headers=bearer(player))
+        assert by_player.status_code == 401, path
+    assert client.get(f"/api/events/{eid}").get_json() == before
+    public_log: GameLog = client.application.extensions["munchlog"]
+    stored: Any = public_log.store.load(UUID(eid))
+    assert isinstance(stored, Tournament)
+    hashes = [stored.judge_token_hash] + [p["token_hash"] for p in stored.players.values()]
+    assert set(hashes) == {""}  # no token hash of the venue's left the venue
+    with pytest.raises(NotAllowedError) as refusal:  # the service refuses too
+        Tournaments(public_log).drop(UUID(eid), "p2", "organizer")
+    assert refusal.value.code == "mirror/read_only"
+    version = stored.version
+    keeper = EventKeeper(Tournaments(public_log))
+    assert keeper.run_due("2999-01-01T00:00:00.000000+00:00") == []  # its clock: the venue's
+    assert public_log.store.load(UUID(eid)).version == version  # type: ignore[union-attr]
+    assert (
+        client.get(f"/api/games/{seat['game_id']}/state").get_json()["version"]
+        == (here.get(f"/api/games/{seat['game_id']}/state").get_json()["version"])
+    )
+
+
+def _push(client: FlaskClient, mirror: dict[str, str], events: list[dict[str, Any]]) -> Any:
+    body = {"records": [], "events": events, "position": 1, "head": 1}
+    return client.post(
+        f"/api/mirrors/{mirror['mirror_id']}/batches", json=body, headers=bearer(mirror["token"])
+    )
+
+
+def test_forged_event_records_are_refused_and_change_nothing(
+    client: FlaskClient, venue: Flask
+) -> None:
+    here = venue.test_client()
+    event = venue_event(here, played=0)
+    eid = event["eid"]
+    log: GameLog = venue.extensions["munchlog"]
+    found = [
+        {"event_id": i, **r}
+        for _, kind, i, r in feed_since(log.store, 0, 10_000)
+        if kind == "event"
+    ]
+    assert [r["version"] for r in found] == list(range(1, len(found) + 1)) and len(found) >= 8
+    mirror = open_mirror(client)
+    first = _push(client, mirror, found[:3])
+    assert first.status_code == 201, first.get_json()
+    rest = found[3:]
+
+    def hashed(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        forged = copy.deepcopy(records)
+        forged[1]["fields"]["token_hash"] = "ab" * 32
+        return forged
+
+    def extra(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        forged = copy.deepcopy(records)
+        forged[0]["fields"]["surprise"] = 1
+        return forged
+
+    def unknown(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        forged = copy.deepcopy(records)
+        forged[0]["topic"] = "domain.tournament.aggregate:TournamentSecrets.Drawn"
+        return forged
+
+    def reopened(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        forged = copy.deepcopy(records)
+        forged[0]["topic"], forged[0]["fields"] = found[0]["topic"], found[0]["fields"]
+        return forged
+
+    forgeries = {
+        "not_contiguous": rest[:1] + rest[2:],  # a record dropped
+        "not_next": rest[1:],  # the first left out
+        "token_hash": hashed(rest),
+        "does_not_apply": extra(rest),
+        "unknown_topic": unknown(rest),
+        "not_created": reopened(rest),
+    }
+    swapped = rest[:]
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    forgeries["not_next"] = swapped  # reordered
+    before = client.get(f"/api/events/{eid}").get_json()
+    for reason, forged in forgeries.items():
+        answer = _push(client, mirror, forged)
+        assert answer.status_code == 409, (reason, answer.get_json())
+        error = answer.get_json()["error"]
+        assert (error["code"], error["reason"], error["event_id"], error["version"]) == (
+            "mirror/does_not_extend",
+            reason,
+            eid,
+            3,
+        )
+        assert client.get(f"/api/events/{eid}").get_json() == before
+    other = open_mirror(client)
+    stolen = _push(client, other, rest)
+    assert stolen.status_code == 403
+    assert stolen.get_json()["error"]["code"] == "auth/not_this_mirror"
+    assert mirror_of_token(other["token"]) == other["mirror_id"]
+    done = _push(client, mirror, rest)
+    assert done.status_code == 201, done.get_json()
+    public_log: GameLog = client.application.extensions["munchlog"]
+    assert public_log.store.load(UUID(eid)).version == len(found)  # type: ignore[union-attr]
