@@ -358,6 +358,6 @@ class MirroredEvent(Aggregate):
 
     @staticmethod
     def id_for(event_id: UUID) -> UUID:
-        return uuid5(event_id, "mirror")
+        return uuid5(event_id, "mirror-of-event")
 
     create_id = id_for

@@ -108,7 +108,7 @@ class MirroredRecordSchema(Strict):
 
 
 class MirroredEventRecordSchema(Strict):
-    event_id = described(ma.fields.String, "the venue's event id", required=True)
+    event_id = described(ma.fields.UUID, "the venue's event id", required=True)
     version = whole(1, MAX_POSITION, "the event's version after this record", required=True)
     topic = described(ma.fields.String, "the stored event's class", required=True)
     own_fields = ma.fields.Dict(  # named so: ``fields`` is a Schema's own attribute
