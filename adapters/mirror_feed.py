@@ -9,8 +9,10 @@ An event's record travels as ``{"version", "topic", "fields", "timestamp"}``: th
 event's class (its topic, one of :data:`EVENT_TOPICS`), its own fields as the mapper decodes
 (and upcasts) them, and its timestamp. Every token hash it holds (``token_hash``,
 ``judge_token_hash``: the venue's players', staff's and judge's) is sent blank
-(:data:`NO_TOKEN`): no venue token may ever work on the public server, and the public side
-refuses a record that holds one (``service.mirror_events``). The event's secrets
+(:data:`NO_TOKEN`): no venue token may ever work on the public server; and a registration's
+hero and decklist (with the salt of its public hash) are sent as ``None``: the public side
+shows them to nobody (every caller reads a copy as a spectator), so it never holds them. It
+refuses a record that holds either (``service.mirror_events``). The event's secrets
 (``TournamentSecrets``: the round-1 secret before it is revealed, the seat tokens' key) are
 another aggregate, never read here.
 """
@@ -61,17 +63,29 @@ EVENT_CLASSES = _event_classes()
 EVENT_TOPICS = tuple(sorted(EVENT_CLASSES))
 
 
+#: A registration's fields that only the venue's organizer, judges and the player see: the
+#: hero (with the salt of the list's hash) and the decklist. Sent as ``None`` (a classic
+#: player's own): the public server shows them to nobody, so it never holds them.
+LISTS = ("hero", "decklist")
+
+
 def is_token_hash(field: str) -> bool:
     """Whether an event's field holds a token's hash (``token_hash``, ``judge_token_hash``)."""
     return field.endswith("token_hash")
 
 
+def kept_back(field: str, value: Any) -> Any:
+    """What travels of an event's ``field``: a token hash blank, a registered list ``None``."""
+    if is_token_hash(field):
+        return NO_TOKEN
+    return None if field in LISTS else value
+
+
 def event_record(mapper: Any, note: Any) -> dict[str, Any]:
-    """One stored event of an event as it travels (the module docstring): token hashes blank."""
+    """One stored event of an event as it travels (the module docstring): token hashes blank,
+    registered lists left out (:func:`kept_back`)."""
     event: Any = mapper.to_domain_event(note)
-    fields = {
-        key: NO_TOKEN if is_token_hash(key) else value for key, value in own_fields(event).items()
-    }
+    fields = {key: kept_back(key, value) for key, value in own_fields(event).items()}
     return {
         "version": int(note.originator_version),
         "topic": note.topic,

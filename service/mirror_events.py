@@ -13,7 +13,8 @@ venue and a public server"):
   each is made into that class with exactly its fields and applies to the copy as the venue
   applied it (``does_not_apply`` otherwise: a missing or extra field, a round or a player the
   copy does not have); and it holds no token hash (``token_hash``: every token hash travels
-  blank, so no venue token works here);
+  blank, so no venue token works here) and no registered hero or decklist (``decklist``: they
+  travel as ``None``; nobody here may see them);
 * **not checked**: that the fields are the ones the venue stored (nothing chains them: a
   publisher holding the mirror's token could send a changed result), nor that the event's rounds
   were drawn as the rules draw them: ``munchlog verify`` of the event's export checks that, on
@@ -32,7 +33,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from adapters.mirror_feed import EVENT_CLASSES, NO_TOKEN, is_token_hash
+from adapters.mirror_feed import EVENT_CLASSES, LISTS, NO_TOKEN, is_token_hash
 from domain.errors import CodedError
 from domain.game import Mirror
 from domain.tournament.aggregate import MirroredEvent, Tournament
@@ -122,6 +123,8 @@ def _applied(copy: Any, event_id: UUID, record: Mapping[str, Any], held: int) ->
     fields = dict(record.get("fields") or {})
     if any(is_token_hash(k) and v != NO_TOKEN for k, v in fields.items()):
         raise refuse("token_hash")
+    if any(fields.get(k) is not None for k in LISTS):
+        raise refuse("decklist")
     if topic == OPENED and fields.get("originator_topic") != AGGREGATE:
         raise refuse("not_created")
     try:

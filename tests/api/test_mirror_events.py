@@ -11,6 +11,7 @@ and changes nothing.
 from __future__ import annotations
 
 import copy
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,9 +33,10 @@ from service.publisher import LinkDown, Publisher
 from service.tournaments import Tournaments
 from tests.api.helpers import ORGANIZER_TOKEN, bearer
 from tests.api.test_event_exports import verify
-from tests.api.test_events import my_game, open_event, pair, play_round, register
+from tests.api.test_events import deck, my_game, open_event, pair, play_round, register
 from tests.api.test_mirrors import open_mirror
 from tests.api.test_publish import flask_send
+from tests.streams import AsgiServer
 
 NAMES = [f"p{i}" for i in range(6)]
 
@@ -215,10 +217,17 @@ def test_forged_event_records_are_refused_and_change_nothing(
         forged[0]["topic"], forged[0]["fields"] = found[0]["topic"], found[0]["fields"]
         return forged
 
+    def listed(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        forged = copy.deepcopy(records)
+        registration = next(r for r in forged if "decklist" in r["fields"])
+        registration["fields"]["decklist"] = [{"name": "a card"}]
+        return forged
+
     forgeries = {
         "not_contiguous": rest[:1] + rest[2:],  # a record dropped
         "not_next": rest[1:],  # the first left out
         "token_hash": hashed(rest),
+        "decklist": listed(rest),
         "does_not_apply": extra(rest),
         "unknown_topic": unknown(rest),
         "not_created": reopened(rest),
@@ -283,3 +292,45 @@ def test_a_batch_of_games_and_events_whose_answer_the_link_lost_is_not_sent_twic
     total = len(feed_since(log.store, 0, 10_000))
     status = client.get(f"/api/mirrors/{mirror['mirror_id']}", headers=bearer(ORGANIZER_TOKEN))
     assert status.get_json()["records"] == total  # each record stored once
+
+
+def test_a_ccg_event_s_copy_shows_no_decklist_and_streams_as_the_venue_s(
+    client: FlaskClient, venue: Flask
+) -> None:
+    """The venue's organizer sees every decklist; the public organizer, a spectator of the
+    copy, sees none: every public read of the copy is the venue's spectator's, its event
+    stream too (the stream process, driven in this process: tests/streams.py)."""
+    here = venue.test_client()
+    made = open_event(here, rounds=1)
+    eid = made["event_id"]
+    for player in ("ann", "bob", "cat"):
+        register(here, eid, player)
+    pair(here, eid)
+    publish(venue, client)
+    spectator = here.get(f"/api/events/{eid}/export").get_json()
+    lists = here.get(f"/api/events/{eid}/export", headers=bearer(ORGANIZER_TOKEN)).get_json()
+    card = deck()[0]["name"]
+    assert card in json.dumps(lists) and '"decklist": [' in json.dumps(lists)  # its organizer's
+    assert card not in json.dumps(spectator)
+    public_log: GameLog = client.application.extensions["munchlog"]
+    stored: Any = public_log.store.load(UUID(eid))
+    assert [(p["hero"], p["decklist"]) for p in stored.players.values()] == [(None, None)] * 3
+    for token in (None, ORGANIZER_TOKEN):
+        for path in ("", "/export", "/standings"):
+            theirs = client.get(f"/api/events/{eid}{path}", headers=bearer(token)).get_json()
+            mine = here.get(f"/api/events/{eid}{path}").get_json()
+            if path == "/export":
+                theirs["exported_at"] = mine["exported_at"]
+            assert theirs == mine, (token, path)
+            assert card not in json.dumps(theirs) and '"decklist": [' not in json.dumps(theirs)
+    server = AsgiServer(client.application, poll=0.01)
+    venue_server = AsgiServer(venue, poll=0.01)
+    try:
+        version = Tournaments(venue.extensions["munchlog"]).load(UUID(eid)).version
+        theirs_stream = server.request(f"/api/events/{eid}/stream").until_version(version)
+        mine_stream = venue_server.request(f"/api/events/{eid}/stream").until_version(version)
+        assert theirs_stream.items() == mine_stream.items() and theirs_stream.items()
+        assert theirs_stream.ids() == mine_stream.ids()
+    finally:
+        server.close()
+        venue_server.close()

@@ -18,6 +18,7 @@ from tests.conftest import require_postgres
 def test_a_venue_that_loses_its_link_for_two_seconds_is_mirrored_whole() -> None:
     require_postgres()
     figures = run(Namespace(drop_seconds=2.0, rounds=2, pace=0.05, round_actions=5, json=None))
+    print(figures)  # shown when an assertion fails
     assert figures["table_errors"] == [] and figures["commands_during_drop"] > 0
     assert figures["records_to_catch_up"] > 0
     assert figures["catch_up_goal_met"], figures["catch_up_seconds"]

@@ -195,9 +195,10 @@ class MirrorBatches(MethodView):
         `mirror/does_not_extend` with the `game_id` and the `version` held and nothing is
         stored. Each event's records (`events`: a venue's tournament, which has no hash chain)
         must be the next versions, contiguous, of an event's stored classes (its creation at
-        version 1 only), apply to the copy held and hold no token hash (every one sent blank);
+        version 1 only), apply to the copy held and hold no token hash (every one sent blank)
+        nor a registered hero or decklist (sent as null: nobody here sees them);
         else the same 409 with the `event_id` (`reason`: `not_next`, `not_contiguous`,
-        `unknown_topic`, `not_created`, `token_hash`, `does_not_apply`). A copied event is
+        `unknown_topic`, `not_created`, `token_hash`, `decklist`, `does_not_apply`). A copied event is
         read-only here: every write to it is 403 `mirror/read_only`.
         """
         del mirror_id
