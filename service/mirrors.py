@@ -161,7 +161,7 @@ class Mirrors:
         try:
             self.store.save(*objs, mirror)
         except RecordConflictError:  # another batch was stored meanwhile
-            if not by_game:
+            if by_event and not by_game:
                 event_id, part = next(iter(by_event.items()))
                 held: Any = self.store.load(event_id)
                 version = held.version if held is not None else 0
