@@ -458,11 +458,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for table in round_two:
             table.start()
         time.sleep(min(2.0, args.drop_seconds / 2))  # some records published live first
-        for collector in streams.values():
-            collector.start()
         until = time.monotonic() + 30
         while mirrored() < venue_records(db) and time.monotonic() < until:
-            time.sleep(0.1)
+            time.sleep(0.1)  # the public side holds the watched game (its stream is no 404)
+        for collector in streams.values():
+            collector.start()
         figures["records_before_drop"] = mirrored()
         phase("link_cut")
         proxy.cut()
