@@ -632,8 +632,9 @@ class MirroredGame(GamePart):
 
 
 class Mirror(Aggregate):
-    """A venue that publishes its games to this server (``POST /api/mirrors``): its token's
-    hash, the games it holds here and what its last batch said (``BatchTaken``)."""
+    """A venue that publishes its games and events to this server (``POST /api/mirrors``): its
+    token's hash, the games and events it holds here and what its last batch said
+    (``BatchTaken``)."""
 
     class Opened(Aggregate.Created):
         token_hash: str
@@ -659,9 +660,20 @@ class Mirror(Aggregate):
                 "newest_at": self.newest_at,
             }
 
+    class EventsTaken(Aggregate.Event):
+        """A batch started copies of these events (a venue's tournaments, ``service.mirror_events``):
+        saved with that batch's ``BatchTaken``, before it."""
+
+        events: list[str]
+
+        def apply(self, aggregate: Mirror) -> None:
+            aggregate.events.extend(e for e in self.events if e not in aggregate.events)
+
     def __init__(self, token_hash: str) -> None:
         self.token_hash = token_hash
         self.games: list[str] = []
+        #: The events (tournaments) it holds here, in the order they came.
+        self.events: list[str] = []
         self.records = 0
         self.last_batch: dict[str, Any] | None = None
 

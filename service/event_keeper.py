@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
 
+from domain.tournament.aggregate import Tournament
 from domain.tournament.clock import moment
-from service import games
+from service import games, mirror_events
 from service.looping import Looping
 from service.tournaments import Tournaments
 
@@ -124,6 +125,9 @@ class EventKeeper(Looping):
             if when > at:
                 break
             name, event_id = key
+            if _mirrored(self.store, event_id):  # a venue's copy: its venue records what is due
+                self.due.pop(key, None)
+                continue
             try:
                 following = by_name[name].service(self.tournaments).due(event_id, now)
             except Exception:  # one event's failure is not every event's: looked at again
@@ -143,3 +147,10 @@ class EventKeeper(Looping):
 
     def start(self, interval: float = INTERVAL) -> threading.Thread:
         return super().start(interval)
+
+
+def _mirrored(store: Any, event_id: UUID) -> bool:
+    """Whether the event is a venue's copy (``service.mirror_events``): nothing is recorded in
+    it or its games here, its venue's keeper does that and the copy follows."""
+    found: Any = store.load(event_id)
+    return isinstance(found, Tournament) and mirror_events.is_mirrored(found)

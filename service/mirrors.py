@@ -1,4 +1,4 @@
-"""Mirrors: a venue's games, published to this server record by record (issue #41).
+"""Mirrors: a venue's games and events, published to this server record by record (issue #41).
 
 A venue (a game store, a convention hall) runs its own ``munchlog serve``; ``munchlog publish``
 beside it pushes every record it stores, exactly as stored, to a public server, which keeps each
@@ -15,7 +15,9 @@ A copy has no tokens (its access record names its seats, which the views need, e
 :data:`NO_TOKEN`, which no token hashes to), so no seat, table or judge token reaches its write
 paths; its :class:`~domain.game.MirroredGame` mark names the one mirror whose batches
 may extend it (another mirror's token is refused, 403, as is a batch for a game of this server's
-own). Reads are a local game's: every read path redacts it for its viewer.
+own). Reads are a local game's: every read path redacts it for its viewer. A venue's events (its
+tournaments) come in the same batches, checked as far as records with no hash chain can be:
+``service.mirror_events``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from adapters.eventstore import RecordConflictError
 from domain.errors import CodedError
 from domain.game import Game, GameAccess, GameSummary, Mirror, MirroredGame, token_hash
 from projections.exports import ImportRejected, checked_records
+from service import mirror_events
 from service.delay import delay_objects
 from service.errors import GameNotFoundError, NotAllowedError
 from service.games import GameLog, utc_now
@@ -117,13 +120,15 @@ class Mirrors:
         position: int,
         head: int,
         delays: Mapping[str, Mapping[str, Any]] | None = None,
+        events: Sequence[Mapping[str, Any]] = (),
     ) -> dict[str, Any]:
         """Store a batch: ``records`` (each a stored record with its ``game_id``), in the
         venue's order, up to the venue's notification ``position``, of ``head`` there. Every
         game's part must extend the copy held here (:class:`DoesNotExtend`), and be this
         mirror's (403); nothing is stored otherwise. ``delays``: the spectator delay of each
         game the batch starts, by game id (``{"events", "seconds"}``), applied here as on the
-        venue. The mirror's status after it."""
+        venue. ``events``: the venue's events' records (``service.mirror_events``), each with
+        its ``event_id``, stored in the same save. The mirror's status after it."""
         mirror = copy.deepcopy(self.authenticate(mirror_id, token))  # the cache's is read-only
         by_game: dict[UUID, list[dict[str, Any]]] = {}
         for entry in records:
@@ -135,11 +140,19 @@ class Mirrors:
         for game_id, batch in by_game.items():
             delay = (delays or {}).get(str(game_id)) or {}
             objs += self._extended(mirror, game_id, batch, taken_at, delay)
+        by_event: dict[UUID, list[Mapping[str, Any]]] = {}
+        for entry in events:
+            by_event.setdefault(UUID(str(entry["event_id"])), []).append(entry)
+        for event_id, part in by_event.items():
+            objs += mirror_events.extended(self.store, mirror, event_id, part)
+        started = [str(e) for e in by_event if str(e) not in mirror.events]
+        if started:
+            mirror.trigger_event(Mirror.EventsTaken, events=started)
         newest = max((str(r["received_at"]) for r in records), default=None)
         mirror.trigger_event(
             Mirror.BatchTaken,
             games=[str(g) for g in by_game if str(g) not in mirror.games],
-            records=len(records),
+            records=len(records) + len(events),
             taken_at=taken_at,
             position=position,
             head=head,
@@ -148,6 +161,13 @@ class Mirrors:
         try:
             self.store.save(*objs, mirror)
         except RecordConflictError:  # another batch was stored meanwhile
+            if by_event and not by_game:
+                event_id, part = next(iter(by_event.items()))
+                held: Any = self.store.load(event_id)
+                version = held.version if held is not None else 0
+                raise mirror_events.EventDoesNotExtend(
+                    event_id, version, int(part[0]["version"]), "conflict"
+                ) from None
             first = next(iter(by_game.items()), None)
             version = self._held(first[0]) if first else 0
             at = int(first[1][0]["version"]) if first else 0
@@ -156,6 +176,8 @@ class Mirrors:
             ) from None
         for game_id in by_game:
             self.store.trust(game_id)
+        for event_id in by_event:
+            self.store.forget(event_id)  # a cached copy of the event is older than the stored
         return self.status(mirror_id)
 
     def _held(self, game_id: UUID) -> int:
@@ -229,4 +251,5 @@ class Mirrors:
             "last_batch": last,
             "lag": lag,
             "games": list(mirror.games),
+            "events": list(mirror.events),
         }

@@ -1,7 +1,8 @@
 """``munchlog publish``: a venue's records pushed to a public server's mirror (issue #41).
 
-The publisher follows the venue's log (every game event, in commit order, after its position:
-``EventStore.records_since``, looked at every :data:`LOOK_SECONDS` when it is caught up, so
+The publisher follows the venue's log (every game event and every event's (tournament's)
+stored event, in commit order, after its position: ``adapters.mirror_feed.feed_since``, an
+event's token hashes sent blank; looked at every :data:`LOOK_SECONDS` when it is caught up, so
 no notification is needed) and sends what it finds in batches of at most :data:`BATCH` records
 exactly as stored (``POST /api/mirrors/<id>/batches``: ``service.mirrors`` checks each against
 the copy it holds). It starts from the position the public server says it last took (the
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+from adapters.mirror_feed import feed_since
 from service.games import GameLog
 
 #: Records a batch holds at most.
@@ -84,26 +86,32 @@ class Publisher:
 
     def caught_up(self) -> bool:
         """Whether every game record of the venue's log has been sent."""
-        return not self.log.store.records_since(self.position, 1)
+        return not feed_since(self.log.store, self.position, 1)
 
     def step(self) -> bool:
         """Send the next batch, if there is one; whether there was. The head it tells the
         mirror is the venue's last game record when the batch was read if the batch ends
         there, else the log's head (an upper bound: the lag it gives is at most that)."""
-        found = self.log.store.records_since(self.position, self.batch)
+        found = feed_since(self.log.store, self.position, self.batch)
         if not found:
             return False
         position = found[-1][0]
         head = position if len(found) < self.batch else self.log.store.max_notification_id()
         records = [
             {"game_id": game_id, **record}
-            for _, game_id, record in found
-            if (not self.games or game_id in self.games)
-            and record["version"] > self._held.get(game_id, 0)
+            for _, kind, game_id, record in found
+            if kind == "game" and (not self.games or game_id in self.games)
         ]
-        while records:
+        events = [
+            {"event_id": event_id, **record}
+            for _, kind, event_id, record in found
+            if kind == "event"
+        ]
+        records, events = self._unheld(records), self._unheld(events)
+        while records or events:
             body = {
                 "records": records,
+                "events": events,
                 "position": position,
                 "head": head,
                 "delays": self._delays(records),
@@ -112,20 +120,25 @@ class Publisher:
             if status == 409 and _reason(answer) == "conflict":  # another batch came first
                 time.sleep(RETRY_SECONDS)
                 continue
-            if status == 409 and _held_already(answer, records):
+            if status == 409 and _held_already(answer, [*records, *events]):
                 error = answer["error"]
-                self._held[error["game_id"]] = int(error["version"])
-                records = [r for r in records if r["version"] > self._held.get(r["game_id"], 0)]
+                self._held[_named(error)] = int(error["version"])
+                records, events = self._unheld(records), self._unheld(events)
                 continue
             self._refused_unless(status, answer, 201)
-            self.published += len(records)
+            sent = len(records) + len(events)
+            self.published += sent
             self.say(
-                f"publish: {len(records)} records sent, {self.published} in all; "
+                f"publish: {sent} records sent, {self.published} in all; "
                 f"position {position} of {head} (lag {head - position})"
             )
             break
         self.position = position
         return True
+
+    def _unheld(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``records`` but those the mirror told it holds already (``_held``)."""
+        return [r for r in records if r["version"] > self._held.get(_named(r), 0)]
 
     def _delays(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         """The spectator delay of each game ``records`` start, by id: the public server
@@ -172,12 +185,18 @@ def _reason(answer: Any) -> str | None:
     return error.get("reason") if error.get("code") == "mirror/does_not_extend" else None
 
 
+def _named(entry: dict[str, Any]) -> str:
+    """The game or event a record (or a 409's error) names."""
+    return str(entry.get("game_id") or entry.get("event_id"))
+
+
 def _held_already(answer: Any, records: list[dict[str, Any]]) -> bool:
-    """Whether a 409 says the copy holds a game further than the batch starts it (a batch
-    stored whose answer the link lost): those records are left out and the rest sent."""
+    """Whether a 409 says the copy holds a game or an event further than the batch starts it
+    (a batch stored whose answer the link lost): those records are left out and the rest
+    sent."""
     if _reason(answer) != "not_next":
         return False
     error = answer["error"]
     held = error.get("version")
-    starts = [r["version"] for r in records if r["game_id"] == error.get("game_id")]
+    starts = [r["version"] for r in records if _named(r) == _named(error)]
     return isinstance(held, int) and bool(starts) and starts[0] <= held

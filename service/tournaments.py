@@ -34,7 +34,8 @@ from domain.tournament import clock, reports, rules, staff, tokens
 from domain.tournament import rounds as draws
 from domain.tournament import standings as ranking
 from domain.tournament.aggregate import Tournament, TournamentSecrets
-from service.errors import VersionConflictError
+from service import mirror_events
+from service.errors import NotAllowedError, VersionConflictError
 from service.games import GameLog, utc_now
 
 T = TypeVar("T")
@@ -139,6 +140,10 @@ class Tournaments:
         event won (409 ``game/version_conflict`` after :data:`RETRIES`)."""
         for _ in range(RETRIES):
             event = self.load(event_id)
+            if mirror_events.is_mirrored(event):
+                raise NotAllowedError(
+                    "mirror/read_only", "this event is a venue's copy: only its mirror writes it"
+                )
             before = event.version
             objects, out = change(event)
             if event.version == before and not objects:
@@ -412,9 +417,14 @@ class Tournaments:
     @staticmethod
     def caller(event: Tournament, hashed: str | None, organizer_hash: str) -> Caller | None:
         """Who a bearer token's hash is for this event (no token: a spectator); ``None`` for
-        a token that is none of the event's nor the organizer's (the API's 401)."""
+        a token that is none of the event's nor the organizer's (the API's 401). A venue's
+        copy (``service.mirror_events``) has no tokens: the organizer reads it as a
+        spectator, any other token is ``None``."""
         if hashed is None:
             return Caller("spectator")
+        if mirror_events.is_mirrored(event):  # a venue's copy: no token of its own works here
+            organizer = hmac.compare_digest(hashed, organizer_hash)
+            return Caller("spectator") if organizer else None
         member = staff.member_for(event, hashed)
         if member is not None:
             role = "judge" if member["role"] in staff.JUDGES else "scorekeeper"

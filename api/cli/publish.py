@@ -82,6 +82,8 @@ def add_publish_command(sub: Any, db_help: str) -> None:
     p.add_argument("--to", help="the public server's URL (default $MUNCHLOG_PUBLISH_TO)")
     p.add_argument("--token", help="the mirror's token (default $MUNCHLOG_PUBLISH_TOKEN)")
     p.add_argument("--db", help=db_help)
-    p.add_argument("--game", action="append", help="publish only this game (repeatable)")
+    p.add_argument(
+        "--game", action="append", help="publish only this game (repeatable; events: all)"
+    )
     p.add_argument("--once", action="store_true", help="stop once everything is sent")
     p.set_defaults(func=publish)

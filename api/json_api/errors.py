@@ -25,8 +25,10 @@ turn past 2**53 - 1 matches no route)
 method not allowed                         405     ``request/method_not_allowed``
 stale ``expected_version`` / lost race     409     ``game/version_conflict`` (+``current_version``)
 imported game id already here              409     ``game/already_exists``
-a mirror's batch that does not extend the  409     ``mirror/does_not_extend`` (+``game_id``,
-copy held (``service.mirrors``)                    ``version`` held, ``at``, ``reason``)
+a mirror's batch that does not extend the  409     ``mirror/does_not_extend`` (+``game_id``
+copy held (``service.mirrors``,                    or ``event_id``, ``version`` held, ``at``,
+``service.mirror_events``)                         ``reason``)
+a write to an event copied from a venue    403     ``mirror/read_only``
 no such mirror                             404     ``mirror/not_found``
 not an export (``POST /games/import``)     400     ``import/not_an_export``
 import refused (chain, rules)              422     ``import/...`` (+``version``, ``reason``)
@@ -71,6 +73,7 @@ from service.errors import (
     VersionConflictError,
     storage_refusal,
 )
+from service.mirror_events import EventDoesNotExtend
 from service.mirrors import DoesNotExtend, MirrorNotFoundError
 from service.streams import InvalidTicket
 
@@ -190,6 +193,18 @@ def handle_does_not_extend(exc: DoesNotExtend) -> Response:
     return _respond(409, body)
 
 
+def handle_event_does_not_extend(exc: EventDoesNotExtend) -> Response:
+    body = error_body(
+        exc.code,
+        exc.message,
+        event_id=exc.event_id,
+        version=exc.version,
+        at=exc.at,
+        reason=exc.reason,
+    )
+    return _respond(409, body)
+
+
 def handle_not_an_export(exc: ExportFormatError) -> Response:
     return _respond(400, error_body(exc.code, str(exc)))
 
@@ -273,6 +288,7 @@ def init_app(app: Flask) -> None:
         (GameAlreadyExistsError, handle_already_exists),
         (MirrorNotFoundError, handle_mirror_not_found),
         (DoesNotExtend, handle_does_not_extend),
+        (EventDoesNotExtend, handle_event_does_not_extend),
         (ExportFormatError, handle_not_an_export),
         (ImportRejected, handle_import_rejected),
         (DamagedRecords, handle_damaged),

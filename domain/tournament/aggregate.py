@@ -341,3 +341,23 @@ class TournamentSecrets(KeptSecrets, Aggregate):
     @classmethod
     def draw(cls, event_id: UUID, secret: bytes, token_key: bytes) -> TournamentSecrets:
         return cls(event_id, secret.hex(), token_key.hex())
+
+
+class MirroredEvent(Aggregate):
+    """Marks an event as a read-only copy of a venue's (``service.mirror_events``, issue #41):
+    the mirror whose batches alone may extend it. Saved with the copy's first records; never
+    changed."""
+
+    class Marked(Aggregate.Created):
+        event_id: UUID
+        mirror_id: UUID
+
+    def __init__(self, event_id: UUID, mirror_id: UUID) -> None:
+        self.event_id = event_id
+        self.mirror_id = mirror_id
+
+    @staticmethod
+    def id_for(event_id: UUID) -> UUID:
+        return uuid5(event_id, "mirror-of-event")
+
+    create_id = id_for

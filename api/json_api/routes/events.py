@@ -43,6 +43,7 @@ from domain.tournament import checkin, clock, rules
 from domain.tournament.aggregate import Tournament
 from service.event_clock import EventClock
 from service.event_staff import EventStaff
+from service.mirror_events import is_mirrored
 from service.tournaments import Caller, Tournaments
 
 blp = ApiBlueprint(
@@ -50,7 +51,9 @@ blp = ApiBlueprint(
     __name__,
     url_prefix="/api/events",
     description="Tournaments: registration, decklists, rounds, results, standings "
-    "(docs/rules.md F).",
+    "(docs/rules.md F). An event a venue publishes here (`munchlog publish`, /api/mirrors) is a "
+    "read-only copy: every caller reads it as a spectator (the organizer too), a token of the "
+    "venue's is 401 `auth/invalid_token`, and every write to it is 403 `mirror/read_only`.",
 )
 
 PLAYER_NAME = fields.String(
@@ -491,7 +494,8 @@ def event_role(*roles: str) -> Callable[[F], F]:
     """A decorator: only a token of one of ``roles`` for the event in the route may call the
     view, checked before the body is parsed: 401 ``auth/missing_token`` without a token (before
     anything else), 404 for no event, 401 for a token that is not one here, 403 for another
-    role. The view finds the event and its caller with :func:`current`."""
+    role, 403 ``mirror/read_only`` for a write to a venue's copy (``service.mirror_events``).
+    The view finds the event and its caller with :func:`current`."""
 
     def decorate(view: F) -> F:
         @wraps(view)
@@ -500,7 +504,9 @@ def event_role(*roles: str) -> Callable[[F], F]:
                 raise Unauthorized(
                     "auth/missing_token", f"this needs a token: {' or '.join(roles)}"
                 )
-            _, caller = _load(kwargs["event_id"])
+            event, caller = _load(kwargs["event_id"])
+            if request.method != "GET" and is_mirrored(event):
+                raise Forbidden("mirror/read_only", "this event is a venue's copy: read only")
             if caller.role not in roles:
                 raise Forbidden("auth/forbidden", f"only the {' or the '.join(roles)} may do this")
             return view(*args, **kwargs)

@@ -1,4 +1,5 @@
-"""Mirrors: a venue publishes its games here, record by record (issue #41; ``service.mirrors``).
+"""Mirrors: a venue publishes its games and events here, record by record (issue #41;
+``service.mirrors``, ``service.mirror_events``).
 
 * ``POST /api/mirrors`` (organizer) -- a new mirror: ``{"mirror_id", "token"}``. The token is
   shown once; the venue gives it to ``munchlog publish --to <this server> --token <token>``.
@@ -106,6 +107,19 @@ class MirroredRecordSchema(Strict):
     prev_hash = ma.fields.String(required=True)
 
 
+class MirroredEventRecordSchema(Strict):
+    event_id = described(ma.fields.UUID, "the venue's event id", required=True)
+    version = whole(1, MAX_POSITION, "the event's version after this record", required=True)
+    topic = described(ma.fields.String, "the stored event's class", required=True)
+    own_fields = ma.fields.Dict(  # named so: ``fields`` is a Schema's own attribute
+        data_key="fields",
+        attribute="fields",
+        required=True,
+        metadata={"description": "its own fields as the venue stored them, token hashes blank"},
+    )
+    timestamp = described(ma.fields.String, "when the venue stored it", required=True)
+
+
 class BatchSchema(Strict):
     records = ma.fields.List(
         ma.fields.Nested(MirroredRecordSchema),
@@ -117,6 +131,12 @@ class BatchSchema(Strict):
         0, MAX_POSITION, "the venue's last notification this batch holds", required=True
     )
     head = whole(0, MAX_POSITION, "the venue's log head when it was sent", required=True)
+    events = ma.fields.List(
+        ma.fields.Nested(MirroredEventRecordSchema),
+        load_default=list,
+        validate=ma.validate.Length(max=MAX_BATCH),
+        metadata={"description": "the venue's events' records (tournaments), in its order"},
+    )
     delays = ma.fields.Dict(
         keys=ma.fields.String(),
         values=ma.fields.Nested(SpectatorDelaySchema),
@@ -136,6 +156,7 @@ MirrorStatusSchema = answer_schema(
         "last_batch": ma.fields.Dict(allow_none=True),
         "lag": ma.fields.Dict,
         "games": ma.fields.List(ma.fields.String),
+        "events": ma.fields.List(ma.fields.String),
     },
 )
 
@@ -171,7 +192,14 @@ class MirrorBatches(MethodView):
 
         Each game's records must extend the copy held here: the next version, an unbroken
         hash chain, events the rules could have recorded and a dealing that verifies; else 409
-        `mirror/does_not_extend` with the `version` held and nothing is stored.
+        `mirror/does_not_extend` with the `game_id` and the `version` held and nothing is
+        stored. Each event's records (`events`: a venue's tournament, which has no hash chain)
+        must be the next versions, contiguous, of an event's stored classes (its creation at
+        version 1 only), apply to the copy held and hold no token hash (every one sent blank)
+        nor a registered hero or decklist (sent as null: nobody here sees them);
+        else the same 409 with the `event_id` (`reason`: `not_next`, `not_contiguous`,
+        `unknown_topic`, `not_created`, `token_hash`, `decklist`, `does_not_apply`). A copied event is
+        read-only here: every write to it is 403 `mirror/read_only`.
         """
         del mirror_id
         found, token = cast(tuple[UUID, str], g.munchlog_mirror)
@@ -182,4 +210,5 @@ class MirrorBatches(MethodView):
             position=body["position"],
             head=body["head"],
             delays=body["delays"],
+            events=body["events"],
         )
