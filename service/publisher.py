@@ -59,6 +59,8 @@ class Publisher:
     send: Send
     mirror_id: str
     games: Collection[str] = ()
+    #: Events to publish, each with its games (empty with ``games`` empty: everything).
+    events: Collection[str] = ()
     say: Callable[[str], None] = print
     batch: int = BATCH
     position: int = 0
@@ -97,15 +99,16 @@ class Publisher:
             return False
         position = found[-1][0]
         head = position if len(found) < self.batch else self.log.store.max_notification_id()
+        wanted = self._wanted_games()
         records = [
             {"game_id": game_id, **record}
             for _, kind, game_id, record in found
-            if kind == "game" and (not self.games or game_id in self.games)
+            if kind == "game" and (wanted is None or game_id in wanted)
         ]
         events = [
             {"event_id": event_id, **record}
             for _, kind, event_id, record in found
-            if kind == "event"
+            if kind == "event" and (not (self.games or self.events) or event_id in self.events)
         ]
         records, events = self._unheld(records), self._unheld(events)
         while records or events:
@@ -135,6 +138,20 @@ class Publisher:
             break
         self.position = position
         return True
+
+    def _wanted_games(self) -> set[str] | None:
+        """The games to send: ``None`` for all (nothing named), else those named and the games
+        of the events named, read now. An event's game is saved with the event record that adds
+        it (one transaction), so a game whose records were just read is already listed."""
+        if not (self.games or self.events):
+            return None
+        wanted = set(self.games)
+        for event_id in self.events:
+            event: Any = self.log.store.load(UUID(event_id))
+            for played in event.rounds:
+                for pairing in played["pairings"]:
+                    wanted.update(pairing["games"])
+        return wanted
 
     def _unheld(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``records`` but those the mirror told it holds already (``_held``)."""

@@ -1,4 +1,5 @@
-"""``munchlog publish --to <public url> --token <mirror token> [--db] [--game ID ...] [--once]``:
+"""``munchlog publish --to <public url> --token <mirror token> [--db] [--game ID ...] [--event ID ...]
+[--once]``:
 push this venue's records to a public server's mirror as they are recorded
 (:mod:`service.publisher`; the mirror: ``POST /api/mirrors`` on the public server, issue #41).
 
@@ -66,7 +67,10 @@ def publish(args: argparse.Namespace) -> int:
     def say(line: str) -> None:
         print(line, flush=True)
 
-    publisher = Publisher(log, http_send(to, token), mirror, games=args.game or (), say=say)
+    events = [_event_here(log, named) for named in args.event or ()]
+    publisher = Publisher(
+        log, http_send(to, token), mirror, games=args.game or (), events=events, say=say
+    )
     try:
         publisher.run(stop, once=args.once)
     except PublishRefused as exc:
@@ -77,13 +81,30 @@ def publish(args: argparse.Namespace) -> int:
     return 0
 
 
+def _event_here(log: Any, named: str) -> str:
+    """``named`` if it is an event of this venue's log, else a :class:`CliError` saying so."""
+    from uuid import UUID
+
+    from domain.tournament.aggregate import Tournament
+
+    try:
+        found = log.store.load(UUID(named))
+    except Exception:  # not a UUID, or no such aggregate
+        found = None
+    if not isinstance(found, Tournament):
+        log.close()
+        raise CliError(f"--event {named}: no such event on this venue's database")
+    return str(found.id)
+
+
 def add_publish_command(sub: Any, db_help: str) -> None:
     p = sub.add_parser("publish", help="push this venue's records to a public server's mirror")
     p.add_argument("--to", help="the public server's URL (default $MUNCHLOG_PUBLISH_TO)")
     p.add_argument("--token", help="the mirror's token (default $MUNCHLOG_PUBLISH_TOKEN)")
     p.add_argument("--db", help=db_help)
+    p.add_argument("--game", action="append", help="publish only this game (repeatable)")
     p.add_argument(
-        "--game", action="append", help="publish only this game (repeatable; events: all)"
+        "--event", action="append", help="publish only this event and its games (repeatable)"
     )
     p.add_argument("--once", action="store_true", help="stop once everything is sent")
     p.set_defaults(func=publish)

@@ -334,3 +334,35 @@ def test_a_ccg_event_s_copy_shows_no_decklist_and_streams_as_the_venue_s(
     finally:
         server.close()
         venue_server.close()
+
+
+def test_publishing_one_event_sends_it_and_its_games_only(
+    client: FlaskClient, venue: Flask
+) -> None:
+    """``munchlog publish --event ID``: that event and the games of its rounds; another event
+    and its games stay on the venue."""
+    here = venue.test_client()
+    chosen, other = venue_event(here, played=0), venue_event(here, played=0)
+    mirror = open_mirror(client)
+    log: GameLog = venue.extensions["munchlog"]
+    send = flask_send(client, mirror["token"])
+    publisher = Publisher(log, send, mirror["mirror_id"], events=[chosen["eid"]], say=print)
+    publisher.run(threading.Event(), once=True)
+    venue_games = {
+        eid: [
+            g
+            for r in here.get(f"/api/events/{eid}").get_json()["rounds"]
+            for p in r["pairings"]
+            for g in p["games"]
+        ]
+        for eid in (chosen["eid"], other["eid"])
+    }
+    assert venue_games[chosen["eid"]] and venue_games[other["eid"]]
+    status = client.get(f"/api/mirrors/{mirror['mirror_id']}", headers=bearer(ORGANIZER_TOKEN))
+    assert status.get_json()["events"] == [chosen["eid"]]
+    assert sorted(status.get_json()["games"]) == sorted(venue_games[chosen["eid"]])
+    assert client.get(f"/api/events/{other['eid']}").status_code == 404
+    for game_id in venue_games[other["eid"]]:
+        assert client.get(f"/api/games/{game_id}/state").status_code == 404
+    mine = here.get(f"/api/events/{chosen['eid']}").get_json()
+    assert client.get(f"/api/events/{chosen['eid']}").get_json() == mine

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 import requests
@@ -141,6 +141,9 @@ def test_the_command_resumes_where_the_mirror_is(
         same_as_the_venue(public, venue, game_id)
 
 
+PUBLISH = [sys.executable, "-m", "api.cli.main", "publish"]
+
+
 def flask_send(client: FlaskClient, token: str) -> Any:
     """A publisher's ``send`` to an app in this process (the test's public server)."""
 
@@ -215,3 +218,24 @@ def test_a_batch_that_lost_a_race_is_sent_again(client: FlaskClient, venue: Game
         patch.setattr("service.publisher.RETRY_SECONDS", 0.0)
         publisher.run(threading.Event(), once=True)
     assert raced and publisher.published == venue.current_version(UUID(game_id))
+
+
+def test_an_event_that_is_not_the_venue_s_is_one_clear_line(
+    public: str, venue: GameLog, tmp_path: Path
+) -> None:
+    token = open_mirror(public)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MUNCHLOG_PUBLISH_TO": public}
+    db = str(tmp_path / "venue.sqlite")
+    game = play_live(venue, random.Random(3), 2)  # a game's id is not an event's
+    for named in ("not-an-id", str(uuid4()), game):
+        done = subprocess.run(
+            [*PUBLISH, "--db", db, "--token", token, "--event", named, "--once"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode != 0 and done.stdout == "", done.stdout
+        assert done.stderr.strip().splitlines() == [
+            f"munchlog: --event {named}: no such event on this venue's database"
+        ], done.stderr
