@@ -14,6 +14,7 @@ from adapters.storage import StorageUnavailable, storage_refusal
 from domain.errors import CodedError
 
 __all__ = [
+    "DoesNotExtend",
     "GameAlreadyExistsError",
     "GameNotFoundError",
     "IdempotencyKeyReusedError",
@@ -31,6 +32,34 @@ class GameNotFoundError(CodedError, LookupError):
 
     def __init__(self, game_id: object) -> None:
         super().__init__(f"no game {game_id}")
+
+
+class DoesNotExtend(CodedError):
+    """A mirror's batch that does not extend the copy held here (HTTP 409, ``service.mirrors``
+    for a game's part, ``service.mirror_events`` for an event's): ``version`` is the version of
+    the copy held here, ``at`` the batch's version at fault and ``reason`` why; ``named`` the
+    copy's id under its kind (``game_id`` or ``event_id``)."""
+
+    code = "mirror/does_not_extend"
+
+    def __init__(
+        self,
+        copy_id: object,
+        version: int,
+        at: int,
+        reason: str,
+        detail: str = "",
+        *,
+        kind: str = "game",
+    ) -> None:
+        super().__init__(
+            f"{kind} {copy_id} is held here at version {version}; the batch's version {at} "
+            f"does not extend it ({reason}{': ' + detail if detail else ''})"
+        )
+        self.named = {f"{kind}_id": str(copy_id)}
+        self.version = version
+        self.at = at
+        self.reason = reason
 
 
 class VersionConflictError(CodedError):

@@ -34,32 +34,14 @@ from typing import Any
 from uuid import UUID
 
 from adapters.mirror_feed import EVENT_CLASSES, LISTS, NO_TOKEN, is_token_hash
-from domain.errors import CodedError
 from domain.game import Mirror
 from domain.tournament.aggregate import MirroredEvent, Tournament
-from service.errors import NotAllowedError
+from service.errors import DoesNotExtend, NotAllowedError
 
 #: The one class an event's first record may have.
 OPENED = f"{Tournament.Opened.__module__}:{Tournament.Opened.__qualname__}"
 #: The aggregate class a creation record must name.
 AGGREGATE = f"{Tournament.__module__}:{Tournament.__qualname__}"
-
-
-class EventDoesNotExtend(CodedError):
-    """An event's part of a batch that does not extend the copy held here (HTTP 409): as
-    ``service.mirrors.DoesNotExtend`` for a game, naming ``event_id``."""
-
-    code = "mirror/does_not_extend"
-
-    def __init__(self, event_id: object, version: int, at: int, reason: str) -> None:
-        super().__init__(
-            f"event {event_id} is held here at version {version}; the batch's version {at} "
-            f"does not extend it ({reason})"
-        )
-        self.event_id = str(event_id)
-        self.version = version
-        self.at = at
-        self.reason = reason
 
 
 def is_mirrored(event: Tournament) -> bool:
@@ -80,7 +62,7 @@ def extended(
     store: Any, mirror: Mirror, event_id: UUID, batch: Sequence[Mapping[str, Any]]
 ) -> list[Any]:
     """The aggregates to save for one event's part of a batch (``batch``: its records in the
-    venue's order), checked (the module docstring); :class:`EventDoesNotExtend` or 403
+    venue's order), checked (the module docstring); :class:`~service.errors.DoesNotExtend` or 403
     ``auth/not_this_mirror`` otherwise."""
     found: Any = store.load(event_id)
     held: Tournament | None = found if isinstance(found, Tournament) else None
@@ -99,7 +81,7 @@ def extended(
         at = at if isinstance(at, int) else 0
         if at != expected:
             reason = "not_next" if expected == held_version + 1 else "not_contiguous"
-            raise EventDoesNotExtend(event_id, held_version, at, reason)
+            raise DoesNotExtend(event_id, held_version, at, reason, kind="event")
         copy = _applied(copy, event_id, record, held_version)
         expected += 1
     if held is None:
@@ -113,8 +95,8 @@ def _applied(copy: Any, event_id: UUID, record: Mapping[str, Any], held: int) ->
     topic = str(record.get("topic"))
     cls = EVENT_CLASSES.get(topic)
 
-    def refuse(reason: str) -> EventDoesNotExtend:
-        return EventDoesNotExtend(event_id, held, at, reason)
+    def refuse(reason: str) -> DoesNotExtend:
+        return DoesNotExtend(event_id, held, at, reason, kind="event")
 
     if cls is None:
         raise refuse("unknown_topic")

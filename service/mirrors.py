@@ -35,7 +35,7 @@ from domain.game import Game, GameAccess, GameSummary, Mirror, MirroredGame, tok
 from projections.exports import ImportRejected, checked_records
 from service import mirror_events
 from service.delay import delay_objects
-from service.errors import GameNotFoundError, NotAllowedError
+from service.errors import DoesNotExtend, GameNotFoundError, NotAllowedError
 from service.games import GameLog, utc_now
 
 #: Mirrors ``/metrics`` lists at most.
@@ -51,23 +51,6 @@ class MirrorNotFoundError(CodedError, LookupError):
 
     def __init__(self, mirror_id: object) -> None:
         super().__init__(f"no mirror {mirror_id}")
-
-
-class DoesNotExtend(CodedError):
-    """A batch that does not extend the chain held here (HTTP 409): ``version`` is the
-    version of the game held here, ``at`` the batch's version at fault and ``reason`` why."""
-
-    code = "mirror/does_not_extend"
-
-    def __init__(self, game_id: object, version: int, at: int, reason: str, detail: str) -> None:
-        super().__init__(
-            f"game {game_id} is held here at version {version}; the batch's version {at} "
-            f"does not extend it ({reason}{': ' + detail if detail else ''})"
-        )
-        self.game_id = str(game_id)
-        self.version = version
-        self.at = at
-        self.reason = reason
 
 
 def mirror_of_token(token: str) -> str:
@@ -165,8 +148,8 @@ class Mirrors:
                 event_id, part = next(iter(by_event.items()))
                 held: Any = self.store.load(event_id)
                 version = held.version if held is not None else 0
-                raise mirror_events.EventDoesNotExtend(
-                    event_id, version, int(part[0]["version"]), "conflict"
+                raise DoesNotExtend(
+                    event_id, version, int(part[0]["version"]), "conflict", kind="event"
                 ) from None
             first = next(iter(by_game.items()), None)
             version = self._held(first[0]) if first else 0
@@ -204,12 +187,12 @@ class Mirrors:
         first = batch[0].get("version")
         if first != held_version + 1:
             raise DoesNotExtend(
-                game_id, held_version, first if isinstance(first, int) else 0, "not_next", ""
+                game_id, held_version, first if isinstance(first, int) else 0, "not_next"
             )
         try:
             checked_records([*held, *batch])
         except ImportRejected as exc:
-            raise DoesNotExtend(game_id, held_version, exc.version, exc.reason, "") from None
+            raise DoesNotExtend(game_id, held_version, exc.version, exc.reason) from None
         at = str(batch[-1]["received_at"])
         if not held_version:
             game = Game.adopt(game_id, batch)

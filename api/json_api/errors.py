@@ -65,6 +65,7 @@ from domain.envelope import DamagedRecords
 from domain.errors import DomainError, InvalidCommand, NotFound
 from projections.exports import ExportFormatError, ImportRejected
 from service.errors import (
+    DoesNotExtend,
     GameAlreadyExistsError,
     GameNotFoundError,
     IdempotencyKeyReusedError,
@@ -73,8 +74,7 @@ from service.errors import (
     VersionConflictError,
     storage_refusal,
 )
-from service.mirror_events import EventDoesNotExtend
-from service.mirrors import DoesNotExtend, MirrorNotFoundError
+from service.mirrors import MirrorNotFoundError
 from service.streams import InvalidTicket
 
 log = logging.getLogger(__name__)
@@ -183,24 +183,7 @@ def handle_mirror_not_found(exc: MirrorNotFoundError) -> Response:
 
 def handle_does_not_extend(exc: DoesNotExtend) -> Response:
     body = error_body(
-        exc.code,
-        exc.message,
-        game_id=exc.game_id,
-        version=exc.version,
-        at=exc.at,
-        reason=exc.reason,
-    )
-    return _respond(409, body)
-
-
-def handle_event_does_not_extend(exc: EventDoesNotExtend) -> Response:
-    body = error_body(
-        exc.code,
-        exc.message,
-        event_id=exc.event_id,
-        version=exc.version,
-        at=exc.at,
-        reason=exc.reason,
+        exc.code, exc.message, **exc.named, version=exc.version, at=exc.at, reason=exc.reason
     )
     return _respond(409, body)
 
@@ -288,7 +271,6 @@ def init_app(app: Flask) -> None:
         (GameAlreadyExistsError, handle_already_exists),
         (MirrorNotFoundError, handle_mirror_not_found),
         (DoesNotExtend, handle_does_not_extend),
-        (EventDoesNotExtend, handle_event_does_not_extend),
         (ExportFormatError, handle_not_an_export),
         (ImportRejected, handle_import_rejected),
         (DamagedRecords, handle_damaged),
