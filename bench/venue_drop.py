@@ -46,7 +46,6 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager, redirect_stdout, suppress
 from pathlib import Path
@@ -58,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain import evolve, initial_state
 from domain.family import family_named, load_families
-from tests.live import free_port, munchlog_serve
+from tests.live import free_port, munchlog_serve, pg_schema
 from tests.streams import parse_sse
 
 PG_URL = os.environ.get("MUNCHLOG_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -162,18 +161,10 @@ class Proxy:
 
 
 @contextmanager
-def pg_schema() -> Iterator[str]:
+def public_db() -> Iterator[str]:
     """A PostgreSQL schema of this run's own, dropped after: its database URL."""
-    import psycopg
-
-    schema = f"venue_drop_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
+    with pg_schema(PG_URL, "venue_drop") as schema:
         yield f"{PG_URL}?schema={schema}"
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def tree(pid: int) -> list[int]:
@@ -364,7 +355,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         (tmp / "venue").mkdir()
         (tmp / "public").mkdir()
         db = tmp / "venue" / "venue.sqlite"
-        pg = stack.enter_context(pg_schema())
+        pg = stack.enter_context(public_db())
         venue_port, venue_env = stack.enter_context(
             munchlog_serve(
                 tmp / "venue", VENUE_ORGANIZER, extra_env={"MUNCHLOG_DATABASE_URL": str(db), **BEAT}

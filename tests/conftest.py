@@ -19,7 +19,6 @@ waits go. ``MUNCHLOG_TEST_DURABLE=1`` keeps them (as in production).
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -141,16 +140,10 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str
         yield {"MUNCHLOG_DATABASE_URL": str(tmp_path / "munchlog.sqlite")}
         return
     require_postgres()
-    import psycopg
+    from tests.live import pg_schema
 
-    schema = f"munchlog_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
+    with pg_schema(PG_URL) as schema:
         yield {"MUNCHLOG_DATABASE_URL": f"{PG_URL}?schema={schema}"}
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture

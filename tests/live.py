@@ -7,12 +7,29 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def pg_schema(url: str, prefix: str = "munchlog_test") -> Iterator[str]:
+    """A new PostgreSQL schema in the database at ``url`` (its name: ``<prefix>_<12 hex>``),
+    dropped with everything in it after (for a test's or a bench's own tables)."""
+    import psycopg
+
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield schema
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def free_port() -> int:

@@ -38,7 +38,7 @@ from tests.api.helpers import ORGANIZER_TOKEN, bearer, create_game, judge_state,
 from tests.api.test_damaged_storage import Store, garbage
 from tests.api.test_hotpath import hot_path
 from tests.conftest import PG_URL, require_postgres
-from tests.live import free_port, munchlog_serve
+from tests.live import free_port, munchlog_serve, pg_schema
 
 RS = find_ruleset("munchkin-ccg")
 
@@ -233,19 +233,13 @@ def postgres_behind_proxy() -> Iterator[tuple[Proxy, str]]:
     """A fresh schema on the test PostgreSQL reached through a :class:`Proxy`: ``(proxy, url)``;
     the proxy cut and the schema dropped after."""
     require_postgres()
-    import psycopg
-
     proxy = Proxy(free_port())
     proxy.start()
-    schema = f"munchlog_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield proxy, f"postgresql://postgres@127.0.0.1:{proxy.port}/test?schema={schema}"
-    finally:
-        proxy.cut()
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema(PG_URL) as schema:
+        try:
+            yield proxy, f"postgresql://postgres@127.0.0.1:{proxy.port}/test?schema={schema}"
+        finally:
+            proxy.cut()
 
 
 @pytest.mark.postgres

@@ -27,7 +27,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,7 @@ from api.cli.history import open_log
 from bench.record_bench import game_body, setup_actions
 from service.histories import MatchHistory
 from tests.conftest import PG_URL, require_postgres
-from tests.live import munchlog_serve, stored_events
+from tests.live import munchlog_serve, pg_schema, stored_events
 
 pytestmark = pytest.mark.postgres
 
@@ -109,16 +108,8 @@ def hot_path_loop(transport: RoundRobin, table: int) -> None:
 
 @contextlib.contextmanager
 def fresh_schema() -> Iterator[str]:
-    import psycopg
-
-    schema = f"munchlog_scale_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
+    with pg_schema(PG_URL, "munchlog_scale") as schema:
         yield f"{PG_URL}?schema={schema}"
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @contextlib.contextmanager
