@@ -166,28 +166,34 @@ UNTIL_JS = """async (done, what) => {
     await new Promise((ok) => setTimeout(ok, 0));
   }
 }"""
+
+
 #: The viewer scrubbed through every step of the game in the page itself (its scrubber's
 #: input, as a player drags it; one round trip to the browser for the whole game): every
 #: line it showed, each once.
-SCRUB_JS = (
-    """async (versions) => {
-  const shownNow = """
-    + SHOWN_JS
-    + """;
-  const until = """
-    + UNTIL_JS
-    + """;
-  const seen = new Set();
-  const scrubber = document.getElementById("scrubber");
+def each_version_js(body: str) -> str:
+    """``async (versions) => {...}`` running ``body`` with ``shownNow`` (:data:`SHOWN_JS`),
+    ``until`` (:data:`UNTIL_JS`) and ``seen`` (a set of lines) in scope; it returns ``seen``."""
+    return (
+        "async (versions) => {\n  const shownNow = "
+        + SHOWN_JS
+        + ";\n  const until = "
+        + UNTIL_JS
+        + ";\n  const seen = new Set();\n"
+        + body
+        + "\n  return [...seen];\n}"
+    )
+
+
+SCRUB_JS = each_version_js(
+    """  const scrubber = document.getElementById("scrubber");
   const at = document.getElementById("version");
   for (const v of versions) {
     scrubber.value = String(v);
     scrubber.dispatchEvent(new Event("input"));
     await until(() => at.dataset.version === String(v), "step " + v);
     for (const line of shownNow().split("\\n")) seen.add(line.trim());
-  }
-  return [...seen];
-}"""
+  }"""
 )
 #: The table page shown the game as it stood after each move: its ``GET /state`` asked
 #: ``?at=`` that version (the API's own replay), its ``GET /legal`` answered with what the API
@@ -210,16 +216,8 @@ REPLAY_JS = """(() => {
 })();"""
 #: Each version of ``versions`` in turn (a refresh, as the page does when it comes back
 #: online), and on the shared tablet its hand shown too: every line shown, each once.
-MOVES_JS = (
-    """async (versions) => {
-  const shownNow = """
-    + SHOWN_JS
-    + """;
-  const until = """
-    + UNTIL_JS
-    + """;
-  const seen = new Set();
-  const take = () => { for (const line of shownNow().split("\\n")) seen.add(line.trim()); };
+MOVES_JS = each_version_js(
+    """  const take = () => { for (const line of shownNow().split("\\n")) seen.add(line.trim()); };
   const at = document.getElementById("version");
   for (const v of versions) {
     window.munchlogReplay.at = v;
@@ -228,9 +226,7 @@ MOVES_JS = (
     take();
     const show = document.getElementById("show-hand");
     if (show && show.offsetParent !== null) { show.click(); take(); }
-  }
-  return [...seen];
-}"""
+  }"""
 )
 
 
