@@ -134,8 +134,8 @@ class ProjectionWorker:
                         if isinstance(ended, BaseException):
                             raise ended
                         return next_report  # the subscription ended
-                    if time.monotonic() >= next_report:
-                        self._report()
+                    if time.monotonic() >= next_report and not stop.is_set():
+                        self._report()  # when stopping, the final line says it instead
                         next_report = time.monotonic() + self.report_every
             finally:
                 done.set()

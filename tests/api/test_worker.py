@@ -307,3 +307,34 @@ def test_a_worker_killed_in_the_middle_resumes_and_folds_each_notification_once(
         assert rows == rebuilt(log)
     finally:
         log.close()
+
+
+def test_a_worker_stopped_in_the_middle_of_a_batch_ends_with_its_stop_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stop (SIGTERM) that lands while the worker is folding a batch, with a progress line
+    due: no progress line after it, so the log ends "SIGTERM received", then the final
+    "stopped at" line (the progress line used to slip in between under load)."""
+    from api.cli.history import open_log
+
+    log = open_log(str(tmp_path / "munchlog.sqlite"))
+    stop = threading.Event()
+    take = worker_module._take
+
+    def take_then_stop(*args: Any, **kwargs: Any) -> Any:
+        batch, ended = take(*args, **kwargs)
+        if batch:
+            stop.set()  # the signal arrives while this batch is folded
+        return batch, ended
+
+    monkeypatch.setattr(worker_module, "_take", take_then_stop)
+    caplog.set_level("INFO", logger="munchlog.worker")
+    try:
+        import_seeded(log, 3)
+        folded = ProjectionWorker(log, report_every=0).run(stop)
+    finally:
+        log.close()
+    assert folded > 0
+    said = [r.getMessage() for r in caplog.records if r.name == "munchlog.worker"]
+    assert said[-1].startswith("projection worker: stopped at"), said
+    assert not [m for m in said if m.startswith("projection worker: position")], said
