@@ -1,15 +1,26 @@
 """The HTTP edge of munchlog: parse, call the GameLog, dump. No rules here.
 
 The app registers the installed game families first, before any route's schema reads their
-fields (``domain.family.load_families``; the kernel imports none).
+fields (``domain.family.load_families``; the kernel imports none). ``create_app`` is imported
+when first asked for, so that a command which needs no app (``munchlog export``, ``verify``, ...)
+does not load Flask and every route (:mod:`api.settings` holds what they share).
 
 >>> from api import create_app  # doctest: +SKIP
 """
 
-from domain.family import load_families
+from __future__ import annotations
 
-load_families()
-
-from api.app import create_app  # noqa: E402  (after the families: the routes read their fields)
+from typing import Any
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from domain.family import load_families
+
+        load_families()
+        from api.app import create_app
+
+        return create_app
+    raise AttributeError(f"module 'api' has no attribute {name!r}")

@@ -49,12 +49,10 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
 
 from flask import Flask
 
 from api.json_api import errors, hotpath
-from api.json_api.auth import ensure_organizer_token
 from api.json_api.jsonio import FastJSONProvider
 from api.json_api.routes import (
     docs,
@@ -77,32 +75,16 @@ from api.json_api.routes import (
 from api.ops import metrics
 from api.ops import routes as operations
 from api.pages import event, floor, home, prints, table, viewer
-from domain.family import load_families
+from api.settings import (
+    database_env,
+    default_instance_path,
+    ensure_organizer_token,
+    load_rulesets,
+)
 from domain.game import token_hash
 from service.games import GameLog
 
 DEFAULT_MAX_CONTENT_LENGTH = 1024 * 1024
-SQLITE_FILE = "munchlog.sqlite"
-
-
-def default_instance_path(environ: Mapping[str, str] = os.environ) -> str:
-    """The instance folder of the app and of every command: ``$MUNCHLOG_INSTANCE``, else
-    ``$XDG_DATA_HOME/munchlog``, else ``~/.local/share/munchlog``; never the current folder.
-
-    >>> default_instance_path({"MUNCHLOG_INSTANCE": "/srv/m", "XDG_DATA_HOME": "/d"})
-    '/srv/m'
-    >>> default_instance_path({"XDG_DATA_HOME": "/d"})
-    '/d/munchlog'
-    >>> default_instance_path({"XDG_DATA_HOME": "relative"}).endswith("/.local/share/munchlog")
-    True
-    """
-    configured = environ.get("MUNCHLOG_INSTANCE")
-    if configured:
-        return os.path.abspath(os.path.expanduser(configured))
-    data = environ.get("XDG_DATA_HOME", "")
-    if not os.path.isabs(data):  # unset, or relative: the XDG spec says to ignore it
-        data = os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(data, "munchlog")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -207,12 +189,6 @@ def _setting(app: Flask, key: str) -> Any:
     return value if value is not None else os.environ.get(key)
 
 
-def load_rulesets(value: str | None) -> None:
-    """Register the installed game families, then import each module named in ``value``
-    (comma-separated); each registers its ruleset (``domain.family.load_families``)."""
-    load_families(value)
-
-
 def eventsourcing_env(app: Flask) -> dict[str, str]:
     """The eventsourcing settings for this app's store (SQLite default, PostgreSQL by URL)."""
     url = _setting(app, "MUNCHLOG_DATABASE_URL")
@@ -221,38 +197,3 @@ def eventsourcing_env(app: Flask) -> dict[str, str]:
         Path(env["SQLITE_DBNAME"]).parent.mkdir(parents=True, exist_ok=True)
     env.update({k: str(v) for k, v in (app.config.get("EVENTSOURCING_ENV") or {}).items()})
     return env
-
-
-def database_env(url: str | None, instance_path: str) -> dict[str, str]:
-    """Map a database URL (or file path) to eventsourcing's environment keys.
-
-    >>> database_env("postgresql://me@db:5433/games?schema=t1", "/i")["POSTGRES_SCHEMA"]
-    't1'
-    >>> database_env(None, "/i")["SQLITE_DBNAME"]
-    '/i/munchlog.sqlite'
-    >>> database_env("sqlite:///tmp/x.sqlite", "/i")["SQLITE_DBNAME"]
-    '/tmp/x.sqlite'
-    """
-    if url and url.split(":", 1)[0] in ("postgresql", "postgres"):
-        parts = urlsplit(url)
-        query = parse_qs(parts.query)
-        env = {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
-            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(parts.port or 5432),
-            "POSTGRES_USER": unquote(parts.username or "postgres"),
-            "POSTGRES_PASSWORD": unquote(parts.password or ""),
-        }
-        if "schema" in query:
-            env["POSTGRES_SCHEMA"] = query["schema"][0]
-        return env
-    if url and url.startswith("sqlite:"):
-        path = url.removeprefix("sqlite:")
-        path = path[2:] if path.startswith("//") else path  # sqlite:///abs/file, sqlite:file
-    else:
-        path = url or os.path.join(instance_path, SQLITE_FILE)
-    return {
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-        "SQLITE_DBNAME": path,
-    }

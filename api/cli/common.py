@@ -21,7 +21,7 @@ class CliError(Exception):
 
 def instance_path() -> str:
     """The instance folder of every command: :func:`api.app.default_instance_path`."""
-    from api.app import default_instance_path
+    from api.settings import default_instance_path
 
     return default_instance_path()
 

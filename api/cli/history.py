@@ -60,11 +60,10 @@ from uuid import UUID
 
 from rich.console import Console
 
-from api.app import database_env
 from api.cli.common import CliError, database_label, database_url, instance_path, progress_bar
 from api.cli.events import event_export_in, event_named, verify_event_file, write_event_export
 from api.cli.verify_lines import Lines, events_in, game_line, summary_line
-from api.json_api.routes.exports import omission, omitted_lines
+from api.settings import database_env
 from domain.envelope import DamagedRecords, Record
 from domain.game import Game
 from projections.exports import (
@@ -84,7 +83,7 @@ from projections.exports.completeness import (
     whose_event_export,
     whose_game_export,
 )
-from projections.exports.formats import parse_exports
+from projections.exports.formats import omission, omitted_lines, parse_exports
 from projections.exports.verify import verify_game_export
 from projections.views import VIEWERS
 from service.errors import GameAlreadyExistsError, GameNotFoundError

@@ -45,8 +45,8 @@ from typing import Any
 from api.cli.common import CliError, database_label, database_url, instance_path
 from api.cli.demo import CLASSIC_SEATS, DEALINGS, DEMO_RULESETS
 from api.cli.demo import RULESET as DEMO_RULESET
-from api.json_api.auth import ensure_organizer_token
 from api.ops import serving
+from api.settings import ensure_organizer_token
 from service.histories import BATCH_SIZE
 from service.worker import POLL_INTERVAL, REPORT_EVERY
 
@@ -82,7 +82,7 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _database(db: str | None) -> str:
-    from api.app import database_env
+    from api.settings import database_env
 
     return database_label(database_env(database_url(db), instance_path()))
 
@@ -169,9 +169,9 @@ def worker(args: argparse.Namespace) -> int:
     import signal
     import threading
 
-    from api.app import load_rulesets
     from api.cli.history import open_log
     from api.ops.logs import configure_logging
+    from api.settings import load_rulesets
     from service.worker import ProjectionWorker
 
     configure_logging()

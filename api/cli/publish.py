@@ -48,8 +48,8 @@ def http_send(base_url: str, token: str, timeout: float = TIMEOUT) -> Any:
 
 
 def publish(args: argparse.Namespace) -> int:
-    from api.app import load_rulesets
     from api.cli.history import open_log
+    from api.settings import load_rulesets
 
     to = args.to or os.environ.get("MUNCHLOG_PUBLISH_TO")
     token = args.token or os.environ.get("MUNCHLOG_PUBLISH_TOKEN")

@@ -12,45 +12,22 @@ keeps only its hash.
 from __future__ import annotations
 
 import hmac
-import os
-import secrets
 from collections.abc import Callable
 from functools import wraps
-from pathlib import Path
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
 from flask import current_app, g, request
 
 from api.json_api.errors import BadRequest, Forbidden, Unauthorized
+from api.settings import ORGANIZER_TOKEN_FILE, ensure_organizer_token  # noqa: F401  (their old home)
 from domain.game import GameAccess, token_hash
 from service.errors import GameNotFoundError
 from service.event_staff import EventStaff
 from service.games import GameLog
 from service.tournaments import Tournaments
 
-ORGANIZER_TOKEN_FILE = "organizer_token"
-
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def ensure_organizer_token(instance_path: str | os.PathLike[str]) -> tuple[str, bool]:
-    """The organizer token kept in the instance folder, created (mode 0600) if missing.
-
-    Returns ``(token, created)``. Safe when several processes start at once: the file is
-    created exclusively, and a loser reads the winner's token.
-    """
-    folder = Path(instance_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / ORGANIZER_TOKEN_FILE
-    token = secrets.token_urlsafe(32)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text(encoding="utf-8").strip(), False
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(token + "\n")
-    return token, True
 
 
 def gamelog() -> GameLog:

@@ -278,3 +278,21 @@ def parse_exports(
     if not games:
         raise ExportFormatError("the export holds no game")
     return games, omitted
+
+
+def omitted_lines(omitted: Sequence[dict[str, Any]], fmt: str) -> Iterator[str]:
+    """The end of a multi-game export that had to leave games out (nothing when none was):
+    NDJSON, one line ``{"format": "munchlog-omitted", "omitted": [{"game_id", "version",
+    "reason"}, ...]}``; text, a closing comment paragraph (``;`` lines, as in PGN)."""
+    if not omitted:
+        return
+    if fmt == "ndjson":
+        yield canonical_json({"format": "munchlog-omitted", "omitted": list(omitted)}) + "\n"
+        return
+    yield f"\n; {len(omitted)} game(s) left out: their stored events are damaged\n"
+    for entry in omitted:
+        yield f"; game {entry['game_id']}: event {entry['version']} ({entry['reason']})\n"
+
+
+def omission(game_id: str, version: int, reason: str) -> dict[str, Any]:
+    return {"game_id": game_id, "version": version, "reason": reason}

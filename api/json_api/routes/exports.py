@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any
 from uuid import UUID
 
@@ -53,7 +53,7 @@ from api.json_api.export_schemas import (
 )
 from api.json_api.routes.games import BEARER, OPTIONAL_BEARER, ApiBlueprint, created_body
 from api.json_api.schemas import GameCreatedSchema
-from domain.envelope import DamagedRecords, canonical_json
+from domain.envelope import DamagedRecords
 from projections.exports import (
     export_csv,
     export_json_text,
@@ -61,6 +61,7 @@ from projections.exports import (
     export_transcript,
     parse_export,
 )
+from projections.exports.formats import omission, omitted_lines
 from service.games import utc_now
 from service.histories import MatchHistory
 
@@ -140,24 +141,6 @@ def download(body: str | Iterator[str], fmt: str, filename: str) -> Response:
     response = Response(body, content_type=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
-
-
-def omitted_lines(omitted: Sequence[dict[str, Any]], fmt: str) -> Iterator[str]:
-    """The end of a multi-game export that had to leave games out (nothing when none was):
-    NDJSON, one line ``{"format": "munchlog-omitted", "omitted": [{"game_id", "version",
-    "reason"}, ...]}``; text, a closing comment paragraph (``;`` lines, as in PGN)."""
-    if not omitted:
-        return
-    if fmt == "ndjson":
-        yield canonical_json({"format": "munchlog-omitted", "omitted": list(omitted)}) + "\n"
-        return
-    yield f"\n; {len(omitted)} game(s) left out: their stored events are damaged\n"
-    for entry in omitted:
-        yield f"; game {entry['game_id']}: event {entry['version']} ({entry['reason']})\n"
-
-
-def omission(game_id: str, version: int, reason: str) -> dict[str, Any]:
-    return {"game_id": game_id, "version": version, "reason": reason}
 
 
 def _slug(label: str) -> str:
