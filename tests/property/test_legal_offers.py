@@ -6,13 +6,13 @@ told (a seed command's commitment or seed from the seat's own seed, a table-deal
 ``draws`` by the names of cards the deck holds), is accepted.
 
 "Accepted" is decided as ``GameLog.record`` decides a batch (its seat check, the names made
-into ids, the rules) on a copy of the game loaded from the store, nothing saved; the game is
+into ids, the rules: ``domain.game.decide_commands``, what ``Game.execute`` decides before it
+stores anything) on the game loaded from the store, nothing saved; the game is
 driven on by one such command of a random caller, posted for real.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from domain import dealing
 from domain.errors import InvalidCommand
 from domain.family import family_named
-from domain.game import Game
+from domain.game import Game, decide_commands
 from domain.ruleset import find_ruleset
 from service.commands import commands_of
 from service.games import GameLog, _check_seats, utc_now
@@ -76,7 +76,7 @@ def filled(
 
 
 def accepted(log: GameLog, game: Game, actor: str, command: dict[str, Any]) -> dict[str, Any]:
-    """Decide ``command`` posted by ``actor`` as ``GameLog.record`` does on a copy of
+    """Decide ``command`` posted by ``actor`` as ``GameLog.record`` does on
     ``game``, saving nothing; the command as accepted. A kicked Curse whose victim must choose
     what it takes is answered ``request/missing_choice`` with the cards to choose from (its
     ``fields``), and sent again with one of them, as the table page does."""
@@ -84,7 +84,13 @@ def accepted(log: GameLog, game: Game, actor: str, command: dict[str, Any]) -> d
     now = utc_now()
     commands = commands_of(game.state, actor, [command], now)
     try:
-        copy.deepcopy(game).execute(commands, received_at=now, secrets=log.secrets_of(game))
+        decide_commands(
+            find_ruleset(game.ruleset),
+            game.state,
+            commands,
+            received_at=now,
+            secrets=log.secrets_of(game),
+        )  # what Game.execute decides before it stores anything; the game is left as it was
     except InvalidCommand as e:
         pool = (e.fields or {}).get("choices") if e.code == "request/missing_choice" else None
         if not pool:
