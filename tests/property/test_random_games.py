@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -174,9 +175,9 @@ def test_every_listed_command_is_legal_and_the_log_replays_to_the_live_state(see
     game = RandomGame(seed=seed)
     for n, move in enumerate(game.moves()):
         if n % 4 == 0:
-            snapshot = json.dumps(move.before, sort_keys=True)
+            snapshot = as_text(move.before, sort_keys=True)
             check_every_listed_command_is_accepted(move.before)
-            assert json.dumps(move.before, sort_keys=True) == snapshot, "decide mutated state"
+            assert as_text(move.before, sort_keys=True) == snapshot, "decide mutated state"
         check_events_round_trip(move.events)
         assert all(e.violation is None for e in move.events)
         check_numbers(move.after)
@@ -323,6 +324,14 @@ HEX32 = re.compile(r'"([0-9a-f]{32})"')
 UNIQUE = re.compile(r"~A\d{3}~")
 
 
+def as_text(value: Any, *, sort_keys: bool = False) -> str:
+    """``value`` as JSON text, for :func:`leaks` and to compare states (orjson: the same
+    strings, quoted alike, non-ASCII as itself rather than escaped; ``json.dumps`` took a
+    quarter of this module's time)."""
+    option = orjson.OPT_NON_STR_KEYS | (orjson.OPT_SORT_KEYS if sort_keys else 0)
+    return orjson.dumps(value, option=option).decode()
+
+
 def leaks(
     text: str,
     hidden_ids: set[str],
@@ -388,7 +397,7 @@ def check_views_never_leak(spec: dict[str, Any], seed: int) -> list[Event]:
             never = cards_of[opp] - ever[viewer]
             view = event_view(record, viewer)
             check_marks(view, record, viewer)
-            text = json.dumps(view)
+            text = as_text(view)
             names = {suffix[c] for c in never if c in suffix}
             salt_set = {salts[c] for c in never if c in salts}
             assert not leaks(text, never, names, salt_set, anywhere=True), (viewer, record)
@@ -396,7 +405,7 @@ def check_views_never_leak(spec: dict[str, Any], seed: int) -> list[Event]:
             if viewer == "A" and after["version"] % 3:
                 continue
             now_hidden = {cid for cid in cards_of[opp] if not knows(after, cid, viewer)}
-            text = json.dumps(state_view(after, viewer))
+            text = as_text(state_view(after, viewer))
             names = {suffix[c] for c in now_hidden if c in suffix}
             salt_set = {salts[c] for c in now_hidden if c in salts}
             assert not leaks(text, now_hidden, names, salt_set), (viewer, after["version"])
