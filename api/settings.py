@@ -1,7 +1,7 @@
 """The settings every program of munchlog reads the same way, without Flask: the instance
 folder, the database URL, the installed rulesets, the organizer's token file. ``munchlog``'s
 commands other than ``serve`` and ``demo`` import only this (and the service), not the app:
-about 0.35 s less of start-up a command (:mod:`api.app` re-exports what it used to define).
+about 0.3 s less of start-up a command (:mod:`api.app` imports them from here).
 """
 
 from __future__ import annotations

@@ -406,8 +406,8 @@ def test_the_field_checker_sees_keys_not_prose(tmp_path: Path) -> None:
 
 def test_the_commands_that_need_no_app_start_without_flask() -> None:
     """``munchlog export``, ``verify``, ``publish``, ``worker`` ... import :mod:`api.settings`,
-    not the app: Flask and the routes cost a command about 0.35 s of start-up (0.66 s against
-    0.27 s of CPU for an export)."""
+    not the app: Flask and the routes cost a command about 0.3 s of start-up (0.69-0.75 s against
+    0.40-0.43 s of CPU for an export)."""
     code = (
         "import sys, api.cli.main, api.cli.history, api.cli.publish, api.cli.events\n"
         "print(sorted(m for m in ('flask', 'api.app', 'marshmallow') if m in sys.modules))"
@@ -416,3 +416,17 @@ def test_the_commands_that_need_no_app_start_without_flask() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_any_program_module_imported_alone_sees_every_family() -> None:
+    """Importing a module of ``api`` (``api.app``, as the servers and benches do) registers the
+    installed families first, so the schemas built at import hold each family's seat fields
+    (the CCG's ``hero``, classic's ``doors``), as through ``from api import create_app``."""
+    code = (
+        "import api.app\nfrom api.json_api.schemas import SeatSpecSchema\n"
+        "print(sorted({'hero', 'doors', 'treasures'} & set(SeatSpecSchema().fields)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "['doors', 'hero', 'treasures']", out.stdout + out.stderr

@@ -20,7 +20,7 @@ class CliError(Exception):
 
 
 def instance_path() -> str:
-    """The instance folder of every command: :func:`api.app.default_instance_path`."""
+    """The instance folder of every command: :func:`api.settings.default_instance_path`."""
     from api.settings import default_instance_path
 
     return default_instance_path()

@@ -20,7 +20,6 @@ from uuid import UUID
 from flask import current_app, g, request
 
 from api.json_api.errors import BadRequest, Forbidden, Unauthorized
-from api.settings import ORGANIZER_TOKEN_FILE, ensure_organizer_token  # noqa: F401  (their old home)
 from domain.game import GameAccess, token_hash
 from service.errors import GameNotFoundError
 from service.event_staff import EventStaff
