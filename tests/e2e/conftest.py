@@ -22,7 +22,7 @@ Skipped with the reason when Playwright or the browser is missing, unless
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -31,7 +31,7 @@ HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 FULL_CHROMIUM = "/usr/bin/chromium"
 
 
-def chromium_path(environ: dict[str, str] | os._Environ[str] = os.environ) -> str:
+def chromium_path(environ: Mapping[str, str] = os.environ) -> str:
     """The browser the page tests drive (module docstring)."""
     named = environ.get("MUNCHLOG_E2E_CHROMIUM")
     if named:
